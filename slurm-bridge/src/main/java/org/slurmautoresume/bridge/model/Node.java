@@ -1,0 +1,32 @@
+package org.slurmautoresume.bridge.model;
+
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * One node as slurmctld knows it. {@code raw} keeps every field scontrol printed, including
+ * ones this model does not name (newer Slurm versions add fields).
+ */
+public record Node(
+        String name,
+        String address,
+        String hostname,
+        OptionalInt port,
+        NodeState state,
+        Optional<NodeReason> reason,
+        Optional<LocalDateTime> bootTime,
+        Optional<LocalDateTime> slurmdStartTime,
+        List<String> partitions,
+        Optional<String> gres,
+        OptionalInt cpus,
+        Optional<String> version,
+        Map<String, String> raw) {
+
+    public Node {
+        partitions = List.copyOf(partitions);
+        raw = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(raw));
+    }
+}
