@@ -1,0 +1,73 @@
+package org.slurmautoresume.bridge.parse;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/** Real command output recorded on the local cluster (see fixtures/slurm-22.05/README.md). */
+public final class Fixtures {
+
+    private Fixtures() {
+    }
+
+    public static Path dir(String version) {
+        URL url = Fixtures.class.getResource("/fixtures/" + version);
+        if (url == null) {
+            throw new IllegalStateException("no fixtures for " + version);
+        }
+        try {
+            return Path.of(url.toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static String read(String version, String name) {
+        try {
+            return Files.readString(dir(version).resolve(name));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Every fixture of a version whose name starts with the prefix, sorted; error messages
+     * scontrol printed instead of records ({@code *.stderr.txt}) are left out.
+     */
+    public static Stream<String> named(String version, String prefix) {
+        try (Stream<Path> files = Files.list(dir(version))) {
+            return files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith(prefix) && n.endsWith(".txt") && !n.endsWith(".stderr.txt"))
+                    .sorted()
+                    .toList()
+                    .stream();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The record rebuilt from parsed fields, blanks normalised: equal to the input iff nothing was lost or merged. */
+    static String rebuild(Map<String, String> raw) {
+        StringBuilder out = new StringBuilder();
+        for (Map.Entry<String, String> field : raw.entrySet()) {
+            String key = field.getKey();
+            int hash = key.indexOf('#');
+            out.append(hash < 0 ? key : key.substring(0, hash)).append('=').append(field.getValue()).append(' ');
+        }
+        return normalise(out.toString());
+    }
+
+    static String normalise(String text) {
+        return text.strip().replaceAll("\\s+", " ");
+    }
+
+    static List<String> records(String output) {
+        return RecordSplitter.records(output);
+    }
+}

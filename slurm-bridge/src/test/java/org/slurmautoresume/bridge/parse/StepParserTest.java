@@ -1,0 +1,53 @@
+package org.slurmautoresume.bridge.parse;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.slurmautoresume.bridge.model.Step;
+
+class StepParserTest {
+
+    private static final String V22 = "slurm-22.05";
+    private final StepParser parser = new StepParser();
+
+    static Stream<String> stepFixtures() {
+        return Fixtures.named(V22, "show-step-");
+    }
+
+    @ParameterizedTest
+    @MethodSource("stepFixtures")
+    void keepsEveryFieldOfEveryRecord(String fixture) {
+        String output = Fixtures.read(V22, fixture);
+        List<Step> steps = parser.parseAll(output);
+        List<String> records = Fixtures.records(output).stream().filter(r -> !r.startsWith("No job steps")).toList();
+        assertEquals(records.size(), steps.size());
+        for (int i = 0; i < steps.size(); i++) {
+            assertEquals(Fixtures.normalise(records.get(i)), Fixtures.rebuild(steps.get(i).raw()), fixture);
+        }
+    }
+
+    @Test
+    void readsBatchAndTaskStepsOfOneJob() {
+        List<Step> steps = parser.parseAll(Fixtures.read(V22, "show-step-job-multi.txt"));
+        assertEquals(List.of("9.batch", "9.0", "9.1"), steps.stream().map(Step::fullId).toList());
+        Step second = steps.get(2);
+        assertEquals("node[2-3]", second.nodeList());
+        assertEquals(2, second.numNodes().getAsInt());
+        assertEquals(2, second.numTasks().getAsInt());
+        assertEquals("RUNNING", second.state());
+        assertEquals("sleep", second.name());
+        assertEquals("vm", second.srunHost().orElseThrow());
+        assertEquals(14804, second.srunPid().getAsInt());
+        // the batch step has no srun: "(null):0"
+        assertEquals(0, steps.get(0).srunPid().getAsInt());
+    }
+
+    @Test
+    void noStepsSentenceIsAnEmptyList() {
+        assertEquals(List.of(), parser.parseAll("No job steps in the system\n"));
+    }
+}
