@@ -62,7 +62,10 @@ public final class SlurmClient {
         return parse(() -> nodeParser.parseAll(scontrol(List.of("-o", "show", "node"), "list nodes")));
     }
 
-    /** The nodes named by a hostlist expression, in the controller's order; unknown names are an error. */
+    /**
+     * The nodes named by a hostlist expression, in the controller's order; unknown names are
+     * NOT_FOUND; a malformed or oversized expression is a {@link HostlistException}.
+     */
     public List<Node> nodes(String hostlist) {
         requireValidHostlist(hostlist);
         CommandResult result = run(List.of("-o", "show", "node", hostlist));
@@ -188,12 +191,9 @@ public final class SlurmClient {
         }
     }
 
+    /** Throws {@link HostlistException} (bad input, not a Slurm error) before scontrol sees it. */
     private static void requireValidHostlist(String hostlist) {
-        try {
-            Hostlist.count(hostlist);
-        } catch (HostlistException e) {
-            throw new SlurmException(SlurmException.Kind.NOT_FOUND, e.getMessage(), e);
-        }
+        Hostlist.count(hostlist);
     }
 
     private interface ParseAction<T> {

@@ -28,9 +28,14 @@ public final class Fixtures {
         }
     }
 
+    /** Works from a directory and from the test-jar other modules use. */
     public static String read(String version, String name) {
-        try {
-            return Files.readString(dir(version).resolve(name));
+        String resource = "/fixtures/" + version + "/" + name;
+        try (java.io.InputStream in = Fixtures.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("no fixture " + resource);
+            }
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

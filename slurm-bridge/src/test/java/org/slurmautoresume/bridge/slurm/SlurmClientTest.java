@@ -59,7 +59,7 @@ class SlurmClientTest {
     void jobIdsAndNodeNamesAreValidatedBeforeAnythingRuns() {
         assertThrows(SlurmException.class, () -> slurm.job("6; rm -rf /"));
         assertThrows(SlurmException.class, () -> slurm.node("node1 --help"));
-        assertThrows(SlurmException.class, () -> slurm.nodes("n[0-999999999]"));
+        assertThrows(org.slurmautoresume.bridge.hostlist.HostlistException.class, () -> slurm.nodes("n[0-999999999]"));
         verify(runner, never()).run(any());
     }
 
