@@ -1,0 +1,50 @@
+package org.slurmautoresume.cli;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slurmautoresume.bridge.exec.CommandRunner;
+import org.slurmautoresume.bridge.exec.CommonsExecCommandRunner;
+import org.slurmautoresume.bridge.exec.RetryPolicy;
+import org.slurmautoresume.bridge.exec.RetryingCommandRunner;
+import org.slurmautoresume.bridge.slurm.SlurmClient;
+
+/**
+ * What commands need from the outside world: the environment they were started with and a
+ * way to reach Slurm. Tests build one over a mocked {@link CommandRunner}.
+ */
+public final class CliContext {
+
+    private final Map<String, String> environment;
+    private final Supplier<CommandRunner> runner;
+    private CommandRunner createdRunner;
+
+    public CliContext(Map<String, String> environment, Supplier<CommandRunner> runner) {
+        this.environment = Map.copyOf(environment);
+        this.runner = Objects.requireNonNull(runner);
+    }
+
+    /** The real world: this process's environment and Commons Exec with retries. */
+    public static CliContext system() {
+        return new CliContext(System.getenv(),
+                () -> new RetryingCommandRunner(new CommonsExecCommandRunner(), RetryPolicy.DEFAULT));
+    }
+
+    public Optional<String> env(String name) {
+        String value = environment.get(name);
+        return value == null || value.isEmpty() ? Optional.empty() : Optional.of(value);
+    }
+
+    /** Created on first use, so commands that never touch Slurm pay nothing for it. */
+    public synchronized CommandRunner runner() {
+        if (createdRunner == null) {
+            createdRunner = runner.get();
+        }
+        return createdRunner;
+    }
+
+    public SlurmClient slurm() {
+        return new SlurmClient(runner());
+    }
+}

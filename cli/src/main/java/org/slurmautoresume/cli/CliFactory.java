@@ -1,0 +1,84 @@
+package org.slurmautoresume.cli;
+
+import java.io.PrintWriter;
+import java.lang.reflect.Constructor;
+import org.slurmautoresume.bridge.hostlist.HostlistException;
+import org.slurmautoresume.bridge.slurm.SlurmException;
+import picocli.CommandLine;
+
+/** Builds the configured command line; {@link Main} and the tests both use it. */
+public final class CliFactory {
+
+    private CliFactory() {
+    }
+
+    public static CommandLine create(CliContext context) {
+        CommandLine commandLine = new CommandLine(new AutoresumeCommand(), new ContextFactory(context));
+        commandLine.setExecutionExceptionHandler(CliFactory::handleExecutionException);
+        commandLine.setParameterExceptionHandler(CliFactory::handleParameterException);
+        commandLine.setExitCodeExceptionMapper(CliFactory::exitCodeOf);
+        commandLine.setCaseInsensitiveEnumValuesAllowed(true);
+        return commandLine;
+    }
+
+    private static int handleExecutionException(Exception e, CommandLine commandLine,
+                                                CommandLine.ParseResult parseResult) {
+        PrintWriter err = commandLine.getErr();
+        int code = exitCodeOf(e);
+        if (code == ExitCode.INTERNAL.code()) {
+            err.println("autoresume: internal error: " + e);
+            e.printStackTrace(err);
+        } else {
+            err.println("autoresume: " + e.getMessage());
+        }
+        err.flush();
+        return code;
+    }
+
+    private static int handleParameterException(CommandLine.ParameterException e, String[] args) {
+        CommandLine commandLine = e.getCommandLine();
+        PrintWriter err = commandLine.getErr();
+        err.println("autoresume: " + e.getMessage());
+        err.println("Try '" + commandLine.getCommandSpec().qualifiedName() + " --help' for usage.");
+        err.flush();
+        return ExitCode.USAGE.code();
+    }
+
+    static int exitCodeOf(Throwable e) {
+        if (e instanceof CliException cli) {
+            return cli.exitCode().code();
+        }
+        if (e instanceof HostlistException) {
+            return ExitCode.USAGE.code();
+        }
+        if (e instanceof SlurmException slurm) {
+            return switch (slurm.kind()) {
+                case NOT_FOUND -> ExitCode.NOT_FOUND.code();
+                case UNAVAILABLE -> ExitCode.SLURM_UNAVAILABLE.code();
+                case TIMEOUT -> ExitCode.TIMEOUT.code();
+                case COMMAND_FAILED, BAD_OUTPUT -> ExitCode.SLURM_FAILED.code();
+            };
+        }
+        return ExitCode.INTERNAL.code();
+    }
+
+    /** Gives every command class that wants one the {@link CliContext} through its constructor. */
+    private static final class ContextFactory implements CommandLine.IFactory {
+        private final CliContext context;
+        private final CommandLine.IFactory fallback = CommandLine.defaultFactory();
+
+        ContextFactory(CliContext context) {
+            this.context = context;
+        }
+
+        @Override
+        public <K> K create(Class<K> type) throws Exception {
+            try {
+                Constructor<K> constructor = type.getDeclaredConstructor(CliContext.class);
+                return constructor.newInstance(context);
+            } catch (NoSuchMethodException e) {
+                return fallback.create(type);
+            }
+        }
+    }
+}

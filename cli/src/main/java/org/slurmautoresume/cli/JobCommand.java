@@ -1,0 +1,131 @@
+package org.slurmautoresume.cli;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import org.slurmautoresume.bridge.model.Job;
+import org.slurmautoresume.bridge.model.JobState;
+import org.slurmautoresume.bridge.model.Step;
+import org.slurmautoresume.bridge.slurm.SlurmClient;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(
+        name = "job",
+        mixinStandardHelpOptions = true,
+        description = "Show a job as the toolkit sees it: state, nodes, batch host, restarts, and its steps.")
+final class JobCommand implements Callable<Integer> {
+
+    private static final long POLL_MILLIS = 500;
+
+    private final CliContext context;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "ID", description = "Job id.")
+    private String jobId;
+
+    @Option(names = "--json", description = "Print JSON with stable field names.")
+    private boolean json;
+
+    @Option(names = "--wait", description = "Wait until the job has finished, then show it; exit 0 only if it"
+            + " COMPLETED, else 1.")
+    private boolean waitForEnd;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "600",
+            description = "With --wait: give up after this long (exit 6). Default: ${DEFAULT-VALUE}.")
+    private int timeoutSeconds;
+
+    JobCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        SlurmClient slurm = context.slurm();
+        Job job = waitForEnd ? awaitEnd(slurm) : slurm.requireJob(jobId);
+        List<Step> steps = job.state().isActive() ? slurm.steps(jobId) : List.of();
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            Map<String, Object> doc = jobFields(job);
+            List<Map<String, Object>> stepDocs = new ArrayList<>();
+            for (Step step : steps) {
+                Map<String, Object> s = new LinkedHashMap<>();
+                s.put("stepId", step.fullId());
+                s.put("name", step.name());
+                s.put("state", step.state());
+                s.put("nodeList", step.nodeList());
+                s.put("numNodes", step.numNodes().isPresent() ? step.numNodes().getAsInt() : null);
+                s.put("numTasks", step.numTasks().isPresent() ? step.numTasks().getAsInt() : null);
+                stepDocs.add(s);
+            }
+            doc.put("steps", stepDocs);
+            out.println(Json.write(doc));
+        } else {
+            List<String[]> rows = new ArrayList<>();
+            for (Map.Entry<String, Object> field : jobFields(job).entrySet()) {
+                rows.add(new String[] {field.getKey(), field.getValue() == null ? "-" : field.getValue().toString()});
+            }
+            Table.print(out, rows);
+            for (Step step : steps) {
+                out.println("step " + step.fullId() + "  " + step.state() + "  " + step.nodeList() + "  " + step.name());
+            }
+        }
+        out.flush();
+        if (waitForEnd && job.state() != JobState.COMPLETED) {
+            return ExitCode.FAILED.code();
+        }
+        return ExitCode.OK.code();
+    }
+
+    private Job awaitEnd(SlurmClient slurm) {
+        if (timeoutSeconds <= 0) {
+            throw new CliException(ExitCode.USAGE, "--timeout must be positive: " + timeoutSeconds);
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        while (true) {
+            Job job = slurm.requireJob(jobId);
+            if (job.state().isFinished()) {
+                return job;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new CliException(ExitCode.TIMEOUT, "job " + jobId + " is still " + job.state()
+                        + " after " + timeoutSeconds + " s");
+            }
+            try {
+                Thread.sleep(POLL_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CliException(ExitCode.FAILED, "interrupted while waiting for job " + jobId);
+            }
+        }
+    }
+
+    private static Map<String, Object> jobFields(Job job) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("jobId", job.jobId());
+        doc.put("name", job.name());
+        doc.put("user", job.userName());
+        doc.put("state", job.state().name());
+        doc.put("reason", job.reason());
+        doc.put("nodeList", job.nodeList());
+        doc.put("numNodes", job.numNodes());
+        doc.put("batchHost", job.batchHost().orElse(null));
+        doc.put("excludedNodes", job.excludedNodes());
+        doc.put("partition", job.partition());
+        doc.put("restarts", job.restarts());
+        doc.put("requeue", job.requeue());
+        doc.put("exitCode", job.exitCode().map(e -> e.status() + ":" + e.signal()).orElse(null));
+        doc.put("startTime", job.startTime().map(Object::toString).orElse(null));
+        doc.put("endTime", job.endTime().map(Object::toString).orElse(null));
+        return doc;
+    }
+}

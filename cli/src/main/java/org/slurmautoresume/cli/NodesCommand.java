@@ -1,0 +1,86 @@
+package org.slurmautoresume.cli;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.slurmautoresume.bridge.model.Node;
+import org.slurmautoresume.bridge.slurm.SlurmClient;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(
+        name = "nodes",
+        mixinStandardHelpOptions = true,
+        description = {"List nodes with their state, address and reason.",
+            "HOSTLIST is a Slurm hostlist expression such as node[1-4,7]; default: every node."})
+final class NodesCommand implements Runnable {
+
+    private final CliContext context;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "HOSTLIST", description = "Nodes to show.")
+    private String hostlist;
+
+    @Option(names = "--state", paramLabel = "S[,S...]", split = ",",
+            description = "Only nodes whose base state or a flag is one of these (e.g. down,fail,drain;"
+                    + " 'not_responding' matches a trailing *).")
+    private List<String> states = new ArrayList<>();
+
+    @Option(names = "--json", description = "Print a JSON array with stable field names.")
+    private boolean json;
+
+    NodesCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public void run() {
+        SlurmClient slurm = context.slurm();
+        List<Node> nodes = hostlist == null ? slurm.nodes() : slurm.nodes(hostlist);
+        List<Node> shown = nodes.stream().filter(this::matchesState).toList();
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(Json.write(shown.stream().map(NodeView::of).toList()));
+        } else {
+            printTable(out, shown);
+        }
+        out.flush();
+    }
+
+    private boolean matchesState(Node node) {
+        if (states.isEmpty()) {
+            return true;
+        }
+        for (String wanted : states) {
+            String w = wanted.strip().toUpperCase(Locale.ROOT);
+            if (w.equals("NOT_RESPONDING") ? node.state().notResponding() : node.state().has(w)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void printTable(PrintWriter out, List<Node> nodes) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"NODE", "STATE", "ADDRESS", "PORT", "PARTITIONS", "REASON"});
+        for (Node node : nodes) {
+            rows.add(new String[] {
+                node.name(),
+                node.state().display(),
+                node.address(),
+                node.port().isPresent() ? Integer.toString(node.port().getAsInt()) : "-",
+                node.partitions().isEmpty() ? "-" : String.join(",", node.partitions()),
+                node.reason().map(r -> r.text() + r.user().map(u -> " [" + u + "@"
+                        + r.time().map(Object::toString).orElse("?") + "]").orElse("")).orElse("")
+            });
+        }
+        Table.print(out, rows);
+    }
+}

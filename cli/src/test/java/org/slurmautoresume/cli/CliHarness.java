@@ -1,0 +1,46 @@
+package org.slurmautoresume.cli;
+
+import static org.mockito.ArgumentMatchers.argThat;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.slurmautoresume.bridge.exec.CommandResult;
+import org.slurmautoresume.bridge.exec.CommandRunner;
+import picocli.CommandLine;
+
+/** Runs the real command line over a runner that answers scontrol calls with recorded output. */
+final class CliHarness {
+
+    final CommandRunner runner = mock(CommandRunner.class);
+    private final Map<String, String> environment;
+    String out;
+    String err;
+
+    CliHarness(Map<String, String> environment) {
+        this.environment = environment;
+    }
+
+    /** When scontrol is called with exactly these arguments, print this. */
+    CliHarness answer(List<String> scontrolArgs, int exit, String stdout, String stderr) {
+        when(runner.run(argThat(r -> r != null && r.argv().subList(1, r.argv().size()).equals(scontrolArgs))))
+                .thenAnswer(inv -> new CommandResult(inv.getArgument(0), exit, stdout, stderr, false, Duration.ZERO));
+        return this;
+    }
+
+    int run(String... args) {
+        CommandLine cli = CliFactory.create(new CliContext(environment, () -> runner));
+        StringWriter outBuffer = new StringWriter();
+        StringWriter errBuffer = new StringWriter();
+        cli.setOut(new PrintWriter(outBuffer, true));
+        cli.setErr(new PrintWriter(errBuffer, true));
+        int code = cli.execute(args);
+        out = outBuffer.toString();
+        err = errBuffer.toString();
+        return code;
+    }
+}
