@@ -1,13 +1,14 @@
 package org.slurmautoresume.bridge.hostlist;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * Slurm hostlist expressions ({@code gpu[01-16],login1}), with the semantics of Slurm 22.05's
- * {@code scontrol show hostnames}.
+ * {@code scontrol show hostnames|hostlist|hostlistsorted}.
  *
  * <h2>Expressions</h2>
  * <ul>
@@ -33,8 +34,26 @@ import java.util.Objects;
  * an error in an inner bracket group (Slurm drops that term silently), control characters, and
  * numbers with more than 18 significant digits.
  *
- * <p>All methods are thread-safe; expansion and counting take time linear in their input and
- * output.
+ * <h2>Compression</h2>
+ * {@link #compress} is {@code scontrol show hostlist} of the hosts, comma-joined: hosts stay in
+ * the given order and a host joins the range before it only when it continues it
+ * ({@code n3,n1,n2} gives {@code n[3,1-2]}). {@link #compressSorted} is
+ * {@code scontrol show hostlistsorted}: prefixes in natural order ({@code rack2} before
+ * {@code rack10}), then numbers. Both keep duplicates, and a host joins a range of another width
+ * when no padding changes ({@code n9,n10} gives {@code n[9-10]}, {@code n0099,n100} does not
+ * merge). Sorting keeps Slurm's quirks with duplicates: overlapping ranges are split at the shared
+ * hosts ({@code n[1-5],n[3-7]} gives {@code n[1-3,3-4,4-5,5-7]}). Host names must be plain names
+ * (no separators, brackets or control characters).
+ *
+ * <p>Where Slurm's sorted output is wrong, this is not: Slurm can drop hosts when mixed padding
+ * meets duplicates ({@code N99,N100,N99,N100,N098,N099} gives {@code N[99,99-100,100]}) and when
+ * numbers are 2^31 or more apart ({@code n4294967296,n0} gives {@code n[4294967296]}); both keep
+ * every host here. A numeric suffix of more than 18 significant digits is kept as part of the name
+ * (Slurm clamps it to 2^64-1). Note that more than 65536 consecutive hosts compress, here as in
+ * Slurm, to one range that Slurm refuses to expand.
+ *
+ * <p>All methods are thread-safe. Expansion, counting and {@link #compress} take time linear in
+ * their input and output, {@link #compressSorted} adds a sort.
  */
 public final class Hostlist {
 
@@ -92,6 +111,30 @@ public final class Hostlist {
     public static long count(String expression) {
         Objects.requireNonNull(expression, "expression");
         return total(HostlistParser.parse(expression));
+    }
+
+    /**
+     * The hosts as Slurm's {@code scontrol show hostlist} writes them: in the given order,
+     * duplicates kept, runs of consecutive numbers merged.
+     *
+     * @throws HostlistException when an element is null, empty or not a plain host name
+     */
+    public static String compress(Collection<String> hosts) {
+        Objects.requireNonNull(hosts, "hosts");
+        return HostRangeList.of(hosts).toRangedString();
+    }
+
+    /**
+     * The hosts as Slurm's {@code scontrol show hostlistsorted} writes them: sorted by prefix in
+     * natural order ({@code rack2} before {@code rack10}) then by number, duplicates kept.
+     *
+     * @throws HostlistException when an element is null, empty or not a plain host name
+     */
+    public static String compressSorted(Collection<String> hosts) {
+        Objects.requireNonNull(hosts, "hosts");
+        HostRangeList list = HostRangeList.of(hosts);
+        list.sort();
+        return list.toRangedString();
     }
 
     /**

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -18,8 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Every expected value below was printed by Slurm 22.05.8's {@code scontrol show hostnames};
- * they are observations, not opinions.
+ * Every expected value below was printed by Slurm 22.05.8's {@code scontrol show hostnames},
+ * {@code show hostlist} or {@code show hostlistsorted}; they are observations, not opinions.
  * Where {@link Hostlist} deliberately differs from Slurm, the test says what Slurm does.
  */
 class HostlistTest {
@@ -75,11 +77,75 @@ class HostlistTest {
         assertEquals(expected.size(), Hostlist.count(expression));
     }
 
+    /** Hosts (comma-joined), then {@code scontrol show hostlist} and {@code show hostlistsorted} of them. */
+    static Stream<Arguments> compressions() {
+        return Stream.of(
+                Arguments.of("n1,n2,n3", "n[1-3]", "n[1-3]"),
+                Arguments.of("n1,n2,n3,n7,n10,n11,n12", "n[1-3,7,10-12]", "n[1-3,7,10-12]"),
+                // Unsorted: a host joins the range before it only if it continues it.
+                Arguments.of("n3,n1,n2", "n[3,1-2]", "n[1-3]"),
+                Arguments.of("n1,n3,n2", "n[1,3,2]", "n[1-3]"),
+                Arguments.of("n5,n4,n3,n2,n1", "n[5,4,3,2,1]", "n[1-5]"),
+                Arguments.of("n2,n1,m1,n3", "n[2,1],m1,n3", "m1,n[1-3]"),
+                Arguments.of("b1,a1,b2,a2", "b1,a1,b2,a2", "a[1-2],b[1-2]"),
+                // Widths: a host may join a range of another width if no padding changes.
+                Arguments.of("n8,n9,n10", "n[8-10]", "n[8-10]"),
+                Arguments.of("n10,n9", "n[10,9]", "n[9-10]"),
+                Arguments.of("n10,n09", "n[10,09]", "n[09-10]"),
+                Arguments.of("n9,n10,n08", "n[9-10,08]", "n[9-10,08]"),
+                Arguments.of("n99,n100", "n[99-100]", "n[99-100]"),
+                Arguments.of("n099,n100", "n[099-100]", "n[099-100]"),
+                Arguments.of("n0099,n100", "n[0099,100]", "n[100,0099]"),
+                Arguments.of("n1,n01,n001", "n[1,01,001]", "n[1,01,001]"),
+                Arguments.of("n01,n1", "n[01,1]", "n[1,01]"),
+                Arguments.of("n100,n5,n99,n099", "n[100,5,99,099]", "n[5,99,099-100]"),
+                Arguments.of("n100,n101,n5,n099", "n[100-101,5,099]", "n[5,099-101]"),
+                Arguments.of("nid00001,nid00002,nid00003", "nid[00001-00003]", "nid[00001-00003]"),
+                Arguments.of("gpu-001,gpu-002,gpu-004,cpu-001", "gpu-[001-002,004],cpu-001", "cpu-001,gpu-[001-002,004]"),
+                // Names without digits; a bare prefix sorts before its numbered hosts.
+                Arguments.of("a,b,a", "a,b,a", "a,a,b"),
+                Arguments.of("n,n1,n2,n", "n,n[1-2],n", "n,n,n[1-2]"),
+                Arguments.of("foo,bar,n1,n,n2", "foo,bar,n1,n,n2", "bar,foo,n,n[1-2]"),
+                Arguments.of("n1a,n2a", "n1a,n2a", "n1a,n2a"),
+                Arguments.of("1,2,3", "[1-3]", "[1-3]"),
+                // Prefixes sort in natural order, and case-sensitively.
+                Arguments.of("rack10-n1,rack2-n1,rack1-n1", "rack10-n1,rack2-n1,rack1-n1", "rack1-n1,rack2-n1,rack10-n1"),
+                Arguments.of("rack10,rack2,rack1", "rack[10,2,1]", "rack[1-2,10]"),
+                Arguments.of("N1,N2,n1,n2", "N[1-2],n[1-2]", "N[1-2],n[1-2]"),
+                // Only the last run of digits is a number.
+                Arguments.of("node-1-1,node-1-2,node-2-1", "node-1-[1-2],node-2-1", "node-1-[1-2],node-2-1"),
+                Arguments.of("a1b3,a1b4,a2b3,a2b4", "a1b[3-4],a2b[3-4]", "a1b[3-4],a2b[3-4]"),
+                Arguments.of("n13,n14,n23,n24", "n[13-14,23-24]", "n[13-14,23-24]"),
+                Arguments.of("x1y1z1,x1y1z2,x2y1z1,x2y1z2,x1y2z1,x1y2z2,x2y2z1,x2y2z2",
+                        "x1y1z[1-2],x2y1z[1-2],x1y2z[1-2],x2y2z[1-2]", "x1y1z[1-2],x1y2z[1-2],x2y1z[1-2],x2y2z[1-2]"),
+                // Duplicates are kept; sorting splits overlapping ranges at the shared hosts.
+                Arguments.of("n1,n1", "n[1,1]", "n[1,1]"),
+                Arguments.of("n3,n1,n2,n1", "n[3,1-2,1]", "n[1,1-3]"),
+                Arguments.of("n1,n2,n3,n2,n3,n4", "n[1-3,2-4]", "n[1-2,2-3,3-4]"),
+                Arguments.of("a1,a01,a1,a01,a2", "a[1,01,1,01,2]", "a[1,1-2,01,01]"),
+                Arguments.of("n1,n2,n3,n4,n5,n3,n4,n5,n6,n7", "n[1-5,3-7]", "n[1-3,3-4,4-5,5-7]"),
+                Arguments.of("n1,n2,n3,n4,n5,n6,n7,n8,n9,n10,n3,n4", "n[1-10,3-4]", "n[1-3,3-4,4-10]"),
+                Arguments.of("n1,n2,n3,n1,n2,n3", "n[1-3,1-3]", "n[1,1-2,2-3,3]"),
+                Arguments.of("n1,n2,n3,n2,n3,n1", "n[1-3,2-3,1]", "n[1,1-2,2-3,3]"),
+                Arguments.of("n1,n2,n3,n4,n5,n3,n4,n5,n6,n7,n2,n3,n4,n5,n6,n7,n8,n9",
+                        "n[1-5,3-7,2-9]", "n[1-2,2-3,3,3-4,4,4-5,5,5-6,6-7,7-9]"));
+    }
+
+    @ParameterizedTest(name = "[{index}] {0}")
+    @MethodSource("compressions")
+    void compressesLikeScontrolShowHostlistAndHostlistsorted(String hosts, String hostlist, String sorted) {
+        List<String> names = Arrays.asList(hosts.split(","));
+        assertEquals(hostlist, Hostlist.compress(names));
+        assertEquals(sorted, Hostlist.compressSorted(names));
+    }
+
     @Test
     void emptyInputGivesEmptyResults() {
         assertEquals(List.of(), Hostlist.expand(""));
         assertEquals(List.of(), Hostlist.expand(" ,\t, "));
         assertEquals(0, Hostlist.count(""));
+        assertEquals("", Hostlist.compress(List.of()));
+        assertEquals("", Hostlist.compressSorted(List.of()));
     }
 
     @Test
@@ -189,6 +255,65 @@ class HostlistTest {
         assertThrows(IllegalArgumentException.class, () -> Hostlist.expand("n1", -1));
     }
 
+    @Test
+    void compressingManyConsecutiveHostsGivesARangeSlurmItselfRefusesToExpand() {
+        // scontrol show hostlist of g000001..g100000 prints g[000001-100000], and
+        // scontrol show hostnames g[000001-100000] answers "Too many hosts in range".
+        List<String> hosts = Hostlist.expand("g[000001-050000,050001-100000]");
+        assertEquals(100_000, hosts.size());
+        assertEquals("g[000001-100000]", Hostlist.compress(hosts));
+        assertEquals("g[000001-100000]", Hostlist.compressSorted(hosts));
+        assertThrows(HostlistException.class, () -> Hostlist.expand("g[000001-100000]"));
+    }
+
+    @Test
+    void sortedCompressionKeepsHostsWhereSlurmLosesThem() {
+        // scontrol show hostlistsorted N99,N100,N99,N100,N098,N099 prints N[99,99-100,100]:
+        // N098 and one N099 are gone (Slurm reads a range it has just freed).
+        List<String> hosts = List.of("N99", "N100", "N99", "N100", "N098", "N099");
+        assertEquals("N[99-100,99-100,098-099]", Hostlist.compress(hosts)); // as scontrol show hostlist
+        assertEquals("N[99,99-100,100,098-099]", Hostlist.compressSorted(hosts));
+        assertSameHosts(hosts, Hostlist.expand(Hostlist.compressSorted(hosts)));
+    }
+
+    @Test
+    void sortedCompressionOrdersNumbersFarApart() {
+        // scontrol show hostlistsorted n4294967296,n0 prints n[4294967296] (its comparison
+        // truncates the difference to 32 bits); show hostlist prints n[4294967296,0] as we do.
+        List<String> hosts = List.of("n4294967296", "n0");
+        assertEquals("n[4294967296,0]", Hostlist.compress(hosts));
+        assertEquals("n[0,4294967296]", Hostlist.compressSorted(hosts));
+    }
+
+    @Test
+    void overlongNumericSuffixIsKeptAsPartOfTheName() {
+        // Slurm clamps the number to 2^64-1: scontrol show hostlist n99999999999999999999999
+        // prints n00018446744073709551615.
+        List<String> hosts = List.of("n99999999999999999999999", "n1");
+        assertEquals("n99999999999999999999999,n1", Hostlist.compress(hosts));
+        assertEquals(hosts, Hostlist.expand("n99999999999999999999999,n1"));
+    }
+
+    @Test
+    void compressTakesPlainHostNamesOnly() {
+        assertThrows(HostlistException.class, () -> Hostlist.compress(Arrays.asList("n1", null)));
+        assertThrows(HostlistException.class, () -> Hostlist.compress(List.of("n1", "")));
+        HostlistException e = assertThrows(HostlistException.class, () -> Hostlist.compressSorted(List.of("n1", "n[2-3]")));
+        assertEquals(1, e.position());
+        assertTrue(e.getMessage().contains("element 1"), e.getMessage());
+        assertThrows(HostlistException.class, () -> Hostlist.compress(List.of("a,b")));
+        assertThrows(HostlistException.class, () -> Hostlist.compress(List.of("a b")));
+        assertThrows(HostlistException.class, () -> Hostlist.compress(List.of("a\u0000")));
+    }
+
+    @Test
+    void roundTripsShuffledHosts() {
+        List<String> hosts = new ArrayList<>(Hostlist.expand("gpu-[001-300],cpu[1-200],io[01-20]"));
+        Collections.shuffle(hosts, new java.util.Random(42));
+        assertEquals(hosts, Hostlist.expand(Hostlist.compress(hosts)));
+        assertEquals("cpu[1-200],gpu-[001-300],io[01-20]", Hostlist.compressSorted(hosts));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"n1", "gpu-001", "a.b_c-d", "1node", "NODE", "x"})
     void validHostnames(String name) {
@@ -213,5 +338,13 @@ class HostlistTest {
         List<String> hosts = Hostlist.expand("gpu-[000001-050000,050001-100000]");
         assertEquals(100_000, hosts.size());
         IntStream.of(0, 1, 9, 99_999).forEach(i -> assertEquals(String.format("gpu-%06d", i + 1), hosts.get(i)));
+    }
+
+    private static void assertSameHosts(List<String> expected, List<String> actual) {
+        List<String> a = new ArrayList<>(expected);
+        List<String> b = new ArrayList<>(actual);
+        Collections.sort(a);
+        Collections.sort(b);
+        assertEquals(a, b);
     }
 }
