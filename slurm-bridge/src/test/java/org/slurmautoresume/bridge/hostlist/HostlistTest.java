@@ -307,11 +307,33 @@ class HostlistTest {
     }
 
     @Test
+    void roundTripsGeneratedExpressions() {
+        for (String expression : new HostlistExpressionGenerator(7).generate(300)) {
+            List<String> hosts = Hostlist.expand(expression);
+            assertEquals(hosts, Hostlist.expand(Hostlist.compress(hosts)), expression);
+            // Sorting reorders; it must neither lose nor invent hosts. (It is not idempotent, in
+            // Slurm either: re-sorting its own output can split ranges differently.)
+            assertSameHosts(hosts, Hostlist.expand(Hostlist.compressSorted(hosts)));
+        }
+    }
+
+    @Test
     void roundTripsShuffledHosts() {
         List<String> hosts = new ArrayList<>(Hostlist.expand("gpu-[001-300],cpu[1-200],io[01-20]"));
         Collections.shuffle(hosts, new java.util.Random(42));
         assertEquals(hosts, Hostlist.expand(Hostlist.compress(hosts)));
         assertEquals("cpu[1-200],gpu-[001-300],io[01-20]", Hostlist.compressSorted(hosts));
+    }
+
+    @Test
+    void generatorIsDeterministicAndValid() {
+        List<String> first = new HostlistExpressionGenerator(1).generate(200);
+        assertEquals(first, new HostlistExpressionGenerator(1).generate(200));
+        assertTrue(first.stream().distinct().count() > 190, "expressions should vary");
+        for (String expression : first) {
+            long count = Hostlist.count(expression);
+            assertTrue(count > 0 && count <= HostlistExpressionGenerator.MAX_HOSTS, expression);
+        }
     }
 
     @ParameterizedTest
