@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -223,6 +224,17 @@ class HostlistTest {
         assertEquals(80000, Hostlist.count("n[1-40000,40001-80000]"));
         assertEquals(90000, Hostlist.count("a[1-300]b[1-300]"));
         assertEquals(65536, Hostlist.count("n[1-65536]m[1]"));
+    }
+
+    @Test
+    void rangesPerBracketAreLimitedLikeSlurm() {
+        // Slurm aborts (fatal) past 262144 ranges in one pair of brackets.
+        String allowed = "n[" + IntStream.range(0, 262_144).mapToObj(i -> Integer.toString(2 * i))
+                .collect(Collectors.joining(",")) + "]";
+        assertEquals(262_144, Hostlist.count(allowed));
+        String tooMany = allowed.replace("]", ",999999]");
+        HostlistException e = assertThrows(HostlistException.class, () -> Hostlist.count(tooMany));
+        assertTrue(e.reason().contains("more than 262144 ranges"), e.getMessage());
     }
 
     @Test
