@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Install what slurm-autoresume needs on a fresh Debian bookworm machine:
+# the Slurm 22.05 daemons and client, munge, the Slurm headers for the SPANK
+# plugin, and the Java/C build tools. Idempotent: packages that are already
+# installed are skipped, and `apt-get update` only runs when something is missing.
+#
+# Usage: install-deps.sh [--runtime-only] [--check] [--quiet] [--help]
+#   --runtime-only  only what the local cluster needs to run (Slurm, munge, procps...)
+#   --check         install nothing; list missing packages, exit 1 if any are missing
+#   --quiet         print nothing when nothing is missing
+set -euo pipefail
+
+RUNTIME_PKGS=(slurmctld slurmd slurm-client munge libslurm-dev procps iproute2 util-linux passwd coreutils perl-base)
+BUILD_PKGS=(openjdk-17-jdk-headless maven build-essential make gcc)
+
+usage() {
+    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+}
+
+runtime_only=0
+check_only=0
+quiet=0
+while [ "$#" -gt 0 ]; do
+    case "$1" in
+        --runtime-only) runtime_only=1 ;;
+        --check) check_only=1 ;;
+        --quiet|-q) quiet=1 ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "install-deps.sh: unknown argument: $1 (try --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+pkgs=("${RUNTIME_PKGS[@]}")
+if [ "$runtime_only" -eq 0 ]; then
+    pkgs+=("${BUILD_PKGS[@]}")
+fi
+
+is_installed() {
+    local status
+    status="$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)"
+    [ "$status" = "install ok installed" ]
+}
+
+missing=()
+for p in "${pkgs[@]}"; do
+    if ! is_installed "$p"; then
+        missing+=("$p")
+    fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+    [ "$quiet" -eq 1 ] || echo "install-deps: all ${#pkgs[@]} packages already installed"
+    exit 0
+fi
+
+if [ "$check_only" -eq 1 ]; then
+    echo "install-deps: missing packages: ${missing[*]}" >&2
+    exit 1
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "install-deps: must run as root to install: ${missing[*]}" >&2
+    exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+echo "install-deps: installing: ${missing[*]}"
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+
+still=()
+for p in "${missing[@]}"; do
+    is_installed "$p" || still+=("$p")
+done
+if [ "${#still[@]}" -ne 0 ]; then
+    echo "install-deps: failed to install: ${still[*]}" >&2
+    exit 1
+fi
+echo "install-deps: done"
