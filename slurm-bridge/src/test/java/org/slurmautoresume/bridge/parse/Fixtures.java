@@ -43,12 +43,14 @@ public final class Fixtures {
 
     /**
      * Every fixture of a version whose name starts with the prefix, sorted; error messages
-     * scontrol printed instead of records ({@code *.stderr.txt}) are left out.
+     * scontrol printed instead of records ({@code *.stderr.txt}, and {@code *.error.txt} for
+     * the ones it wrote to stdout) are left out.
      */
     public static Stream<String> named(String version, String prefix) {
         try (Stream<Path> files = Files.list(dir(version))) {
             return files.map(p -> p.getFileName().toString())
-                    .filter(n -> n.startsWith(prefix) && n.endsWith(".txt") && !n.endsWith(".stderr.txt"))
+                    .filter(n -> n.startsWith(prefix) && n.endsWith(".txt") && !n.endsWith(".stderr.txt")
+                            && !n.endsWith(".error.txt"))
                     .sorted()
                     .toList()
                     .stream();

@@ -50,8 +50,15 @@ class SlurmClientTest {
     }
 
     @Test
+    void unknownStepsJobIsAnEmptyList() {
+        when(runner.run(any())).thenAnswer(answer(1, "", Fixtures.read(V22, "show-step-invalid-job.stderr.txt")));
+        assertEquals(List.of(), slurm.steps("99999"));
+    }
+
+    /** 22.05 prints "Node node9 not found" on stdout, exit 1. */
+    @Test
     void unknownNodeIsEmpty() {
-        when(runner.run(any())).thenAnswer(answer(1, "", Fixtures.read(V22, "show-node-unknown.stderr.txt")));
+        when(runner.run(any())).thenAnswer(answer(1, Fixtures.read(V22, "show-node-unknown.error.txt"), ""));
         assertTrue(slurm.node("node9").isEmpty());
     }
 
