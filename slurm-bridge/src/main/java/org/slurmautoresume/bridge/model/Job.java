@@ -31,7 +31,7 @@ public record Job(
         Map<String, String> raw) {
 
     public Job {
-        raw = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(raw));
+        raw = RawFields.of(raw);
     }
 
     /** {@code ExitCode=2:0}: the exit status and the signal that ended the batch script. */

@@ -27,6 +27,6 @@ public record Node(
 
     public Node {
         partitions = List.copyOf(partitions);
-        raw = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(raw));
+        raw = RawFields.of(raw);
     }
 }

@@ -20,7 +20,7 @@ public record Step(
         Map<String, String> raw) {
 
     public Step {
-        raw = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(raw));
+        raw = RawFields.of(raw);
     }
 
     /** {@code JOBID.STEPID}, as srun and scancel name it. */

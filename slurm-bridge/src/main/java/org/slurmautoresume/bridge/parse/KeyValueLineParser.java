@@ -1,9 +1,9 @@
 package org.slurmautoresume.bridge.parse;
 
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import org.slurmautoresume.bridge.model.RawFields;
 
 /**
  * Splits one {@code scontrol -o} record ({@code Key=Value Key=Value ...}) into fields.
@@ -13,65 +13,73 @@ import java.util.Set;
  * starts at a blank followed by a key-shaped word ({@code [A-Z][A-Za-z0-9_:/]*=}): every key
  * Slurm prints starts with a capital. Inside a free-text field (Reason, OS, Comment, names,
  * paths) only a key this parser knows, and that the record has not printed yet, ends the value,
- * so text like {@code count=7} or {@code State=odd} stays put.
- * Keys it does not know are kept, never fatal: newer Slurm versions add fields.
+ * so text like {@code count=7} or {@code State=odd} stays put. Keys it does not know are kept,
+ * never fatal: newer Slurm versions add fields.
  */
 public final class KeyValueLineParser {
 
-    private final Set<String> knownKeys;
+    private final KeyTable knownKeys;
     private final Set<String> freeTextKeys;
 
     public KeyValueLineParser(Set<String> knownKeys, Set<String> freeTextKeys) {
-        this.knownKeys = Set.copyOf(knownKeys);
+        this.knownKeys = new KeyTable(knownKeys);
         this.freeTextKeys = Set.copyOf(freeTextKeys);
     }
 
     /**
-     * Parses one record. A key printed twice (scontrol -d repeats per-node blocks) is kept as
-     * {@code Key#2}, {@code Key#3}, ...
+     * Parses one record (no line end). A key printed twice (scontrol -d repeats per-node
+     * blocks) is kept as {@code Key#2}, {@code Key#3}, ... The result is unmodifiable and ordered.
      */
     public Map<String, String> parse(String line) {
-        String text = stripLineEnd(line);
-        if (keyLengthAt(text, 0) < 0) {
+        String text = line;
+        int keyEnd = keyEndAt(text, 0);
+        if (keyEnd < 0) {
             throw new ParseException("a scontrol record must start with Key=Value", line);
         }
-        Map<String, String> fields = new LinkedHashMap<>();
-        Set<String> seen = new HashSet<>();
-        int keyStart = 0;
-        int keyEnd = keyLengthAt(text, 0);
-        while (keyStart >= 0) {
-            String key = text.substring(keyStart, keyEnd);
-            seen.add(key);
+        LinkedHashMap<String, String> fields = new LinkedHashMap<>(64);
+        String key = keyOf(text, 0, keyEnd);
+        while (key != null) {
             boolean freeText = freeTextKeys.contains(key);
             int valueStart = keyEnd + 1;
             int nextKeyStart = -1;
             int nextKeyEnd = -1;
-            for (int i = valueStart; i < text.length(); i++) {
-                if (text.charAt(i) != ' ') {
-                    continue;
-                }
+            String nextKey = null;
+            for (int i = text.indexOf(' ', valueStart); i >= 0; i = text.indexOf(' ', i + 1)) {
                 int candidate = i + 1;
-                int candidateEnd = keyLengthAt(text, candidate);
+                int candidateEnd = keyEndAt(text, candidate);
                 if (candidateEnd < 0) {
                     continue;
                 }
-                if (freeText) {
-                    String candidateKey = text.substring(candidate, candidateEnd);
-                    if (!knownKeys.contains(candidateKey) || seen.contains(candidateKey)) {
-                        continue;
-                    }
+                String known = knownKeys.find(text, candidate, candidateEnd);
+                if (freeText && (known == null || fields.containsKey(known))) {
+                    continue;
                 }
                 nextKeyStart = candidate;
                 nextKeyEnd = candidateEnd;
+                nextKey = known != null ? known : text.substring(candidate, candidateEnd);
                 break;
             }
-            String value = nextKeyStart < 0 ? text.substring(valueStart)
-                    : text.substring(valueStart, nextKeyStart - 1);
-            put(fields, key, value.strip());
-            keyStart = nextKeyStart;
+            int valueEnd = nextKeyStart < 0 ? text.length() : nextKeyStart - 1;
+            put(fields, key, trimmed(text, valueStart, valueEnd));
+            key = nextKey;
             keyEnd = nextKeyEnd;
         }
-        return fields;
+        return RawFields.adopt(fields);
+    }
+
+    private String keyOf(String text, int start, int end) {
+        String known = knownKeys.find(text, start, end);
+        return known != null ? known : text.substring(start, end);
+    }
+
+    private static String trimmed(String text, int start, int end) {
+        while (start < end && text.charAt(start) == ' ') {
+            start++;
+        }
+        while (end > start && Character.isWhitespace(text.charAt(end - 1))) {
+            end--;
+        }
+        return start == end ? "" : text.substring(start, end);
     }
 
     private static void put(Map<String, String> fields, String key, String value) {
@@ -87,7 +95,7 @@ public final class KeyValueLineParser {
     }
 
     /** Returns the index of the '=' ending a key that starts at {@code start}, or -1. */
-    private static int keyLengthAt(String text, int start) {
+    private static int keyEndAt(String text, int start) {
         if (start >= text.length()) {
             return -1;
         }
@@ -107,13 +115,5 @@ public final class KeyValueLineParser {
             }
         }
         return -1;
-    }
-
-    private static String stripLineEnd(String line) {
-        int end = line.length();
-        while (end > 0 && (line.charAt(end - 1) == '\n' || line.charAt(end - 1) == '\r')) {
-            end--;
-        }
-        return line.substring(0, end);
     }
 }

@@ -15,7 +15,9 @@ final class RecordSplitter {
 
     static List<String> records(String output) {
         List<String> records = new ArrayList<>();
-        StringBuilder current = null;
+        int recordStart = -1; // start of the pending one-line record, not yet copied
+        int recordEnd = -1;
+        StringBuilder folded = null; // a record with continuation lines
         int start = 0;
         int length = output.length();
         while (start < length) {
@@ -26,25 +28,33 @@ final class RecordSplitter {
             int contentEnd = end > start && output.charAt(end - 1) == '\r' ? end - 1 : end;
             boolean blank = isBlank(output, start, contentEnd);
             boolean continuation = !blank && Character.isWhitespace(output.charAt(start));
-            if (blank) {
-                current = flush(records, current);
-            } else if (continuation && current != null) {
-                current.append(' ').append(output, start, contentEnd);
+            if (blank || !continuation || (recordStart < 0 && folded == null)) {
+                flush(records, output, recordStart, recordEnd, folded);
+                recordStart = -1;
+                folded = null;
+                if (!blank) {
+                    recordStart = start;
+                    recordEnd = contentEnd;
+                }
             } else {
-                flush(records, current);
-                current = new StringBuilder(contentEnd - start).append(output, start, contentEnd);
+                if (folded == null) {
+                    folded = new StringBuilder().append(output, recordStart, recordEnd);
+                    recordStart = -1;
+                }
+                folded.append(' ').append(output, start, contentEnd);
             }
             start = end + 1;
         }
-        flush(records, current);
+        flush(records, output, recordStart, recordEnd, folded);
         return records;
     }
 
-    private static StringBuilder flush(List<String> records, StringBuilder current) {
-        if (current != null) {
-            records.add(current.toString().strip());
+    private static void flush(List<String> records, String output, int start, int end, StringBuilder folded) {
+        if (folded != null) {
+            records.add(folded.toString().strip());
+        } else if (start >= 0) {
+            records.add(output.substring(start, end).strip());
         }
-        return null;
     }
 
     private static boolean isBlank(String text, int start, int end) {
