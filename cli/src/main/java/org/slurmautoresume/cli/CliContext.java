@@ -31,6 +31,10 @@ public final class CliContext {
                 () -> new RetryingCommandRunner(new CommonsExecCommandRunner(), RetryPolicy.DEFAULT));
     }
 
+    public Map<String, String> environment() {
+        return environment;
+    }
+
     public Optional<String> env(String name) {
         String value = environment.get(name);
         return value == null || value.isEmpty() ? Optional.empty() : Optional.of(value);

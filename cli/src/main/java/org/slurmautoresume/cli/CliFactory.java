@@ -18,6 +18,10 @@ public final class CliFactory {
         commandLine.setParameterExceptionHandler(CliFactory::handleParameterException);
         commandLine.setExitCodeExceptionMapper(CliFactory::exitCodeOf);
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
+        // Everything after `supervise` is srun's command line, options included.
+        CommandLine supervise = commandLine.getSubcommands().get("supervise");
+        supervise.setStopAtPositional(true);
+        supervise.setUnmatchedOptionsArePositionalParams(true);
         return commandLine;
     }
 
