@@ -50,13 +50,18 @@ public final class Fixtures {
     }
 
     /**
-     * Every fixture of a version whose name starts with the prefix, sorted; error messages
+     * Every text fixture of a version whose name starts with the prefix, sorted; error messages
      * scontrol printed instead of records ({@code *.stderr.txt}) are left out.
      */
     public static Stream<String> named(String version, String prefix) {
+        return named(version, prefix, ".txt");
+    }
+
+    /** Every fixture of a version whose name starts with the prefix and ends with the suffix, sorted. */
+    public static Stream<String> named(String version, String prefix, String suffix) {
         try (Stream<Path> files = Files.list(dir(version))) {
             return files.map(p -> p.getFileName().toString())
-                    .filter(n -> n.startsWith(prefix) && n.endsWith(".txt") && !n.endsWith(".stderr.txt"))
+                    .filter(n -> n.startsWith(prefix) && n.endsWith(suffix) && !n.endsWith(".stderr.txt"))
                     .sorted()
                     .toList()
                     .stream();
