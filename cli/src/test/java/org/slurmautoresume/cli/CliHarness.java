@@ -21,8 +21,10 @@ final class CliHarness {
     String out;
     String err;
 
+    /** A Slurm 22.05 installation: scontrol answers --version, then text queries. */
     CliHarness(Map<String, String> environment) {
         this.environment = environment;
+        answer(List.of("--version"), 0, "slurm-wlm 22.05.8\n", "");
     }
 
     /** When scontrol is called with exactly these arguments, print this. */

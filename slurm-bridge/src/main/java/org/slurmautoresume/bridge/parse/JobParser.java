@@ -8,9 +8,16 @@ import org.slurmautoresume.bridge.model.Job;
 import org.slurmautoresume.bridge.model.JobState;
 import org.slurmautoresume.bridge.model.SlurmTime;
 
-/** Parses {@code scontrol -o show job} output (Slurm 22.05 to 24.x): one job per line. */
+/** Parses {@code scontrol -o show job} output (Slurm 22.05 to 25.05): one job per line. */
 public final class JobParser {
 
+    /**
+     * Every job key printed by Slurm 22.05 through 25.05 (slurm_sprint_job_info, moved into
+     * scontrol's info_job.c in 24.11). 23.02 replaced TRES with ReqTRES/AllocTRES and added
+     * FailedNode, Extra and ContainerID; 23.11 the GresAllowTaskSharing/GresOneTaskPerSharing
+     * flags; 24.05 StepMgrEnabled and ResvPorts (and dropped Power); 24.11 OOMKillStep and
+     * MinMemoryTRES; 25.05 LicensesAlloc and SegmentSize.
+     */
     static final Set<String> KNOWN_KEYS = Set.of(
             "JobId", "ArrayJobId", "ArrayTaskId", "ArrayTaskThrottle", "HetJobId", "HetJobOffset",
             "HetJobIdSet", "JobName", "UserId", "GroupId", "MCS_label", "Priority", "Nice", "Account",
@@ -29,7 +36,9 @@ public final class JobParser {
             "MailUser", "MailType", "Reservation", "Container", "ContainerID", "OOMKillStep",
             "KillOInInvalidDependent", "CronJob", "CrontabSpec", "Extra", "ResvPorts",
             "SegmentSize", "Switches", "Wait-for-Switch", "BurstBuffer", "BurstBufferState",
-            "Qos", "Wckey", "SelinuxContext", "StepMgrEnabled",
+            "WCKey", "SELinuxContext", "StepMgrEnabled", "FailedNode", "BatchFeatures", "ResizeTime",
+            "FedOrigin", "FedViableSiblings", "FedActiveSiblings", "JOB_GRES", "GresEnforceBind",
+            "GresAllowTaskSharing", "GresOneTaskPerSharing", "SpreadJob", "MinMemoryTRES",
             "CPUFreqReq", "Profile", "MaxNodes", "CPUs");
 
     static final Set<String> FREE_TEXT_KEYS = Set.of(

@@ -10,10 +10,15 @@ import org.slurmautoresume.bridge.model.NodeReason;
 import org.slurmautoresume.bridge.model.NodeState;
 import org.slurmautoresume.bridge.model.SlurmTime;
 
-/** Parses {@code scontrol -o show node} output (Slurm 22.05 to 24.x): one node per line. */
+/** Parses {@code scontrol -o show node} output (Slurm 22.05 to 25.05): one node per line. */
 public final class NodeParser {
 
-    /** Every node key printed by Slurm 22.05 through 24.11. */
+    /**
+     * Every node key printed by Slurm 22.05 through 25.05 (slurm_sprint_node_table). 23.02 added
+     * ResumeAfterTime and ReservationName, 23.11 InstanceId/InstanceType, 24.05
+     * RestrictedCoresPerGPU (and dropped CapWatts and ExtSensors*), 25.05 TLSCertTokenSet,
+     * TLSCertLastRenewal and Topology. Keys after Reason must be here, or the reason swallows them.
+     */
     static final Set<String> KNOWN_KEYS = Set.of(
             "NodeName", "Arch", "CoresPerSocket", "CPUAlloc", "CPUEfctv", "CPUTot", "CPULoad",
             "AvailableFeatures", "ActiveFeatures", "Gres", "GresDrain", "GresUsed", "NodeAddr",
@@ -24,7 +29,8 @@ public final class NodeParser {
             "ConsumedJoules", "ExtSensorsJoules", "ExtSensorsWatts", "ExtSensorsTemp", "Reason",
             "Comment", "Extra", "CoreSpecCount", "CPUSpecList", "NextState", "InstanceId",
             "InstanceType", "ReservationName", "Topology", "TopologyParam", "CpuBind", "TRESWeights",
-            "GresUsage", "Features", "NodeHostname", "RebootRequested");
+            "GresUsage", "Features", "NodeHostname", "RebootRequested", "BcastAddr",
+            "RestrictedCoresPerGPU", "TLSCertTokenSet", "TLSCertLastRenewal");
 
     /** Fields whose value is text that may contain blanks and '='. */
     static final Set<String> FREE_TEXT_KEYS = Set.of("OS", "Reason", "Comment", "Extra");

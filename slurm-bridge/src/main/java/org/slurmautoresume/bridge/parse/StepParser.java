@@ -3,6 +3,7 @@ package org.slurmautoresume.bridge.parse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import org.slurmautoresume.bridge.model.SlurmTime;
@@ -11,14 +12,19 @@ import org.slurmautoresume.bridge.model.Step;
 /** Parses {@code scontrol -o show step} output: one step per line. */
 public final class StepParser {
 
+    /**
+     * Every step key of slurm_sprint_job_step_info, 22.05 through 25.05: 23.02 added ContainerID
+     * (printed with Container), 25.05 StdIn, StdErr and StdOut.
+     */
     static final Set<String> KNOWN_KEYS = Set.of(
             "StepId", "UserId", "StartTime", "TimeLimit", "State", "Partition", "NodeList", "Nodes",
             "CPUs", "Tasks", "Name", "Network", "TRES", "ResvPorts", "CPUFreqReq", "Dist",
             "SrunHost:Pid", "TresPerNode", "TresPerTask", "TresPerStep", "TresPerSocket", "CpusPerTres",
             "MemPerTres", "TresBind", "TresFreq", "NtasksPerTRES", "Container", "ContainerID",
-            "SubmitLine", "Reservation", "Comment");
+            "SubmitLine", "Reservation", "Comment", "StdIn", "StdErr", "StdOut");
 
-    static final Set<String> FREE_TEXT_KEYS = Set.of("Name", "Container", "SubmitLine", "Comment");
+    static final Set<String> FREE_TEXT_KEYS = Set.of("Name", "Container", "SubmitLine", "Comment", "StdIn",
+            "StdErr", "StdOut");
 
     private final KeyValueLineParser lineParser = new KeyValueLineParser(KNOWN_KEYS, FREE_TEXT_KEYS);
 
@@ -60,8 +66,17 @@ public final class StepParser {
                 f.integer("Nodes"),
                 f.integer("Tasks"),
                 SlurmTime.parse(raw.get("StartTime")),
-                colon > 0 ? java.util.Optional.of(srun.substring(0, colon)) : java.util.Optional.empty(),
+                srunHost(srun, colon),
                 srunPid,
                 raw);
+    }
+
+    /** The batch step has no srun: Slurm prints its NULL host as {@code (null)}. */
+    private static Optional<String> srunHost(String srun, int colon) {
+        if (colon <= 0) {
+            return Optional.empty();
+        }
+        String host = srun.substring(0, colon);
+        return host.equals("(null)") ? Optional.empty() : Optional.of(host);
     }
 }

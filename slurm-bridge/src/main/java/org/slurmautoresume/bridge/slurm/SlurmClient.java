@@ -1,11 +1,15 @@
 package org.slurmautoresume.bridge.slurm;
 
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.slurmautoresume.bridge.exec.CommandException;
 import org.slurmautoresume.bridge.exec.CommandRequest;
 import org.slurmautoresume.bridge.exec.CommandResult;
@@ -23,29 +27,89 @@ import org.slurmautoresume.bridge.parse.JobParser;
 import org.slurmautoresume.bridge.parse.NodeParser;
 import org.slurmautoresume.bridge.parse.ParseException;
 import org.slurmautoresume.bridge.parse.StepParser;
+import org.slurmautoresume.bridge.parse.json.JsonJobParser;
+import org.slurmautoresume.bridge.parse.json.JsonNodeParser;
+import org.slurmautoresume.bridge.parse.json.JsonStepParser;
 
 /**
  * Read-only queries of the Slurm controller through {@code scontrol}. The runner passed in
  * decides retries (wrap it in a {@link org.slurmautoresume.bridge.exec.RetryingCommandRunner}).
+ *
+ * <p>Nodes, jobs and steps are read from {@code scontrol --json} where the format says so
+ * ({@link OutputFormat}), else from {@code scontrol -o}; both give the same model values. A
+ * JSON answer that holds no records, or fails for a reason other than an unreachable
+ * controller, is asked again as text: scontrol 23.11 and later print an empty list and exit 0
+ * when the lookup itself failed (an unknown job, say), so only the text answer tells "not
+ * found" from other errors.
  */
 public final class SlurmClient {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SlurmClient.class);
 
     private final CommandRunner runner;
     private final String scontrol;
     private final Duration timeout;
+    /** TEXT or JSON once known; null while AUTO has not asked scontrol's version yet. */
+    private volatile OutputFormat resolvedFormat;
     private final NodeParser nodeParser = new NodeParser();
     private final JobParser jobParser = new JobParser();
     private final StepParser stepParser = new StepParser();
     private final ConfigParser configParser = new ConfigParser();
+    private final JsonNodeParser jsonNodeParser;
+    private final JsonJobParser jsonJobParser;
+    private final JsonStepParser jsonStepParser;
 
     public SlurmClient(CommandRunner runner) {
-        this(runner, "scontrol", Duration.ofSeconds(30));
+        this(runner, OutputFormat.AUTO);
+    }
+
+    public SlurmClient(CommandRunner runner, OutputFormat format) {
+        this(runner, "scontrol", Duration.ofSeconds(30), format);
     }
 
     public SlurmClient(CommandRunner runner, String scontrolPath, Duration timeout) {
+        this(runner, scontrolPath, timeout, OutputFormat.AUTO);
+    }
+
+    public SlurmClient(CommandRunner runner, String scontrolPath, Duration timeout, OutputFormat format) {
+        this(runner, scontrolPath, timeout, format, ZoneId.systemDefault());
+    }
+
+    /** {@code zone}: where JSON's epoch seconds are read, as the text's local times are (tests). */
+    SlurmClient(CommandRunner runner, String scontrolPath, Duration timeout, OutputFormat format, ZoneId zone) {
         this.runner = Objects.requireNonNull(runner);
         this.scontrol = Objects.requireNonNull(scontrolPath);
         this.timeout = Objects.requireNonNull(timeout);
+        this.resolvedFormat = Objects.requireNonNull(format) == OutputFormat.AUTO ? null : format;
+        this.jsonNodeParser = new JsonNodeParser(zone);
+        this.jsonJobParser = new JsonJobParser(zone);
+        this.jsonStepParser = new JsonStepParser(zone);
+    }
+
+    /**
+     * TEXT or JSON: the format queries use. AUTO asks {@code scontrol --version} the first time
+     * and keeps the answer; when the version cannot be read it uses text this time and asks again
+     * next time (text works with every release, and the query will report what is wrong).
+     */
+    public OutputFormat outputFormat() {
+        OutputFormat format = resolvedFormat;
+        if (format != null) {
+            return format;
+        }
+        synchronized (this) {
+            if (resolvedFormat == null) {
+                SlurmVersion version;
+                try {
+                    version = version();
+                } catch (SlurmException e) {
+                    LOG.warn("could not read Slurm's version ({}); reading scontrol's text output", e.getMessage());
+                    return OutputFormat.TEXT;
+                }
+                resolvedFormat = version.atLeast(SlurmVersion.FIRST_WITH_JSON) ? OutputFormat.JSON : OutputFormat.TEXT;
+                LOG.debug("Slurm {}: reading scontrol's {} output", version, resolvedFormat);
+            }
+            return resolvedFormat;
+        }
     }
 
     public SlurmVersion version() {
@@ -59,7 +123,8 @@ public final class SlurmClient {
 
     /** Every node the controller knows. */
     public List<Node> nodes() {
-        return parse(() -> nodeParser.parseAll(scontrol(List.of("-o", "show", "node"), "list nodes")));
+        return json(List.of("show", "node"), "list nodes", jsonNodeParser::parseAll).orElseGet(
+                () -> parse(() -> nodeParser.parseAll(scontrol(List.of("-o", "show", "node"), "list nodes"))));
     }
 
     /**
@@ -67,7 +132,13 @@ public final class SlurmClient {
      * NOT_FOUND; a malformed or oversized expression is a {@link HostlistException}.
      */
     public List<Node> nodes(String hostlist) {
-        requireValidHostlist(hostlist);
+        long wanted = requireValidHostlist(hostlist);
+        Optional<List<Node>> fromJson = json(List.of("show", "node", hostlist), "show nodes " + hostlist,
+                jsonNodeParser::parseAll);
+        // JSON leaves unknown names out; the text names them, which makes the answer NOT_FOUND.
+        if (fromJson.isPresent() && fromJson.get().size() >= wanted) {
+            return fromJson.get();
+        }
         CommandResult result = run(List.of("-o", "show", "node", hostlist));
         if (!result.succeeded()) {
             if (mentionsNotFound(result)) {
@@ -83,6 +154,11 @@ public final class SlurmClient {
         if (!Hostlist.isValidHostname(name)) {
             throw new SlurmException(SlurmException.Kind.NOT_FOUND, "not a valid node name: \"" + name + "\"");
         }
+        Optional<List<Node>> fromJson = json(List.of("show", "node", name), "show node " + name,
+                jsonNodeParser::parseAll);
+        if (fromJson.isPresent()) {
+            return fromJson.get().stream().filter(n -> n.name().equals(name)).findFirst();
+        }
         CommandResult result = run(List.of("-o", "show", "node", name));
         if (!result.succeeded()) {
             if (mentionsNotFound(result)) {
@@ -96,6 +172,11 @@ public final class SlurmClient {
 
     public Optional<Job> job(String jobId) {
         requireJobId(jobId);
+        Optional<List<Job>> fromJson = json(List.of("show", "job", jobId), "show job " + jobId,
+                jsonJobParser::parseAll);
+        if (fromJson.isPresent()) {
+            return Optional.of(fromJson.get().get(0));
+        }
         CommandResult result = run(List.of("-o", "show", "job", jobId));
         if (!result.succeeded()) {
             if (mentionsInvalidJob(result)) {
@@ -116,6 +197,11 @@ public final class SlurmClient {
     /** The job's steps; empty when it has none or it is not known. */
     public List<Step> steps(String jobId) {
         requireJobId(jobId);
+        Optional<List<Step>> fromJson = json(List.of("show", "step", jobId), "show steps of " + jobId,
+                jsonStepParser::parseAll);
+        if (fromJson.isPresent()) {
+            return fromJson.get();
+        }
         CommandResult result = run(List.of("-o", "show", "step", jobId));
         if (!result.succeeded()) {
             if (mentionsInvalidJob(result)) {
@@ -142,6 +228,29 @@ public final class SlurmClient {
         return hosts;
     }
 
+    /**
+     * The records of {@code scontrol --json ARGS} when JSON is in use and answered with some;
+     * empty when the text should be asked instead. Unreadable JSON is BAD_OUTPUT, an
+     * unreachable controller or a timeout fails at once (the text would only wait again).
+     */
+    private <T> Optional<List<T>> json(List<String> args, String purpose, Function<String, List<T>> reader) {
+        if (outputFormat() != OutputFormat.JSON) {
+            return Optional.empty();
+        }
+        List<String> argv = new ArrayList<>(args.size() + 1);
+        argv.add("--json");
+        argv.addAll(args);
+        CommandResult result = run(argv);
+        if (result.timedOut() || RetryPolicy.DEFAULT.isTransient(result)) {
+            throw failure(result, purpose);
+        }
+        if (!result.succeeded() || result.stdout().isBlank()) {
+            return Optional.empty();
+        }
+        List<T> records = parse(() -> reader.apply(result.stdout()));
+        return records.isEmpty() ? Optional.empty() : Optional.of(records);
+    }
+
     private String scontrol(List<String> args, String purpose) {
         CommandResult result = run(args);
         if (!result.succeeded()) {
@@ -156,7 +265,7 @@ public final class SlurmClient {
         argv.addAll(args);
         CommandRequest request = new CommandRequest(argv, timeout, java.util.Map.of());
         try {
-            return runner.run(request);
+            return Objects.requireNonNull(runner.run(request), "the command runner returned no result");
         } catch (CommandException e) {
             throw new SlurmException(SlurmException.Kind.UNAVAILABLE,
                     "cannot run " + scontrol + ": is Slurm's client (slurm-client) installed and on PATH?", e);
@@ -191,9 +300,12 @@ public final class SlurmClient {
         }
     }
 
-    /** Throws {@link HostlistException} (bad input, not a Slurm error) before scontrol sees it. */
-    private static void requireValidHostlist(String hostlist) {
-        Hostlist.count(hostlist);
+    /**
+     * The number of names in the expression; throws {@link HostlistException} (bad input, not a
+     * Slurm error) before scontrol sees it.
+     */
+    private static long requireValidHostlist(String hostlist) {
+        return Hostlist.count(hostlist);
     }
 
     private interface ParseAction<T> {

@@ -9,9 +9,17 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
 
-/** Real command output recorded on the local cluster (see fixtures/slurm-22.05/README.md). */
+/**
+ * Command output kept as test resources: real output recorded on the local 22.05 cluster, and
+ * output constructed from the print formats and JSON schemas of newer releases (each folder's
+ * README.md says which).
+ */
 public final class Fixtures {
+
+    /** Folders holding {@code scontrol -o} text fixtures, oldest first. */
+    public static final List<String> TEXT_VERSIONS = List.of("slurm-22.05", "slurm-23.11", "slurm-24.05");
 
     private Fixtures() {
     }
@@ -42,14 +50,19 @@ public final class Fixtures {
     }
 
     /**
-     * Every fixture of a version whose name starts with the prefix, sorted; error messages
+     * Every text fixture of a version whose name starts with the prefix, sorted; error messages
      * scontrol printed instead of records ({@code *.stderr.txt}, and {@code *.error.txt} for
      * the ones it wrote to stdout) are left out.
      */
     public static Stream<String> named(String version, String prefix) {
+        return named(version, prefix, ".txt");
+    }
+
+    /** Every fixture of a version whose name starts with the prefix and ends with the suffix, sorted. */
+    public static Stream<String> named(String version, String prefix, String suffix) {
         try (Stream<Path> files = Files.list(dir(version))) {
             return files.map(p -> p.getFileName().toString())
-                    .filter(n -> n.startsWith(prefix) && n.endsWith(".txt") && !n.endsWith(".stderr.txt")
+                    .filter(n -> n.startsWith(prefix) && n.endsWith(suffix) && !n.endsWith(".stderr.txt")
                             && !n.endsWith(".error.txt"))
                     .sorted()
                     .toList()
@@ -57,6 +70,12 @@ public final class Fixtures {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** (version, fixture) for every text fixture of every version whose name starts with the prefix. */
+    public static Stream<Arguments> namedInEveryVersion(String prefix) {
+        return TEXT_VERSIONS.stream()
+                .flatMap(version -> named(version, prefix).map(name -> Arguments.of(version, name)));
     }
 
     /** The record rebuilt from parsed fields, blanks normalised: equal to the input iff nothing was lost or merged. */

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.slurmautoresume.bridge.model.Node;
@@ -19,15 +20,15 @@ class NodeParserTest {
     private static final String V22 = "slurm-22.05";
     private final NodeParser parser = new NodeParser();
 
-    static Stream<String> nodeFixtures() {
-        return Fixtures.named(V22, "show-node-");
+    static Stream<Arguments> nodeFixtures() {
+        return Fixtures.namedInEveryVersion("show-node-");
     }
 
     /** Every field of every record survives: rebuilding the line from the fields gives the line back. */
     @ParameterizedTest
     @MethodSource("nodeFixtures")
-    void keepsEveryFieldOfEveryRecord(String fixture) {
-        String output = Fixtures.read(V22, fixture);
+    void keepsEveryFieldOfEveryRecord(String version, String fixture) {
+        String output = Fixtures.read(version, fixture);
         List<Node> nodes = parser.parseAll(output);
         List<String> records = Fixtures.records(output);
         assertEquals(records.size(), nodes.size());
@@ -68,9 +69,14 @@ class NodeParserTest {
         "show-node-idle-drain-reboot-requested.txt | node4 | IDLE+DRAIN+REBOOT_REQUESTED | false | fw update | root",
         "show-node-allocated-reboot-requested.txt | node4 | ALLOCATED+DRAIN+REBOOT_REQUESTED | false | fw update | root",
         "show-node-down-drain-reboot-issued.txt | node4 | DOWN+DRAIN+REBOOT_ISSUED | false | fw update : reboot issued | root"})
-    void readsStateAndReason(String fixture, String name, String state, boolean notResponding, String reasonText,
-                             String reasonUser) {
-        Node node = parser.parseAll(Fixtures.read(V22, fixture)).get(0);
+    void readsStateAndReasonOf2205(String fixture, String name, String state, boolean notResponding,
+                                   String reasonText, String reasonUser) {
+        readsStateAndReason(V22, fixture, name, state, notResponding, reasonText, reasonUser);
+    }
+
+    private void readsStateAndReason(String version, String fixture, String name, String state, boolean notResponding,
+                                     String reasonText, String reasonUser) {
+        Node node = parser.parseAll(Fixtures.read(version, fixture)).get(0);
         assertEquals(name, node.name());
         assertEquals(state, node.state().display());
         assertEquals(notResponding, node.state().notResponding());
@@ -78,6 +84,85 @@ class NodeParserTest {
         assertEquals(reasonUser, node.reason().flatMap(r -> r.user()).orElse(null));
         assertTrue(node.slurmdStartTime().isPresent());
         assertEquals(List.of("debug"), node.partitions());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', nullValues = "-", value = {
+        // version | fixture | node | state | not responding | reason text | reason user
+        "slurm-23.11 | show-node-idle.txt | node2 | IDLE | false | - | -",
+        "slurm-23.11 | show-node-down-not-responding.txt | node2 | DOWN+NOT_RESPONDING | true | Not responding | root",
+        "slurm-23.11 | show-node-idle-fail.txt | node2 | IDLE+FAIL | false | Action:Replace | root",
+        "slurm-23.11 | show-node-fail-not-responding.txt | node2 | DOWN+FAIL+NOT_RESPONDING | true | Action:Replace | root",
+        "slurm-23.11 | show-node-idle-drain.txt | node2 | IDLE+DRAIN | false | bad gpu count=7 of 8 | root",
+        "slurm-23.11 | show-node-drain-resume-after-cloud.txt | node3 | IDLE+DRAIN | false "
+                + "| Action:Reboot fw=2.1 pending State=odd | ops",
+        "slurm-24.05 | show-node-idle.txt | node2 | IDLE | false | - | -",
+        "slurm-24.05 | show-node-down-not-responding.txt | node2 | DOWN+NOT_RESPONDING | true | Not responding | root",
+        "slurm-24.05 | show-node-idle-fail.txt | node2 | IDLE+FAIL | false | Action:Replace | root",
+        "slurm-24.05 | show-node-fail-not-responding.txt | node2 | DOWN+FAIL+NOT_RESPONDING | true | Action:Replace | root",
+        "slurm-24.05 | show-node-idle-drain.txt | node2 | IDLE+DRAIN | false | bad gpu count=7 of 8 | root",
+        "slurm-24.05 | show-node-idle-blocked-restricted-cores.txt | node4 | IDLE+BLOCKED | false | - | -"})
+    void readsStateAndReasonOfNewerReleases(String version, String fixture, String name, String state,
+                                            boolean notResponding, String reasonText, String reasonUser) {
+        readsStateAndReason(version, fixture, name, state, notResponding, reasonText, reasonUser);
+    }
+
+    /** 23.02 and 23.11 print fields after Reason; each must end the reason, none may be swallowed. */
+    @Test
+    void fieldsAfterTheReasonStaySeparateIn2311() {
+        Node node = parser.parseAll(Fixtures.read("slurm-23.11", "show-node-drain-resume-after-cloud.txt")).get(0);
+        assertEquals("Action:Reboot fw=2.1 pending State=odd", node.reason().orElseThrow().text());
+        assertEquals(LocalDateTime.of(2026, 11, 22, 4, 21), node.reason().orElseThrow().time().orElseThrow());
+        assertEquals("rack 7 slot=3", node.raw().get("Comment"));
+        assertEquals("rack=r07 row=2", node.raw().get("Extra"));
+        assertEquals("i-0abc1234def567890", node.raw().get("InstanceId"));
+        assertEquals("p5.48xlarge", node.raw().get("InstanceType"));
+        assertEquals("maint_r07", node.raw().get("ReservationName"));
+        assertEquals("2026-11-22T05:00:00", node.raw().get("ResumeAfterTime"));
+        assertEquals("IDLE+DRAIN", node.raw().get("State"));
+        assertEquals("23.11.10", node.version().orElseThrow());
+    }
+
+    @Test
+    void release2405DropsPowerFieldsAndAddsRestrictedCoresAndBlocked() {
+        Node node = parser.parseAll(Fixtures.read("slurm-24.05", "show-node-idle-blocked-restricted-cores.txt")).get(0);
+        assertEquals("2(0-1)", node.raw().get("RestrictedCoresPerGPU"));
+        assertEquals("gpu:2", node.gres().orElseThrow());
+        assertTrue(node.state().has("BLOCKED"));
+        assertFalse(node.raw().containsKey("CapWatts"));
+        assertFalse(node.raw().containsKey("ExtSensorsJoules"));
+        assertEquals("0", node.raw().get("AveWatts"));
+        Node failed = parser.parseAll(Fixtures.read("slurm-24.05", "show-node-idle-fail.txt")).get(0);
+        assertEquals("Action:Replace", failed.reason().orElseThrow().text());
+        assertEquals("None", failed.raw().get("ResumeAfterTime"));
+    }
+
+    /** 25.05 prints TLS certificate fields and Topology after the reason (slurm_sprint_node_table). */
+    @Test
+    void reasonEndsAtTheFieldsRelease2505Appends() {
+        Node node = parser.parse("NodeName=gpu7 NodeAddr=10.0.0.7 NodeHostName=gpu7 Version=25.05.3 "
+                + "State=DOWN+DRAIN ThreadsPerCore=1 Partitions=train  BootTime=None SlurmdStartTime=None "
+                + "CurrentWatts=n/a AveWatts=n/a  Reason=cert expired: renew key=7 [root@2026-11-22T04:14:30] "
+                + "TLSCertTokenSet=No TLSCertLastRenewal=2026-11-20T10:00:00 Topology=default:sw1");
+        assertEquals("cert expired: renew key=7", node.reason().orElseThrow().text());
+        assertEquals("No", node.raw().get("TLSCertTokenSet"));
+        assertEquals("2026-11-20T10:00:00", node.raw().get("TLSCertLastRenewal"));
+        assertEquals("default:sw1", node.raw().get("Topology"));
+    }
+
+    /** Newer releases reprint the 22.05 situations; only the raw fields and the version may differ. */
+    @ParameterizedTest
+    @CsvSource({
+        "slurm-23.11, show-node-idle.txt", "slurm-23.11, show-node-down-not-responding.txt",
+        "slurm-23.11, show-node-idle-fail.txt", "slurm-23.11, show-node-fail-not-responding.txt",
+        "slurm-23.11, show-node-idle-drain.txt",
+        "slurm-24.05, show-node-idle.txt", "slurm-24.05, show-node-down-not-responding.txt",
+        "slurm-24.05, show-node-idle-fail.txt", "slurm-24.05, show-node-fail-not-responding.txt",
+        "slurm-24.05, show-node-idle-drain.txt"})
+    void newerReleasesParseToThe2205Values(String version, String fixture) {
+        Node newer = parser.parseAll(Fixtures.read(version, fixture)).get(0);
+        Node captured = parser.parseAll(Fixtures.read(V22, fixture)).get(0);
+        assertEquals(ModelValues.of(captured), ModelValues.of(newer));
     }
 
     @Test

@@ -1,12 +1,15 @@
 package org.slurmautoresume.bridge.parse;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slurmautoresume.bridge.model.Step;
 
 class StepParserTest {
@@ -14,14 +17,14 @@ class StepParserTest {
     private static final String V22 = "slurm-22.05";
     private final StepParser parser = new StepParser();
 
-    static Stream<String> stepFixtures() {
-        return Fixtures.named(V22, "show-step-");
+    static Stream<Arguments> stepFixtures() {
+        return Fixtures.namedInEveryVersion("show-step-");
     }
 
     @ParameterizedTest
     @MethodSource("stepFixtures")
-    void keepsEveryFieldOfEveryRecord(String fixture) {
-        String output = Fixtures.read(V22, fixture);
+    void keepsEveryFieldOfEveryRecord(String version, String fixture) {
+        String output = Fixtures.read(version, fixture);
         List<Step> steps = parser.parseAll(output);
         List<String> records = Fixtures.records(output).stream().filter(r -> !r.startsWith("No job steps")).toList();
         assertEquals(records.size(), steps.size());
@@ -44,6 +47,27 @@ class StepParserTest {
         assertEquals(14804, second.srunPid().getAsInt());
         // the batch step has no srun: "(null):0"
         assertEquals(0, steps.get(0).srunPid().getAsInt());
+        assertTrue(steps.get(0).srunHost().isEmpty());
+    }
+
+    /** 23.02 prints ContainerID beside Container; a container path must not swallow it. */
+    @ParameterizedTest
+    @ValueSource(strings = {"slurm-23.11", "slurm-24.05"})
+    void readsAContainerStep(String version) {
+        Step step = parser.parseAll(Fixtures.read(version, "show-step-container.txt")).get(0);
+        assertEquals("21.0", step.fullId());
+        assertEquals("/var/lib/oci/bundles/pytorch", step.raw().get("Container"));
+        assertEquals("ar-21-0", step.raw().get("ContainerID"));
+        assertEquals(2, step.numNodes().getAsInt());
+        assertEquals("vm", step.srunHost().orElseThrow());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"slurm-23.11", "slurm-24.05"})
+    void newerReleasesParseToThe2205Values(String version) {
+        List<Step> newer = parser.parseAll(Fixtures.read(version, "show-step-job-multi.txt"));
+        List<Step> captured = parser.parseAll(Fixtures.read(V22, "show-step-job-multi.txt"));
+        assertEquals(captured.stream().map(ModelValues::of).toList(), newer.stream().map(ModelValues::of).toList());
     }
 
     @Test

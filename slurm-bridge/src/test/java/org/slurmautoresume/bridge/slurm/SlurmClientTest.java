@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
@@ -26,9 +27,18 @@ class SlurmClientTest {
     private final CommandRunner runner = mock(CommandRunner.class);
     private final SlurmClient slurm = new SlurmClient(runner);
 
-    /** Answers whatever was asked with this output. */
+    /**
+     * Answers whatever was asked with this output, except {@code scontrol --version}, which a
+     * 22.05 scontrol answers: the client asks it once to choose between text and JSON.
+     */
     private static org.mockito.stubbing.Answer<CommandResult> answer(int exit, String stdout, String stderr) {
-        return invocation -> new CommandResult(invocation.getArgument(0), exit, stdout, stderr, false, Duration.ZERO);
+        return invocation -> {
+            CommandRequest request = invocation.getArgument(0);
+            if (request.argv().contains("--version")) {
+                return new CommandResult(request, 0, "slurm-wlm 22.05.8\n", "", false, Duration.ZERO);
+            }
+            return new CommandResult(request, exit, stdout, stderr, false, Duration.ZERO);
+        };
     }
 
     @Test
@@ -36,8 +46,9 @@ class SlurmClientTest {
         when(runner.run(any())).thenAnswer(answer(0, Fixtures.read(V22, "show-job-running-shrunk-nokill.txt"), ""));
         assertEquals("node[1,3]", slurm.requireJob("6").nodeList());
         ArgumentCaptor<CommandRequest> request = ArgumentCaptor.forClass(CommandRequest.class);
-        verify(runner).run(request.capture());
-        assertEquals(List.of("scontrol", "-o", "show", "job", "6"), request.getValue().argv());
+        verify(runner, times(2)).run(request.capture());
+        assertEquals(List.of(List.of("scontrol", "--version"), List.of("scontrol", "-o", "show", "job", "6")),
+                request.getAllValues().stream().map(CommandRequest::argv).toList());
     }
 
     @Test
