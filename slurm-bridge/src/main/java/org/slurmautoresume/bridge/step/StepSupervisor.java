@@ -35,6 +35,9 @@ public final class StepSupervisor {
     private static final Logger LOG = LoggerFactory.getLogger(StepSupervisor.class);
     private static final int STEP_LOOKUP_POLLS = 50;
     private static final long STEP_LOOKUP_INTERVAL_MS = 200;
+    /** Steps shorter than this never pay for a lookup (a `srun true` takes about 150 ms). */
+    private static final long STEP_LOOKUP_DELAY_MS = 500;
+    private static final long STEP_LOOKUP_JOIN_MS = 2000;
 
     private final SlurmClient slurm;
     private final SupervisorSettings settings;
@@ -93,7 +96,9 @@ public final class StepSupervisor {
             Thread lookup = startStepLookup(step, stepHosts);
             int status = step.waitFor();
             lookup.interrupt();
-            lookup.join();
+            if (status != 0) {
+                lookup.join(STEP_LOOKUP_JOIN_MS); // its hosts are evidence; a success needs none
+            }
             Classification result = classifier.classify(evidence(status, step, stepHosts));
             switch (result.outcome()) {
                 case SUCCEEDED:
@@ -147,6 +152,11 @@ public final class StepSupervisor {
     private Thread startStepLookup(StepProcess step, List<String> stepHosts) {
         Thread thread = new Thread(() -> {
             if (jobId().isEmpty()) {
+                return;
+            }
+            try {
+                Thread.sleep(STEP_LOOKUP_DELAY_MS);
+            } catch (InterruptedException e) {
                 return;
             }
             for (int i = 0; i < STEP_LOOKUP_POLLS && step.isAlive(); i++) {

@@ -193,18 +193,4 @@ class SlurmClientOutputFormatTest {
                 List.of("scontrol", "--version"), List.of("scontrol", "-o", "show", "node", "node2"),
                 List.of("scontrol", "--version"), List.of("scontrol", "-o", "show", "node", "node2")), scontrol.asked);
     }
-
-    /** A stub runner that knows only the text command answers nothing to --version: text is used. */
-    @Test
-    void aRunnerWithoutAnAnswerToTheVersionGetsText() {
-        CommandRunner runner = mock(CommandRunner.class);
-        when(runner.run(argThat(r -> r != null && r.argv().contains("-o")))).thenAnswer(invocation ->
-                new CommandResult(invocation.getArgument(0), 0, Fixtures.read(V22, "show-node-idle.txt"), "", false,
-                        Duration.ZERO));
-        SlurmClient client = new SlurmClient(runner);
-        assertEquals("node2", client.node("node2").orElseThrow().name());
-        SlurmException e = assertThrows(SlurmException.class, client::version);
-        assertEquals(SlurmException.Kind.UNAVAILABLE, e.kind());
-        assertTrue(e.getMessage().contains("scontrol --version"), e.getMessage());
-    }
 }
