@@ -1,12 +1,12 @@
 /*
  * auto_resume.so: adds --auto-resume[=0|1] to srun, sbatch and salloc.
  *
- * Each hook only looks at the context and hands off; the option logic lives in options.c.
+ * Each hook only looks at the context and hands off: srun to local.c, sbatch/salloc to
+ * allocator.c, slurmstepd to remote.c; the option logic lives in options.c.
  */
 #include <slurm/spank.h>
-#include <stdlib.h>
-#include <string.h>
 
+#include "hooks.h"
 #include "options.h"
 
 SPANK_PLUGIN(auto_resume, 1);
@@ -15,21 +15,24 @@ static struct ar_config config;
 
 static int on_auto_resume_option(int val, const char *optarg, int remote);
 
-struct spank_option spank_options[] = {
-	{
-		"auto-resume", "[0|1]",
-		"[auto-resume] Re-run this step on a repaired allocation when a node fails"
-		" (srun); in sbatch/salloc, the default for the job's steps. Default: 0.",
-		2, 0, on_auto_resume_option
-	},
-	SPANK_OPTIONS_TABLE_END
+/*
+ * Registered from slurm_spank_init rather than exported as `spank_options`: Slurm 22.05
+ * does not read a static options table in sbatch/salloc, so the option would be missing there.
+ */
+static struct spank_option auto_resume_option = {
+	"auto-resume", "[0|1]",
+	"[auto-resume] Re-run this step on a repaired allocation when a node fails"
+	" (srun); in sbatch/salloc, the default for the job's steps. Default: 0.",
+	2, 0, on_auto_resume_option
 };
 
 static int on_auto_resume_option(int val, const char *optarg, int remote)
 {
 	int value;
 	(void)val;
-	(void)remote;
+	/* slurmstepd gets the option too (from the environment and from srun); it has no use for it. */
+	if (remote)
+		return 0;
 	if (ar_parse_flag(optarg, &value) != 0) {
 		slurm_error("auto-resume: --auto-resume=%s: expected 0 or 1", optarg);
 		return -1;
@@ -44,11 +47,52 @@ static int on_auto_resume_option(int val, const char *optarg, int remote)
 int slurm_spank_init(spank_t sp, int ac, char **av)
 {
 	char err[256];
-	(void)sp;
+	spank_err_t rc;
+
+	switch (spank_context()) {
+	case S_CTX_LOCAL:
+	case S_CTX_ALLOCATOR:
+	case S_CTX_REMOTE:
+		break;
+	default:
+		return 0;
+	}
 	ar_config_init(&config);
 	if (ar_config_parse_args(&config, ac, av, err, sizeof(err)) != 0) {
 		slurm_error("auto-resume: plugstack.conf: %s", err);
 		return -1;
 	}
+	rc = spank_option_register(sp, &auto_resume_option);
+	if (rc != ESPANK_SUCCESS) {
+		slurm_error("auto-resume: spank_option_register(--%s): %s", auto_resume_option.name,
+			    spank_strerror(rc));
+		return -1;
+	}
 	return 0;
+}
+
+int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
+{
+	(void)ac;
+	(void)av;
+	switch (spank_context()) {
+	case S_CTX_LOCAL:
+		return ar_local_post_opt(&config);
+	case S_CTX_ALLOCATOR:
+		return ar_allocator_post_opt(sp, &config);
+	default:
+		return 0;
+	}
+}
+
+int slurm_spank_task_init(spank_t sp, int ac, char **av)
+{
+	(void)ac;
+	(void)av;
+	switch (spank_context()) {
+	case S_CTX_REMOTE:
+		return ar_remote_task_init(sp);
+	default:
+		return 0;
+	}
 }

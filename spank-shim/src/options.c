@@ -27,6 +27,19 @@ int ar_setting_apply(struct ar_setting *setting, enum ar_source source, int valu
 	return 0;
 }
 
+int ar_config_apply_env(struct ar_config *config, const char *value, char *err, size_t errlen)
+{
+	int flag;
+	if (value == NULL || value[0] == '\0')
+		return 0;
+	if (ar_parse_flag(value, &flag) != 0) {
+		snprintf(err, errlen, "%s=%s: expected 0 or 1", AR_ENV_VAR, value);
+		return -1;
+	}
+	/* One environment value: it cannot conflict with itself. */
+	return ar_setting_apply(&config->enabled, AR_SRC_ENV, flag);
+}
+
 void ar_config_init(struct ar_config *config)
 {
 	memset(config, 0, sizeof(*config));

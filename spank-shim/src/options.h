@@ -14,6 +14,23 @@
 #define AR_ENV_VAR "SLURM_AUTO_RESUME"
 #define AR_SUPERVISOR_DEFAULT "/usr/local/bin/autoresume"
 
+/* Set by the supervisor for the srun it runs: that srun (and any srun inside its tasks) is not supervised again. */
+#define AR_GUARD_ENV "AUTORESUME_SUPERVISED"
+/* The attempt number (1, 2, ...) of a supervised step, in every task's environment. */
+#define AR_ATTEMPT_ENV "AUTO_RESUME_ATTEMPT"
+/*
+ * The same two carried from the supervisor's srun to its tasks under SLURM_ names: srun
+ * passes SLURM_* variables even with --export=NONE or an --export list, the others not.
+ */
+#define AR_GUARD_CARRIER_ENV "SLURM_" AR_GUARD_ENV
+#define AR_ATTEMPT_CARRIER_ENV "SLURM_" AR_ATTEMPT_ENV
+/*
+ * Where Slurm keeps a given --auto-resume for the remote side ("_SLURM_SPANK_OPTION_" +
+ * plugin name + option name, '-' as '_'). sbatch/salloc also hand it to every srun of the
+ * job as SLURM_SPANK_ + this name, which srun treats as typed on its own command line.
+ */
+#define AR_OPTION_ENV "_SLURM_SPANK_OPTION_auto_resume_auto_resume"
+
 enum ar_source { AR_SRC_NONE = 0, AR_SRC_PLUGSTACK, AR_SRC_ENV, AR_SRC_CMDLINE };
 
 struct ar_setting {
@@ -35,6 +52,12 @@ int ar_parse_flag(const char *text, int *out);
  * callback more than once); the same source giving two different values is an error (-1).
  */
 int ar_setting_apply(struct ar_setting *setting, enum ar_source source, int value);
+
+/*
+ * Applies the environment's SLURM_AUTO_RESUME value: NULL or "" leave the setting alone,
+ * "0" and "1" apply with environment precedence. Anything else: why in err, returns -1.
+ */
+int ar_config_apply_env(struct ar_config *config, const char *value, char *err, size_t errlen);
 
 /* Defaults: off, supervisor at AR_SUPERVISOR_DEFAULT. */
 void ar_config_init(struct ar_config *config);

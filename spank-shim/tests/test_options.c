@@ -1,17 +1,8 @@
 /* Unit tests of options.c: no Slurm needed. `make check` runs them. */
-#include <stdio.h>
 #include <string.h>
 
 #include "../src/options.h"
-
-static int failures;
-
-#define CHECK(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-		failures++; \
-	} \
-} while (0)
+#include "check.h"
 
 static void test_parse_flag(void)
 {
@@ -60,15 +51,36 @@ static void test_plugstack_args(void)
 	CHECK(ar_config_parse_args(&c, 1, bad, err, sizeof(err)) == -1);
 }
 
+static void test_environment(void)
+{
+	struct ar_config c;
+	char err[256];
+	ar_config_init(&c);
+	/* unset or empty: nothing changes */
+	CHECK(ar_config_apply_env(&c, NULL, err, sizeof(err)) == 0 && c.enabled.source == AR_SRC_NONE);
+	CHECK(ar_config_apply_env(&c, "", err, sizeof(err)) == 0 && c.enabled.source == AR_SRC_NONE);
+	CHECK(ar_config_apply_env(&c, "1", err, sizeof(err)) == 0 && c.enabled.value == 1);
+	CHECK(c.enabled.source == AR_SRC_ENV);
+	/* applied again (srun calls post_opt once per heterogeneous component) */
+	CHECK(ar_config_apply_env(&c, "1", err, sizeof(err)) == 0);
+	CHECK(ar_config_apply_env(&c, "yes", err, sizeof(err)) == -1);
+	CHECK(strcmp(err, "SLURM_AUTO_RESUME=yes: expected 0 or 1") == 0);
+
+	/* the environment beats the plugstack default and loses to the command line */
+	char *site_on[] = { "default=1" };
+	ar_config_init(&c);
+	CHECK(ar_config_parse_args(&c, 1, site_on, err, sizeof(err)) == 0);
+	CHECK(ar_config_apply_env(&c, "0", err, sizeof(err)) == 0 && c.enabled.value == 0);
+	ar_config_init(&c);
+	CHECK(ar_setting_apply(&c.enabled, AR_SRC_CMDLINE, 1) == 0);
+	CHECK(ar_config_apply_env(&c, "0", err, sizeof(err)) == 0 && c.enabled.value == 1);
+}
+
 int main(void)
 {
 	test_parse_flag();
 	test_precedence();
 	test_plugstack_args();
-	if (failures) {
-		fprintf(stderr, "test_options: %d failed\n", failures);
-		return 1;
-	}
-	printf("test_options: all passed\n");
-	return 0;
+	test_environment();
+	return check_report("test_options");
 }

@@ -79,6 +79,18 @@ final class LocalCluster {
         return instance;
     }
 
+    Path repo() {
+        return repo;
+    }
+
+    Path clusterDir() {
+        return Path.of(env.get("AR_CLUSTER_DIR"));
+    }
+
+    Path plugstackDir() {
+        return Path.of(env.get("AR_PLUGSTACK_DIR"));
+    }
+
     String testUser() {
         return env.get("AR_TEST_USER");
     }

@@ -44,50 +44,34 @@ class SpankPluginIT {
     private static final Pattern LABELLED = Pattern.compile("^\\s*(\\d+): (.*)$");
 
     private static LocalCluster cluster;
-    private static Path plugstackDir;
-    private static Path installDir;
+    private static Plugstack plugstack;
     private static Path records;
     private static Path fakeSupervisor;
 
     @BeforeAll
     static void installPlugins() throws IOException {
         cluster = LocalCluster.get();
-        Map<String, String> clusterEnv = clusterEnv();
-        plugstackDir = Path.of(clusterEnv.get("AR_PLUGSTACK_DIR"));
-        Path clusterDir = Path.of(clusterEnv.get("AR_CLUSTER_DIR"));
-        removeLeftovers(clusterDir);
-
-        Path shim = Path.of(System.getProperty("autoresume.repo", ".")).resolve("spank-shim").toAbsolutePath();
-        CommandResult make = cluster.run(List.of("make", "-C", shim.toString(), "all", "probe"));
-        assertTrue(make.succeeded(), () -> "make failed:\n" + make.stdout() + make.stderr());
-
-        // A directory of its own each run: a running srun may still have the previous .so mapped.
-        installDir = clusterDir.resolve("spank-plugin-it-" + ProcessHandle.current().pid());
-        records = installDir.resolve("records");
+        plugstack = Plugstack.install(cluster, SNIPPET_PREFIX, List.of("auto_resume.so", "probe.so"));
+        records = plugstack.installDir().resolve("records");
         Files.createDirectories(records);
-        Files.setPosixFilePermissions(installDir, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.setPosixFilePermissions(records, PosixFilePermissions.fromString("rwxr-xr-x"));
         if ("root".equals(System.getProperty("user.name"))) {
             // The fake supervisor writes its records as the test user.
             Files.setOwner(records, records.getFileSystem().getUserPrincipalLookupService()
                     .lookupPrincipalByName(cluster.testUser()));
         }
-        for (String so : List.of("auto_resume.so", "probe.so")) {
-            Files.copy(shim.resolve("build").resolve(so), installDir.resolve(so), StandardCopyOption.REPLACE_EXISTING);
-            Files.setPosixFilePermissions(installDir.resolve(so), PosixFilePermissions.fromString("rwxr-xr-x"));
-        }
-        fakeSupervisor = installDir.resolve("fake-supervisor");
+        fakeSupervisor = plugstack.installDir().resolve("fake-supervisor");
         Files.writeString(fakeSupervisor, FAKE_SUPERVISOR.replace("@RECORDS@", records.toString()));
         Files.setPosixFilePermissions(fakeSupervisor, PosixFilePermissions.fromString("rwxr-xr-x"));
 
-        writeSnippet("probe", "optional " + installDir.resolve("probe.so"));
+        plugstack.writeSnippet("probe", "optional " + plugstack.sharedObject("probe.so"));
         useSupervisor(fakeSupervisor);
     }
 
     @AfterAll
-    static void removePlugins() throws IOException {
-        if (plugstackDir != null) {
-            removeLeftovers(installDir == null ? null : installDir.getParent());
+    static void removePlugins() {
+        if (plugstack != null) {
+            plugstack.removeAll();
         }
     }
 
@@ -159,7 +143,7 @@ class SpankPluginIT {
 
     @Test
     void aMissingSupervisorLeavesSrunRunningWithOneWarning() throws IOException {
-        Path missing = installDir.resolve("no-such-supervisor");
+        Path missing = plugstack.installDir().resolve("no-such-supervisor");
         useSupervisor(missing);
         try {
             CommandResult result = run(Map.of(), List.of("srun", "--auto-resume=1", "true"));
@@ -303,50 +287,9 @@ class SpankPluginIT {
         return tasks;
     }
 
-    private static void useSupervisor(Path supervisor) throws IOException {
-        writeSnippet("auto_resume", "optional " + installDir.resolve("auto_resume.so") + " supervisor=" + supervisor);
-    }
-
-    /** Replaces the snippet in one step: sruns of other tests may be reading the directory. */
-    private static void writeSnippet(String name, String line) throws IOException {
-        Path snippet = plugstackDir.resolve(SNIPPET_PREFIX + name + ".conf");
-        Path temporary = plugstackDir.resolve("." + SNIPPET_PREFIX + name + ".tmp");
-        Files.writeString(temporary, line + "\n");
-        Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rw-r--r--"));
-        Files.move(temporary, snippet, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    }
-
-    /** This class's snippets and install directories, also those of an earlier run that died. */
-    private static void removeLeftovers(Path clusterDir) throws IOException {
-        try (Stream<Path> snippets = Files.list(plugstackDir)) {
-            for (Path p : snippets.filter(p -> p.getFileName().toString().contains(SNIPPET_PREFIX)).toList()) {
-                Files.delete(p);
-            }
-        }
-        if (clusterDir == null) {
-            return;
-        }
-        try (Stream<Path> dirs = Files.list(clusterDir)) {
-            for (Path dir : dirs.filter(p -> p.getFileName().toString().startsWith("spank-plugin-it-")).toList()) {
-                try (Stream<Path> tree = Files.walk(dir)) {
-                    for (Path p : tree.sorted(Comparator.reverseOrder()).toList()) {
-                        Files.delete(p);
-                    }
-                }
-            }
-        }
-    }
-
-    private static Map<String, String> clusterEnv() throws IOException {
-        String dir = System.getenv().getOrDefault("AR_CLUSTER_DIR", "/var/tmp/autoresume-cluster");
-        Map<String, String> values = new HashMap<>();
-        for (String line : Files.readAllLines(Path.of(dir, "cluster.env"))) {
-            int eq = line.indexOf('=');
-            if (eq > 0 && !line.startsWith("#")) {
-                values.put(line.substring(0, eq).strip(), line.substring(eq + 1).strip());
-            }
-        }
-        return values;
+    private static void useSupervisor(Path supervisor) {
+        plugstack.writeSnippet("auto_resume", "optional " + plugstack.sharedObject("auto_resume.so")
+                + " supervisor=" + supervisor);
     }
 
     /**

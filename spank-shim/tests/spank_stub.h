@@ -1,0 +1,36 @@
+/*
+ * A stand-in for the few spank_* and slurm_* functions the plugin calls, so that its hooks
+ * run in a plain test program. The test sets the context, the job's environment and ids,
+ * and reads back what the plugin did.
+ */
+#ifndef AUTO_RESUME_SPANK_STUB_H
+#define AUTO_RESUME_SPANK_STUB_H
+
+#include <slurm/spank.h>
+#include <stdint.h>
+
+#define STUB_MAX_ENV 32
+
+struct stub_state {
+	spank_context_t context;
+	/* the job's environment (remote context): "NAME=value" strings owned by the stub */
+	char *env[STUB_MAX_ENV];
+	uint32_t job_id, step_id, task_global_id;
+	/* the option the plugin registered, for the test to call its callback */
+	struct spank_option *registered;
+	int registrations;
+	/* names given to spank_job_control_unsetenv, last one kept */
+	char job_control_unset[256];
+	int job_control_unsets;
+	int errors;             /* slurm_error calls */
+	char last_error[1024];
+};
+
+extern struct stub_state stub;
+
+/* Back to an empty state in the given context. */
+void stub_reset(spank_context_t context);
+void stub_env_set(const char *name, const char *value);
+const char *stub_env_get(const char *name);
+
+#endif

@@ -1,0 +1,99 @@
+package org.slurmautoresume.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.slurmautoresume.bridge.exec.CommandResult;
+
+/**
+ * SPANK plugins installed into the local cluster's plugstack.conf.d for one test class:
+ * built from spank-shim/, copied into a directory of their own (a running srun may still have
+ * an earlier copy mapped), named by snippets that are replaced atomically and removed again,
+ * together with anything an earlier run that died left behind.
+ */
+final class Plugstack {
+
+    private final LocalCluster cluster;
+    private final String prefix;
+    private final Path plugstackDir;
+    private final Path installDir;
+
+    private Plugstack(LocalCluster cluster, String prefix) {
+        this.cluster = cluster;
+        this.prefix = prefix;
+        this.plugstackDir = cluster.plugstackDir();
+        this.installDir = cluster.clusterDir().resolve(prefix + ProcessHandle.current().pid());
+    }
+
+    /** Builds the plugins ({@code make all probe}) and copies the named .so files in. */
+    static Plugstack install(LocalCluster cluster, String prefix, List<String> sharedObjects) {
+        Plugstack plugstack = new Plugstack(cluster, prefix);
+        plugstack.removeAll();
+        Path shim = cluster.repo().resolve("spank-shim");
+        CommandResult make = cluster.run(List.of("make", "-C", shim.toString(), "all", "probe"));
+        assertTrue(make.succeeded(), () -> "make failed:\n" + make.stdout() + make.stderr());
+        try {
+            Files.createDirectories(plugstack.installDir);
+            Files.setPosixFilePermissions(plugstack.installDir, PosixFilePermissions.fromString("rwxr-xr-x"));
+            for (String so : sharedObjects) {
+                Path target = plugstack.installDir.resolve(so);
+                Files.copy(shim.resolve("build").resolve(so), target, StandardCopyOption.REPLACE_EXISTING);
+                Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwxr-xr-x"));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return plugstack;
+    }
+
+    Path installDir() {
+        return installDir;
+    }
+
+    Path sharedObject(String name) {
+        return installDir.resolve(name);
+    }
+
+    /** Writes (or replaces in one step) the snippet {@code <prefix><name>.conf}. */
+    void writeSnippet(String name, String line) {
+        Path snippet = plugstackDir.resolve(prefix + name + ".conf");
+        Path temporary = plugstackDir.resolve("." + prefix + name + ".tmp");
+        try {
+            Files.writeString(temporary, line + "\n");
+            Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rw-r--r--"));
+            Files.move(temporary, snippet, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** This prefix's snippets and install directories, also those of an earlier run that died. */
+    void removeAll() {
+        try {
+            try (Stream<Path> snippets = Files.list(plugstackDir)) {
+                for (Path p : snippets.filter(p -> p.getFileName().toString().contains(prefix)).toList()) {
+                    Files.delete(p);
+                }
+            }
+            try (Stream<Path> dirs = Files.list(cluster.clusterDir())) {
+                for (Path dir : dirs.filter(p -> p.getFileName().toString().startsWith(prefix)).toList()) {
+                    try (Stream<Path> tree = Files.walk(dir)) {
+                        for (Path p : tree.sorted(Comparator.reverseOrder()).toList()) {
+                            Files.delete(p);
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
