@@ -30,6 +30,7 @@ dist="$AR_CLUSTER_DIR/dist"
 rm -rf "$dist"
 cp -r "$repo/cli/target/autoresume" "$dist"
 chmod -R a+rX "$dist"
+"$dist/bin/autoresume" --dump-cds
 export PATH="$dist/bin:$PATH"
 sinfo
 

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# What supervision costs a step that does nothing: `srun -N2 true` against the same step run
-# through the supervisor, alternated in one allocation so both see the same machine state.
-# With the SPANK plugin installed, the supervised form is `srun --auto-resume=1 -N2 true` (the
-# plugin execs the supervisor); without it, `autoresume supervise -- srun -N2 true`.
-# Prints each median, the difference and the supervisor's peak RSS (GNU time).
+# What supervision costs a step that does nothing: `srun -N2 true` against
+# `srun --auto-resume=1 -N2 true`, alternated in one allocation so both see the same machine
+# state. The script installs the freshly built plugin (spank-shim/build/auto_resume.so) into the
+# local cluster's plugstack.conf.d for the run, pointing at the launcher, and removes it after.
+# Prints each median, the difference and the supervised command's peak RSS (GNU time: the
+# largest single process, which is the supervisor's JVM).
 #
+#   mvn -B -ntp -q package -DskipTests
 #   sudo benchmarks/scripts/supervise-overhead.sh [ROUNDS]      (default 20; local cluster up)
 set -euo pipefail
 
@@ -17,13 +19,19 @@ launcher="${AUTORESUME:-$AR_CLUSTER_DIR/dist/bin/autoresume}"
 [[ -x "$launcher" ]] || { echo "no launcher at $launcher (set AUTORESUME=...)" >&2; exit 2; }
 [[ -x /usr/bin/time ]] || { echo "GNU time is needed: apt-get install time" >&2; exit 2; }
 
-if ls "$AR_PLUGSTACK_DIR"/*.conf >/dev/null 2>&1 && grep -qs auto_resume.so "$AR_PLUGSTACK_DIR"/*.conf; then
-  supervised=(srun --auto-resume=1 -N2 true)
-  how="srun --auto-resume=1 (plugin)"
-else
-  supervised=("$launcher" supervise -- srun -N2 true)
-  how="autoresume supervise -- srun (no plugin installed)"
-fi
+repo="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd)"
+plugin_src="$repo/spank-shim/build/auto_resume.so"
+[[ -r "$plugin_src" ]] || { echo "build the plugin first: mvn package (or make -C spank-shim)" >&2; exit 2; }
+plugin_dir="$AR_CLUSTER_DIR/bench-plugin-$$"
+snippet="$AR_PLUGSTACK_DIR/70-bench-auto_resume.conf"
+cleanup() { rm -f "$snippet"; rm -rf "$plugin_dir"; }
+trap cleanup EXIT
+install -d -m 0755 "$plugin_dir"
+install -m 0755 "$plugin_src" "$plugin_dir/auto_resume.so"
+echo "optional $plugin_dir/auto_resume.so supervisor=$launcher" > "$snippet"
+chmod 0644 "$snippet"
+supervised=(srun --auto-resume=1 -N2 true)
+how="srun --auto-resume=1 -N2 true (plugin execs $launcher)"
 
 inner=$(cat <<'INNER'
 set -euo pipefail

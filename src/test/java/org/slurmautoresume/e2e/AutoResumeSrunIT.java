@@ -74,6 +74,18 @@ class AutoResumeSrunIT {
         assertTrue(output.contains("application failure: srun exited 3"), output);
     }
 
+    /** The plugin has already replaced srun when the launcher finds no Java: the step must still run. */
+    @Test
+    void withoutJavaTheStepRunsUnsupervisedWithOneWarning() {
+        String jobId = run("""
+                AUTORESUME_JAVA=/nonexistent/java srun --auto-resume=1 -N1 bash -c 'echo "ran, exit 0"'
+                echo "EXIT $?"
+                """, "-N1");
+        String output = cluster.jobOutput(jobId);
+        assertTrue(output.contains("ran, exit 0") && output.contains("EXIT 0"), output);
+        assertEquals(1, output.lines().filter(l -> l.contains("running this step without auto-resume")).count(), output);
+    }
+
     @Test
     void sbatchAutoResumeSupervisesTheScriptsSrunsAndExportsTheAttempt() {
         String jobId = run("""

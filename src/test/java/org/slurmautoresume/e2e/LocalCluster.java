@@ -223,7 +223,14 @@ final class LocalCluster {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return target.resolve("bin/autoresume");
+        Path launcher = target.resolve("bin/autoresume");
+        // As an installation does: the class-data archive keeps a supervised srun's start-up short.
+        CommandResult cds = runner.run(new CommandRequest(List.of(launcher.toString(), "--dump-cds"),
+                COMMAND_TIMEOUT, Map.of()));
+        if (!cds.succeeded()) {
+            fail("autoresume --dump-cds failed: " + cds.stderr());
+        }
+        return launcher;
     }
 
     private static void deleteTree(Path root) throws IOException {

@@ -7,6 +7,8 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        System.exit(CliFactory.create(CliContext.system()).execute(args));
+        CliContext context = CliContext.system();
+        System.exit(SuperviseCommand.isPluginHandOff(args) ? SuperviseCommand.handOff(context, args)
+                : CliFactory.create(context).execute(args));
     }
 }

@@ -39,6 +39,33 @@ final class SuperviseCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
+        return supervise(context, srunArgv);
+    }
+
+    /**
+     * True for exactly what the SPANK plugin runs, {@code supervise -- SRUN_ARGV...}. That form
+     * skips building the whole picocli command tree, which costs more start-up than the JVM
+     * itself and is paid on every supervised srun; {@code supervise --help} and hand-typed uses
+     * still go through picocli.
+     */
+    static boolean isPluginHandOff(String[] args) {
+        return args.length >= 3 && args[0].equals("supervise") && args[1].equals("--");
+    }
+
+    /** Runs the plugin's hand-off; the exit status to end with. */
+    static int handOff(CliContext context, String[] args) {
+        try {
+            return supervise(context, List.of(args).subList(2, args.length));
+        } catch (CliException e) {
+            System.err.println("autoresume: " + e.getMessage());
+            return e.exitCode().code();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ExitCode.FAILED.code();
+        }
+    }
+
+    private static int supervise(CliContext context, List<String> srunArgv) throws InterruptedException {
         SupervisorSettings settings;
         try {
             settings = SupervisorSettings.fromEnvironment(context.environment());

