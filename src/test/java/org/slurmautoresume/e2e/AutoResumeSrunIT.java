@@ -28,7 +28,8 @@ class AutoResumeSrunIT {
     @BeforeAll
     static void installPlugin() {
         cluster = LocalCluster.get();
-        plugstack = Plugstack.install(cluster, PREFIX, List.of("auto_resume.so"));
+        plugstack = Plugstack.install(cluster, PREFIX, List.of("auto_resume.so", "probe.so"));
+        plugstack.writeSnippet("probe", "optional " + plugstack.sharedObject("probe.so"));
         plugstack.writeSnippet("auto_resume", "optional " + plugstack.sharedObject("auto_resume.so")
                 + " supervisor=" + cluster.launcher());
     }
@@ -72,6 +73,28 @@ class AutoResumeSrunIT {
         assertTrue(output.contains("EXIT3 3"), output);
         assertTrue(output.contains("EXIT0 0"), output);
         assertTrue(output.contains("application failure: srun exited 3"), output);
+    }
+
+    /** Another plugin's option and srun's own flags reach the step through the Java supervisor unchanged. */
+    @Test
+    void otherPluginsOptionsAndSrunFlagsSurviveTheSupervisor() {
+        String jobId = run("""
+                srun --auto-resume=1 --cpus-per-task=2 --probe-value='a b;$x "q"' -N2 -n2 --ntasks-per-node=1 -l \\
+                    bash -c 'echo "probe=[$PROBE_VALUE] cpus=$SLURM_CPUS_PER_TASK"'
+                """, "-N2", "--exclusive");
+        String output = cluster.jobOutput(jobId);
+        assertEquals(2, output.lines().filter(l -> l.endsWith("probe=[a b;$x \"q\"] cpus=2")).count(), output);
+        assertEquals(2, output.lines().filter(l -> l.contains("task_init")).count(), output);
+    }
+
+    @Test
+    void srunOutsideAnyAllocationIsSupervisedToo() {
+        var result = cluster.runAsTestUser(List.of("srun", "--auto-resume=1", "-N1", "bash", "-c",
+                "echo \"outside attempt=$AUTO_RESUME_ATTEMPT\""));
+        assertEquals(0, result.exitCode(), result.stderr());
+        assertTrue(result.stdout().contains("outside attempt=1"), result.stdout());
+        assertTrue(result.stderr().contains("outside a job allocation"), result.stderr());
+        assertTrue(result.stderr().contains("task_init"), result.stderr());
     }
 
     /** The plugin has already replaced srun when the launcher finds no Java: the step must still run. */

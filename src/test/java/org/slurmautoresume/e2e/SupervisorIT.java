@@ -107,6 +107,7 @@ class SupervisorIT {
                   trap "echo TASK-GOT-USR1" USR1
                   trap "echo TASK-GOT-USR2" USR2
                   trap "echo TASK-GOT-HUP" HUP
+                  trap "echo TASK-GOT-INT; exit 130" INT
                   echo ready > "$SLURM_JOB_ID.ready"
                   for i in $(seq 1 600); do sleep 0.1; done
                 ' &
@@ -124,6 +125,10 @@ class SupervisorIT {
         waitForOutput(jobId, "TASK-GOT-USR2");
         assertEquals(0, cluster.runAsTestUser(List.of("scancel", "--signal=HUP", jobId + ".0")).exitCode());
         waitForOutput(jobId, "TASK-GOT-HUP");
+        assertEquals(0, cluster.runAsTestUser(List.of("scancel", "--signal=USR1", jobId + ".0")).exitCode());
+        Wait.until("a second USR1, sent by scancel", Duration.ofSeconds(30), () ->
+                cluster.jobOutput(jobId).lines().filter(l -> l.equals("TASK-GOT-USR1")).count() == 2
+                        ? Optional.of(true) : Optional.empty());
         // Two SIGINTs within a second: srun's own rule, kept through the supervisor, ends the step.
         assertEquals(0, cluster.run(List.of("kill", "-INT", pid)).exitCode());
         Thread.sleep(200);
@@ -132,6 +137,7 @@ class SupervisorIT {
         String output = cluster.jobOutput(jobId);
         assertEquals(JobState.COMPLETED, job.state(), output);
         assertTrue(output.contains("interrupted: the supervisor received SIGINT"), output);
+        assertTrue(output.contains("TASK-GOT-INT"), "srun did not pass SIGINT on to the task: " + output);
         assertFalse(output.contains("retrying step"), output);
         assertFalse(output.contains("SUP 0"), output);
     }
