@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The demo on a fresh Debian machine: installs what is missing, builds the toolkit, starts
-# the local 4-node Slurm cluster and runs a 2-node batch job, as the ordinary user `artest`,
-# whose script learns its nodes and master from `autoresume env`. Needs root.
+# the local 4-node Slurm cluster, installs the SPANK plugin for the demo's duration, and runs a
+# 2-node batch job with `sbatch --auto-resume=1`, as the ordinary user `artest`: its srun is
+# supervised, and its script learns its nodes and master from `autoresume env`. Needs root.
 set -euo pipefail
 
 repo="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -34,10 +35,22 @@ chmod -R a+rX "$dist"
 export PATH="$dist/bin:$PATH"
 sinfo
 
-say "Submitting examples/sbatch/show-env.sh as $AR_TEST_USER on 2 nodes"
+say "Installing the auto-resume SPANK plugin for this demo"
+plugin_dir="$AR_CLUSTER_DIR/demo-plugin"
+snippet="$AR_PLUGSTACK_DIR/50-demo-auto_resume.conf"
+remove_plugin() { rm -f -- "$snippet"; }
+trap remove_plugin EXIT
+rm -rf -- "$plugin_dir"
+make -s -C "$repo/spank-shim" install LIBDIR="$plugin_dir" PLUGSTACK_DIR="$plugin_dir" \
+     SUPERVISOR="$dist/bin/autoresume"
+mv -- "$plugin_dir/auto_resume.conf" "$snippet"
+chmod -R a+rX "$plugin_dir"
+cat "$snippet"
+
+say "Submitting examples/sbatch/show-env.sh with --auto-resume=1 as $AR_TEST_USER on 2 nodes"
 script="$AR_JOBS_DIR/demo-show-env.sh"
 install -m 0755 "$repo/examples/sbatch/show-env.sh" "$script"
-job=$(runuser -u "$AR_TEST_USER" -- env PATH="$PATH" sbatch --parsable -N2 \
+job=$(runuser -u "$AR_TEST_USER" -- env PATH="$PATH" sbatch --parsable -N2 --exclusive --auto-resume=1 \
         --output="$AR_JOBS_DIR/%j.out" --chdir="$AR_JOBS_DIR" "$script")
 echo "submitted job $job"
 
@@ -54,4 +67,4 @@ if [[ "$status" -ne 0 ]]; then
   exit 1
 fi
 echo
-echo "Demo finished. The cluster keeps running; stop it with: $cluster down"
+echo "Demo finished. The plugin is removed again; the cluster keeps running; stop it with: $cluster down"
