@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slurmautoresume.bridge.exec.CommandException;
@@ -160,38 +161,16 @@ public final class SlurmClient {
         if (!Hostlist.isValidHostname(name)) {
             throw new SlurmException(SlurmException.Kind.NOT_FOUND, "not a valid node name: \"" + name + "\"");
         }
-        Optional<List<Node>> fromJson = json(List.of("show", "node", name), "show node " + name,
-                jsonNodeParser::parseAll);
-        if (fromJson.isPresent()) {
-            return fromJson.get().stream().filter(n -> n.name().equals(name)).findFirst();
-        }
-        CommandResult result = run(List.of("-o", "show", "node", name));
-        if (!result.succeeded()) {
-            if (mentionsNotFound(result)) {
-                return Optional.empty();
-            }
-            throw failure(result, "show node " + name);
-        }
-        List<Node> nodes = parse(() -> nodeParser.parseAll(result.stdout()));
-        return nodes.stream().filter(n -> n.name().equals(name)).findFirst();
+        return query(List.of("show", "node", name), "show node " + name, jsonNodeParser::parseAll,
+                nodeParser::parseAll, SlurmClient::mentionsNotFound)
+                .flatMap(nodes -> nodes.stream().filter(n -> n.name().equals(name)).findFirst());
     }
 
     public Optional<Job> job(String jobId) {
         requireJobId(jobId);
-        Optional<List<Job>> fromJson = json(List.of("show", "job", jobId), "show job " + jobId,
-                jsonJobParser::parseAll);
-        if (fromJson.isPresent()) {
-            return Optional.of(fromJson.get().get(0));
-        }
-        CommandResult result = run(List.of("-o", "show", "job", jobId));
-        if (!result.succeeded()) {
-            if (mentionsInvalidJob(result)) {
-                return Optional.empty();
-            }
-            throw failure(result, "show job " + jobId);
-        }
-        List<Job> jobs = parse(() -> jobParser.parseAll(result.stdout()));
-        return jobs.isEmpty() ? Optional.empty() : Optional.of(jobs.get(0));
+        return query(List.of("show", "job", jobId), "show job " + jobId, jsonJobParser::parseAll,
+                jobParser::parseAll, SlurmClient::mentionsInvalidJob)
+                .flatMap(jobs -> jobs.stream().findFirst());
     }
 
     /** The job, or a NOT_FOUND {@link SlurmException} that names it. */
@@ -203,19 +182,8 @@ public final class SlurmClient {
     /** The job's steps; empty when it has none or it is not known. */
     public List<Step> steps(String jobId) {
         requireJobId(jobId);
-        Optional<List<Step>> fromJson = json(List.of("show", "step", jobId), "show steps of " + jobId,
-                jsonStepParser::parseAll);
-        if (fromJson.isPresent()) {
-            return fromJson.get();
-        }
-        CommandResult result = run(List.of("-o", "show", "step", jobId));
-        if (!result.succeeded()) {
-            if (mentionsInvalidJob(result)) {
-                return List.of();
-            }
-            throw failure(result, "show steps of " + jobId);
-        }
-        return parse(() -> stepParser.parseAll(result.stdout()));
+        return query(List.of("show", "step", jobId), "show steps of " + jobId, jsonStepParser::parseAll,
+                stepParser::parseAll, SlurmClient::mentionsInvalidJob).orElse(List.of());
     }
 
     public SlurmConfig config() {
@@ -232,6 +200,29 @@ public final class SlurmClient {
             }
         }
         return hosts;
+    }
+
+    /**
+     * The records of {@code scontrol [--json|-o] ARGS}: JSON when in use and it found some, else
+     * the text, whose error message tells "does not exist" (empty) from a failure (thrown).
+     */
+    private <T> Optional<List<T>> query(List<String> args, String purpose, Function<String, List<T>> jsonReader,
+                                        Function<String, List<T>> textReader, Predicate<CommandResult> notFound) {
+        Optional<List<T>> fromJson = json(args, purpose, jsonReader);
+        if (fromJson.isPresent()) {
+            return fromJson;
+        }
+        List<String> argv = new ArrayList<>(args.size() + 1);
+        argv.add("-o");
+        argv.addAll(args);
+        CommandResult result = run(argv);
+        if (!result.succeeded()) {
+            if (notFound.test(result)) {
+                return Optional.empty();
+            }
+            throw failure(result, purpose);
+        }
+        return Optional.of(parse(() -> textReader.apply(result.stdout())));
     }
 
     /**
