@@ -125,6 +125,11 @@ final class LocalCluster {
         return run(asTestUser(argv));
     }
 
+    /** The request as the test user, keeping its own timeout and environment. */
+    CommandResult runAsTestUser(CommandRequest request) {
+        return runner.run(new CommandRequest(asTestUser(request.argv()), request.timeout(), request.environment()));
+    }
+
     List<String> asTestUser(List<String> argv) {
         if (!"root".equals(System.getProperty("user.name"))) {
             return argv;

@@ -1,0 +1,102 @@
+package org.slurmautoresume.bridge.recovery;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mockito.ArgumentMatchers.argThat;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.slurmautoresume.bridge.exec.CommandRequest;
+import org.slurmautoresume.bridge.exec.CommandResult;
+import org.slurmautoresume.bridge.exec.CommandRunner;
+import org.slurmautoresume.bridge.parse.Fixtures;
+import org.slurmautoresume.bridge.slurm.OutputFormat;
+import org.slurmautoresume.bridge.slurm.SlurmClient;
+import org.slurmautoresume.bridge.slurm.SlurmException;
+
+/** The resizer over a mocked runner answering with recorded 22.05 output. */
+class JobResizerTest {
+
+    private static final String V22 = "slurm-22.05";
+    private final CommandRunner runner = mock(CommandRunner.class);
+    private final JobResizer resizer = new JobResizer(runner,
+            new SlurmClient(runner, "scontrol", Duration.ofSeconds(5), OutputFormat.TEXT), Duration.ofSeconds(5));
+
+    private void answer(List<String> argv, int exit, String stdout, String stderr) {
+        when(runner.run(argThat(r -> r != null && r.argv().equals(argv)))).thenAnswer(
+                inv -> new CommandResult(inv.getArgument(0), exit, stdout, stderr, false, Duration.ZERO));
+    }
+
+    private static boolean isScancel(CommandRequest r, String id) {
+        return r != null && r.argv().equals(List.of("scancel", id));
+    }
+
+    @Test
+    void theBatchHostIsNeverDropped() {
+        // job 6 runs on node[1,3] with batch host node1
+        answer(List.of("scontrol", "-o", "show", "job", "6"), 0, Fixtures.read(V22, "show-job-running-shrunk-nokill.txt"), "");
+        SlurmException e = assertThrows(SlurmException.class, () -> resizer.shrink("6", List.of("node1")));
+        assertTrue(e.getMessage().contains("batch host"), e.getMessage());
+        verify(runner, never()).run(argThat(r -> r != null && r.argv().get(0).equals("scontrol")
+                && r.argv().contains("update")));
+    }
+
+    @Test
+    void theDonorIsCancelledWhenTheJobDoesNotGrow() {
+        answer(List.of("scontrol", "-o", "show", "job", "6"), 0, Fixtures.read(V22, "show-job-running-shrunk-nokill.txt"), "");
+        answer(List.of("salloc", "--no-shell", "-N1", "-w", "node2", "--dependency=expand:6",
+                "--job-name=autoresume-donor-6", "--partition=debug"), 0, "", "salloc: Granted job allocation 22\n");
+        answer(List.of("scontrol", "update", "jobid=22", "NumNodes=0"), 0, "", "");
+        answer(List.of("scontrol", "update", "jobid=6", "NumNodes=ALL"), 1, "",
+                "Job update not available right now, the DB index is being set, try again in a bit for job 6\n");
+        answer(List.of("scancel", "22"), 0, "", "");
+
+        SlurmException e = assertThrows(SlurmException.class, () -> resizer.grow("6", List.of("node2")));
+        assertTrue(e.getMessage().contains("did not take node2"), e.getMessage());
+        verify(runner).run(argThat(r -> isScancel(r, "22")));
+    }
+
+    @Test
+    void aJobThatGrewDespiteTheExitStatusCounts() {
+        // 22.05 answers NumNodes=ALL with exit 1 although the job grew (job 21, recorded).
+        when(runner.run(argThat(r -> r != null && r.argv().equals(List.of("scontrol", "-o", "show", "job", "21")))))
+                .thenAnswer(inv -> new CommandResult(inv.getArgument(0), 0,
+                        Fixtures.read(V22, "show-job-running-shrunk-nokill.txt").replace("JobId=6", "JobId=21"), "",
+                        false, Duration.ZERO))
+                .thenAnswer(inv -> new CommandResult(inv.getArgument(0), 0,
+                        Fixtures.read(V22, "show-job-running-expanded.txt"), "", false, Duration.ZERO));
+        answer(List.of("salloc", "--no-shell", "-N1", "-w", "node2", "--dependency=expand:21",
+                "--job-name=autoresume-donor-21", "--partition=debug"), 0, "", "salloc: Granted job allocation 22\n");
+        answer(List.of("scontrol", "update", "jobid=22", "NumNodes=0"), 0, "", "");
+        answer(List.of("scontrol", "update", "jobid=21", "NumNodes=ALL"), 1, "",
+                "Job update not available right now, the DB index is being set, try again in a bit for job 21\n");
+        answer(List.of("scancel", "22"), 1, "", "scancel: error: Kill job error on job id 22: Job/step already completing or completed\n");
+
+        assertEquals("node[1-3]", resizer.grow("21", List.of("node2")).nodeList());
+        verify(runner).run(argThat(r -> isScancel(r, "22")));
+    }
+
+    @Test
+    void noAllocationIsATimeoutAndNamesTheNodes() {
+        answer(List.of("scontrol", "-o", "show", "job", "6"), 0, Fixtures.read(V22, "show-job-running-shrunk-nokill.txt"), "");
+        when(runner.run(argThat(r -> r != null && r.argv().get(0).equals("salloc")))).thenAnswer(inv ->
+                new CommandResult(inv.getArgument(0), -1, "", "salloc: Pending job allocation 30\n", true, Duration.ZERO));
+        answer(List.of("scancel", "30"), 0, "", "");
+        SlurmException e = assertThrows(SlurmException.class, () -> resizer.grow("6", List.of("node2")));
+        assertEquals(SlurmException.Kind.TIMEOUT, e.kind());
+        assertTrue(e.getMessage().contains("node2"), e.getMessage());
+        verify(runner).run(argThat(r -> isScancel(r, "30")));
+    }
+
+    @Test
+    void badNodeNamesNeverReachSlurm() {
+        assertThrows(SlurmException.class, () -> resizer.grow("6", List.of("node2;reboot")));
+        verify(runner, never()).run(argThat(r -> r != null));
+    }
+}

@@ -1,0 +1,105 @@
+package org.slurmautoresume.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.slurmautoresume.bridge.exec.CommandRunner;
+import org.slurmautoresume.bridge.model.Job;
+import org.slurmautoresume.bridge.model.JobState;
+import org.slurmautoresume.bridge.recovery.JobResizer;
+import org.slurmautoresume.bridge.slurm.SlurmClient;
+import org.slurmautoresume.bridge.slurm.SlurmException;
+
+/**
+ * Shrinking a running job and growing it back through a donor allocation, done as the job's
+ * owner (the ordinary test user), on the real controller.
+ */
+class JobResizerIT {
+
+    private static LocalCluster cluster;
+    private static SlurmTruth truth;
+    private static JobResizer resizer;
+
+    @BeforeAll
+    static void findCluster() {
+        cluster = LocalCluster.get();
+        truth = new SlurmTruth(cluster);
+        CommandRunner asOwner = cluster::runAsTestUser;
+        resizer = new JobResizer(asOwner, new SlurmClient(asOwner), Duration.ofSeconds(10));
+    }
+
+    private static String holdNodes(String nodes, int count, String name) {
+        String jobId = cluster.submit("#!/bin/bash\nsleep 300\n",
+                List.of("-N" + count, "-w", nodes, "--no-kill", "--exclusive", "--job-name=" + name));
+        cluster.waitForJob(jobId, "to run", Duration.ofSeconds(60), j -> j.state() == JobState.RUNNING);
+        return jobId;
+    }
+
+    private static void cancel(String jobId) {
+        cluster.run(List.of("scancel", jobId));
+    }
+
+    private static void assertNoDonorLeft(String jobId) {
+        Wait.until("no donor job of " + jobId + " left", Duration.ofSeconds(30), () -> {
+            String active = cluster.run(List.of("squeue", "-h", "-t", "PD,R,CF,CG", "-o", "%A",
+                    "--name=autoresume-donor-" + jobId)).stdout().strip();
+            return active.isEmpty() ? Optional.of(true) : Optional.empty();
+        });
+    }
+
+    @Test
+    void shrinksToTheHealthyNodesAndGrowsBackOntoAReplacement() {
+        String jobId = holdNodes("node[2-3]", 2, "resize-it");
+        try {
+            Job shrunk = resizer.shrink(jobId, List.of("node3"));
+            assertEquals("node2", shrunk.nodeList());
+            assertEquals("node2", truth.jobField(jobId, "NodeList"));
+
+            Job grown = resizer.grow(jobId, List.of("node4"));
+            assertEquals("node[2,4]", grown.nodeList());
+            assertEquals("node[2,4]", truth.jobField(jobId, "NodeList"));
+            assertEquals("2", truth.jobField(jobId, "NumNodes"));
+            assertNoDonorLeft(jobId);
+
+            // The grown job runs a step on its new node set.
+            var step = cluster.runAsTestUser(List.of("srun", "--jobid=" + jobId, "-N2", "--overlap", "hostname"));
+            assertEquals(0, step.exitCode(), step.stderr());
+        } finally {
+            cancel(jobId);
+        }
+    }
+
+    @Test
+    void theBatchHostIsNeverDropped() {
+        String jobId = holdNodes("node[2-3]", 2, "resize-batch-it");
+        try {
+            String batchHost = truth.jobField(jobId, "BatchHost");
+            SlurmException e = assertThrows(SlurmException.class, () -> resizer.shrink(jobId, List.of(batchHost)));
+            assertTrue(e.getMessage().contains("batch host"), e.getMessage());
+            assertEquals("node[2-3]", truth.jobField(jobId, "NodeList"));
+        } finally {
+            cancel(jobId);
+        }
+    }
+
+    @Test
+    void aReplacementThatIsNotFreeTimesOutAndLeavesNoDonor() {
+        String jobId = holdNodes("node2", 1, "resize-busy-it");
+        String blocker = holdNodes("node4", 1, "resize-blocker-it");
+        try {
+            SlurmException e = assertThrows(SlurmException.class, () -> resizer.grow(jobId, List.of("node4")));
+            assertEquals(SlurmException.Kind.TIMEOUT, e.kind(), e.getMessage());
+            assertNoDonorLeft(jobId);
+            assertEquals("node2", truth.jobField(jobId, "NodeList"));
+        } finally {
+            cancel(blocker);
+            cancel(jobId);
+        }
+    }
+}
