@@ -79,7 +79,7 @@ public final class AgentPolicy {
         }
         List<String> current = job.nodeList().isBlank() ? List.of() : Hostlist.expand(job.nodeList());
         if (request.op() == AgentRequest.Op.WATCH) {
-            List<String> recorded = watched.record(job.jobId(), current);
+            List<String> recorded = watched.record(watchKey(job), current);
             List<NodeDecision> decisions = recorded.stream()
                     .map(n -> new NodeDecision(n, NodeDecision.WATCHED, null,
                             current.contains(n) ? "in the job now" : "recorded at an earlier watch"))
@@ -87,7 +87,7 @@ public final class AgentPolicy {
             return AgentResponse.of(decisions, "job " + job.jobId() + ": watching " + Hostlist.compress(recorded));
         }
         Set<String> allowed = new HashSet<>(current);
-        allowed.addAll(watched.nodes(job.jobId()));
+        allowed.addAll(watched.nodes(watchKey(job)));
         List<String> outside = request.nodes().stream().filter(n -> !allowed.contains(n)).toList();
         if (!outside.isEmpty()) {
             return AgentResponse.refused(request.nodes(), "not nodes of job " + job.jobId() + ": "
@@ -104,6 +104,14 @@ public final class AgentPolicy {
             });
         }
         return AgentResponse.of(decisions, summary(request, decisions));
+    }
+
+    /**
+     * The job id with its owner: should Slurm ever hand a recorded job id to another user's job
+     * (ids wrap at MaxJobId), that job does not inherit the first one's nodes.
+     */
+    private static String watchKey(Job job) {
+        return job.jobId() + "/" + (job.userId().isPresent() ? Integer.toString(job.userId().getAsInt()) : job.userName());
     }
 
     private Optional<String> ownerRefusal(Caller caller, Job job) {
