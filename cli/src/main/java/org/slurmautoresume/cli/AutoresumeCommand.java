@@ -14,7 +14,8 @@ import picocli.CommandLine.Spec;
             "When a node dies under a step started with `srun --auto-resume=1`, the step is re-run"
                 + " on a repaired allocation instead of the whole job being requeued."
         },
-        subcommands = {SuperviseCommand.class, EnvCommand.class, NodesCommand.class, JobCommand.class},
+        subcommands = {SuperviseCommand.class, EnvCommand.class, NodesCommand.class, JobCommand.class,
+            AgentCommand.class, AgentCallCommand.class},
         footer = {"", "Exit status: 0 ok, 2 usage, 3 not found, 4 Slurm command failed,"
                 + " 5 Slurm unavailable, 6 timeout, 70 internal error."})
 public final class AutoresumeCommand implements Runnable {

@@ -1,0 +1,39 @@
+package org.slurmautoresume.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AgentCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private final CliHarness cli = new CliHarness(Map.of());
+
+    @Test
+    void agentCallSaysPlainlyWhenNoAgentRuns() {
+        int code = cli.run("agent-call", "--socket", dir.resolve("agent.sock").toString(), "{\"op\":\"watch\",\"jobId\":\"6\"}");
+        assertEquals(ExitCode.FAILED.code(), code);
+        assertTrue(cli.err.contains("the autoresume agent is not running: no socket at"), cli.err);
+    }
+
+    @Test
+    void agentCallIsHiddenAndAgentIsListed() {
+        cli.run("--help");
+        assertTrue(cli.out.contains("agent "), cli.out);
+        assertFalse(cli.out.contains("agent-call"), cli.out);
+    }
+
+    @Test
+    void agentHelpSaysItRunsAsRoot() {
+        assertEquals(0, cli.run("agent", "--help"));
+        assertTrue(cli.out.contains("as root"), cli.out);
+        assertTrue(cli.out.contains("--audit-log"), cli.out);
+    }
+}

@@ -1,0 +1,213 @@
+package org.slurmautoresume.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.slurmautoresume.bridge.exec.CommandResult;
+import org.slurmautoresume.bridge.hostlist.Hostlist;
+import org.slurmautoresume.bridge.model.Job;
+import org.slurmautoresume.bridge.model.JobState;
+
+/**
+ * The real agent, started as root on a socket under the cluster directory, asked by the ordinary
+ * test user through {@code autoresume agent-call}: it marks a dead node of the user's own job
+ * FAIL with reason Action:Replace, and refuses a healthy node and a node outside the job, with
+ * every decision in its audit log.
+ */
+class AgentIT {
+
+    private static LocalCluster cluster;
+    private static SlurmTruth truth;
+    private static Path agentDir;
+    private static Path socket;
+    private static Path audit;
+    private static Process agent;
+
+    @BeforeAll
+    static void startAgent() throws IOException {
+        cluster = LocalCluster.get();
+        truth = new SlurmTruth(cluster);
+        agentDir = cluster.clusterDir().resolve("agent-it-" + ProcessHandle.current().pid());
+        socket = agentDir.resolve("agent.sock");
+        audit = agentDir.resolve("audit.log");
+        ProcessBuilder builder = new ProcessBuilder(cluster.launcher().toString(), "agent",
+                "--socket", socket.toString(), "--audit-log", audit.toString());
+        builder.environment().put("AUTORESUME_LOG_LEVEL", "INFO");
+        builder.redirectErrorStream(true);
+        Files.createDirectories(agentDir);
+        builder.redirectOutput(agentDir.resolve("agent.log").toFile());
+        agent = builder.start();
+        Wait.until("the agent to listen on " + socket, Duration.ofSeconds(30), () -> {
+            if (!agent.isAlive()) {
+                throw new AssertionError("the agent exited: " + read(agentDir.resolve("agent.log")));
+            }
+            return Files.exists(socket) ? Optional.of(true) : Optional.empty();
+        });
+    }
+
+    @AfterAll
+    static void stopAgent() throws InterruptedException {
+        if (agent == null) {
+            return;
+        }
+        agent.destroy(); // SIGTERM, as systemd stops it
+        assertTrue(agent.waitFor(30, TimeUnit.SECONDS), "the agent did not stop on SIGTERM");
+        assertFalse(Files.exists(socket), "the agent left its socket behind");
+        try (var files = Files.walk(agentDir)) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** One request as the test user, through the hidden agent-call command. */
+    private static CommandResult call(String json) {
+        return cluster.runAsTestUser(List.of(cluster.launcher().toString(), "agent-call", "--socket",
+                socket.toString(), json));
+    }
+
+    private static String mark(String jobId, String node) {
+        return "{\"op\":\"mark\",\"jobId\":\"" + jobId + "\",\"nodes\":[\"" + node
+                + "\"],\"action\":\"Replace\",\"state\":\"fail\"}";
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file) : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String auditLineFor(String jobId, String node) {
+        return read(audit).lines()
+                .filter(l -> l.contains("\"jobId\":\"" + jobId + "\"") && l.contains("\"" + node + "\"")
+                        && l.contains("\"op\":\"mark\""))
+                .reduce((a, b) -> b)
+                .orElseThrow(() -> new AssertionError("no audit line for job " + jobId + " node " + node
+                        + " in:\n" + read(audit)));
+    }
+
+    private static Job startJob(String script, String... options) {
+        String jobId = cluster.submit(script, List.of(options));
+        return cluster.waitForJob(jobId, "to run", Duration.ofSeconds(300),
+                job -> job.state() == JobState.RUNNING && !job.nodeList().isBlank());
+    }
+
+    @Test
+    void aNodeOutsideTheCallersJobIsRefusedAndAudited() {
+        Job job = startJob("#!/bin/bash\nsleep 300\n", "-N1", "--exclusive", "-J", "agent-it-outside");
+        try {
+            String outside = cluster.nodeNames().stream()
+                    .filter(n -> !Hostlist.expand(job.nodeList()).contains(n)).findFirst().orElseThrow();
+            String before = truth.nodeField(outside, "State");
+            CommandResult result = call(mark(job.jobId(), outside));
+            assertEquals(1, result.exitCode(), result.stdout() + result.stderr());
+            assertTrue(result.stdout().contains("\"ok\":false"), result.stdout());
+            assertTrue(result.stdout().contains("not nodes of job " + job.jobId() + ": " + outside), result.stdout());
+            assertEquals(before, truth.nodeField(outside, "State"), "the refused node's state must not change");
+
+            String line = auditLineFor(job.jobId(), outside);
+            assertTrue(line.contains("\"user\":\"" + cluster.testUser() + "\""), line);
+            assertTrue(line.contains("\"ok\":false") && line.contains("\"refused\""), line);
+        } finally {
+            cluster.run(List.of("scancel", job.jobId()));
+        }
+    }
+
+    @Test
+    void anotherUsersJobIsRefused() {
+        CommandResult submitted = cluster.run(List.of("sbatch", "--parsable", "-N1", "-J", "agent-it-root",
+                "--output=/dev/null", "--chdir=/tmp", "--wrap", "sleep 300"));
+        assertEquals(0, submitted.exitCode(), submitted.stderr());
+        String jobId = submitted.stdout().strip().split(";")[0];
+        try {
+            Job job = cluster.waitForJob(jobId, "to run", Duration.ofSeconds(300),
+                    j -> j.state() == JobState.RUNNING && !j.nodeList().isBlank());
+            String node = Hostlist.expand(job.nodeList()).get(0);
+            CommandResult result = call(mark(jobId, node));
+            assertEquals(1, result.exitCode(), result.stdout() + result.stderr());
+            assertTrue(result.stdout().contains("belongs to root(0), not to " + cluster.testUser()), result.stdout());
+            assertTrue(auditLineFor(jobId, node).contains("\"refused\""));
+        } finally {
+            cluster.run(List.of("scancel", jobId));
+        }
+    }
+
+    @Test
+    void aDeadNodeOfTheCallersJobIsMarkedFailAndAHealthyOneIsRefused() {
+        // --exclusive: the node killed below runs nothing of anyone else's.
+        Job job = startJob("#!/bin/bash\nsleep 600\n", "-N3", "--no-kill", "--exclusive", "-J", "agent-it-fault");
+        List<String> nodes = Hostlist.expand(job.nodeList());
+        String batchHost = job.batchHost().orElseThrow();
+        List<String> others = new ArrayList<>(nodes);
+        others.remove(batchHost);
+        String victim = others.get(0);
+        String healthy = others.get(1);
+        boolean killed = false;
+        boolean revived = false;
+        try {
+            CommandResult watched = call("{\"op\":\"watch\",\"jobId\":\"" + job.jobId() + "\"}");
+            assertEquals(0, watched.exitCode(), watched.stdout() + watched.stderr());
+
+            cluster.killNode(victim);
+            killed = true;
+            // The agent's own TCP probe sees the dead slurmd at once, long before SlurmdTimeout;
+            // retried only in case slurmd's port still accepted for a moment.
+            CommandResult marked = Wait.until(victim + " to be marked", Duration.ofSeconds(60), () -> {
+                CommandResult r = call(mark(job.jobId(), victim));
+                return r.exitCode() == 0 ? Optional.of(r) : Optional.empty();
+            });
+            assertTrue(marked.stdout().contains("\"decision\":\"marked\""), marked.stdout());
+            assertTrue(truth.nodeField(victim, "State").contains("FAIL"), truth.nodeField(victim, "State"));
+            assertEquals("Action:Replace", truth.nodeField(victim, "Reason"));
+            assertTrue(auditLineFor(job.jobId(), victim).contains("\"marked\""));
+
+            CommandResult refused = call(mark(job.jobId(), healthy));
+            assertEquals(1, refused.exitCode(), refused.stdout() + refused.stderr());
+            assertTrue(refused.stdout().contains("finds the node healthy"), refused.stdout());
+            assertFalse(truth.nodeField(healthy, "State").contains("FAIL"), truth.nodeField(healthy, "State"));
+            assertTrue(auditLineFor(job.jobId(), healthy).contains("\"refused\""));
+
+            // Back as a replacement under the same hostname: the agent returns it to service for
+            // the job's owner, because the reason is its own. The node may have left the shrunk
+            // job by now; the watch above still makes it the caller's.
+            cluster.reviveNode(victim);
+            revived = true;
+            String resume = "{\"op\":\"resume\",\"jobId\":\"" + job.jobId() + "\",\"nodes\":[\"" + victim + "\"]}";
+            CommandResult resumed = Wait.until(victim + " to be resumed", Duration.ofSeconds(60), () -> {
+                CommandResult r = call(resume);
+                return r.exitCode() == 0 ? Optional.of(r) : Optional.empty();
+            });
+            assertTrue(resumed.stdout().contains("\"decision\":\"resumed\""), resumed.stdout());
+            Wait.until(victim + " to leave FAIL", Duration.ofSeconds(30),
+                    () -> truth.nodeField(victim, "State").contains("FAIL") ? Optional.empty() : Optional.of(true));
+        } finally {
+            cluster.run(List.of("scancel", job.jobId()));
+            if (killed && !revived) {
+                cluster.reviveNode(victim);
+            }
+            if (killed) {
+                String state = truth.nodeField(victim, "State");
+                if (state.contains("FAIL") || state.contains("DOWN") || state.contains("DRAIN")) {
+                    cluster.run(List.of("scontrol", "update", "nodename=" + victim, "state=resume"));
+                }
+            }
+        }
+    }
+}
