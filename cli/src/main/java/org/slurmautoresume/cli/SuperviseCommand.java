@@ -73,7 +73,8 @@ final class SuperviseCommand implements Callable<Integer> {
             throw new CliException(ExitCode.USAGE, e.getMessage(), e);
         }
         SupervisorLog log = new SupervisorLog(System.err, context.env("SLURM_JOB_ID").orElse(null));
-        StepSupervisor supervisor = new StepSupervisor(context.slurm(), settings, context.environment(), log);
+        StepSupervisor supervisor = new StepSupervisor(context.slurm(), context.runner(), settings,
+                context.environment(), log);
         installSignalHandlers(supervisor);
         return supervisor.run(srunArgv);
     }

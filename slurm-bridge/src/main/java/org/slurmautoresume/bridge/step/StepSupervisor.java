@@ -10,7 +10,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import java.time.Duration;
+import org.slurmautoresume.bridge.agent.AgentClient;
+import org.slurmautoresume.bridge.agent.AgentRequest;
+import org.slurmautoresume.bridge.agent.TcpNodeProber;
+import org.slurmautoresume.bridge.env.JobEnvironment;
+import org.slurmautoresume.bridge.env.JobEnvironmentResolver;
+import org.slurmautoresume.bridge.exec.CommandRequest;
+import org.slurmautoresume.bridge.exec.CommandRunner;
 import org.slurmautoresume.bridge.hostlist.Hostlist;
+import org.slurmautoresume.bridge.recovery.JobResizer;
+import org.slurmautoresume.bridge.recovery.NodeFaultRecovery;
+import org.slurmautoresume.bridge.recovery.SlurmdWatch;
 import org.slurmautoresume.bridge.model.Job;
 import org.slurmautoresume.bridge.model.Node;
 import org.slurmautoresume.bridge.model.Step;
@@ -22,8 +33,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs one srun command as a supervised step: starts it as a child with the guard variable the
  * plugin looks for, forwards signals, and when it ends decides from Slurm's records whether it
- * may run again. Node-fault recovery (replacing nodes, growing the job back) is recognised here
- * and reported; the recovery engine acts on it.
+ * may run again. With a spare pool configured it also watches the step's slurmd, and after a
+ * node fault has the agent mark the node, replaces it and re-runs the step on the repaired job.
  */
 public final class StepSupervisor {
 
@@ -43,9 +54,20 @@ public final class StepSupervisor {
     private static final long STEP_LOOKUP_INTERVAL_MS = 200;
     /** Steps shorter than this never pay for a lookup (a `srun true` takes about 150 ms). */
     private static final long STEP_LOOKUP_DELAY_MS = 500;
-    private static final long STEP_LOOKUP_JOIN_MS = 2000;
+    private static final long STEP_LOOKUP_JOIN_MS = 15_000;
+    private static final Duration AGENT_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration ALLOCATION_TIMEOUT = Duration.ofSeconds(60);
+    /** Fast detection: a probe every second, three misses in a row make a node suspect. */
+    private static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
+    private static final int PROBE_MISSES = 3;
 
     private final SlurmClient slurm;
+    private final CommandRunner runner;
+    private final Optional<NodeFaultRecovery> recovery;
+    private final AtomicReference<List<String>> markedByWatch = new AtomicReference<>(List.of());
+    private volatile String currentStepId;
+    private boolean overlapNextAttempt;
+    private final Map<String, String> freshVariables = new HashMap<>();
     private final SupervisorSettings settings;
     private final Map<String, String> environment;
     private final SupervisorLog log;
@@ -53,9 +75,13 @@ public final class StepSupervisor {
     private final AtomicReference<SignalNumber> stopSignal = new AtomicReference<>();
     private volatile StepProcess current;
 
-    public StepSupervisor(SlurmClient slurm, SupervisorSettings settings, Map<String, String> environment,
-                          SupervisorLog log) {
+    public StepSupervisor(SlurmClient slurm, CommandRunner runner, SupervisorSettings settings,
+                          Map<String, String> environment, SupervisorLog log) {
         this.slurm = slurm;
+        this.runner = runner;
+        this.recovery = settings.spares().map(spares -> new NodeFaultRecovery(slurm,
+                new AgentClient(settings.agentSocket(), AGENT_TIMEOUT), new JobResizer(runner, slurm, ALLOCATION_TIMEOUT),
+                spares, log::say));
         this.settings = settings;
         this.environment = Map.copyOf(environment);
         this.log = log;
@@ -91,21 +117,31 @@ public final class StepSupervisor {
     public int run(List<String> srunArgv) throws InterruptedException {
         preflightOncePerJob();
         int appRetriesLeft = settings.maxAppRetries();
+        int nodeRetriesLeft = settings.maxNodeRetries();
+        int jobSize = recovery.isPresent() && jobId().isPresent() ? slurm.requireJob(jobId().get()).numNodes() : 0;
         for (int attempt = 1; ; attempt++) {
             if (attempt > 1) {
                 log.stepId("?");
                 log.say("retrying step, attempt " + attempt);
             }
-            StepProcess step = StepProcess.start(srunArgv, childEnvironment(attempt));
+            markedByWatch.set(List.of());
+            currentStepId = null;
+            StepProcess step = StepProcess.start(argvFor(srunArgv), childEnvironment(attempt));
             current = step;
             List<String> stepHosts = new ArrayList<>();
             Thread lookup = startStepLookup(step, stepHosts);
             int status = step.waitFor();
+            long ended = System.nanoTime();
             lookup.interrupt();
             if (status != 0) {
                 lookup.join(STEP_LOOKUP_JOIN_MS); // its hosts are evidence; a success needs none
             }
             Classification result = classifier.classify(evidence(status, step, stepHosts));
+            if (!markedByWatch.get().isEmpty() && stopSignal.get() == null) {
+                // We ended the step ourselves (scancel) because its node died: not a user's cancel.
+                result = new Classification(Outcome.NODE_FAULT, "slurmd of " + Hostlist.compress(markedByWatch.get())
+                        + " stopped answering and the agent confirmed it", markedByWatch.get());
+            }
             switch (result.outcome()) {
                 case SUCCEEDED:
                     if (attempt > 1) {
@@ -123,13 +159,62 @@ public final class StepSupervisor {
                             + SupervisorSettings.MAX_APP_RETRIES + "=" + settings.maxAppRetries() + ")");
                     return status;
                 case NODE_FAULT:
-                    log.say("node fault: " + result.reason() + "; node replacement is not available in this"
-                            + " version, so the step is not re-run (exit " + status + ")");
+                    if (nodeRetriesLeft > 0 && repairAfterNodeFault(result, jobSize, ended)) {
+                        nodeRetriesLeft--;
+                        continue;
+                    }
+                    if (nodeRetriesLeft == 0) {
+                        log.say("node fault: " + result.reason() + "; node retries used up ("
+                                + SupervisorSettings.MAX_NODE_RETRIES + "=" + settings.maxNodeRetries() + ")");
+                    }
                     return status;
                 default:
                     log.say(describe(result) + "; not re-running (exit " + status + ")");
                     return status;
             }
+        }
+    }
+
+    /** Marks, drops and replaces the faulty nodes; true when the step may run again. */
+    private boolean repairAfterNodeFault(Classification result, int jobSize, long endedNanos) {
+        log.say("node fault: " + result.reason());
+        if (recovery.isEmpty() || jobId().isEmpty()) {
+            log.say("no spare pool is configured (AUTORESUME_SPARE_PARTITION, AUTORESUME_SPARE_FEATURE or"
+                    + " AUTORESUME_SPARE_NODES), so the step is not re-run");
+            return false;
+        }
+        if (result.faultyNodes().isEmpty()) {
+            log.say("Slurm did not say which node failed, so the step is not re-run");
+            return false;
+        }
+        String job = jobId().get();
+        try {
+            if (markedByWatch.get().isEmpty()) {
+                recovery.get().confirmAndMark(job, result.faultyNodes());
+            }
+            overlapNextAttempt = currentStepId != null && recovery.get().stepLingers(job, currentStepId);
+            if (overlapNextAttempt) {
+                log.say("step " + job + "." + currentStepId + " is still on record with its CPUs on the surviving"
+                        + " nodes (Slurm keeps it until the dead node answers); the re-run shares them (--overlap)");
+            }
+            NodeFaultRecovery.Result repaired = recovery.get().repair(job, result.faultyNodes(), jobSize);
+            if (!repaired.repaired()) {
+                log.say("cannot repair the job: " + repaired.why() + "; not re-running");
+                return false;
+            }
+            JobEnvironment env = new JobEnvironmentResolver(slurm).resolve(job);
+            synchronized (freshVariables) {
+                freshVariables.clear();
+                freshVariables.putAll(env.variables());
+                freshVariables.putAll(env.slurmVariables());
+            }
+            log.say("updating to new node list " + env.nodeList() + " (MASTER_NODE=" + env.masterNode()
+                    + " MASTER_ADDR=" + env.masterAddr() + "); " + Duration.ofNanos(System.nanoTime() - endedNanos)
+                    .toMillis() + " ms since the step ended");
+            return true;
+        } catch (RuntimeException e) {
+            log.say("recovery failed: " + e.getMessage() + "; not re-running");
+            return false;
         }
     }
 
@@ -144,8 +229,23 @@ public final class StepSupervisor {
         };
     }
 
+    /** srun's own argv, with --overlap after srun when the failed step still holds resources. */
+    private List<String> argvFor(List<String> srunArgv) {
+        if (!overlapNextAttempt || srunArgv.isEmpty()) {
+            return srunArgv;
+        }
+        List<String> argv = new ArrayList<>(srunArgv.size() + 1);
+        argv.add(srunArgv.get(0));
+        argv.add("--overlap");
+        argv.addAll(srunArgv.subList(1, srunArgv.size()));
+        return argv;
+    }
+
     private Map<String, String> childEnvironment(int attempt) {
         Map<String, String> env = new HashMap<>(environment);
+        synchronized (freshVariables) {
+            env.putAll(freshVariables); // the repaired job's node list, sizes and master
+        }
         env.put(GUARD, "1");
         env.put(ATTEMPT, Integer.toString(attempt));
         return env;
@@ -170,9 +270,11 @@ public final class StepSupervisor {
                     for (Step s : slurm.steps(jobId().get())) {
                         if (s.srunPid().isPresent() && s.srunPid().getAsInt() == step.pid()) {
                             log.stepId(s.stepId());
+                            currentStepId = s.stepId();
                             synchronized (stepHosts) {
                                 stepHosts.addAll(Hostlist.expand(s.nodeList()));
                             }
+                            watchStepNodes(step, s);
                             return;
                         }
                     }
@@ -187,6 +289,42 @@ public final class StepSupervisor {
         thread.setDaemon(true);
         thread.start();
         return thread;
+    }
+
+    /**
+     * Fast detection, when recovery is configured: tells the agent which nodes are this job's
+     * (so they stay so after a shrink), then probes their slurmd until the step ends. A node that
+     * stops answering is confirmed and marked by the agent, and the step is ended at once instead
+     * of waiting for slurmctld's SlurmdTimeout.
+     */
+    private void watchStepNodes(StepProcess step, Step found) {
+        if (recovery.isEmpty()) {
+            return;
+        }
+        String job = found.jobId();
+        try {
+            new AgentClient(settings.agentSocket(), AGENT_TIMEOUT).send(AgentRequest.watch(job));
+        } catch (RuntimeException e) {
+            log.say("the agent did not record the job's nodes (" + e.getMessage() + ")");
+        }
+        List<Node> nodes = slurm.nodes(found.nodeList());
+        new SlurmdWatch(new TcpNodeProber(PROBE_INTERVAL), PROBE_INTERVAL, PROBE_MISSES).watch(nodes, step::isAlive,
+                suspects -> {
+                    log.say("slurmd of " + Hostlist.compress(suspects) + " missed " + PROBE_MISSES
+                            + " probes in a row");
+                    try {
+                        List<String> marked = recovery.get().confirmAndMark(job, suspects);
+                        if (!marked.isEmpty() && step.isAlive()) {
+                            markedByWatch.set(List.copyOf(marked));
+                            log.say("ending step " + found.fullId() + " now so it can run again without "
+                                    + Hostlist.compress(marked));
+                            runner.run(CommandRequest.of("scancel", found.fullId()));
+                            recovery.get().dropNow(job, marked);
+                        }
+                    } catch (RuntimeException e) {
+                        log.say("the agent could not confirm the fault (" + e.getMessage() + ")");
+                    }
+                });
     }
 
     private AttemptEvidence evidence(int status, StepProcess step, List<String> stepHosts) {

@@ -26,6 +26,17 @@ class SupervisorSettingsTest {
     }
 
     @Test
+    void aSparePoolAndTheNodeBudgetComeFromTheEnvironment() {
+        SupervisorSettings settings = SupervisorSettings.fromEnvironment(Map.of("AUTORESUME_SPARE_NODES", "node4",
+                "AUTORESUME_MAX_NODE_RETRIES", "1", "AUTORESUME_AGENT_SOCKET", "/tmp/a.sock"));
+        assertTrue(settings.spares().isPresent());
+        assertEquals(1, settings.maxNodeRetries());
+        assertEquals(Path.of("/tmp/a.sock"), settings.agentSocket());
+        assertTrue(SupervisorSettings.fromEnvironment(Map.of()).spares().isEmpty());
+        assertEquals(2, SupervisorSettings.fromEnvironment(Map.of()).maxNodeRetries());
+    }
+
+    @Test
     void badValuesNameTheVariable() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> SupervisorSettings.fromEnvironment(Map.of("AUTORESUME_MAX_APP_RETRIES", "lots")));
