@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The demo on a fresh Debian machine: installs what is missing, builds the toolkit, starts
-# the local 4-node Slurm cluster, installs the SPANK plugin for the demo's duration, and runs a
-# 2-node batch job with `sbatch --auto-resume=1`, as the ordinary user `artest`: its srun is
-# supervised, and its script learns its nodes and master from `autoresume env`. Needs root.
+# the local 4-node Slurm cluster, installs the SPANK plugin and starts the root agent for the
+# demo's duration, then, as the ordinary user `artest`:
+#   1. a 2-node job whose script learns its nodes and master from `autoresume env`;
+#   2. a toy training job (`srun --auto-resume=1`) on node[1-2] with node4 as the hot spare:
+#      node2 is killed mid-step, the step is re-run on node[1,4] and resumes from its checkpoint.
+# Needs root.
 set -euo pipefail
 
 repo="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -38,8 +41,12 @@ sinfo
 say "Installing the auto-resume SPANK plugin for this demo"
 plugin_dir="$AR_CLUSTER_DIR/demo-plugin"
 snippet="$AR_PLUGSTACK_DIR/50-demo-auto_resume.conf"
-remove_plugin() { rm -f -- "$snippet"; }
-trap remove_plugin EXIT
+agent_pid=""
+cleanup() {
+  rm -f -- "$snippet"
+  if [[ -n "$agent_pid" ]]; then kill "$agent_pid" 2>/dev/null || true; fi
+}
+trap cleanup EXIT
 rm -rf -- "$plugin_dir"
 make -s -C "$repo/spank-shim" install LIBDIR="$plugin_dir" PLUGSTACK_DIR="$plugin_dir" \
      SUPERVISOR="$dist/bin/autoresume"
@@ -60,11 +67,51 @@ autoresume job "$job" --wait --timeout 120 || status=$?
 say "Job $job's output:"
 cat "$AR_JOBS_DIR/$job.out"
 
-say "What the toolkit sees of the nodes"
-autoresume nodes
 if [[ "$status" -ne 0 ]]; then
   echo "The demo job did not complete (autoresume job exited $status)." >&2
   exit 1
 fi
+
+say "Starting the privileged agent (root): it marks a job's failed nodes, nothing else"
+agent_dir="$AR_CLUSTER_DIR/demo-agent"
+install -d -m 0755 "$agent_dir"
+"$dist/bin/autoresume" agent --socket "$agent_dir/agent.sock" --audit-log "$agent_dir/audit.log" \
+    > "$agent_dir/agent.log" 2>&1 &
+agent_pid=$!
+for _ in $(seq 1 120); do [[ -S "$agent_dir/agent.sock" ]] && break; sleep 0.25; done
+[[ -S "$agent_dir/agent.sock" ]] || { echo "the agent did not start: $agent_dir/agent.log" >&2; exit 1; }
+
+say "Submitting examples/sbatch/train-auto-resume.sh on node[1-2] with node4 as the hot spare"
+script="$AR_JOBS_DIR/demo-train.sh"
+install -m 0755 "$repo/examples/sbatch/train-auto-resume.sh" "$script"
+train=$(runuser -u "$AR_TEST_USER" -- env PATH="$PATH" AUTORESUME_SPARE_NODES=node4 \
+          AUTORESUME_AGENT_SOCKET="$agent_dir/agent.sock" \
+          sbatch --parsable -N2 -w 'node[1-2]' --exclusive --output="$AR_JOBS_DIR/%j.out" \
+          --chdir="$AR_JOBS_DIR" "$script")
+echo "submitted job $train"
+ckpt="$AR_JOBS_DIR/checkpoint-$train"
+for _ in $(seq 1 240); do
+  [[ "$(cat "$ckpt" 2>/dev/null || echo 0)" -ge 5 ]] && break
+  sleep 0.25
+done
+say "Training reached step $(cat "$ckpt"): killing node2 (its slurmd and its share of the step)"
+"$cluster" kill-node node2
+
+say "Waiting for job $train to end"
+status=0
+autoresume job "$train" --wait --timeout 180 >/dev/null || status=$?
+say "Job $train's output:"
+cat "$AR_JOBS_DIR/$train.out"
+
+say "What the toolkit sees of the nodes"
+autoresume nodes
+
+say "Bringing node2 back as a repaired node under the same hostname"
+"$cluster" revive-node node2 --fresh
+scontrol update nodename=node2 state=resume
+if [[ "$status" -ne 0 ]]; then
+  echo "The training job did not complete (autoresume job exited $status)." >&2
+  exit 1
+fi
 echo
-echo "Demo finished. The plugin is removed again; the cluster keeps running; stop it with: $cluster down"
+echo "Demo finished. The plugin and the agent are gone again; the cluster keeps running; stop it with: $cluster down"
