@@ -4,15 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,47 +27,23 @@ class AgentIT {
 
     private static LocalCluster cluster;
     private static SlurmTruth truth;
-    private static Path agentDir;
+    private static LocalAgent agent;
     private static Path socket;
     private static Path audit;
-    private static Process agent;
 
     @BeforeAll
-    static void startAgent() throws IOException {
+    static void startAgent() {
         cluster = LocalCluster.get();
         truth = new SlurmTruth(cluster);
-        agentDir = cluster.clusterDir().resolve("agent-it-" + ProcessHandle.current().pid());
-        socket = agentDir.resolve("agent.sock");
-        audit = agentDir.resolve("audit.log");
-        ProcessBuilder builder = new ProcessBuilder(cluster.launcher().toString(), "agent",
-                "--socket", socket.toString(), "--audit-log", audit.toString());
-        builder.environment().put("AUTORESUME_LOG_LEVEL", "INFO");
-        builder.redirectErrorStream(true);
-        Files.createDirectories(agentDir);
-        builder.redirectOutput(agentDir.resolve("agent.log").toFile());
-        agent = builder.start();
-        Wait.until("the agent to listen on " + socket, Duration.ofSeconds(30), () -> {
-            if (!agent.isAlive()) {
-                throw new AssertionError("the agent exited: " + read(agentDir.resolve("agent.log")));
-            }
-            return Files.exists(socket) ? Optional.of(true) : Optional.empty();
-        });
+        agent = LocalAgent.start(cluster, cluster.clusterDir().resolve("agent-it-" + ProcessHandle.current().pid()));
+        socket = agent.socket();
+        audit = agent.auditLog();
     }
 
     @AfterAll
     static void stopAgent() throws InterruptedException {
-        if (agent == null) {
-            return;
-        }
-        agent.destroy(); // SIGTERM, as systemd stops it
-        assertTrue(agent.waitFor(30, TimeUnit.SECONDS), "the agent did not stop on SIGTERM");
-        assertFalse(Files.exists(socket), "the agent left its socket behind");
-        try (var files = Files.walk(agentDir)) {
-            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        if (agent != null) {
+            agent.stop();
         }
     }
 
@@ -87,11 +59,7 @@ class AgentIT {
     }
 
     private static String read(Path file) {
-        try {
-            return Files.exists(file) ? Files.readString(file) : "";
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return LocalAgent.read(file);
     }
 
     private static String auditLineFor(String jobId, String node) {

@@ -3,10 +3,8 @@ package org.slurmautoresume.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -29,34 +27,24 @@ class NodeFaultRecoveryIT {
     private static LocalCluster cluster;
     private static SlurmTruth truth;
     private static Plugstack plugstack;
-    private static Process agent;
+    private static LocalAgent agent;
     private static Path socket;
 
     @BeforeAll
-    static void startAgentAndPlugin() throws IOException {
+    static void startAgentAndPlugin() {
         cluster = LocalCluster.get();
         truth = new SlurmTruth(cluster);
         plugstack = Plugstack.install(cluster, PREFIX, List.of("auto_resume.so"));
         plugstack.writeSnippet("auto_resume", "optional " + plugstack.sharedObject("auto_resume.so")
                 + " supervisor=" + cluster.launcher());
-        Path dir = plugstack.installDir().resolve("agent");
-        Files.createDirectories(dir);
-        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
-        socket = dir.resolve("agent.sock");
-        ProcessBuilder builder = new ProcessBuilder(cluster.launcher().toString(), "agent", "--socket", socket.toString(),
-                "--audit-log", dir.resolve("audit.log").toString());
-        builder.redirectErrorStream(true);
-        builder.redirectOutput(dir.resolve("agent.log").toFile());
-        agent = builder.start();
-        Wait.until("the agent to listen", Duration.ofSeconds(30),
-                () -> Files.exists(socket) ? Optional.of(true) : Optional.empty());
+        agent = LocalAgent.start(cluster, plugstack.installDir().resolve("agent"));
+        socket = agent.socket();
     }
 
     @AfterAll
     static void stop() throws InterruptedException {
         if (agent != null) {
-            agent.destroy();
-            agent.waitFor();
+            agent.stop();
         }
         if (plugstack != null) {
             plugstack.removeAll();
