@@ -43,14 +43,6 @@ public record CommandRequest(List<String> argv, Duration timeout, Map<String, St
         return new CommandRequest(argv, DEFAULT_TIMEOUT, Map.of());
     }
 
-    public CommandRequest withTimeout(Duration newTimeout) {
-        return new CommandRequest(argv, newTimeout, environment);
-    }
-
-    public CommandRequest withEnvironment(Map<String, String> newEnvironment) {
-        return new CommandRequest(argv, timeout, newEnvironment);
-    }
-
     /** The command as a person would type it, for messages only; never executed. */
     public String display() {
         StringBuilder out = new StringBuilder();

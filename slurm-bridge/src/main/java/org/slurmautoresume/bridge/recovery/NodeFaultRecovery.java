@@ -67,13 +67,26 @@ public final class NodeFaultRecovery {
      * kills the whole job. The batch host is never dropped.
      */
     public void dropNow(String jobId, List<String> failed) {
-        Job job = slurm.requireJob(jobId);
+        drop(slurm.requireJob(jobId), failed);
+    }
+
+    /** The job without the failed nodes it still has (never its batch host); the job itself if none. */
+    private Job drop(Job job, List<String> failed) {
         List<String> drop = Hostlist.expand(job.nodeList()).stream()
                 .filter(n -> failed.contains(n) && !n.equals(job.batchHost().orElse(""))).toList();
-        if (!drop.isEmpty()) {
-            say.accept("dropping unhealthy nodes " + Hostlist.compress(drop) + " from the job");
-            resizer.shrink(jobId, drop);
+        if (drop.isEmpty()) {
+            return job;
         }
+        say.accept("dropping unhealthy nodes " + Hostlist.compress(drop) + " from the job");
+        return resizer.shrink(job.jobId(), drop);
+    }
+
+    /**
+     * Tells the agent which nodes are the job's now, so they still count as the caller's after
+     * the job drops them.
+     */
+    public void recordJobNodes(String jobId) {
+        agent.send(AgentRequest.watch(jobId));
     }
 
     /**
@@ -82,10 +95,6 @@ public final class NodeFaultRecovery {
      * down does not end it: verified on the local cluster), so a re-run must share them.
      */
     public boolean stepLingers(String jobId, String stepId) {
-        return stepExists(jobId, stepId);
-    }
-
-    private boolean stepExists(String jobId, String stepId) {
         return slurm.steps(jobId).stream().anyMatch(s -> s.stepId().equals(stepId));
     }
 
@@ -93,17 +102,12 @@ public final class NodeFaultRecovery {
     public Result repair(String jobId, List<String> faulty, int size) {
         long start = System.nanoTime();
         Job job = slurm.requireJob(jobId);
-        List<String> current = Hostlist.expand(job.nodeList());
         if (job.batchHost().isPresent() && faulty.contains(job.batchHost().get())) {
             return new Result(false, job, "the batch host " + job.batchHost().get() + " failed: the job script died"
                     + " with it, so only Slurm's requeue of the whole job can recover");
         }
-        List<String> drop = current.stream().filter(faulty::contains).toList();
-        if (!drop.isEmpty()) {
-            say.accept("dropping unhealthy nodes " + Hostlist.compress(drop) + " from the job");
-            job = resizer.shrink(jobId, drop);
-            current = Hostlist.expand(job.nodeList());
-        }
+        job = drop(job, faulty);
+        List<String> current = Hostlist.expand(job.nodeList());
         int missing = size - current.size();
         if (missing > 0) {
             List<String> exclude = new ArrayList<>(current);

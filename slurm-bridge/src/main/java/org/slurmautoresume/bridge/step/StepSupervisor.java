@@ -12,7 +12,6 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.time.Duration;
 import org.slurmautoresume.bridge.agent.AgentClient;
-import org.slurmautoresume.bridge.agent.AgentRequest;
 import org.slurmautoresume.bridge.agent.TcpNodeProber;
 import org.slurmautoresume.bridge.env.JobEnvironment;
 import org.slurmautoresume.bridge.env.JobEnvironmentResolver;
@@ -303,7 +302,7 @@ public final class StepSupervisor {
         }
         String job = found.jobId();
         try {
-            new AgentClient(settings.agentSocket(), AGENT_TIMEOUT).send(AgentRequest.watch(job));
+            recovery.get().recordJobNodes(job);
         } catch (RuntimeException e) {
             log.say("the agent did not record the job's nodes (" + e.getMessage() + ")");
         }
