@@ -6,9 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.slurmautoresume.bridge.agent.AgentClient;
 import org.slurmautoresume.bridge.agent.AgentPolicy;
+import org.slurmautoresume.bridge.agent.SiteReplaceCommand;
 import org.slurmautoresume.bridge.agent.AgentServer;
 import org.slurmautoresume.bridge.agent.AgentService;
 import org.slurmautoresume.bridge.agent.AuditLog;
@@ -50,6 +52,17 @@ final class AgentCommand implements Callable<Integer> {
                 + " as unreachable. Default: ${DEFAULT-VALUE}.")
     private int probeTimeoutSeconds;
 
+    @Option(names = "--replace-command", paramLabel = "PATH",
+            description = "The site's program that replaces a node (a cloud API call, say), run as root with the"
+                + " node name as its only argument when a job's supervisor uses the `command` replacement"
+                + " provider (AUTORESUME_REPLACEMENT=command) for a node this agent marked Action:Replace."
+                + " Without it such requests are refused.")
+    private Path replaceCommand;
+
+    @Option(names = "--replace-timeout", paramLabel = "SECONDS", defaultValue = "1800",
+            description = "How long the replace command may run before it is killed. Default: ${DEFAULT-VALUE}.")
+    private int replaceTimeoutSeconds;
+
     AgentCommand(CliContext context) {
         this.context = context;
     }
@@ -76,8 +89,15 @@ final class AgentCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new CliException(ExitCode.FAILED, "cannot open the audit log " + auditLog + ": " + e.getMessage(), e);
         }
+        Optional<SiteReplaceCommand> replace;
+        try {
+            replace = replaceCommand == null ? Optional.empty() : Optional.of(new SiteReplaceCommand(
+                    replaceCommand.toAbsolutePath(), Duration.ofSeconds(replaceTimeoutSeconds), context.runner()));
+        } catch (IllegalArgumentException e) {
+            throw new CliException(ExitCode.USAGE, "--replace-command: " + e.getMessage());
+        }
         AgentPolicy policy = new AgentPolicy(context.slurm(), context.runner(), "scontrol",
-                new TcpNodeProber(Duration.ofSeconds(probeTimeoutSeconds)), System.getProperty("user.name"));
+                new TcpNodeProber(Duration.ofSeconds(probeTimeoutSeconds)), System.getProperty("user.name"), replace);
         AgentServer server = new AgentServer(socket, new AgentService(policy, audit), AgentServer.DEFAULT_READ_TIMEOUT);
         try {
             server.start();

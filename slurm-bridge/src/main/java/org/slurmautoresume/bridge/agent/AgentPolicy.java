@@ -41,12 +41,20 @@ public final class AgentPolicy {
     private final NodeProber prober;
     private final String agentUser;
     private final WatchedJobs watched = new WatchedJobs(WATCHED_JOBS);
+    private final Optional<SiteReplaceCommand> replaceCommand;
 
     /**
      * {@code agentUser}: the user the agent runs as; Slurm appends it to reasons the agent sets
      * ({@code Action:Replace [root@...]}), which is how {@code resume} knows the agent set them.
      */
     public AgentPolicy(SlurmClient slurm, CommandRunner runner, String scontrol, NodeProber prober, String agentUser) {
+        this(slurm, runner, scontrol, prober, agentUser, Optional.empty());
+    }
+
+    /** With the site's command that replaces a node (a cloud API call, say), run for {@code replace}. */
+    public AgentPolicy(SlurmClient slurm, CommandRunner runner, String scontrol, NodeProber prober, String agentUser,
+                       Optional<SiteReplaceCommand> replaceCommand) {
+        this.replaceCommand = Objects.requireNonNull(replaceCommand);
         this.slurm = Objects.requireNonNull(slurm);
         this.runner = Objects.requireNonNull(runner);
         this.scontrol = Objects.requireNonNull(scontrol);
@@ -100,6 +108,8 @@ public final class AgentPolicy {
                 case DIAGNOSE -> diagnose(node).asDecision();
                 case MARK -> mark(node, request.action(), request.state());
                 case RESUME -> resume(node);
+                case REBOOT -> reboot(node);
+                case REPLACE -> replace(node);
                 case WATCH -> throw new IllegalStateException("handled above");
             });
         }
@@ -166,7 +176,7 @@ public final class AgentPolicy {
             return new NodeDecision(name, NodeDecision.REFUSED, diagnosis.evidence(),
                     "the agent's own diagnosis finds the node healthy; it marks only unhealthy nodes");
         }
-        return update(name, List.of("nodename=" + name, "state=" + state.word(), "reason=" + action.reason()),
+        return scontrol(name, List.of("update", "nodename=" + name, "state=" + state.word(), "reason=" + action.reason()),
                 NodeDecision.MARKED, diagnosis.evidence(), "set " + state.word() + " with reason " + action.reason());
     }
 
@@ -184,12 +194,7 @@ public final class AgentPolicy {
         String slurmSays = "Slurm state " + node.state().display()
                 + node.reason().map(r -> ", reason \"" + r.text() + "\"" + r.user().map(u -> " set by " + u).orElse(""))
                         .orElse("");
-        Optional<NodeReason> reason = node.reason();
-        boolean agentsReason = reason.isPresent()
-                && (reason.get().isAction(AgentRequest.Action.REPLACE.word())
-                        || reason.get().isAction(AgentRequest.Action.REBOOT.word()))
-                && reason.get().user().map(agentUser::equals).orElse(true);
-        if (!agentsReason) {
+        if (!markedByAgent(node, AgentRequest.Action.REPLACE) && !markedByAgent(node, AgentRequest.Action.REBOOT)) {
             return new NodeDecision(name, NodeDecision.REFUSED, slurmSays,
                     "the agent resumes only nodes it marked (reason Action:Replace or Action:Reboot set by "
                             + agentUser + ")");
@@ -202,15 +207,70 @@ public final class AgentPolicy {
             return new NodeDecision(name, NodeDecision.REFUSED, silent.get() + "; " + slurmSays,
                     "the node's slurmd is not reachable yet");
         }
-        return update(name, List.of("nodename=" + name, "state=resume"), NodeDecision.RESUMED, slurmSays,
+        return scontrol(name, List.of("update", "nodename=" + name, "state=resume"), NodeDecision.RESUMED, slurmSays,
                 "returned to service");
     }
 
-    private NodeDecision update(String node, List<String> settings, String done, String evidence, String what) {
-        List<String> argv = new ArrayList<>(settings.size() + 2);
+    /** Whether the node carries the reason {@code Action:<action>} and the agent's user set it. */
+    private boolean markedByAgent(Node node, AgentRequest.Action action) {
+        Optional<NodeReason> reason = node.reason();
+        return reason.isPresent() && reason.get().isAction(action.word())
+                && reason.get().user().map(agentUser::equals).orElse(true);
+    }
+
+    /**
+     * Asks Slurm to reboot an unhealthy node when it is free and return it to service afterwards
+     * ({@code scontrol reboot ASAP nextstate=RESUME reason=Action:Reboot}); the agent's own
+     * diagnosis must agree, as for {@code mark}.
+     */
+    private NodeDecision reboot(String name) {
+        Diagnosis diagnosis = diagnose(name);
+        if (diagnosis.record().isEmpty()) {
+            return new NodeDecision(name, NodeDecision.REFUSED, diagnosis.evidence(), "the node cannot be examined");
+        }
+        if (diagnosis.healthy()) {
+            return new NodeDecision(name, NodeDecision.REFUSED, diagnosis.evidence(),
+                    "the agent's own diagnosis finds the node healthy; it reboots only unhealthy nodes");
+        }
+        return scontrol(name, List.of("reboot", "ASAP", "nextstate=RESUME",
+                        "reason=" + AgentRequest.Action.REBOOT.reason(), name),
+                NodeDecision.REBOOTING, diagnosis.evidence(), "reboot requested, back in service when it is up");
+    }
+
+    /**
+     * Starts the site's replace command for a node the agent marked {@code Action:Replace}. The
+     * command may take minutes (a cloud API swapping the instance), so it runs in the background
+     * and the caller waits for the node to register again under the same name.
+     */
+    private NodeDecision replace(String name) {
+        if (replaceCommand.isEmpty()) {
+            return new NodeDecision(name, NodeDecision.REFUSED, null,
+                    "this agent has no replace command (start it with --replace-command)");
+        }
+        Optional<Node> found;
+        try {
+            found = slurm.node(name);
+        } catch (SlurmException e) {
+            return new NodeDecision(name, NodeDecision.REFUSED, null, "could not read the node from Slurm: " + e.getMessage());
+        }
+        if (found.isEmpty()) {
+            return new NodeDecision(name, NodeDecision.REFUSED, null, "Slurm does not know the node");
+        }
+        Node node = found.get();
+        String slurmSays = "Slurm state " + node.state().display()
+                + node.reason().map(r -> ", reason \"" + r.text() + "\"").orElse("");
+        if (!markedByAgent(node, AgentRequest.Action.REPLACE)) {
+            return new NodeDecision(name, NodeDecision.REFUSED, slurmSays,
+                    "the agent replaces only nodes it marked Action:Replace");
+        }
+        String started = replaceCommand.get().start(name);
+        return new NodeDecision(name, NodeDecision.REPLACING, slurmSays, started);
+    }
+
+    private NodeDecision scontrol(String node, List<String> words, String done, String evidence, String what) {
+        List<String> argv = new ArrayList<>(words.size() + 1);
         argv.add(scontrol);
-        argv.add("update");
-        argv.addAll(settings);
+        argv.addAll(words);
         CommandRequest command = new CommandRequest(argv, UPDATE_TIMEOUT, Map.of());
         CommandResult result;
         try {

@@ -29,7 +29,7 @@ public record AgentRequest(Op op, String jobId, List<String> nodes, Action actio
     private static final Pattern JOB_ID = Pattern.compile("[0-9]{1,10}([_+][0-9]{1,10})?");
 
     public enum Op {
-        WATCH, DIAGNOSE, MARK, RESUME;
+        WATCH, DIAGNOSE, MARK, RESUME, REBOOT, REPLACE;
 
         String wire() {
             return name().toLowerCase(Locale.ROOT);
@@ -115,6 +115,16 @@ public record AgentRequest(Op op, String jobId, List<String> nodes, Action actio
 
     public static AgentRequest resume(String jobId, List<String> nodes) {
         return new AgentRequest(Op.RESUME, jobId, nodes, null, null);
+    }
+
+    /** {@code scontrol reboot ASAP nextstate=RESUME reason=Action:Reboot} for unhealthy nodes. */
+    public static AgentRequest reboot(String jobId, List<String> nodes) {
+        return new AgentRequest(Op.REBOOT, jobId, nodes, null, null);
+    }
+
+    /** Runs the site's replace command for nodes the agent marked Action:Replace. */
+    public static AgentRequest replace(String jobId, List<String> nodes) {
+        return new AgentRequest(Op.REPLACE, jobId, nodes, null, null);
     }
 
     /**

@@ -16,6 +16,8 @@ public record NodeDecision(String node, String decision, String evidence, String
     public static final String UNHEALTHY = "unhealthy";
     public static final String MARKED = "marked";
     public static final String RESUMED = "resumed";
+    public static final String REBOOTING = "reboot-requested";
+    public static final String REPLACING = "replacement-started";
     public static final String REFUSED = "refused";
     public static final String FAILED = "failed";
 

@@ -1,11 +1,14 @@
 package org.slurmautoresume.bridge.recovery;
 
 import java.time.Duration;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slurmautoresume.bridge.agent.AgentClient;
+import org.slurmautoresume.bridge.agent.AgentException;
 import org.slurmautoresume.bridge.agent.AgentRequest;
 import org.slurmautoresume.bridge.agent.AgentResponse;
 import org.slurmautoresume.bridge.agent.NodeDecision;
@@ -16,9 +19,10 @@ import org.slurmautoresume.bridge.slurm.SlurmException;
 
 /**
  * Repairs a job after a node fault so its step can run again: the privileged agent confirms
- * and marks the faulty nodes (fail, Action:Replace), the job drops them, hot spares are taken
- * from the pool, and the job grows back to its size. Each phase reports what it did and how
- * long it took.
+ * and marks the faulty nodes (fail, Action:Replace or Action:Reboot), the job drops them, the
+ * replacement provider supplies nodes (hot spares, or the failed nodes back under their own
+ * names), and the job grows back to its size. Each phase reports what it did and how long it
+ * took.
  */
 public final class NodeFaultRecovery {
 
@@ -26,18 +30,23 @@ public final class NodeFaultRecovery {
     public record Result(boolean repaired, Job job, String why) {
     }
 
+    /** How often a waiting recovery looks again for replacements. */
+    private static final Duration POLL = Duration.ofSeconds(1);
+    /** How often a long wait says it is still waiting. */
+    private static final Duration PROGRESS = Duration.ofSeconds(30);
+
     private final SlurmClient slurm;
     private final AgentClient agent;
     private final JobResizer resizer;
-    private final SparePool spares;
+    private final ReplacementProvider provider;
     private final Consumer<String> say;
 
-    public NodeFaultRecovery(SlurmClient slurm, AgentClient agent, JobResizer resizer, SparePool spares,
+    public NodeFaultRecovery(SlurmClient slurm, AgentClient agent, JobResizer resizer, ReplacementProvider provider,
                              Consumer<String> say) {
         this.slurm = Objects.requireNonNull(slurm);
         this.agent = Objects.requireNonNull(agent);
         this.resizer = Objects.requireNonNull(resizer);
-        this.spares = Objects.requireNonNull(spares);
+        this.provider = Objects.requireNonNull(provider);
         this.say = Objects.requireNonNull(say);
     }
 
@@ -45,14 +54,14 @@ public final class NodeFaultRecovery {
     public List<String> confirmAndMark(String jobId, List<String> suspects) {
         long start = System.nanoTime();
         say.accept("diagnosing nodes " + Hostlist.compress(suspects));
-        AgentResponse response = agent.send(AgentRequest.mark(jobId, suspects, AgentRequest.Action.REPLACE,
-                AgentRequest.MarkState.FAIL));
+        AgentRequest.Action action = provider.action();
+        AgentResponse response = agent.send(AgentRequest.mark(jobId, suspects, action, AgentRequest.MarkState.FAIL));
         List<String> marked = new ArrayList<>();
         for (NodeDecision decision : response.decisions()) {
             if (decision.decision().equals(NodeDecision.MARKED)) {
                 marked.add(decision.node());
                 say.accept("response: " + decision.node() + " is unhealthy (" + decision.evidence()
-                        + "); marked fail with reason Action:Replace");
+                        + "); marked fail with reason " + action.reason());
             } else {
                 say.accept("response: " + decision.node() + " " + decision.decision() + " (" + decision.why() + ")");
             }
@@ -98,8 +107,13 @@ public final class NodeFaultRecovery {
         return slurm.steps(jobId).stream().anyMatch(s -> s.stepId().equals(stepId));
     }
 
-    /** After the step ended: drop the faulty nodes, take spares, grow the job back to its size. */
-    public Result repair(String jobId, List<String> faulty, int size) {
+    /**
+     * After the step ended: drop the faulty nodes, obtain replacements from the provider within
+     * {@code wait}, grow the job back to {@code size}. Gives up early when {@code stopped} says
+     * so (the job was cancelled) or the job is no longer running.
+     */
+    public Result repair(String jobId, List<String> faulty, int size, LocalDateTime failedAt, Duration wait,
+                         BooleanSupplier stopped) {
         long start = System.nanoTime();
         Job job = slurm.requireJob(jobId);
         if (job.batchHost().isPresent() && faulty.contains(job.batchHost().get())) {
@@ -107,25 +121,68 @@ public final class NodeFaultRecovery {
                     + " with it, so only Slurm's requeue of the whole job can recover");
         }
         job = drop(job, faulty);
-        List<String> current = Hostlist.expand(job.nodeList());
-        int missing = size - current.size();
-        if (missing > 0) {
-            List<String> exclude = new ArrayList<>(current);
-            exclude.addAll(faulty);
-            List<String> picked = spares.pick(slurm.nodes(), missing, exclude);
-            if (picked.size() < missing) {
-                return new Result(false, job, "only " + picked.size() + " of " + missing
-                        + " replacement nodes are free in the spare pool");
-            }
-            say.accept("replacement obtained: " + Hostlist.compress(picked) + " (hot spare)");
-            try {
-                job = resizer.grow(jobId, picked);
-            } catch (SlurmException e) {
-                return new Result(false, job, "job expansion failed: " + e.getMessage());
-            }
-            say.accept("job expansion complete: job " + jobId + " now runs on " + job.nodeList());
+        if (Hostlist.count(job.nodeList()) >= size) {
+            return done(job, start);
         }
-        say.accept("repair took " + millis(start) + " ms");
+        try {
+            provider.begin(jobId, faulty);
+        } catch (ReplacementProvider.ProviderException | AgentException e) {
+            return new Result(false, job, e.getMessage());
+        }
+        long deadline = System.nanoTime() + wait.toNanos();
+        long nextProgress = System.nanoTime() + PROGRESS.toNanos();
+        boolean waitingSaid = false;
+        while (true) {
+            if (stopped.getAsBoolean() || !job.state().isActive()) {
+                return new Result(false, job, "the job is " + (job.state().isActive() ? "being stopped" : job.state())
+                        + "; recovery stopped");
+            }
+            List<String> current = Hostlist.expand(job.nodeList());
+            int missing = size - current.size();
+            List<String> exclude = new ArrayList<>(current);
+            List<String> picked;
+            try {
+                picked = provider.ready(jobId, faulty, missing, exclude, failedAt);
+            } catch (SlurmException | AgentException e) {
+                say.accept("looking for replacements failed (" + e.getMessage() + "); trying again");
+                picked = List.of();
+            }
+            if (!picked.isEmpty()) {
+                say.accept("replacement obtained: " + Hostlist.compress(picked) + " (" + provider.name() + ")");
+                try {
+                    job = resizer.grow(jobId, picked);
+                } catch (SlurmException e) {
+                    return new Result(false, slurm.requireJob(jobId), "job expansion failed: " + e.getMessage());
+                }
+                say.accept("job expansion complete: job " + jobId + " now runs on " + job.nodeList());
+                if (Hostlist.count(job.nodeList()) >= size) {
+                    return done(job, start);
+                }
+                continue;
+            }
+            long now = System.nanoTime();
+            if (now >= deadline) {
+                return new Result(false, job, "only " + current.size() + " of " + size + " nodes after waiting "
+                        + wait.toSeconds() + " s for replacements (" + provider.name() + ")");
+            }
+            if (!waitingSaid || now >= nextProgress) {
+                say.accept("waiting for " + missing + " replacement node" + (missing == 1 ? "" : "s") + " ("
+                        + provider.name() + "), at most " + Duration.ofNanos(deadline - now).toSeconds() + " s more");
+                waitingSaid = true;
+                nextProgress = now + PROGRESS.toNanos();
+            }
+            try {
+                Thread.sleep(Math.min(POLL.toMillis(), Math.max(1, Duration.ofNanos(deadline - now).toMillis())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return new Result(false, job, "interrupted while waiting for replacements");
+            }
+            job = slurm.requireJob(jobId);
+        }
+    }
+
+    private Result done(Job job, long startNanos) {
+        say.accept("repair took " + millis(startNanos) + " ms");
         return new Result(true, job, "");
     }
 

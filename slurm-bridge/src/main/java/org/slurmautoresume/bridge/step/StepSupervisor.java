@@ -11,15 +11,20 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.time.Duration;
+import java.time.LocalDateTime;
 import org.slurmautoresume.bridge.agent.AgentClient;
 import org.slurmautoresume.bridge.agent.TcpNodeProber;
 import org.slurmautoresume.bridge.env.JobEnvironment;
 import org.slurmautoresume.bridge.env.JobEnvironmentResolver;
 import org.slurmautoresume.bridge.exec.CommandRequest;
+import org.slurmautoresume.bridge.exec.CommandResult;
 import org.slurmautoresume.bridge.exec.CommandRunner;
 import org.slurmautoresume.bridge.hostlist.Hostlist;
 import org.slurmautoresume.bridge.recovery.JobResizer;
 import org.slurmautoresume.bridge.recovery.NodeFaultRecovery;
+import org.slurmautoresume.bridge.recovery.ReplacementProvider;
+import org.slurmautoresume.bridge.recovery.ReturningNodeProvider;
+import org.slurmautoresume.bridge.recovery.SpareProvider;
 import org.slurmautoresume.bridge.recovery.SlurmdWatch;
 import org.slurmautoresume.bridge.model.Job;
 import org.slurmautoresume.bridge.model.Node;
@@ -59,11 +64,15 @@ public final class StepSupervisor {
     /** Fast detection: a probe every second, three misses in a row make a node suspect. */
     private static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
     private static final int PROBE_MISSES = 3;
+    /** How long srun may take to end by itself after its step was cancelled for a dead node. */
+    private static final Duration SRUN_GRACE = Duration.ofMillis(500);
 
     private final SlurmClient slurm;
     private final CommandRunner runner;
     private final Optional<NodeFaultRecovery> recovery;
     private final AtomicReference<List<String>> markedByWatch = new AtomicReference<>(List.of());
+    /** When the fault being recovered from was confirmed: a node back under its name started after it. */
+    private volatile LocalDateTime faultConfirmedAt = LocalDateTime.now();
     private volatile String currentStepId;
     private boolean overlapNextAttempt;
     private final Map<String, String> freshVariables = new HashMap<>();
@@ -78,12 +87,22 @@ public final class StepSupervisor {
                           Map<String, String> environment, SupervisorLog log) {
         this.slurm = slurm;
         this.runner = runner;
-        this.recovery = settings.spares().map(spares -> new NodeFaultRecovery(slurm,
-                new AgentClient(settings.agentSocket(), AGENT_TIMEOUT), new JobResizer(runner, slurm, ALLOCATION_TIMEOUT),
-                spares, log::say));
+        AgentClient agent = new AgentClient(settings.agentSocket(), AGENT_TIMEOUT);
+        this.recovery = settings.replacement().map(kind -> new NodeFaultRecovery(slurm, agent,
+                new JobResizer(runner, slurm, ALLOCATION_TIMEOUT), provider(kind, settings, slurm, agent, log), log::say));
         this.settings = settings;
         this.environment = Map.copyOf(environment);
         this.log = log;
+    }
+
+    private static ReplacementProvider provider(SupervisorSettings.Replacement kind, SupervisorSettings settings,
+                                                SlurmClient slurm, AgentClient agent, SupervisorLog log) {
+        return switch (kind) {
+            case SPARE -> new SpareProvider(settings.spares().orElseThrow(), slurm);
+            case SAME_HOSTNAME -> new ReturningNodeProvider(ReturningNodeProvider.Trigger.SAME_HOSTNAME, slurm, agent, log::say);
+            case COMMAND -> new ReturningNodeProvider(ReturningNodeProvider.Trigger.COMMAND, slurm, agent, log::say);
+            case REBOOT -> new ReturningNodeProvider(ReturningNodeProvider.Trigger.REBOOT, slurm, agent, log::say);
+        };
     }
 
     private Optional<String> jobId() {
@@ -158,15 +177,16 @@ public final class StepSupervisor {
                             + SupervisorSettings.MAX_APP_RETRIES + "=" + settings.maxAppRetries() + ")");
                     return status;
                 case NODE_FAULT:
-                    if (nodeRetriesLeft > 0 && repairAfterNodeFault(result, jobSize, ended)) {
+                    if (nodeRetriesLeft == 0) {
+                        return exhausted(status, "node fault: " + result.reason() + "; node retries used up ("
+                                + SupervisorSettings.MAX_NODE_RETRIES + "=" + settings.maxNodeRetries() + ")");
+                    }
+                    Optional<String> notRepaired = repairAfterNodeFault(result, jobSize, ended);
+                    if (notRepaired.isEmpty()) {
                         nodeRetriesLeft--;
                         continue;
                     }
-                    if (nodeRetriesLeft == 0) {
-                        log.say("node fault: " + result.reason() + "; node retries used up ("
-                                + SupervisorSettings.MAX_NODE_RETRIES + "=" + settings.maxNodeRetries() + ")");
-                    }
-                    return status;
+                    return exhausted(status, notRepaired.get());
                 default:
                     log.say(describe(result) + "; not re-running (exit " + status + ")");
                     return status;
@@ -174,21 +194,40 @@ public final class StepSupervisor {
         }
     }
 
-    /** Marks, drops and replaces the faulty nodes; true when the step may run again. */
-    private boolean repairAfterNodeFault(Classification result, int jobSize, long endedNanos) {
-        log.say("node fault: " + result.reason());
+    /**
+     * Past what recovery can do: ends with the step's status, or, when so configured, has Slurm
+     * requeue the whole batch job (the job script runs again from the start).
+     */
+    private int exhausted(int status, String why) {
+        if (stopSignal.get() != null || settings.onExhausted() == SupervisorSettings.OnExhausted.EXIT
+                || jobId().isEmpty()) {
+            log.say(why + "; not re-running (exit " + status + ")");
+            return status;
+        }
+        log.say(why + "; requeueing the whole job (" + SupervisorSettings.ON_EXHAUSTED + "=requeue)");
+        CommandResult requeue = runner.run(CommandRequest.of("scontrol", "requeue", jobId().get()));
+        if (!requeue.succeeded()) {
+            log.say("Slurm did not requeue job " + jobId().get() + " (" + requeue.diagnosticTail().strip()
+                    + "); ending with exit " + status);
+        }
+        return status;
+    }
+
+    /** Marks, drops and replaces the faulty nodes; empty when the step may run again, else why not. */
+    private Optional<String> repairAfterNodeFault(Classification result, int jobSize, long endedNanos) {
+        String fault = "node fault: " + result.reason();
         if (recovery.isEmpty() || jobId().isEmpty()) {
-            log.say("no spare pool is configured (AUTORESUME_SPARE_PARTITION, AUTORESUME_SPARE_FEATURE or"
-                    + " AUTORESUME_SPARE_NODES), so the step is not re-run");
-            return false;
+            return Optional.of(fault + "; no replacement is configured (" + SupervisorSettings.REPLACEMENT
+                    + ", or a spare pool: AUTORESUME_SPARE_PARTITION, AUTORESUME_SPARE_FEATURE or AUTORESUME_SPARE_NODES)");
         }
         if (result.faultyNodes().isEmpty()) {
-            log.say("Slurm did not say which node failed, so the step is not re-run");
-            return false;
+            return Optional.of(fault + "; Slurm did not say which node failed");
         }
+        log.say(fault);
         String job = jobId().get();
         try {
             if (markedByWatch.get().isEmpty()) {
+                faultConfirmedAt = LocalDateTime.now();
                 recovery.get().confirmAndMark(job, result.faultyNodes());
             }
             overlapNextAttempt = currentStepId != null && recovery.get().stepLingers(job, currentStepId);
@@ -196,10 +235,10 @@ public final class StepSupervisor {
                 log.say("step " + job + "." + currentStepId + " is still on record with its CPUs on the surviving"
                         + " nodes (Slurm keeps it until the dead node answers); the re-run shares them (--overlap)");
             }
-            NodeFaultRecovery.Result repaired = recovery.get().repair(job, result.faultyNodes(), jobSize);
+            NodeFaultRecovery.Result repaired = recovery.get().repair(job, result.faultyNodes(), jobSize,
+                    faultConfirmedAt, settings.replacementTimeout(), () -> stopSignal.get() != null);
             if (!repaired.repaired()) {
-                log.say("cannot repair the job: " + repaired.why() + "; not re-running");
-                return false;
+                return Optional.of("cannot repair the job: " + repaired.why());
             }
             JobEnvironment env = new JobEnvironmentResolver(slurm).resolve(job);
             synchronized (freshVariables) {
@@ -210,10 +249,9 @@ public final class StepSupervisor {
             log.say("updating to new node list " + env.nodeList() + " (MASTER_NODE=" + env.masterNode()
                     + " MASTER_ADDR=" + env.masterAddr() + "); " + Duration.ofNanos(System.nanoTime() - endedNanos)
                     .toMillis() + " ms since the step ended");
-            return true;
+            return Optional.empty();
         } catch (RuntimeException e) {
-            log.say("recovery failed: " + e.getMessage() + "; not re-running");
-            return false;
+            return Optional.of("recovery failed: " + e.getMessage());
         }
     }
 
@@ -314,16 +352,39 @@ public final class StepSupervisor {
                     try {
                         List<String> marked = recovery.get().confirmAndMark(job, suspects);
                         if (!marked.isEmpty() && step.isAlive()) {
+                            faultConfirmedAt = LocalDateTime.now();
                             markedByWatch.set(List.copyOf(marked));
                             log.say("ending step " + found.fullId() + " now so it can run again without "
                                     + Hostlist.compress(marked));
                             runner.run(CommandRequest.of("scancel", found.fullId()));
                             recovery.get().dropNow(job, marked);
+                            stopSrun(step);
                         }
                     } catch (RuntimeException e) {
                         log.say("the agent could not confirm the fault (" + e.getMessage() + ")");
                     }
                 });
+    }
+
+    /**
+     * After the step was cancelled because a node died: srun would wait up to 7 s for the dead
+     * node's tasks, which will never report. Their step is cancelled and the healthy nodes' tasks
+     * are killed by their slurmstepd, so srun is given a moment and then killed.
+     */
+    private static void stopSrun(StepProcess step) {
+        long deadline = System.nanoTime() + SRUN_GRACE.toNanos();
+        Optional<ProcessHandle> srun = ProcessHandle.of(step.pid());
+        while (step.isAlive() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        if (step.isAlive()) {
+            srun.ifPresent(ProcessHandle::destroyForcibly);
+        }
     }
 
     private AttemptEvidence evidence(int status, StepProcess step, List<String> stepHosts) {

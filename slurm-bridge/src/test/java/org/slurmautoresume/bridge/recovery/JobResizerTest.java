@@ -83,6 +83,26 @@ class JobResizerTest {
     }
 
     @Test
+    void anEmptiedDonorThatMovedItsNodesNeedsNoNumNodesAll() {
+        // Emptying the donor hands its nodes to the job at once (22.05, seen on the local cluster);
+        // NumNodes=ALL would only stall 5 s for a database index.
+        when(runner.run(argThat(r -> r != null && r.argv().equals(List.of("scontrol", "-o", "show", "job", "21")))))
+                .thenAnswer(inv -> new CommandResult(inv.getArgument(0), 0,
+                        Fixtures.read(V22, "show-job-running-shrunk-nokill.txt").replace("JobId=6", "JobId=21"), "",
+                        false, Duration.ZERO))
+                .thenAnswer(inv -> new CommandResult(inv.getArgument(0), 0,
+                        Fixtures.read(V22, "show-job-running-expanded.txt"), "", false, Duration.ZERO));
+        answer(List.of("salloc", "--no-shell", "-N1", "-w", "node2", "--dependency=expand:21",
+                "--job-name=autoresume-donor-21", "--partition=debug"), 0, "", "salloc: Granted job allocation 22\n");
+        answer(List.of("scontrol", "update", "jobid=22", "NumNodes=0"), 0, "", "");
+        answer(List.of("scancel", "22"), 0, "", "");
+
+        assertEquals("node[1-3]", resizer.grow("21", List.of("node2")).nodeList());
+        verify(runner, never()).run(argThat(r -> r != null && r.argv().contains("NumNodes=ALL")));
+        verify(runner).run(argThat(r -> isScancel(r, "22")));
+    }
+
+    @Test
     void noAllocationIsATimeoutAndNamesTheNodes() {
         answer(List.of("scontrol", "-o", "show", "job", "6"), 0, Fixtures.read(V22, "show-job-running-shrunk-nokill.txt"), "");
         when(runner.run(argThat(r -> r != null && r.argv().get(0).equals("salloc")))).thenAnswer(inv ->

@@ -44,4 +44,31 @@ class SupervisorSettingsTest {
         assertThrows(IllegalArgumentException.class,
                 () -> SupervisorSettings.fromEnvironment(Map.of("AUTORESUME_MAX_APP_RETRIES", "-1")));
     }
+
+    @Test
+    void aSparePoolMeansTheSpareProviderAndTheOthersAreChosenByName() {
+        assertEquals(SupervisorSettings.Replacement.SPARE, SupervisorSettings.fromEnvironment(
+                Map.of("AUTORESUME_SPARE_PARTITION", "spares")).replacement().orElseThrow());
+        assertTrue(SupervisorSettings.fromEnvironment(Map.of()).replacement().isEmpty());
+        SupervisorSettings same = SupervisorSettings.fromEnvironment(Map.of("AUTORESUME_REPLACEMENT", "Same-Hostname",
+                "AUTORESUME_REPLACEMENT_TIMEOUT", "45", "AUTORESUME_ON_EXHAUSTED", "requeue"));
+        assertEquals(SupervisorSettings.Replacement.SAME_HOSTNAME, same.replacement().orElseThrow());
+        assertEquals(45, same.replacementTimeout().toSeconds());
+        assertEquals(SupervisorSettings.OnExhausted.REQUEUE, same.onExhausted());
+        assertEquals(300, SupervisorSettings.fromEnvironment(Map.of()).replacementTimeout().toSeconds());
+        assertEquals(SupervisorSettings.OnExhausted.EXIT, SupervisorSettings.fromEnvironment(Map.of()).onExhausted());
+    }
+
+    @Test
+    void aProviderWithoutWhatItNeedsOrAnUnknownWordIsRefused() {
+        IllegalArgumentException spare = assertThrows(IllegalArgumentException.class,
+                () -> SupervisorSettings.fromEnvironment(Map.of("AUTORESUME_REPLACEMENT", "spare")));
+        assertTrue(spare.getMessage().contains("AUTORESUME_SPARE_NODES"), spare.getMessage());
+        IllegalArgumentException word = assertThrows(IllegalArgumentException.class,
+                () -> SupervisorSettings.fromEnvironment(Map.of("AUTORESUME_REPLACEMENT", "magic")));
+        assertTrue(word.getMessage().contains("same-hostname") && word.getMessage().contains("magic"), word.getMessage());
+        IllegalArgumentException exhausted = assertThrows(IllegalArgumentException.class,
+                () -> SupervisorSettings.fromEnvironment(Map.of("AUTORESUME_ON_EXHAUSTED", "panic")));
+        assertTrue(exhausted.getMessage().contains("exit or requeue"), exhausted.getMessage());
+    }
 }

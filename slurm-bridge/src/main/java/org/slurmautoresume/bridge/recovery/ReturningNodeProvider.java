@@ -1,0 +1,121 @@
+package org.slurmautoresume.bridge.recovery;
+
+import java.time.LocalDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.slurmautoresume.bridge.agent.AgentClient;
+import org.slurmautoresume.bridge.agent.AgentRequest;
+import org.slurmautoresume.bridge.agent.AgentResponse;
+import org.slurmautoresume.bridge.agent.NodeDecision;
+import org.slurmautoresume.bridge.model.Node;
+import org.slurmautoresume.bridge.slurm.SlurmClient;
+
+/**
+ * The failed node itself, once it is back under its own hostname: HyperPod's model, where the
+ * platform swaps the instance and the new one registers as the old name. Three variants differ
+ * only in how the node comes back: {@code same-hostname} waits for the platform,
+ * {@code command} has the agent run the site's replace command first, and {@code reboot} has
+ * the agent ask Slurm to reboot it ({@code nextstate=RESUME}).
+ *
+ * <p>A node counts as back when slurmctld hears from it again and its slurmd started after the
+ * fault (a new SlurmdStartTime); the agent then resumes it, and it is ready when it is idle.
+ */
+public final class ReturningNodeProvider implements ReplacementProvider {
+
+    /** How the node is brought back. */
+    public enum Trigger {
+        SAME_HOSTNAME("same-hostname"), COMMAND("command"), REBOOT("reboot");
+
+        private final String word;
+
+        Trigger(String word) {
+            this.word = word;
+        }
+    }
+
+    private final Trigger trigger;
+    private final SlurmClient slurm;
+    private final AgentClient agent;
+    private final Consumer<String> say;
+
+    public ReturningNodeProvider(Trigger trigger, SlurmClient slurm, AgentClient agent, Consumer<String> say) {
+        this.trigger = Objects.requireNonNull(trigger);
+        this.slurm = Objects.requireNonNull(slurm);
+        this.agent = Objects.requireNonNull(agent);
+        this.say = Objects.requireNonNull(say);
+    }
+
+    @Override
+    public String name() {
+        return trigger.word;
+    }
+
+    @Override
+    public AgentRequest.Action action() {
+        return trigger == Trigger.REBOOT ? AgentRequest.Action.REBOOT : AgentRequest.Action.REPLACE;
+    }
+
+    @Override
+    public void begin(String jobId, List<String> failed) {
+        AgentRequest request = switch (trigger) {
+            case SAME_HOSTNAME -> null;
+            case COMMAND -> AgentRequest.replace(jobId, failed);
+            case REBOOT -> AgentRequest.reboot(jobId, failed);
+        };
+        if (request == null) {
+            say.accept("waiting for " + String.join(",", failed) + " to come back under the same hostname");
+            return;
+        }
+        AgentResponse response = agent.send(request);
+        for (NodeDecision decision : response.decisions()) {
+            if (decision.refusedOrFailed()) {
+                throw new ProviderException("the agent did not " + (trigger == Trigger.REBOOT ? "reboot " : "replace ")
+                        + decision.node() + ": " + decision.why());
+            }
+            say.accept(decision.node() + ": " + decision.why());
+        }
+    }
+
+    @Override
+    public List<String> ready(String jobId, List<String> failed, int missing, Collection<String> exclude,
+                              LocalDateTime failedAt) {
+        List<String> ready = new ArrayList<>();
+        for (String name : failed) {
+            if (ready.size() == missing) {
+                break;
+            }
+            if (exclude.contains(name)) {
+                continue;
+            }
+            Optional<Node> node = slurm.node(name);
+            if (node.isEmpty() || !isBack(node.get(), failedAt)) {
+                continue;
+            }
+            if (!node.get().state().isSchedulable() || node.get().state().isUnhealthy()) {
+                AgentResponse response = agent.send(AgentRequest.resume(jobId, List.of(name)));
+                NodeDecision decision = response.decisions().get(0);
+                if (!decision.decision().equals(NodeDecision.RESUMED)) {
+                    continue; // not reachable yet, say: asked again at the next look
+                }
+                say.accept(name + " is back (slurmd started " + node.get().slurmdStartTime().orElseThrow()
+                        + "); resumed");
+                node = slurm.node(name);
+            }
+            if (node.isPresent() && SparePool.isFree(node.get())) {
+                ready.add(name);
+            }
+        }
+        return ready;
+    }
+
+    /** Heard from again, by a slurmd that started after the fault. */
+    static boolean isBack(Node node, LocalDateTime failedAt) {
+        return !node.state().notResponding()
+                && node.slurmdStartTime().map(t -> !t.isBefore(failedAt.truncatedTo(ChronoUnit.SECONDS))).orElse(false);
+    }
+}
