@@ -37,7 +37,8 @@ Commands:
         free, start munged (if none runs), slurmctld and one slurmd per node, and wait until
         every node is usable (idle, or mixed/allocated when jobs run).
           --nodes N            number of nodes node1..nodeN (default 4)
-          --slurmd-timeout S   SlurmdTimeout in seconds (default 10)
+          --slurmd-timeout S   SlurmdTimeout in seconds (default 300, production's usual value:
+                               node-fault detection in the tests is the toolkit's own)
           --cpus C             CPUs per node (default 4; config_overrides lets a 2-core
                                host declare more)
           --power-save         enable Slurm power saving with fake programs: SuspendProgram
@@ -717,7 +718,7 @@ stop_munge_if_ours() {
 # ---------------------------------------------------------------- commands
 
 cmd_up() {
-    local count=4 timeout=10 cpus=4 power=0 extra="" resume=1 t0 newconf node name state
+    local count=4 timeout=300 cpus=4 power=0 extra="" resume=1 t0 newconf node name state
     local -a unusable powered
     while [ "$#" -gt 0 ]; do
         case "$1" in

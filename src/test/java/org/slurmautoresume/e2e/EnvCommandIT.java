@@ -76,6 +76,8 @@ class EnvCommandIT {
                 .orElseThrow();
         try {
             cluster.killNode(victim);
+            // What slurmctld does at SlurmdTimeout (300 s on the local cluster), done now.
+            cluster.run(List.of("scontrol", "update", "nodename=" + victim, "state=down", "reason=test: node killed"));
             Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
             String output = cluster.jobOutput(jobId);
             assertEquals(JobState.COMPLETED, done.state(), output);
@@ -95,6 +97,7 @@ class EnvCommandIT {
             assertEquals("2", printed.get("SRUN_HOSTS"), output);
         } finally {
             cluster.reviveNode(victim);
+            cluster.run(List.of("scontrol", "update", "nodename=" + victim, "state=resume"));
         }
     }
 

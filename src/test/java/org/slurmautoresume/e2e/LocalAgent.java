@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -25,12 +27,14 @@ final class LocalAgent {
     }
 
     /** Starts it on {@code dir/agent.sock} with its audit log beside, and waits until it listens. */
-    static LocalAgent start(LocalCluster cluster, Path dir) {
+    static LocalAgent start(LocalCluster cluster, Path dir, String... moreOptions) {
         try {
             Files.createDirectories(dir);
             Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
-            ProcessBuilder builder = new ProcessBuilder(cluster.launcher().toString(), "agent",
-                    "--socket", dir.resolve("agent.sock").toString(), "--audit-log", dir.resolve("audit.log").toString());
+            List<String> argv = new ArrayList<>(List.of(cluster.launcher().toString(), "agent",
+                    "--socket", dir.resolve("agent.sock").toString(), "--audit-log", dir.resolve("audit.log").toString()));
+            argv.addAll(List.of(moreOptions));
+            ProcessBuilder builder = new ProcessBuilder(argv);
             builder.environment().put("AUTORESUME_LOG_LEVEL", "INFO");
             builder.redirectErrorStream(true);
             builder.redirectOutput(dir.resolve("agent.log").toFile());

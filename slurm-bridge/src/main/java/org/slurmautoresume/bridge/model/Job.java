@@ -34,6 +34,15 @@ public record Job(
         raw = RawFields.of(raw);
     }
 
+    /**
+     * The node the batch script runs on, for batch jobs only: an salloc allocation also prints a
+     * BatchHost (its first node), but no script runs there and the node can be dropped like any
+     * other (seen on 22.05).
+     */
+    public Optional<String> batchScriptHost() {
+        return batch ? batchHost : Optional.empty();
+    }
+
     /** {@code ExitCode=2:0}: the exit status and the signal that ended the batch script. */
     public record ExitCode(int status, int signal) {
         public static Optional<ExitCode> parse(String text) {

@@ -50,8 +50,8 @@ public final class JobResizer {
         Job job = slurm.requireJob(jobId);
         List<String> current = Hostlist.expand(job.nodeList());
         Set<String> dropSet = new LinkedHashSet<>(drop);
-        if (job.batchHost().isPresent() && dropSet.contains(job.batchHost().get())) {
-            throw new SlurmException(SlurmException.Kind.COMMAND_FAILED, "cannot drop " + job.batchHost().get()
+        if (job.batchScriptHost().isPresent() && dropSet.contains(job.batchScriptHost().get())) {
+            throw new SlurmException(SlurmException.Kind.COMMAND_FAILED, "cannot drop " + job.batchScriptHost().get()
                     + " from job " + jobId + ": it is the batch host, where the job script itself runs");
         }
         List<String> keep = new ArrayList<>();
@@ -69,8 +69,13 @@ public final class JobResizer {
         CommandResult result = scontrol("update", "jobid=" + jobId, "NodeList=" + Hostlist.compress(keep));
         Job after = slurm.requireJob(jobId);
         if (!Hostlist.expand(after.nodeList()).equals(keep)) {
+            String why = result.diagnosticTail();
+            if (why.contains("DB index")) {
+                why = "Slurm refuses changes to a job that was grown once when it keeps no accounting"
+                        + " (accounting_storage/none; slurmdbd lifts this): " + why.strip();
+            }
             throw new SlurmException(SlurmException.Kind.COMMAND_FAILED, "job " + jobId + " did not shrink to "
-                    + Hostlist.compress(keep) + " (it has " + after.nodeList() + "): " + result.diagnosticTail());
+                    + Hostlist.compress(keep) + " (it has " + after.nodeList() + "): " + why);
         }
         return after;
     }
@@ -151,8 +156,13 @@ public final class JobResizer {
         runner.run(CommandRequest.of("scancel", donorId));
     }
 
+    /**
+     * scontrol writes {@code slurm_job_N_resize.sh|csh} into the working directory whenever it
+     * changes a job's size and finds SLURM_JOBID set, which inside a job it is: the user's
+     * directory would fill with them at every recovery. Without that variable it writes none.
+     */
     private CommandResult scontrol(String... args) {
-        List<String> argv = new ArrayList<>(List.of("scontrol"));
+        List<String> argv = new ArrayList<>(List.of("env", "-u", "SLURM_JOBID", "scontrol"));
         argv.addAll(List.of(args));
         return runner.run(CommandRequest.of(argv));
     }

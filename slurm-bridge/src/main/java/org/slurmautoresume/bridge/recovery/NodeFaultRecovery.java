@@ -82,7 +82,7 @@ public final class NodeFaultRecovery {
     /** The job without the failed nodes it still has (never its batch host); the job itself if none. */
     private Job drop(Job job, List<String> failed) {
         List<String> drop = Hostlist.expand(job.nodeList()).stream()
-                .filter(n -> failed.contains(n) && !n.equals(job.batchHost().orElse(""))).toList();
+                .filter(n -> failed.contains(n) && !n.equals(job.batchScriptHost().orElse(""))).toList();
         if (drop.isEmpty()) {
             return job;
         }
@@ -116,8 +116,8 @@ public final class NodeFaultRecovery {
                          BooleanSupplier stopped) {
         long start = System.nanoTime();
         Job job = slurm.requireJob(jobId);
-        if (job.batchHost().isPresent() && faulty.contains(job.batchHost().get())) {
-            return new Result(false, job, "the batch host " + job.batchHost().get() + " failed: the job script died"
+        if (job.batchScriptHost().isPresent() && faulty.contains(job.batchScriptHost().get())) {
+            return new Result(false, job, "the batch host " + job.batchScriptHost().get() + " failed: the job script died"
                     + " with it, so only Slurm's requeue of the whole job can recover");
         }
         job = drop(job, faulty);

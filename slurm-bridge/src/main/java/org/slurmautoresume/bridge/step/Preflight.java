@@ -24,6 +24,13 @@ public final class Preflight {
                     "the job cannot be requeued, so when a step cannot be re-run the last resort is to give up",
                     "submit with `sbatch --requeue` or set JobRequeue=1 in slurm.conf"));
         }
+        if (config.get("AccountingStorageType").map(v -> v.strip().endsWith("/none")).orElse(false)) {
+            findings.add(new PreflightFinding("AccountingStorageType",
+                    "without accounting (accounting_storage/none) Slurm 22.05 refuses every change to a job once it"
+                            + " has been grown (\"the DB index is being set\" forever), so a job can be repaired"
+                            + " by expansion only once; a second node fault ends the step",
+                    "run slurmdbd and set AccountingStorageType=accounting_storage/slurmdbd"));
+        }
         String overSubscribe = job.raw().getOrDefault("OverSubscribe", "");
         if (!overSubscribe.isEmpty() && !overSubscribe.equalsIgnoreCase("NO")) {
             findings.add(new PreflightFinding("exclusive allocation",

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import org.slurmautoresume.bridge.agent.AgentClient;
+import org.slurmautoresume.bridge.agent.AgentException;
 import org.slurmautoresume.bridge.agent.TcpNodeProber;
 import org.slurmautoresume.bridge.env.JobEnvironment;
 import org.slurmautoresume.bridge.env.JobEnvironmentResolver;
@@ -357,11 +358,14 @@ public final class StepSupervisor {
                             log.say("ending step " + found.fullId() + " now so it can run again without "
                                     + Hostlist.compress(marked));
                             runner.run(CommandRequest.of("scancel", found.fullId()));
-                            recovery.get().dropNow(job, marked);
                             stopSrun(step);
+                            recovery.get().dropNow(job, marked);
                         }
-                    } catch (RuntimeException e) {
+                    } catch (AgentException e) {
                         log.say("the agent could not confirm the fault (" + e.getMessage() + ")");
+                    } catch (RuntimeException e) {
+                        log.say("could not drop " + Hostlist.compress(suspects) + " from the job yet ("
+                                + e.getMessage() + ")");
                     }
                 });
     }

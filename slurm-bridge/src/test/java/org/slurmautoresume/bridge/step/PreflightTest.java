@@ -15,7 +15,24 @@ import org.slurmautoresume.bridge.parse.JobParser;
 
 class PreflightTest {
 
-    private final SlurmConfig localCluster = new ConfigParser().parse(Fixtures.read("slurm-22.05", "show-config.txt"));
+    /** The local cluster's real configuration, as if it kept accounting (it does not: see below). */
+    private final SlurmConfig localCluster = withAccounting(
+            new ConfigParser().parse(Fixtures.read("slurm-22.05", "show-config.txt")), "accounting_storage/slurmdbd");
+
+    private static SlurmConfig withAccounting(SlurmConfig config, String type) {
+        Map<String, String> values = new LinkedHashMap<>(config.values());
+        values.put("AccountingStorageType", type);
+        return new SlurmConfig(values);
+    }
+
+    @Test
+    void aClusterWithoutAccountingIsToldThatAJobGrowsOnlyOnce() {
+        SlurmConfig recorded = new ConfigParser().parse(Fixtures.read("slurm-22.05", "show-config.txt"));
+        assertEquals("accounting_storage/none", recorded.get("AccountingStorageType").orElseThrow(), "test premise");
+        List<PreflightFinding> findings = new Preflight().check(recorded, job(EXCLUSIVE_JOB));
+        assertEquals(List.of("AccountingStorageType"), findings.stream().map(PreflightFinding::setting).toList());
+        assertTrue(findings.get(0).fix().contains("slurmdbd"), findings.get(0).fix());
+    }
 
     private static Job job(String line) {
         return new JobParser().parse(line);
