@@ -38,6 +38,7 @@ public final class DcgmReport {
         Matcher m = OVERALL.matcher(text);
         Optional<String> overall = m.find() ? Optional.of(capitalised(m.group(1))) : Optional.empty();
         List<String> details = new ArrayList<>();
+        boolean previousWasMessage = false;
         for (String[] row : rows(text)) {
             String joined = (row[0] + " " + row[1]).strip().replaceAll("\\s+", " ");
             if (joined.isEmpty() || joined.toLowerCase(Locale.ROOT).contains("overall health")
@@ -45,9 +46,17 @@ public final class DcgmReport {
                 continue;
             }
             // rows with an empty right cell are headings (GPU, Errors); "Healthy" rows say nothing
-            if (!row[1].isEmpty() && !row[1].equalsIgnoreCase("healthy")) {
+            if (row[1].isEmpty() || row[1].equalsIgnoreCase("healthy")) {
+                previousWasMessage = false;
+                continue;
+            }
+            boolean message = row[0].isEmpty();
+            if (message && previousWasMessage) {
+                details.set(details.size() - 1, details.get(details.size() - 1) + " " + joined);
+            } else {
                 details.add(joined);
             }
+            previousWasMessage = message;
         }
         return new Health(overall, details);
     }
@@ -57,6 +66,7 @@ public final class DcgmReport {
         String name = null;
         String verdict = null;
         List<String> messages = new ArrayList<>();
+        boolean continuing = false;
         for (String[] row : rows(text)) {
             Matcher m = VERDICT.matcher(row[1]);
             boolean messageRow = MESSAGE_ROWS.contains(row[0].toLowerCase(Locale.ROOT));
@@ -72,7 +82,14 @@ public final class DcgmReport {
                     messages.add(rest);
                 }
             } else if (name != null && messageRow && !row[1].isEmpty()) {
-                messages.add((row[0].isEmpty() ? "" : row[0] + ": ") + row[1]);
+                if (row[0].isEmpty() && continuing) {
+                    // a long message wraps onto rows with an empty left cell
+                    messages.set(messages.size() - 1, messages.get(messages.size() - 1) + " " + row[1]);
+                } else {
+                    messages.add((row[0].isEmpty() ? "" : row[0] + ": ") + row[1]);
+                }
+                continuing = true;
+                continue;
             } else if (!messageRow) {
                 // a metadata row (DCGM Version, Driver Version) or a section header ends the previous test
                 if (name != null) {
@@ -81,6 +98,7 @@ public final class DcgmReport {
                 name = null;
                 messages = new ArrayList<>();
             }
+            continuing = false;
         }
         if (name != null) {
             tests.add(new DiagTest(name, verdict, messages));
