@@ -104,7 +104,7 @@ public final class EfaCheck implements HealthCheck {
             return;
         }
         CommandResult result = context.run(fiInfo.get(), List.of("-p", "efa"), FI_INFO_TIMEOUT);
-        if (result.succeeded() && result.stdout().contains("efa")) {
+        if (result.succeeded() && result.stdout().lines().anyMatch(l -> l.strip().equals("provider: efa"))) {
             findings.add(Finding.note("fi_info -p efa lists the EFA provider"));
         } else {
             findings.add(Finding.fault(HealthAction.REBOOT, "libfabric does not offer the EFA provider: "

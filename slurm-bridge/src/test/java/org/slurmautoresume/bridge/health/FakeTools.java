@@ -50,7 +50,7 @@ public final class FakeTools {
         lines.add("printf '%s\\n' \"$*\" >> " + quote(dir.resolve(name + ".calls").toString()));
         lines.add("case \"$*\" in");
         for (Answer answer : answers) {
-            lines.add("  *" + answer.argsContain() + "*)");
+            lines.add("  *" + quote(answer.argsContain()) + "*)");
             if (answer.stdoutFixture() != null) {
                 lines.add("    cat " + quote(HealthFixtures.path(answer.stdoutFixture()).toString()));
             }
