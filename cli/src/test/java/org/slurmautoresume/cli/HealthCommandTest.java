@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slurmautoresume.bridge.exec.CommonsExecCommandRunner;
 import org.slurmautoresume.bridge.health.FakeTools;
 import org.slurmautoresume.bridge.health.FakeTools.Answer;
-import picocli.CommandLine;
 
 /** The whole `autoresume health` path: real runner, fake tools as the only PATH. */
 class HealthCommandTest {
@@ -36,16 +33,11 @@ class HealthCommandTest {
     }
 
     private int run(String... args) {
-        CliContext context = new CliContext(Map.of("PATH", tools.path(), "SLURMD_NODENAME", "node7"),
+        CliHarness cli = new CliHarness(Map.of("PATH", tools.path(), "SLURMD_NODENAME", "node7"),
                 CommonsExecCommandRunner::new);
-        CommandLine cli = CliFactory.create(context);
-        StringWriter outBuffer = new StringWriter();
-        StringWriter errBuffer = new StringWriter();
-        cli.setOut(new PrintWriter(outBuffer, true));
-        cli.setErr(new PrintWriter(errBuffer, true));
-        int code = cli.execute(args);
-        out = outBuffer.toString();
-        err = errBuffer.toString();
+        int code = cli.run(args);
+        out = cli.out;
+        err = cli.err;
         return code;
     }
 

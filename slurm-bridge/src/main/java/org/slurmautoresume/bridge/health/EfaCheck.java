@@ -38,8 +38,8 @@ public final class EfaCheck implements HealthCheck {
     public CheckResult run(HealthContext context) {
         Path root = context.settings().sysfsRoot().resolve("class/infiniband");
         List<Path> devices;
-        try (Stream<Path> list = Files.isDirectory(root) ? Files.list(root) : Stream.empty()) {
-            devices = list.filter(EfaCheck::isEfa).sorted().toList();
+        try {
+            devices = SysfsTree.entries(root, EfaCheck::isEfa);
         } catch (IOException e) {
             return CheckResult.of(NAME, List.of(Finding.fault(HealthAction.REBOOT, "cannot list " + root + ": " + e)), "");
         }

@@ -42,9 +42,8 @@ public final class NeuronCheck implements HealthCheck {
     public CheckResult run(HealthContext context) {
         Path root = context.settings().sysfsRoot().resolve("devices/virtual/neuron_device");
         List<Path> devices;
-        try (Stream<Path> list = Files.isDirectory(root) ? Files.list(root) : Stream.empty()) {
-            devices = list.filter(p -> p.getFileName().toString().startsWith("neuron") && Files.isDirectory(p))
-                    .sorted().toList();
+        try {
+            devices = SysfsTree.entries(root, p -> p.getFileName().toString().startsWith("neuron") && Files.isDirectory(p));
         } catch (IOException e) {
             return CheckResult.of(NAME, List.of(Finding.fault(HealthAction.REBOOT, "cannot list " + root + ": " + e)), "");
         }

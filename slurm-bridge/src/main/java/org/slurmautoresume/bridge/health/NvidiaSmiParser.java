@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.BiFunction;
 import org.slurmautoresume.bridge.parse.ParseException;
 
 /**
@@ -23,33 +24,30 @@ public final class NvidiaSmiParser {
     }
 
     public static List<GpuStatus> gpus(String csv) {
-        List<GpuStatus> gpus = new ArrayList<>();
-        for (String line : csv.split("\n")) {
-            if (line.isBlank()) {
-                continue;
-            }
-            String[] cells = cells(line, 5);
+        return rows(csv, 5, (cells, line) -> {
             int index;
             try {
                 index = Integer.parseInt(cells[0]);
             } catch (NumberFormatException e) {
                 throw new ParseException("nvidia-smi GPU row whose index is not a number", line);
             }
-            gpus.add(new GpuStatus(index, cells[1], cells[2], counter(cells[3], line), flag(cells[4], line)));
-        }
-        return gpus;
+            return new GpuStatus(index, cells[1], cells[2], counter(cells[3], line), flag(cells[4], line));
+        });
     }
 
     public static List<RowRemapStatus> remaps(String csv) {
-        List<RowRemapStatus> remaps = new ArrayList<>();
+        return rows(csv, 3, (cells, line) -> new RowRemapStatus(cells[0], flag(cells[1], line), flag(cells[2], line)));
+    }
+
+    /** Every non-blank line split into exactly {@code width} trimmed cells and handed to {@code row}. */
+    private static <T> List<T> rows(String csv, int width, BiFunction<String[], String, T> row) {
+        List<T> rows = new ArrayList<>();
         for (String line : csv.split("\n")) {
-            if (line.isBlank()) {
-                continue;
+            if (!line.isBlank()) {
+                rows.add(row.apply(cells(line, width), line));
             }
-            String[] cells = cells(line, 3);
-            remaps.add(new RowRemapStatus(cells[0], flag(cells[1], line), flag(cells[2], line)));
         }
-        return remaps;
+        return rows;
     }
 
     private static String[] cells(String line, int expected) {
