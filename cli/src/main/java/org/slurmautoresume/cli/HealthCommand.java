@@ -115,7 +115,7 @@ final class HealthCommand implements Callable<Integer> {
         }
         ToolLocator tools = ToolLocator.fromEnvironment(context.environment());
         Optional<String> nodeName = node != null ? Optional.of(node) : LocalNode.name(context.environment());
-        HealthContext healthContext = new HealthContext(context.runner(), tools, settings,
+        HealthContext healthContext = new HealthContext(context.toolRunner(), tools, settings,
                 () -> gpusFromSlurm(tools, nodeName));
         HealthReport report = checks.isEmpty() ? registry.run(healthContext) : registry.run(healthContext, checks);
 

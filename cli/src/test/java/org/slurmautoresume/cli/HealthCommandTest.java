@@ -6,12 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import org.slurmautoresume.bridge.exec.CommandRunner;
 import org.slurmautoresume.bridge.exec.CommonsExecCommandRunner;
 import org.slurmautoresume.bridge.health.FakeTools;
 import org.slurmautoresume.bridge.health.FakeTools.Answer;
@@ -162,6 +166,19 @@ class HealthCommandTest {
                 run("health", "--check", "gpu", "--expected-gpus", "8", "--mark", "--node", "node7;reboot"));
         assertTrue(err.contains("not a valid node name"), err);
         assertTrue(tools.calls("scontrol").isEmpty());
+    }
+
+    @Test
+    void healthToolsNeverGoThroughTheRetryingSlurmRunner() {
+        gpus("nvidia-smi/query-gpu-8-healthy.csv");
+        CommandRunner slurmOnly = request -> {
+            throw new AssertionError("a health tool reached the Slurm runner: " + request.display());
+        };
+        CommandLine cli = CliFactory.create(new CliContext(Map.of("PATH", tools.path()), () -> slurmOnly,
+                CommonsExecCommandRunner::new));
+        cli.setOut(new PrintWriter(new StringWriter()));
+        assertEquals(0, cli.execute("health", "--check", "gpu", "--expected-gpus", "8"));
+        assertEquals(2, tools.calls("nvidia-smi").size());
     }
 
     private static List<String> iterable(java.util.Iterator<String> names) {
