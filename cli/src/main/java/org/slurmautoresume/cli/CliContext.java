@@ -18,17 +18,31 @@ public final class CliContext {
 
     private final Map<String, String> environment;
     private final Supplier<CommandRunner> runner;
+    private final Supplier<CommandRunner> toolRunner;
     private CommandRunner createdRunner;
+    private CommandRunner createdToolRunner;
 
+    /** One runner for Slurm and for other tools (tests). */
     public CliContext(Map<String, String> environment, Supplier<CommandRunner> runner) {
-        this.environment = Map.copyOf(environment);
-        this.runner = Objects.requireNonNull(runner);
+        this(environment, runner, runner);
     }
 
-    /** The real world: this process's environment and Commons Exec with retries. */
+    public CliContext(Map<String, String> environment, Supplier<CommandRunner> runner,
+                      Supplier<CommandRunner> toolRunner) {
+        this.environment = Map.copyOf(environment);
+        this.runner = Objects.requireNonNull(runner);
+        this.toolRunner = Objects.requireNonNull(toolRunner);
+    }
+
+    /**
+     * The real world: this process's environment; Slurm commands through Commons Exec with
+     * retries, other tools (health checks) without: a hung nvidia-smi or a failed diagnostic is
+     * the finding, and repeating a ten-minute dcgmi diag after its timeout is never wanted.
+     */
     public static CliContext system() {
         return new CliContext(System.getenv(),
-                () -> new RetryingCommandRunner(new CommonsExecCommandRunner(), RetryPolicy.DEFAULT));
+                () -> new RetryingCommandRunner(new CommonsExecCommandRunner(), RetryPolicy.DEFAULT),
+                CommonsExecCommandRunner::new);
     }
 
     public Map<String, String> environment() {
@@ -46,6 +60,14 @@ public final class CliContext {
             createdRunner = runner.get();
         }
         return createdRunner;
+    }
+
+    /** The runner for programs other than Slurm's (nvidia-smi, dcgmi, stress-ng...): no retries. */
+    public synchronized CommandRunner toolRunner() {
+        if (createdToolRunner == null) {
+            createdToolRunner = toolRunner.get();
+        }
+        return createdToolRunner;
     }
 
     public SlurmClient slurm() {

@@ -15,6 +15,8 @@ public enum ExitCode {
     SLURM_UNAVAILABLE(5),
     /** A Slurm command or a wait did not finish in time. */
     TIMEOUT(6),
+    /** {@code autoresume health}: at least one check FAILED (skipped checks never cause this). */
+    UNHEALTHY(7),
     /** A bug: an unexpected exception (sysexits' EX_SOFTWARE). */
     INTERNAL(70);
 

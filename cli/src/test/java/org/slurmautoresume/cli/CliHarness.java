@@ -9,6 +9,7 @@ import java.io.StringWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.slurmautoresume.bridge.exec.CommandResult;
 import org.slurmautoresume.bridge.exec.CommandRunner;
 import picocli.CommandLine;
@@ -18,13 +19,21 @@ final class CliHarness {
 
     final CommandRunner runner = mock(CommandRunner.class);
     private final Map<String, String> environment;
+    private final Supplier<CommandRunner> runnerUsed;
     String out;
     String err;
 
     /** A Slurm 22.05 installation: scontrol answers --version, then text queries. */
     CliHarness(Map<String, String> environment) {
         this.environment = environment;
+        this.runnerUsed = () -> runner;
         answer(List.of("--version"), 0, "slurm-wlm 22.05.8\n", "");
+    }
+
+    /** The command line over a runner of the test's choosing (a real one, for fake tools on PATH). */
+    CliHarness(Map<String, String> environment, Supplier<CommandRunner> realRunner) {
+        this.environment = environment;
+        this.runnerUsed = realRunner;
     }
 
     /** When scontrol is called with exactly these arguments, print this. */
@@ -35,7 +44,7 @@ final class CliHarness {
     }
 
     int run(String... args) {
-        CommandLine cli = CliFactory.create(new CliContext(environment, () -> runner));
+        CommandLine cli = CliFactory.create(new CliContext(environment, runnerUsed));
         StringWriter outBuffer = new StringWriter();
         StringWriter errBuffer = new StringWriter();
         cli.setOut(new PrintWriter(outBuffer, true));

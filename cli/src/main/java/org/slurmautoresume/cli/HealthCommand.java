@@ -1,0 +1,219 @@
+package org.slurmautoresume.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.Callable;
+import org.slf4j.LoggerFactory;
+import org.slurmautoresume.bridge.exec.CommandException;
+import org.slurmautoresume.bridge.health.CheckResult;
+import org.slurmautoresume.bridge.health.GresGpus;
+import org.slurmautoresume.bridge.health.HealthChecks;
+import org.slurmautoresume.bridge.health.HealthContext;
+import org.slurmautoresume.bridge.health.HealthReport;
+import org.slurmautoresume.bridge.health.HealthSettings;
+import org.slurmautoresume.bridge.health.LocalNode;
+import org.slurmautoresume.bridge.health.NodeMarker;
+import org.slurmautoresume.bridge.health.ToolLocator;
+import org.slurmautoresume.bridge.model.Node;
+import org.slurmautoresume.bridge.slurm.SlurmClient;
+import org.slurmautoresume.bridge.slurm.SlurmException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(
+        name = "health",
+        mixinStandardHelpOptions = true,
+        description = {"Check this node's hardware: GPUs (nvidia-smi, Xid errors), DCGM, Neuron devices, EFA,"
+                + " CPU (stress-ng) and disks.",
+            "Each check PASSED, FAILED or SKIPPED (its tool or device is not here); a failure asks for an action:"
+                + " REBOOT (a reset clears it) or REPLACE (the hardware is bad).",
+            "With --mark, as Slurm's HealthCheckProgram, a failing node is set"
+                + " state=fail reason=Action:Replace|Action:Reboot."},
+        footer = {"", "Exit status: 0 every check passed or was skipped, 7 a check failed, 2 usage,"
+                + " 4 marking the node failed, 5 scontrol not found for --mark."})
+final class HealthCommand implements Callable<Integer> {
+
+    private static final Duration SCONTROL_TIMEOUT = Duration.ofSeconds(30);
+
+    private final CliContext context;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--check", paramLabel = "NAME", split = ",",
+            description = "Run only these checks (gpu, dcgm, neuron, efa, cpu, disk); repeatable. Default: all.")
+    private List<String> checks = new ArrayList<>();
+
+    @Option(names = "--json", description = "Print the report as JSON with stable field names.")
+    private boolean json;
+
+    @Option(names = {"-v", "--verbose"}, description = "Print the evidence of every check, not only failed ones.")
+    private boolean verbose;
+
+    @Option(names = "--expected-gpus", paramLabel = "N",
+            description = "GPUs this node must have. Default: the gpu count of the node's Gres in Slurm, else not compared.")
+    private Integer expectedGpus;
+
+    @Option(names = "--mark", description = "On failure, mark this node in Slurm: state=fail with"
+            + " reason=Action:Replace or Action:Reboot (the worst action), or drain when the failure needs a person.")
+    private boolean mark;
+
+    @Option(names = "--dry-run", description = "With --mark: print the scontrol command instead of running it.")
+    private boolean dryRun;
+
+    @Option(names = "--node", paramLabel = "NAME",
+            description = "This node's Slurm name. Default: SLURMD_NODENAME, else the short host name.")
+    private String node;
+
+    @Option(names = "--mount", paramLabel = "PATH",
+            description = "A mount point that must be present, read-write and writable; repeatable. Default: /.")
+    private List<Path> mounts = new ArrayList<>();
+
+    @Option(names = "--min-free-percent", paramLabel = "P", defaultValue = "5",
+            description = "Fail the disk check below this share of free space (default: ${DEFAULT-VALUE}).")
+    private int minFreePercent;
+
+    @Option(names = "--cpu-seconds", paramLabel = "S", defaultValue = "10",
+            description = "How long stress-ng runs (default: ${DEFAULT-VALUE}).")
+    private int cpuSeconds;
+
+    @Option(names = "--dcgm-diag-level", paramLabel = "L", defaultValue = "1",
+            description = "dcgmi diag -r level, 1 to 4 (default: ${DEFAULT-VALUE}; 2 and up take minutes).")
+    private int dcgmDiagLevel;
+
+    @Option(names = "--efa-probe", paramLabel = "PROGRAM",
+            description = "A site program that exits 0 when EFA traffic flows (run without arguments).")
+    private String efaProbe;
+
+    @Option(names = "--sysfs-root", paramLabel = "DIR", defaultValue = "/sys",
+            description = "Where sysfs is mounted (default: ${DEFAULT-VALUE}; another root for containers and tests).")
+    private Path sysfsRoot;
+
+    @Option(names = "--mounts-file", paramLabel = "FILE", defaultValue = "/proc/mounts", hidden = true)
+    private Path mountsFile;
+
+    HealthCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        HealthSettings settings = settings();
+        HealthChecks registry = HealthChecks.standard();
+        for (String name : checks) {
+            if (!registry.names().contains(name)) {
+                throw new CliException(ExitCode.USAGE, "no health check called \"" + name + "\"; known: "
+                        + String.join(", ", registry.names()));
+            }
+        }
+        ToolLocator tools = ToolLocator.fromEnvironment(context.environment());
+        Optional<String> nodeName = node != null ? Optional.of(node) : LocalNode.name(context.environment());
+        HealthContext healthContext = new HealthContext(context.toolRunner(), tools, settings,
+                () -> gpusFromSlurm(tools, nodeName));
+        HealthReport report = checks.isEmpty() ? registry.run(healthContext) : registry.run(healthContext, checks);
+
+        String markCommand = null;
+        CliException markFailure = null;
+        if (mark && report.failed()) {
+            try {
+                markCommand = mark(tools, nodeName, report);
+            } catch (CliException e) {
+                markFailure = e;
+            }
+        }
+        render(nodeName.orElse(null), report, markCommand);
+        if (markFailure != null) {
+            throw markFailure;
+        }
+        return report.failed() ? ExitCode.UNHEALTHY.code() : ExitCode.OK.code();
+    }
+
+    private HealthSettings settings() {
+        if (expectedGpus != null && expectedGpus < 0) {
+            throw new CliException(ExitCode.USAGE, "--expected-gpus must not be negative: " + expectedGpus);
+        }
+        if (cpuSeconds < 1) {
+            throw new CliException(ExitCode.USAGE, "--cpu-seconds must be at least 1: " + cpuSeconds);
+        }
+        try {
+            return HealthSettings.defaults()
+                    .withExpectedGpus(expectedGpus == null ? OptionalInt.empty() : OptionalInt.of(expectedGpus))
+                    .withSysfsRoot(sysfsRoot)
+                    .withMounts(mountsFile, mounts.isEmpty() ? List.of(Path.of("/")) : mounts, minFreePercent)
+                    .withCpuStress(Duration.ofSeconds(cpuSeconds))
+                    .withEfaProbe(efaProbe == null ? List.of() : List.of(efaProbe))
+                    .withDcgmDiagLevel(dcgmDiagLevel);
+        } catch (IllegalArgumentException e) {
+            throw new CliException(ExitCode.USAGE, e.getMessage(), e);
+        }
+    }
+
+    /** Slurm's gpu Gres for this node, asked only when scontrol is on PATH; any failure means "unknown". */
+    private OptionalInt gpusFromSlurm(ToolLocator tools, Optional<String> nodeName) {
+        Optional<Path> scontrol = tools.find("scontrol");
+        if (scontrol.isEmpty() || nodeName.isEmpty()) {
+            return OptionalInt.empty();
+        }
+        try {
+            SlurmClient slurm = new SlurmClient(context.runner(), scontrol.get().toString(), SCONTROL_TIMEOUT);
+            return slurm.node(nodeName.get()).flatMap(Node::gres).map(GresGpus::count).orElse(OptionalInt.empty());
+        } catch (SlurmException e) {
+            LoggerFactory.getLogger(HealthCommand.class).warn("GPU count from Slurm unknown: {}", e.getMessage());
+            return OptionalInt.empty();
+        }
+    }
+
+    private String mark(ToolLocator tools, Optional<String> nodeName, HealthReport report) {
+        String name = nodeName.orElseThrow(() -> new CliException(ExitCode.USAGE,
+                "--mark needs this node's name: set --node, or run under slurmd (SLURMD_NODENAME)"));
+        Path scontrol = tools.find("scontrol").orElseThrow(() -> new CliException(ExitCode.SLURM_UNAVAILABLE,
+                "--mark needs scontrol, which is not on PATH"));
+        try {
+            if (dryRun) {
+                return NodeMarker.command(scontrol, name, report).map(argv -> String.join(" ", argv)).orElse(null);
+            }
+            return new NodeMarker(context.runner(), scontrol).mark(name, report).orElse(null);
+        } catch (IllegalArgumentException e) {
+            throw new CliException(ExitCode.USAGE, e.getMessage(), e);
+        } catch (CommandException e) {
+            throw new CliException(ExitCode.SLURM_FAILED, "could not mark node " + name + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void render(String nodeName, HealthReport report, String markCommand) {
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(Json.write(HealthView.of(nodeName, report, markCommand, dryRun)));
+            out.flush();
+            return;
+        }
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"CHECK", "STATUS", "ACTION", "SUMMARY"});
+        for (CheckResult result : report.results()) {
+            rows.add(new String[] {result.check(), result.status().name(),
+                result.failed() ? result.action().name() : "-", result.summary()});
+        }
+        Table.print(out, rows);
+        for (CheckResult result : report.results()) {
+            if ((verbose || result.failed()) && !result.evidence().isEmpty()) {
+                out.println();
+                out.println(result.check() + ":");
+                result.evidence().forEach(line -> out.println("  " + line));
+            }
+        }
+        out.println();
+        String who = nodeName == null ? "this node" : nodeName;
+        out.println(who + ": " + report.status() + (report.failed() ? ", action " + report.worstAction() : ""));
+        if (markCommand != null) {
+            out.println((dryRun ? "would run: " : "marked: ") + markCommand);
+        }
+        out.flush();
+    }
+}
