@@ -54,8 +54,15 @@ public record SweepPolicy(
         healthCommand = List.copyOf(healthCommand);
     }
 
-    /** The cap for a partition of {@code size} nodes: the floor of the percentage, never more. */
+    /**
+     * The cap for a partition of {@code size} nodes: the percentage rounded down, but at least
+     * one node (else a partition of fewer than 100/P nodes could never be repaired); zero when
+     * the percentage is zero, which keeps the sweep off every node.
+     */
     public int partitionCap(int size) {
-        return (int) ((long) size * maxPartitionPercent / 100);
+        if (maxPartitionPercent == 0 || size == 0) {
+            return 0;
+        }
+        return (int) Math.max(1, (long) size * maxPartitionPercent / 100);
     }
 }
