@@ -1,9 +1,13 @@
 package org.slurmautoresume.cli;
 
+import java.io.Console;
+import java.time.LocalDateTime;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.slurmautoresume.bridge.admin.AdminCaller;
+import org.slurmautoresume.bridge.agent.UnixUsers;
 import org.slurmautoresume.bridge.exec.CommandRunner;
 import org.slurmautoresume.bridge.exec.CommonsExecCommandRunner;
 import org.slurmautoresume.bridge.exec.RetryPolicy;
@@ -16,19 +20,67 @@ import org.slurmautoresume.bridge.slurm.SlurmClient;
  */
 public final class CliContext {
 
+    /** Asks a person a question; empty when there is no terminal to ask on. */
+    @FunctionalInterface
+    public interface Prompt {
+        Optional<String> ask(String question);
+
+        Prompt NONE = question -> Optional.empty();
+    }
+
     private final Map<String, String> environment;
     private final Supplier<CommandRunner> runner;
+    private final Supplier<AdminCaller> caller;
+    private final Prompt prompt;
+    private final Supplier<LocalDateTime> clock;
     private CommandRunner createdRunner;
 
+    /** No terminal to ask on, the process's own user, the system clock. */
     public CliContext(Map<String, String> environment, Supplier<CommandRunner> runner) {
+        this(environment, runner, CliContext::processUser, Prompt.NONE, LocalDateTime::now);
+    }
+
+    public CliContext(Map<String, String> environment, Supplier<CommandRunner> runner, Supplier<AdminCaller> caller,
+                      Prompt prompt, Supplier<LocalDateTime> clock) {
         this.environment = Map.copyOf(environment);
         this.runner = Objects.requireNonNull(runner);
+        this.caller = Objects.requireNonNull(caller);
+        this.prompt = Objects.requireNonNull(prompt);
+        this.clock = Objects.requireNonNull(clock);
     }
 
     /** The real world: this process's environment and Commons Exec with retries. */
     public static CliContext system() {
         return new CliContext(System.getenv(),
-                () -> new RetryingCommandRunner(new CommonsExecCommandRunner(), RetryPolicy.DEFAULT));
+                () -> new RetryingCommandRunner(new CommonsExecCommandRunner(), RetryPolicy.DEFAULT),
+                CliContext::processUser, CliContext::askOnConsole, LocalDateTime::now);
+    }
+
+    private static AdminCaller processUser() {
+        return new AdminCaller(System.getProperty("user.name"), UnixUsers.effectiveUid());
+    }
+
+    /** Only an interactive terminal counts: a pipe or /dev/null on stdin must not answer "yes". */
+    private static Optional<String> askOnConsole(String question) {
+        Console console = System.console();
+        if (console == null) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(console.readLine("%s", question)).or(() -> Optional.of(""));
+    }
+
+    /** Who runs this command (for the privilege check of node changes). */
+    public AdminCaller caller() {
+        return caller.get();
+    }
+
+    public Prompt prompt() {
+        return prompt;
+    }
+
+    /** Now, in the controller's local time as Slurm prints it. */
+    public LocalDateTime now() {
+        return clock.get();
     }
 
     public Map<String, String> environment() {

@@ -15,6 +15,16 @@ public enum ExitCode {
     SLURM_UNAVAILABLE(5),
     /** A Slurm command or a wait did not finish in time. */
     TIMEOUT(6),
+    /** The sweep changed something (or, with --dry-run, would). */
+    SWEEP_ACTED(10),
+    /** The sweep held actions back because of its safety caps: look at the report. */
+    SWEEP_HELD_BACK(11),
+    /** Another sweep holds the lock; this one did nothing. */
+    SWEEP_LOCK_BUSY(12),
+    /** At least one of the sweep's actions failed. */
+    SWEEP_ACTION_FAILED(13),
+    /** The caller lacks the privilege Slurm requires (sysexits' EX_NOPERM). */
+    PERMISSION_DENIED(77),
     /** A bug: an unexpected exception (sysexits' EX_SOFTWARE). */
     INTERNAL(70);
 

@@ -20,6 +20,11 @@ final class CliHarness {
     private final Map<String, String> environment;
     String out;
     String err;
+    /** Who runs the command; root unless a test says otherwise. */
+    org.slurmautoresume.bridge.admin.AdminCaller caller = new org.slurmautoresume.bridge.admin.AdminCaller("root", 0);
+    /** No terminal unless a test gives one. */
+    CliContext.Prompt prompt = CliContext.Prompt.NONE;
+    java.time.LocalDateTime now = java.time.LocalDateTime.parse("2026-11-22T04:30:00");
 
     /** A Slurm 22.05 installation: scontrol answers --version, then text queries. */
     CliHarness(Map<String, String> environment) {
@@ -35,7 +40,7 @@ final class CliHarness {
     }
 
     int run(String... args) {
-        CommandLine cli = CliFactory.create(new CliContext(environment, () -> runner));
+        CommandLine cli = CliFactory.create(new CliContext(environment, () -> runner, () -> caller, prompt, () -> now));
         StringWriter outBuffer = new StringWriter();
         StringWriter errBuffer = new StringWriter();
         cli.setOut(new PrintWriter(outBuffer, true));
