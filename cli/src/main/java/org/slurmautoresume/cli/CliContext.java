@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.slurmautoresume.bridge.admin.AdminCaller;
+import org.slurmautoresume.bridge.agent.Caller;
 import org.slurmautoresume.bridge.agent.UnixUsers;
 import org.slurmautoresume.bridge.exec.CommandRunner;
 import org.slurmautoresume.bridge.exec.CommonsExecCommandRunner;
@@ -30,7 +30,7 @@ public final class CliContext {
 
     private final Map<String, String> environment;
     private final Supplier<CommandRunner> runner;
-    private final Supplier<AdminCaller> caller;
+    private final Supplier<Caller> caller;
     private final Prompt prompt;
     private final Supplier<LocalDateTime> clock;
     private CommandRunner createdRunner;
@@ -40,7 +40,7 @@ public final class CliContext {
         this(environment, runner, CliContext::processUser, Prompt.NONE, LocalDateTime::now);
     }
 
-    public CliContext(Map<String, String> environment, Supplier<CommandRunner> runner, Supplier<AdminCaller> caller,
+    public CliContext(Map<String, String> environment, Supplier<CommandRunner> runner, Supplier<Caller> caller,
                       Prompt prompt, Supplier<LocalDateTime> clock) {
         this.environment = Map.copyOf(environment);
         this.runner = Objects.requireNonNull(runner);
@@ -56,8 +56,8 @@ public final class CliContext {
                 CliContext::processUser, CliContext::askOnConsole, LocalDateTime::now);
     }
 
-    private static AdminCaller processUser() {
-        return new AdminCaller(System.getProperty("user.name"), UnixUsers.effectiveUid());
+    private static Caller processUser() {
+        return new Caller(UnixUsers.effectiveUid(), System.getProperty("user.name"));
     }
 
     /** Only an interactive terminal counts: a pipe or /dev/null on stdin must not answer "yes". */
@@ -70,7 +70,7 @@ public final class CliContext {
     }
 
     /** Who runs this command (for the privilege check of node changes). */
-    public AdminCaller caller() {
+    public Caller caller() {
         return caller.get();
     }
 

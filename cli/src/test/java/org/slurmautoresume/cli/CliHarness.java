@@ -21,7 +21,7 @@ final class CliHarness {
     String out;
     String err;
     /** Who runs the command; root unless a test says otherwise. */
-    org.slurmautoresume.bridge.admin.AdminCaller caller = new org.slurmautoresume.bridge.admin.AdminCaller("root", 0);
+    org.slurmautoresume.bridge.agent.Caller caller = new org.slurmautoresume.bridge.agent.Caller(0, "root");
     /** No terminal unless a test gives one. */
     CliContext.Prompt prompt = CliContext.Prompt.NONE;
     java.time.LocalDateTime now = java.time.LocalDateTime.parse("2026-11-22T04:30:00");

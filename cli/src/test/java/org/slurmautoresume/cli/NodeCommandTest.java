@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.slurmautoresume.bridge.admin.AdminCaller;
+import org.slurmautoresume.bridge.agent.Caller;
 import org.slurmautoresume.bridge.parse.Fixtures;
 
 /** `autoresume node ...` over recorded 22.05 output; job 21 runs on node[1-3]. */
@@ -95,7 +95,7 @@ class NodeCommandTest {
 
     @Test
     void anOrdinaryUserIsToldBeforeAnythingIsTried() {
-        cli.caller = new AdminCaller("artest", 1001);
+        cli.caller = new Caller(1001, "artest");
         node("node4", "show-node-idle.txt");
         assertEquals(ExitCode.PERMISSION_DENIED.code(), cli.run("node", "replace", "node4"));
         assertTrue(cli.err.contains("root or the SlurmUser (root)") && cli.err.contains("artest(1001)"), cli.err);
@@ -123,7 +123,7 @@ class NodeCommandTest {
     @Test
     void dryRunChangesNothing() {
         node("node4", "show-node-idle.txt");
-        cli.caller = new AdminCaller("artest", 1001);
+        cli.caller = new Caller(1001, "artest");
         assertEquals(0, cli.run("node", "replace", "--dry-run", "node4"), cli.err);
         assertTrue(cli.out.contains("state=fail reason=Action:Replace"), cli.out);
         verifyNoUpdate();

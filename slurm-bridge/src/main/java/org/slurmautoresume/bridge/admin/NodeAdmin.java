@@ -1,5 +1,6 @@
 package org.slurmautoresume.bridge.admin;
 
+import org.slurmautoresume.bridge.agent.Caller;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -56,7 +57,7 @@ public final class NodeAdmin {
         this.updater = Objects.requireNonNull(updater);
     }
 
-    public Privilege.Check privilege(AdminCaller caller) {
+    public Privilege.Check privilege(Caller caller) {
         if (caller.isRoot()) {
             return new Privilege.Check(true, "");
         }

@@ -1,5 +1,6 @@
 package org.slurmautoresume.bridge.admin;
 
+import org.slurmautoresume.bridge.agent.Caller;
 import java.util.Locale;
 import java.util.Optional;
 import org.slurmautoresume.bridge.exec.CommandResult;
@@ -19,7 +20,7 @@ public final class Privilege {
     private Privilege() {
     }
 
-    public static Check check(AdminCaller caller, SlurmConfig config) {
+    public static Check check(Caller caller, SlurmConfig config) {
         if (caller.isRoot()) {
             return new Check(true, "");
         }

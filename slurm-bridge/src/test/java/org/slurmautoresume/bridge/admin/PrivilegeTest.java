@@ -1,5 +1,6 @@
 package org.slurmautoresume.bridge.admin;
 
+import org.slurmautoresume.bridge.agent.Caller;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,12 +16,12 @@ class PrivilegeTest {
 
     @Test
     void rootMayAlways() {
-        assertTrue(Privilege.check(new AdminCaller("root", 0), LOCAL).allowed());
+        assertTrue(Privilege.check(new Caller(0, "root"), LOCAL).allowed());
     }
 
     @Test
     void anOrdinaryUserIsToldUpFrontOnAClusterWithoutAccounting() {
-        Privilege.Check check = Privilege.check(new AdminCaller("artest", 1001), LOCAL);
+        Privilege.Check check = Privilege.check(new Caller(1001, "artest"), LOCAL);
         assertFalse(check.allowed());
         assertTrue(check.message().contains("root or the SlurmUser (root)"), check.message());
         assertTrue(check.message().contains("artest(1001)"), check.message());
@@ -29,15 +30,15 @@ class PrivilegeTest {
     @Test
     void theSlurmUserMay() {
         SlurmConfig config = new SlurmConfig(Map.of("SlurmUser", "slurm(64030)"));
-        assertTrue(Privilege.check(new AdminCaller("slurm", 64030), config).allowed());
-        assertFalse(Privilege.check(new AdminCaller("alice", 1000), config).allowed());
+        assertTrue(Privilege.check(new Caller(64030, "slurm"), config).allowed());
+        assertFalse(Privilege.check(new Caller(1000, "alice"), config).allowed());
     }
 
     @Test
     void withAnAccountingDatabaseAnAdminAccountMayExistSoItOnlyWarns() {
         SlurmConfig config = new SlurmConfig(Map.of("SlurmUser", "slurm(64030)",
                 "AccountingStorageType", "accounting_storage/slurmdbd"));
-        Privilege.Check check = Privilege.check(new AdminCaller("alice", 1000), config);
+        Privilege.Check check = Privilege.check(new Caller(1000, "alice"), config);
         assertTrue(check.allowed());
         assertTrue(check.message().contains("AdminLevel"), check.message());
     }
