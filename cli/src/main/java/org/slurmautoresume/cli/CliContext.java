@@ -1,9 +1,13 @@
 package org.slurmautoresume.cli;
 
+import java.io.Console;
+import java.time.LocalDateTime;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.slurmautoresume.bridge.agent.Caller;
+import org.slurmautoresume.bridge.agent.UnixUsers;
 import org.slurmautoresume.bridge.exec.CommandRunner;
 import org.slurmautoresume.bridge.exec.CommonsExecCommandRunner;
 import org.slurmautoresume.bridge.exec.RetryPolicy;
@@ -16,22 +20,47 @@ import org.slurmautoresume.bridge.slurm.SlurmClient;
  */
 public final class CliContext {
 
+    /** Asks a person a question; empty when there is no terminal to ask on. */
+    @FunctionalInterface
+    public interface Prompt {
+        Optional<String> ask(String question);
+
+        Prompt NONE = question -> Optional.empty();
+    }
+
     private final Map<String, String> environment;
     private final Supplier<CommandRunner> runner;
     private final Supplier<CommandRunner> toolRunner;
+    private final Supplier<Caller> caller;
+    private final Prompt prompt;
+    private final Supplier<LocalDateTime> clock;
     private CommandRunner createdRunner;
     private CommandRunner createdToolRunner;
 
-    /** One runner for Slurm and for other tools (tests). */
+    /** One runner for Slurm and for other tools; no terminal to ask on, this process's user, the system clock. */
     public CliContext(Map<String, String> environment, Supplier<CommandRunner> runner) {
-        this(environment, runner, runner);
+        this(environment, runner, runner, CliContext::processUser, Prompt.NONE, LocalDateTime::now);
     }
 
     public CliContext(Map<String, String> environment, Supplier<CommandRunner> runner,
                       Supplier<CommandRunner> toolRunner) {
+        this(environment, runner, toolRunner, CliContext::processUser, Prompt.NONE, LocalDateTime::now);
+    }
+
+    public CliContext(Map<String, String> environment, Supplier<CommandRunner> runner, Supplier<Caller> caller,
+                      Prompt prompt, Supplier<LocalDateTime> clock) {
+        this(environment, runner, runner, caller, prompt, clock);
+    }
+
+    public CliContext(Map<String, String> environment, Supplier<CommandRunner> runner,
+                      Supplier<CommandRunner> toolRunner, Supplier<Caller> caller, Prompt prompt,
+                      Supplier<LocalDateTime> clock) {
         this.environment = Map.copyOf(environment);
         this.runner = Objects.requireNonNull(runner);
         this.toolRunner = Objects.requireNonNull(toolRunner);
+        this.caller = Objects.requireNonNull(caller);
+        this.prompt = Objects.requireNonNull(prompt);
+        this.clock = Objects.requireNonNull(clock);
     }
 
     /**
@@ -42,7 +71,34 @@ public final class CliContext {
     public static CliContext system() {
         return new CliContext(System.getenv(),
                 () -> new RetryingCommandRunner(new CommonsExecCommandRunner(), RetryPolicy.DEFAULT),
-                CommonsExecCommandRunner::new);
+                CommonsExecCommandRunner::new, CliContext::processUser, CliContext::askOnConsole, LocalDateTime::now);
+    }
+
+    private static Caller processUser() {
+        return new Caller(UnixUsers.effectiveUid(), System.getProperty("user.name"));
+    }
+
+    /** Only an interactive terminal counts: a pipe or /dev/null on stdin must not answer "yes". */
+    private static Optional<String> askOnConsole(String question) {
+        Console console = System.console();
+        if (console == null) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(console.readLine("%s", question)).or(() -> Optional.of(""));
+    }
+
+    /** Who runs this command (for the privilege check of node changes). */
+    public Caller caller() {
+        return caller.get();
+    }
+
+    public Prompt prompt() {
+        return prompt;
+    }
+
+    /** Now, in the controller's local time as Slurm prints it. */
+    public LocalDateTime now() {
+        return clock.get();
     }
 
     public Map<String, String> environment() {

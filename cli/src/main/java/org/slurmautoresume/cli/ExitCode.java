@@ -17,6 +17,16 @@ public enum ExitCode {
     TIMEOUT(6),
     /** {@code autoresume health}: at least one check FAILED (skipped checks never cause this). */
     UNHEALTHY(7),
+    /** The sweep changed something (or, with --dry-run, would). */
+    SWEEP_ACTED(10),
+    /** The sweep held actions back because of its safety caps: look at the report. */
+    SWEEP_HELD_BACK(11),
+    /** Another sweep holds the lock; this one did nothing. */
+    SWEEP_LOCK_BUSY(12),
+    /** At least one of the sweep's actions failed. */
+    SWEEP_ACTION_FAILED(13),
+    /** The caller lacks the privilege Slurm requires (sysexits' EX_NOPERM). */
+    PERMISSION_DENIED(77),
     /** A bug: an unexpected exception (sysexits' EX_SOFTWARE). */
     INTERNAL(70);
 

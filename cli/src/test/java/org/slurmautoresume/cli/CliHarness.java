@@ -22,6 +22,11 @@ final class CliHarness {
     private final Supplier<CommandRunner> runnerUsed;
     String out;
     String err;
+    /** Who runs the command; root unless a test says otherwise. */
+    org.slurmautoresume.bridge.agent.Caller caller = new org.slurmautoresume.bridge.agent.Caller(0, "root");
+    /** No terminal unless a test gives one. */
+    CliContext.Prompt prompt = CliContext.Prompt.NONE;
+    java.time.LocalDateTime now = java.time.LocalDateTime.parse("2026-11-22T04:30:00");
 
     /** A Slurm 22.05 installation: scontrol answers --version, then text queries. */
     CliHarness(Map<String, String> environment) {
@@ -44,7 +49,8 @@ final class CliHarness {
     }
 
     int run(String... args) {
-        CommandLine cli = CliFactory.create(new CliContext(environment, runnerUsed));
+        CommandLine cli = CliFactory.create(new CliContext(environment, runnerUsed, runnerUsed, () -> caller, prompt,
+                () -> now));
         StringWriter outBuffer = new StringWriter();
         StringWriter errBuffer = new StringWriter();
         cli.setOut(new PrintWriter(outBuffer, true));

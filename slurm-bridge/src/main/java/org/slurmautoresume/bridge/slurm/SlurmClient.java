@@ -166,6 +166,20 @@ public final class SlurmClient {
                 .flatMap(nodes -> nodes.stream().filter(n -> n.name().equals(name)).findFirst());
     }
 
+    /**
+     * Every job the controller still holds (running, pending, and finished within MinJobAge).
+     * {@code scontrol -o show job} prints "No jobs in the system" (exit 0) when there are none.
+     */
+    public List<Job> jobs() {
+        return json(List.of("show", "job"), "list jobs", jsonJobParser::parseAll).orElseGet(() -> {
+            String out = scontrol(List.of("-o", "show", "job"), "list jobs");
+            if (out.strip().startsWith("No jobs in the system")) {
+                return List.of();
+            }
+            return parse(() -> jobParser.parseAll(out));
+        });
+    }
+
     public Optional<Job> job(String jobId) {
         requireJobId(jobId);
         return query(List.of("show", "job", jobId), "show job " + jobId, jsonJobParser::parseAll,

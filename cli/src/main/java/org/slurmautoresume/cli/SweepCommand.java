@@ -1,0 +1,116 @@
+package org.slurmautoresume.cli;
+
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.slurmautoresume.bridge.admin.NodeUpdater;
+import org.slurmautoresume.bridge.agent.TcpNodeProber;
+import org.slurmautoresume.bridge.sweep.CommandNodeHealth;
+import org.slurmautoresume.bridge.sweep.NodeHealth;
+import org.slurmautoresume.bridge.sweep.SlurmdProbeHealth;
+import org.slurmautoresume.bridge.sweep.Sweep;
+import org.slurmautoresume.bridge.sweep.SweepExecutor;
+import org.slurmautoresume.bridge.sweep.SweepLock;
+import org.slurmautoresume.bridge.sweep.SweepPolicy;
+import org.slurmautoresume.bridge.sweep.SweepPolicyException;
+import org.slurmautoresume.bridge.sweep.SweepPolicyLoader;
+import org.slurmautoresume.bridge.sweep.SweepReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(
+        name = "sweep",
+        mixinStandardHelpOptions = true,
+        description = {"Find nodes and jobs stuck after failures and repair them, within safety caps: one pass,"
+                + " for cron or a systemd timer.",
+            "Repairs: FAIL/Action:Replace too long (escalate to down), down* too long (mark Action:Replace),"
+                + " a node back under its hostname or unexpectedly rebooted (health check, then resume),"
+                + " COMPLETING too long (down), orphaned expansion donor jobs (scancel); reports drained nodes"
+                + " with no reason."},
+        footer = {"", "Exit status: 0 nothing to do, 10 acted (or would, with --dry-run), 11 actions held back by"
+                + " the caps, 12 another sweep holds the lock, 13 an action failed, 2 bad option or policy file,"
+                + " 4/5/6 Slurm failed/unavailable/timed out, 70 internal error."})
+final class SweepCommand implements Callable<Integer> {
+
+    private final CliContext context;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--policy", paramLabel = "FILE", description = "Policy file, JSON or YAML (.yaml/.yml);"
+            + " default: the built-in defaults (see docs/admin.md).")
+    private Path policyFile;
+
+    @Option(names = "--dry-run", description = "Print the plan and change nothing (takes no lock).")
+    private boolean dryRun;
+
+    @Option(names = "--json", description = "Print the report as JSON with stable field names.")
+    private boolean json;
+
+    @Option(names = "--lock", paramLabel = "FILE", description = "Lock file; default /run/autoresume/sweep.lock,"
+            + " or /var/lock/autoresume-sweep.lock where /run/autoresume cannot be made.")
+    private Path lockFile;
+
+    SweepCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        SweepPolicy policy;
+        try {
+            policy = policyFile == null ? SweepPolicy.DEFAULTS : SweepPolicyLoader.load(policyFile);
+        } catch (SweepPolicyException e) {
+            throw new CliException(ExitCode.USAGE, e.getMessage(), e);
+        }
+        Sweep sweep = new Sweep(context.slurm(), new SweepExecutor(new NodeUpdater(context.runner()), health(policy)),
+                context::now);
+        PrintWriter out = spec.commandLine().getOut();
+        SweepReport report;
+        try {
+            report = sweep.run(policy, dryRun, lockFile == null ? SweepLock.defaultPath() : lockFile);
+        } catch (SweepLock.BusyException e) {
+            if (json) {
+                Map<String, Object> doc = new LinkedHashMap<>();
+                doc.put("status", "lock-busy");
+                doc.put("holder", e.holder());
+                out.println(Json.write(doc));
+                out.flush();
+            }
+            spec.commandLine().getErr().println("autoresume: " + e.getMessage());
+            spec.commandLine().getErr().flush();
+            return ExitCode.SWEEP_LOCK_BUSY.code();
+        } catch (UncheckedIOException e) {
+            throw new CliException(ExitCode.FAILED, e.getMessage(), e);
+        }
+        if (json) {
+            out.println(Json.write(report));
+        } else {
+            SweepText.print(out, report);
+        }
+        out.flush();
+        return exitCode(report.statusValue()).code();
+    }
+
+    private NodeHealth health(SweepPolicy policy) {
+        if (policy.healthCommand().isEmpty()) {
+            return new SlurmdProbeHealth(new TcpNodeProber(Duration.ofSeconds(5)));
+        }
+        return new CommandNodeHealth(context.runner(), policy.healthCommand(), policy.healthTimeout());
+    }
+
+    static ExitCode exitCode(SweepReport.Status status) {
+        return switch (status) {
+            case NOTHING_TO_DO -> ExitCode.OK;
+            case ACTED -> ExitCode.SWEEP_ACTED;
+            case HELD_BACK -> ExitCode.SWEEP_HELD_BACK;
+            case FAILED -> ExitCode.SWEEP_ACTION_FAILED;
+        };
+    }
+}

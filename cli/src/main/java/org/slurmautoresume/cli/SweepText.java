@@ -1,0 +1,29 @@
+package org.slurmautoresume.cli;
+
+import java.io.PrintWriter;
+import org.slurmautoresume.bridge.sweep.SweepPlan;
+import org.slurmautoresume.bridge.sweep.SweepReport;
+
+/** The sweep report for people: one line per action, held-back action and finding. */
+final class SweepText {
+
+    private SweepText() {
+    }
+
+    static void print(PrintWriter out, SweepReport report) {
+        out.println("sweep " + report.time() + (report.dryRun() ? " (dry run: nothing changed)" : "") + ": "
+                + report.nodesSeen() + " nodes, " + report.jobsSeen() + " jobs, " + report.status());
+        for (SweepReport.Outcome action : report.actions()) {
+            out.println("  " + action.result() + ": " + action.kind() + " " + action.target() + ": " + action.why()
+                    + (action.command().isEmpty() ? "" : " [" + action.command() + "]")
+                    + (action.message().isEmpty() ? "" : " -> " + action.message()));
+        }
+        for (SweepReport.HeldBack held : report.heldBack()) {
+            out.println("  held back: " + held.kind() + " " + held.target() + ": " + held.why() + " (" + held.heldBecause()
+                    + ")");
+        }
+        for (SweepPlan.Finding finding : report.findings()) {
+            out.println("  report: " + finding.kind() + " " + finding.node() + ": " + finding.why());
+        }
+    }
+}

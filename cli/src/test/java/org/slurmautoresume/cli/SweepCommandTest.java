@@ -1,0 +1,119 @@
+package org.slurmautoresume.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mockito.ArgumentMatchers.argThat;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.slurmautoresume.bridge.parse.Records.jobText;
+import static org.slurmautoresume.bridge.parse.Records.nodeText;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slurmautoresume.bridge.sweep.SweepLock;
+
+/** `autoresume sweep` over recorded 22.05 output, at 04:30 on the capture's day. */
+class SweepCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private final CliHarness cli = new CliHarness(Map.of());
+
+    /** node2 back as IDLE+FAIL, node4 idle; the site's health check passes for node2. */
+    private Path clusterWithAReturnedNode(String extraPolicy) throws Exception {
+        cli.answer(List.of("-o", "show", "node"), 0, nodeText("show-node-idle-fail.txt", "node2") + "\n"
+                        + nodeText("show-node-idle.txt", "node4") + "\n", "")
+                .answer(List.of("-o", "show", "job"), 0, "No jobs in the system\n", "")
+                .answer(List.of("node2"), 0, "", "")
+                .answer(List.of("update", "nodename=node2", "state=resume"), 0, "", "");
+        Path policy = dir.resolve("policy.yaml");
+        Files.writeString(policy, "healthCommand: [check-node, \"{node}\"]\nmaxPartitionPercent: 50\n" + extraPolicy);
+        return policy;
+    }
+
+    private String lock() {
+        return dir.resolve("sweep.lock").toString();
+    }
+
+    @Test
+    void aReturnedNodeIsCheckedAndResumed() throws Exception {
+        Path policy = clusterWithAReturnedNode("");
+        assertEquals(ExitCode.SWEEP_ACTED.code(), cli.run("sweep", "--policy", policy.toString(), "--lock", lock(), "--json"),
+                cli.err);
+        JsonNode report = new ObjectMapper().readTree(cli.out);
+        assertEquals("acted", report.get("status").asText());
+        assertEquals(2, report.get("nodesSeen").asInt());
+        JsonNode action = report.get("actions").get(0);
+        assertEquals("resume-if-healthy", action.get("kind").asText());
+        assertEquals("node2", action.get("target").asText());
+        assertEquals("done", action.get("result").asText());
+        verify(cli.runner).run(argThat(r -> r != null && r.argv().equals(List.of("check-node", "node2"))));
+        verify(cli.runner).run(argThat(r -> r != null && r.argv().equals(
+                List.of("scontrol", "update", "nodename=node2", "state=resume"))));
+    }
+
+    @Test
+    void dryRunPrintsThePlanAndRunsNothing() throws Exception {
+        Path policy = clusterWithAReturnedNode("");
+        assertEquals(ExitCode.SWEEP_ACTED.code(), cli.run("sweep", "--policy", policy.toString(), "--lock", lock(),
+                "--dry-run"), cli.err);
+        assertTrue(cli.out.contains("dry run") && cli.out.contains("planned: resume-if-healthy node2"), cli.out);
+        verify(cli.runner, never()).run(argThat(r -> r != null && (r.argv().contains("update")
+                || r.argv().get(0).equals("check-node"))));
+        assertFalse(Files.exists(dir.resolve("sweep.lock")), "a dry run takes no lock");
+    }
+
+    @Test
+    void aSecondSweepFindsTheLockBusyAndSaysWho() throws Exception {
+        Path policy = clusterWithAReturnedNode("");
+        try (SweepLock held = SweepLock.acquire(Path.of(lock()))) {
+            assertEquals(ExitCode.SWEEP_LOCK_BUSY.code(), cli.run("sweep", "--policy", policy.toString(), "--lock", lock(),
+                    "--json"));
+        }
+        assertTrue(cli.err.contains("another sweep is running") && cli.err.contains("pid="), cli.err);
+        assertEquals("lock-busy", new ObjectMapper().readTree(cli.out).get("status").asText());
+        verify(cli.runner, never()).run(argThat(r -> r != null && r.argv().contains("update")));
+    }
+
+    @Test
+    void capsHoldBackAndExitEleven() throws Exception {
+        Path policy = clusterWithAReturnedNode("maxNodes: 0\n");
+        assertEquals(ExitCode.SWEEP_HELD_BACK.code(), cli.run("sweep", "--policy", policy.toString(), "--lock", lock()));
+        assertTrue(cli.out.contains("held back: resume-if-healthy node2") && cli.out.contains("maxNodes=0"), cli.out);
+    }
+
+    @Test
+    void nothingToDoExitsZero() {
+        cli.answer(List.of("-o", "show", "node"), 0, nodeText("show-node-idle.txt", "node4") + "\n", "")
+                .answer(List.of("-o", "show", "job"), 0, "No jobs in the system\n", "");
+        assertEquals(0, cli.run("sweep", "--lock", lock()), cli.err);
+        assertTrue(cli.out.contains("nothing-to-do"), cli.out);
+    }
+
+    @Test
+    void anOrphanDonorIsCancelled() {
+        cli.answer(List.of("-o", "show", "node"), 0, nodeText("show-node-idle.txt", "node4") + "\n", "")
+                .answer(List.of("-o", "show", "job"), 0,
+                        jobText("show-job-expansion-donor.txt").replace("JobName=no-shell", "JobName=autoresume-donor-21")
+                                + "\n", "")
+                .answer(List.of("22"), 0, "", "");
+        assertEquals(ExitCode.SWEEP_ACTED.code(), cli.run("sweep", "--lock", lock()), cli.err);
+        verify(cli.runner).run(argThat(r -> r != null && r.argv().equals(List.of("scancel", "22"))));
+    }
+
+    @Test
+    void aBadPolicyNamesTheFileAndFieldAndIsAUsageError() throws Exception {
+        Path policy = dir.resolve("p.json");
+        Files.writeString(policy, "{\"maxNodes\": -1}");
+        assertEquals(ExitCode.USAGE.code(), cli.run("sweep", "--policy", policy.toString()));
+        assertTrue(cli.err.contains(policy + ": field 'maxNodes'"), cli.err);
+    }
+}

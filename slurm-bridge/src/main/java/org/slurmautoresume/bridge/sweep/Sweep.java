@@ -1,0 +1,45 @@
+package org.slurmautoresume.bridge.sweep;
+
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+import org.slurmautoresume.bridge.model.Job;
+import org.slurmautoresume.bridge.model.Node;
+import org.slurmautoresume.bridge.slurm.SlurmClient;
+
+/**
+ * One pass: take the lock (unless a dry run, which changes nothing and may run beside a real
+ * sweep), read every node and job once, plan, apply, report.
+ */
+public final class Sweep {
+
+    private final SlurmClient slurm;
+    private final SweepExecutor executor;
+    private final Supplier<LocalDateTime> clock;
+
+    public Sweep(SlurmClient slurm, SweepExecutor executor, Supplier<LocalDateTime> clock) {
+        this.slurm = Objects.requireNonNull(slurm);
+        this.executor = Objects.requireNonNull(executor);
+        this.clock = Objects.requireNonNull(clock);
+    }
+
+    /** Throws {@link SweepLock.BusyException} when another sweep holds {@code lockFile}. */
+    public SweepReport run(SweepPolicy policy, boolean dryRun, Path lockFile) {
+        if (dryRun) {
+            return pass(policy, true);
+        }
+        try (SweepLock lock = SweepLock.acquire(lockFile)) {
+            return pass(policy, false);
+        }
+    }
+
+    private SweepReport pass(SweepPolicy policy, boolean dryRun) {
+        List<Node> nodes = slurm.nodes();
+        List<Job> jobs = slurm.jobs();
+        LocalDateTime now = clock.get();
+        SweepPlan plan = new SweepPlanner(policy).plan(nodes, jobs, now);
+        return executor.execute(plan, nodes, jobs.size(), now, dryRun);
+    }
+}

@@ -1,0 +1,153 @@
+package org.slurmautoresume.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.slurmautoresume.bridge.exec.CommandResult;
+import org.slurmautoresume.bridge.model.JobState;
+import org.slurmautoresume.bridge.sweep.SweepLock;
+
+/** `autoresume sweep` repairing the stuck states the local cluster can produce, run as root. */
+class SweepIT {
+
+    private static LocalCluster cluster;
+    private static ClusterNodes nodes;
+    private final ObjectMapper json = new ObjectMapper();
+    private Path policy;
+    private Path lock;
+
+    @BeforeAll
+    static void findCluster() {
+        cluster = LocalCluster.get();
+        nodes = new ClusterNodes(cluster);
+    }
+
+    @BeforeEach
+    void writePolicy() throws Exception {
+        Path dir = Files.createDirectories(cluster.clusterDir().resolve("sweep-it"));
+        policy = dir.resolve("policy.yaml");
+        lock = dir.resolve("sweep.lock");
+        // 4 nodes: let the sweep act on all of them unless a test says otherwise.
+        Files.writeString(policy, "maxNodes: 10\nmaxPartitionPercent: 100\n");
+    }
+
+    @AfterEach
+    void restore() {
+        cluster.run(List.of("scancel", "--name=sweep-it"));
+        cluster.run(List.of("scancel", "--user=" + cluster.testUser()));
+        nodes.restoreAll();
+    }
+
+    private CommandResult sweep(String... extra) {
+        List<String> args = new java.util.ArrayList<>(List.of("sweep", "--policy", policy.toString(), "--lock",
+                lock.toString(), "--json"));
+        args.addAll(List.of(extra));
+        return nodes.autoresume(args.toArray(String[]::new));
+    }
+
+    @Test
+    void aReplacedNodeBackUnderItsHostnameIsResumedAndASecondSweepHasNothingToDo() throws Exception {
+        nodes.replaceAndRevive("node2");
+
+        CommandResult dry = sweep("--dry-run");
+        assertEquals(10, dry.exitCode(), dry.stdout() + dry.stderr());
+        JsonNode planned = json.readTree(dry.stdout()).get("actions").get(0);
+        assertEquals("resume-if-healthy", planned.get("kind").asText());
+        assertEquals("planned", planned.get("result").asText());
+        assertEquals("IDLE+FAIL", nodes.state("node2"), "--dry-run changed the node");
+
+        CommandResult acted = sweep();
+        assertEquals(10, acted.exitCode(), acted.stdout() + acted.stderr());
+        assertEquals("done", json.readTree(acted.stdout()).get("actions").get(0).get("result").asText());
+        nodes.waitForState("node2", "IDLE", Duration.ofSeconds(10));
+
+        CommandResult again = sweep();
+        assertEquals(0, again.exitCode(), again.stdout());
+        assertEquals("nothing-to-do", json.readTree(again.stdout()).get("status").asText());
+    }
+
+    @Test
+    void anOrphanDonorJobIsCancelled() throws Exception {
+        String target = cluster.submit("#!/bin/bash\nsleep 300\n", List.of("-N1", "-w", "node1", "--job-name=sweep-it"));
+        cluster.waitForJob(target, "to run", Duration.ofSeconds(60), j -> j.state() == JobState.RUNNING);
+        CommandResult salloc = cluster.runAsTestUser(List.of("salloc", "--no-shell", "-N1", "-w", "node3",
+                "--dependency=expand:" + target, "--job-name=autoresume-donor-" + target));
+        assertEquals(0, salloc.exitCode(), salloc.stderr());
+        String donor = Wait.until("the donor job to run", Duration.ofSeconds(30), () -> {
+            String id = cluster.run(List.of("squeue", "-h", "-t", "R", "-o", "%A", "--name=autoresume-donor-" + target))
+                    .stdout().strip();
+            return id.isEmpty() ? Optional.empty() : Optional.of(id);
+        });
+        cluster.run(List.of("scancel", target)); // the recovery that made the donor is over
+
+        CommandResult acted = sweep();
+        assertEquals(10, acted.exitCode(), acted.stdout() + acted.stderr());
+        JsonNode action = json.readTree(acted.stdout()).get("actions").get(0);
+        assertEquals("cancel-orphan-donor", action.get("kind").asText());
+        assertEquals(donor, action.get("target").asText());
+        cluster.waitForJob(donor, "to end", Duration.ofSeconds(30), j -> j.state().isFinished());
+    }
+
+    @Test
+    void aSecondSweepFindsTheLockHeldAndChangesNothing() throws Exception {
+        nodes.replaceAndRevive("node2");
+        try (SweepLock held = SweepLock.acquire(lock)) {
+            CommandResult busy = sweep();
+            assertEquals(12, busy.exitCode(), busy.stdout() + busy.stderr());
+            assertTrue(busy.stderr().contains("pid=" + ProcessHandle.current().pid()), busy.stderr());
+            assertEquals("IDLE+FAIL", nodes.state("node2"));
+        }
+        assertEquals(10, sweep().exitCode());
+    }
+
+    @Test
+    void capsHoldBackAndSaySoThenTheNextSweepFinishes() throws Exception {
+        Files.writeString(policy, "maxNodes: 1\nmaxPartitionPercent: 100\n");
+        nodes.replaceAndRevive("node2");
+        nodes.replaceAndRevive("node3");
+
+        CommandResult first = sweep();
+        assertEquals(11, first.exitCode(), first.stdout() + first.stderr());
+        JsonNode report = json.readTree(first.stdout());
+        assertEquals("held-back", report.get("status").asText());
+        assertEquals(1, report.get("actions").size());
+        assertEquals(1, report.get("heldBack").size());
+        assertTrue(report.get("heldBack").get(0).get("heldBecause").asText().contains("maxNodes=1"));
+
+        CommandResult second = sweep();
+        assertEquals(10, second.exitCode(), second.stdout() + second.stderr());
+        nodes.waitForState("node2", "IDLE", Duration.ofSeconds(10));
+        nodes.waitForState("node3", "IDLE", Duration.ofSeconds(10));
+    }
+
+    @Test
+    void aKilledSlurmdThatStaysDownIsMarkedForReplacement() throws Exception {
+        Files.writeString(policy, "notRespondingAfterSeconds: 1\nmaxPartitionPercent: 100\n");
+        cluster.killNode("node4");
+        nodes.waitForState("node4", "DOWN+NOT_RESPONDING", Duration.ofSeconds(60));
+        Wait.until("node4 down for over a second", Duration.ofSeconds(10), () -> {
+            CommandResult plan = sweep("--dry-run");
+            return plan.exitCode() == 10 ? Optional.of(plan) : Optional.empty();
+        });
+        CommandResult acted = sweep();
+        assertEquals(10, acted.exitCode(), acted.stdout() + acted.stderr());
+        assertEquals("DOWN+FAIL+NOT_RESPONDING", nodes.state("node4"));
+        assertTrue(nodes.reason("node4").startsWith("Action:Replace"), nodes.reason("node4"));
+
+        cluster.reviveNode("node4"); // the replacement arrives: the next sweep returns it to service
+        CommandResult back = sweep();
+        assertEquals(10, back.exitCode(), back.stdout() + back.stderr());
+        nodes.waitForState("node4", "IDLE", Duration.ofSeconds(10));
+    }
+}
