@@ -15,6 +15,8 @@ public enum ExitCode {
     SLURM_UNAVAILABLE(5),
     /** A Slurm command or a wait did not finish in time. */
     TIMEOUT(6),
+    /** A configuration file is wrong: every problem was printed (sysexits' EX_CONFIG). */
+    CONFIG_INVALID(78),
     /** A bug: an unexpected exception (sysexits' EX_SOFTWARE). */
     INTERNAL(70);
 
