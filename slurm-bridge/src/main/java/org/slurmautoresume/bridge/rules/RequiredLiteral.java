@@ -140,10 +140,10 @@ record RequiredLiteral(String text, boolean exact) {
         while (i < regex.length()) {
             char c = regex.charAt(i);
             if (c == '\\') {
-                if (i + 1 < regex.length() && regex.charAt(i + 1) == 'Q') {
+                i = afterEscape(regex, i);
+                if (i < 0) {
                     return -1;
                 }
-                i += 2;
             } else if (c == '[') {
                 i = skipClass(regex, i);
                 if (i < 0) {
@@ -173,10 +173,10 @@ record RequiredLiteral(String text, boolean exact) {
         while (i < regex.length()) {
             char c = regex.charAt(i);
             if (c == '\\') {
-                if (i + 1 < regex.length() && regex.charAt(i + 1) == 'Q') {
+                i = afterEscape(regex, i);
+                if (i < 0) {
                     return -1;
                 }
-                i += 2;
                 continue;
             }
             if (c == '[') {
@@ -187,5 +187,10 @@ record RequiredLiteral(String text, boolean exact) {
             i++;
         }
         return -1;
+    }
+
+    /** Index after the escape at {@code i}; -1 for {@code \\Q}, whose quoted text this reader does not follow. */
+    private static int afterEscape(String regex, int i) {
+        return i + 1 < regex.length() && regex.charAt(i + 1) == 'Q' ? -1 : i + 2;
     }
 }

@@ -57,12 +57,7 @@ class RequiredLiteralTest {
             Pattern compiled = Pattern.compile(regex, Pattern.DOTALL);
             RequiredLiteral literal = RequiredLiteral.of(regex);
             for (int i = 0; i < 20_000; i++) {
-                StringBuilder line = new StringBuilder();
-                int length = random.nextInt(12);
-                for (int k = 0; k < length; k++) {
-                    line.append(alphabet.charAt(random.nextInt(alphabet.length())));
-                }
-                String text = line.toString();
+                String text = RandomLines.next(random, alphabet, 12);
                 boolean matches = compiled.matcher(text).lookingAt();
                 assertTrue(!matches || literal.mayMatch(text), regex + " on \"" + text + "\"");
                 if (literal.exact()) {

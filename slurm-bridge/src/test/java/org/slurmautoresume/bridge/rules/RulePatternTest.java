@@ -42,12 +42,7 @@ class RulePatternTest {
             RulePattern fast = new RulePattern(regex);
             boolean grouped = plain.matcher("").groupCount() >= 1;
             for (int i = 0; i < 20_000; i++) {
-                StringBuilder line = new StringBuilder();
-                int length = random.nextInt(16);
-                for (int k = 0; k < length; k++) {
-                    line.append(alphabet.charAt(random.nextInt(alphabet.length())));
-                }
-                String text = line.toString();
+                String text = RandomLines.next(random, alphabet, 16);
                 Matcher expected = plain.matcher(text);
                 boolean matches = expected.lookingAt();
                 Matcher actual = fast.match(text);
