@@ -27,6 +27,8 @@ public enum ExitCode {
     SWEEP_ACTION_FAILED(13),
     /** The caller lacks the privilege Slurm requires (sysexits' EX_NOPERM). */
     PERMISSION_DENIED(77),
+    /** A configuration file is wrong: every problem was printed (sysexits' EX_CONFIG). */
+    CONFIG_INVALID(78),
     /** A bug: an unexpected exception (sysexits' EX_SOFTWARE). */
     INTERNAL(70);
 

@@ -12,8 +12,10 @@ import java.util.List;
 /**
  * Copies one of srun's output streams to ours byte for byte, flushing after every read so
  * nothing waits in a buffer, and remembers the last lines for classifying how the step ended.
+ * An optional {@link OutputObserver} sees each chunk only after it was written, so watching the
+ * output can delay it but never change it.
  */
-final class OutputPump implements Runnable {
+public final class OutputPump implements Runnable {
 
     private static final int BUFFER = 64 * 1024;
     private static final int KEPT_LINES = 200;
@@ -21,13 +23,22 @@ final class OutputPump implements Runnable {
 
     private final InputStream from;
     private final OutputStream to;
+    private final OutputObserver.Stream which;
+    private volatile OutputObserver observer;
     private final Deque<String> lastLines = new ArrayDeque<>();
     private final StringBuilder partial = new StringBuilder();
     private IOException writeFailure;
 
-    OutputPump(InputStream from, OutputStream to) {
+    public OutputPump(InputStream from, OutputStream to) {
+        this(from, to, OutputObserver.Stream.STDOUT, null);
+    }
+
+    /** {@code observer} may be null: then the pump is exactly the plain copy. */
+    public OutputPump(InputStream from, OutputStream to, OutputObserver.Stream which, OutputObserver observer) {
         this.from = from;
         this.to = to;
+        this.which = which;
+        this.observer = observer;
     }
 
     @Override
@@ -46,16 +57,38 @@ final class OutputPump implements Runnable {
                     }
                 }
                 remember(buffer, n);
+                observe(buffer, n);
             }
         } catch (IOException e) {
             // srun's end closed: nothing more to copy.
         } finally {
+            OutputObserver watching = observer;
+            if (watching != null) {
+                try {
+                    watching.onEnd(which);
+                } catch (RuntimeException e) {
+                    observer = null;
+                }
+            }
             synchronized (this) {
                 if (partial.length() > 0) {
                     keep(partial.toString());
                     partial.setLength(0);
                 }
             }
+        }
+    }
+
+    private void observe(byte[] buffer, int n) {
+        OutputObserver watching = observer;
+        if (watching == null) {
+            return;
+        }
+        try {
+            watching.onBytes(which, buffer, 0, n);
+        } catch (RuntimeException e) {
+            // A broken observer must never cost the user their output: stop asking it.
+            observer = null;
         }
     }
 

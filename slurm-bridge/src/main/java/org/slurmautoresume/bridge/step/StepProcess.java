@@ -22,10 +22,10 @@ public final class StepProcess {
     private final Thread outThread;
     private final Thread errThread;
 
-    private StepProcess(Process process) {
+    private StepProcess(Process process, OutputObserver observer) {
         this.process = process;
-        this.out = new OutputPump(process.getInputStream(), STDOUT);
-        this.err = new OutputPump(process.getErrorStream(), STDERR);
+        this.out = new OutputPump(process.getInputStream(), STDOUT, OutputObserver.Stream.STDOUT, observer);
+        this.err = new OutputPump(process.getErrorStream(), STDERR, OutputObserver.Stream.STDERR, observer);
         this.outThread = new Thread(out, "srun-stdout");
         this.errThread = new Thread(err, "srun-stderr");
         outThread.setDaemon(true);
@@ -36,12 +36,20 @@ public final class StepProcess {
 
     /** Starts srun; {@code environment} is the complete environment of the child. */
     public static StepProcess start(List<String> argv, Map<String, String> environment) {
+        return start(argv, environment, null);
+    }
+
+    /**
+     * As {@link #start(List, Map)}, and {@code observer} (may be null) sees both streams' bytes
+     * after they were copied: the log rules watch the output this way without touching it.
+     */
+    public static StepProcess start(List<String> argv, Map<String, String> environment, OutputObserver observer) {
         ProcessBuilder builder = new ProcessBuilder(argv);
         builder.environment().clear();
         builder.environment().putAll(environment);
         builder.redirectInput(ProcessBuilder.Redirect.INHERIT);
         try {
-            return new StepProcess(builder.start());
+            return new StepProcess(builder.start(), observer);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + argv.get(0) + ": " + e.getMessage(), e);
         }
