@@ -15,9 +15,9 @@ import picocli.CommandLine.Spec;
                 + " on a repaired allocation instead of the whole job being requeued."
         },
         subcommands = {SuperviseCommand.class, EnvCommand.class, NodesCommand.class, JobCommand.class,
-            AgentCommand.class, AgentCallCommand.class},
+            AgentCommand.class, AgentCallCommand.class, LifecycleCommand.class},
         footer = {"", "Exit status: 0 ok, 2 usage, 3 not found, 4 Slurm command failed,"
-                + " 5 Slurm unavailable, 6 timeout, 70 internal error."})
+                + " 5 Slurm unavailable, 6 timeout, 7 invalid configuration, 70 internal error."})
 public final class AutoresumeCommand implements Runnable {
 
     @Spec

@@ -9,6 +9,7 @@ import org.slurmautoresume.bridge.exec.CommonsExecCommandRunner;
 import org.slurmautoresume.bridge.exec.RetryPolicy;
 import org.slurmautoresume.bridge.exec.RetryingCommandRunner;
 import org.slurmautoresume.bridge.slurm.SlurmClient;
+import org.slurmautoresume.lifecycle.apply.LocalHost;
 
 /**
  * What commands need from the outside world: the environment they were started with and a
@@ -18,11 +19,17 @@ public final class CliContext {
 
     private final Map<String, String> environment;
     private final Supplier<CommandRunner> runner;
+    private final LocalHost localHost;
     private CommandRunner createdRunner;
 
     public CliContext(Map<String, String> environment, Supplier<CommandRunner> runner) {
+        this(environment, runner, LocalHost.system());
+    }
+
+    public CliContext(Map<String, String> environment, Supplier<CommandRunner> runner, LocalHost localHost) {
         this.environment = Map.copyOf(environment);
         this.runner = Objects.requireNonNull(runner);
+        this.localHost = Objects.requireNonNull(localHost);
     }
 
     /** The real world: this process's environment and Commons Exec with retries. */
@@ -46,6 +53,11 @@ public final class CliContext {
             createdRunner = runner.get();
         }
         return createdRunner;
+    }
+
+    /** This machine's addresses and name, for `lifecycle apply` to find its role. */
+    public LocalHost localHost() {
+        return localHost;
     }
 
     public SlurmClient slurm() {

@@ -15,6 +15,8 @@ public enum ExitCode {
     SLURM_UNAVAILABLE(5),
     /** A Slurm command or a wait did not finish in time. */
     TIMEOUT(6),
+    /** A configuration file is wrong (lifecycle validate found errors, apply cannot use it). */
+    CONFIG_INVALID(7),
     /** A bug: an unexpected exception (sysexits' EX_SOFTWARE). */
     INTERNAL(70);
 
