@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.slurmautoresume.bridge.exec.CommandResult;
 import org.slurmautoresume.bridge.exec.CommandRunner;
+import org.slurmautoresume.lifecycle.apply.LocalHost;
 import picocli.CommandLine;
 
 /** Runs the real command line over a runner that answers scontrol calls with recorded output. */
@@ -18,12 +19,19 @@ final class CliHarness {
 
     final CommandRunner runner = mock(CommandRunner.class);
     private final Map<String, String> environment;
+    private final LocalHost localHost;
     String out;
     String err;
 
     /** A Slurm 22.05 installation: scontrol answers --version, then text queries. */
     CliHarness(Map<String, String> environment) {
+        this(environment, LocalHost.system());
+    }
+
+    /** The same, on a machine with these addresses and this name (for `lifecycle apply`). */
+    CliHarness(Map<String, String> environment, LocalHost localHost) {
         this.environment = environment;
+        this.localHost = localHost;
         answer(List.of("--version"), 0, "slurm-wlm 22.05.8\n", "");
     }
 
@@ -35,7 +43,7 @@ final class CliHarness {
     }
 
     int run(String... args) {
-        CommandLine cli = CliFactory.create(new CliContext(environment, () -> runner));
+        CommandLine cli = CliFactory.create(new CliContext(environment, () -> runner, localHost));
         StringWriter outBuffer = new StringWriter();
         StringWriter errBuffer = new StringWriter();
         cli.setOut(new PrintWriter(outBuffer, true));

@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,7 +15,6 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slurmautoresume.lifecycle.apply.LocalHost;
-import picocli.CommandLine;
 
 /** `autoresume lifecycle validate|apply` on the local cluster's own JSON files. */
 class LifecycleCommandTest {
@@ -41,17 +38,12 @@ class LifecycleCommandTest {
     private String out;
     private String err;
 
+    /** Lifecycle commands never run Slurm: the harness's runner would answer only `scontrol --version`. */
     private int run(String... args) {
-        CommandLine cli = CliFactory.create(new CliContext(Map.of(), () -> {
-            throw new AssertionError("lifecycle commands never run Slurm");
-        }, NOWHERE));
-        StringWriter o = new StringWriter();
-        StringWriter e = new StringWriter();
-        cli.setOut(new PrintWriter(o, true));
-        cli.setErr(new PrintWriter(e, true));
-        int code = cli.execute(args);
-        out = o.toString();
-        err = e.toString();
+        CliHarness cli = new CliHarness(Map.of(), NOWHERE);
+        int code = cli.run(args);
+        out = cli.out;
+        err = cli.err;
         return code;
     }
 

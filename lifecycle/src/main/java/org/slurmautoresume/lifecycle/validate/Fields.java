@@ -55,14 +55,11 @@ final class Fields {
     }
 
     private Optional<String> string(String name, boolean required, String fix) {
-        asked.add(name);
-        JsonNode value = node.get(name);
-        if (absent(value)) {
-            if (required) {
-                problems.error(pathOf(name), "required field is missing", fix);
-            }
+        Optional<JsonNode> found = present(name, required, fix);
+        if (found.isEmpty()) {
             return Optional.empty();
         }
+        JsonNode value = found.get();
         if (!value.isTextual()) {
             problems.error(pathOf(name), "expected a string, found " + describe(value),
                     "write the value in double quotes");
@@ -77,8 +74,8 @@ final class Fields {
         return Optional.of(value.asText());
     }
 
-    /** An integer field; {@code min} is the smallest value allowed. */
-    Optional<Integer> integer(String name, boolean required, int min, String fix) {
+    /** The field's value; a required one that is missing (or null) is reported. */
+    private Optional<JsonNode> present(String name, boolean required, String fix) {
         asked.add(name);
         JsonNode value = node.get(name);
         if (absent(value)) {
@@ -87,6 +84,16 @@ final class Fields {
             }
             return Optional.empty();
         }
+        return Optional.of(value);
+    }
+
+    /** An integer field; {@code min} is the smallest value allowed. */
+    Optional<Integer> integer(String name, boolean required, int min, String fix) {
+        Optional<JsonNode> found = present(name, required, fix);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        JsonNode value = found.get();
         if (!value.isIntegralNumber() || !value.canConvertToInt()) {
             problems.error(pathOf(name), "expected a whole number, found " + describe(value),
                     "write a number without quotes, e.g. " + Math.max(min, 1));
@@ -106,25 +113,16 @@ final class Fields {
     }
 
     Optional<Fields> requiredObject(String name, String fix) {
-        asked.add(name);
-        JsonNode value = node.get(name);
-        if (absent(value)) {
-            problems.error(pathOf(name), "required field is missing", fix);
-            return Optional.empty();
-        }
-        return object(value, pathOf(name), problems);
+        return present(name, true, fix).flatMap(value -> object(value, pathOf(name), problems));
     }
 
     /** The elements of an array field with their paths; a required one must not be empty. */
     List<Element> array(String name, boolean required, String fix) {
-        asked.add(name);
-        JsonNode value = node.get(name);
-        if (absent(value)) {
-            if (required) {
-                problems.error(pathOf(name), "required field is missing", fix);
-            }
+        Optional<JsonNode> found = present(name, required, fix);
+        if (found.isEmpty()) {
             return List.of();
         }
+        JsonNode value = found.get();
         if (!value.isArray()) {
             problems.error(pathOf(name), "expected a JSON array, found " + describe(value), "make it a list [...]");
             return List.of();

@@ -42,6 +42,13 @@ class LifecycleApplyTest {
         return apply(Fixtures.host(List.of(), null), Optional.of(node), false);
     }
 
+    /** The admin's slurm.conf before apply runs. */
+    private Path writeSlurmConf(String text) throws IOException {
+        Path conf = layout.under(SLURM_CONF);
+        Files.createDirectories(conf.getParent());
+        return Files.writeString(conf, text);
+    }
+
     private String file(String nodePath) throws IOException {
         return Files.readString(layout.under(Path.of(nodePath)));
     }
@@ -147,9 +154,7 @@ class LifecycleApplyTest {
 
     @Test
     void aDryRunWritesNothingAndShowsTheDiff() throws IOException {
-        Path conf = layout.under(SLURM_CONF);
-        Files.createDirectories(conf.getParent());
-        Files.writeString(conf, "ClusterName=my-cluster\n");
+        Path conf = writeSlurmConf("ClusterName=my-cluster\n");
         LifecycleApply.Result result = apply(Fixtures.host(List.of(), null), Optional.of("compute-nodes-1"), true);
         assertEquals("ClusterName=my-cluster\n", Files.readString(conf));
         try (Stream<Path> written = Files.walk(root)) {
@@ -168,9 +173,7 @@ class LifecycleApplyTest {
 
     @Test
     void reapplyingReplacesOnlyTheManagedBlockAndKeepsTheAdminsLines() throws IOException {
-        Path conf = layout.under(SLURM_CONF);
-        Files.createDirectories(conf.getParent());
-        Files.writeString(conf, String.join("\n",
+        Path conf = writeSlurmConf(String.join("\n",
                 "# site settings", "ClusterName=my-cluster", "SlurmctldHost=head(10.1.0.10)",
                 ManagedBlock.BEGIN, "NodeName=old-node NodeAddr=10.9.9.9", "PartitionName=old Nodes=old-node", ManagedBlock.END,
                 "MaxJobCount=50000   # the admin's line after the block", ""));
@@ -186,9 +189,7 @@ class LifecycleApplyTest {
 
     @Test
     void schedulerParametersWithoutJobExpansionAreAConflictNamingTheLine() throws IOException {
-        Path conf = layout.under(SLURM_CONF);
-        Files.createDirectories(conf.getParent());
-        Files.writeString(conf, "ClusterName=c\nSchedulerParameters=bf_continue\n");
+        Path conf = writeSlurmConf("ClusterName=c\nSchedulerParameters=bf_continue\n");
         ApplyException e = assertThrows(ApplyException.class, () -> applyAs("compute-nodes-1"));
         assertTrue(e.getMessage().contains("line 2 sets SchedulerParameters=bf_continue without permit_job_expansion"),
                 e.getMessage());
@@ -197,27 +198,21 @@ class LifecycleApplyTest {
 
     @Test
     void theAdminsSchedulerParametersWithJobExpansionAreKept() throws IOException {
-        Path conf = layout.under(SLURM_CONF);
-        Files.createDirectories(conf.getParent());
-        Files.writeString(conf, "schedulerparameters=bf_continue,permit_job_expansion\n");
+        Path conf = writeSlurmConf("schedulerparameters=bf_continue,permit_job_expansion\n");
         applyAs("compute-nodes-1");
         assertEquals(1, Files.readAllLines(conf).stream().filter(l -> l.toLowerCase().startsWith("schedulerparameters")).count());
     }
 
     @Test
     void nodesDefinedOutsideTheBlockAreAConflict() throws IOException {
-        Path conf = layout.under(SLURM_CONF);
-        Files.createDirectories(conf.getParent());
-        Files.writeString(conf, "NodeName=compute-nodes-2 CPUs=8\n");
+        writeSlurmConf("NodeName=compute-nodes-2 CPUs=8\n");
         ApplyException e = assertThrows(ApplyException.class, () -> applyAs("compute-nodes-1"));
         assertTrue(e.getMessage().contains("compute-nodes-2 (line 1)"), e.getMessage());
     }
 
     @Test
     void anUnclosedBlockIsAnError() throws IOException {
-        Path conf = layout.under(SLURM_CONF);
-        Files.createDirectories(conf.getParent());
-        Files.writeString(conf, "ClusterName=c\n" + ManagedBlock.BEGIN + "\nNodeName=x\n");
+        writeSlurmConf("ClusterName=c\n" + ManagedBlock.BEGIN + "\nNodeName=x\n");
         ApplyException e = assertThrows(ApplyException.class, () -> applyAs("compute-nodes-1"));
         assertTrue(e.getMessage().contains("line 2") && e.getMessage().contains("never closed"), e.getMessage());
     }
