@@ -13,6 +13,7 @@ import org.slurmautoresume.bridge.exec.CommonsExecCommandRunner;
 import org.slurmautoresume.bridge.exec.RetryPolicy;
 import org.slurmautoresume.bridge.exec.RetryingCommandRunner;
 import org.slurmautoresume.bridge.slurm.SlurmClient;
+import org.slurmautoresume.lifecycle.apply.LocalHost;
 
 /**
  * What commands need from the outside world: the environment they were started with and a
@@ -34,6 +35,7 @@ public final class CliContext {
     private final Supplier<Caller> caller;
     private final Prompt prompt;
     private final Supplier<LocalDateTime> clock;
+    private final LocalHost localHost;
     private CommandRunner createdRunner;
     private CommandRunner createdToolRunner;
 
@@ -55,6 +57,18 @@ public final class CliContext {
     public CliContext(Map<String, String> environment, Supplier<CommandRunner> runner,
                       Supplier<CommandRunner> toolRunner, Supplier<Caller> caller, Prompt prompt,
                       Supplier<LocalDateTime> clock) {
+        this(environment, runner, toolRunner, caller, prompt, clock, LocalHost.system());
+    }
+
+    /** One runner, and this machine's addresses and name as a test wants them. */
+    public CliContext(Map<String, String> environment, Supplier<CommandRunner> runner, LocalHost localHost) {
+        this(environment, runner, runner, CliContext::processUser, Prompt.NONE, LocalDateTime::now, localHost);
+    }
+
+    public CliContext(Map<String, String> environment, Supplier<CommandRunner> runner,
+                      Supplier<CommandRunner> toolRunner, Supplier<Caller> caller, Prompt prompt,
+                      Supplier<LocalDateTime> clock, LocalHost localHost) {
+        this.localHost = Objects.requireNonNull(localHost);
         this.environment = Map.copyOf(environment);
         this.runner = Objects.requireNonNull(runner);
         this.toolRunner = Objects.requireNonNull(toolRunner);
@@ -116,6 +130,11 @@ public final class CliContext {
             createdRunner = runner.get();
         }
         return createdRunner;
+    }
+
+    /** This machine's addresses and name, for `lifecycle apply` to find its role. */
+    public LocalHost localHost() {
+        return localHost;
     }
 
     /** The runner for programs other than Slurm's (nvidia-smi, dcgmi, stress-ng...): no retries. */

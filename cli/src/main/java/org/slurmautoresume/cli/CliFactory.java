@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import org.slurmautoresume.bridge.hostlist.HostlistException;
 import org.slurmautoresume.bridge.slurm.SlurmException;
+import org.slurmautoresume.lifecycle.apply.ApplyException;
 import picocli.CommandLine;
 
 /** Builds the configured command line; {@link Main} and the tests both use it. */
@@ -51,6 +52,9 @@ public final class CliFactory {
     static int exitCodeOf(Throwable e) {
         if (e instanceof CliException cli) {
             return cli.exitCode().code();
+        }
+        if (e instanceof ApplyException) {
+            return ExitCode.CONFIG_INVALID.code();
         }
         if (e instanceof HostlistException) {
             return ExitCode.USAGE.code();

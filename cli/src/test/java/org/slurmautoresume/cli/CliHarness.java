@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.slurmautoresume.bridge.exec.CommandResult;
 import org.slurmautoresume.bridge.exec.CommandRunner;
+import org.slurmautoresume.lifecycle.apply.LocalHost;
 import picocli.CommandLine;
 
 /** Runs the real command line over a runner that answers scontrol calls with recorded output. */
@@ -27,10 +28,18 @@ final class CliHarness {
     /** No terminal unless a test gives one. */
     CliContext.Prompt prompt = CliContext.Prompt.NONE;
     java.time.LocalDateTime now = java.time.LocalDateTime.parse("2026-11-22T04:30:00");
+    /** This machine as `lifecycle apply` sees it; the real one unless a test says otherwise. */
+    private final LocalHost localHost;
 
     /** A Slurm 22.05 installation: scontrol answers --version, then text queries. */
     CliHarness(Map<String, String> environment) {
+        this(environment, LocalHost.system());
+    }
+
+    /** As above, on a machine with the given addresses and name. */
+    CliHarness(Map<String, String> environment, LocalHost localHost) {
         this.environment = environment;
+        this.localHost = localHost;
         this.runnerUsed = () -> runner;
         answer(List.of("--version"), 0, "slurm-wlm 22.05.8\n", "");
     }
@@ -38,6 +47,7 @@ final class CliHarness {
     /** The command line over a runner of the test's choosing (a real one, for fake tools on PATH). */
     CliHarness(Map<String, String> environment, Supplier<CommandRunner> realRunner) {
         this.environment = environment;
+        this.localHost = LocalHost.system();
         this.runnerUsed = realRunner;
     }
 
@@ -50,7 +60,7 @@ final class CliHarness {
 
     int run(String... args) {
         CommandLine cli = CliFactory.create(new CliContext(environment, runnerUsed, runnerUsed, () -> caller, prompt,
-                () -> now));
+                () -> now, localHost));
         StringWriter outBuffer = new StringWriter();
         StringWriter errBuffer = new StringWriter();
         cli.setOut(new PrintWriter(outBuffer, true));
