@@ -29,30 +29,17 @@ say "Starting the local Slurm cluster"
 # shellcheck disable=SC1091
 source "${AR_CLUSTER_DIR:-/var/tmp/autoresume-cluster}/cluster.env"
 
+# shellcheck source=scripts/lib/toolkit-on-cluster.sh
+source "$repo/scripts/lib/toolkit-on-cluster.sh"
+trap toolkit_cleanup EXIT
+
 say "Installing the autoresume launcher where the test user can run it"
-dist="$AR_CLUSTER_DIR/dist"
-rm -rf "$dist"
-cp -r "$repo/cli/target/autoresume" "$dist"
-chmod -R a+rX "$dist"
-"$dist/bin/autoresume" --dump-cds
-export PATH="$dist/bin:$PATH"
+install_dist
 sinfo
 
 say "Installing the auto-resume SPANK plugin for this demo"
-plugin_dir="$AR_CLUSTER_DIR/demo-plugin"
-snippet="$AR_PLUGSTACK_DIR/50-demo-auto_resume.conf"
-agent_pid=""
-cleanup() {
-  rm -f -- "$snippet"
-  if [[ -n "$agent_pid" ]]; then kill "$agent_pid" 2>/dev/null || true; fi
-}
-trap cleanup EXIT
-rm -rf -- "$plugin_dir"
-make -s -C "$repo/spank-shim" install LIBDIR="$plugin_dir" PLUGSTACK_DIR="$plugin_dir" \
-     SUPERVISOR="$dist/bin/autoresume"
-mv -- "$plugin_dir/auto_resume.conf" "$snippet"
-chmod -R a+rX "$plugin_dir"
-cat "$snippet"
+install_plugin demo
+cat "$toolkit_snippet"
 
 say "Submitting examples/sbatch/show-env.sh with --auto-resume=1 as $AR_TEST_USER on 2 nodes"
 script="$AR_JOBS_DIR/demo-show-env.sh"
@@ -74,12 +61,7 @@ fi
 
 say "Starting the privileged agent (root): it marks a job's failed nodes, nothing else"
 agent_dir="$AR_CLUSTER_DIR/demo-agent"
-install -d -m 0755 "$agent_dir"
-"$dist/bin/autoresume" agent --socket "$agent_dir/agent.sock" --audit-log "$agent_dir/audit.log" \
-    > "$agent_dir/agent.log" 2>&1 &
-agent_pid=$!
-for _ in $(seq 1 120); do [[ -S "$agent_dir/agent.sock" ]] && break; sleep 0.25; done
-[[ -S "$agent_dir/agent.sock" ]] || { echo "the agent did not start: $agent_dir/agent.log" >&2; exit 1; }
+start_agent "$agent_dir"
 
 say "Submitting examples/sbatch/train-auto-resume.sh on node[1-2] with node4 as the hot spare"
 script="$AR_JOBS_DIR/demo-train.sh"

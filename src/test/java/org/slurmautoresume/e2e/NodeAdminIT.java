@@ -86,7 +86,9 @@ class NodeAdminIT {
         CommandResult forced = nodes.autoresume("node", "replace", "--force", "--yes", "node3");
         assertEquals(0, forced.exitCode(), forced.stdout() + forced.stderr());
         assertTrue(forced.stdout().contains("KILLED") && forced.stdout().contains(jobId), forced.stdout());
-        assertTrue(nodes.state("node3").startsWith("DOWN"), nodes.state("node3"));
+        // No check that node3 stays DOWN: under the local cluster's ReturnToService=2 slurmctld
+        // returns a DOWN node that still answers to service at once ("node_did_resp: node node3
+        // returned to service", seen on 22.05). The kill is the effect that matters here.
         // Killed: requeued (JobRequeue=1) or ended; either way no longer running on node3.
         Job after = cluster.waitForJob(jobId, "to leave node3", Duration.ofSeconds(60),
                 j -> j.state() != JobState.RUNNING || !j.nodeList().contains("node3"));

@@ -181,19 +181,12 @@ public final class AgentPolicy {
     }
 
     private NodeDecision resume(String name) {
-        Optional<Node> found;
-        try {
-            found = slurm.node(name);
-        } catch (SlurmException e) {
-            return new NodeDecision(name, NodeDecision.REFUSED, null, "could not read the node from Slurm: " + e.getMessage());
+        NodeLookup lookup = lookUp(name);
+        if (lookup.refusal() != null) {
+            return lookup.refusal();
         }
-        if (found.isEmpty()) {
-            return new NodeDecision(name, NodeDecision.REFUSED, null, "Slurm does not know the node");
-        }
-        Node node = found.get();
-        String slurmSays = "Slurm state " + node.state().display()
-                + node.reason().map(r -> ", reason \"" + r.text() + "\"" + r.user().map(u -> " set by " + u).orElse(""))
-                        .orElse("");
+        Node node = lookup.node();
+        String slurmSays = lookup.slurmSays();
         if (!markedByAgent(node, AgentRequest.Action.REPLACE) && !markedByAgent(node, AgentRequest.Action.REBOOT)) {
             return new NodeDecision(name, NodeDecision.REFUSED, slurmSays,
                     "the agent resumes only nodes it marked (reason Action:Replace or Action:Reboot set by "
@@ -209,6 +202,29 @@ public final class AgentPolicy {
         }
         return scontrol(name, List.of("update", "nodename=" + name, "state=resume"), NodeDecision.RESUMED, slurmSays,
                 "returned to service");
+    }
+
+    /** A node as Slurm reports it, with its state in words; or why it cannot be read. */
+    private record NodeLookup(Node node, String slurmSays, NodeDecision refusal) {
+    }
+
+    private NodeLookup lookUp(String name) {
+        Optional<Node> found;
+        try {
+            found = slurm.node(name);
+        } catch (SlurmException e) {
+            return new NodeLookup(null, null, new NodeDecision(name, NodeDecision.REFUSED, null,
+                    "could not read the node from Slurm: " + e.getMessage()));
+        }
+        if (found.isEmpty()) {
+            return new NodeLookup(null, null, new NodeDecision(name, NodeDecision.REFUSED, null,
+                    "Slurm does not know the node"));
+        }
+        Node node = found.get();
+        String slurmSays = "Slurm state " + node.state().display()
+                + node.reason().map(r -> ", reason \"" + r.text() + "\"" + r.user().map(u -> " set by " + u).orElse(""))
+                        .orElse("");
+        return new NodeLookup(node, slurmSays, null);
     }
 
     /** Whether the node carries the reason {@code Action:<action>} and the agent's user set it. */
@@ -247,18 +263,12 @@ public final class AgentPolicy {
             return new NodeDecision(name, NodeDecision.REFUSED, null,
                     "this agent has no replace command (start it with --replace-command)");
         }
-        Optional<Node> found;
-        try {
-            found = slurm.node(name);
-        } catch (SlurmException e) {
-            return new NodeDecision(name, NodeDecision.REFUSED, null, "could not read the node from Slurm: " + e.getMessage());
+        NodeLookup lookup = lookUp(name);
+        if (lookup.refusal() != null) {
+            return lookup.refusal();
         }
-        if (found.isEmpty()) {
-            return new NodeDecision(name, NodeDecision.REFUSED, null, "Slurm does not know the node");
-        }
-        Node node = found.get();
-        String slurmSays = "Slurm state " + node.state().display()
-                + node.reason().map(r -> ", reason \"" + r.text() + "\"").orElse("");
+        Node node = lookup.node();
+        String slurmSays = lookup.slurmSays();
         if (!markedByAgent(node, AgentRequest.Action.REPLACE)) {
             return new NodeDecision(name, NodeDecision.REFUSED, slurmSays,
                     "the agent replaces only nodes it marked Action:Replace");

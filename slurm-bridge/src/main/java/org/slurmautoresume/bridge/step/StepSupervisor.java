@@ -358,8 +358,9 @@ public final class StepSupervisor {
                             log.say("ending step " + found.fullId() + " now so it can run again without "
                                     + Hostlist.compress(marked));
                             runner.run(CommandRequest.of("scancel", found.fullId()));
-                            stopSrun(step);
+                            // Before srun is stopped: its end interrupts this thread.
                             recovery.get().dropNow(job, marked);
+                            stopSrun(step);
                         }
                     } catch (AgentException e) {
                         log.say("the agent could not confirm the fault (" + e.getMessage() + ")");

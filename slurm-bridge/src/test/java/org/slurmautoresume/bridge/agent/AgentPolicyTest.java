@@ -191,4 +191,30 @@ class AgentPolicyTest {
         assertEquals(markReplace("6", "node2"), request);
         assertEquals(AgentRequest.watch("123_4"), AgentRequest.fromJson(AgentJson.readTree("{\"op\":\"watch\",\"jobId\":\"123_4\"}")));
     }
+
+    @Test
+    void rebootAsksSlurmToRebootAnUnhealthyNodeAndReturnItToService() {
+        silent = Set.of("node3");
+        AgentResponse response = policy.handle(ARTEST, AgentRequest.reboot("6", List.of("node3")));
+        assertTrue(response.ok(), response.message());
+        assertEquals(NodeDecision.REBOOTING, response.decisions().get(0).decision());
+        assertEquals(List.of(List.of("scontrol", "reboot", "ASAP", "nextstate=RESUME", "reason=Action:Reboot", "node3")),
+                slurm.updates);
+    }
+
+    @Test
+    void rebootOfAHealthyNodeIsRefused() {
+        AgentResponse response = policy.handle(ARTEST, AgentRequest.reboot("6", List.of("node1")));
+        assertEquals(NodeDecision.REFUSED, response.decisions().get(0).decision());
+        assertTrue(response.decisions().get(0).why().contains("healthy"), response.decisions().get(0).why());
+        assertEquals(List.of(), slurm.updates);
+    }
+
+    @Test
+    void replaceWithoutASiteCommandIsRefusedAndRunsNothing() {
+        AgentResponse response = policy.handle(ARTEST, AgentRequest.replace("6", List.of("node3")));
+        assertEquals(NodeDecision.REFUSED, response.decisions().get(0).decision());
+        assertTrue(response.decisions().get(0).why().contains("--replace-command"), response.decisions().get(0).why());
+        assertEquals(List.of(), slurm.updates);
+    }
 }

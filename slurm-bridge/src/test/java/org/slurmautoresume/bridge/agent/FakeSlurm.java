@@ -63,7 +63,7 @@ final class FakeSlurm {
             return node != null ? result(request, 0, node, "")
                     : result(request, 1, "Node " + argv.get(4) + " not found\n", "");
         }
-        if (argv.size() > 2 && argv.get(1).equals("update")) {
+        if (argv.size() > 2 && (argv.get(1).equals("update") || argv.get(1).equals("reboot"))) {
             updates.add(argv);
             return result(request, 0, "", "");
         }
