@@ -52,7 +52,7 @@ job=$(runuser -u "$AR_TEST_USER" -- env PATH="$PATH" AUTORESUME_SPARE_NODES=node
         sbatch --parsable -N2 -w 'node[1-2]' --exclusive --output="$AR_JOBS_DIR/bench-%j.out" \
         --chdir="$AR_JOBS_DIR" "$script")
 out="$AR_JOBS_DIR/bench-$job.out" stamped="$AR_JOBS_DIR/bench-$job.stamped"
-touch "$out"
+# not created here: the job, as the test user, must create its own output file
 tail -n +1 -F "$out" 2>/dev/null | while IFS= read -r line; do printf '%s %s\n' "$(now)" "$line"; done > "$stamped" &
 stamper=$!
 wait_for "$stamped" "TASK attempt=1 node=node2" 60

@@ -427,7 +427,7 @@ JobCompType=jobcomp/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SchedulerType=sched/backfill
-SchedulerParameters=permit_job_expansion
+SchedulerParameters=permit_job_expansion,sched_interval=5
 SlurmdParameters=config_overrides
 ReturnToService=2
 SlurmdTimeout=$timeout
