@@ -30,8 +30,7 @@ class AutoResumeSrunIT {
         cluster = LocalCluster.get();
         plugstack = Plugstack.install(cluster, PREFIX, List.of("auto_resume.so", "probe.so"));
         plugstack.writeSnippet("probe", "optional " + plugstack.sharedObject("probe.so"));
-        plugstack.writeSnippet("auto_resume", "optional " + plugstack.sharedObject("auto_resume.so")
-                + " supervisor=" + cluster.launcher());
+        plugstack.useAutoResume(cluster.launcher());
     }
 
     @AfterAll

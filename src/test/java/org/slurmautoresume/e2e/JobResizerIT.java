@@ -37,7 +37,12 @@ class JobResizerIT {
     private static String holdNodes(String nodes, int count, String name) {
         String jobId = cluster.submit("#!/bin/bash\nsleep 300\n",
                 List.of("-N" + count, "-w", nodes, "--no-kill", "--exclusive", "--job-name=" + name));
-        cluster.waitForJob(jobId, "to run", Duration.ofSeconds(60), j -> j.state() == JobState.RUNNING);
+        try {
+            cluster.waitForJob(jobId, "to run", Duration.ofSeconds(60), j -> j.state() == JobState.RUNNING);
+        } catch (AssertionError notStarted) {
+            cancel(jobId); // the caller never learns its id: left behind it would hold the nodes for later tests
+            throw notStarted;
+        }
         return jobId;
     }
 

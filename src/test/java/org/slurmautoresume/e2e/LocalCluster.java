@@ -76,6 +76,7 @@ final class LocalCluster {
             Assumptions.abort(problem);
         }
         instance = new LocalCluster(values, repo);
+        Plugstack.removeLeftovers(instance);
         return instance;
     }
 

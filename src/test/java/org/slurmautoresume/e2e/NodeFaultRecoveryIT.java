@@ -35,8 +35,7 @@ class NodeFaultRecoveryIT {
         cluster = LocalCluster.get();
         truth = new SlurmTruth(cluster);
         plugstack = Plugstack.install(cluster, PREFIX, List.of("auto_resume.so"));
-        plugstack.writeSnippet("auto_resume", "optional " + plugstack.sharedObject("auto_resume.so")
-                + " supervisor=" + cluster.launcher());
+        plugstack.useAutoResume(cluster.launcher());
         agent = LocalAgent.start(cluster, plugstack.installDir().resolve("agent"));
         socket = agent.socket();
     }

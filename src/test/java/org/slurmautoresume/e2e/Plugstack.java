@@ -10,6 +10,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.slurmautoresume.bridge.exec.CommandResult;
 
@@ -54,6 +55,11 @@ final class Plugstack {
         return plugstack;
     }
 
+    /** Enables the installed auto_resume.so, handing supervised steps to {@code supervisor}. */
+    void useAutoResume(Path supervisor) {
+        writeSnippet("auto_resume", "optional " + sharedObject("auto_resume.so") + " supervisor=" + supervisor);
+    }
+
     Path installDir() {
         return installDir;
     }
@@ -77,14 +83,27 @@ final class Plugstack {
 
     /** This prefix's snippets and install directories, also those of an earlier run that died. */
     void removeAll() {
+        remove(cluster, name -> name.contains(prefix)); // also ".<prefix>...tmp" files
+    }
+
+    /**
+     * What test classes of an earlier, interrupted run left (their prefixes read {@code NN-name-it-}):
+     * a snippet of theirs still loaded by every srun would change what the other classes see.
+     * Called once per test run, before any class installs its own.
+     */
+    static void removeLeftovers(LocalCluster cluster) {
+        remove(cluster, name -> name.matches("\\.?\\d\\d-[a-z0-9-]+-it-.*"));
+    }
+
+    private static void remove(LocalCluster cluster, Predicate<String> ours) {
         try {
-            try (Stream<Path> snippets = Files.list(plugstackDir)) {
-                for (Path p : snippets.filter(p -> p.getFileName().toString().contains(prefix)).toList()) {
+            try (Stream<Path> snippets = Files.list(cluster.plugstackDir())) {
+                for (Path p : snippets.filter(p -> ours.test(p.getFileName().toString())).toList()) {
                     Files.delete(p);
                 }
             }
             try (Stream<Path> dirs = Files.list(cluster.clusterDir())) {
-                for (Path dir : dirs.filter(p -> p.getFileName().toString().startsWith(prefix)).toList()) {
+                for (Path dir : dirs.filter(p -> ours.test(p.getFileName().toString())).toList()) {
                     try (Stream<Path> tree = Files.walk(dir)) {
                         for (Path p : tree.sorted(Comparator.reverseOrder()).toList()) {
                             Files.delete(p);

@@ -46,8 +46,7 @@ class RecoveryScenariosIT {
         cluster = LocalCluster.get();
         truth = new SlurmTruth(cluster);
         plugstack = Plugstack.install(cluster, PREFIX, List.of("auto_resume.so"));
-        plugstack.writeSnippet("auto_resume", "optional " + plugstack.sharedObject("auto_resume.so")
-                + " supervisor=" + cluster.launcher());
+        plugstack.useAutoResume(cluster.launcher());
         // The site's replace command: here the "new instance" is the node's slurmd started afresh.
         Path replace = plugstack.installDir().resolve("replace-node.sh");
         Files.writeString(replace, "#!/bin/bash\nset -euo pipefail\nexport AR_CLUSTER_DIR='" + cluster.clusterDir()
@@ -114,6 +113,19 @@ class RecoveryScenariosIT {
                 cluster.jobOutput(jobId).contains(text) ? Optional.of(true) : Optional.empty());
     }
 
+    /**
+     * A same-hostname job on node[1-2] whose node2 was killed, once its recovery says it waits
+     * for node2 to come back.
+     */
+    private String waitingForNode2UnderItsOwnName() {
+        String jobId = submit(script("AUTORESUME_REPLACEMENT=same-hostname AUTORESUME_REPLACEMENT_TIMEOUT=120", 2),
+                "-N2", "-w", "node[1-2]", "--exclusive");
+        awaitAttempt(jobId, 1);
+        kill("node2");
+        awaitOutput(jobId, "waiting for 1 replacement node (same-hostname)");
+        return jobId;
+    }
+
     private void kill(String node) {
         killed.add(node);
         cluster.killNode(node);
@@ -126,11 +138,7 @@ class RecoveryScenariosIT {
 
     @Test
     void theNodeBackUnderItsOwnHostnameIsResumedAndTheStepRunsOnIt() {
-        String jobId = submit(script("AUTORESUME_REPLACEMENT=same-hostname AUTORESUME_REPLACEMENT_TIMEOUT=120", 2),
-                "-N2", "-w", "node[1-2]", "--exclusive");
-        awaitAttempt(jobId, 1);
-        kill("node2");
-        awaitOutput(jobId, "waiting for 1 replacement node (same-hostname)");
+        String jobId = waitingForNode2UnderItsOwnName();
         cluster.reviveNode("node2"); // the platform's new instance registers under the old name
         Job done = cluster.waitForJobEnd(jobId, JOB_END);
         String output = cluster.jobOutput(jobId);
@@ -239,11 +247,7 @@ class RecoveryScenariosIT {
 
     @Test
     void aJobCancelledWhileRecoveryWaitsIsNotRerunAndLeavesNoDonor() {
-        String jobId = submit(script("AUTORESUME_REPLACEMENT=same-hostname AUTORESUME_REPLACEMENT_TIMEOUT=120", 2),
-                "-N2", "-w", "node[1-2]", "--exclusive");
-        awaitAttempt(jobId, 1);
-        kill("node2");
-        awaitOutput(jobId, "waiting for 1 replacement node");
+        String jobId = waitingForNode2UnderItsOwnName();
         cluster.runAsTestUser(List.of("scancel", jobId));
         Job done = cluster.waitForJobEnd(jobId, JOB_END);
         assertEquals(JobState.CANCELLED, done.state());
@@ -254,11 +258,7 @@ class RecoveryScenariosIT {
 
     @Test
     void aSupervisorKilledWhileRecoveryWaitsLeavesTheNodeMarkedAndNoDonor() {
-        String jobId = submit(script("AUTORESUME_REPLACEMENT=same-hostname AUTORESUME_REPLACEMENT_TIMEOUT=120", 2),
-                "-N2", "-w", "node[1-2]", "--exclusive");
-        awaitAttempt(jobId, 1);
-        kill("node2");
-        awaitOutput(jobId, "waiting for 1 replacement node");
+        String jobId = waitingForNode2UnderItsOwnName();
         CommandResult pkill = cluster.run(List.of("pkill", "-KILL", "-u", cluster.testUser(), "-f",
                 "org.slurmautoresume.cli.Main supervise"));
         assertEquals(0, pkill.exitCode(), "no supervisor to kill: " + pkill.stderr());

@@ -288,8 +288,7 @@ class SpankPluginIT {
     }
 
     private static void useSupervisor(Path supervisor) {
-        plugstack.writeSnippet("auto_resume", "optional " + plugstack.sharedObject("auto_resume.so")
-                + " supervisor=" + supervisor);
+        plugstack.useAutoResume(supervisor);
     }
 
     /**

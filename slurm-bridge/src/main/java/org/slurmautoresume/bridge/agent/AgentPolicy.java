@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import org.slurmautoresume.bridge.exec.CommandException;
 import org.slurmautoresume.bridge.exec.CommandRequest;
 import org.slurmautoresume.bridge.exec.CommandResult;
@@ -168,16 +169,25 @@ public final class AgentPolicy {
     }
 
     private NodeDecision mark(String name, AgentRequest.Action action, AgentRequest.MarkState state) {
+        return actOnUnhealthy(name, "marks", diagnosis -> scontrol(name,
+                List.of("update", "nodename=" + name, "state=" + state.word(), "reason=" + action.reason()),
+                NodeDecision.MARKED, diagnosis.evidence(), "set " + state.word() + " with reason " + action.reason()));
+    }
+
+    /**
+     * The rule every node-changing op shares: the agent acts only where its own diagnosis finds
+     * the node unhealthy; otherwise the refusal says what it saw.
+     */
+    private NodeDecision actOnUnhealthy(String name, String verb, Function<Diagnosis, NodeDecision> act) {
         Diagnosis diagnosis = diagnose(name);
         if (diagnosis.record().isEmpty()) {
             return new NodeDecision(name, NodeDecision.REFUSED, diagnosis.evidence(), "the node cannot be examined");
         }
         if (diagnosis.healthy()) {
             return new NodeDecision(name, NodeDecision.REFUSED, diagnosis.evidence(),
-                    "the agent's own diagnosis finds the node healthy; it marks only unhealthy nodes");
+                    "the agent's own diagnosis finds the node healthy; it " + verb + " only unhealthy nodes");
         }
-        return scontrol(name, List.of("update", "nodename=" + name, "state=" + state.word(), "reason=" + action.reason()),
-                NodeDecision.MARKED, diagnosis.evidence(), "set " + state.word() + " with reason " + action.reason());
+        return act.apply(diagnosis);
     }
 
     private NodeDecision resume(String name) {
@@ -240,17 +250,9 @@ public final class AgentPolicy {
      * diagnosis must agree, as for {@code mark}.
      */
     private NodeDecision reboot(String name) {
-        Diagnosis diagnosis = diagnose(name);
-        if (diagnosis.record().isEmpty()) {
-            return new NodeDecision(name, NodeDecision.REFUSED, diagnosis.evidence(), "the node cannot be examined");
-        }
-        if (diagnosis.healthy()) {
-            return new NodeDecision(name, NodeDecision.REFUSED, diagnosis.evidence(),
-                    "the agent's own diagnosis finds the node healthy; it reboots only unhealthy nodes");
-        }
-        return scontrol(name, List.of("reboot", "ASAP", "nextstate=RESUME",
-                        "reason=" + AgentRequest.Action.REBOOT.reason(), name),
-                NodeDecision.REBOOTING, diagnosis.evidence(), "reboot requested, back in service when it is up");
+        return actOnUnhealthy(name, "reboots", diagnosis -> scontrol(name, List.of("reboot", "ASAP",
+                        "nextstate=RESUME", "reason=" + AgentRequest.Action.REBOOT.reason(), name),
+                NodeDecision.REBOOTING, diagnosis.evidence(), "reboot requested, back in service when it is up"));
     }
 
     /**

@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slurmautoresume.bridge.exec.CommandException;
@@ -35,7 +37,7 @@ public final class SiteReplaceCommand {
         thread.setDaemon(true);
         return thread;
     });
-    private final java.util.Set<String> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<String> running = ConcurrentHashMap.newKeySet();
 
     public SiteReplaceCommand(Path program, Duration timeout, CommandRunner runner) {
         this.program = Objects.requireNonNull(program);

@@ -27,24 +27,17 @@ import org.slurmautoresume.bridge.slurm.SlurmClient;
  */
 public final class ReturningNodeProvider implements ReplacementProvider {
 
-    /** How the node is brought back. */
-    public enum Trigger {
-        SAME_HOSTNAME("same-hostname"), COMMAND("command"), REBOOT("reboot");
-
-        private final String word;
-
-        Trigger(String word) {
-            this.word = word;
-        }
-    }
-
-    private final Trigger trigger;
+    private final Replacement trigger;
     private final SlurmClient slurm;
     private final AgentClient agent;
     private final Consumer<String> say;
 
-    public ReturningNodeProvider(Trigger trigger, SlurmClient slurm, AgentClient agent, Consumer<String> say) {
-        this.trigger = Objects.requireNonNull(trigger);
+    /** {@code trigger}: how the node comes back; any provider but {@link Replacement#SPARE}. */
+    public ReturningNodeProvider(Replacement trigger, SlurmClient slurm, AgentClient agent, Consumer<String> say) {
+        if (trigger == Replacement.SPARE) {
+            throw new IllegalArgumentException("spares come from SpareProvider, not from the failed node");
+        }
+        this.trigger = trigger;
         this.slurm = Objects.requireNonNull(slurm);
         this.agent = Objects.requireNonNull(agent);
         this.say = Objects.requireNonNull(say);
@@ -52,29 +45,26 @@ public final class ReturningNodeProvider implements ReplacementProvider {
 
     @Override
     public String name() {
-        return trigger.word;
+        return trigger.word();
     }
 
     @Override
     public AgentRequest.Action action() {
-        return trigger == Trigger.REBOOT ? AgentRequest.Action.REBOOT : AgentRequest.Action.REPLACE;
+        return trigger == Replacement.REBOOT ? AgentRequest.Action.REBOOT : AgentRequest.Action.REPLACE;
     }
 
     @Override
     public void begin(String jobId, List<String> failed) {
-        AgentRequest request = switch (trigger) {
-            case SAME_HOSTNAME -> null;
-            case COMMAND -> AgentRequest.replace(jobId, failed);
-            case REBOOT -> AgentRequest.reboot(jobId, failed);
-        };
-        if (request == null) {
+        if (trigger == Replacement.SAME_HOSTNAME) {
             say.accept("waiting for " + String.join(",", failed) + " to come back under the same hostname");
             return;
         }
-        AgentResponse response = agent.send(request);
+        boolean reboot = trigger == Replacement.REBOOT;
+        AgentResponse response = agent.send(reboot ? AgentRequest.reboot(jobId, failed)
+                : AgentRequest.replace(jobId, failed));
         for (NodeDecision decision : response.decisions()) {
             if (decision.refusedOrFailed()) {
-                throw new ProviderException("the agent did not " + (trigger == Trigger.REBOOT ? "reboot " : "replace ")
+                throw new ProviderException("the agent did not " + (reboot ? "reboot " : "replace ")
                         + decision.node() + ": " + decision.why());
             }
             say.accept(decision.node() + ": " + decision.why());

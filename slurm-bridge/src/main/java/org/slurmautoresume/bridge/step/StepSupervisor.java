@@ -23,6 +23,7 @@ import org.slurmautoresume.bridge.exec.CommandRunner;
 import org.slurmautoresume.bridge.hostlist.Hostlist;
 import org.slurmautoresume.bridge.recovery.JobResizer;
 import org.slurmautoresume.bridge.recovery.NodeFaultRecovery;
+import org.slurmautoresume.bridge.recovery.Replacement;
 import org.slurmautoresume.bridge.recovery.ReplacementProvider;
 import org.slurmautoresume.bridge.recovery.ReturningNodeProvider;
 import org.slurmautoresume.bridge.recovery.SpareProvider;
@@ -96,14 +97,10 @@ public final class StepSupervisor {
         this.log = log;
     }
 
-    private static ReplacementProvider provider(SupervisorSettings.Replacement kind, SupervisorSettings settings,
-                                                SlurmClient slurm, AgentClient agent, SupervisorLog log) {
-        return switch (kind) {
-            case SPARE -> new SpareProvider(settings.spares().orElseThrow(), slurm);
-            case SAME_HOSTNAME -> new ReturningNodeProvider(ReturningNodeProvider.Trigger.SAME_HOSTNAME, slurm, agent, log::say);
-            case COMMAND -> new ReturningNodeProvider(ReturningNodeProvider.Trigger.COMMAND, slurm, agent, log::say);
-            case REBOOT -> new ReturningNodeProvider(ReturningNodeProvider.Trigger.REBOOT, slurm, agent, log::say);
-        };
+    private static ReplacementProvider provider(Replacement kind, SupervisorSettings settings, SlurmClient slurm,
+                                                AgentClient agent, SupervisorLog log) {
+        return kind == Replacement.SPARE ? new SpareProvider(settings.spares().orElseThrow(), slurm)
+                : new ReturningNodeProvider(kind, slurm, agent, log::say);
     }
 
     private Optional<String> jobId() {

@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.slurmautoresume.bridge.agent.AgentClient;
+import org.slurmautoresume.bridge.recovery.Replacement;
 import org.slurmautoresume.bridge.recovery.SparePool;
 
 /**
@@ -38,21 +39,6 @@ public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional
     public static final String REPLACEMENT = "AUTORESUME_REPLACEMENT";
     public static final String REPLACEMENT_TIMEOUT = "AUTORESUME_REPLACEMENT_TIMEOUT";
     public static final String ON_EXHAUSTED = "AUTORESUME_ON_EXHAUSTED";
-
-    /** The replacement providers, by the names users configure. */
-    public enum Replacement {
-        SPARE("spare"), SAME_HOSTNAME("same-hostname"), COMMAND("command"), REBOOT("reboot");
-
-        private final String word;
-
-        Replacement(String word) {
-            this.word = word;
-        }
-
-        public String word() {
-            return word;
-        }
-    }
 
     /** Past the budgets: end with the step's status, or have Slurm requeue the whole job. */
     public enum OnExhausted {
@@ -92,13 +78,8 @@ public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional
     }
 
     private static Replacement replacement(String word) {
-        for (Replacement r : Replacement.values()) {
-            if (r.word().equalsIgnoreCase(word)) {
-                return r;
-            }
-        }
-        throw new IllegalArgumentException(REPLACEMENT + " must be spare, same-hostname, command or reboot: \""
-                + word + "\"");
+        return Replacement.byWord(word).orElseThrow(() -> new IllegalArgumentException(REPLACEMENT
+                + " must be spare, same-hostname, command or reboot: \"" + word + "\""));
     }
 
     private static OnExhausted onExhausted(String word) {

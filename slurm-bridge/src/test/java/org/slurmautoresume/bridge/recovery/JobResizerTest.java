@@ -64,36 +64,37 @@ class JobResizerTest {
     @Test
     void aJobThatGrewDespiteTheExitStatusCounts() {
         // 22.05 answers NumNodes=ALL with exit 1 although the job grew (job 21, recorded).
-        when(runner.run(argThat(r -> r != null && r.argv().equals(List.of("scontrol", "-o", "show", "job", "21")))))
-                .thenAnswer(inv -> new CommandResult(inv.getArgument(0), 0,
-                        Fixtures.read(V22, "show-job-running-shrunk-nokill.txt").replace("JobId=6", "JobId=21"), "",
-                        false, Duration.ZERO))
-                .thenAnswer(inv -> new CommandResult(inv.getArgument(0), 0,
-                        Fixtures.read(V22, "show-job-running-expanded.txt"), "", false, Duration.ZERO));
-        answer(List.of("salloc", "--no-shell", "-N1", "-w", "node2", "--dependency=expand:21",
-                "--job-name=autoresume-donor-21", "--partition=debug"), 0, "", "salloc: Granted job allocation 22\n");
-        answer(List.of("env", "-u", "SLURM_JOBID", "scontrol", "update", "jobid=22", "NumNodes=0"), 0, "", "");
+        growsAfterLooks(2); // still without node2 after the donor was emptied
         answer(List.of("env", "-u", "SLURM_JOBID", "scontrol", "update", "jobid=21", "NumNodes=ALL"), 1, "",
                 "Job update not available right now, the DB index is being set, try again in a bit for job 21\n");
         answer(List.of("scancel", "22"), 1, "", "scancel: error: Kill job error on job id 22: Job/step already completing or completed\n");
 
         assertEquals("node[1-3]", resizer.grow("21", List.of("node2")).nodeList());
+        verify(runner).run(argThat(r -> r != null && r.argv().contains("NumNodes=ALL")));
         verify(runner).run(argThat(r -> isScancel(r, "22")));
+    }
+
+    /**
+     * Job 21 shows without node2 for the first {@code looks} reads and with it after; its donor
+     * 22 for node2 is granted and emptied.
+     */
+    private void growsAfterLooks(int looks) {
+        String shrunk = Fixtures.read(V22, "show-job-running-shrunk-nokill.txt").replace("JobId=6", "JobId=21");
+        String expanded = Fixtures.read(V22, "show-job-running-expanded.txt");
+        int[] seen = {0};
+        when(runner.run(argThat(r -> r != null && r.argv().equals(List.of("scontrol", "-o", "show", "job", "21")))))
+                .thenAnswer(inv -> new CommandResult(inv.getArgument(0), 0, seen[0]++ < looks ? shrunk : expanded, "",
+                        false, Duration.ZERO));
+        answer(List.of("salloc", "--no-shell", "-N1", "-w", "node2", "--dependency=expand:21",
+                "--job-name=autoresume-donor-21", "--partition=debug"), 0, "", "salloc: Granted job allocation 22\n");
+        answer(List.of("env", "-u", "SLURM_JOBID", "scontrol", "update", "jobid=22", "NumNodes=0"), 0, "", "");
     }
 
     @Test
     void anEmptiedDonorThatMovedItsNodesNeedsNoNumNodesAll() {
         // Emptying the donor hands its nodes to the job at once (22.05, seen on the local cluster);
         // NumNodes=ALL would only stall 5 s for a database index.
-        when(runner.run(argThat(r -> r != null && r.argv().equals(List.of("scontrol", "-o", "show", "job", "21")))))
-                .thenAnswer(inv -> new CommandResult(inv.getArgument(0), 0,
-                        Fixtures.read(V22, "show-job-running-shrunk-nokill.txt").replace("JobId=6", "JobId=21"), "",
-                        false, Duration.ZERO))
-                .thenAnswer(inv -> new CommandResult(inv.getArgument(0), 0,
-                        Fixtures.read(V22, "show-job-running-expanded.txt"), "", false, Duration.ZERO));
-        answer(List.of("salloc", "--no-shell", "-N1", "-w", "node2", "--dependency=expand:21",
-                "--job-name=autoresume-donor-21", "--partition=debug"), 0, "", "salloc: Granted job allocation 22\n");
-        answer(List.of("env", "-u", "SLURM_JOBID", "scontrol", "update", "jobid=22", "NumNodes=0"), 0, "", "");
+        growsAfterLooks(1); // node2 has joined as soon as the donor is emptied
         answer(List.of("scancel", "22"), 0, "", "");
 
         assertEquals("node[1-3]", resizer.grow("21", List.of("node2")).nodeList());

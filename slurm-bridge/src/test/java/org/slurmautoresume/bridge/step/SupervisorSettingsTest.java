@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.slurmautoresume.bridge.recovery.Replacement;
 
 class SupervisorSettingsTest {
 
@@ -47,12 +48,12 @@ class SupervisorSettingsTest {
 
     @Test
     void aSparePoolMeansTheSpareProviderAndTheOthersAreChosenByName() {
-        assertEquals(SupervisorSettings.Replacement.SPARE, SupervisorSettings.fromEnvironment(
+        assertEquals(Replacement.SPARE, SupervisorSettings.fromEnvironment(
                 Map.of("AUTORESUME_SPARE_PARTITION", "spares")).replacement().orElseThrow());
         assertTrue(SupervisorSettings.fromEnvironment(Map.of()).replacement().isEmpty());
         SupervisorSettings same = SupervisorSettings.fromEnvironment(Map.of("AUTORESUME_REPLACEMENT", "Same-Hostname",
                 "AUTORESUME_REPLACEMENT_TIMEOUT", "45", "AUTORESUME_ON_EXHAUSTED", "requeue"));
-        assertEquals(SupervisorSettings.Replacement.SAME_HOSTNAME, same.replacement().orElseThrow());
+        assertEquals(Replacement.SAME_HOSTNAME, same.replacement().orElseThrow());
         assertEquals(45, same.replacementTimeout().toSeconds());
         assertEquals(SupervisorSettings.OnExhausted.REQUEUE, same.onExhausted());
         assertEquals(300, SupervisorSettings.fromEnvironment(Map.of()).replacementTimeout().toSeconds());
