@@ -1,6 +1,5 @@
 package org.slurmautoresume.bridge.admin;
 
-import java.time.LocalDateTime;
 import java.util.Optional;
 import org.slurmautoresume.bridge.model.Node;
 import org.slurmautoresume.bridge.model.NodeReason;
@@ -70,12 +69,8 @@ public enum NodePhase {
      * the local cluster), hence "at or after".
      */
     public static boolean isBack(Node node) {
-        if (!(node.state().isFail() || node.state().isDown()) || node.state().notResponding()) {
-            return false;
-        }
-        Optional<LocalDateTime> markedAt = node.reason().flatMap(NodeReason::time);
-        Optional<LocalDateTime> started = node.slurmdStartTime();
-        return markedAt.isPresent() && started.isPresent() && !started.get().isBefore(markedAt.get());
+        return (node.state().isFail() || node.state().isDown())
+                && node.reason().flatMap(NodeReason::time).map(node::answersFromSlurmdStartedSince).orElse(false);
     }
 
     /**

@@ -29,4 +29,13 @@ public record Node(
         partitions = List.copyOf(partitions);
         raw = RawFields.of(raw);
     }
+
+    /**
+     * Answering the controller from a slurmd that started at or after {@code since}: the node,
+     * or the instance that replaced it, registered again since then. Slurm prints whole seconds,
+     * so "at" counts.
+     */
+    public boolean answersFromSlurmdStartedSince(LocalDateTime since) {
+        return !state.notResponding() && slurmdStartTime.map(started -> !started.isBefore(since)).orElse(false);
+    }
 }

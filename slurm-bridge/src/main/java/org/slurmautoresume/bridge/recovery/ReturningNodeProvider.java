@@ -105,7 +105,6 @@ public final class ReturningNodeProvider implements ReplacementProvider {
 
     /** Heard from again, by a slurmd that started after the fault. */
     static boolean isBack(Node node, LocalDateTime failedAt) {
-        return !node.state().notResponding()
-                && node.slurmdStartTime().map(t -> !t.isBefore(failedAt.truncatedTo(ChronoUnit.SECONDS))).orElse(false);
+        return node.answersFromSlurmdStartedSince(failedAt.truncatedTo(ChronoUnit.SECONDS));
     }
 }

@@ -9,6 +9,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.time.Duration;
 import java.time.LocalDateTime;
@@ -374,19 +377,17 @@ public final class StepSupervisor {
      * are killed by their slurmstepd, so srun is given a moment and then killed.
      */
     private static void stopSrun(StepProcess step) {
-        long deadline = System.nanoTime() + SRUN_GRACE.toNanos();
-        Optional<ProcessHandle> srun = ProcessHandle.of(step.pid());
-        while (step.isAlive() && System.nanoTime() < deadline) {
+        ProcessHandle.of(step.pid()).ifPresent(srun -> {
             try {
-                Thread.sleep(50);
+                srun.onExit().get(SRUN_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                srun.destroyForcibly();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return;
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("waiting for srun to end failed", e);
             }
-        }
-        if (step.isAlive()) {
-            srun.ifPresent(ProcessHandle::destroyForcibly);
-        }
+        });
     }
 
     private AttemptEvidence evidence(int status, StepProcess step, List<String> stepHosts) {
