@@ -151,7 +151,10 @@ public final class StepSupervisor {
             Thread lookup = startStepLookup(step, stepHosts);
             int status = step.waitFor();
             long ended = System.nanoTime();
-            lookup.interrupt();
+            if (markedByWatch.get().isEmpty()) {
+                lookup.interrupt();
+            } // else the watch ended this step for a dead node and is dropping it: interrupted, its
+              // scontrol would die mid-update and the repair below would race a second one
             if (status != 0) {
                 lookup.join(STEP_LOOKUP_JOIN_MS); // its hosts are evidence; a success needs none
             }
@@ -358,7 +361,6 @@ public final class StepSupervisor {
                             log.say("ending step " + found.fullId() + " now so it can run again without "
                                     + Hostlist.compress(marked));
                             runner.run(CommandRequest.of("scancel", found.fullId()));
-                            // Before srun is stopped: its end interrupts this thread.
                             recovery.get().dropNow(job, marked);
                             stopSrun(step);
                         }
