@@ -69,6 +69,11 @@ Commands:
         wait (default 60 s) until slurmctld sees it registered (new SlurmdStartTime, state
         without `*`). --fresh wipes spool/NODE first, like a new instance; --boot starts
         slurmd with -b (reports a reboot, i.e. a new BootTime).
+  set-slurmd-timeout S
+        Change SlurmdTimeout of the running cluster in place (`scontrol reconfigure`; jobs
+        and node states are kept) and wait until slurmctld uses it. For tests of
+        slurmctld's own not-responding verdict, which comes only at SlurmdTimeout: set a
+        short one, and set it back. The next `up` with other options restarts afresh.
   logs
         Print the log directory path.
   help, --help, -h
@@ -1017,6 +1022,33 @@ cmd_revive_node() {
     log "$node: registered after $(elapsed "$t0") s, SlurmdStartTime=$new State=$state"
 }
 
+cmd_set_slurmd_timeout() {
+    local timeout="${1:-}" deadline current
+    if [[ ! "$timeout" =~ ^[1-9][0-9]{0,4}$ ]] || [ "$timeout" -lt 3 ]; then
+        die "set-slurmd-timeout: SlurmdTimeout must be >= 3 seconds: '$timeout'"
+    fi
+    need_root set-slurmd-timeout
+    [ -f "$CONF" ] || die "set-slurmd-timeout: no cluster configured ($CONF missing); run 'up' first"
+    ctld_up || die "set-slurmd-timeout: slurmctld does not answer; run 'up' first"
+    sed "s/^SlurmdTimeout=.*/SlurmdTimeout=$timeout/" "$CONF" >"$CONF.tmp"
+    chmod 0644 "$CONF.tmp"
+    mv -f "$CONF.tmp" "$CONF"
+    if [ -f "$ENV_FILE" ]; then
+        sed "s/^AR_SLURMD_TIMEOUT=.*/AR_SLURMD_TIMEOUT=$timeout/" "$ENV_FILE" >"$ENV_FILE.tmp"
+        chmod 0644 "$ENV_FILE.tmp"
+        mv -f "$ENV_FILE.tmp" "$ENV_FILE"
+    fi
+    sc reconfigure || die "set-slurmd-timeout: scontrol reconfigure failed"
+    deadline=$(( $(date +%s) + 30 ))
+    while :; do
+        current="$(sc show config 2>/dev/null | awk -F' *= *' '$1 == "SlurmdTimeout" { print $2 }')"
+        [ "$current" = "$timeout sec" ] && break
+        [ "$(date +%s)" -lt "$deadline" ] || die "set-slurmd-timeout: slurmctld still reports SlurmdTimeout '$current' after 30 s"
+        sleep 0.2
+    done
+    log "SlurmdTimeout is now $timeout s"
+}
+
 cmd_logs() {
     echo "$LOGDIR"
 }
@@ -1030,6 +1062,7 @@ main() {
         status) cmd_status "$@" ;;
         kill-node) cmd_kill_node "$@" ;;
         revive-node) cmd_revive_node "$@" ;;
+        set-slurmd-timeout) cmd_set_slurmd_timeout "$@" ;;
         logs) cmd_logs ;;
         help|-h|--help) usage ;;
         "") usage >&2; exit 2 ;;

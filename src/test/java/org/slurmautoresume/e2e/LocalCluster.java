@@ -186,6 +186,26 @@ final class LocalCluster {
         return clusterScript("kill-node", node);
     }
 
+    /** Something run against the cluster that may throw, for {@link #withSlurmdTimeout}. */
+    interface ClusterAction {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs {@code action} while slurmctld uses the given SlurmdTimeout, then restores the one the
+     * cluster was started with (300 s): for tests of slurmctld's own not-responding verdict,
+     * which would otherwise take over five minutes to come.
+     */
+    void withSlurmdTimeout(int seconds, ClusterAction action) throws Exception {
+        String configured = env.get("AR_SLURMD_TIMEOUT");
+        clusterScript("set-slurmd-timeout", Integer.toString(seconds));
+        try {
+            action.run();
+        } finally {
+            clusterScript("set-slurmd-timeout", configured);
+        }
+    }
+
     /** Brings a node back as a replacement under the same hostname. */
     CommandResult reviveNode(String node) {
         return clusterScript("revive-node", node, "--fresh");

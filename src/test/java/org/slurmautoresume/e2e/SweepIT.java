@@ -134,10 +134,13 @@ class SweepIT {
     @Test
     void aKilledSlurmdThatStaysDownIsMarkedForReplacement() throws Exception {
         Files.writeString(policy, "notRespondingAfterSeconds: 1\nmaxPartitionPercent: 100\n");
-        cluster.killNode("node4");
-        // down* is slurmctld's own verdict, given only at SlurmdTimeout (300 s on the local cluster).
-        // An admin's state=down does not stand in for it: no NOT_RESPONDING follows (seen on 22.05).
-        nodes.waitForState("node4", "DOWN+NOT_RESPONDING", Duration.ofSeconds(480)); // 300 s + a ping cycle (<= 100 s)
+        // down* is slurmctld's own verdict, given only at SlurmdTimeout. An admin's state=down
+        // does not stand in for it: no NOT_RESPONDING follows (seen on 22.05). At the cluster's
+        // 300 s it takes up to 400 s, so this test shortens SlurmdTimeout while it waits.
+        cluster.withSlurmdTimeout(15, () -> {
+            cluster.killNode("node4");
+            nodes.waitForState("node4", "DOWN+NOT_RESPONDING", Duration.ofSeconds(90)); // 15 s + ping cycles
+        });
         Wait.until("node4 down for over a second", Duration.ofSeconds(10), () -> {
             CommandResult plan = sweep("--dry-run");
             return plan.exitCode() == 10 ? Optional.of(plan) : Optional.empty();

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slurmautoresume.bridge.exec.CommandRequest;
@@ -35,6 +36,8 @@ public final class JobResizer {
     private final CommandRunner runner;
     private final SlurmClient slurm;
     private final Duration allocationTimeout;
+    /** Jobs this resizer has grown: Slurm treats them differently from then on. */
+    private final Set<String> grown = ConcurrentHashMap.newKeySet();
 
     public JobResizer(CommandRunner runner, SlurmClient slurm, Duration allocationTimeout) {
         this.runner = Objects.requireNonNull(runner);
@@ -70,7 +73,9 @@ public final class JobResizer {
         Job after = slurm.requireJob(jobId);
         if (!Hostlist.expand(after.nodeList()).equals(keep)) {
             String why = result.diagnosticTail();
-            if (why.contains("DB index")) {
+            if ((why.contains("DB index") || grown.contains(jobId)) && withoutAccounting()) {
+                // 22.05 words this refusal differently from run to run ("the DB index is being
+                // set", "Unexpected message received"); what explains it is that we grew the job.
                 why = "Slurm refuses changes to a job that was grown once when it keeps no accounting"
                         + " (accounting_storage/none; slurmdbd lifts this): " + why.strip();
             }
@@ -111,9 +116,18 @@ public final class JobResizer {
                 throw new SlurmException(SlurmException.Kind.COMMAND_FAILED, "job " + jobId + " did not take "
                         + Hostlist.compress(add) + " (it has " + after.nodeList() + "): " + update.diagnosticTail());
             }
+            grown.add(jobId);
             return after;
         } finally {
             donor.ifPresent(this::cancelQuietly);
+        }
+    }
+
+    private boolean withoutAccounting() {
+        try {
+            return slurm.config().get("AccountingStorageType").map(t -> t.strip().endsWith("/none")).orElse(false);
+        } catch (SlurmException e) {
+            return false;
         }
     }
 

@@ -134,10 +134,11 @@ public final class StepSupervisor {
 
     /** Runs the step until it succeeds or must not run again; returns the exit status to end with. */
     public int run(List<String> srunArgv) throws InterruptedException {
-        preflightOncePerJob();
+        Optional<Job> job = jobAtStart();
+        preflightOncePerJob(job);
         int appRetriesLeft = settings.maxAppRetries();
         int nodeRetriesLeft = settings.maxNodeRetries();
-        int jobSize = recovery.isPresent() && jobId().isPresent() ? slurm.requireJob(jobId().get()).numNodes() : 0;
+        int jobSize = recovery.isPresent() ? job.map(Job::numNodes).orElse(0) : 0;
         for (int attempt = 1; ; attempt++) {
             if (attempt > 1) {
                 log.stepId("?");
@@ -226,6 +227,10 @@ public final class StepSupervisor {
         }
         if (result.faultyNodes().isEmpty()) {
             return Optional.of(fault + "; Slurm did not say which node failed");
+        }
+        if (jobSize <= 0) {
+            return Optional.of(fault + "; the job's size could not be read from Slurm when the step started,"
+                    + " so there is nothing to grow it back to");
         }
         log.say(fault);
         String job = jobId().get();
@@ -415,13 +420,34 @@ public final class StepSupervisor {
         return new AttemptEvidence(status, Optional.ofNullable(stopSignal.get()), step.stderrTail(), job, hosts, nodes);
     }
 
-    private void preflightOncePerJob() {
+    /** The job this srun runs in, read once; empty outside a job or when Slurm does not answer. */
+    private Optional<Job> jobAtStart() {
         if (jobId().isEmpty()) {
             log.say("srun runs outside a job allocation: only in-place re-runs are possible");
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(slurm.requireJob(jobId().get()));
+        } catch (SlurmException e) {
+            log.say("could not read job " + jobId().get() + " from Slurm (" + e.getMessage()
+                    + "); preflight skipped, and a node fault will not be repaired by resizing");
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Prints the preflight findings once per job, not once per srun. The marker names the job by
+     * its id and submit time: job ids come round again (MaxJobId, or a controller started with
+     * its state cleared), and a stale marker would hide the findings from a new job.
+     */
+    private void preflightOncePerJob(Optional<Job> job) {
+        if (job.isEmpty()) {
             return;
         }
         String user = environment.getOrDefault("USER", System.getProperty("user.name", "user"));
-        Path marker = settings.stateDir().resolve("autoresume-preflight-" + user + "-" + jobId().get());
+        String submitted = job.get().raw().getOrDefault("SubmitTime", "").replaceAll("[^0-9]", "");
+        Path marker = settings.stateDir().resolve(
+                "autoresume-preflight-" + user + "-" + job.get().jobId() + "-" + submitted);
         try {
             Files.createFile(marker);
         } catch (FileAlreadyExistsException e) {
@@ -430,8 +456,7 @@ public final class StepSupervisor {
             log().debug("cannot write preflight marker {}: {}", marker, e.getMessage());
         }
         try {
-            Job job = slurm.requireJob(jobId().get());
-            for (PreflightFinding finding : new Preflight().check(slurm.config(), job)) {
+            for (PreflightFinding finding : new Preflight().check(slurm.config(), job.get())) {
                 log.say("preflight: " + finding.describe());
             }
         } catch (SlurmException e) {

@@ -103,6 +103,34 @@ class JobResizerTest {
     }
 
     @Test
+    void aShrinkRefusedAfterAGrowthWithoutAccountingIsExplainedWhateverSlurmSays() {
+        // Seen in CI on 22.05: the refusal read "Unexpected message received", not "DB index".
+        growsAfterLooks(1);
+        answer(List.of("scancel", "22"), 0, "", "");
+        answer(List.of("scontrol", "show", "config"), 0, Fixtures.read(V22, "show-config.txt"), "");
+        answer(List.of("env", "-u", "SLURM_JOBID", "scontrol", "update", "jobid=21", "NodeList=node[1-2]"), 1, "",
+                "Unexpected message received for job 21\n");
+        resizer.grow("21", List.of("node2"));
+
+        SlurmException e = assertThrows(SlurmException.class, () -> resizer.shrink("21", List.of("node3")));
+        assertTrue(e.getMessage().contains("Slurm refuses changes to a job that was grown once when it keeps no"
+                + " accounting"), e.getMessage());
+        assertTrue(e.getMessage().contains("Unexpected message received"), e.getMessage());
+    }
+
+    @Test
+    void aRefusedShrinkOfAJobNeverGrownIsReportedAsSlurmSaidIt() {
+        answer(List.of("scontrol", "-o", "show", "job", "21"), 0,
+                Fixtures.read(V22, "show-job-running-expanded.txt"), "");
+        answer(List.of("env", "-u", "SLURM_JOBID", "scontrol", "update", "jobid=21", "NodeList=node[1-2]"), 1, "",
+                "Unexpected message received for job 21\n");
+
+        SlurmException e = assertThrows(SlurmException.class, () -> resizer.shrink("21", List.of("node3")));
+        assertTrue(e.getMessage().endsWith("Unexpected message received for job 21"), e.getMessage());
+        verify(runner, never()).run(argThat(r -> r != null && r.argv().contains("config")));
+    }
+
+    @Test
     void noAllocationIsATimeoutAndNamesTheNodes() {
         answer(List.of("scontrol", "-o", "show", "job", "6"), 0, Fixtures.read(V22, "show-job-running-shrunk-nokill.txt"), "");
         when(runner.run(argThat(r -> r != null && r.argv().get(0).equals("salloc")))).thenAnswer(inv ->
