@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install what slurm-autoresume needs on a fresh Debian bookworm machine:
-# the Slurm 22.05 daemons and client, munge, the Slurm headers for the SPANK
-# plugin, and the Java/C build tools. Idempotent: packages that are already
+# the Slurm 22.05 daemons (slurmdbd on MariaDB for accounting) and client, munge,
+# the Slurm headers for the SPANK plugin, and the Java/C build tools. Idempotent: packages that are already
 # installed are skipped, and `apt-get update` only runs when something is missing.
 #
 # Usage: install-deps.sh [--runtime-only] [--check] [--quiet] [--help]
@@ -10,7 +10,7 @@
 #   --quiet         print nothing when nothing is missing
 set -euo pipefail
 
-RUNTIME_PKGS=(slurmctld slurmd slurm-client munge libslurm-dev procps iproute2 util-linux passwd coreutils perl-base)
+RUNTIME_PKGS=(slurmctld slurmd slurmdbd mariadb-server slurm-client munge libslurm-dev procps iproute2 util-linux passwd coreutils perl-base)
 BUILD_PKGS=(openjdk-17-jdk-headless maven build-essential make gcc)
 
 usage() {

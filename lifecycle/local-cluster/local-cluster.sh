@@ -22,7 +22,9 @@ spool, logs and pid files live in $AR_CLUSTER_DIR (default /var/tmp/autoresume-c
   etc/      slurm.conf, plugstack.conf, plugstack.conf.d/ (drop SPANK snippets here),
             fake-reboot.sh (RebootProgram: `scontrol reboot` restarts only that node's slurmd
             with -b), fake-suspend.sh / fake-resume.sh (with --power-save)
-  state/    slurmctld StateSaveLocation
+  state/    slurmctld StateSaveLocation (state/slurmctld), the accounting database's
+            generated password
+  db/       MariaDB datadir for slurmdbd (owned by mysql)
   spool/    one SlurmdSpoolDir per node (spool/nodeK)
   log/      slurmctld.log, slurmd-nodeK.log, daemon start output
   run/      pid files
@@ -31,6 +33,7 @@ spool, logs and pid files live in $AR_CLUSTER_DIR (default /var/tmp/autoresume-c
 
 Commands:
   up [--nodes N] [--slurmd-timeout S] [--cpus C] [--power-save] [--extra-conf FILE] [--no-resume]
+     [--no-accounting]
         As root: install missing packages (install-deps.sh --runtime-only), create the
         test user ($AR_TEST_USER, default artest), write etc/slurm.conf (ClusterName=arlocal,
         partition debug with node[1-N]), link /etc/slurm/slurm.conf to it when that path is
@@ -46,6 +49,10 @@ Commands:
                                `scontrol update node=X state=power_down|power_up` works
                                (SuspendTime=86400: idle nodes are not suspended on their own)
           --extra-conf FILE    append FILE's lines to slurm.conf (e.g. HealthCheckProgram)
+          --no-accounting      AccountingStorageType=accounting_storage/none. By default the
+                               cluster keeps accounting like production ones: slurmdbd
+                               (DbdPort $AR_SLURMDBD_PORT, default 16819) on its own MariaDB
+                               (db/, 127.0.0.1:$AR_DB_PORT, default 16306)
           --no-resume          leave nodes that are DOWN/DRAIN/FAIL as they are (default:
                                `scontrol update state=resume` them so the cluster is usable)
         Idempotent: a second `up` with the same options starts only what is missing. When
@@ -97,6 +104,8 @@ AR_CLUSTER_DIR="${AR_CLUSTER_DIR:-/var/tmp/autoresume-cluster}"
 AR_TEST_USER="${AR_TEST_USER:-artest}"
 CTLD_PORT="${AR_SLURMCTLD_PORT:-16817}"
 SLURMD_PORT_BASE="${AR_SLURMD_PORT_BASE:-17001}"
+DBD_PORT="${AR_SLURMDBD_PORT:-16819}"
+DB_PORT="${AR_DB_PORT:-16306}"
 UP_TIMEOUT="${AR_UP_TIMEOUT:-90}"
 CLUSTER_NAME="arlocal"
 PARTITION="debug"
@@ -115,6 +124,8 @@ fi
 [[ "$AR_TEST_USER" =~ ^[a-z_][a-z0-9_-]{0,31}$ ]] || die "AR_TEST_USER is not a valid user name: '$AR_TEST_USER'"
 [[ "$CTLD_PORT" =~ ^[0-9]{2,5}$ ]] || die "AR_SLURMCTLD_PORT must be a port number: '$CTLD_PORT'"
 [[ "$SLURMD_PORT_BASE" =~ ^[0-9]{2,5}$ ]] || die "AR_SLURMD_PORT_BASE must be a port number: '$SLURMD_PORT_BASE'"
+[[ "$DBD_PORT" =~ ^[0-9]{2,5}$ ]] || die "AR_SLURMDBD_PORT must be a port number: '$DBD_PORT'"
+[[ "$DB_PORT" =~ ^[0-9]{2,5}$ ]] || die "AR_DB_PORT must be a port number: '$DB_PORT'"
 [[ "$UP_TIMEOUT" =~ ^[0-9]{1,5}$ ]] || die "AR_UP_TIMEOUT must be a number of seconds: '$UP_TIMEOUT'"
 
 DIR="$AR_CLUSTER_DIR"
@@ -134,6 +145,12 @@ JOBS="$DIR/jobs"
 ENV_FILE="$DIR/cluster.env"
 MARKER="$DIR/.autoresume-local-cluster"
 MUNGE_MARK="$RUN/munged.started-by-local-cluster"
+DBD_CONF="$ETC/slurmdbd.conf"
+DBD_PIDFILE="$RUN/slurmdbd.pid"
+DB_DIR="$DIR/db" # not under state/ (0700 root): mariadbd runs as mysql
+DB_PASS_FILE="$STATE/slurmdbd.pass"
+DB_SOCK="$RUN/mariadb.sock"
+DB_PIDFILE="$RUN/mariadb.pid"
 export SLURM_CONF="$CONF"
 
 # ---------------------------------------------------------------- helpers
@@ -156,12 +173,25 @@ wait_for() {
     done
 }
 
-# clean_exec CMD ARGS...: run CMD with an empty signal mask and default signal handlers.
-# A daemon started from a fake Reboot/Suspend/ResumeProgram would otherwise inherit
-# slurmctld's or slurmd's blocked signals (SIGTERM included) and ignore `down`.
+# clean_exec CMD ARGS...: run CMD with an empty signal mask, default signal handlers and no
+# inherited descriptor above 2. A daemon started from a fake Reboot/Suspend/ResumeProgram
+# would otherwise inherit slurmctld's or slurmd's blocked signals (SIGTERM included) and
+# ignore `down`; one started under `flock LOCK local-cluster.sh up` would hold the lock for
+# as long as it runs. With CLEAN_DETACH=1 CMD runs in a new session in the background (for
+# daemons that stay in the foreground) and clean_exec returns at once.
 clean_exec() {
-    perl -MPOSIX -e 'sigprocmask(SIG_SETMASK, POSIX::SigSet->new) or die "sigprocmask: $!\n";
+    CLEAN_DETACH="${CLEAN_DETACH:-0}" perl -MPOSIX -e 'sigprocmask(SIG_SETMASK, POSIX::SigSet->new) or die "sigprocmask: $!\n";
         $SIG{$_} = "DEFAULT" for grep { $_ ne "KILL" && $_ ne "STOP" && $_ ne "ZERO" } keys %SIG;
+        opendir(my $fds, "/proc/self/fd") or die "/proc/self/fd: $!\n";
+        my @open = grep { /^\d+$/ && $_ > 2 } readdir($fds);
+        closedir($fds);
+        POSIX::close($_) for @open;
+        if ($ENV{CLEAN_DETACH} eq "1") {
+            my $pid = fork() // die "fork: $!\n";
+            exit 0 if $pid;
+            POSIX::setsid();
+        }
+        delete $ENV{CLEAN_DETACH};
         exec { $ARGV[0] } @ARGV or die "exec $ARGV[0]: $!\n"' "$@"
 }
 
@@ -409,10 +439,17 @@ node_lines() { # COUNT CPUS
     done
 }
 
-gen_conf() { # COUNT TIMEOUT CPUS POWER_SAVE(0|1) EXTRA_FILE
-    local count="$1" timeout="$2" cpus="$3" power="$4" extra="$5" host
+gen_conf() { # COUNT TIMEOUT CPUS POWER_SAVE(0|1) EXTRA_FILE ACCOUNTING(0|1)
+    local count="$1" timeout="$2" cpus="$3" power="$4" extra="$5" accounting="$6" host storage
     host="$(uname -n)"
     host="${host%%.*}"
+    if [ "$accounting" -eq 1 ]; then
+        storage="AccountingStorageType=accounting_storage/slurmdbd
+AccountingStorageHost=127.0.0.1
+AccountingStoragePort=$DBD_PORT"
+    else
+        storage="AccountingStorageType=accounting_storage/none"
+    fi
     cat <<CONF
 # Generated by lifecycle/local-cluster/local-cluster.sh up: do not edit, run 'up' again.
 # AR_NODE_COUNT=$count
@@ -427,7 +464,7 @@ SwitchType=switch/none
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
+$storage
 JobCompType=jobcomp/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
@@ -536,7 +573,7 @@ POWER
     done
 }
 
-write_env() { # COUNT TIMEOUT CPUS POWER_SAVE
+write_env() { # COUNT TIMEOUT CPUS POWER_SAVE ACCOUNTING
     local tmp="$ENV_FILE.tmp"
     {
         echo "AR_CLUSTER_DIR=$DIR"
@@ -554,6 +591,8 @@ write_env() { # COUNT TIMEOUT CPUS POWER_SAVE
         echo "AR_LOG_DIR=$LOGDIR"
         echo "AR_PLUGSTACK_DIR=$PLUGSTACK_D"
         echo "AR_POWER_SAVE=$4"
+        echo "AR_ACCOUNTING=$5"
+        echo "AR_SLURMDBD_PORT=$DBD_PORT"
     } >"$tmp"
     chmod 0644 "$tmp"
     mv -f "$tmp" "$ENV_FILE"
@@ -618,6 +657,122 @@ start_munge() {
     pid="$(munged_pid)"
     echo "$pid" >"$MUNGE_MARK"
     log "started munged (pid $pid)"
+}
+
+# ---------------------------------------------------------------- accounting
+# slurmdbd with its own MariaDB (datadir in state/, TCP on 127.0.0.1 only): production
+# clusters keep accounting, and Slurm 22.05 without it refuses every change to a job once
+# it has been grown (docs/slurm-behaviour.md), so a job could be repaired only once.
+
+pidfile_daemon() { # PIDFILE COMM -> the pid when it names a live COMM process
+    local pid
+    [ -r "$1" ] || return 0
+    pid="$(tr -dc '0-9' <"$1")"
+    if pid_alive "$pid" && [ "$(proc_comm "$pid")" = "$2" ]; then echo "$pid"; fi
+}
+
+db_pid() { pidfile_daemon "$DB_PIDFILE" mariadbd; }
+dbd_pid() { pidfile_daemon "$DBD_PIDFILE" slurmdbd; }
+db_answers() { mariadb --socket="$DB_SOCK" -e 'SELECT 1' >/dev/null 2>&1; }
+dbd_answers() { timeout 10 sacctmgr -n -P show cluster format=cluster >/dev/null 2>&1; }
+conf_has_accounting() { [ -r "$CONF" ] && grep -qx 'AccountingStorageType=accounting_storage/slurmdbd' "$CONF"; }
+
+start_db() {
+    local owner pass
+    if [ -z "$(db_pid)" ]; then
+        if [ ! -d "$DB_DIR/mysql" ]; then
+            rm -rf "${DB_DIR:?}"
+            mkdir -p "$DB_DIR"
+            chown mysql:mysql "$DB_DIR"
+            chmod 0700 "$DB_DIR"
+            mariadb-install-db --user=mysql --datadir="$DB_DIR" --auth-root-authentication-method=socket \
+                --skip-test-db >>"$LOGDIR/mariadb-install.out" 2>&1 \
+                || die "mariadb-install-db failed: see $LOGDIR/mariadb-install.out"
+            log "created the accounting database directory $DB_DIR"
+        fi
+        owner="$(port_owner "$DB_PORT")"
+        [ -z "$owner" ] || die "port $DB_PORT (MariaDB for slurmdbd, AR_DB_PORT) is taken: $owner"
+        rm -f "$DB_PIDFILE" "$DB_SOCK"
+        chown mysql:mysql "$RUN" 2>/dev/null || true
+        chmod 0755 "$RUN"
+        # mariadbd stays in the foreground: detached from this script's session and output.
+        CLEAN_DETACH=1 clean_exec mariadbd --user=mysql --datadir="$DB_DIR" --socket="$DB_SOCK" \
+            --port="$DB_PORT" --bind-address=127.0.0.1 --skip-name-resolve --pid-file="$DB_PIDFILE" \
+            --log-error="$LOGDIR/mariadb.log" --innodb-buffer-pool-size=64M --innodb-lock-wait-timeout=900 \
+            </dev/null >>"$LOGDIR/mariadb.out" 2>&1 || die "MariaDB failed to start: see $LOGDIR/mariadb.out"
+        wait_for 60 MariaDB db_answers || die "MariaDB does not answer on $DB_SOCK after 60 s: see $LOGDIR/mariadb.log"
+        log "started MariaDB for slurmdbd (pid $(db_pid), 127.0.0.1:$DB_PORT)"
+    fi
+    if [ ! -s "$DB_PASS_FILE" ]; then
+        (umask 077; od -An -tx1 -N16 /dev/urandom | tr -d ' \n' >"$DB_PASS_FILE")
+    fi
+    pass="$(tr -dc '0-9a-f' <"$DB_PASS_FILE")"
+    mariadb --socket="$DB_SOCK" -e "CREATE USER IF NOT EXISTS 'slurm'@'127.0.0.1' IDENTIFIED BY '$pass';
+        ALTER USER 'slurm'@'127.0.0.1' IDENTIFIED BY '$pass';
+        GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';" \
+        || die "could not create the slurmdbd database user: see $LOGDIR/mariadb.log"
+}
+
+write_dbd_conf() {
+    local pass tmp="$DBD_CONF.tmp"
+    pass="$(tr -dc '0-9a-f' <"$DB_PASS_FILE")"
+    (umask 077; cat >"$tmp" <<DBD
+# Generated by lifecycle/local-cluster/local-cluster.sh up: do not edit.
+AuthType=auth/munge
+DbdHost=localhost
+DbdAddr=127.0.0.1
+DbdPort=$DBD_PORT
+SlurmUser=root
+StorageType=accounting_storage/mysql
+StorageHost=127.0.0.1
+StoragePort=$DB_PORT
+StorageUser=slurm
+StoragePass=$pass
+StorageLoc=slurm_acct_db
+LogFile=$LOGDIR/slurmdbd.log
+PidFile=$DBD_PIDFILE
+DBD
+    )
+    if [ -f "$DBD_CONF" ] && cmp -s "$tmp" "$DBD_CONF"; then
+        rm -f "$tmp"
+    else
+        mv -f "$tmp" "$DBD_CONF"
+    fi
+}
+
+start_accounting() {
+    local owner
+    start_db
+    write_dbd_conf
+    if [ -z "$(dbd_pid)" ]; then
+        owner="$(port_owner "$DBD_PORT")"
+        [ -z "$owner" ] || die "port $DBD_PORT (DbdPort, AR_SLURMDBD_PORT) is taken: $owner"
+        rm -f "$DBD_PIDFILE"
+        # slurmdbd reads slurmdbd.conf next to $SLURM_CONF, and daemonizes itself.
+        clean_exec slurmdbd </dev/null >>"$LOGDIR/slurmdbd.out" 2>&1 \
+            || die "slurmdbd failed to start: see $LOGDIR/slurmdbd.log and $LOGDIR/slurmdbd.out"
+        wait_for 60 slurmdbd dbd_answers || die "slurmdbd does not answer after 60 s: see $LOGDIR/slurmdbd.log"
+        log "started slurmdbd (pid $(dbd_pid), 127.0.0.1:$DBD_PORT)"
+    fi
+    if ! timeout 10 sacctmgr -n -P show cluster format=cluster 2>/dev/null | grep -qx "$CLUSTER_NAME"; then
+        timeout 20 sacctmgr -i add cluster "$CLUSTER_NAME" >/dev/null \
+            || die "could not add cluster $CLUSTER_NAME to slurmdbd: see $LOGDIR/slurmdbd.log"
+        log "added cluster $CLUSTER_NAME to the accounting database"
+    fi
+}
+
+stop_accounting() {
+    local pid
+    pid="$(dbd_pid)"
+    if [ -n "$pid" ]; then
+        stop_pids 20 slurmdbd "$pid"
+        log "stopped slurmdbd: $pid"
+    fi
+    pid="$(db_pid)"
+    if [ -n "$pid" ]; then
+        stop_pids 60 MariaDB "$pid"
+        log "stopped MariaDB: $pid"
+    fi
 }
 
 port_owner() { # PORT -> description of the listener, empty when free
@@ -704,6 +859,7 @@ stop_cluster_daemons() {
         [ -z "$slurmds" ] || log "stopped slurmd: $slurmds"
         [ -z "$ctlds" ] || log "stopped slurmctld: $ctlds"
     fi
+    stop_accounting # after slurmctld, which sends its last records to slurmdbd
 }
 
 stop_munge_if_ours() {
@@ -723,7 +879,7 @@ stop_munge_if_ours() {
 # ---------------------------------------------------------------- commands
 
 cmd_up() {
-    local count=4 timeout=300 cpus=4 power=0 extra="" resume=1 t0 newconf node name state
+    local count=4 timeout=300 cpus=4 power=0 extra="" resume=1 accounting=1 t0 newconf node name state
     local -a unusable powered
     while [ "$#" -gt 0 ]; do
         case "$1" in
@@ -737,6 +893,7 @@ cmd_up() {
             --extra-conf=*) extra="${1#*=}" ;;
             --power-save) power=1 ;;
             --no-resume) resume=0 ;;
+            --no-accounting) accounting=0 ;;
             -h|--help) usage; exit 0 ;;
             *) die "up: unknown option '$1' (see --help)" ;;
         esac
@@ -770,7 +927,7 @@ cmd_up() {
     chown "$AR_TEST_USER": "$JOBS"
     chmod 0755 "$JOBS"
 
-    newconf="$(gen_conf "$count" "$timeout" "$cpus" "$power" "$extra")"
+    newconf="$(gen_conf "$count" "$timeout" "$cpus" "$power" "$extra" "$accounting")"
     if [ ! -f "$CONF" ] || [ "$(cat "$CONF")" != "$newconf" ]; then
         if [ -f "$CONF" ]; then
             if [ -n "$(ctld_pids)$(all_slurmd_pids)" ]; then
@@ -806,6 +963,11 @@ cmd_up() {
     done
 
     start_munge
+    if [ "$accounting" -eq 1 ]; then
+        start_accounting
+    else
+        stop_accounting
+    fi
     start_ctld
     # Nodes that slurmctld keeps powered down (--power-save) get no slurmd here: powering
     # them up (below) runs ResumeProgram, which starts it.
@@ -854,7 +1016,7 @@ cmd_up() {
             die "not all nodes usable within ${UP_TIMEOUT}s: see $LOGDIR/slurmctld.log"
         fi
     fi
-    write_env "$count" "$timeout" "$cpus" "$power"
+    write_env "$count" "$timeout" "$cpus" "$power" "$accounting"
     log "cluster $CLUSTER_NAME up: $(hostlist "$count") in partition $PARTITION ($(elapsed "$t0") s); env in $ENV_FILE"
 }
 
@@ -872,6 +1034,7 @@ cmd_down() {
     if [ -f "$CONF" ]; then
         stop_cluster_daemons
     fi
+    stop_accounting
     stop_munge_if_ours
     if [ "$purge" -eq 1 ] && [ -d "$DIR" ]; then
         [ -f "$MARKER" ] || die "refusing to purge $DIR: it has no $MARKER"
@@ -906,6 +1069,20 @@ cmd_status() {
         printf '%-12s NOT ANSWERING pid %s (see %s)\n' slurmctld "$pids" "$LOGDIR/slurmctld.log"; ok=3
     else
         printf '%-12s DOWN\n' slurmctld; ok=3
+    fi
+    if conf_has_accounting; then
+        pid="$(db_pid)"
+        if [ -n "$pid" ] && db_answers; then
+            printf '%-12s running  pid %s\n' MariaDB "$pid"
+        else
+            printf '%-12s DOWN\n' MariaDB; ok=3
+        fi
+        pid="$(dbd_pid)"
+        if [ -n "$pid" ]; then
+            printf '%-12s running  pid %s\n' slurmdbd "$pid"
+        else
+            printf '%-12s DOWN\n' slurmdbd; ok=3
+        fi
     fi
     for node in $(node_list "$count"); do
         pids="$(slurmd_pids "$node" | tr '\n' ' ' | sed 's/ $//')"

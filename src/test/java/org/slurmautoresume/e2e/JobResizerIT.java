@@ -40,8 +40,11 @@ class JobResizerIT {
         try {
             cluster.waitForJob(jobId, "to run", Duration.ofSeconds(60), j -> j.state() == JobState.RUNNING);
         } catch (AssertionError notStarted) {
+            // What held it back: the job's Reason, and who else is on those nodes.
+            String why = cluster.run(List.of("squeue", "-h", "-o", "%A %T %R %N %j")).stdout()
+                    + cluster.run(List.of("scontrol", "-o", "show", "node", nodes)).stdout();
             cancel(jobId); // the caller never learns its id: left behind it would hold the nodes for later tests
-            throw notStarted;
+            throw new AssertionError(notStarted.getMessage() + "\n" + why, notStarted);
         }
         return jobId;
     }
