@@ -31,7 +31,8 @@ spool, logs and pid files live in $AR_CLUSTER_DIR (default /var/tmp/autoresume-c
   spool/    one SlurmdSpoolDir per node (spool/nodeK)
   log/      slurmctld.log, slurmd-nodeK.log, daemon start output
   run/      pid files
-  jobs/     owned by the test user; tests write sbatch output here
+  jobs/     owned by the test user; tests write sbatch output here (emptied when a new
+            configuration wipes slurmctld state: job ids then start again at 1)
   cluster.env  KEY=VALUE lines describing the running cluster (readable by all)
 
 Commands:
@@ -992,8 +993,10 @@ cmd_up() {
             else
                 log "configuration changed"
             fi
-            log "wiping slurmctld state and slurmd spool (new configuration)"
+            log "wiping slurmctld state, slurmd spool and old job output (new configuration)"
             rm -rf "${CTLD_STATE:?}" "${SPOOL:?}"
+            # Job ids start again at 1: an old jobs/24.out or 24.ready would pass for the new job 24's.
+            find "$JOBS" -mindepth 1 -delete 2>/dev/null || true
             mkdir -p "$CTLD_STATE" "$SPOOL"
             chmod 0755 "$SPOOL"
         fi

@@ -38,10 +38,15 @@ final class ClusterNodes {
      * marked fail/Action:Replace, and its slurmd registers again: IDLE+FAIL, new SlurmdStartTime.
      */
     void replaceAndRevive(String node) {
+        replaceAndReviveWithoutWaiting(node);
+        waitForState(node, "IDLE+FAIL", Duration.ofSeconds(60));
+    }
+
+    /** As {@link #replaceAndRevive}, for when a sweep may already resume the node before it is seen IDLE+FAIL. */
+    void replaceAndReviveWithoutWaiting(String node) {
         cluster.killNode(node);
         scontrol("update", "nodename=" + node, "state=fail", "reason=Action:Replace");
         cluster.reviveNode(node);
-        waitForState(node, "IDLE+FAIL", Duration.ofSeconds(60));
     }
 
     /** Back to IDLE: dead slurmds revived, marked nodes resumed; every node of the cluster. */

@@ -221,6 +221,43 @@ class RecoveryScenariosIT {
         }
     }
 
+    /**
+     * Checkpoint-aware re-run: the re-run is told the newest complete checkpoint (a DCP-style
+     * directory whose .metadata was written), never the one the fault cut short.
+     */
+    @Test
+    void theReRunIsToldTheNewestCompleteCheckpoint() {
+        String jobId = submit("""
+                #!/bin/bash
+                export AUTORESUME_AGENT_SOCKET=%s AUTORESUME_SPARE_NODES=node4
+                export AUTORESUME_CHECKPOINT_DIR="$PWD/ckpt-$SLURM_JOB_ID"
+                srun --auto-resume=1 -N2 --ntasks-per-node=1 bash -c '
+                  echo "attempt=$AUTO_RESUME_ATTEMPT rank=$SLURM_PROCID resume_from=${AUTO_RESUME_CHECKPOINT:-none}"
+                  if [ "$AUTO_RESUME_ATTEMPT" -lt 2 ]; then
+                    if [ "$SLURM_PROCID" = 0 ]; then
+                      for s in 100 200; do
+                        mkdir -p "$AUTORESUME_CHECKPOINT_DIR/step-$s"; echo shard > "$AUTORESUME_CHECKPOINT_DIR/step-$s/__0_0.distcp"
+                        echo meta > "$AUTORESUME_CHECKPOINT_DIR/step-$s/.metadata"
+                      done
+                      mkdir -p "$AUTORESUME_CHECKPOINT_DIR/step-300"; echo shard > "$AUTORESUME_CHECKPOINT_DIR/step-300/__0_0.distcp"
+                    fi
+                    touch "$SLURM_JOB_ID.a$AUTO_RESUME_ATTEMPT.$SLURM_PROCID"; sleep 300
+                  fi'
+                echo "SRUN_EXIT=$?"
+                """.formatted(agent.socket()), "-N2", "-w", "node[1-2]", "--exclusive");
+        awaitAttempt(jobId, 1);
+        kill("node2");
+        Job done = cluster.waitForJobEnd(jobId, JOB_END);
+        String output = cluster.jobOutput(jobId);
+        assertEquals(JobState.COMPLETED, done.state(), output);
+        String expected = cluster.jobsDir().resolve("ckpt-" + jobId).resolve("step-200").toString();
+        assertTrue(output.contains("attempt=1 rank=0 resume_from=none"), output);
+        assertTrue(output.contains("attempt=2 rank=0 resume_from=" + expected), output);
+        assertTrue(output.contains("attempt=2 rank=1 resume_from=" + expected), output);
+        assertTrue(output.contains("newest complete checkpoint: " + expected), output);
+        assertTrue(output.contains("SRUN_EXIT=0"), output);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"exit", "requeue"})
     void pastTheNodeBudgetTheJobExitsOrIsRequeuedAsConfigured(String onExhausted) {

@@ -64,7 +64,7 @@ class SweepIT {
         LocalAgent agent = LocalAgent.start(cluster, cluster.clusterDir().resolve("sweep-it/agent"), "--sweep-every", "1",
                 "--sweep-policy", policy.toString(), "--sweep-lock", lock.toString());
         try {
-            nodes.replaceAndRevive("node2");
+            nodes.replaceAndReviveWithoutWaiting("node2"); // the agent's sweep may resume it at once
             nodes.waitForState("node2", "IDLE", Duration.ofSeconds(30));
             JsonNode acted = Wait.until("an audit line for the agent's sweep that resumed node2", Duration.ofSeconds(10),
                     () -> {

@@ -66,15 +66,14 @@ final class SuperviseCommand implements Callable<Integer> {
     }
 
     private static int supervise(CliContext context, List<String> srunArgv) throws InterruptedException {
-        SupervisorSettings settings;
+        SupervisorLog log = new SupervisorLog(System.err, context.env("SLURM_JOB_ID").orElse(null));
+        StepSupervisor supervisor;
         try {
-            settings = SupervisorSettings.fromEnvironment(context.environment());
-        } catch (IllegalArgumentException e) {
+            SupervisorSettings settings = SupervisorSettings.fromEnvironment(context.environment());
+            supervisor = new StepSupervisor(context.slurm(), context.runner(), settings, context.environment(), log);
+        } catch (IllegalArgumentException e) { // an AUTORESUME_* variable that makes no sense
             throw new CliException(ExitCode.USAGE, e.getMessage(), e);
         }
-        SupervisorLog log = new SupervisorLog(System.err, context.env("SLURM_JOB_ID").orElse(null));
-        StepSupervisor supervisor = new StepSupervisor(context.slurm(), context.runner(), settings,
-                context.environment(), log);
         installSignalHandlers(supervisor);
         return supervisor.run(srunArgv);
     }

@@ -1,6 +1,7 @@
 package org.slurmautoresume.bridge.step;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import org.slurmautoresume.bridge.agent.AgentClient;
 import org.slurmautoresume.bridge.agent.AgentException;
@@ -31,6 +33,7 @@ import org.slurmautoresume.bridge.recovery.ReplacementProvider;
 import org.slurmautoresume.bridge.recovery.ReturningNodeProvider;
 import org.slurmautoresume.bridge.recovery.SpareProvider;
 import org.slurmautoresume.bridge.recovery.SlurmdWatch;
+import org.slurmautoresume.bridge.checkpoint.CheckpointLocator;
 import org.slurmautoresume.bridge.model.Job;
 import org.slurmautoresume.bridge.model.Node;
 import org.slurmautoresume.bridge.model.Step;
@@ -51,6 +54,8 @@ public final class StepSupervisor {
     public static final String GUARD = "AUTORESUME_SUPERVISED";
     /** The attempt number, 1 for the first run, exported to srun and so to the tasks. */
     public static final String ATTEMPT = "AUTO_RESUME_ATTEMPT";
+    /** The newest complete checkpoint in AUTORESUME_CHECKPOINT_DIR, for the step to resume from. */
+    public static final String CHECKPOINT = "AUTO_RESUME_CHECKPOINT";
 
     /**
      * Looked up when first used, not when the class loads: a supervised step that ends well
@@ -84,6 +89,7 @@ public final class StepSupervisor {
     private final SupervisorSettings settings;
     private final Map<String, String> environment;
     private final SupervisorLog log;
+    private final Optional<CheckpointLocator> checkpoints;
     private final AttemptClassifier classifier = new AttemptClassifier();
     private final AtomicReference<SignalNumber> stopSignal = new AtomicReference<>();
     private volatile StepProcess current;
@@ -98,6 +104,7 @@ public final class StepSupervisor {
         this.settings = settings;
         this.environment = Map.copyOf(environment);
         this.log = log;
+        this.checkpoints = CheckpointLocator.fromEnvironment(environment);
     }
 
     private static ReplacementProvider provider(Replacement kind, SupervisorSettings settings, SlurmClient slurm,
@@ -294,7 +301,32 @@ public final class StepSupervisor {
         }
         env.put(GUARD, "1");
         env.put(ATTEMPT, Integer.toString(attempt));
+        newestCheckpoint(attempt).ifPresent(path -> env.put(CHECKPOINT, path));
         return env;
+    }
+
+    /** Looked up afresh before every attempt: the failed one may have written a newer checkpoint. */
+    private Optional<String> newestCheckpoint(int attempt) {
+        if (checkpoints.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            Optional<CheckpointLocator.Checkpoint> newest = checkpoints.get().newest();
+            if (newest.isEmpty()) {
+                if (attempt > 1) {
+                    log.say("no complete checkpoint in " + checkpoints.get().dir() + " (none holds "
+                            + checkpoints.get().marker() + "): the step starts from the beginning");
+                }
+                return Optional.empty();
+            }
+            log.say("newest complete checkpoint: " + newest.get().path() + " (written "
+                    + Duration.between(newest.get().writtenAt(), Instant.now()).toSeconds()
+                    + " s ago); " + CHECKPOINT + " names it");
+            return Optional.of(newest.get().path().toString());
+        } catch (UncheckedIOException e) {
+            log.say("cannot look for checkpoints: " + e.getMessage());
+            return Optional.empty();
+        }
     }
 
     /**
