@@ -342,10 +342,13 @@ public final class StepSupervisor {
         }
     }
 
-    /** The restart budgets with what this job used before (earlier sruns, earlier runs before a requeue). */
+    /**
+     * The restart budgets with what this job used before (earlier sruns, earlier runs before a
+     * requeue). Without a configuration file the variables' budgets stay per srun, as they always were.
+     */
     private RestartGate restartGate(Optional<Job> job) {
         List<RestartRecord> earlier = List.of();
-        if (historyFile.isPresent() && job.isPresent()) {
+        if (configuredPolicy.isPresent() && historyFile.isPresent() && job.isPresent()) {
             try {
                 earlier = historyFile.get().read(job.get().restarts(),
                         job.get().startTime().map(t -> t.atZone(ZoneId.systemDefault()).toInstant()));
