@@ -6,11 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -52,15 +50,8 @@ class LogRulesIT {
 
     /** A job file in the jobs directory, readable by the test user. */
     private static Path config(String yaml) {
-        Path file = cluster.jobsDir().resolve("rules-it-" + ProcessHandle.current().pid() + "-"
-                + CONFIGS.incrementAndGet() + ".yaml");
-        try {
-            Files.writeString(file, yaml);
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return file;
+        return cluster.writeJobsFile("rules-it-" + ProcessHandle.current().pid() + "-" + CONFIGS.incrementAndGet()
+                + ".yaml", yaml, "rw-r--r--");
     }
 
     /** A batch script that runs {@code task} (bash) as a supervised one-task step with the given job file. */
