@@ -19,6 +19,7 @@ import java.time.InstantSource;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.slurmautoresume.bridge.config.AutoresumeConfig;
@@ -127,6 +128,10 @@ public final class StepSupervisor {
     /** The policy from configuration files; empty when none was read (the variables alone decide). */
     private final Optional<RestartPolicy> configuredPolicy;
     private final Optional<RestartHistoryFile> historyFile;
+    private final Optional<EventHistory> events;
+    private volatile int attemptNumber;
+    /** When the previous attempt's srun ended (System.nanoTime), for the relaunch latency; 0 before any. */
+    private long previousAttemptEnded;
     private final AtomicReference<RuleStop> ruleStop = new AtomicReference<>();
 
     /** A supervisor with no configuration file: no log rules, the budgets from the environment. */
@@ -146,6 +151,8 @@ public final class StepSupervisor {
         String user = environment.getOrDefault("USER", System.getProperty("user.name", "user"));
         this.historyFile = Optional.ofNullable(environment.get("SLURM_JOB_ID")).filter(s -> !s.isBlank())
                 .map(job -> new RestartHistoryFile(settings.stateDir(), user, job));
+        this.events = Optional.ofNullable(environment.get("SLURM_JOB_ID")).filter(s -> !s.isBlank())
+                .map(job -> new EventHistory(settings.stateDir(), user, job, log::say));
         this.slurm = slurm;
         this.runner = runner;
         AgentClient agent = new AgentClient(settings.agentSocket(), AGENT_TIMEOUT);
@@ -232,10 +239,15 @@ public final class StepSupervisor {
             throw e;
         }
         current = step;
+        attemptNumber = attempt;
+        event(EventHistory.Kind.LAUNCH, previousAttemptEnded == 0 ? OptionalLong.empty()
+                : OptionalLong.of(Duration.ofNanos(System.nanoTime() - previousAttemptEnded).toMillis()),
+                "srunPid", Long.toString(step.pid()));
         List<String> stepHosts = new ArrayList<>();
         Thread lookup = startStepLookup(step, stepHosts);
         int status = step.waitFor();
         long ended = System.nanoTime();
+        previousAttemptEnded = ended;
         if (watch != null) {
             watch.close();
             watch.awaitHandler(HANDLER_JOIN);
@@ -253,6 +265,8 @@ public final class StepSupervisor {
             result = new Classification(Outcome.NODE_FAULT, "slurmd of " + Hostlist.compress(markedByWatch.get())
                     + " stopped answering and the agent confirmed it", markedByWatch.get());
         }
+        event(EventHistory.Kind.ATTEMPT_ENDED, OptionalLong.empty(), "status", Integer.toString(status),
+                "outcome", result.outcome().name(), "reason", result.reason());
         RuleStop stopped = ruleStop.get();
         if (stopped != null && stopSignal.get() == null && result.outcome() != Outcome.NODE_FAULT
                 && (stopped.acted || result.outcome() != Outcome.SUCCEEDED)) {
@@ -262,6 +276,7 @@ public final class StepSupervisor {
         }
         switch (result.outcome()) {
             case SUCCEEDED:
+                event(EventHistory.Kind.SUCCEEDED, OptionalLong.empty());
                 if (attempt > 1) {
                     log.say("step succeeded on attempt " + attempt);
                 }
@@ -290,6 +305,8 @@ public final class StepSupervisor {
      */
     private OptionalInt carryOut(Decision decision, Fault fault, String what, int status, Classification result,
                                  int jobSize, long endedNanos, RestartGate gate) {
+        event(EventHistory.Kind.DECISION, OptionalLong.empty(), "fault", fault.kind().name(), "strategy",
+                decision.strategy().configName(), "level", decision.level().name(), "reason", decision.describe());
         switch (decision.level()) {
             case RERUN_IN_PLACE:
                 log.say(what + "; re-running in place: " + decision.describe());
@@ -311,6 +328,7 @@ public final class StepSupervisor {
                     log.say(why + "; cannot requeue outside a job; not re-running (exit " + status + ")");
                     return OptionalInt.of(status);
                 }
+                event(EventHistory.Kind.REQUEUE, OptionalLong.empty(), "reason", why);
                 log.say(why + "; requeueing the whole job (" + (gate.requeueFromEnvironment()
                         ? SupervisorSettings.ON_EXHAUSTED + "=requeue" : decision.reason()) + ")");
                 remember(gate, decision);
@@ -322,6 +340,8 @@ public final class StepSupervisor {
                 return OptionalInt.of(status);
             }
             default:
+                event(EventHistory.Kind.GIVE_UP, OptionalLong.empty(), "status", Integer.toString(status),
+                        "reason", RestartGate.whyNot(decision, fault.kind()));
                 log.say(what + "; " + RestartGate.whyNot(decision, fault.kind()) + "; not re-running (exit " + status
                         + "): " + decision.describe());
                 return OptionalInt.of(status);
@@ -360,6 +380,11 @@ public final class StepSupervisor {
         return RestartGate.of(configuredPolicy.orElse(null), environment, settings, earlier);
     }
 
+    /** One line of the job's timeline (nothing outside a job). */
+    private void event(EventHistory.Kind kind, OptionalLong latencyMs, String... details) {
+        events.ifPresent(history -> history.record(kind, attemptNumber, currentStepId, latencyMs, details));
+    }
+
     private static ScheduledExecutorService ruleTicker() {
         return Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "log-rules");
@@ -383,6 +408,10 @@ public final class StepSupervisor {
                 violation.detectedAt()).toMillis();
         log.say(violation.describe() + "; detected at " + violation.detectedAt() + ", " + sinceEvidence + " ms after "
                 + (violation.lastMatchAt().isPresent() ? "the last match" : "the start"));
+        event(EventHistory.Kind.DETECTION, OptionalLong.of(sinceEvidence), "source", "log-rule", "rule",
+                violation.rule(), "state", violation.state().name(), "reason", violation.reason(), "lastMatch",
+                violation.lastMatchLine().orElse(""), "lastMatchAt",
+                violation.lastMatchAt().map(Instant::toString).orElse(""));
         if (!step.isAlive()) {
             return;
         }
@@ -412,6 +441,8 @@ public final class StepSupervisor {
         }
         boolean ended = awaitExit(step, dump.gracePeriod());
         long waited = Duration.ofNanos(System.nanoTime() - sent).toMillis();
+        event(EventHistory.Kind.DUMP, OptionalLong.of(waited), "signal", dump.signal().displayName(), "endedByItself",
+                Boolean.toString(ended), "gracePeriodSeconds", Long.toString(dump.gracePeriod().toSeconds()));
         log.say(ended ? "dump: the step ended by itself " + waited + " ms after " + dump.signal().displayName()
                 : "dump: grace period of " + dump.gracePeriod().toSeconds() + " s over (" + waited + " ms)");
     }
@@ -453,6 +484,9 @@ public final class StepSupervisor {
                 freshVariables.putAll(env.variables());
                 freshVariables.putAll(env.slurmVariables());
             }
+            event(EventHistory.Kind.REPLACEMENT, OptionalLong.of(Duration.ofNanos(System.nanoTime() - endedNanos)
+                    .toMillis()), "faultyNodes", Hostlist.compress(result.faultyNodes()), "nodeList", env.nodeList(),
+                    "masterAddr", env.masterAddr());
             log.say("updating to new node list " + env.nodeList() + " (MASTER_NODE=" + env.masterNode()
                     + " MASTER_ADDR=" + env.masterAddr() + "); " + Duration.ofNanos(System.nanoTime() - endedNanos)
                     .toMillis() + " ms since the step ended");
@@ -554,6 +588,8 @@ public final class StepSupervisor {
         List<Node> nodes = slurm.nodes(found.nodeList());
         new SlurmdWatch(new TcpNodeProber(PROBE_INTERVAL), PROBE_INTERVAL, PROBE_MISSES).watch(nodes, step::isAlive,
                 suspects -> {
+                    event(EventHistory.Kind.DETECTION, OptionalLong.empty(), "source", "slurmd-probe", "nodes",
+                            Hostlist.compress(suspects), "reason", PROBE_MISSES + " probes in a row missed");
                     log.say("slurmd of " + Hostlist.compress(suspects) + " missed " + PROBE_MISSES
                             + " probes in a row");
                     try {
