@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,6 +21,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.slurmautoresume.bridge.exec.CommandResult;
 import org.slurmautoresume.bridge.model.Job;
 import org.slurmautoresume.bridge.model.JobState;
 
@@ -93,7 +96,7 @@ class LogRulesIT {
     }
 
     @Test
-    void aStepThatStopsPrintingIsFoundWithinItsFrequencyAndReRun() {
+    void aStepThatStopsPrintingIsFoundWithinItsFrequencyAndReRun() throws IOException {
         Path config = config("""
                 runPolicy:
                   jobMaxRetryCount: 1
@@ -124,6 +127,22 @@ class LogRulesIT {
         System.out.printf("LogRulesIT: hang detected %d ms after the last beat (frequency 3000 ms);"
                 + " attempt 2 printed %d ms after the detection%n", latency, relaunch);
         assertTrue(output.contains("SUP 0"), output);
+
+        // The same story in the job's timeline, read back as the job's owner would.
+        CommandResult history = cluster.runAsTestUser(List.of(cluster.launcher().toString(), "history", "--json",
+                "--user", cluster.testUser(), jobId));
+        assertEquals(0, history.exitCode(), history.stderr());
+        JsonNode events = new ObjectMapper().readTree(history.stdout());
+        List<String> kinds = new ArrayList<>();
+        events.forEach(e -> kinds.add(e.get("attempt").asInt() + ":" + e.get("event").asText()));
+        assertEquals(List.of("1:launch", "1:detection", "1:attempt-ended", "1:decision", "2:launch", "2:attempt-ended",
+                "2:succeeded"), kinds, history.stdout());
+        JsonNode detection = events.get(1);
+        assertEquals("Heartbeat", detection.get("details").get("rule").asText());
+        assertTrue(detection.get("latencyMs").asLong() >= 3000 && detection.get("latencyMs").asLong() <= 3300,
+                history.stdout());
+        assertEquals("retry", events.get(3).get("details").get("strategy").asText());
+        assertTrue(events.get(4).get("latencyMs").isNumber(), history.stdout());
     }
 
     @Test
@@ -241,7 +260,7 @@ class LogRulesIT {
      * history file says both budgets are spent, so the third gives up.
      */
     @Test
-    void pastTheStepBudgetAHangRequeuesTheJobOnceAndThenGivesUp() {
+    void pastTheStepBudgetAHangRequeuesTheJobOnceAndThenGivesUp() throws IOException {
         Path config = config("""
                 runPolicy:
                   jobMaxRetryCount: 1
@@ -275,6 +294,19 @@ class LogRulesIT {
         assertEquals(1, cluster.slurm().job(jobId).orElseThrow().restarts());
         assertTrue(output.contains("SUP "), output);
         assertFalse(output.contains("SUP 0"), output);
+        // One timeline across the requeue: the second run appends to the first run's.
+        assertEquals(List.of("launch", "detection", "attempt-ended", "decision", "launch", "detection", "attempt-ended",
+                "decision", "requeue", "launch", "detection", "attempt-ended", "decision", "give-up"),
+                eventKinds(jobId));
+    }
+
+    private static List<String> eventKinds(String jobId) throws IOException {
+        CommandResult history = cluster.runAsTestUser(List.of(cluster.launcher().toString(), "history", "--json",
+                "--user", cluster.testUser(), jobId));
+        assertEquals(0, history.exitCode(), history.stderr());
+        List<String> kinds = new ArrayList<>();
+        new ObjectMapper().readTree(history.stdout()).forEach(e -> kinds.add(e.get("event").asText()));
+        return kinds;
     }
 
     /**
