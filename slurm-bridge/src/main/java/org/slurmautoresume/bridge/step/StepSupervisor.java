@@ -9,9 +9,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,7 +21,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.slurmautoresume.bridge.config.AutoresumeConfig;
 import org.slurmautoresume.bridge.policy.Decision;
-import org.slurmautoresume.bridge.policy.DumpSettings;
 import org.slurmautoresume.bridge.policy.Fault;
 import org.slurmautoresume.bridge.policy.FaultKind;
 import org.slurmautoresume.bridge.policy.RestartPolicy;
@@ -416,7 +412,7 @@ public final class StepSupervisor {
             return;
         }
         stop.acted = true;
-        decision.dumpFirst().ifPresent(dump -> dump(step, dump));
+        decision.dumpFirst().ifPresent(dump -> SrunStopper.dump(step, dump, log, this::event));
         if (step.isAlive()) {
             String id = currentStepId;
             log.say("stopping step " + (id == null ? "(srun " + step.pid() + ")" : jobId().orElse("?") + "." + id)
@@ -426,25 +422,8 @@ public final class StepSupervisor {
             } else {
                 step.signal(SignalNumber.TERM);
             }
-            stopSrun(step, RULE_STOP_GRACE);
+            SrunStopper.stop(step, RULE_STOP_GRACE);
         }
-    }
-
-    /** {@code dump}: the signal to srun (which passes it to every task), then the grace period to end by itself. */
-    private void dump(StepProcess step, DumpSettings dump) {
-        log.say("dump: sending " + dump.signal().displayName() + " to the step for a last-words checkpoint; waiting up to "
-                + dump.gracePeriod().toSeconds() + " s for it to end");
-        long sent = System.nanoTime();
-        if (!step.signal(dump.signal())) {
-            log.say("dump: could not signal srun " + step.pid());
-            return;
-        }
-        boolean ended = awaitExit(step, dump.gracePeriod());
-        long waited = Duration.ofNanos(System.nanoTime() - sent).toMillis();
-        event(EventHistory.Kind.DUMP, OptionalLong.of(waited), "signal", dump.signal().displayName(), "endedByItself",
-                Boolean.toString(ended), "gracePeriodSeconds", Long.toString(dump.gracePeriod().toSeconds()));
-        log.say(ended ? "dump: the step ended by itself " + waited + " ms after " + dump.signal().displayName()
-                : "dump: grace period of " + dump.gracePeriod().toSeconds() + " s over (" + waited + " ms)");
     }
 
     /** Marks, drops and replaces the faulty nodes; empty when the step may run again, else why not. */
@@ -601,7 +580,7 @@ public final class StepSupervisor {
                                     + Hostlist.compress(marked));
                             runner.run(CommandRequest.of("scancel", found.fullId()));
                             recovery.get().dropNow(job, marked);
-                            stopSrun(step, SRUN_GRACE);
+                            SrunStopper.stop(step, SRUN_GRACE);
                         }
                     } catch (AgentException e) {
                         log.say("the agent could not confirm the fault (" + e.getMessage() + ")");
@@ -610,36 +589,6 @@ public final class StepSupervisor {
                                 + e.getMessage() + ")");
                     }
                 });
-    }
-
-    /**
-     * After the step was cancelled (a node died, a log rule fired): srun would wait up to 7 s for
-     * a dead node's tasks, which will never report. The step is cancelled and the healthy nodes'
-     * tasks are killed by their slurmstepd, so srun is given {@code grace} and then killed.
-     */
-    private static void stopSrun(StepProcess step, Duration grace) {
-        if (!awaitExit(step, grace)) {
-            ProcessHandle.of(step.pid()).ifPresent(ProcessHandle::destroyForcibly);
-        }
-    }
-
-    /** True when srun ended within {@code timeout}. */
-    private static boolean awaitExit(StepProcess step, Duration timeout) {
-        Optional<ProcessHandle> srun = ProcessHandle.of(step.pid());
-        if (srun.isEmpty()) {
-            return true;
-        }
-        try {
-            srun.get().onExit().get(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (TimeoutException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return !step.isAlive();
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("waiting for srun to end failed", e);
-        }
     }
 
     private AttemptEvidence evidence(int status, StepProcess step, List<String> stepHosts) {
