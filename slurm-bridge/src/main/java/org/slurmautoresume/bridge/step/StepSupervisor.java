@@ -327,6 +327,8 @@ public final class StepSupervisor {
                 event(EventHistory.Kind.REQUEUE, OptionalLong.empty(), "reason", why);
                 log.say(why + "; requeueing the whole job (" + (gate.requeueFromEnvironment()
                         ? SupervisorSettings.ON_EXHAUSTED + "=requeue" : decision.reason()) + ")");
+                // Recorded first: once Slurm has the requeue it kills this batch script, and with it us.
+                // A requeue Slurm then refuses still counts, which errs on the side of fewer requeues.
                 remember(gate, decision);
                 CommandResult requeue = runner.run(CommandRequest.of("scontrol", "requeue", jobId().get()));
                 if (!requeue.succeeded()) {
