@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -272,17 +273,29 @@ class LogRulesIT {
                       logPattern: ".*beat.*"
                       expectedRecurringFrequencyInSeconds: 2
                 """);
+        // Both runs append to one output file, named for this test alone: job ids are reused.
+        Path out = cluster.jobsDir().resolve("rules-it-requeue-" + ProcessHandle.current().pid() + "-"
+                + CONFIGS.incrementAndGet() + ".out");
         String jobId = submit(config, "echo \"beat run $SLURM_RESTART_COUNT attempt $AUTO_RESUME_ATTEMPT\"; sleep 120",
-                "-N1", "--requeue", "--open-mode=append");
+                "-N1", "--requeue", "--open-mode=append", "--output=" + out);
         Job requeued = cluster.waitForJob(jobId, "to be requeued", JOB_END, job -> job.restarts() >= 1);
+        long requeueSecond = Instant.now().getEpochSecond();
         assertEquals(1, requeued.restarts());
-        // Slurm holds a requeued job back for two minutes (its BeginTime); let it start now.
+        // Slurm holds a requeued job back for two minutes (its BeginTime); we let it start sooner, but
+        // not within the second of the requeue: slurmd refuses a batch launch whose credential is no
+        // newer, to the second, than the one revoked by the requeue ("Job N already killed, do not
+        // launch batch job"), and the job then FAILS.
         Wait.until("job " + jobId + " to accept an earlier start", Duration.ofSeconds(30), () -> {
+            if (Instant.now().getEpochSecond() <= requeueSecond + 1) {
+                return Optional.empty();
+            }
             cluster.run(List.of("scontrol", "update", "jobid=" + jobId, "StartTime=now"));
             return cluster.slurm().job(jobId).filter(j -> j.state() != JobState.PENDING
                     || !"BeginTime".equals(j.reason()));
         });
-        String output = finished(jobId);
+        Job done = cluster.waitForJobEnd(jobId, JOB_END);
+        String output = Files.readString(out);
+        assertEquals(JobState.COMPLETED, done.state(), output);
         assertTrue(output.contains("beat run  attempt 1") || output.contains("beat run 0 attempt 1"), output);
         assertTrue(output.contains("retrying step, attempt 2"), output);
         assertTrue(output.contains("retry: jobMaxRetryCount=1 used up"), output);

@@ -365,6 +365,22 @@ public final class StepSupervisor {
      * requeue). Without a configuration file the variables' budgets stay per srun, as they always were.
      */
     private RestartGate restartGate(Optional<Job> job) {
+        if (job.isPresent()) {
+            Optional<Instant> started = job.get().startTime().map(t -> t.atZone(ZoneId.systemDefault()).toInstant());
+            List<Path> files = new ArrayList<>();
+            historyFile.ifPresent(h -> files.add(h.path()));
+            events.ifPresent(e -> files.add(e.path()));
+            for (Path file : files) {
+                try {
+                    if (StaleJobFile.discard(file, job.get().restarts(), started)) {
+                        log().debug("removed {}: written before job {} started, by another job with its id", file,
+                                job.get().jobId());
+                    }
+                } catch (IOException e) {
+                    log.say("cannot remove " + file + ", left by an earlier job with this id (" + e.getMessage() + ")");
+                }
+            }
+        }
         List<RestartRecord> earlier = List.of();
         if (configuredPolicy.isPresent() && historyFile.isPresent() && job.isPresent()) {
             try {
