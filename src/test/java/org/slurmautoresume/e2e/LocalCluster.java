@@ -145,14 +145,8 @@ final class LocalCluster {
      * {@code jobs/<jobid>.out}; returns the job id.
      */
     String submit(String script, List<String> sbatchOptions) {
-        Path file = jobsDir().resolve("test-" + ProcessHandle.current().pid() + "-"
-                + SCRIPT_COUNTER.incrementAndGet() + ".sh");
-        try {
-            Files.writeString(file, script);
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Path file = writeJobsFile("test-" + ProcessHandle.current().pid() + "-" + SCRIPT_COUNTER.incrementAndGet()
+                + ".sh", script, "rwxr-xr-x");
         List<String> argv = new ArrayList<>(List.of("sbatch", "--parsable",
                 "--output=" + jobsDir().resolve("%j.out"), "--chdir=" + jobsDir()));
         argv.addAll(sbatchOptions);
@@ -162,6 +156,18 @@ final class LocalCluster {
             throw new AssertionError("sbatch failed: " + result.stderr() + result.stdout());
         }
         return result.stdout().strip().split(";")[0];
+    }
+
+    /** A file in the jobs directory with the given permissions, so the test user's jobs can read it. */
+    Path writeJobsFile(String name, String text, String permissions) {
+        Path file = jobsDir().resolve(name);
+        try {
+            Files.writeString(file, text);
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(permissions));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return file;
     }
 
     Job waitForJob(String jobId, String what, Duration timeout, java.util.function.Predicate<Job> condition) {

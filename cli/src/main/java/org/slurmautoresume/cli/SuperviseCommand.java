@@ -1,7 +1,16 @@
 package org.slurmautoresume.cli;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.slurmautoresume.bridge.config.AutoresumeConfig;
+import org.slurmautoresume.bridge.config.ConfigLoader;
+import org.slurmautoresume.bridge.config.ConfigProblem;
+import org.slurmautoresume.bridge.config.ConfigResult;
+import org.slurmautoresume.bridge.config.ConfigSource;
 import java.util.concurrent.Callable;
 import org.slurmautoresume.bridge.step.Posix;
 import org.slurmautoresume.bridge.step.SignalNumber;
@@ -9,6 +18,7 @@ import org.slurmautoresume.bridge.step.StepSupervisor;
 import org.slurmautoresume.bridge.step.SupervisorLog;
 import org.slurmautoresume.bridge.step.SupervisorSettings;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(
@@ -24,7 +34,15 @@ import picocli.CommandLine.Parameters;
                 + " SIGCONT are passed to srun. The exit status is srun's (128+N when a signal N ended it).",
             "When the step ends, Slurm's records decide what happened: cancelled, time limit, preempted,"
                 + " requeued and interrupted steps are never re-run; a failure on healthy nodes is re-run in"
-                + " place up to $" + SupervisorSettings.MAX_APP_RETRIES + " times (default 0)."
+                + " place up to $" + SupervisorSettings.MAX_APP_RETRIES + " times (default 0).",
+            "",
+            "Log rules and the restart policy come from configuration files (docs/log-rules.md): the site file"
+                + " ($" + ConfigLoader.SITE_ENV + ", else " + ConfigLoader.DEFAULT_SITE + " when it exists) and the"
+                + " job's file ($" + ConfigLoader.JOB_ENV + "), the job's winning field by field. A rule that goes"
+                + " HANGING, SLOW or FAULTED ends the attempt and the policy decides: re-run in place, replace"
+                + " nodes and re-run, requeue the job, or give up. $" + SupervisorSettings.MAX_APP_RETRIES + ", $"
+                + SupervisorSettings.MAX_NODE_RETRIES + " and $" + SupervisorSettings.ON_EXHAUSTED + ", when set,"
+                + " override the files. Check files with `autoresume config check`."
         })
 final class SuperviseCommand implements Callable<Integer> {
 
@@ -33,13 +51,21 @@ final class SuperviseCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "SRUN_ARGV", description = "The srun command line, srun first.")
     private List<String> srunArgv = new ArrayList<>();
 
+    @Option(names = "--config", paramLabel = "FILE", description = "The job's configuration file (default: $"
+            + ConfigLoader.JOB_ENV + ").")
+    private Path jobFile;
+
+    @Option(names = "--site-config", paramLabel = "FILE", description = "The site configuration file (default: $"
+            + ConfigLoader.SITE_ENV + ", else " + ConfigLoader.DEFAULT_SITE + " when it exists).")
+    private Path siteFile;
+
     SuperviseCommand(CliContext context) {
         this.context = context;
     }
 
     @Override
     public Integer call() throws InterruptedException {
-        return supervise(context, srunArgv);
+        return supervise(context, srunArgv, Optional.ofNullable(siteFile), Optional.ofNullable(jobFile));
     }
 
     /**
@@ -55,7 +81,7 @@ final class SuperviseCommand implements Callable<Integer> {
     /** Runs the plugin's hand-off; the exit status to end with. */
     static int handOff(CliContext context, String[] args) {
         try {
-            return supervise(context, List.of(args).subList(2, args.length));
+            return supervise(context, List.of(args).subList(2, args.length), Optional.empty(), Optional.empty());
         } catch (CliException e) {
             System.err.println("autoresume: " + e.getMessage());
             return e.exitCode().code();
@@ -65,17 +91,49 @@ final class SuperviseCommand implements Callable<Integer> {
         }
     }
 
-    private static int supervise(CliContext context, List<String> srunArgv) throws InterruptedException {
+    private static int supervise(CliContext context, List<String> srunArgv, Optional<Path> siteFile,
+                                 Optional<Path> jobFile) throws InterruptedException {
         SupervisorLog log = new SupervisorLog(System.err, context.env("SLURM_JOB_ID").orElse(null));
+        SupervisorSettings settings;
+        try {
+            settings = SupervisorSettings.fromEnvironment(context.environment());
+        } catch (IllegalArgumentException e) {
+            throw new CliException(ExitCode.USAGE, e.getMessage(), e);
+        }
+        Optional<AutoresumeConfig> config = configuration(context, siteFile, jobFile, log);
         StepSupervisor supervisor;
         try {
-            SupervisorSettings settings = SupervisorSettings.fromEnvironment(context.environment());
-            supervisor = new StepSupervisor(context.slurm(), context.runner(), settings, context.environment(), log);
+            supervisor = new StepSupervisor(context.slurm(), context.runner(), settings, config,
+                    context.environment(), log);
         } catch (IllegalArgumentException e) { // an AUTORESUME_* variable that makes no sense
             throw new CliException(ExitCode.USAGE, e.getMessage(), e);
         }
         installSignalHandlers(supervisor);
         return supervisor.run(srunArgv);
+    }
+
+    /**
+     * The job's merged configuration files; empty when there are none, without loading the YAML
+     * machinery at all (it would be paid by every supervised srun). A broken file stops the step
+     * before it starts: running it with rules or budgets other than the user wrote would be worse.
+     */
+    private static Optional<AutoresumeConfig> configuration(CliContext context, Optional<Path> siteFile,
+                                                            Optional<Path> jobFile, SupervisorLog log) {
+        List<ConfigSource> sources = ConfigLoader.sources(siteFile, jobFile, context.environment()).stream()
+                .filter(source -> source.required() || Files.exists(source.path())).toList();
+        if (sources.isEmpty()) {
+            return Optional.empty();
+        }
+        ConfigResult result = ConfigLoader.load(sources);
+        for (ConfigProblem warning : result.warnings()) {
+            log.say("configuration: " + warning);
+        }
+        if (!result.ok()) {
+            throw new CliException(ExitCode.CONFIG_INVALID, "the step was not started: its configuration is not"
+                    + " usable (check it with `autoresume config check`):\n" + result.errors().stream()
+                    .map(ConfigProblem::toString).collect(Collectors.joining("\n")));
+        }
+        return result.config();
     }
 
     private static void installSignalHandlers(StepSupervisor supervisor) {

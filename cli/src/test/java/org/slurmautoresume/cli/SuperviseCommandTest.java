@@ -32,4 +32,32 @@ class SuperviseCommandTest {
         CliContext context = new CliContext(Map.of("AUTORESUME_MAX_APP_RETRIES", "many"), () -> null);
         assertEquals(ExitCode.USAGE.code(), SuperviseCommand.handOff(context, new String[] {"supervise", "--", "true"}));
     }
+
+    @Test
+    void aBrokenJobConfigurationStopsTheStepBeforeItStartsAndNamesTheField(@org.junit.jupiter.api.io.TempDir
+                                                                          java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path config = dir.resolve("job.yaml");
+        java.nio.file.Files.writeString(config, "runPolicy:\n  jobMaxRetryCount: lots\n");
+        CliContext context = new CliContext(Map.of("AUTORESUME_CONFIG", config.toString()), () -> null);
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.err;
+        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            assertEquals(ExitCode.CONFIG_INVALID.code(),
+                    SuperviseCommand.handOff(context, new String[] {"supervise", "--", "true"}));
+        } finally {
+            System.setErr(saved);
+        }
+        String said = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(said.contains(config + ": runPolicy.jobMaxRetryCount"), said);
+    }
+
+    @Test
+    void helpSaysWhereRulesAndBudgetsComeFrom() {
+        CliHarness cli = new CliHarness(Map.of());
+        assertEquals(0, cli.run("supervise", "--help"));
+        assertTrue(cli.out.contains("AUTORESUME_CONFIG"), cli.out);
+        assertTrue(cli.out.contains("--config"), cli.out);
+        assertTrue(cli.out.contains("override the files"), cli.out);
+    }
 }

@@ -10,13 +10,23 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.slurmautoresume.bridge.config.AutoresumeConfig;
+import org.slurmautoresume.bridge.policy.Decision;
+import org.slurmautoresume.bridge.policy.Fault;
+import org.slurmautoresume.bridge.policy.FaultKind;
+import org.slurmautoresume.bridge.policy.RestartPolicy;
+import org.slurmautoresume.bridge.policy.RestartRecord;
+import org.slurmautoresume.bridge.rules.RuleViolation;
 import org.slurmautoresume.bridge.agent.AgentClient;
 import org.slurmautoresume.bridge.agent.AgentException;
 import org.slurmautoresume.bridge.agent.TcpNodeProber;
@@ -76,6 +86,28 @@ public final class StepSupervisor {
     private static final int PROBE_MISSES = 3;
     /** How long srun may take to end by itself after its step was cancelled for a dead node. */
     private static final Duration SRUN_GRACE = Duration.ofMillis(500);
+    /** After a log rule ended a step on healthy nodes: srun normally ends within a second of the scancel. */
+    private static final Duration RULE_STOP_GRACE = Duration.ofSeconds(10);
+    /** How long the end of an attempt waits for a rule violation's handler (dump grace included elsewhere). */
+    private static final Duration HANDLER_JOIN = Duration.ofSeconds(30);
+
+    /**
+     * A log rule that fired during the attempt and what the restart policy decided then;
+     * {@code acted} once the step was signalled or stopped for it, after which however the step
+     * ends (even exit 0 after a dump) is the rule's doing.
+     */
+    private static final class RuleStop {
+        private final RuleViolation violation;
+        private final Fault fault;
+        private final Decision decision;
+        private volatile boolean acted;
+
+        RuleStop(RuleViolation violation, Fault fault, Decision decision) {
+            this.violation = violation;
+            this.fault = fault;
+            this.decision = decision;
+        }
+    }
 
     private final SlurmClient slurm;
     private final CommandRunner runner;
@@ -93,9 +125,35 @@ public final class StepSupervisor {
     private final AttemptClassifier classifier = new AttemptClassifier();
     private final AtomicReference<SignalNumber> stopSignal = new AtomicReference<>();
     private volatile StepProcess current;
+    private final AutoresumeConfig config;
+    /** The policy from configuration files; empty when none was read (the variables alone decide). */
+    private final Optional<RestartPolicy> configuredPolicy;
+    private final Optional<RestartHistoryFile> historyFile;
+    private final Optional<EventHistory> events;
+    private volatile int attemptNumber;
+    /** When the previous attempt's srun ended (System.nanoTime), for the relaunch latency; 0 before any. */
+    private long previousAttemptEnded;
+    private final AtomicReference<RuleStop> ruleStop = new AtomicReference<>();
 
+    /** A supervisor with no configuration file: no log rules, the budgets from the environment. */
     public StepSupervisor(SlurmClient slurm, CommandRunner runner, SupervisorSettings settings,
                           Map<String, String> environment, SupervisorLog log) {
+        this(slurm, runner, settings, Optional.empty(), environment, log);
+    }
+
+    /**
+     * @param config the job's merged configuration files (log rules, restart policy), empty when
+     *               there are none
+     */
+    public StepSupervisor(SlurmClient slurm, CommandRunner runner, SupervisorSettings settings,
+                          Optional<AutoresumeConfig> config, Map<String, String> environment, SupervisorLog log) {
+        this.config = config.orElse(AutoresumeConfig.DEFAULT);
+        this.configuredPolicy = config.map(AutoresumeConfig::policy);
+        String user = environment.getOrDefault("USER", System.getProperty("user.name", "user"));
+        this.historyFile = Optional.ofNullable(environment.get("SLURM_JOB_ID")).filter(s -> !s.isBlank())
+                .map(job -> new RestartHistoryFile(settings.stateDir(), user, job));
+        this.events = Optional.ofNullable(environment.get("SLURM_JOB_ID")).filter(s -> !s.isBlank())
+                .map(job -> new EventHistory(settings.stateDir(), user, job, log::say));
         this.slurm = slurm;
         this.runner = runner;
         AgentClient agent = new AgentClient(settings.agentSocket(), AGENT_TIMEOUT);
@@ -143,100 +201,267 @@ public final class StepSupervisor {
     public int run(List<String> srunArgv) throws InterruptedException {
         Optional<Job> job = jobAtStart();
         preflightOncePerJob(job);
-        int appRetriesLeft = settings.maxAppRetries();
-        int nodeRetriesLeft = settings.maxNodeRetries();
+        RestartGate gate = restartGate(job);
         int jobSize = recovery.isPresent() ? job.map(Job::numNodes).orElse(0) : 0;
-        for (int attempt = 1; ; attempt++) {
-            if (attempt > 1) {
-                log.stepId("?");
-                log.say("retrying step, attempt " + attempt);
+        ScheduledExecutorService ticker = config.rules().isEmpty() ? null : ruleTicker();
+        try {
+            for (int attempt = 1; ; attempt++) {
+                if (attempt > 1) {
+                    log.stepId("?");
+                    log.say("retrying step, attempt " + attempt);
+                }
+                OptionalInt end = runAttempt(srunArgv, attempt, gate, jobSize, ticker);
+                if (end.isPresent()) {
+                    return end.getAsInt();
+                }
             }
-            markedByWatch.set(List.of());
-            currentStepId = null;
-            StepProcess step = StepProcess.start(argvFor(srunArgv), childEnvironment(attempt));
-            current = step;
-            List<String> stepHosts = new ArrayList<>();
-            Thread lookup = startStepLookup(step, stepHosts);
-            int status = step.waitFor();
-            long ended = System.nanoTime();
-            if (markedByWatch.get().isEmpty()) {
-                lookup.interrupt();
-            } // else the watch ended this step for a dead node and is dropping it: interrupted, its
-              // scontrol would die mid-update and the repair below would race a second one
-            if (status != 0) {
-                lookup.join(STEP_LOOKUP_JOIN_MS); // its hosts are evidence; a success needs none
-            }
-            Classification result = classifier.classify(evidence(status, step, stepHosts));
-            if (!markedByWatch.get().isEmpty() && stopSignal.get() == null) {
-                // We ended the step ourselves (scancel) because its node died: not a user's cancel.
-                result = new Classification(Outcome.NODE_FAULT, "slurmd of " + Hostlist.compress(markedByWatch.get())
-                        + " stopped answering and the agent confirmed it", markedByWatch.get());
-            }
-            switch (result.outcome()) {
-                case SUCCEEDED:
-                    if (attempt > 1) {
-                        log.say("step succeeded on attempt " + attempt);
-                    }
-                    return 0;
-                case APP_FAILURE:
-                    if (appRetriesLeft > 0 && stopSignal.get() == null) {
-                        appRetriesLeft--;
-                        log.say("application failure: " + result.reason() + "; re-running in place ("
-                                + appRetriesLeft + " application retries left)");
-                        continue;
-                    }
-                    log.say("application failure: " + result.reason() + "; not re-running ("
-                            + SupervisorSettings.MAX_APP_RETRIES + "=" + settings.maxAppRetries() + ")");
-                    return status;
-                case NODE_FAULT:
-                    if (nodeRetriesLeft == 0) {
-                        return exhausted(status, "node fault: " + result.reason() + "; node retries used up ("
-                                + SupervisorSettings.MAX_NODE_RETRIES + "=" + settings.maxNodeRetries() + ")");
-                    }
-                    Optional<String> notRepaired = repairAfterNodeFault(result, jobSize, ended);
-                    if (notRepaired.isEmpty()) {
-                        nodeRetriesLeft--;
-                        continue;
-                    }
-                    return exhausted(status, notRepaired.get());
-                default:
-                    log.say(describe(result) + "; not re-running (exit " + status + ")");
-                    return status;
+        } finally {
+            if (ticker != null) {
+                ticker.shutdownNow();
             }
         }
     }
 
+    /** One attempt, start to decision: empty when the step is to run again, else the status to end with. */
+    private OptionalInt runAttempt(List<String> srunArgv, int attempt, RestartGate gate, int jobSize,
+                                   ScheduledExecutorService ticker) throws InterruptedException {
+        markedByWatch.set(List.of());
+        ruleStop.set(null);
+        currentStepId = null;
+        RuleWatch watch = ticker == null ? null : new RuleWatch(config.rules(), InstantSource.system(), ticker,
+                violation -> onRuleViolation(violation, gate));
+        StepProcess step;
+        try {
+            step = StepProcess.start(argvFor(srunArgv), childEnvironment(attempt),
+                    watch == null ? null : watch.observer());
+        } catch (RuntimeException e) {
+            if (watch != null) {
+                watch.close();
+            }
+            throw e;
+        }
+        current = step;
+        attemptNumber = attempt;
+        event(EventHistory.Kind.LAUNCH, previousAttemptEnded == 0 ? OptionalLong.empty()
+                : OptionalLong.of(Duration.ofNanos(System.nanoTime() - previousAttemptEnded).toMillis()),
+                "srunPid", Long.toString(step.pid()));
+        List<String> stepHosts = new ArrayList<>();
+        Thread lookup = startStepLookup(step, stepHosts);
+        int status = step.waitFor();
+        long ended = System.nanoTime();
+        previousAttemptEnded = ended;
+        if (watch != null) {
+            watch.close();
+            watch.awaitHandler(HANDLER_JOIN);
+        }
+        if (markedByWatch.get().isEmpty()) {
+            lookup.interrupt();
+        } // else the watch ended this step for a dead node and is dropping it: interrupted, its
+          // scontrol would die mid-update and the repair below would race a second one
+        if (status != 0) {
+            lookup.join(STEP_LOOKUP_JOIN_MS); // its hosts are evidence; a success needs none
+        }
+        Classification result = classifier.classify(evidence(status, step, stepHosts));
+        if (!markedByWatch.get().isEmpty() && stopSignal.get() == null) {
+            // We ended the step ourselves (scancel) because its node died: not a user's cancel.
+            result = new Classification(Outcome.NODE_FAULT, "slurmd of " + Hostlist.compress(markedByWatch.get())
+                    + " stopped answering and the agent confirmed it", markedByWatch.get());
+        }
+        event(EventHistory.Kind.ATTEMPT_ENDED, OptionalLong.empty(), "status", Integer.toString(status),
+                "outcome", result.outcome().name(), "reason", result.reason());
+        RuleStop stopped = ruleStop.get();
+        if (stopped != null && stopSignal.get() == null && result.outcome() != Outcome.NODE_FAULT
+                && (stopped.acted || result.outcome() != Outcome.SUCCEEDED)) {
+            // We ended the step ourselves because a log rule fired: its decision was taken then.
+            String what = "log rule \"" + stopped.violation.rule() + "\" is " + stopped.violation.state();
+            return carryOut(stopped.decision, stopped.fault, what, status, result, jobSize, ended, gate);
+        }
+        switch (result.outcome()) {
+            case SUCCEEDED:
+                event(EventHistory.Kind.SUCCEEDED, OptionalLong.empty());
+                if (attempt > 1) {
+                    log.say("step succeeded on attempt " + attempt);
+                }
+                return OptionalInt.of(0);
+            case APP_FAILURE:
+            case NODE_FAULT: {
+                boolean node = result.outcome() == Outcome.NODE_FAULT;
+                String what = (node ? "node fault: " : "application failure: ") + result.reason();
+                if (stopSignal.get() != null) {
+                    log.say(what + "; not re-running (exit " + status + "): the supervisor was told to stop");
+                    return OptionalInt.of(status);
+                }
+                Fault fault = new Fault(node ? FaultKind.NODE_FAULT : FaultKind.APPLICATION_FAILURE, Instant.now(),
+                        false, result.reason());
+                return carryOut(gate.decide(fault), fault, what, status, result, jobSize, ended, gate);
+            }
+            default:
+                log.say(describe(result) + "; not re-running (exit " + status + ")");
+                return OptionalInt.of(status);
+        }
+    }
+
     /**
-     * Past what recovery can do: ends with the step's status, or, when so configured, has Slurm
-     * requeue the whole batch job (the job script runs again from the start).
+     * Does what the restart policy decided. {@code what} names the fault for the log; empty when
+     * the step is to run again, else the status to end with.
      */
-    private int exhausted(int status, String why) {
-        if (stopSignal.get() != null || settings.onExhausted() == SupervisorSettings.OnExhausted.EXIT
-                || jobId().isEmpty()) {
-            log.say(why + "; not re-running (exit " + status + ")");
-            return status;
+    private OptionalInt carryOut(Decision decision, Fault fault, String what, int status, Classification result,
+                                 int jobSize, long endedNanos, RestartGate gate) {
+        event(EventHistory.Kind.DECISION, OptionalLong.empty(), "fault", fault.kind().name(), "strategy",
+                decision.strategy().configName(), "level", decision.level().name(), "reason", decision.describe());
+        switch (decision.level()) {
+            case RERUN_IN_PLACE:
+                log.say(what + "; re-running in place: " + decision.describe());
+                remember(gate, decision);
+                return OptionalInt.empty();
+            case REPLACE_NODES_AND_RERUN: {
+                Optional<String> notRepaired = repairAfterNodeFault(result, jobSize, endedNanos);
+                if (notRepaired.isEmpty()) {
+                    log.say(decision.describe());
+                    remember(gate, decision);
+                    return OptionalInt.empty();
+                }
+                Decision next = gate.decideWithoutStepRestart(fault, notRepaired.get());
+                return carryOut(next, fault, what, status, result, jobSize, endedNanos, gate);
+            }
+            case REQUEUE_JOB: {
+                String why = what + "; " + RestartGate.whyNot(decision, fault.kind());
+                if (jobId().isEmpty()) {
+                    log.say(why + "; cannot requeue outside a job; not re-running (exit " + status + ")");
+                    return OptionalInt.of(status);
+                }
+                event(EventHistory.Kind.REQUEUE, OptionalLong.empty(), "reason", why);
+                log.say(why + "; requeueing the whole job (" + (gate.requeueFromEnvironment()
+                        ? SupervisorSettings.ON_EXHAUSTED + "=requeue" : decision.reason()) + ")");
+                // Recorded first: once Slurm has the requeue it kills this batch script, and with it us.
+                // A requeue Slurm then refuses still counts, which errs on the side of fewer requeues.
+                remember(gate, decision);
+                CommandResult requeue = runner.run(CommandRequest.of("scontrol", "requeue", jobId().get()));
+                if (!requeue.succeeded()) {
+                    log.say("Slurm did not requeue job " + jobId().get() + " (" + requeue.diagnosticTail().strip()
+                            + "); ending with exit " + status);
+                }
+                return OptionalInt.of(status);
+            }
+            default:
+                event(EventHistory.Kind.GIVE_UP, OptionalLong.empty(), "status", Integer.toString(status),
+                        "reason", RestartGate.whyNot(decision, fault.kind()));
+                log.say(what + "; " + RestartGate.whyNot(decision, fault.kind()) + "; not re-running (exit " + status
+                        + "): " + decision.describe());
+                return OptionalInt.of(status);
         }
-        log.say(why + "; requeueing the whole job (" + SupervisorSettings.ON_EXHAUSTED + "=requeue)");
-        CommandResult requeue = runner.run(CommandRequest.of("scontrol", "requeue", jobId().get()));
-        if (!requeue.succeeded()) {
-            log.say("Slurm did not requeue job " + jobId().get() + " (" + requeue.diagnosticTail().strip()
-                    + "); ending with exit " + status);
+    }
+
+    /** Counts a restart toward the budgets, here and in the job's history file for later runs. */
+    private void remember(RestartGate gate, Decision decision) {
+        RestartRecord record = gate.carriedOut(decision, Instant.now());
+        if (record == null || historyFile.isEmpty()) {
+            return;
         }
-        return status;
+        try {
+            historyFile.get().append(record);
+        } catch (IOException e) {
+            log.say("cannot record the restart in " + historyFile.get().path() + " (" + e.getMessage()
+                    + "); budgets over the job's life will not count it after a requeue");
+        }
+    }
+
+    /**
+     * The restart budgets with what this job used before (earlier sruns, earlier runs before a
+     * requeue). Without a configuration file the variables' budgets stay per srun, as they always were.
+     */
+    private RestartGate restartGate(Optional<Job> job) {
+        if (job.isPresent()) {
+            Optional<Instant> started = job.get().startTime().map(t -> t.atZone(ZoneId.systemDefault()).toInstant());
+            List<Path> files = new ArrayList<>();
+            historyFile.ifPresent(h -> files.add(h.path()));
+            events.ifPresent(e -> files.add(e.path()));
+            for (Path file : files) {
+                try {
+                    if (StaleJobFile.discard(file, job.get().restarts(), started)) {
+                        log().debug("removed {}: written before job {} started, by another job with its id", file,
+                                job.get().jobId());
+                    }
+                } catch (IOException e) {
+                    log.say("cannot remove " + file + ", left by an earlier job with this id (" + e.getMessage() + ")");
+                }
+            }
+        }
+        List<RestartRecord> earlier = List.of();
+        if (configuredPolicy.isPresent() && historyFile.isPresent() && job.isPresent()) {
+            try {
+                earlier = historyFile.get().read(job.get().restarts(),
+                        job.get().startTime().map(t -> t.atZone(ZoneId.systemDefault()).toInstant()));
+            } catch (IOException e) {
+                log.say("cannot read the restart history " + historyFile.get().path() + " (" + e.getMessage()
+                        + "); counting from zero");
+            }
+        }
+        return RestartGate.of(configuredPolicy.orElse(null), environment, settings, earlier);
+    }
+
+    /** One line of the job's timeline (nothing outside a job). */
+    private void event(EventHistory.Kind kind, OptionalLong latencyMs, String... details) {
+        events.ifPresent(history -> history.record(kind, attemptNumber, currentStepId, latencyMs, details));
+    }
+
+    private static ScheduledExecutorService ruleTicker() {
+        return Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "log-rules");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /**
+     * A log rule fired while the step runs (on its own thread, see {@link RuleWatch}): logs the
+     * evidence, decides at once (the decision says whether to dump first), and stops the step.
+     */
+    private void onRuleViolation(RuleViolation violation, RestartGate gate) {
+        StepProcess step = current;
+        Fault fault = new Fault(FaultKind.RULE_VIOLATION, violation.detectedAt(), step.isAlive(),
+                violation.rule() + " " + violation.state());
+        Decision decision = gate.decide(fault);
+        RuleStop stop = new RuleStop(violation, fault, decision);
+        ruleStop.set(stop);
+        long sinceEvidence = Duration.between(violation.lastMatchAt().orElse(violation.startedAt()),
+                violation.detectedAt()).toMillis();
+        log.say(violation.describe() + "; detected at " + violation.detectedAt() + ", " + sinceEvidence + " ms after "
+                + (violation.lastMatchAt().isPresent() ? "the last match" : "the start"));
+        event(EventHistory.Kind.DETECTION, OptionalLong.of(sinceEvidence), "source", "log-rule", "rule",
+                violation.rule(), "state", violation.state().name(), "reason", violation.reason(), "lastMatch",
+                violation.lastMatchLine().orElse(""), "lastMatchAt",
+                violation.lastMatchAt().map(Instant::toString).orElse(""));
+        if (!step.isAlive()) {
+            return;
+        }
+        stop.acted = true;
+        decision.dumpFirst().ifPresent(dump -> SrunStopper.dump(step, dump, log, this::event));
+        if (step.isAlive()) {
+            String id = currentStepId;
+            log.say("stopping step " + (id == null ? "(srun " + step.pid() + ")" : jobId().orElse("?") + "." + id)
+                    + " for log rule \"" + violation.rule() + "\"");
+            if (id != null && jobId().isPresent()) {
+                runner.run(CommandRequest.of("scancel", jobId().get() + "." + id));
+            } else {
+                step.signal(SignalNumber.TERM);
+            }
+            SrunStopper.stop(step, RULE_STOP_GRACE);
+        }
     }
 
     /** Marks, drops and replaces the faulty nodes; empty when the step may run again, else why not. */
     private Optional<String> repairAfterNodeFault(Classification result, int jobSize, long endedNanos) {
         String fault = "node fault: " + result.reason();
         if (recovery.isEmpty() || jobId().isEmpty()) {
-            return Optional.of(fault + "; no replacement is configured (" + SupervisorSettings.REPLACEMENT
+            return Optional.of("no replacement is configured (" + SupervisorSettings.REPLACEMENT
                     + ", or a spare pool: AUTORESUME_SPARE_PARTITION, AUTORESUME_SPARE_FEATURE or AUTORESUME_SPARE_NODES)");
         }
         if (result.faultyNodes().isEmpty()) {
-            return Optional.of(fault + "; Slurm did not say which node failed");
+            return Optional.of("Slurm did not say which node failed");
         }
         if (jobSize <= 0) {
-            return Optional.of(fault + "; the job's size could not be read from Slurm when the step started,"
+            return Optional.of("the job's size could not be read from Slurm when the step started,"
                     + " so there is nothing to grow it back to");
         }
         log.say(fault);
@@ -262,6 +487,9 @@ public final class StepSupervisor {
                 freshVariables.putAll(env.variables());
                 freshVariables.putAll(env.slurmVariables());
             }
+            event(EventHistory.Kind.REPLACEMENT, OptionalLong.of(Duration.ofNanos(System.nanoTime() - endedNanos)
+                    .toMillis()), "faultyNodes", Hostlist.compress(result.faultyNodes()), "nodeList", env.nodeList(),
+                    "masterAddr", env.masterAddr());
             log.say("updating to new node list " + env.nodeList() + " (MASTER_NODE=" + env.masterNode()
                     + " MASTER_ADDR=" + env.masterAddr() + "); " + Duration.ofNanos(System.nanoTime() - endedNanos)
                     .toMillis() + " ms since the step ended");
@@ -388,6 +616,8 @@ public final class StepSupervisor {
         List<Node> nodes = slurm.nodes(found.nodeList());
         new SlurmdWatch(new TcpNodeProber(PROBE_INTERVAL), PROBE_INTERVAL, PROBE_MISSES).watch(nodes, step::isAlive,
                 suspects -> {
+                    event(EventHistory.Kind.DETECTION, OptionalLong.empty(), "source", "slurmd-probe", "nodes",
+                            Hostlist.compress(suspects), "reason", PROBE_MISSES + " probes in a row missed");
                     log.say("slurmd of " + Hostlist.compress(suspects) + " missed " + PROBE_MISSES
                             + " probes in a row");
                     try {
@@ -399,7 +629,7 @@ public final class StepSupervisor {
                                     + Hostlist.compress(marked));
                             runner.run(CommandRequest.of("scancel", found.fullId()));
                             recovery.get().dropNow(job, marked);
-                            stopSrun(step);
+                            SrunStopper.stop(step, SRUN_GRACE);
                         }
                     } catch (AgentException e) {
                         log.say("the agent could not confirm the fault (" + e.getMessage() + ")");
@@ -408,25 +638,6 @@ public final class StepSupervisor {
                                 + e.getMessage() + ")");
                     }
                 });
-    }
-
-    /**
-     * After the step was cancelled because a node died: srun would wait up to 7 s for the dead
-     * node's tasks, which will never report. Their step is cancelled and the healthy nodes' tasks
-     * are killed by their slurmstepd, so srun is given a moment and then killed.
-     */
-    private static void stopSrun(StepProcess step) {
-        ProcessHandle.of(step.pid()).ifPresent(srun -> {
-            try {
-                srun.onExit().get(SRUN_GRACE.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (TimeoutException e) {
-                srun.destroyForcibly();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (ExecutionException e) {
-                throw new IllegalStateException("waiting for srun to end failed", e);
-            }
-        });
     }
 
     private AttemptEvidence evidence(int status, StepProcess step, List<String> stepHosts) {

@@ -10,8 +10,9 @@ import org.slurmautoresume.bridge.recovery.Replacement;
 import org.slurmautoresume.bridge.recovery.SparePool;
 
 /**
- * How the supervisor behaves, read from its environment. Configuration files come later
- * (restart policy, log rules); these are the knobs that exist today.
+ * How the supervisor behaves, read from its environment. The log rules and the restart policy
+ * come from configuration files ({@link org.slurmautoresume.bridge.config.ConfigLoader}); the
+ * retry and exhaustion variables here, when set, override the files (see {@link RestartGate}).
  *
  * @param maxAppRetries      how often a step that failed on healthy nodes is re-run in place
  *                           ({@code AUTORESUME_MAX_APP_RETRIES}, default 0: never)

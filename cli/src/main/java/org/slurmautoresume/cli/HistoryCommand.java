@@ -1,0 +1,119 @@
+package org.slurmautoresume.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import org.slurmautoresume.bridge.step.EventHistory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(
+        name = "history",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Show a job's auto-resume timeline: each launch, detection (log rule, silent slurmd), how each attempt"
+                + " ended, the restart policy's decisions, dumps, replacements, requeues, with their latencies.",
+            "",
+            "Supervisors write it to $TMPDIR/autoresume-events-USER-JOBID.jsonl (default /tmp) on the job's batch"
+                + " host, one JSON object a line; run this there (or point --state-dir at a copy). LATENCY is, for a"
+                + " detection, the time since the last matching line (or the start); for a replacement, since the"
+                + " step ended; for a launch, since the attempt before it ended; for a dump, how long the step took"
+                + " to end after the signal."
+        })
+final class HistoryCommand implements Callable<Integer> {
+
+    private final CliContext context;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "JOBID", description = "The job id.")
+    private String jobId;
+
+    @Option(names = "--user", paramLabel = "USER", description = "Whose job (default: $USER).")
+    private String user;
+
+    @Option(names = "--state-dir", paramLabel = "DIR", description = "Where the supervisor kept its state"
+            + " (default: $TMPDIR, else /tmp).")
+    private Path stateDir;
+
+    @Option(names = "--json", description = "Print the events as a JSON list with stable field names.")
+    private boolean json;
+
+    HistoryCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        if (!jobId.matches("[0-9]+(_[0-9]+)?")) {
+            throw new CliException(ExitCode.USAGE, "JOBID must be a job id such as 1234: \"" + jobId + "\"");
+        }
+        String who = user != null ? user : context.env("USER").orElse(System.getProperty("user.name"));
+        Path dir = stateDir != null ? stateDir : Path.of(context.env("TMPDIR").orElse("/tmp"));
+        Path file = EventHistory.fileFor(dir, who, jobId);
+        if (!Files.exists(file)) {
+            throw new CliException(ExitCode.NOT_FOUND, "no auto-resume history for job " + jobId + " of " + who
+                    + ": " + file + " does not exist (run this on the job's batch host, or use --state-dir/--user)");
+        }
+        List<String> skipped = new ArrayList<>();
+        List<EventHistory.Event> events;
+        try {
+            events = EventHistory.read(file, skipped);
+        } catch (IOException e) {
+            throw new CliException(ExitCode.FAILED, "cannot read " + file + ": " + e.getMessage(), e);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        for (String problem : skipped) {
+            err.println("autoresume: skipped a line that is not an event: " + problem);
+        }
+        if (json) {
+            List<Map<String, Object>> docs = new ArrayList<>();
+            for (EventHistory.Event event : events) {
+                Map<String, Object> doc = new LinkedHashMap<>();
+                doc.put("at", event.at().toString());
+                doc.put("event", event.event());
+                doc.put("jobId", event.jobId());
+                doc.put("attempt", event.attempt());
+                doc.put("stepId", event.stepId());
+                doc.put("latencyMs", event.latencyMs().isPresent() ? event.latencyMs().getAsLong() : null);
+                doc.put("details", event.details());
+                docs.add(doc);
+            }
+            out.println(Json.write(docs));
+        } else if (events.isEmpty()) {
+            out.println("no events recorded for job " + jobId);
+        } else {
+            Instant first = events.get(0).at();
+            List<String[]> rows = new ArrayList<>();
+            rows.add(new String[] {"TIME", "+S", "ATTEMPT", "STEP", "EVENT", "LATENCY", "DETAILS"});
+            for (EventHistory.Event event : events) {
+                rows.add(new String[] {event.at().toString(), seconds(Duration.between(first, event.at())),
+                    Integer.toString(event.attempt()), event.stepId() == null ? "-" : event.stepId(), event.event(),
+                    event.latencyMs().isPresent() ? event.latencyMs().getAsLong() + " ms" : "-",
+                    event.details().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                            .collect(Collectors.joining(" "))});
+            }
+            Table.print(out, rows);
+        }
+        out.flush();
+        return ExitCode.OK.code();
+    }
+
+    private static String seconds(Duration since) {
+        return String.format(java.util.Locale.ROOT, "%.3f", since.toMillis() / 1000.0);
+    }
+}

@@ -1,0 +1,61 @@
+package org.slurmautoresume.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slurmautoresume.bridge.step.EventHistory;
+
+class HistoryCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private void writeTimeline() {
+        EventHistory history = new EventHistory(dir, "alice", "42", message -> { });
+        history.record(EventHistory.Kind.LAUNCH, 1, null, OptionalLong.empty());
+        history.record(EventHistory.Kind.DETECTION, 1, "0", OptionalLong.of(3159), "source", "log-rule", "rule", "Beat");
+        history.record(EventHistory.Kind.LAUNCH, 2, null, OptionalLong.of(117));
+    }
+
+    @Test
+    void showsTheTimelineWithLatencies() {
+        writeTimeline();
+        CliHarness cli = new CliHarness(Map.of("USER", "alice", "TMPDIR", dir.toString()));
+        assertEquals(0, cli.run("history", "42"), cli.err);
+        String[] lines = cli.out.split("\n");
+        assertEquals(4, lines.length, cli.out);
+        assertTrue(lines[0].startsWith("TIME"), cli.out);
+        assertTrue(lines[2].contains("detection") && lines[2].contains("3159 ms")
+                && lines[2].contains("source=log-rule rule=Beat"), cli.out);
+        assertTrue(lines[3].contains("launch") && lines[3].contains("117 ms"), cli.out);
+    }
+
+    @Test
+    void jsonHasStableFieldNames() throws IOException {
+        writeTimeline();
+        CliHarness cli = new CliHarness(Map.of());
+        assertEquals(0, cli.run("history", "--json", "--user", "alice", "--state-dir", dir.toString(), "42"), cli.err);
+        JsonNode doc = new ObjectMapper().readTree(cli.out);
+        assertEquals(3, doc.size());
+        assertEquals("detection", doc.get(1).get("event").asText());
+        assertEquals(3159, doc.get(1).get("latencyMs").asLong());
+        assertEquals("Beat", doc.get(1).get("details").get("rule").asText());
+        assertTrue(doc.get(0).get("latencyMs").isNull());
+    }
+
+    @Test
+    void aMissingHistorySaysWhereItLookedAndExits3() {
+        CliHarness cli = new CliHarness(Map.of("USER", "alice", "TMPDIR", dir.toString()));
+        assertEquals(ExitCode.NOT_FOUND.code(), cli.run("history", "7"));
+        assertTrue(cli.err.contains(dir.resolve("autoresume-events-alice-7.jsonl").toString()), cli.err);
+        assertEquals(ExitCode.USAGE.code(), cli.run("history", "../etc"));
+    }
+}
