@@ -38,21 +38,19 @@ class ExamplesIT {
     private static final Pattern STEP_LINE = Pattern.compile("^step=(\\d+) attempt=(\\d+) node=(\\S+) .*");
     private static LocalCluster cluster;
     private static SlurmTruth truth;
-    private static Plugstack plugstack;
+    private static SupervisedSteps supervised;
     private static LocalAgent agent;
     private static Path examples;
     private final List<String> jobs = new ArrayList<>();
-    private final List<String> killed = new ArrayList<>();
 
     @BeforeAll
     static void installPluginAgentAndExamples() throws IOException {
         cluster = LocalCluster.get();
         truth = new SlurmTruth(cluster);
-        plugstack = Plugstack.install(cluster, PREFIX, List.of("auto_resume.so"));
-        plugstack.useAutoResume(cluster.launcher());
-        agent = LocalAgent.start(cluster, plugstack.installDir().resolve("agent"));
+        supervised = SupervisedSteps.start(cluster, PREFIX);
+        agent = supervised.agent();
         // A copy every node and the test user can read, as a shared filesystem would hold it.
-        examples = plugstack.installDir().resolve("examples");
+        examples = supervised.plugstack().installDir().resolve("examples");
         Files.createDirectories(examples);
         Files.setPosixFilePermissions(examples, PosixFilePermissions.fromString("rwxr-xr-x"));
         try (Stream<Path> files = Files.list(cluster.repo().resolve("examples/sbatch"))) {
@@ -66,23 +64,12 @@ class ExamplesIT {
 
     @AfterAll
     static void stop() throws InterruptedException {
-        if (agent != null) {
-            agent.stop();
-        }
-        if (plugstack != null) {
-            plugstack.removeAll();
-        }
+        SupervisedSteps.stop(supervised);
     }
 
     @AfterEach
-    void restoreTheCluster() {
-        for (String job : jobs) {
-            cluster.run(List.of("scancel", job));
-        }
-        for (String node : killed) {
-            cluster.reviveNode(node);
-            cluster.run(List.of("scontrol", "update", "nodename=" + node, "state=resume"));
-        }
+    void cancelWhatIsLeft() {
+        jobs.forEach(job -> cluster.run(List.of("scancel", job)));
     }
 
     /** The environment a user's shell gives the examples: autoresume on PATH, and {@code settings}. */
@@ -161,10 +148,14 @@ class ExamplesIT {
                 "STEPS=" + totalSteps, "STEP_SECONDS=1"), "-w", "node[1-2]");
         Wait.until("job " + jobId + " to checkpoint 3 steps", Duration.ofSeconds(90), () ->
                 stepLog(checkpoints).size() >= 3 ? Optional.of(true) : Optional.empty());
-        killed.add("node2");
-        cluster.killNode("node2");
-
-        Job done = cluster.waitForJobEnd(jobId, JOB_END);
+        Job done;
+        try {
+            cluster.killNode("node2");
+            done = cluster.waitForJobEnd(jobId, JOB_END);
+        } finally {
+            cluster.reviveNode("node2");
+            cluster.run(List.of("scontrol", "update", "nodename=node2", "state=resume"));
+        }
         String output = cluster.jobOutput(jobId);
         List<String> log = stepLog(checkpoints);
         assertEquals(JobState.COMPLETED, done.state(), output + log);
