@@ -24,6 +24,7 @@ export GPUS_PER_NODE="${GPUS_PER_NODE:-1}"
 
 # The single quotes are deliberate: the variables are expanded by each task, after entry.sh
 # has set them for the job as it is at this attempt.
+# shellcheck disable=SC2016
 srun --auto-resume=1 --ntasks-per-node=1 "$here/entry.sh" bash -c '
   set -euo pipefail
   if command -v torchrun >/dev/null 2>&1; then

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/demo.sh and benchmarks/scripts/recovery-timeline.sh: installs the toolkit
 # on the running local cluster from the packaged artifact, the way a site does (the tarball
 # and its install.sh), for the caller's duration. Needs root, $repo, a built tree (mvn
@@ -13,7 +14,7 @@ toolkit_prefix=""
 toolkit_agent_pid=""
 
 install_toolkit() {
-  local name="$1" unpack tarballs
+  local name="$1" unpack tarballs installers
   toolkit_prefix="$AR_CLUSTER_DIR/$name-toolkit"
   tarballs=("$repo"/dist/target/slurm-autoresume-*.tar.gz)
   if [[ ${#tarballs[@]} -ne 1 || ! -f "${tarballs[0]}" ]]; then
@@ -26,7 +27,8 @@ install_toolkit() {
   fi
   unpack="$(mktemp -d)"
   tar xzf "${tarballs[0]}" -C "$unpack"
-  "$unpack"/slurm-autoresume-*/install.sh --prefix "$toolkit_prefix" --plugstack-dir "$AR_PLUGSTACK_DIR" \
+  installers=("$unpack"/slurm-autoresume-*/install.sh)
+  "${installers[0]}" --prefix "$toolkit_prefix" --plugstack-dir "$AR_PLUGSTACK_DIR" \
       --snippet "50-$name-auto_resume.conf" --no-systemd
   rm -rf -- "$unpack"
   export PATH="$toolkit_prefix/bin:$PATH"

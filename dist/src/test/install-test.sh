@@ -37,6 +37,12 @@ check() {
 
 contains() { grep -qF -- "$2" <<<"$1"; }
 absent() { ! grep -qF -- "$2" <<<"$1"; }
+is_elf() { [[ "$(head -c 4 -- "$1" | od -An -c | tr -d ' ')" == '177ELF' ]]; }
+contains_all() {
+  local text="$1" word
+  shift
+  for word in "$@"; do contains "$text" "$word" || return 1; done
+}
 
 # --- what the tarball holds ---------------------------------------------------------------
 name="$(basename -- "$tarball" .tar.gz)"
@@ -56,11 +62,12 @@ check "no class-data archive ships (it is made per installation)" absent "$listi
 
 tar xzf "$tarball" -C "$work"
 src="$work/$name"
-check "auto_resume.so is a shared object" bash -c 'file -b "$1" | grep -q "shared object" || od -An -c -N4 "$1" | grep -q "E   L   F"' _ "$src/lib/slurm/auto_resume.so"
+check "auto_resume.so is an ELF object" is_elf "$src/lib/slurm/auto_resume.so"
 
 # --- help and bad arguments --------------------------------------------------------------------
 out="$("$src/install.sh" --help)"
-check "--help explains every option" bash -c 'for o in --prefix --plugstack-dir --systemd-dir --no-systemd --dry-run --uninstall; do grep -qF -- "$o" <<<"$1" || exit 1; done' _ "$out"
+check "--help explains every option" contains_all "$out" --prefix --plugstack-dir --snippet --systemd-dir \
+  --no-systemd --dry-run --uninstall
 for bad in "--prefix relative/dir" "--prefix /has space" "--frobnicate" "--prefix" "--snippet ../x.conf" "--systemd-dir /etc/\$x"; do
   read -r -a argv <<<"$bad"
   status=0
@@ -97,7 +104,7 @@ for unit in autoresume-agent.service autoresume-sweep.service autoresume-sweep.t
   check "$unit is installed" test -f "$units/$unit"
 done
 check "the units run the prefix's autoresume" grep -q "^ExecStart=$prefix/bin/autoresume agent " "$units/autoresume-agent.service"
-check "no unit names /usr/local/bin/autoresume any more" bash -c '! grep -q "/usr/local/bin/autoresume" "$@"' _ "$units"/*
+check "no unit names /usr/local/bin/autoresume any more" absent "$(cat -- "$units"/*)" "/usr/local/bin/autoresume"
 check "--dump-cds ran" test -f "$prefix/lib/autoresume.jsa"
 check "the next steps name systemctl enable, not run it" contains "$out" "systemctl enable --now autoresume-agent.service"
 version_out="$("$prefix/bin/autoresume" --help 2>&1)" || true
