@@ -110,6 +110,12 @@ check "the next steps name systemctl enable, not run it" contains "$out" "system
 version_out="$("$prefix/bin/autoresume" --help 2>&1)" || true
 check "the installed autoresume runs ($version_out)" contains "$version_out" "env"
 
+# --- a second snippet loading the plugin is reported -------------------------------------------
+echo "optional /usr/local/lib/slurm/auto_resume.so supervisor=/usr/local/bin/autoresume" > "$plugstack/60-old.conf"
+err="$("$src/install.sh" "${options[@]}" 2>&1 >/dev/null)"
+check "another snippet loading auto_resume.so is reported ($err)" contains "$err" "$plugstack/60-old.conf also loads auto_resume.so"
+rm -f -- "$plugstack/60-old.conf"
+
 # --- idempotent -------------------------------------------------------------------------------
 out="$("$src/install.sh" "${options[@]}")"
 check "a second install changes nothing ($out)" contains "$out" "Done: 0 change(s)."

@@ -208,6 +208,19 @@ do_uninstall() {
   say "Done."
 }
 
+# Two snippets that load auto_resume.so (another prefix's, or the /usr/local one that
+# `autoresume lifecycle apply` and `make install` write) register --auto-resume twice: say so.
+warn_other_snippets() {
+  local other
+  [[ -d "$plugstack_dir" ]] || return 0
+  for other in "$plugstack_dir"/*.conf; do
+    [[ -f "$other" && "$other" != "$snippet" ]] || continue
+    if grep -qE '^[[:space:]]*(optional|required)[[:space:]]+[^[:space:]]*auto_resume\.so' -- "$other"; then
+      echo "$prog: warning: $other also loads auto_resume.so; keep one of the two snippets" >&2
+    fi
+  done
+}
+
 do_install() {
   local file
   for file in bin/autoresume lib/slurm/auto_resume.so systemd/autoresume-agent.service; do
@@ -231,6 +244,7 @@ do_install() {
 
   say "SPANK plugin: $snippet"
   write_file "$snippet" 644 "optional $prefix/lib/slurm/auto_resume.so supervisor=$prefix/bin/autoresume"
+  warn_other_snippets
 
   if [[ "$with_systemd" -eq 1 ]]; then
     say "systemd units: $systemd_dir"
