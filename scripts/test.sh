@@ -23,7 +23,9 @@ stop_cluster() {
 }
 trap stop_cluster EXIT
 
-"$cluster" up --nodes 4
-
 cd "$repo"
+# The cluster's node and partition lines are written by the toolkit's own
+# `autoresume lifecycle apply` (dogfood), so the launcher is built before the cluster starts.
+mvn -B -ntp -q package -DskipTests
+"$cluster" up --nodes 4
 mvn -B -ntp verify "$@"

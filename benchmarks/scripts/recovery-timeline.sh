@@ -24,8 +24,12 @@ source "$repo/scripts/lib/toolkit-on-cluster.sh"
 now() { date +%s.%N; }
 ms() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%d", (b - a) * 1000 }'; }
 restore() {
+  [[ -n "${job:-}" ]] && scancel "$job" 2>/dev/null
   "$cluster" revive-node node2 --fresh >/dev/null 2>&1 || true
-  scontrol update nodename=node2 state=resume >/dev/null 2>&1 || true
+  for node in node2 node3 node4; do
+    [[ "$(sinfo -h -n "$node" -o %T)" =~ drain|down|fail ]] && scontrol update nodename="$node" state=resume
+  done
+  return 0
 }
 finish() { toolkit_cleanup; [[ -n "${stamper:-}" ]] && kill "$stamper" 2>/dev/null; restore; }
 trap finish EXIT
@@ -86,13 +90,17 @@ script="$AR_JOBS_DIR/bench-native.sh"
 printf '#!/bin/bash\necho "SCRIPT restart=${SLURM_RESTART_COUNT:-0} t=$(date +%%s.%%N)"\nsrun -N2 --ntasks-per-node=1 bash -c %q\n' \
   "$step" > "$script"
 chmod 0755 "$script"
-job=$(runuser -u "$AR_TEST_USER" -- sbatch --parsable -N2 -w 'node[1-2]' --exclusive --requeue --open-mode=append \
+# Placed on node[1-2] without -w (a requeued job keeps its -w list and would wait for the dead
+# node forever): node3 and node4 are drained until the job runs.
+scontrol update nodename='node[3-4]' state=drain reason=recovery-benchmark-placement
+job=$(runuser -u "$AR_TEST_USER" -- sbatch --parsable -N2 --exclusive --requeue --open-mode=append \
         --output="$AR_JOBS_DIR/bench-%j.out" --chdir="$AR_JOBS_DIR" "$script")
 out="$AR_JOBS_DIR/bench-$job.out"
 wait_for "$out" "TASK attempt= node=node2" 60
+scontrol update nodename='node[3-4]' state=resume
 killed=$(now)
 "$cluster" kill-node node2 >/dev/null
-# The requeued job needs two nodes again: node2 is dead, so it may run on node[1,3].
+# The requeued job needs two nodes again: node2 is dead, so it runs on two of node[1,3-4].
 wait_for "$out" "SCRIPT restart=1" $(( slurmd_timeout + 600 ))
 restarted=$(grep -m1 "SCRIPT restart=1" "$out" | sed 's/.* t=//')
 for _ in $(seq 1 1200); do [[ "$(grep -c "TASK attempt=" "$out")" -ge 4 ]] && break; sleep 0.1; done

@@ -12,6 +12,8 @@ PROG="local-cluster"
 export PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin${PATH:+:$PATH}"
 SCRIPT_PATH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}")"
 SCRIPT_DIR="$(dirname "$SCRIPT_PATH")"
+# The built launcher: `up` writes the node and partition lines through `autoresume lifecycle apply`.
+AUTORESUME="${AR_AUTORESUME:-$(cd "$SCRIPT_DIR/../.." && pwd)/cli/target/autoresume/bin/autoresume}"
 
 usage() {
     cat <<'USAGE'
@@ -19,7 +21,8 @@ Usage: local-cluster.sh COMMAND [OPTIONS]
 
 A multi-node Slurm cluster on loopback for tests and the demo. State, config,
 spool, logs and pid files live in $AR_CLUSTER_DIR (default /var/tmp/autoresume-cluster):
-  etc/      slurm.conf, plugstack.conf, plugstack.conf.d/ (drop SPANK snippets here),
+  etc/      slurm.conf, lifecycle/ (resource_config.json and provisioning_parameters.json that
+            `autoresume lifecycle apply` turned into its node lines), plugstack.conf, plugstack.conf.d/ (drop SPANK snippets here),
             fake-reboot.sh (RebootProgram: `scontrol reboot` restarts only that node's slurmd
             with -b), fake-suspend.sh / fake-resume.sh (with --power-save)
   state/    slurmctld StateSaveLocation (state/slurmctld), the accounting database's
@@ -35,10 +38,13 @@ Commands:
   up [--nodes N] [--slurmd-timeout S] [--cpus C] [--power-save] [--extra-conf FILE] [--no-resume]
      [--no-accounting]
         As root: install missing packages (install-deps.sh --runtime-only), create the
-        test user ($AR_TEST_USER, default artest), write etc/slurm.conf (ClusterName=arlocal,
-        partition debug with node[1-N]), link /etc/slurm/slurm.conf to it when that path is
-        free, start munged (if none runs), slurmctld and one slurmd per node, and wait until
-        every node is usable (idle, or mixed/allocated when jobs run).
+        test user ($AR_TEST_USER, default artest), write etc/slurm.conf (ClusterName=arlocal;
+        its node and partition lines, debug with node[1-N], are written by the built
+        `autoresume lifecycle apply` from a resource_config.json and
+        provisioning_parameters.json describing the local nodes: build first), link
+        /etc/slurm/slurm.conf to it when that path is free, start munged (if none runs),
+        slurmdbd and its MariaDB, slurmctld and one slurmd per node, and wait until every
+        node is usable (idle, or mixed/allocated when jobs run).
           --nodes N            number of nodes node1..nodeN (default 4)
           --slurmd-timeout S   SlurmdTimeout in seconds (default 300, production's usual value:
                                node-fault detection in the tests is the toolkit's own)
@@ -431,12 +437,63 @@ stop_pids() {
 
 # One line per node, each with its own loopback address (127.0.0.K) and slurmd port, so that
 # NodeAddr, and so MASTER_ADDR, tells nodes apart as on a real cluster.
-node_lines() { # COUNT CPUS
-    local count="$1" cpus="$2" k
-    for ((k = 1; k <= count; k++)); do
-        printf 'NodeName=node%d NodeHostname=localhost NodeAddr=127.0.0.%d Port=%d CPUs=%d Boards=1 SocketsPerBoard=1 CoresPerSocket=%d ThreadsPerCore=1 RealMemory=2048 State=UNKNOWN\n' \
-            "$k" "$k" $((SLURMD_PORT_BASE + k - 1)) "$cpus" "$cpus"
-    done
+# lifecycle_json COUNT CPUS DIR: the local cluster described the way a platform describes
+# one, for `autoresume lifecycle apply`: DIR/resource_config.json (a controller and nodeK on
+# 127.0.0.K, slurmd port base+K-1) and DIR/provisioning_parameters.json (partition, CPUs).
+lifecycle_json() {
+    local count="$1" cpus="$2" dir="$3" k sep=""
+    {
+        printf '{\n  "ClusterConfig": { "ClusterName": "%s" },\n  "InstanceGroups": [\n' "$CLUSTER_NAME"
+        printf '    { "Name": "controller", "InstanceType": "local", "Instances": [\n'
+        printf '        { "InstanceName": "controller", "InstanceId": "local-controller", "CustomerIpAddress": "127.0.0.1" } ] },\n'
+        printf '    { "Name": "nodes", "InstanceType": "local", "Instances": [\n'
+        for ((k = 1; k <= count; k++)); do
+            printf '%s        { "InstanceName": "node%d", "InstanceId": "local-node%d", "CustomerIpAddress": "127.0.0.%d",\n' \
+                "$sep" "$k" "$k" "$k"
+            printf '          "Autoresume": { "NodeHostname": "localhost", "Port": %d } }' $((SLURMD_PORT_BASE + k - 1))
+            sep=$',\n'
+        done
+        printf ' ] }\n  ]\n}\n'
+    } >"$dir/resource_config.json"
+    cat >"$dir/provisioning_parameters.json" <<JSON
+{
+  "version": "1.0.0",
+  "workload_manager": "slurm",
+  "controller_group": "controller",
+  "worker_groups": [
+    {
+      "instance_group_name": "nodes",
+      "partition_name": "$PARTITION",
+      "autoresume": {
+        "node_options": "CPUs=$cpus Boards=1 SocketsPerBoard=1 CoresPerSocket=$cpus ThreadsPerCore=1 RealMemory=2048"
+      }
+    }
+  ],
+  "autoresume": { "health_check_interval": 0 }
+}
+JSON
+}
+
+# with_lifecycle_nodes COUNT CPUS: reads a slurm.conf without nodes on stdin and prints it
+# with the node and partition lines that `autoresume lifecycle apply` writes for the
+# controller (dogfood: the tests' cluster is configured through the product's own path).
+with_lifecycle_nodes() {
+    local count="$1" cpus="$2" work rc=0
+    [ -x "$AUTORESUME" ] || die "$AUTORESUME is missing: build the toolkit first (mvn -B -ntp -q package -DskipTests); 'up' configures the nodes through 'autoresume lifecycle apply'"
+    work="$(mktemp -d)"
+    mkdir -p "$work/root" "$ETC/lifecycle"
+    cat >"$work/root/slurm.conf"
+    lifecycle_json "$count" "$cpus" "$ETC/lifecycle" # kept: the cluster as the platform would describe it
+    "$AUTORESUME" lifecycle apply --provisioning "$ETC/lifecycle/provisioning_parameters.json" \
+        --resource-config "$ETC/lifecycle/resource_config.json" --node controller --root "$work/root" \
+        --slurm-conf /slurm.conf >"$work/apply.out" 2>&1 || rc=$?
+    if [ "$rc" -eq 0 ] && [ -f "$work/root/slurm.conf" ]; then
+        cat "$work/root/slurm.conf"
+    else
+        cat "$work/apply.out" >&2
+    fi
+    rm -rf "$work"
+    [ "$rc" -eq 0 ] || die "autoresume lifecycle apply failed (exit $rc) for the local cluster's JSON files"
 }
 
 gen_conf() { # COUNT TIMEOUT CPUS POWER_SAVE(0|1) EXTRA_FILE ACCOUNTING(0|1)
@@ -452,6 +509,7 @@ AccountingStoragePort=$DBD_PORT"
     fi
     cat <<CONF
 # Generated by lifecycle/local-cluster/local-cluster.sh up: do not edit, run 'up' again.
+# Nodes and partitions: the managed block at the end, written by autoresume lifecycle apply.
 # AR_NODE_COUNT=$count
 ClusterName=$CLUSTER_NAME
 SlurmctldHost=$host(127.0.0.1)
@@ -491,8 +549,6 @@ SlurmdSpoolDir=$SPOOL/%n
 SlurmdPidFile=$RUN/slurmd-%n.pid
 SlurmdLogFile=$LOGDIR/slurmd-%n.log
 SlurmdDebug=info
-$(node_lines "$count" "$cpus")
-PartitionName=$PARTITION Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
     if [ "$power" -eq 1 ]; then
         cat <<CONF
@@ -927,7 +983,7 @@ cmd_up() {
     chown "$AR_TEST_USER": "$JOBS"
     chmod 0755 "$JOBS"
 
-    newconf="$(gen_conf "$count" "$timeout" "$cpus" "$power" "$extra" "$accounting")"
+    newconf="$(gen_conf "$count" "$timeout" "$cpus" "$power" "$extra" "$accounting" | with_lifecycle_nodes "$count" "$cpus")"
     if [ ! -f "$CONF" ] || [ "$(cat "$CONF")" != "$newconf" ]; then
         if [ -f "$CONF" ]; then
             if [ -n "$(ctld_pids)$(all_slurmd_pids)" ]; then
@@ -1048,6 +1104,19 @@ cmd_down() {
     log "cluster down"
 }
 
+# status_line NAME PIDS [CHECK...]: "running" when PIDS is set and CHECK (if given) succeeds,
+# else "DOWN" and status 3.
+status_line() {
+    local name="$1" pids="$2"
+    shift 2
+    if [ -n "$pids" ] && { [ "$#" -eq 0 ] || "$@"; }; then
+        printf '%-12s running  pid %s\n' "$name" "$pids"
+        return 0
+    fi
+    printf '%-12s DOWN\n' "$name"
+    return 3
+}
+
 cmd_status() {
     local ok=0 count pid pids node
     [ "$#" -eq 0 ] || die "status takes no arguments"
@@ -1056,12 +1125,7 @@ cmd_status() {
         return 3
     fi
     count="$(configured_count)"
-    pid="$(munged_pid)"
-    if [ -n "$pid" ] && munge_works; then
-        printf '%-12s running  pid %s\n' munged "$pid"
-    else
-        printf '%-12s DOWN\n' munged; ok=3
-    fi
+    status_line munged "$(munged_pid)" munge_works || ok=3
     pids="$(ctld_pids | tr '\n' ' ' | sed 's/ $//')"
     if [ -n "$pids" ] && ctld_up; then
         printf '%-12s running  pid %s\n' slurmctld "$pids"
@@ -1071,18 +1135,8 @@ cmd_status() {
         printf '%-12s DOWN\n' slurmctld; ok=3
     fi
     if conf_has_accounting; then
-        pid="$(db_pid)"
-        if [ -n "$pid" ] && db_answers; then
-            printf '%-12s running  pid %s\n' MariaDB "$pid"
-        else
-            printf '%-12s DOWN\n' MariaDB; ok=3
-        fi
-        pid="$(dbd_pid)"
-        if [ -n "$pid" ]; then
-            printf '%-12s running  pid %s\n' slurmdbd "$pid"
-        else
-            printf '%-12s DOWN\n' slurmdbd; ok=3
-        fi
+        status_line MariaDB "$(db_pid)" db_answers || ok=3
+        status_line slurmdbd "$(dbd_pid)" || ok=3
     fi
     for node in $(node_list "$count"); do
         pids="$(slurmd_pids "$node" | tr '\n' ' ' | sed 's/ $//')"

@@ -73,6 +73,18 @@ class AutoResumeSrunIT {
         assertTrue(output.contains("application failure: srun exited 3"), output);
     }
 
+    /** The preflight's advice is printed once per job, not once per srun. */
+    @Test
+    void aSharedAllocationGetsItsAdviceOncePerJob() {
+        String jobId = run("""
+                srun --auto-resume=1 -N1 true
+                srun --auto-resume=1 -N1 true
+                """, "-N1");
+        String output = cluster.jobOutput(jobId);
+        assertEquals(2, output.lines().filter(l -> l.contains("task_init")).count(), output);
+        assertEquals(1, output.lines().filter(l -> l.contains("preflight: exclusive allocation")).count(), output);
+    }
+
     /** Another plugin's option and srun's own flags reach the step through the Java supervisor unchanged. */
     @Test
     void otherPluginsOptionsAndSrunFlagsSurviveTheSupervisor() {

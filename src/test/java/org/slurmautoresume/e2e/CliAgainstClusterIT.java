@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,6 +31,54 @@ class CliAgainstClusterIT {
         List<String> argv = new ArrayList<>(List.of(cluster.launcher().toString()));
         argv.addAll(List.of(args));
         return cluster.runAsTestUser(argv);
+    }
+
+    /**
+     * Dogfood: the cluster these tests run on got its node and partition lines from
+     * {@code autoresume lifecycle apply} (local-cluster.sh up). Applying the same JSON files
+     * to a copy of the live slurm.conf changes nothing, and every node in them is a node Slurm
+     * runs, at the address and port the resource config gives.
+     */
+    @Test
+    void theClusterItselfIsConfiguredByLifecycleApply() throws Exception {
+        Path etc = cluster.clusterDir().resolve("etc");
+        Path root = Files.createTempDirectory("lifecycle-dogfood");
+        try {
+            Files.copy(etc.resolve("slurm.conf"), root.resolve("slurm.conf"));
+            CommandResult apply = cluster.run(List.of(cluster.launcher().toString(), "lifecycle", "apply", "--json",
+                    "--dry-run", "--provisioning", etc.resolve("lifecycle/provisioning_parameters.json").toString(),
+                    "--resource-config", etc.resolve("lifecycle/resource_config.json").toString(),
+                    "--node", "controller", "--root", root.toString(), "--slurm-conf", "/slurm.conf"));
+            assertEquals(0, apply.exitCode(), apply.stdout() + apply.stderr());
+            JsonNode report = new ObjectMapper().readTree(apply.stdout());
+            assertEquals("controller", report.get("role").asText(), apply.stdout());
+            boolean sawSlurmConf = false;
+            for (JsonNode file : report.get("files")) {
+                if (file.get("path").asText().endsWith("slurm.conf")) {
+                    sawSlurmConf = true;
+                    assertEquals("UNCHANGED", file.get("status").asText(), file.get("diff").asText());
+                }
+            }
+            assertTrue(sawSlurmConf, apply.stdout());
+        } finally {
+            try (var files = Files.walk(root)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+        JsonNode resources = new ObjectMapper().readTree(etc.resolve("lifecycle/resource_config.json").toFile());
+        List<String> described = new ArrayList<>();
+        for (JsonNode group : resources.get("InstanceGroups")) {
+            if (!group.get("Name").asText().equals("nodes")) {
+                continue;
+            }
+            for (JsonNode instance : group.get("Instances")) {
+                String node = instance.get("InstanceName").asText();
+                described.add(node);
+                assertEquals(instance.get("CustomerIpAddress").asText(), truth.nodeField(node, "NodeAddr"));
+                assertEquals(instance.get("Autoresume").get("Port").asText(), truth.nodeField(node, "Port"));
+            }
+        }
+        assertEquals(cluster.nodeNames(), described);
     }
 
     @Test

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,6 +56,36 @@ class SweepIT {
                 lock.toString(), "--json"));
         args.addAll(List.of(extra));
         return nodes.autoresume(args.toArray(String[]::new));
+    }
+
+    /** The agent sweeping on its own schedule (--sweep-every) does what a timer-driven sweep does. */
+    @Test
+    void theAgentsScheduledSweepResumesAReplacedNode() throws Exception {
+        LocalAgent agent = LocalAgent.start(cluster, cluster.clusterDir().resolve("sweep-it/agent"), "--sweep-every", "1",
+                "--sweep-policy", policy.toString(), "--sweep-lock", lock.toString());
+        try {
+            nodes.replaceAndRevive("node2");
+            nodes.waitForState("node2", "IDLE", Duration.ofSeconds(30));
+            JsonNode acted = Wait.until("an audit line for the agent's sweep that resumed node2", Duration.ofSeconds(10),
+                    () -> {
+                        try {
+                            for (String line : Files.readAllLines(agent.auditLog())) {
+                                JsonNode entry = json.readTree(line).get("sweep");
+                                if (entry != null && entry.isObject() && entry.get("status").asText().equals("acted")) {
+                                    return Optional.of(entry);
+                                }
+                            }
+                            return Optional.empty();
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    });
+            assertEquals("resume-if-healthy", acted.get("actions").get(0).get("kind").asText(), acted.toString());
+            assertEquals("node2", acted.get("actions").get(0).get("target").asText(), acted.toString());
+            assertEquals("done", acted.get("actions").get(0).get("result").asText(), acted.toString());
+        } finally {
+            agent.stop();
+        }
     }
 
     @Test

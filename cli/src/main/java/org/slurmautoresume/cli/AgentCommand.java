@@ -16,6 +16,12 @@ import org.slurmautoresume.bridge.agent.AgentService;
 import org.slurmautoresume.bridge.agent.AuditLog;
 import org.slurmautoresume.bridge.agent.TcpNodeProber;
 import org.slurmautoresume.bridge.agent.UnixUsers;
+import org.slurmautoresume.bridge.sweep.Sweep;
+import org.slurmautoresume.bridge.sweep.SweepLock;
+import org.slurmautoresume.bridge.sweep.SweepPolicy;
+import org.slurmautoresume.bridge.sweep.SweepPolicyException;
+import org.slurmautoresume.bridge.sweep.SweepPolicyLoader;
+import org.slurmautoresume.bridge.sweep.SweepSchedule;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -63,6 +69,21 @@ final class AgentCommand implements Callable<Integer> {
             description = "How long the replace command may run before it is killed. Default: ${DEFAULT-VALUE}.")
     private int replaceTimeoutSeconds;
 
+    @Option(names = "--sweep-every", paramLabel = "SECONDS", defaultValue = "0",
+            description = "Also run `autoresume sweep` every SECONDS (after the previous pass ended), so this node"
+                + " needs no timer for it: run it on one node, the controller. Each report goes to the audit log"
+                + " as a line with a \"sweep\" field. Takes the same lock as `autoresume sweep`: a pass that finds"
+                + " it busy is skipped. 0 (the default): never.")
+    private int sweepEverySeconds;
+
+    @Option(names = "--sweep-policy", paramLabel = "FILE",
+            description = "Sweep policy for --sweep-every (as `autoresume sweep --policy`); default: the built-in one.")
+    private Path sweepPolicy;
+
+    @Option(names = "--sweep-lock", paramLabel = "FILE",
+            description = "Sweep lock for --sweep-every; default: the one `autoresume sweep` uses.")
+    private Path sweepLock;
+
     AgentCommand(CliContext context) {
         this.context = context;
     }
@@ -76,6 +97,19 @@ final class AgentCommand implements Callable<Integer> {
         }
         if (probeTimeoutSeconds <= 0) {
             throw new CliException(ExitCode.USAGE, "--probe-timeout must be positive: " + probeTimeoutSeconds);
+        }
+        if (sweepEverySeconds < 0) {
+            throw new CliException(ExitCode.USAGE, "--sweep-every must be 0 (never) or a number of seconds: "
+                    + sweepEverySeconds);
+        }
+        if (sweepEverySeconds == 0 && (sweepPolicy != null || sweepLock != null)) {
+            throw new CliException(ExitCode.USAGE, "--sweep-policy and --sweep-lock need --sweep-every SECONDS");
+        }
+        SweepPolicy policyForSweeps;
+        try {
+            policyForSweeps = sweepPolicy == null ? SweepPolicy.DEFAULTS : SweepPolicyLoader.load(sweepPolicy);
+        } catch (SweepPolicyException e) {
+            throw new CliException(ExitCode.USAGE, "--sweep-policy: " + e.getMessage(), e);
         }
         Path socketDir = socket.toAbsolutePath().getParent();
         if (!Files.isDirectory(socketDir)) {
@@ -105,7 +139,17 @@ final class AgentCommand implements Callable<Integer> {
             audit.close();
             throw new CliException(ExitCode.FAILED, "cannot listen on " + socket + ": " + e.getMessage(), e);
         }
+        Optional<SweepSchedule> sweeps = Optional.empty();
+        if (sweepEverySeconds > 0) {
+            SweepSchedule schedule = new SweepSchedule(Sweep.forPolicy(context.slurm(), context.runner(),
+                    policyForSweeps, context::now), policyForSweeps,
+                    sweepLock == null ? SweepLock.defaultPath() : sweepLock, audit::recordSweep);
+            schedule.start(Duration.ofSeconds(sweepEverySeconds));
+            sweeps = Optional.of(schedule);
+        }
+        Optional<SweepSchedule> stopSweeps = sweeps;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stopSweeps.ifPresent(SweepSchedule::close);
             server.close();
             try {
                 audit.close();
@@ -114,7 +158,8 @@ final class AgentCommand implements Callable<Integer> {
             }
         }, "agent-shutdown"));
         PrintWriter err = spec.commandLine().getErr();
-        err.println("autoresume agent: listening on " + server.socket() + ", audit log " + audit.file());
+        err.println("autoresume agent: listening on " + server.socket() + ", audit log " + audit.file()
+                + (sweepEverySeconds > 0 ? ", sweeping every " + sweepEverySeconds + " s" : ""));
         err.flush();
         server.awaitStopped();
         return ExitCode.OK.code();

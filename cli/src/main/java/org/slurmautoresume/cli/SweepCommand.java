@@ -3,17 +3,10 @@ package org.slurmautoresume.cli;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.slurmautoresume.bridge.admin.NodeUpdater;
-import org.slurmautoresume.bridge.agent.TcpNodeProber;
-import org.slurmautoresume.bridge.sweep.CommandNodeHealth;
-import org.slurmautoresume.bridge.sweep.NodeHealth;
-import org.slurmautoresume.bridge.sweep.SlurmdProbeHealth;
 import org.slurmautoresume.bridge.sweep.Sweep;
-import org.slurmautoresume.bridge.sweep.SweepExecutor;
 import org.slurmautoresume.bridge.sweep.SweepLock;
 import org.slurmautoresume.bridge.sweep.SweepPolicy;
 import org.slurmautoresume.bridge.sweep.SweepPolicyException;
@@ -69,8 +62,7 @@ final class SweepCommand implements Callable<Integer> {
         } catch (SweepPolicyException e) {
             throw new CliException(ExitCode.USAGE, e.getMessage(), e);
         }
-        Sweep sweep = new Sweep(context.slurm(), new SweepExecutor(new NodeUpdater(context.runner()), health(policy)),
-                context::now);
+        Sweep sweep = Sweep.forPolicy(context.slurm(), context.runner(), policy, context::now);
         PrintWriter out = spec.commandLine().getOut();
         SweepReport report;
         try {
@@ -98,12 +90,6 @@ final class SweepCommand implements Callable<Integer> {
         return exitCode(report.statusValue()).code();
     }
 
-    private NodeHealth health(SweepPolicy policy) {
-        if (policy.healthCommand().isEmpty()) {
-            return new SlurmdProbeHealth(new TcpNodeProber(Duration.ofSeconds(5)));
-        }
-        return new CommandNodeHealth(context.runner(), policy.healthCommand(), policy.healthTimeout());
-    }
 
     static ExitCode exitCode(SweepReport.Status status) {
         return switch (status) {

@@ -60,6 +60,22 @@ public final class AuditLog implements Closeable {
         entry.put("ok", response.ok());
         entry.put("decisions", response.decisions());
         entry.put("why", response.message());
+        append(entry);
+    }
+
+    /**
+     * One line for a sweep the agent ran on its own schedule ({@code autoresume agent
+     * --sweep-every}): the whole report, as {@code autoresume sweep --json} prints it, or why
+     * the sweep did not run ({@code report} then is a short text).
+     */
+    public void recordSweep(Object report) {
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("time", Instant.now(clock).toString());
+        entry.put("sweep", report);
+        append(entry);
+    }
+
+    private void append(Map<String, Object> entry) {
         byte[] line = (AgentJson.line(entry) + "\n").getBytes(StandardCharsets.UTF_8);
         synchronized (this) {
             try {

@@ -1,10 +1,14 @@
 package org.slurmautoresume.bridge.sweep;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
+import org.slurmautoresume.bridge.admin.NodeUpdater;
+import org.slurmautoresume.bridge.agent.TcpNodeProber;
+import org.slurmautoresume.bridge.exec.CommandRunner;
 import org.slurmautoresume.bridge.model.Job;
 import org.slurmautoresume.bridge.model.Node;
 import org.slurmautoresume.bridge.slurm.SlurmClient;
@@ -23,6 +27,19 @@ public final class Sweep {
         this.slurm = Objects.requireNonNull(slurm);
         this.executor = Objects.requireNonNull(executor);
         this.clock = Objects.requireNonNull(clock);
+    }
+
+    /**
+     * The sweep a policy asks for: nodes changed with {@code scontrol} through {@code runner},
+     * returning nodes checked by the policy's {@code healthCommand}, or else by a connection to
+     * their slurmd. What {@code autoresume sweep} and the agent's scheduled sweeps both run.
+     */
+    public static Sweep forPolicy(SlurmClient slurm, CommandRunner runner, SweepPolicy policy,
+                                  Supplier<LocalDateTime> clock) {
+        NodeHealth health = policy.healthCommand().isEmpty()
+                ? new SlurmdProbeHealth(new TcpNodeProber(Duration.ofSeconds(5)))
+                : new CommandNodeHealth(runner, policy.healthCommand(), policy.healthTimeout());
+        return new Sweep(slurm, new SweepExecutor(new NodeUpdater(runner), health), clock);
     }
 
     /** Throws {@link SweepLock.BusyException} when another sweep holds {@code lockFile}. */
