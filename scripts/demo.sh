@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The demo on a fresh Debian machine: installs what is missing, builds the toolkit, starts
-# the local 4-node Slurm cluster, installs the SPANK plugin and starts the root agent for the
-# demo's duration, then, as the ordinary user `artest`:
-#   1. a 2-node job whose script learns its nodes and master from `autoresume env`;
-#   2. a toy training job (`srun --auto-resume=1`) on node[1-2] with node4 as the hot spare:
-#      node2 is killed mid-step, the step is re-run on node[1,4] and resumes from its checkpoint.
+# the local 4-node Slurm cluster, installs the toolkit from its tarball with install.sh and
+# starts the root agent for the demo's duration, then, as the ordinary user `artest`, submits
+# the installed examples:
+#   1. show-env.sh, a 2-node job whose script learns its nodes and master from `autoresume env`;
+#   2. batch.sh, a toy training job (`srun --auto-resume=1`, train.py checkpointing every step)
+#      on node[1-2] with node4 as the hot spare: node2 is killed mid-step, the step is re-run on
+#      node[1,4] and resumes after its last checkpoint.
 # Needs root.
 set -euo pipefail
 
@@ -33,19 +35,24 @@ source "${AR_CLUSTER_DIR:-/var/tmp/autoresume-cluster}/cluster.env"
 source "$repo/scripts/lib/toolkit-on-cluster.sh"
 trap toolkit_cleanup EXIT
 
-say "Installing the autoresume launcher where the test user can run it"
-install_dist
+say "Installing the toolkit from its tarball with install.sh (prefix $AR_CLUSTER_DIR/demo-toolkit)"
+install_toolkit demo
+cat "$AR_PLUGSTACK_DIR/50-demo-auto_resume.conf"
 sinfo
+# The examples as installed; jobs write their output and checkpoints to the jobs directory.
+examples="$toolkit_prefix/share/autoresume/examples/sbatch"
 
-say "Installing the auto-resume SPANK plugin for this demo"
-install_plugin demo
-cat "$toolkit_snippet"
+# submit ENV... -- SBATCH_ARGS...: sbatch as the test user from the installed examples directory.
+submit() {
+  local env=()
+  while [[ "$1" != -- ]]; do env+=("$1"); shift; done
+  shift
+  runuser -u "$AR_TEST_USER" -- env -C "$examples" PATH="$PATH" "${env[@]}" \
+      sbatch --parsable --output="$AR_JOBS_DIR/%j.out" --chdir="$AR_JOBS_DIR" "$@"
+}
 
 say "Submitting examples/sbatch/show-env.sh with --auto-resume=1 as $AR_TEST_USER on 2 nodes"
-script="$AR_JOBS_DIR/demo-show-env.sh"
-install -m 0755 "$repo/examples/sbatch/show-env.sh" "$script"
-job=$(runuser -u "$AR_TEST_USER" -- env PATH="$PATH" sbatch --parsable -N2 --exclusive --auto-resume=1 \
-        --output="$AR_JOBS_DIR/%j.out" --chdir="$AR_JOBS_DIR" "$script")
+job=$(submit -- -N2 --exclusive --auto-resume=1 show-env.sh)
 echo "submitted job $job"
 
 say "Waiting for job $job to end"
@@ -63,20 +70,18 @@ say "Starting the privileged agent (root): it marks a job's failed nodes, nothin
 agent_dir="$AR_CLUSTER_DIR/demo-agent"
 start_agent "$agent_dir"
 
-say "Submitting examples/sbatch/train-auto-resume.sh on node[1-2] with node4 as the hot spare"
-script="$AR_JOBS_DIR/demo-train.sh"
-install -m 0755 "$repo/examples/sbatch/train-auto-resume.sh" "$script"
-train=$(runuser -u "$AR_TEST_USER" -- env PATH="$PATH" AUTORESUME_SPARE_NODES=node4 \
-          AUTORESUME_AGENT_SOCKET="$agent_dir/agent.sock" \
-          sbatch --parsable -N2 -w 'node[1-2]' --exclusive --output="$AR_JOBS_DIR/%j.out" \
-          --chdir="$AR_JOBS_DIR" "$script")
+say "Submitting examples/sbatch/batch.sh (train.py, 20 steps) on node[1-2] with node4 as the hot spare"
+ckpt="$AR_JOBS_DIR/demo-checkpoints-$$"
+rm -rf -- "$ckpt"
+train=$(submit AUTORESUME_SPARE_NODES=node4 AUTORESUME_AGENT_SOCKET="$agent_dir/agent.sock" CKPT_DIR="$ckpt" \
+          -- -w 'node[1-2]' batch.sh)
 echo "submitted job $train"
-ckpt="$AR_JOBS_DIR/checkpoint-$train"
+steps_done() { if [[ -f "$ckpt/steps.log" ]]; then wc -l < "$ckpt/steps.log"; else echo 0; fi; }
 for _ in $(seq 1 240); do
-  [[ "$(cat "$ckpt" 2>/dev/null || echo 0)" -ge 5 ]] && break
+  [[ "$(steps_done)" -ge 5 ]] && break
   sleep 0.25
 done
-say "Training reached step $(cat "$ckpt"): killing node2 (its slurmd and its share of the step)"
+say "Training checkpointed step $(steps_done): killing node2 (its slurmd and its share of the step)"
 "$cluster" kill-node node2
 
 say "Waiting for job $train to end"
@@ -84,6 +89,8 @@ status=0
 autoresume job "$train" --wait --timeout 180 >/dev/null || status=$?
 say "Job $train's output:"
 cat "$AR_JOBS_DIR/$train.out"
+say "The checkpointed steps (CKPT_DIR/steps.log): each step once, attempt 2 after the last checkpoint"
+cat "$ckpt/steps.log" 2>/dev/null || true
 
 say "What the toolkit sees of the nodes"
 autoresume nodes
@@ -96,4 +103,4 @@ if [[ "$status" -ne 0 ]]; then
   exit 1
 fi
 echo
-echo "Demo finished. The plugin and the agent are gone again; the cluster keeps running; stop it with: $cluster down"
+echo "Demo finished. The agent is stopped and the toolkit uninstalled again; the cluster keeps running; stop it with: $cluster down"

@@ -34,8 +34,7 @@ restore() {
 finish() { toolkit_cleanup; [[ -n "${stamper:-}" ]] && kill "$stamper" 2>/dev/null; restore; }
 trap finish EXIT
 
-install_dist >/dev/null
-install_plugin bench
+install_toolkit bench >/dev/null
 start_agent "$AR_CLUSTER_DIR/bench-agent"
 slurmd_timeout=$(scontrol show config | awk -F= '/^SlurmdTimeout/ { gsub(/[^0-9]/, "", $2); print $2 }')
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Install what slurm-autoresume needs on a fresh Debian bookworm machine:
 # the Slurm 22.05 daemons (slurmdbd on MariaDB for accounting) and client, munge,
-# the Slurm headers for the SPANK plugin, and the Java/C build tools. Idempotent: packages that are already
-# installed are skipped, and `apt-get update` only runs when something is missing.
+# the Slurm headers for the SPANK plugin, python3 (the toy trainer examples/sbatch/train.py),
+# and the Java/C build tools. Idempotent: packages that are already installed are skipped, and
+# `apt-get update` only runs when something is missing.
 #
 # Usage: install-deps.sh [--runtime-only] [--check] [--quiet] [--help]
 #   --runtime-only  only what the local cluster needs to run (Slurm, munge, procps...)
@@ -10,11 +11,11 @@
 #   --quiet         print nothing when nothing is missing
 set -euo pipefail
 
-RUNTIME_PKGS=(slurmctld slurmd slurmdbd mariadb-server slurm-client munge libslurm-dev procps iproute2 util-linux passwd coreutils perl-base)
+RUNTIME_PKGS=(slurmctld slurmd slurmdbd mariadb-server slurm-client munge libslurm-dev procps iproute2 util-linux passwd coreutils perl-base python3)
 BUILD_PKGS=(openjdk-17-jdk-headless maven build-essential make gcc)
 
 usage() {
-    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 runtime_only=0

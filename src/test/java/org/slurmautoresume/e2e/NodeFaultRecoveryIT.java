@@ -26,28 +26,20 @@ class NodeFaultRecoveryIT {
     private static final String PREFIX = "85-node-fault-it-";
     private static LocalCluster cluster;
     private static SlurmTruth truth;
-    private static Plugstack plugstack;
-    private static LocalAgent agent;
+    private static SupervisedSteps supervised;
     private static Path socket;
 
     @BeforeAll
     static void startAgentAndPlugin() {
         cluster = LocalCluster.get();
         truth = new SlurmTruth(cluster);
-        plugstack = Plugstack.install(cluster, PREFIX, List.of("auto_resume.so"));
-        plugstack.useAutoResume(cluster.launcher());
-        agent = LocalAgent.start(cluster, plugstack.installDir().resolve("agent"));
-        socket = agent.socket();
+        supervised = SupervisedSteps.start(cluster, PREFIX);
+        socket = supervised.agent().socket();
     }
 
     @AfterAll
     static void stop() throws InterruptedException {
-        if (agent != null) {
-            agent.stop();
-        }
-        if (plugstack != null) {
-            plugstack.removeAll();
-        }
+        SupervisedSteps.stop(supervised);
     }
 
     @ParameterizedTest

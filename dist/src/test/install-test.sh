@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# Checks the tarball the build produced: what it holds, and install.sh run from it (help, bad
+# arguments, --dry-run, an install into a temporary root, a second install that changes
+# nothing, an old version's jar removed on upgrade, --no-systemd, --uninstall that leaves what
+# it did not place). Run by Maven (dist module, integration-test phase) with the tarball's path.
+# Installing needs root: as another user this fails in CI (CI=true) and is skipped with a
+# notice on a developer's machine, as the end-to-end tests are without a cluster.
+set -euo pipefail
+
+tarball="${1:?usage: install-test.sh TARBALL}"
+[[ -f "$tarball" ]] || { echo "install-test: no tarball at $tarball" >&2; exit 1; }
+
+if [[ "$(id -u)" -ne 0 ]]; then
+  if [[ "${CI:-}" == true ]]; then
+    echo "install-test: must run as root in CI (install.sh installs as root)" >&2
+    exit 1
+  fi
+  echo "install-test: SKIPPED: not root (install.sh installs as root; scripts/test.sh runs this as root)"
+  exit 0
+fi
+
+work="$(mktemp -d)"
+trap 'rm -rf -- "$work"' EXIT
+failures=0
+checks=0
+
+check() {
+  local what="$1"
+  shift
+  checks=$((checks + 1))
+  if "$@"; then
+    return 0
+  fi
+  echo "install-test: FAILED: $what" >&2
+  failures=$((failures + 1))
+}
+
+contains() { grep -qF -- "$2" <<<"$1"; }
+absent() { ! grep -qF -- "$2" <<<"$1"; }
+is_elf() { [[ "$(head -c 4 -- "$1" | od -An -c | tr -d ' ')" == '177ELF' ]]; }
+contains_all() {
+  local text="$1" word
+  shift
+  for word in "$@"; do contains "$text" "$word" || return 1; done
+}
+
+# --- what the tarball holds ---------------------------------------------------------------
+name="$(basename -- "$tarball" .tar.gz)"
+listing="$(tar tzvf "$tarball")"
+for entry in install.sh README.md bin/autoresume lib/autoresume-cli.jar lib/slurm-bridge.jar \
+    lib/autoresume-lifecycle.jar lib/picocli.jar lib/slurm/auto_resume.so \
+    systemd/autoresume-agent.service systemd/autoresume-sweep.service systemd/autoresume-sweep.timer \
+    examples/sweep-policy.yaml examples/sbatch/batch.sh examples/sbatch/train.py examples/sbatch/salloc.sh \
+    examples/sbatch/torchrun.sh examples/sbatch/entry.sh docs/admin.md docs/lifecycle.md; do
+  check "the tarball holds $name/$entry" contains "$listing" " $name/$entry"
+done
+for executable in install.sh bin/autoresume lib/slurm/auto_resume.so examples/sbatch/batch.sh; do
+  check "$executable is executable in the tarball" \
+    grep -qE "^-rwxr-xr-x .* $name/$executable\$" <<<"$listing"
+done
+check "no class-data archive ships (it is made per installation)" absent "$listing" ".jsa"
+
+tar xzf "$tarball" -C "$work"
+src="$work/$name"
+check "auto_resume.so is an ELF object" is_elf "$src/lib/slurm/auto_resume.so"
+
+# --- help and bad arguments --------------------------------------------------------------------
+out="$("$src/install.sh" --help)"
+check "--help explains every option" contains_all "$out" --prefix --plugstack-dir --snippet --systemd-dir \
+  --no-systemd --dry-run --uninstall
+for bad in "--prefix relative/dir" "--prefix /has space" "--frobnicate" "--prefix" "--snippet ../x.conf" "--systemd-dir /etc/\$x"; do
+  read -r -a argv <<<"$bad"
+  status=0
+  err="$("$src/install.sh" "${argv[@]}" 2>&1 >/dev/null)" || status=$?
+  check "install.sh $bad exits 2 (got $status)" test "$status" -eq 2
+  check "install.sh $bad says why and points at --help ($err)" contains "$err" "(try --help)"
+done
+
+root="$work/root"
+prefix="$root/opt/autoresume"
+plugstack="$root/etc/slurm/plugstack.conf.d"
+units="$root/etc/systemd/system"
+options=(--prefix "$prefix" --plugstack-dir "$plugstack" --systemd-dir "$units")
+
+# --- dry run ----------------------------------------------------------------------------------
+out="$("$src/install.sh" "${options[@]}" --dry-run)"
+check "--dry-run changes nothing" test ! -e "$root"
+check "--dry-run shows the snippet line" contains "$out" \
+  "optional $prefix/lib/slurm/auto_resume.so supervisor=$prefix/bin/autoresume"
+check "--dry-run shows the agent's ExecStart" contains "$out" "ExecStart=$prefix/bin/autoresume agent"
+check "--dry-run says it would install the launcher" contains "$out" "would install $prefix/bin/autoresume"
+
+# --- install ----------------------------------------------------------------------------------
+install -d -m 0755 "$plugstack"
+echo "optional /other/plugin.so" > "$plugstack/other.conf"
+out="$("$src/install.sh" "${options[@]}")"
+check "the launcher is installed" test -x "$prefix/bin/autoresume"
+check "the plugin is installed" test -x "$prefix/lib/slurm/auto_resume.so"
+check "the jars are installed" test -f "$prefix/lib/autoresume-cli.jar"
+check "the examples are installed" test -x "$prefix/share/autoresume/examples/sbatch/batch.sh"
+check "the snippet reads as spank-shim's make install writes it" test \
+  "$(cat "$plugstack/auto_resume.conf")" == "optional $prefix/lib/slurm/auto_resume.so supervisor=$prefix/bin/autoresume"
+for unit in autoresume-agent.service autoresume-sweep.service autoresume-sweep.timer; do
+  check "$unit is installed" test -f "$units/$unit"
+done
+check "the units run the prefix's autoresume" grep -q "^ExecStart=$prefix/bin/autoresume agent " "$units/autoresume-agent.service"
+check "no unit names /usr/local/bin/autoresume any more" absent "$(cat -- "$units"/*)" "/usr/local/bin/autoresume"
+check "--dump-cds ran" test -f "$prefix/lib/autoresume.jsa"
+check "the next steps name systemctl enable, not run it" contains "$out" "systemctl enable --now autoresume-agent.service"
+version_out="$("$prefix/bin/autoresume" --help 2>&1)" || true
+check "the installed autoresume runs ($version_out)" contains "$version_out" "env"
+
+# --- a second snippet loading the plugin is reported -------------------------------------------
+echo "optional /usr/local/lib/slurm/auto_resume.so supervisor=/usr/local/bin/autoresume" > "$plugstack/60-old.conf"
+err="$("$src/install.sh" "${options[@]}" 2>&1 >/dev/null)"
+check "another snippet loading auto_resume.so is reported ($err)" contains "$err" "$plugstack/60-old.conf also loads auto_resume.so"
+rm -f -- "$plugstack/60-old.conf"
+
+# --- idempotent -------------------------------------------------------------------------------
+out="$("$src/install.sh" "${options[@]}")"
+check "a second install changes nothing ($out)" contains "$out" "Done: 0 change(s)."
+
+# --- upgrade: what the old version had and this one does not goes ------------------------------
+echo "old" > "$prefix/lib/old-dependency.jar"
+echo "$prefix/lib/old-dependency.jar" >> "$prefix/share/autoresume/install-manifest"
+echo "site file" > "$prefix/lib/site-notes.txt"
+out="$("$src/install.sh" "${options[@]}" --no-systemd)"
+check "an old version's jar is removed on upgrade" test ! -e "$prefix/lib/old-dependency.jar"
+check "--no-systemd removes the units an earlier install placed" test ! -e "$units/autoresume-agent.service"
+check "a file install.sh did not place is kept" test -f "$prefix/lib/site-notes.txt"
+
+# --- uninstall ------------------------------------------------------------------------------
+out="$("$prefix/share/autoresume/install.sh" --uninstall --prefix "$prefix" --dry-run)"
+check "--uninstall --dry-run changes nothing" test -f "$plugstack/auto_resume.conf" -a -x "$prefix/bin/autoresume"
+out="$("$prefix/share/autoresume/install.sh" --uninstall --prefix "$prefix")"
+check "--uninstall removes the snippet" test ! -e "$plugstack/auto_resume.conf"
+check "--uninstall removes the launcher and jars" test ! -e "$prefix/bin" -a ! -e "$prefix/lib/autoresume-cli.jar"
+check "--uninstall removes the share directory" test ! -e "$prefix/share"
+check "--uninstall keeps other plugins' snippets" test -f "$plugstack/other.conf"
+check "--uninstall keeps files it did not place" test -f "$prefix/lib/site-notes.txt"
+status=0
+"$src/install.sh" --uninstall --prefix "$prefix" >/dev/null 2>&1 || status=$?
+check "a second --uninstall says there is nothing to remove (exit 1)" test "$status" -eq 1
+
+if [[ "$failures" -ne 0 ]]; then
+  echo "install-test: $failures of $checks checks failed" >&2
+  exit 1
+fi
+echo "install-test: all $checks checks passed ($(du -h "$tarball" | cut -f1) tarball)"

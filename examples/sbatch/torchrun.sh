@@ -1,0 +1,38 @@
+#!/bin/bash
+# A torchrun-style launch under auto-resume: one torchrun per node, started by
+# `srun --auto-resume=1`, which reads its rendezvous from the job as it is now (entry.sh:
+# MASTER_ADDR and NNODES from `autoresume env`, NODE_RANK from Slurm). After a node is
+# replaced the whole srun runs again, so every torchrun restarts with the new master and
+# the trainer resumes from its checkpoint; torchrun's own restarts (--max-restarts) are for
+# faults that leave the nodes healthy.
+#
+#   cd examples/sbatch && sbatch torchrun.sh            # TRAIN_SCRIPT=my_train.py for yours
+#
+# Where torchrun is not installed (the project's test cluster has no PyTorch), each node runs
+# the same trainer directly with the variables torchrun would give it (RANK, LOCAL_RANK,
+# WORLD_SIZE, LOCAL_WORLD_SIZE), so the example still runs end to end; the output says which.
+#SBATCH --job-name=torchrun
+#SBATCH --nodes=2
+#SBATCH --ntasks-per-node=1
+#SBATCH --exclusive
+set -euo pipefail
+
+here="${EXAMPLES_DIR:-$SLURM_SUBMIT_DIR}"
+export CKPT_DIR="${CKPT_DIR:-$SLURM_SUBMIT_DIR/checkpoints-$SLURM_JOB_ID}"
+export TRAIN_SCRIPT="${TRAIN_SCRIPT:-$here/train.py}"
+export GPUS_PER_NODE="${GPUS_PER_NODE:-1}"
+
+# The single quotes are deliberate: the variables are expanded by each task, after entry.sh
+# has set them for the job as it is at this attempt.
+# shellcheck disable=SC2016
+srun --auto-resume=1 --ntasks-per-node=1 "$here/entry.sh" bash -c '
+  set -euo pipefail
+  if command -v torchrun >/dev/null 2>&1; then
+    echo "node $NODE_RANK: torchrun --nnodes=$NNODES --node_rank=$NODE_RANK --master_addr=$MASTER_ADDR"
+    exec torchrun --nnodes="$NNODES" --node_rank="$NODE_RANK" --nproc_per_node="$GPUS_PER_NODE" \
+        --master_addr="$MASTER_ADDR" --master_port="$MASTER_PORT" "$TRAIN_SCRIPT"
+  fi
+  echo "node $NODE_RANK: torchrun not installed; stand-in: python3 $TRAIN_SCRIPT as rank $NODE_RANK of $NNODES, master $MASTER_ADDR:$MASTER_PORT"
+  RANK="$NODE_RANK" LOCAL_RANK=0 WORLD_SIZE="$NNODES" LOCAL_WORLD_SIZE=1 exec python3 "$TRAIN_SCRIPT"
+'
+echo "training finished: $(tail -n 1 "$CKPT_DIR/steps.log")"
