@@ -42,15 +42,26 @@ class JobResizerIT {
         } catch (AssertionError notStarted) {
             // What held it back: the job's Reason, and who else is on those nodes.
             String why = cluster.run(List.of("squeue", "-h", "-o", "%A %T %R %N %j")).stdout()
-                    + cluster.run(List.of("scontrol", "-o", "show", "node", nodes)).stdout();
+                    + cluster.run(List.of("scontrol", "-o", "show", "node", nodes)).stdout()
+                    + cluster.run(List.of("ps", "-o", "pid,stat,wchan:32,lstart,args", "-C", "slurmd")).stdout();
             cancel(jobId); // the caller never learns its id: left behind it would hold the nodes for later tests
             throw new AssertionError(notStarted.getMessage() + "\n" + why, notStarted);
         }
         return jobId;
     }
 
+    /**
+     * Cancels the job and waits until Slurm has cleaned up after it on every node: the next test
+     * asks for the same nodes at once, and a job submitted while this one's termination was in
+     * flight on its batch host has been seen to wait minutes for a node that stopped answering.
+     */
     private static void cancel(String jobId) {
         cluster.run(List.of("scancel", jobId));
+        cluster.waitForJobEnd(jobId, Duration.ofSeconds(60));
+        Wait.until("no node still completing job " + jobId, Duration.ofSeconds(60), () -> {
+            String completing = cluster.run(List.of("sinfo", "-h", "-N", "-t", "completing", "-o", "%N")).stdout().strip();
+            return completing.isEmpty() ? Optional.of(true) : Optional.empty();
+        });
     }
 
     private static void assertNoDonorLeft(String jobId) {
