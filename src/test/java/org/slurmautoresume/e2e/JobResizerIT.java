@@ -34,26 +34,45 @@ class JobResizerIT {
         resizer = new JobResizer(asOwner, new SlurmClient(asOwner), Duration.ofSeconds(10));
     }
 
+    /**
+     * Submits a job holding the nodes and waits until it runs. In full-suite runs a job asking
+     * for the batch host of a job the previous test had resized and cancelled has waited with
+     * Reason=Resources (nodes IDLE+PLANNED, every slurmd idle in accept()) for one to three
+     * minutes; alone, it starts in seconds. Not explained yet (docs/slurm-behaviour.md), so
+     * this waits up to 240 s and prints what the cluster looked like when the start was slow.
+     */
     private static String holdNodes(String nodes, int count, String name) {
         String jobId = cluster.submit("#!/bin/bash\nsleep 300\n",
                 List.of("-N" + count, "-w", nodes, "--no-kill", "--exclusive", "--job-name=" + name));
+        long submitted = System.nanoTime();
+        String early = "";
         try {
-            cluster.waitForJob(jobId, "to run", Duration.ofSeconds(60), j -> j.state() == JobState.RUNNING);
-        } catch (AssertionError notStarted) {
-            // What held it back: the job's Reason, and who else is on those nodes.
-            String why = cluster.run(List.of("squeue", "-h", "-o", "%A %T %R %N %j")).stdout()
-                    + cluster.run(List.of("scontrol", "-o", "show", "node", nodes)).stdout()
-                    + cluster.run(List.of("ps", "-o", "pid,stat,wchan:32,lstart,args", "-C", "slurmd")).stdout();
-            cancel(jobId); // the caller never learns its id: left behind it would hold the nodes for later tests
-            throw new AssertionError(notStarted.getMessage() + "\n" + why, notStarted);
+            cluster.waitForJob(jobId, "to run", Duration.ofSeconds(20), j -> j.state() == JobState.RUNNING);
+        } catch (AssertionError slow) {
+            early = clusterPicture(nodes);
+            try {
+                cluster.waitForJob(jobId, "to run", Duration.ofSeconds(220), j -> j.state() == JobState.RUNNING);
+            } catch (AssertionError notStarted) {
+                String why = early + "\n240 s after submission:\n" + clusterPicture(nodes);
+                cancel(jobId); // the caller never learns its id: left behind it would hold the nodes for later tests
+                throw new AssertionError(notStarted.getMessage() + "\n" + why, notStarted);
+            }
+            System.out.printf("note: job %s (%s) started %d s after submission; 20 s after it, the cluster was:%n%s%n",
+                    jobId, nodes, Duration.ofNanos(System.nanoTime() - submitted).toSeconds(), early);
         }
         return jobId;
     }
 
+    /** Every job Slurm still remembers, the nodes' records and each slurmd's process state. */
+    private static String clusterPicture(String nodes) {
+        return cluster.run(List.of("squeue", "-h", "-t", "all", "-o", "%A %T %R %N %j %e")).stdout()
+                + cluster.run(List.of("scontrol", "-o", "show", "node", nodes)).stdout()
+                + cluster.run(List.of("ps", "-o", "pid,stat,wchan:32,lstart,args", "-C", "slurmd")).stdout();
+    }
+
     /**
      * Cancels the job and waits until Slurm has cleaned up after it on every node: the next test
-     * asks for the same nodes at once, and a job submitted while this one's termination was in
-     * flight on its batch host has been seen to wait minutes for a node that stopped answering.
+     * asks for the same nodes at once.
      */
     private static void cancel(String jobId) {
         cluster.run(List.of("scancel", jobId));
