@@ -65,7 +65,7 @@ class JobResizerIT {
 
     /** Every job Slurm still remembers, the nodes' records and each slurmd's process state. */
     private static String clusterPicture(String nodes) {
-        return cluster.run(List.of("squeue", "-h", "-t", "all", "-o", "%A %T %R %N %j %e")).stdout()
+        return cluster.run(List.of("squeue", "-h", "-t", "all", "-o", "%A %T %R %N %j start=%S end=%e")).stdout()
                 + cluster.run(List.of("scontrol", "-o", "show", "node", nodes)).stdout()
                 + cluster.run(List.of("ps", "-o", "pid,stat,wchan:32,lstart,args", "-C", "slurmd")).stdout();
     }
