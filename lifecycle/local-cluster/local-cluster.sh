@@ -263,10 +263,8 @@ all_slurmd_pids() { find_daemon slurmd; }
 
 munged_pid() {
     local pid
-    if [ -r "$MUNGE_PIDFILE" ]; then
-        pid="$(tr -dc '0-9' <"$MUNGE_PIDFILE")"
-        if pid_alive "$pid" && [ "$(proc_comm "$pid")" = "munged" ]; then echo "$pid"; return 0; fi
-    fi
+    pid="$(pidfile_daemon "$MUNGE_PIDFILE" munged)"
+    if [ -n "$pid" ]; then echo "$pid"; return 0; fi
     for d in /proc/[0-9]*; do
         if [ "$(cat "$d/comm" 2>/dev/null || true)" = "munged" ] && pid_alive "${d#/proc/}"; then
             echo "${d#/proc/}"

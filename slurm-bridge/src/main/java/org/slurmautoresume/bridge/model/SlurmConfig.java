@@ -44,6 +44,14 @@ public record SlurmConfig(Map<String, String> values) {
         }
     }
 
+    /**
+     * True under {@code AccountingStorageType=accounting_storage/none}: Slurm 22.05 then refuses
+     * every change to a job once it has been grown (docs/slurm-behaviour.md).
+     */
+    public boolean keepsNoAccounting() {
+        return get("AccountingStorageType").map(t -> t.strip().endsWith("/none")).orElse(false);
+    }
+
     /** True when a comma-separated parameter list such as SchedulerParameters holds the word. */
     public boolean listContains(String key, String word) {
         return get(key).map(v -> Arrays.stream(v.split(","))

@@ -125,7 +125,7 @@ public final class JobResizer {
 
     private boolean withoutAccounting() {
         try {
-            return slurm.config().get("AccountingStorageType").map(t -> t.strip().endsWith("/none")).orElse(false);
+            return slurm.config().keepsNoAccounting();
         } catch (SlurmException e) {
             return false;
         }

@@ -24,7 +24,7 @@ public final class Preflight {
                     "the job cannot be requeued, so when a step cannot be re-run the last resort is to give up",
                     "submit with `sbatch --requeue` or set JobRequeue=1 in slurm.conf"));
         }
-        if (config.get("AccountingStorageType").map(v -> v.strip().endsWith("/none")).orElse(false)) {
+        if (config.keepsNoAccounting()) {
             findings.add(new PreflightFinding("AccountingStorageType",
                     "without accounting (accounting_storage/none) Slurm 22.05 refuses every change to a job once it"
                             + " has been grown (\"the DB index is being set\" forever), so a job can be repaired"

@@ -371,8 +371,8 @@ public final class StepSupervisor {
      * requeue). Without a configuration file the variables' budgets stay per srun, as they always were.
      */
     private RestartGate restartGate(Optional<Job> job) {
+        Optional<Instant> started = job.flatMap(Job::startTime).map(t -> t.atZone(ZoneId.systemDefault()).toInstant());
         if (job.isPresent()) {
-            Optional<Instant> started = job.get().startTime().map(t -> t.atZone(ZoneId.systemDefault()).toInstant());
             List<Path> files = new ArrayList<>();
             historyFile.ifPresent(h -> files.add(h.path()));
             events.ifPresent(e -> files.add(e.path()));
@@ -390,8 +390,7 @@ public final class StepSupervisor {
         List<RestartRecord> earlier = List.of();
         if (configuredPolicy.isPresent() && historyFile.isPresent() && job.isPresent()) {
             try {
-                earlier = historyFile.get().read(job.get().restarts(),
-                        job.get().startTime().map(t -> t.atZone(ZoneId.systemDefault()).toInstant()));
+                earlier = historyFile.get().read(job.get().restarts(), started);
             } catch (IOException e) {
                 log.say("cannot read the restart history " + historyFile.get().path() + " (" + e.getMessage()
                         + "); counting from zero");
