@@ -15,8 +15,16 @@ public enum ExitCode {
     SLURM_UNAVAILABLE(5),
     /** A Slurm command or a wait did not finish in time. */
     TIMEOUT(6),
-    /** {@code autoresume health}: at least one check FAILED (skipped checks never cause this). */
+    /**
+     * {@code autoresume health}: at least one check FAILED (skipped checks never cause this) and
+     * a reboot would not be enough: the node needs replacing, or a person (a full disk).
+     */
     UNHEALTHY(7),
+    /**
+     * {@code autoresume health}: checks FAILED, and every failure is reset-class: a reboot should
+     * fix the node. The sweep's {@code healthCommand} reads this exit as "reboot".
+     */
+    UNHEALTHY_REBOOT(8),
     /** The sweep changed something (or, with --dry-run, would). */
     SWEEP_ACTED(10),
     /** The sweep held actions back because of its safety caps: look at the report. */

@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import org.slurmautoresume.bridge.exec.CommandException;
 import org.slurmautoresume.bridge.health.CheckResult;
 import org.slurmautoresume.bridge.health.GresGpus;
+import org.slurmautoresume.bridge.health.HealthAction;
 import org.slurmautoresume.bridge.health.HealthChecks;
 import org.slurmautoresume.bridge.health.HealthContext;
 import org.slurmautoresume.bridge.health.HealthReport;
@@ -36,8 +37,10 @@ import picocli.CommandLine.Spec;
                 + " REBOOT (a reset clears it) or REPLACE (the hardware is bad).",
             "With --mark, as Slurm's HealthCheckProgram, a failing node is set"
                 + " state=fail reason=Action:Replace|Action:Reboot."},
-        footer = {"", "Exit status: 0 every check passed or was skipped, 7 a check failed, 2 usage,"
-                + " 4 marking the node failed, 5 scontrol not found for --mark."})
+        footer = {"", "Exit status: 0 every check passed or was skipped; 7 a check failed and the node needs"
+                + " replacing (or a person); 8 checks failed and a reboot should fix them all (the sweep's"
+                + " healthCommand reads 8 as reboot); 2 usage; 4 marking the node failed; 5 scontrol not found"
+                + " for --mark."})
 final class HealthCommand implements Callable<Integer> {
 
     private static final Duration SCONTROL_TIMEOUT = Duration.ofSeconds(30);
@@ -132,7 +135,11 @@ final class HealthCommand implements Callable<Integer> {
         if (markFailure != null) {
             throw markFailure;
         }
-        return report.failed() ? ExitCode.UNHEALTHY.code() : ExitCode.OK.code();
+        if (!report.failed()) {
+            return ExitCode.OK.code();
+        }
+        return report.worstAction() == HealthAction.REBOOT ? ExitCode.UNHEALTHY_REBOOT.code()
+                : ExitCode.UNHEALTHY.code();
     }
 
     private HealthSettings settings() {

@@ -117,7 +117,9 @@ class HealthCommandTest {
         gpus("nvidia-smi/query-gpu-8-healthy.csv");
         tools.tool("dmesg", Answer.out("", "kernel-log/dmesg-xid-79-13-13.txt", 0));
         scontrol(0);
-        assertEquals(ExitCode.UNHEALTHY.code(), run("health", "--check", "gpu", "--expected-gpus", "8", "--mark"), err);
+        // XID 79 and 13 only: reset-class, so the exit says "a reboot fixes it" (what the sweep reads)
+        assertEquals(ExitCode.UNHEALTHY_REBOOT.code(),
+                run("health", "--check", "gpu", "--expected-gpus", "8", "--mark"), err);
         assertEquals(List.of("update nodename=node7 state=fail reason=Action:Reboot"), tools.calls("scontrol"));
         assertTrue(out.contains("marked: " + bin.resolve("scontrol") + " update nodename=node7 state=fail"
                 + " reason=Action:Reboot"), out);

@@ -14,13 +14,14 @@ import org.slurmautoresume.bridge.model.Node;
 /**
  * Runs a site's health check for a node: the policy's {@code healthCommand} argv with every
  * {@code {node}} replaced by the node name (for example {@code ["ssh", "{node}", "autoresume",
- * "health"]}). Exit 0: healthy. Exit {@value #REBOOT_EXIT}: unhealthy, a reboot should fix it.
- * Any other exit, a timeout or a program that cannot start: unhealthy, replace.
+ * "health"]}). Exit 0: healthy. Exit {@value #REBOOT_EXIT}: unhealthy, a reboot should fix it
+ * (what {@code autoresume health} exits when every failure is reset-class). Any other exit, a
+ * timeout or a program that cannot start: unhealthy, replace.
  */
 public final class CommandNodeHealth implements NodeHealth {
 
     /** The exit status that asks for a reboot rather than a replacement. */
-    public static final int REBOOT_EXIT = 3;
+    public static final int REBOOT_EXIT = 8;
 
     private final CommandRunner runner;
     private final List<String> template;

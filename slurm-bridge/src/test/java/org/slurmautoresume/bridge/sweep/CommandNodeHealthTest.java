@@ -34,8 +34,8 @@ class CommandNodeHealthTest {
     }
 
     @Test
-    void exitThreeAsksForAReboot() {
-        NodeHealth.Verdict verdict = run(3, "xid 79");
+    void exitEightAsksForAReboot() {
+        NodeHealth.Verdict verdict = run(8, "xid 79");
         assertFalse(verdict.healthy());
         assertEquals("reboot", verdict.action());
         assertTrue(verdict.detail().contains("xid 79"), verdict.detail());
@@ -44,5 +44,8 @@ class CommandNodeHealthTest {
     @Test
     void anyOtherFailureAsksForAReplacement() {
         assertEquals("replace", run(1, "ecc").action());
+        // autoresume health's exit for "replace (or a person)"; 3 (its "not found") is no reboot
+        assertEquals("replace", run(7, "ecc").action());
+        assertEquals("replace", run(3, "").action());
     }
 }
