@@ -35,7 +35,8 @@ class AgentIT {
     static void startAgent() {
         cluster = LocalCluster.get();
         truth = new SlurmTruth(cluster);
-        agent = LocalAgent.start(cluster, cluster.clusterDir().resolve("agent-it-" + ProcessHandle.current().pid()));
+        agent = LocalAgent.start(cluster, cluster.clusterDir().resolve("agent-it-" + ProcessHandle.current().pid()),
+                "--metrics-listen", "127.0.0.1:0");
         socket = agent.socket();
         audit = agent.auditLog();
     }
@@ -177,5 +178,54 @@ class AgentIT {
                 }
             }
         }
+    }
+
+    /**
+     * The metrics endpoint over real HTTP: a supervised step whose log rule fires and whose re-run
+     * succeeds moves the counters and histograms by exactly what happened to it, reported by its
+     * supervisor (the test user) to this agent.
+     */
+    @Test
+    void aStepsRuleViolationAndRestartShowInTheScrapedMetrics() {
+        String before = agent.scrapeMetrics();
+        Path config = cluster.writeJobsFile("agent-it-metrics-" + ProcessHandle.current().pid() + ".yaml", """
+                runPolicy:
+                  jobMaxRetryCount: 1
+                  logMonitoringConfiguration:
+                    - name: Heartbeat
+                      logPattern: ".*beat.*"
+                      expectedRecurringFrequencyInSeconds: 2
+                """, "rw-r--r--");
+        String jobId = cluster.submit("""
+                #!/bin/bash
+                export AUTORESUME_CONFIG='%s' AUTORESUME_AGENT_SOCKET='%s'
+                '%s' supervise -- srun -N1 -n1 bash -c 'echo "beat $AUTO_RESUME_ATTEMPT"; [ "$AUTO_RESUME_ATTEMPT" = 1 ] && sleep 120; echo done'
+                echo "SUP $?"
+                """.formatted(config, socket, cluster.launcher()), List.of("-N1"));
+        Job job = cluster.waitForJobEnd(jobId, Duration.ofSeconds(240));
+        String output = cluster.jobOutput(jobId);
+        assertEquals(JobState.COMPLETED, job.state(), output);
+        assertTrue(output.contains("SUP 0"), output);
+        assertFalse(output.contains("did not count a report"), output);
+
+        // The supervisor sends its reports before it exits; the scrape may still race the last one.
+        String after = Wait.until("the agent to count the step's success", Duration.ofSeconds(10), () -> {
+            String scrape = agent.scrapeMetrics();
+            return LocalAgent.sample(scrape, "autoresume_jobs_successful_total")
+                    > LocalAgent.sample(before, "autoresume_jobs_successful_total") ? Optional.of(scrape) : Optional.empty();
+        });
+        for (String series : List.of("autoresume_jobs_started_total", "autoresume_jobs_successful_total",
+                "autoresume_jobs_restarted_total{level=\"retry\"}",
+                "autoresume_rule_violations_total{rule=\"Heartbeat\",state=\"HANGING\"}",
+                "autoresume_jobs_fault_detection_latency_seconds_count{source=\"log-rule\"}",
+                "autoresume_jobs_restart_latency_seconds_count{level=\"retry\"}")) {
+            assertEquals(1.0, LocalAgent.sample(after, series) - LocalAgent.sample(before, series), series + "\n" + after);
+        }
+        double detected = LocalAgent.sample(after, "autoresume_jobs_fault_detection_latency_seconds_sum{source=\"log-rule\"}")
+                - LocalAgent.sample(before, "autoresume_jobs_fault_detection_latency_seconds_sum{source=\"log-rule\"}");
+        assertTrue(detected >= 2.0 && detected <= 3.0, "detection latency " + detected + " s for a 2 s frequency");
+        assertEquals(0.0, LocalAgent.sample(after, "autoresume_jobs_failed_total")
+                - LocalAgent.sample(before, "autoresume_jobs_failed_total"), after);
+        assertTrue(LocalAgent.read(audit).contains("\"op\":\"report\""), LocalAgent.read(audit));
     }
 }

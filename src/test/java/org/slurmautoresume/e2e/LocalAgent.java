@@ -1,9 +1,14 @@
 package org.slurmautoresume.e2e;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +19,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** The real `autoresume agent`, started as root (the tests' user) in a directory of its own. */
 final class LocalAgent {
@@ -49,6 +56,32 @@ final class LocalAgent {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Scrapes the agent's /metrics over HTTP (the agent must run with {@code --metrics-listen});
+     * the address is the one the agent printed when it started.
+     */
+    String scrapeMetrics() {
+        Matcher m = Pattern.compile("metrics on (http://\\S+/metrics)").matcher(read(dir.resolve("agent.log")));
+        assertTrue(m.find(), "the agent did not say where it serves metrics: " + read(dir.resolve("agent.log")));
+        try {
+            HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(m.group(1)))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, response.statusCode(), response.body());
+            return response.body();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while scraping " + m.group(1), e);
+        }
+    }
+
+    /** One sample of a scrape, {@code name{labels}} as written; 0 when the series is not there yet. */
+    static double sample(String scrape, String series) {
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(scrape);
+        return m.find() ? Double.parseDouble(m.group(1)) : 0.0;
     }
 
     Path socket() {

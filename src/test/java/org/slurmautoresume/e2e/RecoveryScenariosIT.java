@@ -54,7 +54,8 @@ class RecoveryScenariosIT {
                 + "'\nexec '" + cluster.repo().resolve("lifecycle/local-cluster/local-cluster.sh")
                 + "' revive-node \"$1\" --fresh\n");
         Files.setPosixFilePermissions(replace, PosixFilePermissions.fromString("rwxr-xr-x"));
-        agent = LocalAgent.start(cluster, plugstack.installDir().resolve("agent"), "--replace-command", replace.toString());
+        agent = LocalAgent.start(cluster, plugstack.installDir().resolve("agent"), "--replace-command", replace.toString(),
+                "--metrics-listen", "127.0.0.1:0");
     }
 
     @AfterAll
@@ -205,6 +206,7 @@ class RecoveryScenariosIT {
      */
     @Test
     void twoFaultsInARowAreBothRepaired() {
+        String before = agent.scrapeMetrics();
         String jobId = submit(script("AUTORESUME_SPARE_NODES=node[3-4]", 3), "-N2", "-w", "node[1-2]", "--exclusive");
         awaitAttempt(jobId, 1);
         kill("node2");
@@ -223,6 +225,15 @@ class RecoveryScenariosIT {
             assertTrue(truth.nodeField(node, "State").contains("FAIL"), node + ": " + truth.nodeField(node, "State"));
             assertTrue(truth.nodeField(node, "Reason").startsWith("Action:Replace"), truth.nodeField(node, "Reason"));
         }
+        // The agent's metrics, scraped over HTTP, moved by exactly this job's two repairs.
+        String after = agent.scrapeMetrics();
+        for (String series : List.of("autoresume_nodes_replaced_total", "autoresume_nodes_marked_total{action=\"replace\"}",
+                "autoresume_jobs_restarted_total{level=\"recover\"}", "autoresume_node_replacement_latency_seconds_count",
+                "autoresume_jobs_restart_latency_seconds_count{level=\"recover\"}")) {
+            assertEquals(2.0, LocalAgent.sample(after, series) - LocalAgent.sample(before, series), series + "\n" + after);
+        }
+        assertEquals(1.0, LocalAgent.sample(after, "autoresume_jobs_successful_total")
+                - LocalAgent.sample(before, "autoresume_jobs_successful_total"), after);
     }
 
     /**

@@ -2,6 +2,8 @@ package org.slurmautoresume.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -9,6 +11,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.slurmautoresume.bridge.agent.AgentClient;
+import org.slurmautoresume.bridge.agent.AgentMetrics;
 import org.slurmautoresume.bridge.agent.AgentPolicy;
 import org.slurmautoresume.bridge.agent.SiteReplaceCommand;
 import org.slurmautoresume.bridge.agent.AgentServer;
@@ -69,6 +72,14 @@ final class AgentCommand implements Callable<Integer> {
             description = "How long the replace command may run before it is killed. Default: ${DEFAULT-VALUE}.")
     private int replaceTimeoutSeconds;
 
+    @Option(names = "--metrics-listen", paramLabel = "[HOST:]PORT",
+            description = "Serve Prometheus metrics over HTTP at /metrics on PORT (of HOST, default: every address;"
+                + " 127.0.0.1:PORT keeps them on this host). They count what supervisors of jobs on this node"
+                + " report about their own jobs (steps started, restarted by level, restart and fault-detection"
+                + " latency, log-rule violations, nodes replaced, steps succeeded or given up) and what the agent"
+                + " did (nodes marked, requests answered); docs/metrics.md lists them. Default: not served.")
+    private String metricsListen;
+
     @Option(names = "--sweep-every", paramLabel = "SECONDS", defaultValue = "0",
             description = "Also run `autoresume sweep` every SECONDS (after the previous pass ended), so this node"
                 + " needs no timer for it: run it on one node, the controller. Each report goes to the audit log"
@@ -111,6 +122,8 @@ final class AgentCommand implements Callable<Integer> {
         } catch (SweepPolicyException e) {
             throw new CliException(ExitCode.USAGE, "--sweep-policy: " + e.getMessage(), e);
         }
+        Optional<InetSocketAddress> metricsAddress = metricsListen == null ? Optional.empty()
+                : Optional.of(listenAddress(metricsListen));
         Path socketDir = socket.toAbsolutePath().getParent();
         if (!Files.isDirectory(socketDir)) {
             // Readable and searchable by all: users must reach the socket inside it.
@@ -130,12 +143,25 @@ final class AgentCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CliException(ExitCode.USAGE, "--replace-command: " + e.getMessage());
         }
+        AgentMetrics metrics = new AgentMetrics();
         AgentPolicy policy = new AgentPolicy(context.slurm(), context.runner(), "scontrol",
-                new TcpNodeProber(Duration.ofSeconds(probeTimeoutSeconds)), System.getProperty("user.name"), replace);
+                new TcpNodeProber(Duration.ofSeconds(probeTimeoutSeconds)), System.getProperty("user.name"), replace,
+                metrics);
+        Optional<HTTPServer> metricsServer = Optional.empty();
+        if (metricsAddress.isPresent()) {
+            try {
+                metricsServer = Optional.of(metrics.serve(metricsAddress.get()));
+            } catch (IOException e) {
+                audit.close();
+                throw new CliException(ExitCode.FAILED, "cannot serve metrics on " + metricsListen + ": "
+                        + e.getMessage(), e);
+            }
+        }
         AgentServer server = new AgentServer(socket, new AgentService(policy, audit), AgentServer.DEFAULT_READ_TIMEOUT);
         try {
             server.start();
         } catch (IOException e) {
+            metricsServer.ifPresent(HTTPServer::close);
             audit.close();
             throw new CliException(ExitCode.FAILED, "cannot listen on " + socket + ": " + e.getMessage(), e);
         }
@@ -148,8 +174,10 @@ final class AgentCommand implements Callable<Integer> {
             sweeps = Optional.of(schedule);
         }
         Optional<SweepSchedule> stopSweeps = sweeps;
+        Optional<HTTPServer> stopMetrics = metricsServer;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             stopSweeps.ifPresent(SweepSchedule::close);
+            stopMetrics.ifPresent(HTTPServer::close);
             server.close();
             try {
                 audit.close();
@@ -159,9 +187,38 @@ final class AgentCommand implements Callable<Integer> {
         }, "agent-shutdown"));
         PrintWriter err = spec.commandLine().getErr();
         err.println("autoresume agent: listening on " + server.socket() + ", audit log " + audit.file()
-                + (sweepEverySeconds > 0 ? ", sweeping every " + sweepEverySeconds + " s" : ""));
+                + (sweepEverySeconds > 0 ? ", sweeping every " + sweepEverySeconds + " s" : "")
+                + metricsServer.map(m -> ", metrics on http://" + hostForUrl(metricsAddress.get()) + ":" + m.getPort()
+                        + "/metrics").orElse(""));
         err.flush();
         server.awaitStopped();
         return ExitCode.OK.code();
+    }
+
+    /** {@code PORT} or {@code HOST:PORT} ({@code [v6]:PORT} too); port 0 takes a free one. */
+    static InetSocketAddress listenAddress(String text) {
+        int colon = text.lastIndexOf(':');
+        String host = colon < 0 ? "" : text.substring(0, colon);
+        String port = text.substring(colon + 1);
+        if (!port.matches("[0-9]{1,5}") || Integer.parseInt(port) > 65535) {
+            throw new CliException(ExitCode.USAGE, "--metrics-listen: not a port: \"" + port + "\" (give PORT or"
+                    + " HOST:PORT, such as 9464 or 127.0.0.1:9464)");
+        }
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        if (host.isEmpty()) {
+            return new InetSocketAddress(Integer.parseInt(port));
+        }
+        InetSocketAddress address = new InetSocketAddress(host, Integer.parseInt(port));
+        if (address.isUnresolved()) {
+            throw new CliException(ExitCode.USAGE, "--metrics-listen: unknown host \"" + host + "\"");
+        }
+        return address;
+    }
+
+    private static String hostForUrl(InetSocketAddress address) {
+        String host = address.getAddress().isAnyLocalAddress() ? "0.0.0.0" : address.getAddress().getHostAddress();
+        return host.contains(":") ? "[" + host + "]" : host;
     }
 }

@@ -36,4 +36,18 @@ class AgentCommandTest {
         assertTrue(cli.out.contains("as root"), cli.out);
         assertTrue(cli.out.contains("--audit-log"), cli.out);
     }
+
+    @Test
+    void theMetricsAddressIsAPortOrAHostAndPort() {
+        assertEquals(9464, AgentCommand.listenAddress("9464").getPort());
+        assertTrue(AgentCommand.listenAddress("9464").getAddress().isAnyLocalAddress());
+        assertEquals("127.0.0.1", AgentCommand.listenAddress("127.0.0.1:0").getAddress().getHostAddress());
+        assertTrue(AgentCommand.listenAddress("[::1]:9464").getAddress().isLoopbackAddress());
+        for (String bad : new String[] {"", "http", "127.0.0.1:", "127.0.0.1:70000", "9464/metrics"}) {
+            CliException e = org.junit.jupiter.api.Assertions.assertThrows(CliException.class,
+                    () -> AgentCommand.listenAddress(bad), bad);
+            assertTrue(e.getMessage().contains("--metrics-listen"), e.getMessage());
+        }
+        assertTrue(cli.run("agent", "--help") == 0 && cli.out.contains("--metrics-listen"), cli.out);
+    }
 }

@@ -27,6 +27,9 @@ import org.slurmautoresume.bridge.slurm.SlurmException;
  * allows. Holds no socket: the server hands it a {@link Caller} from the peer credentials and
  * an already validated {@link AgentRequest}.
  *
+ * <p>A {@code report} changes nothing: it counts a supervisor's event in the agent's
+ * {@link AgentMetrics}, after the same check that the caller owns the running job.
+ *
  * <p>The only commands it runs are {@code scontrol show job|node} and
  * {@code scontrol update nodename=N state=fail|down|resume [reason=Action:Replace|Reboot]}, as
  * argv lists whose every word is a validated name or a constant of this class.
@@ -43,6 +46,7 @@ public final class AgentPolicy {
     private final String agentUser;
     private final WatchedJobs watched = new WatchedJobs(WATCHED_JOBS);
     private final Optional<SiteReplaceCommand> replaceCommand;
+    private final AgentMetrics metrics;
 
     /**
      * {@code agentUser}: the user the agent runs as; Slurm appends it to reasons the agent sets
@@ -55,6 +59,13 @@ public final class AgentPolicy {
     /** With the site's command that replaces a node (a cloud API call, say), run for {@code replace}. */
     public AgentPolicy(SlurmClient slurm, CommandRunner runner, String scontrol, NodeProber prober, String agentUser,
                        Optional<SiteReplaceCommand> replaceCommand) {
+        this(slurm, runner, scontrol, prober, agentUser, replaceCommand, new AgentMetrics());
+    }
+
+    /** With the metrics it counts into (the agent serves them over HTTP). */
+    public AgentPolicy(SlurmClient slurm, CommandRunner runner, String scontrol, NodeProber prober, String agentUser,
+                       Optional<SiteReplaceCommand> replaceCommand, AgentMetrics metrics) {
+        this.metrics = Objects.requireNonNull(metrics);
         this.replaceCommand = Objects.requireNonNull(replaceCommand);
         this.slurm = Objects.requireNonNull(slurm);
         this.runner = Objects.requireNonNull(runner);
@@ -68,6 +79,16 @@ public final class AgentPolicy {
     }
 
     public AgentResponse handle(Caller caller, AgentRequest request) {
+        AgentResponse response = decide(caller, request);
+        metrics.answered(request.op(), response.ok());
+        return response;
+    }
+
+    public AgentMetrics metrics() {
+        return metrics;
+    }
+
+    private AgentResponse decide(Caller caller, AgentRequest request) {
         Job job;
         try {
             Optional<Job> found = slurm.job(request.jobId());
@@ -85,6 +106,11 @@ public final class AgentPolicy {
         if (!job.state().isActive()) {
             return AgentResponse.refused(request.nodes(), "job " + job.jobId() + " is " + job.state()
                     + ", not running: the agent acts only for running jobs");
+        }
+        if (request.op() == AgentRequest.Op.REPORT) {
+            metrics.record(request.report());
+            return AgentResponse.of(List.of(), "job " + job.jobId() + ": " + request.report().event().word()
+                    + " counted");
         }
         List<String> current = job.nodeList().isBlank() ? List.of() : Hostlist.expand(job.nodeList());
         if (request.op() == AgentRequest.Op.WATCH) {
@@ -111,7 +137,7 @@ public final class AgentPolicy {
                 case RESUME -> resume(node);
                 case REBOOT -> reboot(node);
                 case REPLACE -> replace(node);
-                case WATCH -> throw new IllegalStateException("handled above");
+                case WATCH, REPORT -> throw new IllegalStateException("handled above");
             });
         }
         return AgentResponse.of(decisions, summary(request, decisions));
@@ -169,9 +195,16 @@ public final class AgentPolicy {
     }
 
     private NodeDecision mark(String name, AgentRequest.Action action, AgentRequest.MarkState state) {
-        return actOnUnhealthy(name, "marks", diagnosis -> scontrol(name,
+        return counted(action, actOnUnhealthy(name, "marks", diagnosis -> scontrol(name,
                 List.of("update", "nodename=" + name, "state=" + state.word(), "reason=" + action.reason()),
-                NodeDecision.MARKED, diagnosis.evidence(), "set " + state.word() + " with reason " + action.reason()));
+                NodeDecision.MARKED, diagnosis.evidence(), "set " + state.word() + " with reason " + action.reason())));
+    }
+
+    private NodeDecision counted(AgentRequest.Action action, NodeDecision decision) {
+        if (!decision.refusedOrFailed()) {
+            metrics.nodeMarked(action);
+        }
+        return decision;
     }
 
     /**
@@ -250,9 +283,9 @@ public final class AgentPolicy {
      * diagnosis must agree, as for {@code mark}.
      */
     private NodeDecision reboot(String name) {
-        return actOnUnhealthy(name, "reboots", diagnosis -> scontrol(name, List.of("reboot", "ASAP",
-                        "nextstate=RESUME", "reason=" + AgentRequest.Action.REBOOT.reason(), name),
-                NodeDecision.REBOOTING, diagnosis.evidence(), "reboot requested, back in service when it is up"));
+        return counted(AgentRequest.Action.REBOOT, actOnUnhealthy(name, "reboots", diagnosis -> scontrol(name,
+                List.of("reboot", "ASAP", "nextstate=RESUME", "reason=" + AgentRequest.Action.REBOOT.reason(), name),
+                NodeDecision.REBOOTING, diagnosis.evidence(), "reboot requested, back in service when it is up")));
     }
 
     /**

@@ -16,11 +16,12 @@ import org.slurmautoresume.bridge.hostlist.Hostlist;
  * One request to the agent, validated when it is built: a request with a malformed job id, an
  * unsafe node name or an unknown field cannot exist, so nothing downstream ever sees one.
  *
- * <p>{@code action} and {@code state} are set for {@link Op#MARK} only; {@code nodes} is empty for
- * {@link Op#WATCH}.
+ * <p>{@code action} and {@code state} are set for {@link Op#MARK} only; {@code report} for
+ * {@link Op#REPORT} only; {@code nodes} is empty for {@link Op#WATCH} and {@link Op#REPORT}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record AgentRequest(Op op, String jobId, List<String> nodes, Action action, MarkState state) {
+public record AgentRequest(Op op, String jobId, List<String> nodes, Action action, MarkState state,
+                           AgentReport report) {
 
     /** Far more nodes than any one request about one job's faults needs; bounds the agent's work. */
     public static final int MAX_NODES = 1024;
@@ -29,7 +30,7 @@ public record AgentRequest(Op op, String jobId, List<String> nodes, Action actio
     private static final Pattern JOB_ID = Pattern.compile("[0-9]{1,10}([_+][0-9]{1,10})?");
 
     public enum Op {
-        WATCH, DIAGNOSE, MARK, RESUME, REBOOT, REPLACE;
+        WATCH, DIAGNOSE, MARK, RESUME, REBOOT, REPLACE, REPORT;
 
         String wire() {
             return name().toLowerCase(Locale.ROOT);
@@ -71,9 +72,10 @@ public record AgentRequest(Op op, String jobId, List<String> nodes, Action actio
             throw new AgentRequestException("not a valid job id: " + quoted(jobId));
         }
         nodes = List.copyOf(nodes == null ? List.of() : nodes);
-        if (op == Op.WATCH) {
+        if (op == Op.WATCH || op == Op.REPORT) {
             if (!nodes.isEmpty()) {
-                throw new AgentRequestException("watch takes no nodes: it records the job's own node list");
+                throw new AgentRequestException(op == Op.WATCH ? "watch takes no nodes: it records the job's own node list"
+                        : "report takes no nodes: a replacement says how many in \"nodeCount\"");
             }
         } else {
             if (nodes.isEmpty()) {
@@ -99,32 +101,43 @@ public record AgentRequest(Op op, String jobId, List<String> nodes, Action actio
         } else if (action != null || state != null) {
             throw new AgentRequestException("\"action\" and \"state\" belong to mark only");
         }
+        if (op == Op.REPORT && report == null) {
+            throw new AgentRequestException("report needs \"report\": what happened to the job's step");
+        }
+        if (op != Op.REPORT && report != null) {
+            throw new AgentRequestException("\"report\" belongs to report only");
+        }
     }
 
     public static AgentRequest watch(String jobId) {
-        return new AgentRequest(Op.WATCH, jobId, List.of(), null, null);
+        return new AgentRequest(Op.WATCH, jobId, List.of(), null, null, null);
     }
 
     public static AgentRequest diagnose(String jobId, List<String> nodes) {
-        return new AgentRequest(Op.DIAGNOSE, jobId, nodes, null, null);
+        return new AgentRequest(Op.DIAGNOSE, jobId, nodes, null, null, null);
     }
 
     public static AgentRequest mark(String jobId, List<String> nodes, Action action, MarkState state) {
-        return new AgentRequest(Op.MARK, jobId, nodes, action, state);
+        return new AgentRequest(Op.MARK, jobId, nodes, action, state, null);
     }
 
     public static AgentRequest resume(String jobId, List<String> nodes) {
-        return new AgentRequest(Op.RESUME, jobId, nodes, null, null);
+        return new AgentRequest(Op.RESUME, jobId, nodes, null, null, null);
     }
 
     /** {@code scontrol reboot ASAP nextstate=RESUME reason=Action:Reboot} for unhealthy nodes. */
     public static AgentRequest reboot(String jobId, List<String> nodes) {
-        return new AgentRequest(Op.REBOOT, jobId, nodes, null, null);
+        return new AgentRequest(Op.REBOOT, jobId, nodes, null, null, null);
     }
 
     /** Runs the site's replace command for nodes the agent marked Action:Replace. */
     public static AgentRequest replace(String jobId, List<String> nodes) {
-        return new AgentRequest(Op.REPLACE, jobId, nodes, null, null);
+        return new AgentRequest(Op.REPLACE, jobId, nodes, null, null, null);
+    }
+
+    /** Tells the agent's metrics what happened to the caller's own job (see {@link AgentReport}). */
+    public static AgentRequest report(String jobId, AgentReport report) {
+        return new AgentRequest(Op.REPORT, jobId, List.of(), null, null, report);
     }
 
     /**
@@ -138,7 +151,7 @@ public record AgentRequest(Op op, String jobId, List<String> nodes, Action actio
         }
         for (Iterator<String> names = doc.fieldNames(); names.hasNext(); ) {
             String name = names.next();
-            if (!List.of("op", "jobId", "nodes", "action", "state").contains(name)) {
+            if (!List.of("op", "jobId", "nodes", "action", "state", "report").contains(name)) {
                 throw new AgentRequestException("unknown field " + quoted(name));
             }
         }
@@ -160,8 +173,10 @@ public record AgentRequest(Op op, String jobId, List<String> nodes, Action actio
                 nodes.add(node.asText());
             }
         }
+        JsonNode report = doc.get("report");
         return new AgentRequest(op, jobId, nodes, word(doc, "action", Action.class, false),
-                word(doc, "state", MarkState.class, false));
+                word(doc, "state", MarkState.class, false),
+                report == null || report.isNull() ? null : AgentReport.fromJson(report));
     }
 
     private static String text(JsonNode doc, String field, boolean required) {

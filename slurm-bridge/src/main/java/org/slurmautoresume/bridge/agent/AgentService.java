@@ -62,6 +62,9 @@ public final class AgentService {
             doc.put("action", request.action().word());
             doc.put("state", request.state().word());
         }
+        if (request.report() != null) {
+            doc.put("report", request.report().wireForm());
+        }
         return doc;
     }
 

@@ -130,6 +130,7 @@ public final class StepSupervisor {
     private final Optional<RestartPolicy> configuredPolicy;
     private final Optional<RestartHistoryFile> historyFile;
     private final Optional<EventHistory> events;
+    private final Optional<MetricsReporter> metrics;
     private volatile int attemptNumber;
     /** When the previous attempt's srun ended (System.nanoTime), for the relaunch latency; 0 before any. */
     private long previousAttemptEnded;
@@ -154,6 +155,9 @@ public final class StepSupervisor {
                 .map(job -> new RestartHistoryFile(settings.stateDir(), user, job));
         this.events = Optional.ofNullable(environment.get("SLURM_JOB_ID")).filter(s -> !s.isBlank())
                 .map(job -> new EventHistory(settings.stateDir(), user, job, log::say));
+        this.metrics = Optional.ofNullable(environment.get("SLURM_JOB_ID")).filter(s -> !s.isBlank())
+                .map(job -> new MetricsReporter(new AgentClient(settings.agentSocket(), MetricsReporter.REPORT_TIMEOUT),
+                        job, log::say));
         this.slurm = slurm;
         this.runner = runner;
         AgentClient agent = new AgentClient(settings.agentSocket(), AGENT_TIMEOUT);
@@ -219,6 +223,7 @@ public final class StepSupervisor {
             if (ticker != null) {
                 ticker.shutdownNow();
             }
+            metrics.ifPresent(MetricsReporter::close);
         }
     }
 
@@ -399,9 +404,16 @@ public final class StepSupervisor {
         return RestartGate.of(configuredPolicy.orElse(null), environment, settings, earlier);
     }
 
-    /** One line of the job's timeline (nothing outside a job). */
+    /** One line of the job's timeline, also told to the agent's metrics (nothing outside a job). */
     private void event(EventHistory.Kind kind, OptionalLong latencyMs, String... details) {
         events.ifPresent(history -> history.record(kind, attemptNumber, currentStepId, latencyMs, details));
+        if (metrics.isPresent()) {
+            Map<String, String> named = new HashMap<>();
+            for (int i = 0; i + 1 < details.length; i += 2) {
+                named.put(details[i], details[i + 1]);
+            }
+            metrics.get().onEvent(kind, attemptNumber, latencyMs, named);
+        }
     }
 
     private static ScheduledExecutorService ruleTicker() {
