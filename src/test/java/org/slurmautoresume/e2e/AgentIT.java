@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,21 +33,35 @@ class AgentIT {
     private static LocalAgent agent;
     private static Path socket;
     private static Path audit;
+    private static Path healthFlags;
 
     @BeforeAll
-    static void startAgent() {
+    static void startAgent() throws IOException {
         cluster = LocalCluster.get();
         truth = new SlurmTruth(cluster);
+        // The site's health check: a node is unhealthy (reboot-class, exit 8) while a flag file names it.
+        healthFlags = Files.createTempDirectory(cluster.clusterDir(), "agent-it-health-");
+        Path check = healthFlags.resolve("check.sh");
+        Files.writeString(check, "#!/bin/bash\nif [ -e '" + healthFlags + "'/unhealthy-\"$1\" ]; then\n"
+                + "  echo \"Xid 79 on GPU 0 of $1\" >&2; exit 8\nfi\n");
+        Files.setPosixFilePermissions(check, PosixFilePermissions.fromString("rwxr-xr-x"));
         agent = LocalAgent.start(cluster, cluster.clusterDir().resolve("agent-it-" + ProcessHandle.current().pid()),
-                "--metrics-listen", "127.0.0.1:0");
+                "--metrics-listen", "127.0.0.1:0", "--health-command", check.toString());
         socket = agent.socket();
         audit = agent.auditLog();
     }
 
     @AfterAll
-    static void stopAgent() throws InterruptedException {
+    static void stopAgent() throws InterruptedException, IOException {
         if (agent != null) {
             agent.stop();
+        }
+        if (healthFlags != null) {
+            try (var files = Files.walk(healthFlags)) {
+                for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
         }
     }
 
@@ -96,6 +113,36 @@ class AgentIT {
             assertTrue(line.contains("\"ok\":false") && line.contains("\"refused\""), line);
         } finally {
             cluster.run(List.of("scancel", job.jobId()));
+        }
+    }
+
+    /**
+     * The site's health check in the agent's diagnosis: a node Slurm calls ALLOCATED, whose slurmd
+     * answers, is marked at the job's request because the check says a reboot is needed.
+     */
+    @Test
+    void aNodeTheSitesHealthCheckFailsIsMarkedThoughSlurmCallsItHealthy() throws IOException {
+        Job job = startJob("#!/bin/bash\nsleep 300\n", "-N1", "--exclusive", "-J", "agent-it-health");
+        String node = Hostlist.expand(job.nodeList()).get(0);
+        String markReboot = "{\"op\":\"mark\",\"jobId\":\"" + job.jobId() + "\",\"nodes\":[\"" + node
+                + "\"],\"action\":\"Reboot\",\"state\":\"fail\"}";
+        Path flag = healthFlags.resolve("unhealthy-" + node);
+        try {
+            CommandResult healthy = call(markReboot);
+            assertEquals(1, healthy.exitCode(), healthy.stdout());
+            assertTrue(healthy.stdout().contains("health check passed"), healthy.stdout());
+
+            Files.writeString(flag, "");
+            CommandResult marked = call(markReboot);
+            assertEquals(0, marked.exitCode(), marked.stdout() + marked.stderr());
+            assertTrue(marked.stdout().contains("health check failed (reboot)") && marked.stdout().contains("Xid 79"),
+                    marked.stdout());
+            assertTrue(truth.nodeField(node, "State").contains("FAIL"), truth.nodeField(node, "State"));
+            assertEquals("Action:Reboot", truth.nodeField(node, "Reason"));
+        } finally {
+            Files.deleteIfExists(flag);
+            cluster.run(List.of("scancel", job.jobId()));
+            cluster.run(List.of("scontrol", "update", "nodename=" + node, "state=resume"));
         }
     }
 

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.slurmautoresume.bridge.agent.AgentClient;
@@ -19,6 +20,8 @@ import org.slurmautoresume.bridge.agent.AgentService;
 import org.slurmautoresume.bridge.agent.AuditLog;
 import org.slurmautoresume.bridge.agent.TcpNodeProber;
 import org.slurmautoresume.bridge.agent.UnixUsers;
+import org.slurmautoresume.bridge.sweep.CommandNodeHealth;
+import org.slurmautoresume.bridge.sweep.NodeHealth;
 import org.slurmautoresume.bridge.sweep.Sweep;
 import org.slurmautoresume.bridge.sweep.SweepLock;
 import org.slurmautoresume.bridge.sweep.SweepPolicy;
@@ -71,6 +74,19 @@ final class AgentCommand implements Callable<Integer> {
     @Option(names = "--replace-timeout", paramLabel = "SECONDS", defaultValue = "1800",
             description = "How long the replace command may run before it is killed. Default: ${DEFAULT-VALUE}.")
     private int replaceTimeoutSeconds;
+
+    @Option(names = "--health-command", paramLabel = "PATH",
+            description = "The site's node health check, run as root with the node name as its only argument (for"
+                + " example a script running `ssh NODE autoresume health`) when a job's supervisor asks about a node"
+                + " that Slurm calls healthy and whose slurmd answers: exit 0 healthy, 8 unhealthy and a reboot"
+                + " should fix it, anything else unhealthy. An unhealthy node may then be marked at the job's"
+                + " request. Default: Slurm's state and the slurmd probe alone decide.")
+    private Path healthCommand;
+
+    @Option(names = "--health-timeout", paramLabel = "SECONDS", defaultValue = "120",
+            description = "How long the health command may run before it is killed and the node counts as"
+                + " unhealthy. Default: ${DEFAULT-VALUE}.")
+    private int healthTimeoutSeconds;
 
     @Option(names = "--metrics-listen", paramLabel = "[HOST:]PORT",
             description = "Serve Prometheus metrics over HTTP at /metrics on PORT (of HOST, default: every address;"
@@ -143,10 +159,19 @@ final class AgentCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CliException(ExitCode.USAGE, "--replace-command: " + e.getMessage());
         }
+        Optional<NodeHealth> health = Optional.empty();
+        if (healthCommand != null) {
+            if (!Files.isExecutable(healthCommand) || healthTimeoutSeconds <= 0) {
+                throw new CliException(ExitCode.USAGE, "--health-command: " + healthCommand + " is not an executable"
+                        + " file, or --health-timeout is not positive");
+            }
+            health = Optional.of(new CommandNodeHealth(context.runner(),
+                    List.of(healthCommand.toAbsolutePath().toString(), "{node}"), Duration.ofSeconds(healthTimeoutSeconds)));
+        }
         AgentMetrics metrics = new AgentMetrics();
         AgentPolicy policy = new AgentPolicy(context.slurm(), context.runner(), "scontrol",
                 new TcpNodeProber(Duration.ofSeconds(probeTimeoutSeconds)), System.getProperty("user.name"), replace,
-                metrics);
+                metrics, health);
         Optional<HTTPServer> metricsServer = Optional.empty();
         if (metricsAddress.isPresent()) {
             try {

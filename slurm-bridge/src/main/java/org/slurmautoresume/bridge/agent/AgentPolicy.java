@@ -19,6 +19,7 @@ import org.slurmautoresume.bridge.model.Node;
 import org.slurmautoresume.bridge.model.NodeReason;
 import org.slurmautoresume.bridge.slurm.SlurmClient;
 import org.slurmautoresume.bridge.slurm.SlurmException;
+import org.slurmautoresume.bridge.sweep.NodeHealth;
 
 /**
  * What the agent may do for a caller, decided and done: authorise (the caller owns the job, or
@@ -47,6 +48,7 @@ public final class AgentPolicy {
     private final WatchedJobs watched = new WatchedJobs(WATCHED_JOBS);
     private final Optional<SiteReplaceCommand> replaceCommand;
     private final AgentMetrics metrics;
+    private final Optional<NodeHealth> healthCheck;
 
     /**
      * {@code agentUser}: the user the agent runs as; Slurm appends it to reasons the agent sets
@@ -65,6 +67,18 @@ public final class AgentPolicy {
     /** With the metrics it counts into (the agent serves them over HTTP). */
     public AgentPolicy(SlurmClient slurm, CommandRunner runner, String scontrol, NodeProber prober, String agentUser,
                        Optional<SiteReplaceCommand> replaceCommand, AgentMetrics metrics) {
+        this(slurm, runner, scontrol, prober, agentUser, replaceCommand, metrics, Optional.empty());
+    }
+
+    /**
+     * With the site's health check too ({@code --health-command}): a node Slurm calls healthy and
+     * whose slurmd answers is also checked by it before the agent calls the node healthy, so a
+     * node with, say, a GPU that fell off the bus can be marked at a job's request.
+     */
+    public AgentPolicy(SlurmClient slurm, CommandRunner runner, String scontrol, NodeProber prober, String agentUser,
+                       Optional<SiteReplaceCommand> replaceCommand, AgentMetrics metrics,
+                       Optional<NodeHealth> healthCheck) {
+        this.healthCheck = Objects.requireNonNull(healthCheck);
         this.metrics = Objects.requireNonNull(metrics);
         this.replaceCommand = Objects.requireNonNull(replaceCommand);
         this.slurm = Objects.requireNonNull(slurm);
@@ -190,6 +204,14 @@ public final class AgentPolicy {
         Optional<String> silent = prober.unreachable(node);
         if (silent.isPresent()) {
             return new Diagnosis(name, false, silent.get() + "; " + slurmSays, found);
+        }
+        if (healthCheck.isPresent()) {
+            NodeHealth.Verdict verdict = healthCheck.get().check(node);
+            if (!verdict.healthy()) {
+                return new Diagnosis(name, false, "health check failed (" + verdict.action() + "): " + verdict.detail()
+                        + "; " + slurmSays, found);
+            }
+            return new Diagnosis(name, true, slurmSays + "; slurmd accepts connections; health check passed", found);
         }
         return new Diagnosis(name, true, slurmSays + "; slurmd accepts connections", found);
     }

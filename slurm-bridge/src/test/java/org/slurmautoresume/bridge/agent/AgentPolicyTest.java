@@ -123,6 +123,30 @@ class AgentPolicyTest {
     }
 
     @Test
+    void theSitesHealthCheckCanFindANodeUnhealthyThatSlurmCallsIdle() {
+        // node1 is IDLE and its slurmd answers; the site's check (a GPU gone, say) disagrees, node3 passes.
+        AgentPolicy withHealth = new AgentPolicy(new org.slurmautoresume.bridge.slurm.SlurmClient(slurm.runner),
+                slurm.runner, "scontrol", prober, "root", Optional.empty(), new AgentMetrics(),
+                Optional.of(node -> node.name().equals("node1")
+                        ? org.slurmautoresume.bridge.sweep.NodeHealth.Verdict.unhealthy("reboot", "`check node1` exited 8: Xid 79")
+                        : org.slurmautoresume.bridge.sweep.NodeHealth.Verdict.healthy("`check node3` passed")));
+        AgentResponse diagnosed = withHealth.handle(ARTEST, AgentRequest.diagnose("6", List.of("node1", "node3")));
+        assertEquals(List.of(NodeDecision.UNHEALTHY, NodeDecision.HEALTHY),
+                diagnosed.decisions().stream().map(NodeDecision::decision).toList());
+        assertTrue(diagnosed.decisions().get(0).evidence().startsWith("health check failed (reboot): `check node1`"
+                + " exited 8: Xid 79; Slurm state IDLE"), diagnosed.decisions().get(0).evidence());
+        assertTrue(diagnosed.decisions().get(1).evidence().endsWith("health check passed"),
+                diagnosed.decisions().get(1).evidence());
+
+        AgentResponse marked = withHealth.handle(ARTEST, AgentRequest.mark("6", List.of("node1", "node3"),
+                Action.REBOOT, MarkState.FAIL));
+        assertEquals(List.of(NodeDecision.MARKED, NodeDecision.REFUSED),
+                marked.decisions().stream().map(NodeDecision::decision).toList());
+        assertEquals(List.of(List.of("scontrol", "update", "nodename=node1", "state=fail", "reason=Action:Reboot")),
+                slurm.updates);
+    }
+
+    @Test
     void rootMayActOnAnyJob() {
         AgentResponse response = policy.handle(ROOT, AgentRequest.diagnose("6", List.of("node1")));
         assertTrue(response.ok(), response.message());
