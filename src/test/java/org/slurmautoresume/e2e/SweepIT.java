@@ -109,6 +109,40 @@ class SweepIT {
         assertEquals("nothing-to-do", json.readTree(again.stdout()).get("status").asText());
     }
 
+    /**
+     * The policy's healthCommand is the toolkit's own `autoresume health` (with a fake
+     * nvidia-smi and a kernel log holding Xid 79): its exit 8 makes the sweep keep the node out
+     * with Action:Reboot, not resume it and not ask for a replacement.
+     */
+    @Test
+    void aReplacedNodeWhoseHealthCheckAsksForARebootIsKeptWithActionReboot() throws Exception {
+        Path bin = Files.createDirectories(cluster.clusterDir().resolve("sweep-it/fake-gpu-bin"));
+        StringBuilder gpus = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            gpus.append(i).append(", 00000000:").append(10 + i).append(":00.0, GPU-it-").append(i).append(", 0, No\n");
+        }
+        Files.writeString(bin.resolve("nvidia-smi"), "#!/bin/sh\ncase \"$*\" in\n  *--query-gpu*) printf '%s' '"
+                + gpus + "';;\n  *) exit 2;;\nesac\n");
+        Files.writeString(bin.resolve("dmesg"), "#!/bin/sh\necho '[ 1234.567890] NVRM: Xid (PCI:0000:10:00): 79,"
+                + " pid=1234, name=python, GPU has fallen off the bus.'\n");
+        for (String tool : List.of("nvidia-smi", "dmesg")) {
+            Files.setPosixFilePermissions(bin.resolve(tool), java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        Files.writeString(policy, "maxNodes: 10\nmaxPartitionPercent: 100\nhealthCommand: [\"env\", \"PATH=" + bin + ":"
+                + System.getenv("PATH") + "\", \"" + cluster.launcher() + "\", \"health\", \"--check\", \"gpu\","
+                + " \"--expected-gpus\", \"8\", \"--node\", \"{node}\"]\n");
+        nodes.replaceAndRevive("node2");
+
+        CommandResult swept = sweep();
+        assertEquals(10, swept.exitCode(), swept.stdout() + swept.stderr());
+        JsonNode action = json.readTree(swept.stdout()).get("actions").get(0);
+        assertEquals("resume-if-healthy", action.get("kind").asText(), action.toString());
+        assertEquals("kept", action.get("result").asText(), action.toString());
+        assertTrue(action.get("message").asText().contains("exited 8"), action.toString());
+        assertTrue(nodes.state("node2").contains("FAIL"), nodes.state("node2"));
+        assertTrue(nodes.reason("node2").startsWith("Action:Reboot health check failed"), nodes.reason("node2"));
+    }
+
     @Test
     void anOrphanDonorJobIsCancelled() throws Exception {
         String target = cluster.submit("#!/bin/bash\nsleep 300\n", List.of("-N1", "-w", "node1", "--job-name=sweep-it"));
