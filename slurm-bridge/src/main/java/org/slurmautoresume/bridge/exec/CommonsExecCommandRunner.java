@@ -57,8 +57,10 @@ public final class CommonsExecCommandRunner implements CommandRunner {
         CommandResult result = new CommandResult(request, exitCode,
                 stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8),
                 watchdog.killedProcess(), elapsed);
-        log().debug("ran `{}`: exit {}{} in {} ms", request.display(), exitCode,
-                result.timedOut() ? " (timed out)" : "", elapsed.toMillis());
+        if (DebugLogging.wanted()) {
+            log().debug("ran `{}`: exit {}{} in {} ms", request.display(), exitCode,
+                    result.timedOut() ? " (timed out)" : "", elapsed.toMillis());
+        }
         return result;
     }
 

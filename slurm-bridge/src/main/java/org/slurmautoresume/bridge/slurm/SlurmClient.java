@@ -15,6 +15,7 @@ import org.slurmautoresume.bridge.exec.CommandException;
 import org.slurmautoresume.bridge.exec.CommandRequest;
 import org.slurmautoresume.bridge.exec.CommandResult;
 import org.slurmautoresume.bridge.exec.CommandRunner;
+import org.slurmautoresume.bridge.exec.DebugLogging;
 import org.slurmautoresume.bridge.exec.RetryPolicy;
 import org.slurmautoresume.bridge.hostlist.Hostlist;
 import org.slurmautoresume.bridge.hostlist.HostlistException;
@@ -113,7 +114,9 @@ public final class SlurmClient {
                     return OutputFormat.TEXT;
                 }
                 resolvedFormat = version.atLeast(SlurmVersion.FIRST_WITH_JSON) ? OutputFormat.JSON : OutputFormat.TEXT;
-                log().debug("Slurm {}: reading scontrol's {} output", version, resolvedFormat);
+                if (DebugLogging.wanted()) {
+                    log().debug("Slurm {}: reading scontrol's {} output", version, resolvedFormat);
+                }
             }
             return resolvedFormat;
         }

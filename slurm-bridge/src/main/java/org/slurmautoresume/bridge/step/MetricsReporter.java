@@ -1,5 +1,7 @@
 package org.slurmautoresume.bridge.step;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -16,15 +18,14 @@ import org.slurmautoresume.bridge.agent.AgentReport;
 import org.slurmautoresume.bridge.agent.AgentRequest;
 import org.slurmautoresume.bridge.agent.AgentRequestException;
 import org.slurmautoresume.bridge.hostlist.Hostlist;
-import org.slf4j.LoggerFactory;
 
 /**
  * Tells the node's agent what the job's timeline records, for the agent's Prometheus metrics:
  * the events that a counter or histogram counts, sent in the background one after another so
- * the step never waits for the agent. An agent that refuses is said once on the step's stderr;
- * one that cannot be reached goes to the debug log only (a cluster may run without agents, and
- * recovery says so itself when it needs one). Metrics are for the operator, never a reason to
- * hold up or stop a step.
+ * the step never waits for the agent. With no agent socket on the node nothing is sent and
+ * nothing said (a cluster may run without agents; recovery says so itself when it needs one);
+ * an agent that is there but refuses or does not answer is said once on the step's stderr.
+ * Metrics are for the operator, never a reason to hold up or stop a step.
  */
 final class MetricsReporter implements AutoCloseable {
 
@@ -34,6 +35,7 @@ final class MetricsReporter implements AutoCloseable {
     static final Duration DRAIN = Duration.ofSeconds(2);
     private static final int QUEUE = 64;
 
+    private final Path socket;
     private final AgentClient agent;
     private final String jobId;
     private final Consumer<String> say;
@@ -41,10 +43,10 @@ final class MetricsReporter implements AutoCloseable {
     /** How the next relaunch restarts the step, from the last decision (retry or recover). */
     private volatile AgentReport.Level nextLevel = AgentReport.Level.RETRY;
     private volatile boolean complained;
-    private volatile boolean unreachable;
 
-    MetricsReporter(AgentClient agent, String jobId, Consumer<String> say) {
-        this.agent = agent;
+    MetricsReporter(Path socket, String jobId, Consumer<String> say) {
+        this.socket = socket;
+        this.agent = new AgentClient(socket, REPORT_TIMEOUT);
         this.jobId = jobId;
         this.say = say;
         this.sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(QUEUE), task -> {
@@ -101,6 +103,9 @@ final class MetricsReporter implements AutoCloseable {
     }
 
     private void send(AgentReport report) {
+        if (!Files.exists(socket)) {
+            return; // no agent on this node: nothing to report to, and nothing worth saying
+        }
         String line = requestLine(jobId, report);
         try {
             sender.execute(() -> {
@@ -111,10 +116,7 @@ final class MetricsReporter implements AutoCloseable {
                                 + (response.length() > 300 ? response.substring(0, 300) + "..." : response));
                     }
                 } catch (AgentException e) {
-                    if (!unreachable) {
-                        unreachable = true;
-                        LoggerFactory.getLogger(MetricsReporter.class).debug("metrics not reported: {}", e.getMessage());
-                    }
+                    complainOnce("metrics not reported (" + e.getMessage() + ")");
                 }
             });
         } catch (RejectedExecutionException e) {

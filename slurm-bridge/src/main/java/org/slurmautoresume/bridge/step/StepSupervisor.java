@@ -156,8 +156,7 @@ public final class StepSupervisor {
         this.events = Optional.ofNullable(environment.get("SLURM_JOB_ID")).filter(s -> !s.isBlank())
                 .map(job -> new EventHistory(settings.stateDir(), user, job, log::say));
         this.metrics = Optional.ofNullable(environment.get("SLURM_JOB_ID")).filter(s -> !s.isBlank())
-                .map(job -> new MetricsReporter(new AgentClient(settings.agentSocket(), MetricsReporter.REPORT_TIMEOUT),
-                        job, log::say));
+                .map(job -> new MetricsReporter(settings.agentSocket(), job, log::say));
         this.slurm = slurm;
         this.runner = runner;
         AgentClient agent = new AgentClient(settings.agentSocket(), AGENT_TIMEOUT);

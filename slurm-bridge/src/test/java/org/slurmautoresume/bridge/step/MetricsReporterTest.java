@@ -3,12 +3,10 @@ package org.slurmautoresume.bridge.step;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
-import org.slurmautoresume.bridge.agent.AgentClient;
 import org.slurmautoresume.bridge.agent.AgentReport;
 import org.slurmautoresume.bridge.agent.AgentReport.Event;
 import org.slurmautoresume.bridge.agent.AgentReport.Level;
@@ -16,8 +14,7 @@ import org.slurmautoresume.bridge.agent.AgentReport.Level;
 /** Which timeline events the supervisor reports for the metrics, and as what. */
 class MetricsReporterTest {
 
-    private final MetricsReporter reporter = new MetricsReporter(
-            new AgentClient(Path.of("/nonexistent/agent.sock"), Duration.ofSeconds(1)), "6", what -> { });
+    private final MetricsReporter reporter = new MetricsReporter(Path.of("/nonexistent/agent.sock"), "6", what -> { });
 
     private Optional<AgentReport> report(EventHistory.Kind kind, int attempt, long latency, String... details) {
         Map<String, String> named = new java.util.HashMap<>();
