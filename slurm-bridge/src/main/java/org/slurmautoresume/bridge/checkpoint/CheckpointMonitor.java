@@ -6,6 +6,7 @@ import java.nio.file.LinkOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -144,7 +145,7 @@ public final class CheckpointMonitor {
         if (lastSeen.isPresent()) {
             CheckpointLocator.Checkpoint seen = lastSeen.get();
             text.append("newest complete checkpoint ").append(seen.path()).append(", marker written at ")
-                    .append(seen.writtenAt());
+                    .append(seen.writtenAt().truncatedTo(ChronoUnit.MILLIS));
             if (seen.equals(baseline)) {
                 text.append(", from before this attempt");
             } else if (!seen.equals(latest)) {
