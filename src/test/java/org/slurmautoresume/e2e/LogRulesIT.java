@@ -146,6 +146,80 @@ class LogRulesIT {
         assertTrue(events.get(4).get("latencyMs").isNumber(), history.stdout());
     }
 
+    /**
+     * The checkpoint rule: attempt 1 writes a complete checkpoint every second for four seconds,
+     * then keeps printing but leaves its next save half-written. The stop is found within the
+     * frequency, the step is re-run, and the re-run is told the last complete checkpoint and must
+     * write one of its own (step-4, from attempt 1, is not new for it).
+     */
+    @Test
+    void checkpointsThatStopAppearingAreFoundWithinTheFrequencyAndTheReRunResumesFromTheLast() throws IOException {
+        Path checkpoints = cluster.jobsDir().resolve("rules-it-ckpt-" + ProcessHandle.current().pid() + "-"
+                + CONFIGS.incrementAndGet());
+        Path config = config("""
+                runPolicy:
+                  jobMaxRetryCount: 1
+                  checkpointMonitoring:
+                    directory: %s
+                    expectedStartCutOffInSeconds: 10
+                    expectedRecurringFrequencyInSeconds: 3
+                """.formatted(checkpoints));
+        String jobId = submit(config, "d=\"" + checkpoints + "\"\n" + """
+                a=$AUTO_RESUME_ATTEMPT
+                echo "attempt $a resumes from ${AUTO_RESUME_CHECKPOINT:-nothing}"
+                save() {
+                  mkdir -p "$d/$1"; echo shard > "$d/$1/__0_0.distcp"; echo meta > "$d/$1/.metadata"
+                  echo "saved $1 $(date +%s%3N) attempt $a"
+                }
+                if [ "$a" = 1 ]; then
+                  for i in 1 2 3 4; do sleep 1; save step-$i; done
+                  mkdir -p "$d/step-5"; echo shard > "$d/step-5/__0_0.distcp"
+                  for i in $(seq 1 600); do echo "training $i"; sleep 0.1; done
+                else
+                  sleep 1; save step-6
+                fi
+                echo "done attempt $a"
+                """);
+        String output = finished(jobId);
+        Path last = checkpoints.resolve("step-4");
+        assertTrue(output.contains("checkpoint rule is HANGING: no new complete checkpoint in " + checkpoints + " for "),
+                output);
+        assertTrue(output.contains("more than expectedRecurringFrequencyInSeconds=3; newest complete checkpoint " + last
+                + ", marker written at "), output);
+        assertEquals(4, linesStarting(output, "saved ").stream().filter(l -> l.endsWith("attempt 1")).count(), output);
+        assertTrue(linesStarting(output, "training ").size() > 10, "it kept printing: " + output);
+        Instant lastSaved = Files.getLastModifiedTime(last.resolve(".metadata")).toInstant();
+        long latency = detectedAt(output).toEpochMilli() - lastSaved.toEpochMilli();
+        // Within the frequency plus one second; never before the frequency has passed.
+        assertTrue(latency >= 3000 && latency <= 4000, "detected " + latency + " ms after the last save: " + output);
+        assertTrue(output.contains("stopping step " + jobId + ".0 for checkpoint rule"), output);
+        assertTrue(output.contains("checkpoint rule is HANGING; re-running in place: retry: re-run the step on the same"
+                + " nodes after a log rule violation (checkpoint HANGING)"), output);
+        assertTrue(output.contains("attempt 1 resumes from nothing"), output);
+        assertTrue(output.contains("newest complete checkpoint: " + last), output);
+        assertTrue(output.contains("attempt 2 resumes from " + last), output);
+        assertTrue(output.contains("done attempt 2"), output);
+        assertFalse(output.contains("done attempt 1"), output);
+        assertTrue(output.contains("SUP 0"), output);
+        System.out.printf("LogRulesIT: checkpoints' stop detected %d ms after the last complete one"
+                + " (frequency 3000 ms)%n", latency);
+
+        CommandResult history = cluster.runAsTestUser(List.of(cluster.launcher().toString(), "history", "--json",
+                "--user", cluster.testUser(), jobId));
+        assertEquals(0, history.exitCode(), history.stderr());
+        JsonNode events = new ObjectMapper().readTree(history.stdout());
+        List<String> kinds = new ArrayList<>();
+        events.forEach(e -> kinds.add(e.get("attempt").asInt() + ":" + e.get("event").asText()));
+        assertEquals(List.of("1:launch", "1:detection", "1:attempt-ended", "1:decision", "2:launch", "2:attempt-ended",
+                "2:succeeded"), kinds, history.stdout());
+        JsonNode detection = events.get(1).get("details");
+        assertEquals("checkpoint-rule", detection.get("source").asText(), history.stdout());
+        assertEquals("checkpoint", detection.get("rule").asText(), history.stdout());
+        assertEquals(last.toString(), detection.get("lastMatch").asText(), history.stdout());
+        long recorded = events.get(1).get("latencyMs").asLong();
+        assertTrue(recorded >= 3000 && recorded <= 4000, history.stdout());
+    }
+
     @Test
     void aMissedStartCutOffIsHangingAndWithNoBudgetTheStepEnds() {
         Path config = config("""
