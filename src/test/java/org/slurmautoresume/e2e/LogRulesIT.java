@@ -37,6 +37,9 @@ class LogRulesIT {
     private static final Duration JOB_END = Duration.ofSeconds(120);
     private static final AtomicInteger CONFIGS = new AtomicInteger();
     private static final Pattern DETECTED = Pattern.compile("detected at (\\S+), (\\d+) ms after");
+    /** The timeline of a step stopped by a rule in attempt 1 and re-run once, successfully. */
+    private static final List<String> RE_RUN_ONCE = List.of("1:launch", "1:detection", "1:attempt-ended",
+            "1:decision", "2:launch", "2:attempt-ended", "2:succeeded");
     private static LocalCluster cluster;
     private final List<String> jobs = new ArrayList<>();
 
@@ -92,6 +95,21 @@ class LogRulesIT {
         return Instant.parse(m.group(1));
     }
 
+    /** The job's timeline, read back as the job's owner would: {@code autoresume history --json}. */
+    private static JsonNode history(String jobId) throws IOException {
+        CommandResult history = cluster.runAsTestUser(List.of(cluster.launcher().toString(), "history", "--json",
+                "--user", cluster.testUser(), jobId));
+        assertEquals(0, history.exitCode(), history.stderr());
+        return new ObjectMapper().readTree(history.stdout());
+    }
+
+    /** Each event of a timeline as ATTEMPT:EVENT. */
+    private static List<String> attemptsAndEvents(JsonNode events) {
+        List<String> kinds = new ArrayList<>();
+        events.forEach(e -> kinds.add(e.get("attempt").asInt() + ":" + e.get("event").asText()));
+        return kinds;
+    }
+
     private static long count(String output, String text) {
         return output.lines().filter(l -> l.contains(text)).count();
     }
@@ -130,20 +148,14 @@ class LogRulesIT {
         assertTrue(output.contains("SUP 0"), output);
 
         // The same story in the job's timeline, read back as the job's owner would.
-        CommandResult history = cluster.runAsTestUser(List.of(cluster.launcher().toString(), "history", "--json",
-                "--user", cluster.testUser(), jobId));
-        assertEquals(0, history.exitCode(), history.stderr());
-        JsonNode events = new ObjectMapper().readTree(history.stdout());
-        List<String> kinds = new ArrayList<>();
-        events.forEach(e -> kinds.add(e.get("attempt").asInt() + ":" + e.get("event").asText()));
-        assertEquals(List.of("1:launch", "1:detection", "1:attempt-ended", "1:decision", "2:launch", "2:attempt-ended",
-                "2:succeeded"), kinds, history.stdout());
+        JsonNode events = history(jobId);
+        assertEquals(RE_RUN_ONCE, attemptsAndEvents(events), events.toString());
         JsonNode detection = events.get(1);
         assertEquals("Heartbeat", detection.get("details").get("rule").asText());
         assertTrue(detection.get("latencyMs").asLong() >= 3000 && detection.get("latencyMs").asLong() <= 3300,
-                history.stdout());
+                events.toString());
         assertEquals("retry", events.get(3).get("details").get("strategy").asText());
-        assertTrue(events.get(4).get("latencyMs").isNumber(), history.stdout());
+        assertTrue(events.get(4).get("latencyMs").isNumber(), events.toString());
     }
 
     /**
@@ -204,20 +216,14 @@ class LogRulesIT {
         System.out.printf("LogRulesIT: checkpoints' stop detected %d ms after the last complete one"
                 + " (frequency 3000 ms)%n", latency);
 
-        CommandResult history = cluster.runAsTestUser(List.of(cluster.launcher().toString(), "history", "--json",
-                "--user", cluster.testUser(), jobId));
-        assertEquals(0, history.exitCode(), history.stderr());
-        JsonNode events = new ObjectMapper().readTree(history.stdout());
-        List<String> kinds = new ArrayList<>();
-        events.forEach(e -> kinds.add(e.get("attempt").asInt() + ":" + e.get("event").asText()));
-        assertEquals(List.of("1:launch", "1:detection", "1:attempt-ended", "1:decision", "2:launch", "2:attempt-ended",
-                "2:succeeded"), kinds, history.stdout());
+        JsonNode events = history(jobId);
+        assertEquals(RE_RUN_ONCE, attemptsAndEvents(events), events.toString());
         JsonNode detection = events.get(1).get("details");
-        assertEquals("checkpoint-rule", detection.get("source").asText(), history.stdout());
-        assertEquals("checkpoint", detection.get("rule").asText(), history.stdout());
-        assertEquals(last.toString(), detection.get("lastMatch").asText(), history.stdout());
+        assertEquals("checkpoint-rule", detection.get("source").asText(), events.toString());
+        assertEquals("checkpoint", detection.get("rule").asText(), events.toString());
+        assertEquals(last.toString(), detection.get("lastMatch").asText(), events.toString());
         long recorded = events.get(1).get("latencyMs").asLong();
-        assertTrue(recorded >= 3000 && recorded <= 4000, history.stdout());
+        assertTrue(recorded >= 3000 && recorded <= 4000, events.toString());
     }
 
     @Test
@@ -388,11 +394,8 @@ class LogRulesIT {
     }
 
     private static List<String> eventKinds(String jobId) throws IOException {
-        CommandResult history = cluster.runAsTestUser(List.of(cluster.launcher().toString(), "history", "--json",
-                "--user", cluster.testUser(), jobId));
-        assertEquals(0, history.exitCode(), history.stderr());
         List<String> kinds = new ArrayList<>();
-        new ObjectMapper().readTree(history.stdout()).forEach(e -> kinds.add(e.get("event").asText()));
+        history(jobId).forEach(e -> kinds.add(e.get("event").asText()));
         return kinds;
     }
 

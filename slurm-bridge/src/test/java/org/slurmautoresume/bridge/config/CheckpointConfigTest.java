@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slurmautoresume.bridge.checkpoint.CheckpointRule;
@@ -24,11 +23,6 @@ class CheckpointConfigTest {
 
     private Path write(String name, String text) throws IOException {
         return Files.writeString(dir.resolve(name), text);
-    }
-
-    private static Map<String, String> errorsByPath(ConfigResult result) {
-        return result.errors().stream().collect(Collectors.toMap(ConfigProblem::path, ConfigProblem::message,
-                (a, b) -> a + " | " + b));
     }
 
     @Test
@@ -79,7 +73,7 @@ class CheckpointConfigTest {
                     logPattern: ".*saved.*"
                 """);
         assertFalse(result.ok());
-        Map<String, String> errors = errorsByPath(result);
+        Map<String, String> errors = ConfigErrorsTest.errorsByPath(result);
         assertEquals("must not be empty; leave it out to use AUTORESUME_CHECKPOINT_DIR of the step's environment",
                 errors.get("runPolicy.checkpointMonitoring.directory"));
         assertEquals("must be a file name, not a path: \"step/.metadata\"",
@@ -97,7 +91,7 @@ class CheckpointConfigTest {
 
     @Test
     void aListWhereTheSectionShouldBeIsAnError() {
-        Map<String, String> errors = errorsByPath(ConfigLoader.checkText("j.json",
+        Map<String, String> errors = ConfigErrorsTest.errorsByPath(ConfigLoader.checkText("j.json",
                 "{\"runPolicy\": {\"checkpointMonitoring\": [{\"directory\": \"/c\"}]}}"));
         assertEquals("expected a mapping of fields, found a list", errors.get("runPolicy.checkpointMonitoring"));
     }
