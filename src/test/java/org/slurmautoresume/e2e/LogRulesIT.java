@@ -37,6 +37,9 @@ class LogRulesIT {
     private static final Duration JOB_END = Duration.ofSeconds(120);
     private static final AtomicInteger CONFIGS = new AtomicInteger();
     private static final Pattern DETECTED = Pattern.compile("detected at (\\S+), (\\d+) ms after");
+    /** The timeline of a step stopped by a rule in attempt 1 and re-run once, successfully. */
+    private static final List<String> RE_RUN_ONCE = List.of("1:launch", "1:detection", "1:attempt-ended",
+            "1:decision", "2:launch", "2:attempt-ended", "2:succeeded");
     private static LocalCluster cluster;
     private final List<String> jobs = new ArrayList<>();
 
@@ -92,6 +95,21 @@ class LogRulesIT {
         return Instant.parse(m.group(1));
     }
 
+    /** The job's timeline, read back as the job's owner would: {@code autoresume history --json}. */
+    private static JsonNode history(String jobId) throws IOException {
+        CommandResult history = cluster.runAsTestUser(List.of(cluster.launcher().toString(), "history", "--json",
+                "--user", cluster.testUser(), jobId));
+        assertEquals(0, history.exitCode(), history.stderr());
+        return new ObjectMapper().readTree(history.stdout());
+    }
+
+    /** Each event of a timeline as ATTEMPT:EVENT. */
+    private static List<String> attemptsAndEvents(JsonNode events) {
+        List<String> kinds = new ArrayList<>();
+        events.forEach(e -> kinds.add(e.get("attempt").asInt() + ":" + e.get("event").asText()));
+        return kinds;
+    }
+
     private static long count(String output, String text) {
         return output.lines().filter(l -> l.contains(text)).count();
     }
@@ -130,20 +148,82 @@ class LogRulesIT {
         assertTrue(output.contains("SUP 0"), output);
 
         // The same story in the job's timeline, read back as the job's owner would.
-        CommandResult history = cluster.runAsTestUser(List.of(cluster.launcher().toString(), "history", "--json",
-                "--user", cluster.testUser(), jobId));
-        assertEquals(0, history.exitCode(), history.stderr());
-        JsonNode events = new ObjectMapper().readTree(history.stdout());
-        List<String> kinds = new ArrayList<>();
-        events.forEach(e -> kinds.add(e.get("attempt").asInt() + ":" + e.get("event").asText()));
-        assertEquals(List.of("1:launch", "1:detection", "1:attempt-ended", "1:decision", "2:launch", "2:attempt-ended",
-                "2:succeeded"), kinds, history.stdout());
+        JsonNode events = history(jobId);
+        assertEquals(RE_RUN_ONCE, attemptsAndEvents(events), events.toString());
         JsonNode detection = events.get(1);
         assertEquals("Heartbeat", detection.get("details").get("rule").asText());
         assertTrue(detection.get("latencyMs").asLong() >= 3000 && detection.get("latencyMs").asLong() <= 3300,
-                history.stdout());
+                events.toString());
         assertEquals("retry", events.get(3).get("details").get("strategy").asText());
-        assertTrue(events.get(4).get("latencyMs").isNumber(), history.stdout());
+        assertTrue(events.get(4).get("latencyMs").isNumber(), events.toString());
+    }
+
+    /**
+     * The checkpoint rule: attempt 1 writes a complete checkpoint every second for four seconds,
+     * then keeps printing but leaves its next save half-written. The stop is found within the
+     * frequency, the step is re-run, and the re-run is told the last complete checkpoint and must
+     * write one of its own (step-4, from attempt 1, is not new for it).
+     */
+    @Test
+    void checkpointsThatStopAppearingAreFoundWithinTheFrequencyAndTheReRunResumesFromTheLast() throws IOException {
+        Path checkpoints = cluster.jobsDir().resolve("rules-it-ckpt-" + ProcessHandle.current().pid() + "-"
+                + CONFIGS.incrementAndGet());
+        Path config = config("""
+                runPolicy:
+                  jobMaxRetryCount: 1
+                  checkpointMonitoring:
+                    directory: %s
+                    expectedStartCutOffInSeconds: 10
+                    expectedRecurringFrequencyInSeconds: 3
+                """.formatted(checkpoints));
+        String jobId = submit(config, "d=\"" + checkpoints + "\"\n" + """
+                a=$AUTO_RESUME_ATTEMPT
+                echo "attempt $a resumes from ${AUTO_RESUME_CHECKPOINT:-nothing}"
+                save() {
+                  mkdir -p "$d/$1"; echo shard > "$d/$1/__0_0.distcp"; echo meta > "$d/$1/.metadata"
+                  echo "saved $1 $(date +%s%3N) attempt $a"
+                }
+                if [ "$a" = 1 ]; then
+                  for i in 1 2 3 4; do sleep 1; save step-$i; done
+                  mkdir -p "$d/step-5"; echo shard > "$d/step-5/__0_0.distcp"
+                  for i in $(seq 1 600); do echo "training $i"; sleep 0.1; done
+                else
+                  sleep 1; save step-6
+                fi
+                echo "done attempt $a"
+                """);
+        String output = finished(jobId);
+        Path last = checkpoints.resolve("step-4");
+        assertTrue(output.contains("checkpoint rule is HANGING: no new complete checkpoint in " + checkpoints + " for "),
+                output);
+        assertTrue(output.contains("more than expectedRecurringFrequencyInSeconds=3; newest complete checkpoint " + last
+                + ", marker written at "), output);
+        assertEquals(4, linesStarting(output, "saved ").stream().filter(l -> l.endsWith("attempt 1")).count(), output);
+        assertTrue(linesStarting(output, "training ").size() > 10, "it kept printing: " + output);
+        Instant lastSaved = Files.getLastModifiedTime(last.resolve(".metadata")).toInstant();
+        long latency = detectedAt(output).toEpochMilli() - lastSaved.toEpochMilli();
+        // Within the frequency plus one second; never before the frequency has passed.
+        assertTrue(latency >= 3000 && latency <= 4000, "detected " + latency + " ms after the last save: " + output);
+        assertTrue(output.contains("stopping step " + jobId + ".0 for checkpoint rule"), output);
+        assertTrue(output.contains("checkpoint rule is HANGING; re-running in place: retry: re-run the step on the same"
+                + " nodes after a log rule violation (checkpoint HANGING)"), output);
+        assertTrue(output.contains("attempt 1 resumes from nothing"), output);
+        assertTrue(output.contains("newest complete checkpoint: " + last), output);
+        assertTrue(output.contains("attempt 2 resumes from " + last), output);
+        assertTrue(output.contains("done attempt 2"), output);
+        assertFalse(output.contains("done attempt 1"), output);
+        assertTrue(output.contains("SUP 0"), output);
+        System.out.printf("LogRulesIT: checkpoints' stop detected %d ms after the last complete one"
+                + " (frequency 3000 ms)%n", latency);
+
+        JsonNode events = history(jobId);
+        assertEquals(RE_RUN_ONCE, attemptsAndEvents(events), events.toString());
+        JsonNode detection = events.get(1).get("details");
+        assertEquals("checkpoint-rule", detection.get("source").asText(), events.toString());
+        assertEquals("checkpoint", detection.get("rule").asText(), events.toString());
+        assertEquals(last.toString(), detection.get("lastMatch").asText(), events.toString());
+        long recorded = events.get(1).get("latencyMs").asLong();
+        assertTrue(recorded >= 3000 && recorded <= 4000, events.toString());
     }
 
     @Test
@@ -314,11 +394,8 @@ class LogRulesIT {
     }
 
     private static List<String> eventKinds(String jobId) throws IOException {
-        CommandResult history = cluster.runAsTestUser(List.of(cluster.launcher().toString(), "history", "--json",
-                "--user", cluster.testUser(), jobId));
-        assertEquals(0, history.exitCode(), history.stderr());
         List<String> kinds = new ArrayList<>();
-        new ObjectMapper().readTree(history.stdout()).forEach(e -> kinds.add(e.get("event").asText()));
+        history(jobId).forEach(e -> kinds.add(e.get("event").asText()));
         return kinds;
     }
 

@@ -88,6 +88,22 @@ class ConfigCommandTest {
     }
 
     @Test
+    void checkAndShowCoverTheCheckpointRule() throws IOException {
+        Path bad = write("bad-ckpt.yaml", "runPolicy:\n  checkpointMonitoring: {marker: \"a/b\"}\n");
+        CliHarness cli = new CliHarness(Map.of());
+        assertEquals(78, cli.run("config", "check", bad.toString()));
+        assertEquals(bad + ": runPolicy.checkpointMonitoring.marker: must be a file name, not a path: \"a/b\"\n",
+                cli.out);
+        Path good = write("ckpt.yaml", "runPolicy:\n  checkpointMonitoring: {directory: ckpt,"
+                + " expectedRecurringFrequencyInSeconds: 900}\n");
+        cli = new CliHarness(Map.of());
+        assertEquals(0, cli.run("config", "show", "--config", good.toString(), "--site-config", good.toString()),
+                cli.err);
+        assertTrue(cli.out.contains("  checkpointMonitoring:\n    directory: ckpt\n"
+                + "    expectedRecurringFrequencyInSeconds: 900\n"), cli.out);
+    }
+
+    @Test
     void checkNeedsAFile() {
         CliHarness cli = new CliHarness(Map.of());
         assertEquals(2, cli.run("config", "check"));

@@ -38,25 +38,41 @@ public final class CheckpointLocator {
 
     public CheckpointLocator(Path dir, String marker) {
         this.dir = Objects.requireNonNull(dir);
-        if (marker.isBlank() || marker.contains("/") || marker.equals(".") || marker.equals("..")) {
-            throw new IllegalArgumentException(MARKER + " must be a file name, not a path: \"" + marker + "\"");
-        }
+        markerProblem(marker).ifPresent(problem -> {
+            throw new IllegalArgumentException(MARKER + " " + problem);
+        });
         this.marker = marker;
+    }
+
+    /** Why {@code marker} cannot name a checkpoint's marker file; empty when it can. */
+    public static Optional<String> markerProblem(String marker) {
+        if (marker.isBlank() || marker.contains("/") || marker.equals(".") || marker.equals("..")) {
+            return Optional.of("must be a file name, not a path: \"" + marker + "\"");
+        }
+        return Optional.empty();
     }
 
     /** The locator the job's environment asks for; empty when it sets no checkpoint directory. */
     public static Optional<CheckpointLocator> fromEnvironment(Map<String, String> env) {
-        String raw = env.get(DIR);
-        if (raw == null || raw.isBlank()) {
+        return resolve(env.get(DIR), env.get(MARKER), env);
+    }
+
+    /**
+     * A locator for {@code dir}, relative to the step's working directory ({@code PWD} of
+     * {@code env}); a null or blank marker is {@value #DEFAULT_MARKER}. Empty when {@code dir} is
+     * null or blank.
+     */
+    public static Optional<CheckpointLocator> resolve(String dir, String marker, Map<String, String> env) {
+        if (dir == null || dir.isBlank()) {
             return Optional.empty();
         }
-        Path dir = Path.of(raw.strip());
-        if (!dir.isAbsolute()) {
+        Path path = Path.of(dir.strip());
+        if (!path.isAbsolute()) {
             String cwd = env.getOrDefault("PWD", System.getProperty("user.dir"));
-            dir = Path.of(cwd).resolve(dir);
+            path = Path.of(cwd).resolve(path);
         }
-        String marker = env.getOrDefault(MARKER, DEFAULT_MARKER);
-        return Optional.of(new CheckpointLocator(dir.normalize(), marker.isBlank() ? DEFAULT_MARKER : marker.strip()));
+        return Optional.of(new CheckpointLocator(path.normalize(),
+                marker == null || marker.isBlank() ? DEFAULT_MARKER : marker.strip()));
     }
 
     public Path dir() {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.slurmautoresume.bridge.checkpoint.CheckpointRule;
 import org.slurmautoresume.bridge.policy.RestartPolicy;
 import org.slurmautoresume.bridge.policy.Strategy;
 import org.slurmautoresume.bridge.rules.LogRule;
@@ -40,6 +41,7 @@ public final class ConfigRenderer {
         dump.put("gracePeriodSeconds", policy.dump().gracePeriod().toSeconds());
         runPolicy.put("dump", dump);
         runPolicy.put(RuleSection.FIELD, config.rules().stream().map(ConfigRenderer::rule).toList());
+        config.checkpointMonitoring().ifPresent(rule -> runPolicy.put(CheckpointSection.FIELD, checkpoints(rule)));
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("runPolicy", runPolicy);
         return root;
@@ -51,6 +53,19 @@ public final class ConfigRenderer {
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * A directory or marker left out stays out: their defaults come from the step's environment,
+     * and spelling one out here would make this output override it.
+     */
+    private static Map<String, Object> checkpoints(CheckpointRule rule) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        rule.directory().ifPresent(d -> fields.put("directory", d));
+        rule.marker().ifPresent(m -> fields.put("marker", m));
+        rule.expectedStartCutOffInSeconds().ifPresent(s -> fields.put("expectedStartCutOffInSeconds", s));
+        rule.expectedRecurringFrequencyInSeconds().ifPresent(s -> fields.put("expectedRecurringFrequencyInSeconds", s));
+        return fields;
     }
 
     private static Map<String, Object> rule(LogRule rule) {

@@ -5,7 +5,9 @@ import static org.slurmautoresume.bridge.config.FieldReader.absent;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import org.slurmautoresume.bridge.checkpoint.CheckpointRule;
 import org.slurmautoresume.bridge.policy.RestartPolicy;
 import org.slurmautoresume.bridge.rules.LogRule;
 
@@ -19,13 +21,14 @@ import org.slurmautoresume.bridge.rules.LogRule;
  *   recoverStrategy: [dump, retry, recover, requeue, exit]
  *   dump: {signal: SIGUSR1, gracePeriodSeconds: 120}
  *   logMonitoringConfiguration: [ {name: ..., logPattern: ...}, ... ]
+ *   checkpointMonitoring: {directory: ..., expectedRecurringFrequencyInSeconds: 1800}
  * </pre>
  */
 final class ConfigValidator {
 
     static final Set<String> TOP_FIELDS = Set.of("runPolicy");
     static final Set<String> RUN_POLICY_FIELDS = Set.of("jobMaxRetryCount", "cleanPodPolicy", "restartPolicy",
-            "recoverStrategy", "dump", RuleSection.FIELD);
+            "recoverStrategy", "dump", RuleSection.FIELD, CheckpointSection.FIELD);
 
     private ConfigValidator() {
     }
@@ -62,6 +65,8 @@ final class ConfigValidator {
         RestartPolicy policy = PolicySection.read(runPolicy, "runPolicy", in, complete);
         List<LogRule> rules = RuleSection.read(runPolicy.get(RuleSection.FIELD), "runPolicy." + RuleSection.FIELD,
                 in, complete, origins);
-        return new AutoresumeConfig(policy, rules);
+        Optional<CheckpointRule> checkpoints = CheckpointSection.read(runPolicy.get(CheckpointSection.FIELD),
+                "runPolicy." + CheckpointSection.FIELD, in, complete);
+        return new AutoresumeConfig(policy, rules, checkpoints);
     }
 }

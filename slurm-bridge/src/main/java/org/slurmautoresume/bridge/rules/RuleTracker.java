@@ -5,7 +5,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
@@ -175,7 +174,7 @@ final class RuleTracker {
     }
 
     private static String seconds(long millis) {
-        return millis % 1000 == 0 ? Long.toString(millis / 1000) : String.format(Locale.ROOT, "%.1f", millis / 1000.0);
+        return RuleViolation.seconds(millis);
     }
 
     private static String formatNumber(double value) {

@@ -44,6 +44,8 @@ import org.slurmautoresume.bridge.recovery.ReturningNodeProvider;
 import org.slurmautoresume.bridge.recovery.SpareProvider;
 import org.slurmautoresume.bridge.recovery.SlurmdWatch;
 import org.slurmautoresume.bridge.checkpoint.CheckpointLocator;
+import org.slurmautoresume.bridge.checkpoint.CheckpointMonitor;
+import org.slurmautoresume.bridge.checkpoint.CheckpointRule;
 import org.slurmautoresume.bridge.model.Job;
 import org.slurmautoresume.bridge.model.Node;
 import org.slurmautoresume.bridge.model.Step;
@@ -165,7 +167,10 @@ public final class StepSupervisor {
         this.settings = settings;
         this.environment = Map.copyOf(environment);
         this.log = log;
-        this.checkpoints = CheckpointLocator.fromEnvironment(environment);
+        // The checkpoint rule's directory, when it names one, is also where a re-run resumes from.
+        this.checkpoints = this.config.checkpointMonitoring().map(rule -> rule.locator(environment)
+                        .orElseThrow(() -> new IllegalArgumentException(CheckpointRule.NO_DIRECTORY)))
+                .or(() -> CheckpointLocator.fromEnvironment(environment));
     }
 
     private static ReplacementProvider provider(Replacement kind, SupervisorSettings settings, SlurmClient slurm,
@@ -206,7 +211,8 @@ public final class StepSupervisor {
         preflightOncePerJob(job);
         RestartGate gate = restartGate(job);
         int jobSize = recovery.isPresent() ? job.map(Job::numNodes).orElse(0) : 0;
-        ScheduledExecutorService ticker = config.rules().isEmpty() ? null : ruleTicker();
+        ScheduledExecutorService ticker = config.rules().isEmpty() && config.checkpointMonitoring().isEmpty() ? null
+                : ruleTicker();
         try {
             for (int attempt = 1; ; attempt++) {
                 if (attempt > 1) {
@@ -232,8 +238,9 @@ public final class StepSupervisor {
         markedByWatch.set(List.of());
         ruleStop.set(null);
         currentStepId = null;
-        RuleWatch watch = ticker == null ? null : new RuleWatch(config.rules(), InstantSource.system(), ticker,
-                violation -> onRuleViolation(violation, gate));
+        RuleWatch watch = ticker == null ? null : new RuleWatch(config.rules(), config.checkpointMonitoring()
+                .map(rule -> new CheckpointMonitor(rule, checkpoints.orElseThrow(), InstantSource.system())),
+                InstantSource.system(), ticker, violation -> onRuleViolation(violation, gate));
         StepProcess step;
         try {
             step = StepProcess.start(argvFor(srunArgv), childEnvironment(attempt),
@@ -277,7 +284,7 @@ public final class StepSupervisor {
         if (stopped != null && stopSignal.get() == null && result.outcome() != Outcome.NODE_FAULT
                 && (stopped.acted || result.outcome() != Outcome.SUCCEEDED)) {
             // We ended the step ourselves because a log rule fired: its decision was taken then.
-            String what = "log rule \"" + stopped.violation.rule() + "\" is " + stopped.violation.state();
+            String what = stopped.violation.title() + " is " + stopped.violation.state();
             return carryOut(stopped.decision, stopped.fault, what, status, result, jobSize, ended, gate);
         }
         switch (result.outcome()) {
@@ -437,9 +444,9 @@ public final class StepSupervisor {
         long sinceEvidence = Duration.between(violation.lastMatchAt().orElse(violation.startedAt()),
                 violation.detectedAt()).toMillis();
         log.say(violation.describe() + "; detected at " + violation.detectedAt() + ", " + sinceEvidence + " ms after "
-                + (violation.lastMatchAt().isPresent() ? "the last match" : "the start"));
-        event(EventHistory.Kind.DETECTION, OptionalLong.of(sinceEvidence), "source", "log-rule", "rule",
-                violation.rule(), "state", violation.state().name(), "reason", violation.reason(), "lastMatch",
+                + violation.evidenceName());
+        event(EventHistory.Kind.DETECTION, OptionalLong.of(sinceEvidence), "source", violation.source().eventName(),
+                "rule", violation.rule(), "state", violation.state().name(), "reason", violation.reason(), "lastMatch",
                 violation.lastMatchLine().orElse(""), "lastMatchAt",
                 violation.lastMatchAt().map(Instant::toString).orElse(""));
         if (!step.isAlive()) {
@@ -450,7 +457,7 @@ public final class StepSupervisor {
         if (step.isAlive()) {
             String id = currentStepId;
             log.say("stopping step " + (id == null ? "(srun " + step.pid() + ")" : jobId().orElse("?") + "." + id)
-                    + " for log rule \"" + violation.rule() + "\"");
+                    + " for " + violation.title());
             if (id != null && jobId().isPresent()) {
                 runner.run(CommandRequest.of("scancel", jobId().get() + "." + id));
             } else {

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /** Every error names the file, the field and why, and a file's errors all come at once. */
 class ConfigErrorsTest {
 
-    private static Map<String, String> errorsByPath(ConfigResult result) {
+    /** Each error's message by its field's path (the checkpoint rule's tests use it too). */
+    static Map<String, String> errorsByPath(ConfigResult result) {
         return result.errors().stream().collect(Collectors.toMap(ConfigProblem::path, ConfigProblem::message,
                 (a, b) -> a + " | " + b));
     }

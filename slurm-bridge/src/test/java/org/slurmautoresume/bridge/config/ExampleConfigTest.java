@@ -7,8 +7,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
+import org.slurmautoresume.bridge.checkpoint.CheckpointLocator;
+import org.slurmautoresume.bridge.checkpoint.CheckpointRule;
 import org.slurmautoresume.bridge.policy.Strategy;
 import org.slurmautoresume.bridge.rules.LogRule;
 import org.slurmautoresume.bridge.step.SignalNumber;
@@ -53,6 +58,19 @@ class ExampleConfigTest {
         ConfigProblem problem = result.errors().get(0);
         assertEquals("runPolicy.logMonitoringConfiguration[5].logPattern", problem.path());
         assertTrue(problem.file().endsWith("job-log-rules.yaml"), problem.file());
+    }
+
+    @Test
+    void theCheckpointRuleLoadsOverTheSiteFileAndLeavesTheDirectoryToTheEnvironment() {
+        ConfigResult result = ConfigLoader.check(List.of(EXAMPLES.resolve("site.yaml"),
+                EXAMPLES.resolve("job-checkpoints.yaml")));
+        assertTrue(result.ok(), result.problems().toString());
+        assertTrue(result.problems().isEmpty(), result.problems().toString());
+        CheckpointRule rule = result.config().orElseThrow().checkpointMonitoring().orElseThrow();
+        assertEquals(new CheckpointRule(Optional.empty(), Optional.empty(), OptionalLong.of(2700),
+                OptionalLong.of(1800)), rule);
+        assertEquals(Path.of("/scratch/run/ckpt"), rule.locator(Map.of(CheckpointLocator.DIR, "/scratch/run/ckpt"))
+                .orElseThrow().dir());
     }
 
     @Test

@@ -3,8 +3,8 @@ package org.slurmautoresume.bridge.rules;
 import java.time.Instant;
 import java.time.InstantSource;
 
-/** A clock the test moves by hand. */
-final class FakeClock implements InstantSource {
+/** A clock the test moves by hand (the checkpoint tests use it too). */
+public final class FakeClock implements InstantSource {
 
     private long millis = Instant.parse("2026-11-23T10:00:00Z").toEpochMilli();
 
@@ -18,7 +18,7 @@ final class FakeClock implements InstantSource {
         return millis;
     }
 
-    void advanceSeconds(double seconds) {
+    public void advanceSeconds(double seconds) {
         millis += Math.round(seconds * 1000);
     }
 }

@@ -1,12 +1,17 @@
 package org.slurmautoresume.bridge.step;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -14,6 +19,10 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slurmautoresume.bridge.checkpoint.CheckpointLocator;
+import org.slurmautoresume.bridge.checkpoint.CheckpointMonitor;
+import org.slurmautoresume.bridge.checkpoint.CheckpointRule;
 import org.slurmautoresume.bridge.rules.LogRule;
 import org.slurmautoresume.bridge.rules.RuleState;
 import org.slurmautoresume.bridge.rules.RuleViolation;
@@ -54,6 +63,35 @@ class RuleWatchTest {
         assertEquals(1, seen.size());
         assertEquals(List.of("rule-violation"), threads);
         assertEquals("beat 1", seen.get(0).lastMatchLine().orElseThrow());
+    }
+
+    @Test
+    void checkpointsThatStopAreFoundOnTimeByTheTimerAlone(@TempDir Path dir) throws Exception {
+        CheckpointRule rule = new CheckpointRule(Optional.empty(), Optional.empty(), OptionalLong.empty(),
+                OptionalLong.of(1));
+        CheckpointMonitor checkpoints = new CheckpointMonitor(rule, new CheckpointLocator(dir, ".metadata"),
+                InstantSource.system());
+        CountDownLatch fired = new CountDownLatch(1);
+        List<RuleViolation> seen = new CopyOnWriteArrayList<>();
+        try (RuleWatch watch = new RuleWatch(List.of(), Optional.of(checkpoints), InstantSource.system(), ticker, v -> {
+            seen.add(v);
+            fired.countDown();
+        })) {
+            assertNull(watch.observer(), "without log rules srun's output is not split into lines for nothing");
+            Files.writeString(Files.createDirectories(dir.resolve("step-1")).resolve(".metadata"), "meta");
+            long saved = System.nanoTime();
+            assertTrue(fired.await(5, TimeUnit.SECONDS), "the checkpoints' stop was never found");
+            long after = Duration.ofNanos(System.nanoTime() - saved).toMillis();
+            // Found by a scan made for the deadline, not by the next of the one-second scans.
+            assertTrue(after >= 900 && after < 1000 + 500, after + " ms");
+            watch.awaitHandler(Duration.ofSeconds(5));
+        }
+        RuleViolation violation = seen.get(0);
+        assertEquals(1, seen.size());
+        assertEquals(RuleViolation.Source.CHECKPOINT_RULE, violation.source());
+        assertEquals(dir.resolve("step-1").toString(), violation.lastMatchLine().orElseThrow());
+        long sinceCheckpoint = Duration.between(violation.lastMatchAt().orElseThrow(), violation.detectedAt()).toMillis();
+        assertTrue(sinceCheckpoint > 1000 && sinceCheckpoint < 1000 + 500, sinceCheckpoint + " ms");
     }
 
     @Test
