@@ -12,11 +12,11 @@ import java.util.OptionalLong;
  * disk), which a log rule on its output cannot. The configuration layer reports bad values with
  * the file and field; this constructor only guards against programming errors.
  *
- * @param directory                           where the checkpoints are written; empty: the step's
- *                                            {@value CheckpointLocator#DIR}
- * @param marker                              the file a complete checkpoint holds; empty: the
- *                                            step's {@value CheckpointLocator#MARKER}, else
- *                                            {@value CheckpointLocator#DEFAULT_MARKER}
+ * @param directory                           where the checkpoints are written, unless the step's
+ *                                            {@value CheckpointLocator#DIR} is set (it wins)
+ * @param marker                              the file a complete checkpoint holds, unless the
+ *                                            step's {@value CheckpointLocator#MARKER} is set;
+ *                                            neither: {@value CheckpointLocator#DEFAULT_MARKER}
  * @param expectedStartCutOffInSeconds        the attempt's first new complete checkpoint must come
  *                                            within this long of its start
  * @param expectedRecurringFrequencyInSeconds after a new complete checkpoint, the next must come
@@ -67,11 +67,16 @@ public record CheckpointRule(Optional<String> directory, Optional<String> marker
     }
 
     /**
-     * Where to look for a step with this environment: {@link #directory} and {@link #marker} when
-     * set, else what the environment names. Empty when neither names a directory.
+     * Where to look for a step with this environment: what the environment names when it does
+     * (the supervisor's one precedence: a variable that is set beats the files), else
+     * {@link #directory} and {@link #marker}. Empty when neither names a directory.
      */
     public Optional<CheckpointLocator> locator(Map<String, String> environment) {
-        return CheckpointLocator.resolve(directory.orElse(environment.get(CheckpointLocator.DIR)),
-                marker.orElse(environment.get(CheckpointLocator.MARKER)), environment);
+        return CheckpointLocator.resolve(setOr(environment.get(CheckpointLocator.DIR), directory),
+                setOr(environment.get(CheckpointLocator.MARKER), marker), environment);
+    }
+
+    private static String setOr(String variable, Optional<String> fromFile) {
+        return variable != null && !variable.isBlank() ? variable : fromFile.orElse(null);
     }
 }

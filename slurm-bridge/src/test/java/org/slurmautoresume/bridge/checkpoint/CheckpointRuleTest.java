@@ -33,13 +33,17 @@ class CheckpointRuleTest {
     }
 
     @Test
-    void theRulesDirectoryAndMarkerBeatTheEnvironmentsAndTheEnvironmentFillsIn() {
+    void theEnvironmentsVariablesBeatTheRulesDirectoryAndMarkerWhichFillIn() {
         Map<String, String> env = Map.of(CheckpointLocator.DIR, "/scratch/env-ckpt", CheckpointLocator.MARKER,
                 "COMPLETE", "PWD", "/home/u/run");
         CheckpointLocator fromEnv = rule(Optional.empty(), Optional.empty()).locator(env).orElseThrow();
         assertEquals(Path.of("/scratch/env-ckpt"), fromEnv.dir());
         assertEquals("COMPLETE", fromEnv.marker());
-        CheckpointLocator fromRule = rule(Optional.of("ckpt"), Optional.of("done")).locator(env).orElseThrow();
+        CheckpointLocator bothSet = rule(Optional.of("ckpt"), Optional.of("done")).locator(env).orElseThrow();
+        assertEquals(Path.of("/scratch/env-ckpt"), bothSet.dir(), "a variable that is set beats the files");
+        assertEquals("COMPLETE", bothSet.marker());
+        CheckpointLocator fromRule = rule(Optional.of("ckpt"), Optional.of("done")).locator(Map.of("PWD", "/home/u/run"))
+                .orElseThrow();
         assertEquals(Path.of("/home/u/run/ckpt"), fromRule.dir(), "relative to the step's working directory");
         assertEquals("done", fromRule.marker());
         assertEquals(CheckpointLocator.DEFAULT_MARKER,
