@@ -87,7 +87,8 @@ final class LifecycleApplyCommand implements Callable<Integer> {
         LifecycleApply.Result result = LifecycleApply.run(report.provisioning().orElseThrow(),
                 report.resourceConfig().orElseThrow(),
                 new LifecycleApply.Selector(Optional.ofNullable(which.node), Optional.ofNullable(which.address), host),
-                InstallLayout.defaults(root.toAbsolutePath(), slurmConf), dryRun);
+                InstallLayout.forInstallation(root.toAbsolutePath(), slurmConf,
+                        Optional.ofNullable(System.getProperty("autoresume.home")).map(Path::of)), dryRun);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             Map<String, Object> view = new LinkedHashMap<>();
