@@ -110,6 +110,19 @@ check "the next steps name systemctl enable, not run it" contains "$out" "system
 version_out="$("$prefix/bin/autoresume" --help 2>&1)" || true
 check "the installed autoresume runs ($version_out)" contains "$version_out" "env"
 
+# --- lifecycle apply run from the installation names the installation ----------------------
+# Both write plugstack.conf.d/auto_resume.conf: apply must not point it back at /usr/local.
+repo="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../../.." && pwd)"
+apply_root="$work/apply-root"
+mkdir -p "$apply_root/etc/slurm"
+: >"$apply_root/etc/slurm/slurm.conf"
+apply_out="$("$prefix/bin/autoresume" lifecycle apply --node controller --root "$apply_root" \
+  --provisioning "$repo/lifecycle/local-cluster/provisioning_parameters.json" \
+  --resource-config "$repo/lifecycle/local-cluster/resource_config.json" 2>&1)" || true
+check "lifecycle apply from the installation writes the prefix's snippet ($apply_out)" test \
+  "$(cat "$apply_root/etc/slurm/plugstack.conf.d/auto_resume.conf" 2>/dev/null)" \
+  == "optional $prefix/lib/slurm/auto_resume.so supervisor=$prefix/bin/autoresume"
+
 # --- a second snippet loading the plugin is reported -------------------------------------------
 echo "optional /usr/local/lib/slurm/auto_resume.so supervisor=/usr/local/bin/autoresume" > "$plugstack/60-old.conf"
 err="$("$src/install.sh" "${options[@]}" 2>&1 >/dev/null)"

@@ -36,10 +36,11 @@ class JobResizerIT {
 
     /**
      * Submits a job holding the nodes and waits until it runs. In full-suite runs a job asking
-     * for the batch host of a job the previous test had resized and cancelled has waited with
-     * Reason=Resources (nodes IDLE+PLANNED, every slurmd idle in accept()) for one to three
-     * minutes; alone, it starts in seconds. Not explained yet (docs/slurm-behaviour.md), so
-     * this waits up to 240 s and prints what the cluster looked like when the start was slow.
+     * for the nodes of a job the previous test had resized and cancelled has waited with
+     * Reason=Resources ("Requested nodes are busy" to the backfill planner, nodes IDLE+PLANNED)
+     * until slurmctld's next ping of those nodes, which comes every SlurmdTimeout/3 (100 s here):
+     * one to three minutes (docs/slurm-behaviour.md). So this waits up to 240 s and prints what
+     * the cluster looked like when the start was slow.
      */
     private static String holdNodes(String nodes, int count, String name) {
         String jobId = cluster.submit("#!/bin/bash\nsleep 300\n",

@@ -105,7 +105,8 @@ class RecoveryScenariosIT {
 
     private void awaitAttempt(String jobId, int attempt) {
         // A first start can wait on Slurm's scheduler: in full-suite runs nodes have stayed
-        // PLANNED for minutes after resized jobs ended (docs/slurm-behaviour.md). Later attempts
+        // PLANNED after resized jobs ended, until slurmctld's next node ping, up to about 200 s
+        // with SlurmdTimeout=300 (docs/slurm-behaviour.md). Later attempts
         // run in the job's own allocation and are what these tests time.
         Duration limit = attempt == 1 ? Duration.ofSeconds(240) : Duration.ofSeconds(90);
         Wait.until("both tasks of attempt " + attempt + " of job " + jobId + " to run", limit, () ->
