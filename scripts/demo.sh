@@ -68,7 +68,7 @@ fi
 
 say "Starting the privileged agent (root): it marks a job's failed nodes, nothing else"
 agent_dir="$AR_CLUSTER_DIR/demo-agent"
-start_agent "$agent_dir"
+start_agent "$agent_dir" --metrics-listen 127.0.0.1:0
 
 say "Submitting examples/sbatch/batch.sh (train.py, 20 steps) on node[1-2] with node4 as the hot spare"
 ckpt="$AR_JOBS_DIR/demo-checkpoints-$$"
@@ -91,6 +91,11 @@ say "Job $train's output:"
 cat "$AR_JOBS_DIR/$train.out"
 say "The checkpointed steps (CKPT_DIR/steps.log): each step once, attempt 2 after the last checkpoint"
 cat "$ckpt/steps.log" 2>/dev/null || true
+
+say "The agent's Prometheus metrics after the recovery (docs/metrics.md)"
+metrics_url=$(grep -o 'http://[^ ]*/metrics' "$agent_dir/agent.log" | head -1)
+python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' \
+    "$metrics_url" | grep -E '^autoresume_(jobs_(started|restarted|successful)_total|nodes_(replaced|marked)_total|node_replacement_latency_seconds_(sum|count)|jobs_restart_latency_seconds_(sum|count))' || true
 
 say "What the toolkit sees of the nodes"
 autoresume nodes

@@ -36,8 +36,9 @@ install_toolkit() {
 
 start_agent() {
   local agent_dir="$1"
+  shift # further arguments go to `autoresume agent`
   install -d -m 0755 "$agent_dir"
-  "$toolkit_prefix/bin/autoresume" agent --socket "$agent_dir/agent.sock" --audit-log "$agent_dir/audit.log" \
+  "$toolkit_prefix/bin/autoresume" agent --socket "$agent_dir/agent.sock" --audit-log "$agent_dir/audit.log" "$@" \
       > "$agent_dir/agent.log" 2>&1 &
   toolkit_agent_pid=$!
   for _ in $(seq 1 120); do [[ -S "$agent_dir/agent.sock" ]] && break; sleep 0.25; done
