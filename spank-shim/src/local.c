@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <slurm/slurm_version.h>
+
 #include "argv.h"
 #include "hooks.h"
 
@@ -27,6 +29,7 @@ static void exec_supervisor(const char *supervisor)
 	size_t srun_argc = 0;
 	char **argv = NULL;
 	sigset_t srun_mask, none;
+	char version[32];
 	int saved_errno;
 
 	if (access(supervisor, X_OK) != 0)
@@ -44,8 +47,12 @@ static void exec_supervisor(const char *supervisor)
 	sigemptyset(&none);
 	if (sigprocmask(SIG_SETMASK, &none, &srun_mask) != 0)
 		goto fail;
+	snprintf(version, sizeof(version), "%u.%02u.%u", SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
+		 SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER), SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER));
+	setenv(AR_SLURM_VERSION_ENV, version, 1); /* a hint: without it the supervisor asks scontrol */
 	execv(supervisor, argv);
 	saved_errno = errno;
+	unsetenv(AR_SLURM_VERSION_ENV);
 	sigprocmask(SIG_SETMASK, &srun_mask, NULL);
 	errno = saved_errno;
 fail:

@@ -16,6 +16,10 @@
 
 /* Set by the supervisor for the srun it runs: that srun (and any srun inside its tasks) is not supervised again. */
 #define AR_GUARD_ENV "AUTORESUME_SUPERVISED"
+/* Told to the supervisor: the Slurm release this plugin was built for. Slurm loads a SPANK
+ * plugin only into the release it was built against, so it is also the running one; the
+ * supervisor then needs no `scontrol --version` of its own on every start. */
+#define AR_SLURM_VERSION_ENV "AUTORESUME_SLURM_VERSION"
 /* The attempt number (1, 2, ...) of a supervised step, in every task's environment. */
 #define AR_ATTEMPT_ENV "AUTO_RESUME_ATTEMPT"
 /*

@@ -12,7 +12,9 @@ import org.slurmautoresume.bridge.exec.CommandRunner;
 import org.slurmautoresume.bridge.exec.CommonsExecCommandRunner;
 import org.slurmautoresume.bridge.exec.RetryPolicy;
 import org.slurmautoresume.bridge.exec.RetryingCommandRunner;
+import org.slurmautoresume.bridge.slurm.OutputFormat;
 import org.slurmautoresume.bridge.slurm.SlurmClient;
+import org.slurmautoresume.bridge.step.StepSupervisor;
 import org.slurmautoresume.lifecycle.apply.LocalHost;
 
 /**
@@ -145,7 +147,12 @@ public final class CliContext {
         return createdToolRunner;
     }
 
+    /**
+     * Slurm through scontrol. Under the SPANK plugin the release is known from
+     * AUTORESUME_SLURM_VERSION (the one the plugin was built for, which Slurm only loads into
+     * that release), which saves a supervised srun its own {@code scontrol --version}.
+     */
     public SlurmClient slurm() {
-        return new SlurmClient(runner());
+        return new SlurmClient(runner(), OutputFormat.forRelease(environment().get(StepSupervisor.SLURM_VERSION_HINT)));
     }
 }

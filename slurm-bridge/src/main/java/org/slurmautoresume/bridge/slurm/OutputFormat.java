@@ -7,5 +7,18 @@ public enum OutputFormat {
     /** {@code scontrol -o} text, which every supported release prints. */
     TEXT,
     /** {@code scontrol --json}; an scontrol without it is answered from its text instead. */
-    JSON
+    JSON;
+
+    /** The format a known release reads best; AUTO when the text is not a version. */
+    public static OutputFormat forRelease(String versionText) {
+        if (versionText == null || versionText.isBlank()) {
+            return AUTO;
+        }
+        try {
+            return org.slurmautoresume.bridge.model.SlurmVersion.parse(versionText)
+                    .atLeast(org.slurmautoresume.bridge.model.SlurmVersion.FIRST_WITH_JSON) ? JSON : TEXT;
+        } catch (IllegalArgumentException e) {
+            return AUTO;
+        }
+    }
 }

@@ -66,6 +66,8 @@ public final class StepSupervisor {
     public static final String GUARD = "AUTORESUME_SUPERVISED";
     /** The attempt number, 1 for the first run, exported to srun and so to the tasks. */
     public static final String ATTEMPT = "AUTO_RESUME_ATTEMPT";
+    /** Set by the SPANK plugin for the supervisor it execs: the Slurm release (see CliContext). */
+    public static final String SLURM_VERSION_HINT = "AUTORESUME_SLURM_VERSION";
     /** The newest complete checkpoint in AUTORESUME_CHECKPOINT_DIR, for the step to resume from. */
     public static final String CHECKPOINT = "AUTO_RESUME_CHECKPOINT";
 
@@ -541,6 +543,7 @@ public final class StepSupervisor {
 
     private Map<String, String> childEnvironment(int attempt) {
         Map<String, String> env = new HashMap<>(environment);
+        env.remove(SLURM_VERSION_HINT); // the plugin's word to this supervisor, not the step's
         synchronized (freshVariables) {
             env.putAll(freshVariables); // the repaired job's node list, sizes and master
         }
