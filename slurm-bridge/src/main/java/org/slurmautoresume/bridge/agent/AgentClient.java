@@ -23,8 +23,16 @@ public final class AgentClient {
     /** Long enough for the agent to read Slurm and probe a few nodes (2 s each at worst). */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
-    private static final ObjectReader RESPONSE = AgentJson.MAPPER.readerFor(AgentResponse.class)
-            .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    /**
+     * Made when the first answer is read, not when the class loads: every supervised srun loads
+     * this class (for {@link #DEFAULT_SOCKET}), and building the reader starts Jackson's
+     * databind and its introspection of the response records, about 60 ms of a start-up that
+     * most steps never need.
+     */
+    private static final class Responses {
+        static final ObjectReader READER = AgentJson.MAPPER.readerFor(AgentResponse.class)
+                .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    }
 
     private final Path socket;
     private final Duration timeout;
@@ -37,7 +45,7 @@ public final class AgentClient {
     public AgentResponse send(AgentRequest request) {
         String line = call(AgentJson.line(AgentService.wireForm(request)));
         try {
-            return RESPONSE.readValue(line);
+            return Responses.READER.readValue(line);
         } catch (IOException e) {
             throw new AgentException("the agent on " + socket + " answered something unreadable: " + e.getMessage(), e);
         }
