@@ -20,7 +20,7 @@ import org.slurmautoresume.bridge.rules.RuleViolation;
 /**
  * The rules over one attempt: a {@link RuleMonitor} fed both of srun's streams and ticked by a
  * timer, so a step that prints nothing at all is still found HANGING, and the checkpoint rule's
- * {@link CheckpointMonitor} scanned on the same timer. The first violation of any of them, and only
+ * {@link CheckpointMonitor} scanned on a timer of its own (a scan may hang on NFS). The first violation of any of them, and only
  * it, is handed on, on a thread of its own: never a pump's, so that while the handler signals and
  * stops the step its last words are still copied to the user, and never the timer's, so the next
  * attempt's rules tick on time.
@@ -34,6 +34,7 @@ final class RuleWatch implements AutoCloseable {
     private final RuleOutputObserver observer;
     private final AtomicReference<RuleViolation> first = new AtomicReference<>();
     private final ScheduledExecutorService ticker;
+    private final ScheduledExecutorService scanner;
     private final ScheduledFuture<?> ticking;
     private volatile ScheduledFuture<?> scanning;
     private volatile boolean closed;
@@ -48,8 +49,18 @@ final class RuleWatch implements AutoCloseable {
     /** @param checkpoints the checkpoint rule, made at the attempt's start; empty when not configured */
     RuleWatch(List<LogRule> rules, Optional<CheckpointMonitor> checkpoints, InstantSource clock,
               ScheduledExecutorService ticker, Consumer<RuleViolation> onViolation) {
+        this(rules, checkpoints, clock, ticker, ticker, onViolation);
+    }
+
+    /**
+     * @param scanner where the checkpoint scans run: a thread of their own, so a scan stuck on
+     *                a hung file system cannot hold up the log rules' ticks
+     */
+    RuleWatch(List<LogRule> rules, Optional<CheckpointMonitor> checkpoints, InstantSource clock,
+              ScheduledExecutorService ticker, ScheduledExecutorService scanner, Consumer<RuleViolation> onViolation) {
         this.onViolation = onViolation;
         this.ticker = ticker;
+        this.scanner = scanner;
         this.monitor = new RuleMonitor(rules, clock, this::report);
         this.observer = rules.isEmpty() ? null : new RuleOutputObserver(monitor);
         this.ticking = rules.isEmpty() ? null
@@ -76,7 +87,7 @@ final class RuleWatch implements AutoCloseable {
     private void scanLater(CheckpointMonitor checkpoints) {
         ScheduledFuture<?> next;
         try {
-            next = ticker.schedule(() -> scan(checkpoints), checkpoints.untilNextScan().toMillis(),
+            next = scanner.schedule(() -> scan(checkpoints), checkpoints.untilNextScan().toMillis(),
                     TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             return; // the supervisor is ending

@@ -214,14 +214,17 @@ public final class StepSupervisor {
         RestartGate gate = restartGate(job);
         int jobSize = recovery.isPresent() ? job.map(Job::numNodes).orElse(0) : 0;
         ScheduledExecutorService ticker = config.rules().isEmpty() && config.checkpointMonitoring().isEmpty() ? null
-                : ruleTicker();
+                : daemonScheduler("log-rules");
+        // Checkpoint scans read a file system that may hang (NFS): never on the log rules' thread.
+        ScheduledExecutorService scanner = config.checkpointMonitoring().isEmpty() ? null
+                : daemonScheduler("checkpoint-scan");
         try {
             for (int attempt = 1; ; attempt++) {
                 if (attempt > 1) {
                     log.stepId("?");
                     log.say("retrying step, attempt " + attempt);
                 }
-                OptionalInt end = runAttempt(srunArgv, attempt, gate, jobSize, ticker);
+                OptionalInt end = runAttempt(srunArgv, attempt, gate, jobSize, ticker, scanner);
                 if (end.isPresent()) {
                     return end.getAsInt();
                 }
@@ -230,19 +233,23 @@ public final class StepSupervisor {
             if (ticker != null) {
                 ticker.shutdownNow();
             }
+            if (scanner != null) {
+                scanner.shutdownNow();
+            }
             metrics.ifPresent(MetricsReporter::close);
         }
     }
 
     /** One attempt, start to decision: empty when the step is to run again, else the status to end with. */
     private OptionalInt runAttempt(List<String> srunArgv, int attempt, RestartGate gate, int jobSize,
-                                   ScheduledExecutorService ticker) throws InterruptedException {
+                                   ScheduledExecutorService ticker, ScheduledExecutorService scanner)
+            throws InterruptedException {
         markedByWatch.set(List.of());
         ruleStop.set(null);
         currentStepId = null;
         RuleWatch watch = ticker == null ? null : new RuleWatch(config.rules(), config.checkpointMonitoring()
                 .map(rule -> new CheckpointMonitor(rule, checkpoints.orElseThrow(), InstantSource.system())),
-                InstantSource.system(), ticker, violation -> onRuleViolation(violation, gate));
+                InstantSource.system(), ticker, scanner, violation -> onRuleViolation(violation, gate));
         StepProcess step;
         try {
             step = StepProcess.start(argvFor(srunArgv), childEnvironment(attempt),
@@ -424,9 +431,9 @@ public final class StepSupervisor {
         }
     }
 
-    private static ScheduledExecutorService ruleTicker() {
+    private static ScheduledExecutorService daemonScheduler(String name) {
         return Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, "log-rules");
+            Thread thread = new Thread(task, name);
             thread.setDaemon(true);
             return thread;
         });

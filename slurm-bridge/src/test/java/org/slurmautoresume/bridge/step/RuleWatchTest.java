@@ -95,6 +95,43 @@ class RuleWatchTest {
     }
 
     @Test
+    void aCheckpointScanStuckOnItsThreadDoesNotHoldUpTheLogRules(@TempDir Path dir) throws Exception {
+        ScheduledExecutorService scanner = Executors.newSingleThreadScheduledExecutor();
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            scanner.execute(() -> { // the scan thread is stuck, as on a hung NFS mount
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            CheckpointMonitor checkpoints = new CheckpointMonitor(new CheckpointRule(Optional.empty(), Optional.empty(),
+                    OptionalLong.empty(), OptionalLong.of(60)), new CheckpointLocator(dir, ".metadata"),
+                    InstantSource.system());
+            LogRule rule = LogRule.builder("Beat", ".*beat.*").expectedRecurringFrequencyInSeconds(1).build();
+            CountDownLatch fired = new CountDownLatch(1);
+            List<RuleViolation> seen = new CopyOnWriteArrayList<>();
+            try (RuleWatch watch = new RuleWatch(List.of(rule), Optional.of(checkpoints), InstantSource.system(),
+                    ticker, scanner, v -> {
+                        seen.add(v);
+                        fired.countDown();
+                    })) {
+                write(watch.observer(), OutputObserver.Stream.STDOUT, "beat 1\n");
+                long lastBeat = System.nanoTime();
+                assertTrue(fired.await(5, TimeUnit.SECONDS), "the log rule waited for the stuck scan");
+                long after = Duration.ofNanos(System.nanoTime() - lastBeat).toMillis();
+                assertTrue(after >= 1000 && after < 1000 + 500, after + " ms");
+                watch.awaitHandler(Duration.ofSeconds(5));
+            }
+            assertEquals("Beat", seen.get(0).rule());
+        } finally {
+            release.countDown();
+            scanner.shutdownNow();
+        }
+    }
+
+    @Test
     void onlyTheFirstViolationIsHandedOn() throws Exception {
         LogRule loss = LogRule.builder("Loss", "loss=(\\S+)")
                 .metric(org.slurmautoresume.bridge.rules.MetricOperator.GT, 5).build();
