@@ -137,7 +137,7 @@ class LogRulesIT {
         long latency = detectedAt(output).toEpochMilli() - lastBeat;
         // Within the frequency plus one second; never before the frequency has passed.
         assertTrue(latency >= 3000 && latency <= 4000, "detected " + latency + " ms after the last beat: " + output);
-        assertTrue(output.contains("re-running in place: retry: re-run the step on the same nodes after a log rule"
+        assertTrue(output.contains("re-running in place: retry: re-run the step on the same nodes after a rule"
                 + " violation (Heartbeat HANGING)"), output);
         assertTrue(output.contains("retrying step, attempt 2"), output);
         assertEquals(3, linesStarting(output, "beat ").stream().filter(l -> l.endsWith("attempt 2")).count(), output);
@@ -206,7 +206,7 @@ class LogRulesIT {
         assertTrue(latency >= 3000 && latency <= 4000, "detected " + latency + " ms after the last save: " + output);
         assertTrue(output.contains("stopping step " + jobId + ".0 for checkpoint rule"), output);
         assertTrue(output.contains("checkpoint rule is HANGING; re-running in place: retry: re-run the step on the same"
-                + " nodes after a log rule violation (checkpoint HANGING)"), output);
+                + " nodes after a rule violation (checkpoint HANGING)"), output);
         assertTrue(output.contains("attempt 1 resumes from nothing"), output);
         assertTrue(output.contains("newest complete checkpoint: " + last), output);
         assertTrue(output.contains("attempt 2 resumes from " + last), output);
@@ -379,7 +379,7 @@ class LogRulesIT {
         assertTrue(output.contains("beat run  attempt 1") || output.contains("beat run 0 attempt 1"), output);
         assertTrue(output.contains("retrying step, attempt 2"), output);
         assertTrue(output.contains("retry: jobMaxRetryCount=1 used up"), output);
-        assertTrue(output.contains("requeueing the whole job (requeue the whole job after a log rule violation"
+        assertTrue(output.contains("requeueing the whole job (requeue the whole job after a rule violation"
                 + " (Heartbeat HANGING), requeue 1 of 1"), output);
         assertTrue(output.contains("beat run 1 attempt 1"), output);
         assertFalse(output.contains("beat run 1 attempt 2"), output);

@@ -95,7 +95,7 @@ public final class RestartPolicyEvaluator {
         String kind = switch (fault.kind()) {
             case APPLICATION_FAILURE -> "an application failure";
             case NODE_FAULT -> "a node fault";
-            case RULE_VIOLATION -> "a log rule violation";
+            case RULE_VIOLATION -> "a rule violation";
         };
         return fault.description().isBlank() ? kind : kind + " (" + fault.description() + ")";
     }
