@@ -39,7 +39,8 @@ class JobResizerIT {
      * for the nodes of a job the previous test had resized and cancelled has waited with
      * Reason=Resources ("Requested nodes are busy" to the backfill planner, nodes IDLE+PLANNED)
      * until slurmctld's next ping of those nodes, which comes every SlurmdTimeout/3 (100 s here):
-     * one to three minutes (docs/slurm-behaviour.md). So this waits up to 240 s and prints what
+     * one to three and a half minutes (docs/slurm-behaviour.md: at most about two ping intervals,
+     * 204 s the longest seen). So this waits up to 300 s and prints what
      * the cluster looked like when the start was slow.
      */
     private static String holdNodes(String nodes, int count, String name) {
@@ -52,9 +53,9 @@ class JobResizerIT {
         } catch (AssertionError slow) {
             early = clusterPicture(nodes);
             try {
-                cluster.waitForJob(jobId, "to run", Duration.ofSeconds(220), j -> j.state() == JobState.RUNNING);
+                cluster.waitForJob(jobId, "to run", Duration.ofSeconds(280), j -> j.state() == JobState.RUNNING);
             } catch (AssertionError notStarted) {
-                String why = early + "\n240 s after submission:\n" + clusterPicture(nodes);
+                String why = early + "\n300 s after submission:\n" + clusterPicture(nodes);
                 cancel(jobId); // the caller never learns its id: left behind it would hold the nodes for later tests
                 throw new AssertionError(notStarted.getMessage() + "\n" + why, notStarted);
             }
