@@ -107,8 +107,7 @@ class RecoveryScenariosIT {
         // A first start can wait on Slurm's scheduler: in full-suite runs nodes have stayed
         // PLANNED after resized jobs ended, until slurmctld's next node ping: about two ping
         // intervals at most with SlurmdTimeout=300, 204 s the longest seen (docs/slurm-behaviour.md).
-        // Later attempts
-        // run in the job's own allocation and are what these tests time.
+        // Later attempts run in the job's own allocation and are what these tests time.
         Duration limit = attempt == 1 ? Duration.ofSeconds(300) : Duration.ofSeconds(90);
         Wait.until("both tasks of attempt " + attempt + " of job " + jobId + " to run", limit, () ->
                 Files.exists(cluster.jobsDir().resolve(jobId + ".a" + attempt + ".0"))

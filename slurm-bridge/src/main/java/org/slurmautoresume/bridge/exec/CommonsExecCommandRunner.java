@@ -11,19 +11,9 @@ import org.apache.commons.exec.DefaultExecutor;
 import org.apache.commons.exec.ExecuteException;
 import org.apache.commons.exec.ExecuteWatchdog;
 import org.apache.commons.exec.PumpStreamHandler;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** Runs commands with Apache Commons Exec: argv as given, no shell, output captured in memory. */
 public final class CommonsExecCommandRunner implements CommandRunner {
-
-    /**
-     * Looked up when first used, not when the class loads: a supervised step that ends well
-     * never starts the logging framework (about a quarter of the classes a start-up loads).
-     */
-    private static Logger log() {
-        return LoggerFactory.getLogger(CommonsExecCommandRunner.class);
-    }
 
     @Override
     public CommandResult run(CommandRequest request) {
@@ -57,10 +47,8 @@ public final class CommonsExecCommandRunner implements CommandRunner {
         CommandResult result = new CommandResult(request, exitCode,
                 stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8),
                 watchdog.killedProcess(), elapsed);
-        if (DebugLogging.wanted()) {
-            log().debug("ran `{}`: exit {}{} in {} ms", request.display(), exitCode,
-                    result.timedOut() ? " (timed out)" : "", elapsed.toMillis());
-        }
+        DebugLogging.debug(CommonsExecCommandRunner.class, "ran `{}`: exit {}{} in {} ms", request.display(), exitCode,
+                result.timedOut() ? " (timed out)" : "", elapsed.toMillis());
         return result;
     }
 

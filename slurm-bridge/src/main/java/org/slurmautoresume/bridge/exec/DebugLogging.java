@@ -1,6 +1,7 @@
 package org.slurmautoresume.bridge.exec;
 
 import java.util.Locale;
+import org.slf4j.LoggerFactory;
 
 /**
  * Whether debug lines are wanted at all, answered without starting the logging framework.
@@ -18,6 +19,16 @@ public final class DebugLogging {
 
     public static boolean wanted() {
         return WANTED;
+    }
+
+    /**
+     * A debug line from {@code owner}'s logger, only when debug lines are wanted: otherwise SLF4J
+     * is not touched at all. The one way code on the supervisor's path writes debug lines.
+     */
+    public static void debug(Class<?> owner, String format, Object... arguments) {
+        if (WANTED) {
+            LoggerFactory.getLogger(owner).debug(format, arguments);
+        }
     }
 
     static boolean wanted(String level) {

@@ -114,9 +114,7 @@ public final class SlurmClient {
                     return OutputFormat.TEXT;
                 }
                 resolvedFormat = version.atLeast(SlurmVersion.FIRST_WITH_JSON) ? OutputFormat.JSON : OutputFormat.TEXT;
-                if (DebugLogging.wanted()) {
-                    log().debug("Slurm {}: reading scontrol's {} output", version, resolvedFormat);
-                }
+                DebugLogging.debug(SlurmClient.class, "Slurm {}: reading scontrol's {} output", version, resolvedFormat);
             }
             return resolvedFormat;
         }

@@ -18,6 +18,7 @@ import org.slurmautoresume.bridge.agent.AgentReport;
 import org.slurmautoresume.bridge.agent.AgentRequest;
 import org.slurmautoresume.bridge.agent.AgentRequestException;
 import org.slurmautoresume.bridge.hostlist.Hostlist;
+import org.slurmautoresume.bridge.policy.RestartLevel;
 
 /**
  * Tells the node's agent what the job's timeline records, for the agent's Prometheus metrics:
@@ -74,7 +75,8 @@ final class MetricsReporter implements AutoCloseable {
         switch (kind) {
             case DECISION:
                 // RERUN_IN_PLACE and REPLACE_NODES_AND_RERUN lead to a relaunch; the others do not.
-                nextLevel = "REPLACE_NODES_AND_RERUN".equals(details.get("level")) ? AgentReport.Level.RECOVER
+                nextLevel = RestartLevel.REPLACE_NODES_AND_RERUN.name().equals(details.get("level"))
+                        ? AgentReport.Level.RECOVER
                         : AgentReport.Level.RETRY;
                 return Optional.empty();
             case LAUNCH:

@@ -35,6 +35,7 @@ import org.slurmautoresume.bridge.env.JobEnvironmentResolver;
 import org.slurmautoresume.bridge.exec.CommandRequest;
 import org.slurmautoresume.bridge.exec.CommandResult;
 import org.slurmautoresume.bridge.exec.CommandRunner;
+import org.slurmautoresume.bridge.exec.DebugLogging;
 import org.slurmautoresume.bridge.hostlist.Hostlist;
 import org.slurmautoresume.bridge.recovery.JobResizer;
 import org.slurmautoresume.bridge.recovery.NodeFaultRecovery;
@@ -51,8 +52,6 @@ import org.slurmautoresume.bridge.model.Node;
 import org.slurmautoresume.bridge.model.Step;
 import org.slurmautoresume.bridge.slurm.SlurmClient;
 import org.slurmautoresume.bridge.slurm.SlurmException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs one srun command as a supervised step: starts it as a child with the guard variable the
@@ -71,13 +70,6 @@ public final class StepSupervisor {
     /** The newest complete checkpoint in AUTORESUME_CHECKPOINT_DIR, for the step to resume from. */
     public static final String CHECKPOINT = "AUTO_RESUME_CHECKPOINT";
 
-    /**
-     * Looked up when first used, not when the class loads: a supervised step that ends well
-     * never starts the logging framework (about a quarter of the classes a start-up loads).
-     */
-    private static Logger log() {
-        return LoggerFactory.getLogger(StepSupervisor.class);
-    }
     private static final int STEP_LOOKUP_POLLS = 50;
     private static final long STEP_LOOKUP_INTERVAL_MS = 200;
     /** Steps shorter than this never pay for a lookup (a `srun true` takes about 150 ms). */
@@ -135,6 +127,8 @@ public final class StepSupervisor {
     private final Optional<RestartHistoryFile> historyFile;
     private final Optional<EventHistory> events;
     private final Optional<MetricsReporter> metrics;
+    /** SLURM_JOB_ID; empty outside a job. */
+    private final Optional<String> jobId;
     private volatile int attemptNumber;
     /** When the previous attempt's srun ended (System.nanoTime), for the relaunch latency; 0 before any. */
     private long previousAttemptEnded;
@@ -155,12 +149,10 @@ public final class StepSupervisor {
         this.config = config.orElse(AutoresumeConfig.DEFAULT);
         this.configuredPolicy = config.map(AutoresumeConfig::policy);
         String user = environment.getOrDefault("USER", System.getProperty("user.name", "user"));
-        this.historyFile = Optional.ofNullable(environment.get("SLURM_JOB_ID")).filter(s -> !s.isBlank())
-                .map(job -> new RestartHistoryFile(settings.stateDir(), user, job));
-        this.events = Optional.ofNullable(environment.get("SLURM_JOB_ID")).filter(s -> !s.isBlank())
-                .map(job -> new EventHistory(settings.stateDir(), user, job, log::say));
-        this.metrics = Optional.ofNullable(environment.get("SLURM_JOB_ID")).filter(s -> !s.isBlank())
-                .map(job -> new MetricsReporter(settings.agentSocket(), job, log::say));
+        this.jobId = Optional.ofNullable(environment.get("SLURM_JOB_ID")).filter(s -> !s.isBlank());
+        this.historyFile = jobId.map(job -> new RestartHistoryFile(settings.stateDir(), user, job));
+        this.events = jobId.map(job -> new EventHistory(settings.stateDir(), user, job, log::say));
+        this.metrics = jobId.map(job -> new MetricsReporter(settings.agentSocket(), job, log::say));
         this.slurm = slurm;
         this.runner = runner;
         AgentClient agent = new AgentClient(settings.agentSocket(), AGENT_TIMEOUT);
@@ -182,7 +174,7 @@ public final class StepSupervisor {
     }
 
     private Optional<String> jobId() {
-        return Optional.ofNullable(environment.get("SLURM_JOB_ID")).filter(s -> !s.isBlank());
+        return jobId;
     }
 
     /**
@@ -199,11 +191,11 @@ public final class StepSupervisor {
             return;
         }
         if (alreadyDeliveredToGroup) {
-            log().debug("{} came from the terminal to the whole process group; not forwarding", signal.displayName());
+            DebugLogging.debug(StepSupervisor.class, "{} came from the terminal to the whole process group; not forwarding", signal.displayName());
             return;
         }
         if (!step.signal(signal)) {
-            log().debug("could not forward {} to srun {}", signal.displayName(), step.pid());
+            DebugLogging.debug(StepSupervisor.class, "could not forward {} to srun {}", signal.displayName(), step.pid());
         }
     }
 
@@ -399,7 +391,7 @@ public final class StepSupervisor {
             for (Path file : files) {
                 try {
                     if (StaleJobFile.discard(file, job.get().restarts(), started)) {
-                        log().debug("removed {}: written before job {} started, by another job with its id", file,
+                        DebugLogging.debug(StepSupervisor.class, "removed {}: written before job {} started, by another job with its id", file,
                                 job.get().jobId());
                     }
                 } catch (IOException e) {
@@ -615,7 +607,7 @@ public final class StepSupervisor {
                 } catch (InterruptedException e) {
                     return;
                 } catch (RuntimeException e) {
-                    log().debug("step lookup failed: {}", e.getMessage());
+                    DebugLogging.debug(StepSupervisor.class, "step lookup failed: {}", e.getMessage());
                 }
             }
         }, "step-lookup");
@@ -723,7 +715,7 @@ public final class StepSupervisor {
         } catch (FileAlreadyExistsException e) {
             return;
         } catch (IOException e) {
-            log().debug("cannot write preflight marker {}: {}", marker, e.getMessage());
+            DebugLogging.debug(StepSupervisor.class, "cannot write preflight marker {}: {}", marker, e.getMessage());
         }
         try {
             for (PreflightFinding finding : new Preflight().check(slurm.config(), job.get())) {
