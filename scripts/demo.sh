@@ -11,7 +11,7 @@
 set -euo pipefail
 
 repo="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)"
-cluster="$repo/lifecycle/local-cluster/local-cluster.sh"
+cluster="$repo/local-cluster/local-cluster.sh"
 
 if [[ "$(id -u)" -ne 0 ]]; then
   echo "scripts/demo.sh: run as root (it installs packages and starts Slurm daemons): sudo $0" >&2
@@ -21,7 +21,7 @@ fi
 say() { printf '\n==> %s\n' "$*"; }
 
 say "Installing what is missing (JDK, Maven, munge, Slurm)"
-"$repo/lifecycle/local-cluster/install-deps.sh"
+"$repo/local-cluster/install-deps.sh"
 
 say "Building slurm-autoresume"
 (cd "$repo" && mvn -B -ntp -q package -DskipTests)

@@ -7,14 +7,14 @@
 set -euo pipefail
 
 repo="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)"
-cluster="$repo/lifecycle/local-cluster/local-cluster.sh"
+cluster="$repo/local-cluster/local-cluster.sh"
 
 if [[ "$(id -u)" -ne 0 ]]; then
   echo "scripts/test.sh: run as root (it installs packages and starts Slurm daemons): sudo $0" >&2
   exit 2
 fi
 
-"$repo/lifecycle/local-cluster/install-deps.sh"
+"$repo/local-cluster/install-deps.sh"
 
 stop_cluster() {
   if [[ "${AR_KEEP_CLUSTER:-0}" != 1 ]]; then

@@ -12,7 +12,7 @@
 set -euo pipefail
 
 repo="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd)"
-cluster="$repo/lifecycle/local-cluster/local-cluster.sh"
+cluster="$repo/local-cluster/local-cluster.sh"
 skip_native=0
 [[ "${1:-}" == "--skip-native" ]] && skip_native=1
 [[ "$(id -u)" -eq 0 ]] || { echo "recovery-timeline.sh: run as root" >&2; exit 2; }

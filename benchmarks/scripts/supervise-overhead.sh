@@ -12,7 +12,7 @@ set -euo pipefail
 
 rounds="${1:-20}"
 env_file="${AR_CLUSTER_DIR:-/var/tmp/autoresume-cluster}/cluster.env"
-[[ -r "$env_file" ]] || { echo "no local cluster ($env_file): run lifecycle/local-cluster/local-cluster.sh up" >&2; exit 2; }
+[[ -r "$env_file" ]] || { echo "no local cluster ($env_file): run local-cluster/local-cluster.sh up" >&2; exit 2; }
 # shellcheck disable=SC1090
 source "$env_file"
 launcher="${AUTORESUME:-$AR_CLUSTER_DIR/dist/bin/autoresume}"

@@ -47,7 +47,7 @@ contains_all() {
 # --- what the tarball holds ---------------------------------------------------------------
 name="$(basename -- "$tarball" .tar.gz)"
 listing="$(tar tzvf "$tarball")"
-for entry in install.sh README.md bin/autoresume lib/autoresume-cli.jar lib/slurm-bridge.jar \
+for entry in install.sh README.md bin/autoresume lib/autoresume-cli.jar lib/autoresume-supervisor.jar lib/autoresume-agent.jar lib/autoresume-slurm-client.jar \
     lib/autoresume-lifecycle.jar lib/picocli.jar lib/slurm/auto_resume.so \
     systemd/autoresume-agent.service systemd/autoresume-sweep.service systemd/autoresume-sweep.timer \
     examples/sweep-policy.yaml examples/sbatch/batch.sh examples/sbatch/train.py examples/sbatch/salloc.sh \
@@ -117,8 +117,8 @@ apply_root="$work/apply-root"
 mkdir -p "$apply_root/etc/slurm"
 : >"$apply_root/etc/slurm/slurm.conf"
 apply_out="$("$prefix/bin/autoresume" lifecycle apply --node controller --root "$apply_root" \
-  --provisioning "$repo/lifecycle/local-cluster/provisioning_parameters.json" \
-  --resource-config "$repo/lifecycle/local-cluster/resource_config.json" 2>&1)" || true
+  --provisioning "$repo/local-cluster/provisioning_parameters.json" \
+  --resource-config "$repo/local-cluster/resource_config.json" 2>&1)" || true
 check "lifecycle apply from the installation writes the prefix's snippet ($apply_out)" test \
   "$(cat "$apply_root/etc/slurm/plugstack.conf.d/auto_resume.conf" 2>/dev/null)" \
   == "optional $prefix/lib/slurm/auto_resume.so supervisor=$prefix/bin/autoresume"

@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
-import org.slurmautoresume.bridge.hostlist.Hostlist;
+import org.slurmautoresume.slurm.hostlist.Hostlist;
 
 /**
  * Expanding and compressing 100,000-host lists, the size of the largest clusters the toolkit

@@ -20,12 +20,12 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
-import org.slurmautoresume.bridge.rules.LogRule;
-import org.slurmautoresume.bridge.rules.MetricOperator;
-import org.slurmautoresume.bridge.rules.RuleMonitor;
-import org.slurmautoresume.bridge.rules.RuleOutputObserver;
-import org.slurmautoresume.bridge.step.OutputObserver;
-import org.slurmautoresume.bridge.step.OutputPump;
+import org.slurmautoresume.supervisor.rules.LogRule;
+import org.slurmautoresume.supervisor.rules.MetricOperator;
+import org.slurmautoresume.supervisor.rules.RuleMonitor;
+import org.slurmautoresume.supervisor.rules.RuleOutputObserver;
+import org.slurmautoresume.supervisor.rules.OutputObserver;
+import org.slurmautoresume.supervisor.step.OutputPump;
 
 /**
  * The cost of watching a step's output with log rules: the supervisor's own pump copying

@@ -13,8 +13,8 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
-import org.slurmautoresume.bridge.model.Node;
-import org.slurmautoresume.bridge.parse.NodeParser;
+import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.parse.NodeParser;
 
 /**
  * Parsing `scontrol -o show node` for a large cluster: the sweep and every recovery read it.

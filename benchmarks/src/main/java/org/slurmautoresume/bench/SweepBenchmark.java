@@ -15,13 +15,13 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
-import org.slurmautoresume.bridge.model.Job;
-import org.slurmautoresume.bridge.model.Node;
-import org.slurmautoresume.bridge.parse.JobParser;
-import org.slurmautoresume.bridge.parse.NodeParser;
-import org.slurmautoresume.bridge.sweep.SweepPlan;
-import org.slurmautoresume.bridge.sweep.SweepPlanner;
-import org.slurmautoresume.bridge.sweep.SweepPolicy;
+import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.parse.JobParser;
+import org.slurmautoresume.slurm.parse.NodeParser;
+import org.slurmautoresume.nodeops.sweep.SweepPlan;
+import org.slurmautoresume.nodeops.sweep.SweepPlanner;
+import org.slurmautoresume.nodeops.sweep.SweepPolicy;
 
 /**
  * One sweep decision for a large cluster: parse `scontrol -o show node` and `scontrol -o show

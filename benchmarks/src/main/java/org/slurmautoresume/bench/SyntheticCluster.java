@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Large `scontrol -o show node` text made from real 22.05 records (fixtures in slurm-bridge's test-jar). */
+/** Large `scontrol -o show node` text made from real 22.05 records (fixtures in slurm-client's test-jar). */
 public final class SyntheticCluster {
 
     private static final String[] TEMPLATES = {

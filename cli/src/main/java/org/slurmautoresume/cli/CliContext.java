@@ -6,15 +6,15 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.slurmautoresume.bridge.agent.Caller;
-import org.slurmautoresume.bridge.agent.UnixUsers;
-import org.slurmautoresume.bridge.exec.CommandRunner;
-import org.slurmautoresume.bridge.exec.CommonsExecCommandRunner;
-import org.slurmautoresume.bridge.exec.RetryPolicy;
-import org.slurmautoresume.bridge.exec.RetryingCommandRunner;
-import org.slurmautoresume.bridge.slurm.OutputFormat;
-import org.slurmautoresume.bridge.slurm.SlurmClient;
-import org.slurmautoresume.bridge.step.StepSupervisor;
+import org.slurmautoresume.slurm.model.Caller;
+import org.slurmautoresume.agent.server.UnixUsers;
+import org.slurmautoresume.slurm.exec.CommandRunner;
+import org.slurmautoresume.slurm.exec.CommonsExecCommandRunner;
+import org.slurmautoresume.slurm.exec.RetryPolicy;
+import org.slurmautoresume.slurm.exec.RetryingCommandRunner;
+import org.slurmautoresume.slurm.client.OutputFormat;
+import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.supervisor.step.StepSupervisor;
 import org.slurmautoresume.lifecycle.apply.LocalHost;
 
 /**

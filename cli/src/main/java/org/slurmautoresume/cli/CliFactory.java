@@ -2,8 +2,8 @@ package org.slurmautoresume.cli;
 
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
-import org.slurmautoresume.bridge.hostlist.HostlistException;
-import org.slurmautoresume.bridge.slurm.SlurmException;
+import org.slurmautoresume.slurm.hostlist.HostlistException;
+import org.slurmautoresume.slurm.client.SlurmException;
 import org.slurmautoresume.lifecycle.apply.ApplyException;
 import picocli.CommandLine;
 

@@ -5,8 +5,8 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.slurmautoresume.bridge.config.ConfigProblem;
-import org.slurmautoresume.bridge.config.ConfigResult;
+import org.slurmautoresume.supervisor.config.ConfigProblem;
+import org.slurmautoresume.supervisor.config.ConfigResult;
 
 /** How both config commands print problems: one per line, or as JSON with stable field names. */
 final class ConfigReport {

@@ -1,8 +1,8 @@
 package org.slurmautoresume.cli;
 
 import java.util.List;
-import org.slurmautoresume.bridge.health.CheckResult;
-import org.slurmautoresume.bridge.health.HealthReport;
+import org.slurmautoresume.nodeops.health.CheckResult;
+import org.slurmautoresume.nodeops.health.HealthReport;
 
 /**
  * The stable JSON shape of {@code autoresume health --json}: the node, the overall status and

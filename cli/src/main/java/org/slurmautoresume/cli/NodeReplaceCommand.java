@@ -1,6 +1,6 @@
 package org.slurmautoresume.cli;
 
-import org.slurmautoresume.bridge.admin.NodeOperation;
+import org.slurmautoresume.nodeops.admin.NodeOperation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

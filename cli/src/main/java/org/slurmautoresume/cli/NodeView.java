@@ -1,7 +1,7 @@
 package org.slurmautoresume.cli;
 
 import java.util.List;
-import org.slurmautoresume.bridge.model.Node;
+import org.slurmautoresume.slurm.model.Node;
 
 /** The stable JSON shape of a node in {@code --json} output. */
 record NodeView(String name, String address, String hostname, Integer port, String state, String baseState,

@@ -1,8 +1,8 @@
 package org.slurmautoresume.cli;
 
 import java.io.PrintWriter;
-import org.slurmautoresume.bridge.sweep.SweepPlan;
-import org.slurmautoresume.bridge.sweep.SweepReport;
+import org.slurmautoresume.nodeops.sweep.SweepPlan;
+import org.slurmautoresume.nodeops.sweep.SweepReport;
 
 /** The sweep report for people: one line per action, held-back action and finding. */
 final class SweepText {

@@ -10,8 +10,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import org.slurmautoresume.bridge.exec.CommandResult;
-import org.slurmautoresume.bridge.exec.CommandRunner;
+import org.slurmautoresume.slurm.exec.CommandResult;
+import org.slurmautoresume.slurm.exec.CommandRunner;
 import org.slurmautoresume.lifecycle.apply.LocalHost;
 import picocli.CommandLine;
 
@@ -24,7 +24,7 @@ final class CliHarness {
     String out;
     String err;
     /** Who runs the command; root unless a test says otherwise. */
-    org.slurmautoresume.bridge.agent.Caller caller = new org.slurmautoresume.bridge.agent.Caller(0, "root");
+    org.slurmautoresume.slurm.model.Caller caller = new org.slurmautoresume.slurm.model.Caller(0, "root");
     /** No terminal unless a test gives one. */
     CliContext.Prompt prompt = CliContext.Prompt.NONE;
     java.time.LocalDateTime now = java.time.LocalDateTime.parse("2026-11-22T04:30:00");

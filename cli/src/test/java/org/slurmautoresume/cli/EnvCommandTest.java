@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.slurmautoresume.bridge.parse.Fixtures;
+import org.slurmautoresume.slurm.parse.Fixtures;
 
 class EnvCommandTest {
 

@@ -15,10 +15,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
-import org.slurmautoresume.bridge.exec.CommandRunner;
-import org.slurmautoresume.bridge.exec.CommonsExecCommandRunner;
-import org.slurmautoresume.bridge.health.FakeTools;
-import org.slurmautoresume.bridge.health.FakeTools.Answer;
+import org.slurmautoresume.slurm.exec.CommandRunner;
+import org.slurmautoresume.slurm.exec.CommonsExecCommandRunner;
+import org.slurmautoresume.nodeops.health.FakeTools;
+import org.slurmautoresume.nodeops.health.FakeTools.Answer;
 
 /** The whole `autoresume health` path: real runner, fake tools as the only PATH. */
 class HealthCommandTest {

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slurmautoresume.bridge.step.EventHistory;
+import org.slurmautoresume.supervisor.step.EventHistory;
 
 class HistoryCommandTest {
 

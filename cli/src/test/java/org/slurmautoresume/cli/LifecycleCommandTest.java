@@ -19,8 +19,8 @@ import org.slurmautoresume.lifecycle.apply.LocalHost;
 /** `autoresume lifecycle validate|apply` on the local cluster's own JSON files. */
 class LifecycleCommandTest {
 
-    private static final String PROVISIONING = "../lifecycle/local-cluster/provisioning_parameters.json";
-    private static final String RESOURCES = "../lifecycle/local-cluster/resource_config.json";
+    private static final String PROVISIONING = "../local-cluster/provisioning_parameters.json";
+    private static final String RESOURCES = "../local-cluster/resource_config.json";
     private static final LocalHost NOWHERE = new LocalHost() {
         @Override
         public List<String> addresses() {

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.ArgumentMatchers.argThat;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
-import static org.slurmautoresume.bridge.parse.Records.jobText;
-import static org.slurmautoresume.bridge.parse.Records.nodeText;
+import static org.slurmautoresume.slurm.parse.Records.jobText;
+import static org.slurmautoresume.slurm.parse.Records.nodeText;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.slurmautoresume.bridge.agent.Caller;
-import org.slurmautoresume.bridge.parse.Fixtures;
+import org.slurmautoresume.slurm.model.Caller;
+import org.slurmautoresume.slurm.parse.Fixtures;
 
 /** `autoresume node ...` over recorded 22.05 output; job 21 runs on node[1-3]. */
 class NodeCommandTest {

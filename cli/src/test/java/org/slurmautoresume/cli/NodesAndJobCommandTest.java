@@ -8,9 +8,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.slurmautoresume.bridge.exec.CommandException;
-import org.slurmautoresume.bridge.exec.CommandRequest;
-import org.slurmautoresume.bridge.parse.Fixtures;
+import org.slurmautoresume.slurm.exec.CommandException;
+import org.slurmautoresume.slurm.exec.CommandRequest;
+import org.slurmautoresume.slurm.parse.Fixtures;
 
 class NodesAndJobCommandTest {
 

@@ -60,7 +60,7 @@ class SuperviseCommandTest {
                 "runPolicy:\n  checkpointMonitoring: {expectedRecurringFrequencyInSeconds: 600}\n");
         // Slurm is never asked: the step is refused before it starts.
         CliContext context = new CliContext(Map.of("AUTORESUME_CONFIG", config.toString()),
-                () -> org.mockito.Mockito.mock(org.slurmautoresume.bridge.exec.CommandRunner.class));
+                () -> org.mockito.Mockito.mock(org.slurmautoresume.slurm.exec.CommandRunner.class));
         java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
         java.io.PrintStream saved = System.err;
         System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.ArgumentMatchers.argThat;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
-import static org.slurmautoresume.bridge.parse.Records.jobText;
-import static org.slurmautoresume.bridge.parse.Records.nodeText;
+import static org.slurmautoresume.slurm.parse.Records.jobText;
+import static org.slurmautoresume.slurm.parse.Records.nodeText;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slurmautoresume.bridge.sweep.SweepLock;
+import org.slurmautoresume.nodeops.sweep.SweepLock;
 
 /** `autoresume sweep` over recorded 22.05 output, at 04:30 on the capture's day. */
 class SweepCommandTest {

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import org.slurmautoresume.bridge.hostlist.Hostlist;
+import org.slurmautoresume.slurm.hostlist.Hostlist;
 
 /**
  * The managed block of slurm.conf: the settings auto-resume needs that the admin has not made

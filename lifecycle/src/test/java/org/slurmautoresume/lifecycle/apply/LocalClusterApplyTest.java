@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slurmautoresume.lifecycle.validate.ValidationReport;
 
 /**
- * Dogfooding: apply on lifecycle/local-cluster/*.json writes exactly the node and partition lines
+ * Dogfooding: apply on local-cluster/*.json writes exactly the node and partition lines
  * the local cluster runs with today (captured from its slurm.conf), given the rest of that file.
  */
 class LocalClusterApplyTest {

@@ -1,0 +1,236 @@
+package org.slurmautoresume.agent.protocol;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.slurmautoresume.slurm.hostlist.Hostlist;
+
+/**
+ * One request to the agent, validated when it is built: a request with a malformed job id, an
+ * unsafe node name or an unknown field cannot exist, so nothing downstream ever sees one.
+ *
+ * <p>{@code action} and {@code state} are set for {@link Op#MARK} only; {@code report} for
+ * {@link Op#REPORT} only; {@code nodes} is empty for {@link Op#WATCH} and {@link Op#REPORT}.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record AgentRequest(Op op, String jobId, List<String> nodes, Action action, MarkState state,
+                           AgentReport report) {
+
+    /** Far more nodes than any one request about one job's faults needs; bounds the agent's work. */
+    public static final int MAX_NODES = 1024;
+
+    /** 123, 123_4 (array task), 123+1 (het component): the forms {@code scontrol show job} takes. */
+    private static final Pattern JOB_ID = Pattern.compile("[0-9]{1,10}([_+][0-9]{1,10})?");
+
+    public enum Op {
+        WATCH, DIAGNOSE, MARK, RESUME, REBOOT, REPLACE, REPORT;
+
+        String wire() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** What the node needs; the agent writes it as the fixed reason {@code Action:Replace|Reboot}. */
+    public enum Action {
+        REPLACE("Replace"), REBOOT("Reboot");
+
+        private final String word;
+
+        Action(String word) {
+            this.word = word;
+        }
+
+        public String word() {
+            return word;
+        }
+
+        /** The node reason the agent sets; built here, never from the caller's text. */
+        public String reason() {
+            return "Action:" + word;
+        }
+    }
+
+    /** The Slurm state a marked node is put in. */
+    public enum MarkState {
+        FAIL, DOWN;
+
+        public String word() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    public AgentRequest {
+        Objects.requireNonNull(op, "op");
+        if (jobId == null || !JOB_ID.matcher(jobId).matches()) {
+            throw new AgentRequestException("not a valid job id: " + quoted(jobId));
+        }
+        nodes = List.copyOf(nodes == null ? List.of() : nodes);
+        if (op == Op.WATCH || op == Op.REPORT) {
+            if (!nodes.isEmpty()) {
+                throw new AgentRequestException(op == Op.WATCH ? "watch takes no nodes: it records the job's own node list"
+                        : "report takes no nodes: a replacement says how many in \"nodeCount\"");
+            }
+        } else {
+            if (nodes.isEmpty()) {
+                throw new AgentRequestException(op.wire() + " needs at least one node");
+            }
+            if (nodes.size() > MAX_NODES) {
+                throw new AgentRequestException("too many nodes: " + nodes.size() + " (at most " + MAX_NODES + ")");
+            }
+            Set<String> seen = new LinkedHashSet<>();
+            for (String node : nodes) {
+                if (!Hostlist.isValidHostname(node)) {
+                    throw new AgentRequestException("not a valid node name: " + quoted(node));
+                }
+                if (!seen.add(node)) {
+                    throw new AgentRequestException("node named twice: " + node);
+                }
+            }
+        }
+        if (op == Op.MARK) {
+            if (action == null || state == null) {
+                throw new AgentRequestException("mark needs \"action\" (Replace|Reboot) and \"state\" (fail|down)");
+            }
+        } else if (action != null || state != null) {
+            throw new AgentRequestException("\"action\" and \"state\" belong to mark only");
+        }
+        if (op == Op.REPORT && report == null) {
+            throw new AgentRequestException("report needs \"report\": what happened to the job's step");
+        }
+        if (op != Op.REPORT && report != null) {
+            throw new AgentRequestException("\"report\" belongs to report only");
+        }
+    }
+
+    public static AgentRequest watch(String jobId) {
+        return new AgentRequest(Op.WATCH, jobId, List.of(), null, null, null);
+    }
+
+    public static AgentRequest diagnose(String jobId, List<String> nodes) {
+        return new AgentRequest(Op.DIAGNOSE, jobId, nodes, null, null, null);
+    }
+
+    public static AgentRequest mark(String jobId, List<String> nodes, Action action, MarkState state) {
+        return new AgentRequest(Op.MARK, jobId, nodes, action, state, null);
+    }
+
+    public static AgentRequest resume(String jobId, List<String> nodes) {
+        return new AgentRequest(Op.RESUME, jobId, nodes, null, null, null);
+    }
+
+    /** {@code scontrol reboot ASAP nextstate=RESUME reason=Action:Reboot} for unhealthy nodes. */
+    public static AgentRequest reboot(String jobId, List<String> nodes) {
+        return new AgentRequest(Op.REBOOT, jobId, nodes, null, null, null);
+    }
+
+    /** Runs the site's replace command for nodes the agent marked Action:Replace. */
+    public static AgentRequest replace(String jobId, List<String> nodes) {
+        return new AgentRequest(Op.REPLACE, jobId, nodes, null, null, null);
+    }
+
+    /** Tells the agent's metrics what happened to the caller's own job (see {@link AgentReport}). */
+    public static AgentRequest report(String jobId, AgentReport report) {
+        return new AgentRequest(Op.REPORT, jobId, List.of(), null, null, report);
+    }
+
+    /**
+     * Reads the wire form, strictly: {@code {"op":"mark","jobId":"6","nodes":["node2"],
+     * "action":"Replace","state":"fail"}}. Unknown fields, wrong types and unknown words are
+     * errors that quote what was sent.
+     */
+    public static AgentRequest fromJson(JsonNode doc) {
+        if (doc == null || !doc.isObject()) {
+            throw new AgentRequestException("a request is one JSON object per line");
+        }
+        for (Iterator<String> names = doc.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!List.of("op", "jobId", "nodes", "action", "state", "report").contains(name)) {
+                throw new AgentRequestException("unknown field " + quoted(name));
+            }
+        }
+        Op op = word(doc, "op", Op.class, true);
+        String jobId = text(doc, "jobId", true);
+        List<String> nodes = new ArrayList<>();
+        JsonNode list = doc.get("nodes");
+        if (list != null && !list.isNull()) {
+            if (!list.isArray()) {
+                throw new AgentRequestException("\"nodes\" must be a list of node names");
+            }
+            if (list.size() > MAX_NODES) {
+                throw new AgentRequestException("too many nodes: " + list.size() + " (at most " + MAX_NODES + ")");
+            }
+            for (JsonNode node : list) {
+                if (!node.isTextual()) {
+                    throw new AgentRequestException("\"nodes\" must hold strings, not " + node);
+                }
+                nodes.add(node.asText());
+            }
+        }
+        JsonNode report = doc.get("report");
+        return new AgentRequest(op, jobId, nodes, word(doc, "action", Action.class, false),
+                word(doc, "state", MarkState.class, false),
+                report == null || report.isNull() ? null : AgentReport.fromJson(report));
+    }
+
+    private static String text(JsonNode doc, String field, boolean required) {
+        JsonNode value = doc.get(field);
+        if (value == null || value.isNull()) {
+            if (required) {
+                throw new AgentRequestException("missing \"" + field + "\"");
+            }
+            return null;
+        }
+        if (!value.isTextual() && !(field.equals("jobId") && value.isIntegralNumber())) {
+            throw new AgentRequestException("\"" + field + "\" must be a string, not " + value);
+        }
+        return value.asText();
+    }
+
+    private static <E extends Enum<E>> E word(JsonNode doc, String field, Class<E> type, boolean required) {
+        String text = text(doc, field, required);
+        if (text == null) {
+            return null;
+        }
+        for (E constant : type.getEnumConstants()) {
+            if (constant.name().equalsIgnoreCase(text)) {
+                return constant;
+            }
+        }
+        throw new AgentRequestException("unknown " + field + " " + quoted(text));
+    }
+
+    /** For messages and the audit log: at most 80 characters, JSON-escaped by the writer. */
+    static String quoted(String text) {
+        if (text == null) {
+            return "(none)";
+        }
+        return "\"" + (text.length() > 80 ? text.substring(0, 80) + "..." : text) + "\"";
+    }
+
+    /** The request as it goes over the wire, and as the agent's audit log records it. */
+    public Map<String, Object> wireForm() {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("op", AgentJson.wire(op));
+        doc.put("jobId", jobId);
+        if (!nodes.isEmpty()) {
+            doc.put("nodes", nodes);
+        }
+        if (action != null) {
+            doc.put("action", action.word());
+            doc.put("state", state.word());
+        }
+        if (report != null) {
+            doc.put("report", report.wireForm());
+        }
+        return doc;
+    }
+}

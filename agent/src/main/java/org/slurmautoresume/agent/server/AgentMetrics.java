@@ -1,0 +1,140 @@
+package org.slurmautoresume.agent.server;
+
+import org.slurmautoresume.agent.protocol.AgentJson;
+import org.slurmautoresume.agent.protocol.AgentReport;
+import org.slurmautoresume.agent.protocol.AgentRequest;
+
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.Unit;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * The agent's Prometheus metrics, named after the training operator's (seed 001:
+ * {@code hyperpod_training_operator_jobs_restarted_total}, {@code ..._restart_latency},
+ * {@code ..._fault_detection_latency}, ...) with the prefix {@code autoresume_}. A "job" here is
+ * what the operator restarts: one supervised step ({@code srun --auto-resume=1}).
+ *
+ * <p>Two sources: supervisors' {@link AgentReport}s about their own jobs (accepted only from the
+ * job's owner, like every request), and what the agent itself does (nodes it marks, requests it
+ * answers). No label holds a job id or a node name: one series per job would grow without bound.
+ * Rule names are users' words, so at most {@link #MAX_RULE_LABELS} distinct ones get a series of
+ * their own; later ones are counted under {@value #OTHER_RULES}.
+ */
+public final class AgentMetrics {
+
+    static final int MAX_RULE_LABELS = 64;
+    static final String OTHER_RULES = "(other)";
+    /** Seconds: a log rule fires in about a second, a node replaced under its name can take half an hour. */
+    private static final double[] LATENCY_BUCKETS = {0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600};
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final Set<String> ruleLabels = new HashSet<>();
+
+    private final Counter started = counter("autoresume_jobs_started",
+            "Supervised steps started (their first attempt).");
+    private final Counter restarted = counter("autoresume_jobs_restarted",
+            "Supervised steps restarted: level retry (same nodes), recover (faulty nodes replaced) or requeue"
+                    + " (the whole job requeued).", "level");
+    private final Histogram restartLatency = histogram("autoresume_jobs_restart_latency_seconds",
+            "From the end of a failed attempt to the start of the next one, nodes replaced in between included.",
+            "level");
+    private final Histogram detectionLatency = histogram("autoresume_jobs_fault_detection_latency_seconds",
+            "From the last evidence of health (a log rule's last match, or the attempt's start) to the fault's"
+                    + " detection.", "source");
+    private final Counter successful = counter("autoresume_jobs_successful",
+            "Supervised steps that ended successfully.");
+    private final Counter failed = counter("autoresume_jobs_failed",
+            "Supervised steps given up on: the restart policy allowed no further restart.");
+    private final Counter ruleViolations = counter("autoresume_rule_violations",
+            "Log rules that ended an attempt, by rule name and state (SLOW, HANGING, FAULTED).", "rule", "state");
+    private final Counter nodesReplaced = counter("autoresume_nodes_replaced",
+            "Faulty nodes replaced in a job's allocation (a spare, or the node back under its name).");
+    private final Histogram replacementLatency = histogram("autoresume_node_replacement_latency_seconds",
+            "From the end of the attempt a node fault ended to the job's allocation being whole again.");
+    private final Counter nodesMarked = counter("autoresume_nodes_marked",
+            "Nodes this agent set to fail/down with reason Action:Replace or Action:Reboot, or asked Slurm to"
+                    + " reboot.", "action");
+    private final Counter requests = counter("autoresume_agent_requests",
+            "Requests this agent answered, by op and outcome (ok, refused).", "op", "outcome");
+
+    private Counter counter(String name, String help, String... labels) {
+        return Counter.builder().name(name).help(help).labelNames(labels).withoutExemplars().register(registry);
+    }
+
+    private Histogram histogram(String name, String help, String... labels) {
+        return Histogram.builder().name(name).help(help).unit(Unit.SECONDS).labelNames(labels).classicOnly()
+                .classicUpperBounds(LATENCY_BUCKETS).withoutExemplars().register(registry);
+    }
+
+    /** Counts what a supervisor reported about its job (already authorised by the caller). */
+    public void record(AgentReport report) {
+        switch (report.event()) {
+            case LAUNCH -> {
+                if (report.level() == null) {
+                    started.inc();
+                } else {
+                    restarted.labelValues(report.level().word()).inc();
+                    observe(restartLatency, report.latencyMs(), report.level().word());
+                }
+            }
+            case DETECTION -> {
+                observe(detectionLatency, report.latencyMs(), report.source());
+                if (report.rule() != null) {
+                    ruleViolations.labelValues(ruleLabel(report.rule()), report.ruleState()).inc();
+                }
+            }
+            case REPLACEMENT -> {
+                nodesReplaced.inc(report.nodeCount());
+                observe(replacementLatency, report.latencyMs());
+            }
+            case REQUEUE -> restarted.labelValues("requeue").inc();
+            case GIVE_UP -> failed.inc();
+            case SUCCEEDED -> successful.inc();
+        }
+    }
+
+    /** A node this agent marked, or asked Slurm to reboot: {@code replace} or {@code reboot}. */
+    void nodeMarked(AgentRequest.Action action) {
+        nodesMarked.labelValues(action.word().toLowerCase(java.util.Locale.ROOT)).inc();
+    }
+
+    void answered(AgentRequest.Op op, boolean ok) {
+        requests.labelValues(AgentJson.wire(op), ok ? "ok" : "refused").inc();
+    }
+
+    private static void observe(Histogram histogram, Long latencyMs, String... labels) {
+        if (latencyMs != null) {
+            histogram.labelValues(labels).observe(latencyMs / 1000.0);
+        }
+    }
+
+    private synchronized String ruleLabel(String rule) {
+        if (ruleLabels.contains(rule)) {
+            return rule;
+        }
+        if (ruleLabels.size() < MAX_RULE_LABELS) {
+            ruleLabels.add(rule);
+            return rule;
+        }
+        return OTHER_RULES;
+    }
+
+    public PrometheusRegistry registry() {
+        return registry;
+    }
+
+    /**
+     * Serves {@code /metrics} (the Prometheus text format, or OpenMetrics/protobuf when asked)
+     * on {@code address}; port 0 takes a free one ({@link HTTPServer#getPort()} says which).
+     */
+    public HTTPServer serve(InetSocketAddress address) throws IOException {
+        return HTTPServer.builder().inetAddress(address.getAddress()).port(address.getPort()).registry(registry)
+                .buildAndStart();
+    }
+}

@@ -1,0 +1,371 @@
+package org.slurmautoresume.agent.server;
+
+import org.slurmautoresume.agent.protocol.AgentRequest;
+import org.slurmautoresume.agent.protocol.AgentResponse;
+import org.slurmautoresume.agent.protocol.NodeDecision;
+import org.slurmautoresume.slurm.model.Caller;
+import org.slurmautoresume.slurm.probe.NodeProber;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import org.slurmautoresume.slurm.exec.CommandException;
+import org.slurmautoresume.slurm.exec.CommandRequest;
+import org.slurmautoresume.slurm.exec.CommandResult;
+import org.slurmautoresume.slurm.exec.CommandRunner;
+import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.model.NodeReason;
+import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.slurm.client.SlurmException;
+import org.slurmautoresume.nodeops.health.NodeHealth;
+
+/**
+ * What the agent may do for a caller, decided and done: authorise (the caller owns the job, or
+ * is root; every node is the job's now or was when the job was watched), diagnose each node
+ * itself (Slurm's state, then a connect to its slurmd), and act only where its own diagnosis
+ * allows. Holds no socket: the server hands it a {@link Caller} from the peer credentials and
+ * an already validated {@link AgentRequest}.
+ *
+ * <p>A {@code report} changes nothing: it counts a supervisor's event in the agent's
+ * {@link AgentMetrics}, after the same check that the caller owns the running job.
+ *
+ * <p>The only commands it runs are {@code scontrol show job|node} and
+ * {@code scontrol update nodename=N state=fail|down|resume [reason=Action:Replace|Reboot]}, as
+ * argv lists whose every word is a validated name or a constant of this class.
+ */
+public final class AgentPolicy {
+
+    static final Duration UPDATE_TIMEOUT = Duration.ofSeconds(30);
+    private static final int WATCHED_JOBS = 4096;
+
+    private final SlurmClient slurm;
+    private final CommandRunner runner;
+    private final String scontrol;
+    private final NodeProber prober;
+    private final String agentUser;
+    private final WatchedJobs watched = new WatchedJobs(WATCHED_JOBS);
+    private final Optional<SiteReplaceCommand> replaceCommand;
+    private final AgentMetrics metrics;
+    private final Optional<NodeHealth> healthCheck;
+
+    /**
+     * {@code agentUser}: the user the agent runs as; Slurm appends it to reasons the agent sets
+     * ({@code Action:Replace [root@...]}), which is how {@code resume} knows the agent set them.
+     */
+    public AgentPolicy(SlurmClient slurm, CommandRunner runner, String scontrol, NodeProber prober, String agentUser) {
+        this(slurm, runner, scontrol, prober, agentUser, Optional.empty());
+    }
+
+    /** With the site's command that replaces a node (a cloud API call, say), run for {@code replace}. */
+    public AgentPolicy(SlurmClient slurm, CommandRunner runner, String scontrol, NodeProber prober, String agentUser,
+                       Optional<SiteReplaceCommand> replaceCommand) {
+        this(slurm, runner, scontrol, prober, agentUser, replaceCommand, new AgentMetrics());
+    }
+
+    /** With the metrics it counts into (the agent serves them over HTTP). */
+    public AgentPolicy(SlurmClient slurm, CommandRunner runner, String scontrol, NodeProber prober, String agentUser,
+                       Optional<SiteReplaceCommand> replaceCommand, AgentMetrics metrics) {
+        this(slurm, runner, scontrol, prober, agentUser, replaceCommand, metrics, Optional.empty());
+    }
+
+    /**
+     * With the site's health check too ({@code --health-command}): a node Slurm calls healthy and
+     * whose slurmd answers is also checked by it before the agent calls the node healthy, so a
+     * node with, say, a GPU that fell off the bus can be marked at a job's request.
+     */
+    public AgentPolicy(SlurmClient slurm, CommandRunner runner, String scontrol, NodeProber prober, String agentUser,
+                       Optional<SiteReplaceCommand> replaceCommand, AgentMetrics metrics,
+                       Optional<NodeHealth> healthCheck) {
+        this.healthCheck = Objects.requireNonNull(healthCheck);
+        this.metrics = Objects.requireNonNull(metrics);
+        this.replaceCommand = Objects.requireNonNull(replaceCommand);
+        this.slurm = Objects.requireNonNull(slurm);
+        this.runner = Objects.requireNonNull(runner);
+        this.scontrol = Objects.requireNonNull(scontrol);
+        this.prober = Objects.requireNonNull(prober);
+        this.agentUser = Objects.requireNonNull(agentUser);
+    }
+
+    public AgentPolicy(CommandRunner runner, NodeProber prober, String agentUser) {
+        this(new SlurmClient(runner), runner, "scontrol", prober, agentUser);
+    }
+
+    public AgentResponse handle(Caller caller, AgentRequest request) {
+        AgentResponse response = decide(caller, request);
+        metrics.answered(request.op(), response.ok());
+        return response;
+    }
+
+    public AgentMetrics metrics() {
+        return metrics;
+    }
+
+    private AgentResponse decide(Caller caller, AgentRequest request) {
+        Job job;
+        try {
+            Optional<Job> found = slurm.job(request.jobId());
+            if (found.isEmpty()) {
+                return AgentResponse.refused(request.nodes(), "job " + request.jobId() + " is not known to Slurm");
+            }
+            job = found.get();
+        } catch (SlurmException e) {
+            return AgentResponse.refused(request.nodes(), "could not read job " + request.jobId() + ": " + e.getMessage());
+        }
+        Optional<String> notAllowed = ownerRefusal(caller, job);
+        if (notAllowed.isPresent()) {
+            return AgentResponse.refused(request.nodes(), notAllowed.get());
+        }
+        if (!job.state().isActive()) {
+            return AgentResponse.refused(request.nodes(), "job " + job.jobId() + " is " + job.state()
+                    + ", not running: the agent acts only for running jobs");
+        }
+        if (request.op() == AgentRequest.Op.REPORT) {
+            metrics.record(request.report());
+            return AgentResponse.of(List.of(), "job " + job.jobId() + ": " + request.report().event().word()
+                    + " counted");
+        }
+        List<String> current = job.nodeList().isBlank() ? List.of() : Hostlist.expand(job.nodeList());
+        if (request.op() == AgentRequest.Op.WATCH) {
+            List<String> recorded = watched.record(watchKey(job), current);
+            List<NodeDecision> decisions = recorded.stream()
+                    .map(n -> new NodeDecision(n, NodeDecision.WATCHED, null,
+                            current.contains(n) ? "in the job now" : "recorded at an earlier watch"))
+                    .toList();
+            return AgentResponse.of(decisions, "job " + job.jobId() + ": watching " + Hostlist.compress(recorded));
+        }
+        Set<String> allowed = new HashSet<>(current);
+        allowed.addAll(watched.nodes(watchKey(job)));
+        List<String> outside = request.nodes().stream().filter(n -> !allowed.contains(n)).toList();
+        if (!outside.isEmpty()) {
+            return AgentResponse.refused(request.nodes(), "not nodes of job " + job.jobId() + ": "
+                    + String.join(",", outside) + " (the job has " + (current.isEmpty() ? "no nodes" : job.nodeList())
+                    + " and no earlier watch recorded them)");
+        }
+        List<NodeDecision> decisions = new ArrayList<>();
+        for (String node : request.nodes()) {
+            decisions.add(switch (request.op()) {
+                case DIAGNOSE -> diagnose(node).asDecision();
+                case MARK -> mark(node, request.action(), request.state());
+                case RESUME -> resume(node);
+                case REBOOT -> reboot(node);
+                case REPLACE -> replace(node);
+                case WATCH, REPORT -> throw new IllegalStateException("handled above");
+            });
+        }
+        return AgentResponse.of(decisions, summary(request, decisions));
+    }
+
+    /**
+     * The job id with its owner: should Slurm ever hand a recorded job id to another user's job
+     * (ids wrap at MaxJobId), that job does not inherit the first one's nodes.
+     */
+    private static String watchKey(Job job) {
+        return job.jobId() + "/" + (job.userId().isPresent() ? Integer.toString(job.userId().getAsInt()) : job.userName());
+    }
+
+    private Optional<String> ownerRefusal(Caller caller, Job job) {
+        if (caller.isRoot()) {
+            return Optional.empty();
+        }
+        boolean owner = job.userId().isPresent() ? job.userId().getAsInt() == caller.uid()
+                : job.userName().equals(caller.name());
+        if (owner) {
+            return Optional.empty();
+        }
+        return Optional.of("job " + job.jobId() + " belongs to " + job.userName()
+                + (job.userId().isPresent() ? "(" + job.userId().getAsInt() + ")" : "") + ", not to " + caller);
+    }
+
+    /** The agent's own verdict on a node. */
+    private record Diagnosis(String node, boolean healthy, String evidence, Optional<Node> record) {
+        NodeDecision asDecision() {
+            return new NodeDecision(node, healthy ? NodeDecision.HEALTHY : NodeDecision.UNHEALTHY, evidence, null);
+        }
+    }
+
+    private Diagnosis diagnose(String name) {
+        Optional<Node> found;
+        try {
+            found = slurm.node(name);
+        } catch (SlurmException e) {
+            return new Diagnosis(name, false, "could not read the node from Slurm: " + e.getMessage(), Optional.empty());
+        }
+        if (found.isEmpty()) {
+            return new Diagnosis(name, false, "Slurm does not know the node", Optional.empty());
+        }
+        Node node = found.get();
+        String slurmSays = "Slurm state " + node.state().display()
+                + node.reason().map(r -> ", reason \"" + r.text() + "\"").orElse("");
+        if (node.state().isUnhealthy()) {
+            return new Diagnosis(name, false, slurmSays, found);
+        }
+        Optional<String> silent = prober.unreachable(node);
+        if (silent.isPresent()) {
+            return new Diagnosis(name, false, silent.get() + "; " + slurmSays, found);
+        }
+        if (healthCheck.isPresent()) {
+            NodeHealth.Verdict verdict = healthCheck.get().check(node);
+            if (!verdict.healthy()) {
+                return new Diagnosis(name, false, "health check failed (" + verdict.action() + "): " + verdict.detail()
+                        + "; " + slurmSays, found);
+            }
+            return new Diagnosis(name, true, slurmSays + "; slurmd accepts connections; health check passed", found);
+        }
+        return new Diagnosis(name, true, slurmSays + "; slurmd accepts connections", found);
+    }
+
+    private NodeDecision mark(String name, AgentRequest.Action action, AgentRequest.MarkState state) {
+        return counted(action, actOnUnhealthy(name, "marks", diagnosis -> scontrol(name,
+                List.of("update", "nodename=" + name, "state=" + state.word(), "reason=" + action.reason()),
+                NodeDecision.MARKED, diagnosis.evidence(), "set " + state.word() + " with reason " + action.reason())));
+    }
+
+    private NodeDecision counted(AgentRequest.Action action, NodeDecision decision) {
+        if (!decision.refusedOrFailed()) {
+            metrics.nodeMarked(action);
+        }
+        return decision;
+    }
+
+    /**
+     * The rule every node-changing op shares: the agent acts only where its own diagnosis finds
+     * the node unhealthy; otherwise the refusal says what it saw.
+     */
+    private NodeDecision actOnUnhealthy(String name, String verb, Function<Diagnosis, NodeDecision> act) {
+        Diagnosis diagnosis = diagnose(name);
+        if (diagnosis.record().isEmpty()) {
+            return new NodeDecision(name, NodeDecision.REFUSED, diagnosis.evidence(), "the node cannot be examined");
+        }
+        if (diagnosis.healthy()) {
+            return new NodeDecision(name, NodeDecision.REFUSED, diagnosis.evidence(),
+                    "the agent's own diagnosis finds the node healthy; it " + verb + " only unhealthy nodes");
+        }
+        return act.apply(diagnosis);
+    }
+
+    private NodeDecision resume(String name) {
+        NodeLookup lookup = lookUp(name);
+        if (lookup.refusal() != null) {
+            return lookup.refusal();
+        }
+        Node node = lookup.node();
+        String slurmSays = lookup.slurmSays();
+        if (!markedByAgent(node, AgentRequest.Action.REPLACE) && !markedByAgent(node, AgentRequest.Action.REBOOT)) {
+            return new NodeDecision(name, NodeDecision.REFUSED, slurmSays,
+                    "the agent resumes only nodes it marked (reason Action:Replace or Action:Reboot set by "
+                            + agentUser + ")");
+        }
+        if (node.state().notResponding()) {
+            return new NodeDecision(name, NodeDecision.REFUSED, slurmSays, "the node's slurmd is not responding yet");
+        }
+        Optional<String> silent = prober.unreachable(node);
+        if (silent.isPresent()) {
+            return new NodeDecision(name, NodeDecision.REFUSED, silent.get() + "; " + slurmSays,
+                    "the node's slurmd is not reachable yet");
+        }
+        return scontrol(name, List.of("update", "nodename=" + name, "state=resume"), NodeDecision.RESUMED, slurmSays,
+                "returned to service");
+    }
+
+    /** A node as Slurm reports it, with its state in words; or why it cannot be read. */
+    private record NodeLookup(Node node, String slurmSays, NodeDecision refusal) {
+    }
+
+    private NodeLookup lookUp(String name) {
+        Optional<Node> found;
+        try {
+            found = slurm.node(name);
+        } catch (SlurmException e) {
+            return new NodeLookup(null, null, new NodeDecision(name, NodeDecision.REFUSED, null,
+                    "could not read the node from Slurm: " + e.getMessage()));
+        }
+        if (found.isEmpty()) {
+            return new NodeLookup(null, null, new NodeDecision(name, NodeDecision.REFUSED, null,
+                    "Slurm does not know the node"));
+        }
+        Node node = found.get();
+        String slurmSays = "Slurm state " + node.state().display()
+                + node.reason().map(r -> ", reason \"" + r.text() + "\"" + r.user().map(u -> " set by " + u).orElse(""))
+                        .orElse("");
+        return new NodeLookup(node, slurmSays, null);
+    }
+
+    /** Whether the node carries the reason {@code Action:<action>} and the agent's user set it. */
+    private boolean markedByAgent(Node node, AgentRequest.Action action) {
+        Optional<NodeReason> reason = node.reason();
+        return reason.isPresent() && reason.get().isAction(action.word())
+                && reason.get().user().map(agentUser::equals).orElse(true);
+    }
+
+    /**
+     * Asks Slurm to reboot an unhealthy node when it is free and return it to service afterwards
+     * ({@code scontrol reboot ASAP nextstate=RESUME reason=Action:Reboot}); the agent's own
+     * diagnosis must agree, as for {@code mark}.
+     */
+    private NodeDecision reboot(String name) {
+        return counted(AgentRequest.Action.REBOOT, actOnUnhealthy(name, "reboots", diagnosis -> scontrol(name,
+                List.of("reboot", "ASAP", "nextstate=RESUME", "reason=" + AgentRequest.Action.REBOOT.reason(), name),
+                NodeDecision.REBOOTING, diagnosis.evidence(), "reboot requested, back in service when it is up")));
+    }
+
+    /**
+     * Starts the site's replace command for a node the agent marked {@code Action:Replace}. The
+     * command may take minutes (a cloud API swapping the instance), so it runs in the background
+     * and the caller waits for the node to register again under the same name.
+     */
+    private NodeDecision replace(String name) {
+        if (replaceCommand.isEmpty()) {
+            return new NodeDecision(name, NodeDecision.REFUSED, null,
+                    "this agent has no replace command (start it with --replace-command)");
+        }
+        NodeLookup lookup = lookUp(name);
+        if (lookup.refusal() != null) {
+            return lookup.refusal();
+        }
+        Node node = lookup.node();
+        String slurmSays = lookup.slurmSays();
+        if (!markedByAgent(node, AgentRequest.Action.REPLACE)) {
+            return new NodeDecision(name, NodeDecision.REFUSED, slurmSays,
+                    "the agent replaces only nodes it marked Action:Replace");
+        }
+        String started = replaceCommand.get().start(name);
+        return new NodeDecision(name, NodeDecision.REPLACING, slurmSays, started);
+    }
+
+    private NodeDecision scontrol(String node, List<String> words, String done, String evidence, String what) {
+        List<String> argv = new ArrayList<>(words.size() + 1);
+        argv.add(scontrol);
+        argv.addAll(words);
+        CommandRequest command = new CommandRequest(argv, UPDATE_TIMEOUT, Map.of());
+        CommandResult result;
+        try {
+            result = runner.run(command);
+        } catch (CommandException e) {
+            return new NodeDecision(node, NodeDecision.FAILED, evidence, e.getMessage());
+        }
+        if (!result.succeeded()) {
+            return new NodeDecision(node, NodeDecision.FAILED, evidence, CommandException.failed(result).getMessage());
+        }
+        return new NodeDecision(node, done, evidence, what + " (`" + command.display() + "`)");
+    }
+
+    private static String summary(AgentRequest request, List<NodeDecision> decisions) {
+        StringBuilder out = new StringBuilder("job ").append(request.jobId()).append(": ");
+        for (int i = 0; i < decisions.size(); i++) {
+            NodeDecision d = decisions.get(i);
+            if (i > 0) {
+                out.append("; ");
+            }
+            out.append(d.node()).append(' ').append(d.decision());
+        }
+        return out.toString();
+    }
+}

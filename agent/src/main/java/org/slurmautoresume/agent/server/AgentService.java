@@ -1,0 +1,61 @@
+package org.slurmautoresume.agent.server;
+
+import org.slurmautoresume.agent.protocol.AgentJson;
+import org.slurmautoresume.agent.protocol.AgentRequest;
+import org.slurmautoresume.agent.protocol.AgentRequestException;
+import org.slurmautoresume.agent.protocol.AgentResponse;
+import org.slurmautoresume.slurm.model.Caller;
+
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One request line in, one response line out, every answer audited: the part of the agent
+ * between the socket and the {@link AgentPolicy}.
+ */
+public final class AgentService {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AgentService.class);
+    private static final int RAW_IN_AUDIT = 512;
+
+    private final AgentPolicy policy;
+    private final AuditLog audit;
+
+    public AgentService(AgentPolicy policy, AuditLog audit) {
+        this.policy = Objects.requireNonNull(policy);
+        this.audit = Objects.requireNonNull(audit);
+    }
+
+    public String handle(Caller caller, String line) {
+        AgentRequest request;
+        try {
+            request = AgentRequest.fromJson(AgentJson.readTree(line));
+        } catch (AgentRequestException e) {
+            return refuse(caller, truncated(line), "bad request: " + e.getMessage());
+        }
+        AgentResponse response;
+        try {
+            response = policy.handle(caller, request);
+        } catch (RuntimeException e) {
+            LOG.error("internal error answering {} for {}", request, caller, e);
+            response = AgentResponse.refused(request.nodes(), "internal error in the agent: " + e);
+        }
+        audit.record(caller, request.wireForm(), response);
+        LOG.info("{} {} job {}: {}", caller, AgentJson.wire(request.op()), request.jobId(), response.message());
+        return AgentJson.line(response);
+    }
+
+    /** A line that could not be read at all (too long, not UTF-8, timed out). */
+    public String refuse(Caller caller, String whatWasSent, String why) {
+        AgentResponse response = AgentResponse.refused(List.of(), why);
+        audit.record(caller, whatWasSent, response);
+        LOG.info("{}: {}", caller, why);
+        return AgentJson.line(response);
+    }
+
+    private static String truncated(String line) {
+        return line.length() <= RAW_IN_AUDIT ? line : line.substring(0, RAW_IN_AUDIT) + "...";
+    }
+}

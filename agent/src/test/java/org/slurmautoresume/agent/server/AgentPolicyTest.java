@@ -1,0 +1,253 @@
+package org.slurmautoresume.agent.server;
+
+import org.slurmautoresume.agent.protocol.AgentRequestException;
+import org.slurmautoresume.agent.protocol.AgentJson;
+
+import org.slurmautoresume.agent.protocol.AgentRequest;
+import org.slurmautoresume.agent.protocol.AgentResponse;
+import org.slurmautoresume.agent.protocol.NodeDecision;
+import org.slurmautoresume.slurm.model.Caller;
+import org.slurmautoresume.slurm.probe.NodeProber;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mockito.Mockito.verifyNoInteractions;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.slurmautoresume.agent.protocol.AgentRequest.Action;
+import org.slurmautoresume.agent.protocol.AgentRequest.MarkState;
+
+/**
+ * The agent's decisions over recorded scontrol output. Job 6 is artest(1001)'s running
+ * {@code --no-kill} job that shrank from node[1-3] to node[1,3] when node2 died.
+ */
+class AgentPolicyTest {
+
+    private static final Caller ARTEST = new Caller(1001, "artest");
+    private static final Caller MALLORY = new Caller(1002, "mallory");
+    private static final Caller ROOT = new Caller(0, "root");
+
+    private final FakeSlurm slurm = new FakeSlurm()
+            .job("6", "show-job-running-shrunk-nokill.txt", null)
+            .job("9", "show-job-completed.txt", null)
+            .node("node1", "show-node-idle.txt")
+            .node("node2", "show-node-down-not-responding.txt")
+            .node("node3", "show-node-idle.txt")
+            .node("node4", "show-node-down-not-responding.txt");
+    /** Nodes whose slurmd the fake prober finds silent. */
+    private Set<String> silent = Set.of();
+    private final NodeProber prober = node -> silent.contains(node.name())
+            ? Optional.of("slurmd at 127.0.0.1:" + node.port().getAsInt() + " refused the connection")
+            : Optional.empty();
+    private final AgentPolicy policy = new AgentPolicy(slurm.runner, prober, "root");
+
+    private static AgentRequest markReplace(String jobId, String... nodes) {
+        return AgentRequest.mark(jobId, List.of(nodes), Action.REPLACE, MarkState.FAIL);
+    }
+
+    @Test
+    void refusesAnotherUsersJob() {
+        AgentResponse response = policy.handle(MALLORY, markReplace("6", "node2"));
+        assertFalse(response.ok());
+        assertEquals(NodeDecision.REFUSED, response.decisions().get(0).decision());
+        assertTrue(response.message().contains("belongs to artest(1001), not to mallory(1002)"), response.message());
+        assertEquals(List.of(), slurm.updates);
+    }
+
+    @Test
+    void refusesANodeOutsideTheJob() {
+        // node4 is down (so unhealthy) but was never part of job 6.
+        AgentResponse response = policy.handle(ARTEST, markReplace("6", "node4"));
+        assertFalse(response.ok());
+        assertTrue(response.message().contains("not nodes of job 6: node4"), response.message());
+        assertEquals(List.of(), slurm.updates);
+    }
+
+    @Test
+    void refusesTheWholeRequestWhenOneNodeIsOutside() {
+        AgentResponse response = policy.handle(ARTEST, markReplace("6", "node2", "node4"));
+        assertFalse(response.ok());
+        assertEquals(List.of(NodeDecision.REFUSED, NodeDecision.REFUSED),
+                response.decisions().stream().map(NodeDecision::decision).toList());
+        assertEquals(List.of(), slurm.updates);
+    }
+
+    @Test
+    void marksANodeThatLeftTheShrunkJobAfterWatch() {
+        // Without a watch, node2 (no longer in NodeList=node[1,3]) is not the caller's.
+        assertFalse(policy.handle(ARTEST, markReplace("6", "node2")).ok());
+
+        slurm.job("6", "show-job-running-shrunk-nokill.txt", "node[1-3]");
+        AgentResponse watched = policy.handle(ARTEST, AgentRequest.watch("6"));
+        assertTrue(watched.ok(), watched.message());
+        assertEquals(List.of("node1", "node2", "node3"), watched.decisions().stream().map(NodeDecision::node).toList());
+
+        slurm.job("6", "show-job-running-shrunk-nokill.txt", null);
+        AgentResponse response = policy.handle(ARTEST, markReplace("6", "node2"));
+        assertTrue(response.ok(), response.message());
+        NodeDecision decision = response.decisions().get(0);
+        assertEquals(NodeDecision.MARKED, decision.decision());
+        assertTrue(decision.evidence().contains("DOWN+NOT_RESPONDING"), decision.evidence());
+        assertEquals(List.of(List.of("scontrol", "update", "nodename=node2", "state=fail", "reason=Action:Replace")),
+                slurm.updates);
+    }
+
+    @Test
+    void refusesToMarkAHealthyNode() {
+        AgentResponse response = policy.handle(ARTEST, markReplace("6", "node1"));
+        assertFalse(response.ok());
+        NodeDecision decision = response.decisions().get(0);
+        assertEquals(NodeDecision.REFUSED, decision.decision());
+        assertTrue(decision.why().contains("finds the node healthy"), decision.why());
+        assertTrue(decision.evidence().contains("Slurm state IDLE"), decision.evidence());
+        assertEquals(List.of(), slurm.updates);
+    }
+
+    @Test
+    void marksANodeSlurmStillCallsIdleWhenItsSlurmdIsSilent() {
+        silent = Set.of("node3");
+        AgentResponse response = policy.handle(ARTEST,
+                AgentRequest.mark("6", List.of("node3"), Action.REBOOT, MarkState.DOWN));
+        assertTrue(response.ok(), response.message());
+        assertTrue(response.decisions().get(0).evidence().contains("refused the connection"));
+        assertEquals(List.of(List.of("scontrol", "update", "nodename=node3", "state=down", "reason=Action:Reboot")),
+                slurm.updates);
+    }
+
+    @Test
+    void diagnosesEachNodeWithEvidence() {
+        silent = Set.of("node3");
+        AgentResponse response = policy.handle(ARTEST, AgentRequest.diagnose("6", List.of("node1", "node3")));
+        assertEquals(List.of(NodeDecision.HEALTHY, NodeDecision.UNHEALTHY),
+                response.decisions().stream().map(NodeDecision::decision).toList());
+        assertTrue(response.decisions().get(1).evidence().contains("127.0.0.1:17002"));
+        assertEquals(List.of(), slurm.updates);
+    }
+
+    @Test
+    void theSitesHealthCheckCanFindANodeUnhealthyThatSlurmCallsIdle() {
+        // node1 is IDLE and its slurmd answers; the site's check (a GPU gone, say) disagrees, node3 passes.
+        AgentPolicy withHealth = new AgentPolicy(new org.slurmautoresume.slurm.client.SlurmClient(slurm.runner),
+                slurm.runner, "scontrol", prober, "root", Optional.empty(), new AgentMetrics(),
+                Optional.of(node -> node.name().equals("node1")
+                        ? org.slurmautoresume.nodeops.health.NodeHealth.Verdict.unhealthy("reboot", "`check node1` exited 8: Xid 79")
+                        : org.slurmautoresume.nodeops.health.NodeHealth.Verdict.healthy("`check node3` passed")));
+        AgentResponse diagnosed = withHealth.handle(ARTEST, AgentRequest.diagnose("6", List.of("node1", "node3")));
+        assertEquals(List.of(NodeDecision.UNHEALTHY, NodeDecision.HEALTHY),
+                diagnosed.decisions().stream().map(NodeDecision::decision).toList());
+        assertTrue(diagnosed.decisions().get(0).evidence().startsWith("health check failed (reboot): `check node1`"
+                + " exited 8: Xid 79; Slurm state IDLE"), diagnosed.decisions().get(0).evidence());
+        assertTrue(diagnosed.decisions().get(1).evidence().endsWith("health check passed"),
+                diagnosed.decisions().get(1).evidence());
+
+        AgentResponse marked = withHealth.handle(ARTEST, AgentRequest.mark("6", List.of("node1", "node3"),
+                Action.REBOOT, MarkState.FAIL));
+        assertEquals(List.of(NodeDecision.MARKED, NodeDecision.REFUSED),
+                marked.decisions().stream().map(NodeDecision::decision).toList());
+        assertEquals(List.of(List.of("scontrol", "update", "nodename=node1", "state=fail", "reason=Action:Reboot")),
+                slurm.updates);
+    }
+
+    @Test
+    void rootMayActOnAnyJob() {
+        AgentResponse response = policy.handle(ROOT, AgentRequest.diagnose("6", List.of("node1")));
+        assertTrue(response.ok(), response.message());
+    }
+
+    @Test
+    void refusesAFinishedJob() {
+        AgentResponse response = policy.handle(ROOT, AgentRequest.diagnose("9", List.of("node1")));
+        assertFalse(response.ok());
+        assertTrue(response.message().contains("COMPLETED"), response.message());
+    }
+
+    @Test
+    void refusesAnUnknownJob() {
+        AgentResponse response = policy.handle(ARTEST, AgentRequest.watch("987654"));
+        assertFalse(response.ok());
+        assertTrue(response.message().contains("not known"), response.message());
+    }
+
+    @Test
+    void resumesOnlyNodesTheAgentMarked() {
+        // node1 answers and carries the agent's reason; node3 is idle with no reason at all.
+        slurm.node("node1", "show-node-idle-fail.txt");
+        AgentResponse response = policy.handle(ARTEST, AgentRequest.resume("6", List.of("node1", "node3")));
+        assertEquals(List.of(NodeDecision.RESUMED, NodeDecision.REFUSED),
+                response.decisions().stream().map(NodeDecision::decision).toList());
+        assertEquals(List.of(List.of("scontrol", "update", "nodename=node1", "state=resume")), slurm.updates);
+    }
+
+    @Test
+    void doesNotResumeANodeMarkedBySomeoneElseOrStillSilent() {
+        slurm.node("node1", "show-node-idle-fail.txt");
+        AgentPolicy asOtherUser = new AgentPolicy(slurm.runner, prober, "autoresume");
+        assertFalse(asOtherUser.handle(ARTEST, AgentRequest.resume("6", List.of("node1"))).ok());
+        silent = Set.of("node1");
+        assertFalse(policy.handle(ARTEST, AgentRequest.resume("6", List.of("node1"))).ok());
+        assertEquals(List.of(), slurm.updates);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "{\"op\":\"mark\",\"jobId\":\"6\",\"nodes\":[\"node1;reboot\"],\"action\":\"Replace\",\"state\":\"fail\"}",
+        "{\"op\":\"mark\",\"jobId\":\"6\",\"nodes\":[\"$(id)\"],\"action\":\"Replace\",\"state\":\"fail\"}",
+        "{\"op\":\"mark\",\"jobId\":\"$(id)\",\"nodes\":[\"node2\"],\"action\":\"Replace\",\"state\":\"fail\"}",
+        "{\"op\":\"mark\",\"jobId\":\"6; reboot\",\"nodes\":[\"node2\"],\"action\":\"Replace\",\"state\":\"fail\"}",
+        "{\"op\":\"mark\",\"jobId\":\"6\",\"nodes\":[\"--help\"],\"action\":\"Replace\",\"state\":\"fail\"}",
+        "{\"op\":\"mark\",\"jobId\":\"6\",\"nodes\":[\"node[1-3]\"],\"action\":\"Replace\",\"state\":\"fail\"}",
+        "{\"op\":\"mark\",\"jobId\":\"6\",\"nodes\":[\"node2\"],\"action\":\"Replace reason=x\",\"state\":\"fail\"}",
+        "{\"op\":\"mark\",\"jobId\":\"6\",\"nodes\":[\"node2\"],\"action\":\"Replace\",\"state\":\"resume\"}",
+        "{\"op\":\"mark\",\"jobId\":\"6\",\"nodes\":[\"node2\"],\"action\":\"Replace\",\"state\":\"fail\",\"reason\":\"x\"}",
+        "{\"op\":\"shutdown\",\"jobId\":\"6\"}",
+        "{\"op\":\"watch\",\"jobId\":\"6\",\"nodes\":[\"node4\"]}",
+        "{\"op\":\"diagnose\",\"jobId\":\"6\",\"nodes\":[]}",
+        "[\"mark\"]",
+        "not json"
+    })
+    void unsafeOrMalformedRequestsAreRejectedBeforeAnyCommandRuns(String line) {
+        assertThrows(AgentRequestException.class, () -> AgentRequest.fromJson(AgentJson.readTree(line)));
+        verifyNoInteractions(slurm.runner);
+    }
+
+    @Test
+    void acceptsTheDocumentedForms() {
+        AgentRequest request = AgentRequest.fromJson(AgentJson.readTree(
+                "{\"op\":\"mark\",\"jobId\":\"6\",\"nodes\":[\"node2\"],\"action\":\"Replace\",\"state\":\"fail\"}"));
+        assertEquals(markReplace("6", "node2"), request);
+        assertEquals(AgentRequest.watch("123_4"), AgentRequest.fromJson(AgentJson.readTree("{\"op\":\"watch\",\"jobId\":\"123_4\"}")));
+    }
+
+    @Test
+    void rebootAsksSlurmToRebootAnUnhealthyNodeAndReturnItToService() {
+        silent = Set.of("node3");
+        AgentResponse response = policy.handle(ARTEST, AgentRequest.reboot("6", List.of("node3")));
+        assertTrue(response.ok(), response.message());
+        assertEquals(NodeDecision.REBOOTING, response.decisions().get(0).decision());
+        assertEquals(List.of(List.of("scontrol", "reboot", "ASAP", "nextstate=RESUME", "reason=Action:Reboot", "node3")),
+                slurm.updates);
+    }
+
+    @Test
+    void rebootOfAHealthyNodeIsRefused() {
+        AgentResponse response = policy.handle(ARTEST, AgentRequest.reboot("6", List.of("node1")));
+        assertEquals(NodeDecision.REFUSED, response.decisions().get(0).decision());
+        assertTrue(response.decisions().get(0).why().contains("healthy"), response.decisions().get(0).why());
+        assertEquals(List.of(), slurm.updates);
+    }
+
+    @Test
+    void replaceWithoutASiteCommandIsRefusedAndRunsNothing() {
+        AgentResponse response = policy.handle(ARTEST, AgentRequest.replace("6", List.of("node3")));
+        assertEquals(NodeDecision.REFUSED, response.decisions().get(0).decision());
+        assertTrue(response.decisions().get(0).why().contains("--replace-command"), response.decisions().get(0).why());
+        assertEquals(List.of(), slurm.updates);
+    }
+}

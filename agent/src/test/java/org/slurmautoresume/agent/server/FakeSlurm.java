@@ -1,0 +1,76 @@
+package org.slurmautoresume.agent.server;
+
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.slurmautoresume.slurm.exec.CommandRequest;
+import org.slurmautoresume.slurm.exec.CommandResult;
+import org.slurmautoresume.slurm.exec.CommandRunner;
+import org.slurmautoresume.slurm.parse.Fixtures;
+
+/**
+ * A mocked {@link CommandRunner} that answers scontrol with recorded 22.05 output: a job per id,
+ * a node record per name (a real capture, renamed where the capture was of another node), and
+ * exit 0 for every {@code scontrol update}, which it records.
+ */
+final class FakeSlurm {
+
+    static final String V22 = "slurm-22.05";
+
+    final CommandRunner runner = mock(CommandRunner.class);
+    final List<List<String>> updates = new ArrayList<>();
+    private final Map<String, String> jobs = new HashMap<>();
+    private final Map<String, String> nodes = new HashMap<>();
+
+    FakeSlurm() {
+        when(runner.run(any())).thenAnswer(invocation -> answer(invocation.getArgument(0)));
+    }
+
+    /** {@code fixture}'s job record, with its NodeList replaced when {@code nodeList} is not null. */
+    FakeSlurm job(String jobId, String fixture, String nodeList) {
+        String text = Fixtures.read(V22, fixture);
+        if (nodeList != null) {
+            text = text.replaceFirst(" NodeList=\\S+", " NodeList=" + nodeList.replace("[", "\\[").replace("]", "\\]"));
+        }
+        jobs.put(jobId, text);
+        return this;
+    }
+
+    /** {@code fixture}'s node record under the name {@code node}. */
+    FakeSlurm node(String node, String fixture) {
+        nodes.put(node, Fixtures.read(V22, fixture).replaceFirst("^NodeName=\\S+", "NodeName=" + node));
+        return this;
+    }
+
+    private CommandResult answer(CommandRequest request) {
+        List<String> argv = request.argv();
+        if (argv.contains("--version")) {
+            return result(request, 0, "slurm-wlm 22.05.8\n", "");
+        }
+        if (argv.size() == 5 && argv.subList(0, 4).equals(List.of("scontrol", "-o", "show", "job"))) {
+            String job = jobs.get(argv.get(4));
+            return job != null ? result(request, 0, job, "")
+                    : result(request, 1, "", Fixtures.read(V22, "show-job-invalid-id.stderr.txt"));
+        }
+        if (argv.size() == 5 && argv.subList(0, 4).equals(List.of("scontrol", "-o", "show", "node"))) {
+            String node = nodes.get(argv.get(4));
+            return node != null ? result(request, 0, node, "")
+                    : result(request, 1, "Node " + argv.get(4) + " not found\n", "");
+        }
+        if (argv.size() > 2 && (argv.get(1).equals("update") || argv.get(1).equals("reboot"))) {
+            updates.add(argv);
+            return result(request, 0, "", "");
+        }
+        throw new AssertionError("unexpected command " + argv);
+    }
+
+    private static CommandResult result(CommandRequest request, int exit, String out, String err) {
+        return new CommandResult(request, exit, out, err, false, Duration.ZERO);
+    }
+}

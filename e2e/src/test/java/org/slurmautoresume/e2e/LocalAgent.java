@@ -1,0 +1,116 @@
+package src.test.java.org.slurmautoresume.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The real `autoresume agent`, started as root (the tests' user) in a directory of its own. */
+final class LocalAgent {
+
+    private final Path dir;
+    private final Process process;
+
+    private LocalAgent(Path dir, Process process) {
+        this.dir = dir;
+        this.process = process;
+    }
+
+    /** Starts it on {@code dir/agent.sock} with its audit log beside, and waits until it listens. */
+    static LocalAgent start(LocalCluster cluster, Path dir, String... moreOptions) {
+        try {
+            Files.createDirectories(dir);
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+            List<String> argv = new ArrayList<>(List.of(cluster.launcher().toString(), "agent",
+                    "--socket", dir.resolve("agent.sock").toString(), "--audit-log", dir.resolve("audit.log").toString()));
+            argv.addAll(List.of(moreOptions));
+            ProcessBuilder builder = new ProcessBuilder(argv);
+            builder.environment().put("AUTORESUME_LOG_LEVEL", "INFO");
+            builder.redirectErrorStream(true);
+            builder.redirectOutput(dir.resolve("agent.log").toFile());
+            LocalAgent agent = new LocalAgent(dir, builder.start());
+            Wait.until("the agent to listen on " + agent.socket(), Duration.ofSeconds(30), () -> {
+                if (!agent.process.isAlive()) {
+                    throw new AssertionError("the agent exited: " + read(dir.resolve("agent.log")));
+                }
+                return Files.exists(agent.socket()) ? Optional.of(true) : Optional.empty();
+            });
+            return agent;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Scrapes the agent's /metrics over HTTP (the agent must run with {@code --metrics-listen});
+     * the address is the one the agent printed when it started.
+     */
+    String scrapeMetrics() {
+        Matcher m = Pattern.compile("metrics on (http://\\S+/metrics)").matcher(read(dir.resolve("agent.log")));
+        assertTrue(m.find(), "the agent did not say where it serves metrics: " + read(dir.resolve("agent.log")));
+        try {
+            HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(m.group(1)))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, response.statusCode(), response.body());
+            return response.body();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while scraping " + m.group(1), e);
+        }
+    }
+
+    /** One sample of a scrape, {@code name{labels}} as written; 0 when the series is not there yet. */
+    static double sample(String scrape, String series) {
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(scrape);
+        return m.find() ? Double.parseDouble(m.group(1)) : 0.0;
+    }
+
+    Path socket() {
+        return dir.resolve("agent.sock");
+    }
+
+    Path auditLog() {
+        return dir.resolve("audit.log");
+    }
+
+    /** SIGTERM, as systemd stops it; it must remove its socket. Then its directory goes too. */
+    void stop() throws InterruptedException {
+        process.destroy();
+        assertTrue(process.waitFor(30, TimeUnit.SECONDS), "the agent did not stop on SIGTERM");
+        assertFalse(Files.exists(socket()), "the agent left its socket behind");
+        try (var files = Files.walk(dir)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static String read(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file) : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

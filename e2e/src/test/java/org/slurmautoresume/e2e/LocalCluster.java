@@ -1,0 +1,293 @@
+package src.test.java.org.slurmautoresume.e2e;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.slurmautoresume.slurm.exec.CommandRequest;
+import org.slurmautoresume.slurm.exec.CommandResult;
+import org.slurmautoresume.slurm.exec.CommandRunner;
+import org.slurmautoresume.slurm.exec.CommonsExecCommandRunner;
+import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.client.SlurmClient;
+
+/**
+ * The local Slurm cluster brought up by {@code local-cluster/local-cluster.sh up}.
+ * Found through its {@code cluster.env}; when it is missing the tests are skipped on a
+ * developer's machine and fail in CI ({@code CI=true}).
+ */
+final class LocalCluster {
+
+    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
+    private static final AtomicInteger SCRIPT_COUNTER = new AtomicInteger();
+    private static LocalCluster instance;
+
+    private final Map<String, String> env;
+    private final Path repo;
+    private final CommandRunner runner = new CommonsExecCommandRunner();
+    private final Path launcher;
+
+    private LocalCluster(Map<String, String> env, Path repo) {
+        this.env = env;
+        this.repo = repo;
+        this.launcher = installDistribution();
+    }
+
+    /** The running cluster, or a skipped (developer) / failed (CI) test. */
+    static synchronized LocalCluster get() {
+        if (instance != null) {
+            return instance;
+        }
+        String dir = Optional.ofNullable(System.getenv("AR_CLUSTER_DIR")).orElse("/var/tmp/autoresume-cluster");
+        Path envFile = Path.of(dir, "cluster.env");
+        String problem = null;
+        Map<String, String> values = new HashMap<>();
+        if (!Files.isReadable(envFile)) {
+            problem = "no local Slurm cluster: " + envFile + " is missing (run: sudo local-cluster/local-cluster.sh up)";
+        } else {
+            values = readEnvFile(envFile);
+        }
+        Path repo = Path.of(System.getProperty("autoresume.repo", ".")).toAbsolutePath().normalize();
+        if (problem == null) {
+            CommandResult status = new CommonsExecCommandRunner().run(new CommandRequest(
+                    List.of(repo.resolve("local-cluster/local-cluster.sh").toString(), "status"),
+                    COMMAND_TIMEOUT, Map.of("AR_CLUSTER_DIR", dir)));
+            if (!status.succeeded()) {
+                problem = "the local Slurm cluster is not fully up:\n" + status.stdout() + status.stderr();
+            }
+        }
+        if (problem != null) {
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                fail(problem);
+            }
+            Assumptions.abort(problem);
+        }
+        instance = new LocalCluster(values, repo);
+        Plugstack.removeLeftovers(instance);
+        return instance;
+    }
+
+    Path repo() {
+        return repo;
+    }
+
+    Path clusterDir() {
+        return Path.of(env.get("AR_CLUSTER_DIR"));
+    }
+
+    Path plugstackDir() {
+        return Path.of(env.get("AR_PLUGSTACK_DIR"));
+    }
+
+    String testUser() {
+        return env.get("AR_TEST_USER");
+    }
+
+    Path jobsDir() {
+        return Path.of(env.get("AR_JOBS_DIR"));
+    }
+
+    String partition() {
+        return env.get("AR_PARTITION");
+    }
+
+    List<String> nodeNames() {
+        return slurm().nodes().stream().map(n -> n.name()).toList();
+    }
+
+    /** The launcher, copied where the test user can run it. */
+    Path launcher() {
+        return launcher;
+    }
+
+    SlurmClient slurm() {
+        return new SlurmClient(runner);
+    }
+
+    CommandResult run(List<String> argv) {
+        return runner.run(new CommandRequest(argv, COMMAND_TIMEOUT, Map.of()));
+    }
+
+    /** Runs a command as the ordinary test user (when the tests run as root). */
+    CommandResult runAsTestUser(List<String> argv) {
+        return run(asTestUser(argv));
+    }
+
+    /** The request as the test user, keeping its own timeout and environment. */
+    CommandResult runAsTestUser(CommandRequest request) {
+        return runner.run(new CommandRequest(asTestUser(request.argv()), request.timeout(), request.environment()));
+    }
+
+    List<String> asTestUser(List<String> argv) {
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return argv;
+        }
+        List<String> wrapped = new ArrayList<>(List.of("runuser", "-u", testUser(), "--"));
+        wrapped.addAll(argv);
+        return wrapped;
+    }
+
+    /**
+     * Submits a batch script as the test user. The script's output goes to
+     * {@code jobs/<jobid>.out}; returns the job id.
+     */
+    String submit(String script, List<String> sbatchOptions) {
+        Path file = writeJobsFile("test-" + ProcessHandle.current().pid() + "-" + SCRIPT_COUNTER.incrementAndGet()
+                + ".sh", script, "rwxr-xr-x");
+        List<String> argv = new ArrayList<>(List.of("sbatch", "--parsable",
+                "--output=" + jobsDir().resolve("%j.out"), "--chdir=" + jobsDir()));
+        argv.addAll(sbatchOptions);
+        argv.add(file.toString());
+        CommandResult result = runAsTestUser(argv);
+        if (!result.succeeded()) {
+            throw new AssertionError("sbatch failed: " + result.stderr() + result.stdout());
+        }
+        return result.stdout().strip().split(";")[0];
+    }
+
+    /** A file in the jobs directory with the given permissions, so the test user's jobs can read it. */
+    Path writeJobsFile(String name, String text, String permissions) {
+        Path file = jobsDir().resolve(name);
+        try {
+            Files.writeString(file, text);
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(permissions));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return file;
+    }
+
+    Job waitForJob(String jobId, String what, Duration timeout, java.util.function.Predicate<Job> condition) {
+        return Wait.until("job " + jobId + " " + what, timeout,
+                () -> slurm().job(jobId).filter(condition));
+    }
+
+    Job waitForJobEnd(String jobId, Duration timeout) {
+        return waitForJob(jobId, "to finish", timeout, job -> job.state().isFinished());
+    }
+
+    String jobOutput(String jobId) {
+        try {
+            return Files.readString(jobsDir().resolve(jobId + ".out"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Fault injection: the node's slurmd and its share of every running step die at once. */
+    CommandResult killNode(String node) {
+        return clusterScript("kill-node", node);
+    }
+
+    /** Something run against the cluster that may throw, for {@link #withSlurmdTimeout}. */
+    interface ClusterAction {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs {@code action} while slurmctld uses the given SlurmdTimeout, then restores the one the
+     * cluster was started with (300 s): for tests of slurmctld's own not-responding verdict,
+     * which would otherwise take over five minutes to come.
+     */
+    void withSlurmdTimeout(int seconds, ClusterAction action) throws Exception {
+        String configured = env.get("AR_SLURMD_TIMEOUT");
+        clusterScript("set-slurmd-timeout", Integer.toString(seconds));
+        try {
+            action.run();
+        } finally {
+            clusterScript("set-slurmd-timeout", configured);
+        }
+    }
+
+    /** Brings a node back as a replacement under the same hostname. */
+    CommandResult reviveNode(String node) {
+        return clusterScript("revive-node", node, "--fresh");
+    }
+
+    private CommandResult clusterScript(String... args) {
+        List<String> argv = new ArrayList<>();
+        argv.add(repo.resolve("local-cluster/local-cluster.sh").toString());
+        argv.addAll(List.of(args));
+        CommandResult result = runner.run(new CommandRequest(argv, Duration.ofSeconds(120),
+                Map.of("AR_CLUSTER_DIR", env.get("AR_CLUSTER_DIR"))));
+        if (!result.succeeded()) {
+            throw new AssertionError("local-cluster.sh " + String.join(" ", args) + " failed:\n"
+                    + result.stdout() + result.stderr());
+        }
+        return result;
+    }
+
+    /** Copies cli/target/autoresume to a directory every user can read, fresh for each test run. */
+    private Path installDistribution() {
+        Path source = Path.of(System.getProperty("autoresume.dist", repo.resolve("cli/target/autoresume").toString()));
+        if (!Files.isExecutable(source.resolve("bin/autoresume"))) {
+            fail("the autoresume distribution was not built: " + source + "/bin/autoresume is missing (run mvn package)");
+        }
+        Path target = Path.of(env.get("AR_CLUSTER_DIR"), "dist");
+        try {
+            deleteTree(target);
+            try (Stream<Path> files = Files.walk(source)) {
+                for (Path from : (Iterable<Path>) files::iterator) {
+                    Path to = target.resolve(source.relativize(from).toString());
+                    if (Files.isDirectory(from)) {
+                        Files.createDirectories(to);
+                        Files.setPosixFilePermissions(to, PosixFilePermissions.fromString("rwxr-xr-x"));
+                    } else {
+                        Files.copy(from, to, StandardCopyOption.COPY_ATTRIBUTES);
+                        Files.setPosixFilePermissions(to, PosixFilePermissions.fromString(
+                                Files.isExecutable(from) ? "rwxr-xr-x" : "rw-r--r--"));
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Path launcher = target.resolve("bin/autoresume");
+        // As an installation does: the class-data archive keeps a supervised srun's start-up short.
+        CommandResult cds = runner.run(new CommandRequest(List.of(launcher.toString(), "--dump-cds"),
+                COMMAND_TIMEOUT, Map.of()));
+        if (!cds.succeeded()) {
+            fail("autoresume --dump-cds failed: " + cds.stderr());
+        }
+        return launcher;
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    private static Map<String, String> readEnvFile(Path file) {
+        Map<String, String> values = new HashMap<>();
+        try {
+            for (String line : Files.readAllLines(file)) {
+                int eq = line.indexOf('=');
+                if (eq > 0 && !line.startsWith("#")) {
+                    values.put(line.substring(0, eq).strip(), line.substring(eq + 1).strip());
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return values;
+    }
+}

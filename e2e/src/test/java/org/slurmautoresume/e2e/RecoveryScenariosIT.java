@@ -1,0 +1,327 @@
+package src.test.java.org.slurmautoresume.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.slurmautoresume.slurm.exec.CommandResult;
+import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobState;
+
+/**
+ * The recovery paths beyond one fault healed by a spare (see {@link NodeFaultRecoveryIT}): the
+ * node back under its own hostname, brought back by the platform or by the site's replace
+ * command through the agent; the master node of an salloc job killed; two faults in a row, both
+ * repaired; the
+ * budget used up (exit, or requeue); the job cancelled, and the supervisor SIGKILLed, while
+ * recovery waits. Every node a test kills is revived and resumed after it.
+ */
+class RecoveryScenariosIT {
+
+    private static final String PREFIX = "86-recovery-it-";
+    private static final Duration JOB_END = Duration.ofSeconds(180);
+    private static LocalCluster cluster;
+    private static SlurmTruth truth;
+    private static Plugstack plugstack;
+    private static LocalAgent agent;
+    private final List<String> killed = new ArrayList<>();
+    private final List<String> jobs = new ArrayList<>();
+
+    @BeforeAll
+    static void startAgentAndPlugin() throws IOException {
+        cluster = LocalCluster.get();
+        truth = new SlurmTruth(cluster);
+        plugstack = Plugstack.install(cluster, PREFIX, List.of("auto_resume.so"));
+        plugstack.useAutoResume(cluster.launcher());
+        // The site's replace command: here the "new instance" is the node's slurmd started afresh.
+        Path replace = plugstack.installDir().resolve("replace-node.sh");
+        Files.writeString(replace, "#!/bin/bash\nset -euo pipefail\nexport AR_CLUSTER_DIR='" + cluster.clusterDir()
+                + "'\nexec '" + cluster.repo().resolve("local-cluster/local-cluster.sh")
+                + "' revive-node \"$1\" --fresh\n");
+        Files.setPosixFilePermissions(replace, PosixFilePermissions.fromString("rwxr-xr-x"));
+        agent = LocalAgent.start(cluster, plugstack.installDir().resolve("agent"), "--replace-command", replace.toString(),
+                "--metrics-listen", "127.0.0.1:0");
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        if (agent != null) {
+            agent.stop();
+        }
+        if (plugstack != null) {
+            plugstack.removeAll();
+        }
+    }
+
+    @AfterEach
+    void restoreTheCluster() {
+        for (String job : jobs) {
+            cluster.run(List.of("scancel", job));
+        }
+        for (String node : killed) {
+            cluster.reviveNode(node);
+        }
+        for (String node : cluster.nodeNames()) {
+            if (truth.nodeField(node, "State").matches(".*(FAIL|DOWN|DRAIN).*")) {
+                cluster.run(List.of("scontrol", "update", "nodename=" + node, "state=resume"));
+            }
+        }
+    }
+
+    /** A 2-task step; attempts below {@code finalAttempt} mark themselves up and then hang. */
+    private static String script(String environment, int finalAttempt) {
+        return """
+                #!/bin/bash
+                export AUTORESUME_AGENT_SOCKET=%s %s
+                srun --auto-resume=1 -N2 --ntasks-per-node=1 bash -c '
+                  echo "attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST master=$MASTER_ADDR"
+                  if [ "$AUTO_RESUME_ATTEMPT" -lt %d ]; then
+                    touch "$SLURM_JOB_ID.a$AUTO_RESUME_ATTEMPT.$SLURM_PROCID"; sleep 300
+                  fi'
+                echo "SRUN_EXIT=$?"
+                """.formatted(agent.socket(), environment, finalAttempt);
+    }
+
+    private String submit(String script, String... options) {
+        String jobId = cluster.submit(script, List.of(options));
+        jobs.add(jobId);
+        return jobId;
+    }
+
+    private void awaitAttempt(String jobId, int attempt) {
+        // A first start can wait on Slurm's scheduler: in full-suite runs nodes have stayed
+        // PLANNED after resized jobs ended, until slurmctld's next node ping: about two ping
+        // intervals at most with SlurmdTimeout=300, 204 s the longest seen (docs/slurm-behaviour.md).
+        // Later attempts run in the job's own allocation and are what these tests time.
+        Duration limit = attempt == 1 ? Duration.ofSeconds(300) : Duration.ofSeconds(90);
+        Wait.until("both tasks of attempt " + attempt + " of job " + jobId + " to run", limit, () ->
+                Files.exists(cluster.jobsDir().resolve(jobId + ".a" + attempt + ".0"))
+                        && Files.exists(cluster.jobsDir().resolve(jobId + ".a" + attempt + ".1"))
+                        ? Optional.of(true) : Optional.empty());
+    }
+
+    private void awaitOutput(String jobId, String text) {
+        Wait.until("job " + jobId + " to print \"" + text + "\"", Duration.ofSeconds(60), () ->
+                cluster.jobOutput(jobId).contains(text) ? Optional.of(true) : Optional.empty());
+    }
+
+    /**
+     * A same-hostname job on node[1-2] whose node2 was killed, once its recovery says it waits
+     * for node2 to come back.
+     */
+    private String waitingForNode2UnderItsOwnName() {
+        String jobId = submit(script("AUTORESUME_REPLACEMENT=same-hostname AUTORESUME_REPLACEMENT_TIMEOUT=120", 2),
+                "-N2", "-w", "node[1-2]", "--exclusive");
+        awaitAttempt(jobId, 1);
+        kill("node2");
+        awaitOutput(jobId, "waiting for 1 replacement node (same-hostname)");
+        return jobId;
+    }
+
+    private void kill(String node) {
+        killed.add(node);
+        cluster.killNode(node);
+    }
+
+    private List<String> donorsOf(String jobId) {
+        CommandResult result = cluster.run(List.of("squeue", "-h", "-o", "%A", "--name=autoresume-donor-" + jobId));
+        return result.stdout().lines().map(String::strip).filter(s -> !s.isEmpty()).toList();
+    }
+
+    @Test
+    void theNodeBackUnderItsOwnHostnameIsResumedAndTheStepRunsOnIt() {
+        String jobId = waitingForNode2UnderItsOwnName();
+        cluster.reviveNode("node2"); // the platform's new instance registers under the old name
+        Job done = cluster.waitForJobEnd(jobId, JOB_END);
+        String output = cluster.jobOutput(jobId);
+        assertEquals(JobState.COMPLETED, done.state(), output);
+        assertTrue(output.contains("attempt=2 node=node2 list=node[1-2] master=127.0.0.1"), output);
+        assertTrue(output.contains("node2 is back (slurmd started"), output);
+        assertTrue(output.contains("replacement obtained: node2 (same-hostname)"), output);
+        assertFalse(truth.nodeField("node2", "State").contains("FAIL"), truth.nodeField("node2", "State"));
+    }
+
+    @Test
+    void theAgentRunsTheSitesReplaceCommandAndTheStepRunsOnTheReplacedNode() {
+        String jobId = submit(script("AUTORESUME_REPLACEMENT=command AUTORESUME_REPLACEMENT_TIMEOUT=120", 2),
+                "-N2", "-w", "node[1-2]", "--exclusive");
+        awaitAttempt(jobId, 1);
+        kill("node2");
+        Job done = cluster.waitForJobEnd(jobId, JOB_END);
+        String output = cluster.jobOutput(jobId);
+        assertEquals(JobState.COMPLETED, done.state(), output);
+        assertTrue(output.contains("node2: started `"), output);
+        assertTrue(output.contains("attempt=2 node=node2 list=node[1-2]"), output);
+        assertTrue(LocalAgent.read(agent.auditLog()).contains("\"replace\""), LocalAgent.read(agent.auditLog()));
+    }
+
+    @Test
+    void theMasterNodeOfAnSallocJobDiesAndTheStepMovesToANewMaster() throws Exception {
+        Path out = cluster.jobsDir().resolve("salloc-master-" + System.nanoTime() + ".out");
+        List<String> argv = cluster.asTestUser(List.of("salloc", "-N2", "-w", "node[1-2]", "--exclusive",
+                "env", "AUTORESUME_SPARE_NODES=node4", "AUTORESUME_AGENT_SOCKET=" + agent.socket(),
+                "srun", "--auto-resume=1", "-N2", "--ntasks-per-node=1", "bash", "-c",
+                "echo \"attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST master=$MASTER_ADDR\";"
+                        + " if [ \"$AUTO_RESUME_ATTEMPT\" = 1 ]; then touch \"$SLURM_JOB_ID.a1.$SLURM_PROCID\"; sleep 300; fi"));
+        Process salloc = new ProcessBuilder(argv).directory(cluster.jobsDir().toFile()).redirectErrorStream(true)
+                .redirectOutput(out.toFile()).start();
+        try {
+            String jobId = Wait.until("salloc's job to start", Duration.ofSeconds(60), () -> {
+                String id = cluster.run(List.of("squeue", "-h", "-u", cluster.testUser(), "-o", "%A")).stdout().strip();
+                return id.matches("\\d+") ? Optional.of(id) : Optional.empty();
+            });
+            jobs.add(jobId);
+            awaitAttempt(jobId, 1);
+            kill("node1"); // the first node: MASTER_ADDR's, and salloc's BatchHost, though no script runs there
+            assertTrue(salloc.waitFor(JOB_END.toSeconds(), TimeUnit.SECONDS), "salloc did not end");
+            String output = Files.readString(out);
+            assertEquals(0, salloc.exitValue(), output);
+            assertTrue(output.contains("attempt=2 node=node2 list=node[2,4] master=127.0.0.2"), output);
+            assertTrue(output.contains("attempt=2 node=node4 list=node[2,4] master=127.0.0.2"), output);
+            assertTrue(output.contains("MASTER_NODE=node2 MASTER_ADDR=127.0.0.2"), output);
+            assertTrue(truth.nodeField("node1", "Reason").startsWith("Action:Replace"), truth.nodeField("node1", "Reason"));
+        } finally {
+            salloc.destroyForcibly();
+        }
+    }
+
+    /**
+     * Two faults in a row, each repaired from the spare pool: the job is shrunk and grown twice.
+     * This needs accounting (the local cluster runs slurmdbd): without it Slurm 22.05 refuses
+     * every change to a job once it has been grown, which {@code JobResizerTest} covers.
+     */
+    @Test
+    void twoFaultsInARowAreBothRepaired() {
+        String before = agent.scrapeMetrics();
+        String jobId = submit(script("AUTORESUME_SPARE_NODES=node[3-4]", 3), "-N2", "-w", "node[1-2]", "--exclusive");
+        awaitAttempt(jobId, 1);
+        kill("node2");
+        awaitAttempt(jobId, 2);
+        assertEquals("node[1,3]", truth.jobField(jobId, "NodeList"));
+        kill("node3");
+        Job done = cluster.waitForJobEnd(jobId, JOB_END);
+        String output = cluster.jobOutput(jobId);
+        assertEquals(JobState.COMPLETED, done.state(), output);
+        assertTrue(output.contains("attempt=2 node=node3 list=node[1,3]"), output);
+        assertTrue(output.contains("attempt=3 node=node4 list=node[1,4] master=127.0.0.1"), output);
+        assertTrue(output.contains("attempt=3 node=node1 list=node[1,4] master=127.0.0.1"), output);
+        assertTrue(output.contains("SRUN_EXIT=0"), output);
+        assertFalse(output.contains("preflight"), output);
+        for (String node : List.of("node2", "node3")) {
+            assertTrue(truth.nodeField(node, "State").contains("FAIL"), node + ": " + truth.nodeField(node, "State"));
+            assertTrue(truth.nodeField(node, "Reason").startsWith("Action:Replace"), truth.nodeField(node, "Reason"));
+        }
+        // The agent's metrics, scraped over HTTP, moved by exactly this job's two repairs.
+        String after = agent.scrapeMetrics();
+        for (String series : List.of("autoresume_nodes_replaced_total", "autoresume_nodes_marked_total{action=\"replace\"}",
+                "autoresume_jobs_restarted_total{level=\"recover\"}", "autoresume_node_replacement_latency_seconds_count",
+                "autoresume_jobs_restart_latency_seconds_count{level=\"recover\"}")) {
+            assertEquals(2.0, LocalAgent.sample(after, series) - LocalAgent.sample(before, series), series + "\n" + after);
+        }
+        assertEquals(1.0, LocalAgent.sample(after, "autoresume_jobs_successful_total")
+                - LocalAgent.sample(before, "autoresume_jobs_successful_total"), after);
+    }
+
+    /**
+     * Checkpoint-aware re-run: the re-run is told the newest complete checkpoint (a DCP-style
+     * directory whose .metadata was written), never the one the fault cut short.
+     */
+    @Test
+    void theReRunIsToldTheNewestCompleteCheckpoint() {
+        String jobId = submit("""
+                #!/bin/bash
+                export AUTORESUME_AGENT_SOCKET=%s AUTORESUME_SPARE_NODES=node4
+                export AUTORESUME_CHECKPOINT_DIR="$PWD/ckpt-$SLURM_JOB_ID"
+                srun --auto-resume=1 -N2 --ntasks-per-node=1 bash -c '
+                  echo "attempt=$AUTO_RESUME_ATTEMPT rank=$SLURM_PROCID resume_from=${AUTO_RESUME_CHECKPOINT:-none}"
+                  if [ "$AUTO_RESUME_ATTEMPT" -lt 2 ]; then
+                    if [ "$SLURM_PROCID" = 0 ]; then
+                      for s in 100 200; do
+                        mkdir -p "$AUTORESUME_CHECKPOINT_DIR/step-$s"; echo shard > "$AUTORESUME_CHECKPOINT_DIR/step-$s/__0_0.distcp"
+                        echo meta > "$AUTORESUME_CHECKPOINT_DIR/step-$s/.metadata"
+                      done
+                      mkdir -p "$AUTORESUME_CHECKPOINT_DIR/step-300"; echo shard > "$AUTORESUME_CHECKPOINT_DIR/step-300/__0_0.distcp"
+                    fi
+                    touch "$SLURM_JOB_ID.a$AUTO_RESUME_ATTEMPT.$SLURM_PROCID"; sleep 300
+                  fi'
+                echo "SRUN_EXIT=$?"
+                """.formatted(agent.socket()), "-N2", "-w", "node[1-2]", "--exclusive");
+        awaitAttempt(jobId, 1);
+        kill("node2");
+        Job done = cluster.waitForJobEnd(jobId, JOB_END);
+        String output = cluster.jobOutput(jobId);
+        assertEquals(JobState.COMPLETED, done.state(), output);
+        String expected = cluster.jobsDir().resolve("ckpt-" + jobId).resolve("step-200").toString();
+        assertTrue(output.contains("attempt=1 rank=0 resume_from=none"), output);
+        assertTrue(output.contains("attempt=2 rank=0 resume_from=" + expected), output);
+        assertTrue(output.contains("attempt=2 rank=1 resume_from=" + expected), output);
+        assertTrue(output.contains("newest complete checkpoint: " + expected), output);
+        assertTrue(output.contains("SRUN_EXIT=0"), output);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"exit", "requeue"})
+    void pastTheNodeBudgetTheJobExitsOrIsRequeuedAsConfigured(String onExhausted) {
+        String jobId = submit(script("AUTORESUME_SPARE_NODES=node4 AUTORESUME_MAX_NODE_RETRIES=0"
+                + " AUTORESUME_ON_EXHAUSTED=" + onExhausted, 2), "-N2", "-w", "node[1-2]", "--exclusive", "--requeue",
+                "--open-mode=append");
+        awaitAttempt(jobId, 1);
+        kill("node2");
+        if (onExhausted.equals("exit")) {
+            Job done = cluster.waitForJobEnd(jobId, JOB_END);
+            String output = cluster.jobOutput(jobId);
+            assertTrue(output.contains("node retries used up (AUTORESUME_MAX_NODE_RETRIES=0); not re-running"), output);
+            assertFalse(output.contains("SRUN_EXIT=0"), output);
+            assertFalse(output.contains("attempt=2"), output);
+            assertEquals(JobState.COMPLETED, done.state(), output); // the script itself went on and ended well
+        } else {
+            Job requeued = cluster.waitForJob(jobId, "to be requeued", JOB_END, job -> job.restarts() >= 1);
+            String output = cluster.jobOutput(jobId);
+            assertTrue(output.contains("requeueing the whole job (AUTORESUME_ON_EXHAUSTED=requeue)"), output);
+            assertEquals(1, requeued.restarts());
+        }
+    }
+
+    @Test
+    void aJobCancelledWhileRecoveryWaitsIsNotRerunAndLeavesNoDonor() {
+        String jobId = waitingForNode2UnderItsOwnName();
+        cluster.runAsTestUser(List.of("scancel", jobId));
+        Job done = cluster.waitForJobEnd(jobId, JOB_END);
+        assertEquals(JobState.CANCELLED, done.state());
+        String output = cluster.jobOutput(jobId);
+        assertFalse(output.contains("attempt=2"), output);
+        assertEquals(List.of(), donorsOf(jobId));
+    }
+
+    @Test
+    void aSupervisorKilledWhileRecoveryWaitsLeavesTheNodeMarkedAndNoDonor() {
+        String jobId = waitingForNode2UnderItsOwnName();
+        CommandResult pkill = cluster.run(List.of("pkill", "-KILL", "-u", cluster.testUser(), "-f",
+                "org.slurmautoresume.cli.Main supervise"));
+        assertEquals(0, pkill.exitCode(), "no supervisor to kill: " + pkill.stderr());
+        Job done = cluster.waitForJobEnd(jobId, JOB_END);
+        String output = cluster.jobOutput(jobId);
+        assertTrue(output.contains("SRUN_EXIT=137"), output);
+        assertFalse(output.contains("attempt=2"), output);
+        assertEquals(JobState.COMPLETED, done.state(), output);
+        assertEquals(List.of(), donorsOf(jobId));
+        // Left for the platform (or `autoresume sweep`): the node stays marked for replacement.
+        assertTrue(truth.nodeField("node2", "State").contains("FAIL"), truth.nodeField("node2", "State"));
+        assertTrue(truth.nodeField("node2", "Reason").startsWith("Action:Replace"), truth.nodeField("node2", "Reason"));
+    }
+}

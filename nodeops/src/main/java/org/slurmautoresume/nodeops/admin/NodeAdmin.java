@@ -1,0 +1,161 @@
+package org.slurmautoresume.nodeops.admin;
+
+import org.slurmautoresume.slurm.model.Caller;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.client.SlurmClient;
+
+/**
+ * The admin node commands: replace, reboot and resume, first proposed (nodes read, jobs on
+ * them found, the mid-replacement guard applied) so a front end can show and confirm, then
+ * applied. Also the status of nodes in replacement or reboot.
+ */
+public final class NodeAdmin {
+
+    public static final String REPLACE_REASON = "Action:Replace";
+    public static final String REBOOT_REASON = "Action:Reboot";
+
+    /** What would be done, node by node, before anything is. */
+    public record Proposal(NodeOperation operation, boolean force, String reason, List<NodeTarget> targets) {
+
+        public Proposal {
+            targets = List.copyOf(targets);
+        }
+
+        /** Active jobs on the nodes that will change, each once, in the controller's order. */
+        public List<Job> affectedJobs() {
+            Set<String> seen = new HashSet<>();
+            List<Job> jobs = new ArrayList<>();
+            for (NodeTarget target : targets) {
+                if (target.willChange()) {
+                    target.jobs().stream().filter(j -> seen.add(j.jobId())).forEach(jobs::add);
+                }
+            }
+            return jobs;
+        }
+
+        /** Forced replace sets DOWN: Slurm kills every job on the node at once. */
+        public boolean killsJobs() {
+            return operation == NodeOperation.REPLACE && force && !affectedJobs().isEmpty();
+        }
+    }
+
+    private final SlurmClient slurm;
+    private final NodeUpdater updater;
+
+    public NodeAdmin(SlurmClient slurm, NodeUpdater updater) {
+        this.slurm = Objects.requireNonNull(slurm);
+        this.updater = Objects.requireNonNull(updater);
+    }
+
+    public Privilege.Check privilege(Caller caller) {
+        if (caller.isRoot()) {
+            return new Privilege.Check(true, "");
+        }
+        return Privilege.check(caller, slurm.config());
+    }
+
+    /**
+     * Reads the nodes named by {@code hostlist} and the jobs on them. {@code detail}: added to
+     * the action reason ({@code Action:Replace <detail>}) so a person can say why; may be null.
+     */
+    public Proposal propose(NodeOperation operation, String hostlist, boolean force, String detail) {
+        List<Node> nodes = slurm.nodes(hostlist);
+        Map<String, List<Job>> jobsByNode = activeJobsOn(nodes);
+        List<NodeTarget> targets = new ArrayList<>();
+        for (Node node : nodes) {
+            targets.add(new NodeTarget(node, jobsByNode.getOrDefault(node.name(), List.of()),
+                    refusal(operation, node, force)));
+        }
+        return new Proposal(operation, force, reason(operation, detail), targets);
+    }
+
+    public List<NodeOutcome> apply(Proposal proposal) {
+        List<NodeOutcome> outcomes = new ArrayList<>();
+        List<String> rebooting = new ArrayList<>();
+        for (NodeTarget target : proposal.targets()) {
+            String name = target.node().name();
+            if (!target.willChange()) {
+                outcomes.add(new NodeOutcome(name, NodeOutcome.REFUSED, "", target.refusal().get()));
+                continue;
+            }
+            switch (proposal.operation()) {
+                case REPLACE -> outcomes.add(NodeOutcome.of(name,
+                        updater.setState(name, proposal.force() ? "down" : "fail", proposal.reason())));
+                case RESUME -> outcomes.add(NodeOutcome.of(name, updater.setState(name, "resume", null)));
+                case REBOOT -> rebooting.add(name);
+            }
+        }
+        if (!rebooting.isEmpty()) {
+            // One command for all: slurmctld schedules the reboots together.
+            NodeUpdater.Result result = updater.rebootWhenIdle(rebooting, proposal.reason());
+            rebooting.forEach(name -> outcomes.add(NodeOutcome.of(name, result)));
+        }
+        return outcomes;
+    }
+
+    /** Nodes in replacement or reboot among {@code hostlist} (every node when null). */
+    public List<NodeStatus> status(String hostlist) {
+        List<Node> nodes = hostlist == null ? slurm.nodes() : slurm.nodes(hostlist);
+        return nodes.stream().map(NodeStatus::of).flatMap(Optional::stream).toList();
+    }
+
+    private static String reason(NodeOperation operation, String detail) {
+        String base = switch (operation) {
+            case REPLACE -> REPLACE_REASON;
+            case REBOOT -> REBOOT_REASON;
+            case RESUME -> null;
+        };
+        if (base == null || detail == null || detail.isBlank()) {
+            return base;
+        }
+        return base + " " + detail.strip();
+    }
+
+    static Optional<String> refusal(NodeOperation operation, Node node, boolean force) {
+        String state = node.state().display();
+        if (NodePhase.isMidReplacement(node) && !force) {
+            String since = node.reason().flatMap(r -> r.time()).map(t -> " since " + t).orElse("");
+            String phase = NodePhase.of(node).map(NodePhase::word).orElse("marked");
+            String hint = operation == NodeOperation.REPLACE
+                    ? "; --force sets it DOWN now, killing its jobs (last resort)"
+                    : "; changing it now can break the replacement (--force to do it anyway)";
+            return Optional.of("mid-replacement (" + state + ", Action:Replace" + since + ", " + phase + ")" + hint);
+        }
+        if (operation == NodeOperation.RESUME && !needsResume(node)) {
+            return Optional.of("nothing to resume: the node is " + state);
+        }
+        return Optional.empty();
+    }
+
+    private static boolean needsResume(Node node) {
+        return node.state().isDown() || node.state().isFail() || node.state().isDrain()
+                || node.state().has("REBOOT_REQUESTED") || node.state().has("REBOOT_ISSUED");
+    }
+
+    private Map<String, List<Job>> activeJobsOn(List<Node> nodes) {
+        Set<String> names = new HashSet<>();
+        nodes.forEach(n -> names.add(n.name()));
+        Map<String, List<Job>> byNode = new HashMap<>();
+        for (Job job : slurm.jobs()) {
+            if (!job.state().isActive() || job.nodeList().isBlank()) {
+                continue;
+            }
+            for (String host : Hostlist.expand(job.nodeList())) {
+                if (names.contains(host)) {
+                    byNode.computeIfAbsent(host, h -> new ArrayList<>()).add(job);
+                }
+            }
+        }
+        return byNode;
+    }
+}

@@ -1,0 +1,26 @@
+package org.slurmautoresume.nodeops.health;
+
+import org.slurmautoresume.slurm.model.Node;
+
+/**
+ * The check the sweep runs before it returns a node to service. Pluggable: the default probes
+ * the node's slurmd ({@link SlurmdProbeHealth}); a policy's {@code healthCommand} runs a
+ * program instead ({@link CommandNodeHealth}), such as the toolkit's own health checks.
+ */
+@FunctionalInterface
+public interface NodeHealth {
+
+    Verdict check(Node node);
+
+    /** {@code action}: what an unhealthy node needs, {@code none}, {@code reboot} or {@code replace}. */
+    record Verdict(boolean healthy, String action, String detail) {
+
+        public static Verdict healthy(String detail) {
+            return new Verdict(true, "none", detail);
+        }
+
+        public static Verdict unhealthy(String action, String detail) {
+            return new Verdict(false, action, detail);
+        }
+    }
+}

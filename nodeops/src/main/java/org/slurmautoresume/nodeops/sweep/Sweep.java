@@ -1,0 +1,64 @@
+package org.slurmautoresume.nodeops.sweep;
+
+import org.slurmautoresume.nodeops.health.NodeHealth;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+import org.slurmautoresume.nodeops.admin.NodeUpdater;
+import org.slurmautoresume.slurm.probe.TcpNodeProber;
+import org.slurmautoresume.slurm.exec.CommandRunner;
+import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.client.SlurmClient;
+
+/**
+ * One pass: take the lock (unless a dry run, which changes nothing and may run beside a real
+ * sweep), read every node and job once, plan, apply, report.
+ */
+public final class Sweep {
+
+    private final SlurmClient slurm;
+    private final SweepExecutor executor;
+    private final Supplier<LocalDateTime> clock;
+
+    public Sweep(SlurmClient slurm, SweepExecutor executor, Supplier<LocalDateTime> clock) {
+        this.slurm = Objects.requireNonNull(slurm);
+        this.executor = Objects.requireNonNull(executor);
+        this.clock = Objects.requireNonNull(clock);
+    }
+
+    /**
+     * The sweep a policy asks for: nodes changed with {@code scontrol} through {@code runner},
+     * returning nodes checked by the policy's {@code healthCommand}, or else by a connection to
+     * their slurmd. What {@code autoresume sweep} and the agent's scheduled sweeps both run.
+     */
+    public static Sweep forPolicy(SlurmClient slurm, CommandRunner runner, SweepPolicy policy,
+                                  Supplier<LocalDateTime> clock) {
+        NodeHealth health = policy.healthCommand().isEmpty()
+                ? new SlurmdProbeHealth(new TcpNodeProber(Duration.ofSeconds(5)))
+                : new CommandNodeHealth(runner, policy.healthCommand(), policy.healthTimeout());
+        return new Sweep(slurm, new SweepExecutor(new NodeUpdater(runner), health), clock);
+    }
+
+    /** Throws {@link SweepLock.BusyException} when another sweep holds {@code lockFile}. */
+    public SweepReport run(SweepPolicy policy, boolean dryRun, Path lockFile) {
+        if (dryRun) {
+            return pass(policy, true);
+        }
+        try (SweepLock lock = SweepLock.acquire(lockFile)) {
+            return pass(policy, false);
+        }
+    }
+
+    private SweepReport pass(SweepPolicy policy, boolean dryRun) {
+        List<Node> nodes = slurm.nodes();
+        List<Job> jobs = slurm.jobs();
+        LocalDateTime now = clock.get();
+        SweepPlan plan = new SweepPlanner(policy).plan(nodes, jobs, now);
+        return executor.execute(plan, nodes, jobs.size(), now, dryRun);
+    }
+}

@@ -1,0 +1,89 @@
+package org.slurmautoresume.nodeops.sweep;
+
+import org.slurmautoresume.nodeops.health.NodeHealth;
+
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.slurmautoresume.nodeops.admin.NodeUpdater;
+import org.slurmautoresume.slurm.model.Node;
+
+/**
+ * Applies a {@link SweepPlan}: one Slurm command per action, a health check before every
+ * resume. Never throws for a failed action; the report says which failed and why. A dry run
+ * reports every action as planned and runs nothing.
+ */
+public final class SweepExecutor {
+
+    static final int MAX_REASON = 200;
+
+    private final NodeUpdater updater;
+    private final NodeHealth health;
+
+    public SweepExecutor(NodeUpdater updater, NodeHealth health) {
+        this.updater = Objects.requireNonNull(updater);
+        this.health = Objects.requireNonNull(health);
+    }
+
+    public SweepReport execute(SweepPlan plan, List<Node> nodes, int jobsSeen, LocalDateTime now, boolean dryRun) {
+        Map<String, Node> byName = new HashMap<>();
+        nodes.forEach(n -> byName.put(n.name(), n));
+        List<SweepReport.Outcome> outcomes = new ArrayList<>();
+        for (SweepAction action : plan.actions()) {
+            outcomes.add(dryRun ? outcome(action, SweepReport.Outcome.PLANNED, "", "")
+                    : apply(action, byName.get(action.target())));
+        }
+        List<SweepReport.HeldBack> held = plan.heldBack().stream()
+                .map(h -> new SweepReport.HeldBack(h.action().kind().word(), h.action().target(), h.action().why(), h.why()))
+                .toList();
+        return new SweepReport(now.toString(), dryRun, nodes.size(), jobsSeen,
+                SweepReport.statusOf(outcomes, held).word(), outcomes, held, plan.findings());
+    }
+
+    private SweepReport.Outcome apply(SweepAction action, Node node) {
+        String target = action.target();
+        return switch (action.kind()) {
+            case CANCEL_ORPHAN_DONOR -> done(action, updater.cancelJob(target));
+            case MARK_REPLACE -> done(action, updater.setState(target, "fail", action.reason()));
+            case DOWN_STUCK_COMPLETING, ESCALATE_TO_DOWN -> done(action, updater.setState(target, "down", action.reason()));
+            case RESUME_IF_HEALTHY -> resumeIfHealthy(action, node);
+        };
+    }
+
+    private SweepReport.Outcome resumeIfHealthy(SweepAction action, Node node) {
+        NodeHealth.Verdict verdict = health.check(node);
+        if (verdict.healthy()) {
+            SweepReport.Outcome resumed = done(action, updater.setState(node.name(), "resume", null));
+            return new SweepReport.Outcome(resumed.kind(), resumed.target(), resumed.result(), resumed.why(),
+                    resumed.command(), resumed.message().isEmpty() ? "health check passed: " + verdict.detail()
+                            : resumed.message());
+        }
+        // Kept out with the verdict as its reason: the new reason time is after the slurmd's
+        // start, so the next sweep no longer sees the node as freshly back.
+        String reason = oneLine("Action:" + (verdict.action().equals("reboot") ? "Reboot" : "Replace")
+                + " health check failed: " + verdict.detail());
+        NodeUpdater.Result kept = updater.setState(node.name(), node.state().isDown() ? "down" : "fail", reason);
+        if (!kept.ok()) {
+            return done(action, kept);
+        }
+        return outcome(action, SweepReport.Outcome.KEPT, kept.command(), "health check failed: " + verdict.detail());
+    }
+
+    private static SweepReport.Outcome done(SweepAction action, NodeUpdater.Result result) {
+        String word = result.ok() ? SweepReport.Outcome.DONE
+                : result.denied() ? SweepReport.Outcome.DENIED : SweepReport.Outcome.FAILED;
+        return outcome(action, word, result.command(), result.message());
+    }
+
+    private static SweepReport.Outcome outcome(SweepAction action, String result, String command, String message) {
+        return new SweepReport.Outcome(action.kind().word(), action.target(), result, action.why(), command, message);
+    }
+
+    static String oneLine(String text) {
+        String flat = text.replaceAll("\\s+", " ").strip();
+        return flat.length() <= MAX_REASON ? flat : flat.substring(0, MAX_REASON - 3) + "...";
+    }
+}

@@ -1,0 +1,191 @@
+package org.slurmautoresume.nodeops.sweep;
+
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slurmautoresume.nodeops.admin.NodePhase;
+import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobState;
+import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.model.NodeReason;
+import org.slurmautoresume.slurm.model.SlurmTime;
+
+/**
+ * Decides one sweep from what Slurm reported: a pure function of nodes, jobs, policy and the
+ * time, with no I/O, so every rule is tested over recorded scontrol output. Each rule matches
+ * only a state its own action leaves, so a second sweep right after plans nothing new.
+ */
+public final class SweepPlanner {
+
+    /** Made by the recovery engine: {@code salloc --no-shell --dependency=expand:T --job-name=autoresume-donor-T}. */
+    public static final Pattern DONOR_NAME = Pattern.compile("autoresume-donor-([0-9]{1,10})");
+    static final String UNEXPECTED_REBOOT = "Node unexpectedly rebooted";
+
+    private final SweepPolicy policy;
+
+    public SweepPlanner(SweepPolicy policy) {
+        this.policy = policy;
+    }
+
+    public SweepPlan plan(List<Node> nodes, List<Job> jobs, LocalDateTime now) {
+        Set<String> excluded = policy.excludeNodes().isBlank() ? Set.of() : new HashSet<>(Hostlist.expand(policy.excludeNodes()));
+        List<SweepAction> actions = new ArrayList<>();
+        List<SweepPlan.Finding> findings = new ArrayList<>();
+        List<Node> completing = new ArrayList<>();
+        for (Node node : nodes) {
+            if (excluded.contains(node.name())) {
+                continue;
+            }
+            if (node.state().has("COMPLETING")) {
+                completing.add(node);
+            }
+            nodeRule(node, now).ifPresent(actions::add);
+            if (node.state().isDrain() && node.reason().isEmpty()) {
+                findings.add(new SweepPlan.Finding("drained-without-reason", node.name(), "the node is "
+                        + node.state().display() + " with no reason: nobody recorded why it was taken out"));
+            }
+            if (!policy.markNotResponding() && isSilentTooLong(node, now)) {
+                findings.add(new SweepPlan.Finding("not-responding", node.name(), silentWhy(node, now)));
+            }
+        }
+        if (!completing.isEmpty()) {
+            actions.addAll(stuckCompleting(completing, jobs, now));
+        }
+        actions.addAll(orphanDonors(jobs, now));
+        SweepPlan capped = SweepCaps.apply(actions, nodes, policy);
+        return new SweepPlan(capped.actions(), capped.heldBack(), findings);
+    }
+
+    /** The one rule a node's state can match, if any (the states are disjoint). */
+    private Optional<SweepAction> nodeRule(Node node, LocalDateTime now) {
+        Optional<NodeReason> reason = node.reason();
+        if (NodePhase.hasActionReason(node) && NodePhase.isBack(node)) {
+            if (!policy.resumeReturned()) {
+                return Optional.empty();
+            }
+            return Optional.of(action(SweepAction.Kind.RESUME_IF_HEALTHY, node, "",
+                    node.state().display() + " with " + reason.get().text() + " set " + reason.get().time().get()
+                            + ", and its slurmd started " + node.slurmdStartTime().get()
+                            + ": back under the same hostname"));
+        }
+        if (reason.isPresent() && reason.get().text().equalsIgnoreCase(UNEXPECTED_REBOOT) && node.state().isDown()
+                && !node.state().notResponding() && policy.resumeUnexpectedReboot()) {
+            return Optional.of(action(SweepAction.Kind.RESUME_IF_HEALTHY, node, "",
+                    node.state().display() + " with reason \"" + UNEXPECTED_REBOOT + "\" and responding"));
+        }
+        if (NodePhase.isMidReplacement(node) && node.state().isFail() && !node.state().isDown()
+                && !policy.escalateFailAfter().isZero()) {
+            Optional<Duration> age = ageOfReason(node, now);
+            if (age.isPresent() && age.get().compareTo(policy.escalateFailAfter()) > 0) {
+                return Optional.of(action(SweepAction.Kind.ESCALATE_TO_DOWN, node, reason.get().text(),
+                        node.state().display() + " with " + reason.get().text() + " for " + Ages.describe(age.get())
+                                + " (limit " + Ages.describe(policy.escalateFailAfter()) + ")"
+                                + (node.state().has("ALLOCATED") || node.state().has("MIXED")
+                                        ? ": setting it DOWN kills the jobs still on it" : "")));
+            }
+        }
+        if (policy.markNotResponding() && isSilentTooLong(node, now)) {
+            return Optional.of(action(SweepAction.Kind.MARK_REPLACE, node, "Action:Replace", silentWhy(node, now)));
+        }
+        return Optional.empty();
+    }
+
+    /** DOWN and not responding longer than the limit, not yet marked for an action. */
+    private boolean isSilentTooLong(Node node, LocalDateTime now) {
+        if (!node.state().isDown() || !node.state().notResponding() || node.state().isFail()
+                || NodePhase.hasActionReason(node)) {
+            return false;
+        }
+        Optional<Duration> age = ageOfReason(node, now);
+        return age.isPresent() && age.get().compareTo(policy.notRespondingAfter()) > 0;
+    }
+
+    private String silentWhy(Node node, LocalDateTime now) {
+        return node.state().display() + " (reason \"" + node.reason().get().text() + "\") for "
+                + Ages.describe(ageOfReason(node, now).get()) + " (limit " + Ages.describe(policy.notRespondingAfter()) + ")";
+    }
+
+    private List<SweepAction> stuckCompleting(List<Node> completing, List<Job> jobs, LocalDateTime now) {
+        Set<String> names = new HashSet<>();
+        completing.forEach(n -> names.add(n.name()));
+        Map<String, Job> oldestJobOnNode = new HashMap<>();
+        for (Job job : jobs) {
+            if (job.state() != JobState.COMPLETING || job.endTime().isEmpty() || job.nodeList().isBlank()) {
+                continue;
+            }
+            for (String host : Hostlist.expand(job.nodeList())) {
+                if (names.contains(host)) {
+                    oldestJobOnNode.merge(host, job, (a, b) -> a.endTime().get().isBefore(b.endTime().get()) ? a : b);
+                }
+            }
+        }
+        List<SweepAction> actions = new ArrayList<>();
+        for (Node node : completing) {
+            Job job = oldestJobOnNode.get(node.name());
+            if (job == null) {
+                continue;
+            }
+            Duration age = Duration.between(job.endTime().get(), now);
+            if (age.compareTo(policy.completingAfter()) > 0) {
+                actions.add(action(SweepAction.Kind.DOWN_STUCK_COMPLETING, node,
+                        "Action:Reboot stuck COMPLETING job " + job.jobId(),
+                        node.state().display() + ": job " + job.jobId() + " ended " + job.endTime().get() + " and is still"
+                                + " COMPLETING after " + Ages.describe(age) + " (limit "
+                                + Ages.describe(policy.completingAfter()) + ")"));
+            }
+        }
+        return actions;
+    }
+
+    private List<SweepAction> orphanDonors(List<Job> jobs, LocalDateTime now) {
+        Map<String, Job> byId = null;
+        List<SweepAction> actions = new ArrayList<>();
+        for (Job donor : jobs) {
+            Matcher m = DONOR_NAME.matcher(donor.name());
+            // COMPLETING: a cancel is already under way.
+            if (!m.matches() || donor.state().isFinished() || donor.state() == JobState.COMPLETING) {
+                continue;
+            }
+            if (byId == null) {
+                byId = new HashMap<>();
+                for (Job job : jobs) {
+                    byId.put(job.jobId(), job);
+                }
+            }
+            String targetId = m.group(1);
+            Job target = byId.get(targetId);
+            Optional<LocalDateTime> submitted = SlurmTime.parse(donor.raw().get("SubmitTime"));
+            Optional<Duration> age = submitted.map(t -> Duration.between(t, now));
+            String why = null;
+            if (target == null || target.state() != JobState.RUNNING) {
+                why = "its target job " + targetId + " is " + (target == null ? "gone" : target.state().name())
+                        + ", not RUNNING";
+            } else if (age.isPresent() && age.get().compareTo(policy.donorMaxAge()) > 0) {
+                why = "it is " + Ages.describe(age.get()) + " old (limit " + Ages.describe(policy.donorMaxAge())
+                        + "): recovery empties a donor within seconds";
+            }
+            if (why != null) {
+                actions.add(new SweepAction(SweepAction.Kind.CANCEL_ORPHAN_DONOR, donor.jobId(), List.of(), "",
+                        "expansion donor job " + donor.jobId() + " (" + donor.name() + ", " + donor.state() + "): " + why));
+            }
+        }
+        return actions;
+    }
+
+    private static Optional<Duration> ageOfReason(Node node, LocalDateTime now) {
+        return node.reason().flatMap(NodeReason::time).map(t -> Duration.between(t, now));
+    }
+
+    private static SweepAction action(SweepAction.Kind kind, Node node, String reason, String why) {
+        return new SweepAction(kind, node.name(), node.partitions(), reason, why);
+    }
+}

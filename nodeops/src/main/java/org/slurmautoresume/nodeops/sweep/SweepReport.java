@@ -1,0 +1,77 @@
+package org.slurmautoresume.nodeops.sweep;
+
+import java.util.List;
+
+/**
+ * What one sweep did, in the shape {@code autoresume sweep --json} prints (stable field names).
+ *
+ * @param status what monitoring should know, one of {@link Status}'s words
+ */
+public record SweepReport(String time, boolean dryRun, int nodesSeen, int jobsSeen, String status,
+                          List<Outcome> actions, List<HeldBack> heldBack, List<SweepPlan.Finding> findings) {
+
+    /** From best to worst; the report's status is the worst that applies. */
+    public enum Status {
+        NOTHING_TO_DO("nothing-to-do"),
+        ACTED("acted"),
+        HELD_BACK("held-back"),
+        FAILED("failed");
+
+        private final String word;
+
+        Status(String word) {
+            this.word = word;
+        }
+
+        public String word() {
+            return word;
+        }
+    }
+
+    /**
+     * One action and how it went. {@code result}: {@code planned} (dry run), {@code done},
+     * {@code kept} (health check failed: the node stays out, {@code message} says why),
+     * {@code failed} or {@code denied} (Slurm refused the caller's privilege).
+     */
+    public record Outcome(String kind, String target, String result, String why, String command, String message) {
+
+        public static final String PLANNED = "planned";
+        public static final String DONE = "done";
+        public static final String KEPT = "kept";
+        public static final String FAILED = "failed";
+        public static final String DENIED = "denied";
+
+        boolean failed() {
+            return result.equals(FAILED) || result.equals(DENIED);
+        }
+    }
+
+    /** An action the caps held back. */
+    public record HeldBack(String kind, String target, String why, String heldBecause) {
+    }
+
+    public SweepReport {
+        actions = List.copyOf(actions);
+        heldBack = List.copyOf(heldBack);
+        findings = List.copyOf(findings);
+    }
+
+    static Status statusOf(List<Outcome> actions, List<HeldBack> heldBack) {
+        if (actions.stream().anyMatch(Outcome::failed)) {
+            return Status.FAILED;
+        }
+        if (!heldBack.isEmpty()) {
+            return Status.HELD_BACK;
+        }
+        return actions.isEmpty() ? Status.NOTHING_TO_DO : Status.ACTED;
+    }
+
+    public Status statusValue() {
+        for (Status s : Status.values()) {
+            if (s.word().equals(status)) {
+                return s;
+            }
+        }
+        throw new IllegalStateException("unknown status " + status);
+    }
+}

@@ -1,0 +1,133 @@
+package org.slurmautoresume.nodeops.health;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.Test;
+import org.slurmautoresume.slurm.exec.CommandException;
+import org.slurmautoresume.slurm.exec.CommandRequest;
+import org.slurmautoresume.slurm.exec.CommandResult;
+import org.slurmautoresume.slurm.exec.CommandRunner;
+
+class HealthChecksTest {
+
+    private static final Path SCONTROL = Path.of("/usr/bin/scontrol");
+
+    /** A check that answers what it is told, or throws. */
+    private record Fixed(String name, CheckResult answer) implements HealthCheck {
+        @Override
+        public String description() {
+            return "fixed";
+        }
+
+        @Override
+        public CheckResult run(HealthContext context) {
+            if (answer == null) {
+                throw new IllegalStateException("boom");
+            }
+            return answer;
+        }
+    }
+
+    private static CheckResult failed(String name, HealthAction action) {
+        return CheckResult.of(name, List.of(Finding.fault(action, name + " broke")), "");
+    }
+
+    private static HealthContext context() {
+        return new HealthContext(mock(CommandRunner.class), new ToolLocator(""), HealthSettings.defaults(), OptionalInt::empty);
+    }
+
+    @Test
+    void theStandardSetIsInADocumentedOrder() {
+        assertEquals(List.of("gpu", "dcgm", "neuron", "efa", "cpu", "disk"), HealthChecks.standard().names());
+    }
+
+    @Test
+    void namedChecksRunInRegistryOrderAndUnknownNamesAreRefused() {
+        HealthChecks checks = new HealthChecks(List.of(new Fixed("a", CheckResult.skipped("a", "no tool")),
+                new Fixed("b", failed("b", HealthAction.REBOOT)), new Fixed("c", failed("c", HealthAction.REPLACE))));
+        HealthReport report = checks.run(context(), List.of("b", "a"));
+        assertEquals(List.of("a", "b"), report.results().stream().map(CheckResult::check).toList());
+        assertEquals(HealthAction.REBOOT, report.worstAction());
+        assertEquals(HealthAction.REPLACE, checks.run(context()).worstAction());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> checks.run(context(), List.of("gpus")));
+        assertTrue(e.getMessage().contains("\"gpus\"") && e.getMessage().contains("a, b, c"), e.getMessage());
+    }
+
+    @Test
+    void aBrokenCheckIsReportedWithoutHidingTheOthers() {
+        HealthChecks checks = new HealthChecks(List.of(new Fixed("a", null), new Fixed("b", failed("b", HealthAction.REBOOT))));
+        HealthReport report = checks.run(context());
+        assertEquals(2, report.results().size());
+        assertEquals(HealthStatus.FAILED, report.results().get(0).status());
+        assertTrue(report.results().get(0).summary().contains("boom"));
+        assertEquals(HealthAction.REBOOT, report.worstAction());
+    }
+
+    @Test
+    void allSkippedIsSkippedNotFailed() {
+        HealthReport report = new HealthReport(List.of(CheckResult.skipped("gpu", "none")));
+        assertEquals(HealthStatus.SKIPPED, report.status());
+        assertTrue(!report.failed());
+        assertTrue(NodeMarker.command(SCONTROL, "node1", report).isEmpty());
+    }
+
+    @Test
+    void markCommandsFollowTheWorstAction() {
+        HealthReport replace = new HealthReport(List.of(failed("gpu", HealthAction.REBOOT), failed("dcgm", HealthAction.REPLACE)));
+        assertEquals(List.of("/usr/bin/scontrol", "update", "nodename=node1", "state=fail", "reason=Action:Replace"),
+                NodeMarker.command(SCONTROL, "node1", replace).orElseThrow());
+        HealthReport reboot = new HealthReport(List.of(failed("gpu", HealthAction.REBOOT)));
+        assertEquals("reason=Action:Reboot", NodeMarker.command(SCONTROL, "node1", reboot).orElseThrow().get(4));
+        HealthReport person = new HealthReport(List.of(failed("disk", HealthAction.NONE), failed("dcgm", HealthAction.NONE)));
+        assertEquals(List.of("/usr/bin/scontrol", "update", "nodename=node1", "state=drain",
+                "reason=health check failed: disk,dcgm"), NodeMarker.command(SCONTROL, "node1", person).orElseThrow());
+    }
+
+    @Test
+    void anUnsafeNodeNameIsRefusedBeforeAnythingRuns() {
+        CommandRunner runner = mock(CommandRunner.class);
+        HealthReport report = new HealthReport(List.of(failed("gpu", HealthAction.REBOOT)));
+        NodeMarker marker = new NodeMarker(runner, SCONTROL);
+        assertThrows(IllegalArgumentException.class, () -> marker.mark("node1 state=resume", report));
+        assertThrows(IllegalArgumentException.class, () -> marker.mark("-node1", report));
+        verify(runner, never()).run(any());
+    }
+
+    @Test
+    void aRefusedUpdateNamesScontrolsComplaint() {
+        CommandRunner runner = mock(CommandRunner.class);
+        when(runner.run(any())).thenAnswer(inv -> new CommandResult(inv.getArgument(0), 1, "",
+                "slurm_update error: Access/permission denied", false, Duration.ZERO));
+        NodeMarker marker = new NodeMarker(runner, SCONTROL);
+        CommandException e = assertThrows(CommandException.class,
+                () -> marker.mark("node1", new HealthReport(List.of(failed("gpu", HealthAction.REPLACE)))));
+        assertTrue(e.getMessage().contains("permission denied") && e.getMessage().contains("nodename=node1"), e.getMessage());
+    }
+
+    @Test
+    void aToolThatCannotStartBecomesAResultNotAnException() {
+        CommandRunner runner = mock(CommandRunner.class);
+        when(runner.run(any())).thenThrow(CommandException.cannotStart(CommandRequest.of("/bin/x"), null));
+        HealthContext context = new HealthContext(runner, new ToolLocator(""), HealthSettings.defaults(), OptionalInt::empty);
+        CommandResult result = context.run(Path.of("/bin/x"), List.of(), Duration.ofSeconds(1));
+        assertEquals(HealthContext.CANNOT_START, result.exitCode());
+        assertTrue(result.stderr().contains("/bin/x"));
+    }
+
+    @Test
+    void localNodeNamePrefersSlurmdsVariable() {
+        assertEquals("gpu-st-7", LocalNode.name(java.util.Map.of("SLURMD_NODENAME", "gpu-st-7")).orElseThrow());
+        assertEquals("ip-10-1-2-3", LocalNode.shortName("ip-10-1-2-3.ec2.internal"));
+    }
+}

@@ -1,0 +1,256 @@
+package org.slurmautoresume.nodeops.sweep;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.slurmautoresume.slurm.parse.Records.job;
+import static org.slurmautoresume.slurm.parse.Records.jobWith;
+import static org.slurmautoresume.slurm.parse.Records.node;
+import static org.slurmautoresume.slurm.parse.Records.nodeWith;
+import static org.slurmautoresume.slurm.parse.Records.nodeWithReason;
+
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.parse.Fixtures;
+import org.slurmautoresume.slurm.parse.NodeParser;
+
+/** Each stuck-state rule over real 22.05 records (fixtures/slurm-22.05, see its README). */
+class SweepPlannerTest {
+
+    /** The capture's clock: node2 was marked Action:Replace at 04:14:02 (show-node-idle-fail.txt). */
+    private static final LocalDateTime MARKED = LocalDateTime.parse("2026-11-22T04:14:02");
+
+    private static SweepPlan plan(List<Node> nodes, List<Job> jobs, LocalDateTime now) {
+        return new SweepPlanner(SweepPolicy.DEFAULTS).plan(nodes, jobs, now);
+    }
+
+    private static SweepPlan plan(SweepPolicy policy, List<Node> nodes, List<Job> jobs, LocalDateTime now) {
+        return new SweepPlanner(policy).plan(nodes, jobs, now);
+    }
+
+    private static SweepPolicy policy(int maxNodes, int maxPartitionPercent) {
+        SweepPolicy d = SweepPolicy.DEFAULTS;
+        return new SweepPolicy(d.escalateFailAfter(), d.notRespondingAfter(), d.markNotResponding(),
+                d.completingAfter(), d.donorMaxAge(), d.resumeReturned(), d.resumeUnexpectedReboot(), maxNodes,
+                maxPartitionPercent, d.excludeNodes(), d.healthCommand(), d.healthTimeout());
+    }
+
+    @Test
+    void aReplacedNodeBackAsIdleFailIsResumedAfterAHealthCheck() {
+        // Reason set 04:14:02, slurmd started 04:14:02: the replacement registered within the second.
+        SweepPlan plan = plan(List.of(node("show-node-idle-fail.txt", "node2")), List.of(), MARKED.plusMinutes(1));
+        assertEquals(1, plan.actions().size(), plan.toString());
+        SweepAction action = plan.actions().get(0);
+        assertEquals(SweepAction.Kind.RESUME_IF_HEALTHY, action.kind());
+        assertEquals("node2", action.target());
+        assertTrue(action.why().contains("back under the same hostname"), action.why());
+    }
+
+    @Test
+    void aFailedNodeWhoseSlurmdIsOlderThanTheMarkIsNotBack() {
+        // MIXED+FAIL: marked 04:14:41 while its slurmd (started 04:13:04) kept running jobs.
+        SweepPlan plan = plan(List.of(node("show-node-mixed-fail.txt", "node3")), List.of(),
+                LocalDateTime.parse("2026-11-22T04:20:00"));
+        assertTrue(plan.isEmpty(), plan.toString());
+    }
+
+    @Test
+    void aNodeWaitingForItsReplacementIsLeftAloneHowEverLong() {
+        SweepPlan plan = plan(List.of(node("show-node-fail-not-responding.txt", "node2")), List.of(), MARKED.plusDays(3));
+        assertTrue(plan.isEmpty(), plan.toString());
+    }
+
+    @Test
+    void failWithJobsLongerThanTheLimitEscalatesToDown() {
+        Node node = node("show-node-mixed-fail.txt", "node3"); // reason time 04:14:41
+        LocalDateTime marked = LocalDateTime.parse("2026-11-22T04:14:41");
+        assertTrue(plan(List.of(node), List.of(), marked.plus(SweepPolicy.DEFAULTS.escalateFailAfter())).isEmpty());
+        SweepPlan plan = plan(List.of(node), List.of(), marked.plusHours(3));
+        assertEquals(1, plan.actions().size(), plan.toString());
+        SweepAction action = plan.actions().get(0);
+        assertEquals(SweepAction.Kind.ESCALATE_TO_DOWN, action.kind());
+        assertEquals("Action:Replace", action.reason());
+        assertTrue(action.why().contains("kills the jobs"), action.why());
+        assertTrue(action.why().contains("3h00m"), action.why());
+    }
+
+    @Test
+    void escalationCanBeTurnedOff() {
+        SweepPolicy d = SweepPolicy.DEFAULTS;
+        SweepPolicy never = new SweepPolicy(Duration.ZERO, d.notRespondingAfter(), true, d.completingAfter(),
+                d.donorMaxAge(), true, true, 10, 25, "", List.of(), d.healthTimeout());
+        assertTrue(plan(never, List.of(node("show-node-mixed-fail.txt", "node3")), List.of(), MARKED.plusDays(2)).isEmpty());
+    }
+
+    @Test
+    void downNotRespondingTooLongIsMarkedForReplacement() {
+        Node node = node("show-node-down-not-responding.txt", "node2"); // "Not responding" since 04:13:44
+        LocalDateTime since = LocalDateTime.parse("2026-11-22T04:13:44");
+        assertTrue(plan(List.of(node), List.of(), since.plusMinutes(5)).isEmpty());
+        SweepPlan plan = plan(List.of(node), List.of(), since.plusMinutes(11));
+        assertEquals(SweepAction.Kind.MARK_REPLACE, plan.actions().get(0).kind());
+        assertEquals("Action:Replace", plan.actions().get(0).reason());
+        assertTrue(plan.actions().get(0).why().contains("Not responding"), plan.actions().get(0).why());
+    }
+
+    @Test
+    void downNotRespondingIsOnlyReportedWhenThePolicySaysReport() {
+        SweepPolicy d = SweepPolicy.DEFAULTS;
+        SweepPolicy report = new SweepPolicy(d.escalateFailAfter(), d.notRespondingAfter(), false, d.completingAfter(),
+                d.donorMaxAge(), true, true, 10, 25, "", List.of(), d.healthTimeout());
+        SweepPlan plan = plan(report, List.of(node("show-node-down-not-responding.txt", "node2")), List.of(),
+                LocalDateTime.parse("2026-11-22T05:00:00"));
+        assertTrue(plan.actions().isEmpty(), plan.toString());
+        assertEquals("not-responding", plan.findings().get(0).kind());
+        assertEquals("node2", plan.findings().get(0).node());
+    }
+
+    @Test
+    void completingLongAfterTheJobEndedIsSetDown() {
+        Node node = node("show-node-idle-completing.txt", "node4");
+        Job job = job("show-job-completing.txt"); // job 11 on node4, EndTime 04:15:14
+        LocalDateTime ended = LocalDateTime.parse("2026-11-22T04:15:14");
+        assertTrue(plan(List.of(node), List.of(job), ended.plusMinutes(1)).isEmpty());
+        SweepPlan plan = plan(List.of(node), List.of(job), ended.plusMinutes(20));
+        SweepAction action = plan.actions().get(0);
+        assertEquals(SweepAction.Kind.DOWN_STUCK_COMPLETING, action.kind());
+        assertEquals("node4", action.target());
+        assertTrue(action.reason().startsWith("Action:Reboot") && action.reason().contains("11"), action.reason());
+    }
+
+    @Test
+    void completingWithoutAKnownJobIsLeftAlone() {
+        SweepPlan plan = plan(List.of(node("show-node-idle-completing.txt", "node4")), List.of(), MARKED.plusDays(1));
+        assertTrue(plan.isEmpty(), plan.toString());
+    }
+
+    @Test
+    void drainedWithoutAReasonIsReported() {
+        // show-node-idle-drain.txt with its Reason= field taken away (Slurm prints none when unset).
+        SweepPlan plan = plan(List.of(nodeWithReason("show-node-idle-drain.txt", "node2", null),
+                node("show-node-idle-drain.txt", "node3")), List.of(), MARKED);
+        assertTrue(plan.actions().isEmpty());
+        assertEquals(1, plan.findings().size(), plan.toString());
+        assertEquals("drained-without-reason", plan.findings().get(0).kind());
+        assertEquals("node2", plan.findings().get(0).node());
+    }
+
+    @Test
+    void unexpectedlyRebootedAndRespondingIsResumedAfterACheck() {
+        // show-node-down-admin.txt (DOWN, responding) with the reason slurmctld gives an unexpected reboot.
+        Node node = nodeWithReason("show-node-down-admin.txt", "node4", "Node unexpectedly rebooted [slurm@2026-11-22T04:30:00]");
+        SweepPlan plan = plan(List.of(node), List.of(), LocalDateTime.parse("2026-11-22T04:31:00"));
+        assertEquals(SweepAction.Kind.RESUME_IF_HEALTHY, plan.actions().get(0).kind());
+    }
+
+    @Test
+    void anOrphanDonorWhoseTargetIsNotRunningIsCancelled() {
+        // Job 22 was the real donor for job 21; renamed as the recovery engine names donors.
+        Job donor = jobWith("show-job-expansion-donor.txt", "JobName", "autoresume-donor-21");
+        LocalDateTime soon = LocalDateTime.parse("2026-11-22T04:19:30");
+        assertTrue(plan(List.of(), List.of(donor, job("show-job-running-expanded.txt")), soon).isEmpty());
+        SweepPlan gone = plan(List.of(), List.of(donor), soon);
+        assertEquals(SweepAction.Kind.CANCEL_ORPHAN_DONOR, gone.actions().get(0).kind());
+        assertEquals("22", gone.actions().get(0).target());
+        assertTrue(gone.actions().get(0).why().contains("21 is gone"), gone.actions().get(0).why());
+        Job finishedTarget = jobWith("show-job-running-expanded.txt", "JobState", "COMPLETED");
+        SweepPlan done = plan(List.of(), List.of(donor, finishedTarget), soon);
+        assertTrue(done.actions().get(0).why().contains("COMPLETED"), done.actions().get(0).why());
+    }
+
+    @Test
+    void aDonorOlderThanTheLimitIsCancelledEvenWhileItsTargetRuns() {
+        Job donor = jobWith("show-job-expansion-donor.txt", "JobName", "autoresume-donor-21"); // submitted 04:19:15
+        SweepPlan plan = plan(List.of(), List.of(donor, job("show-job-running-expanded.txt")),
+                LocalDateTime.parse("2026-11-22T04:25:00"));
+        assertEquals(1, plan.actions().size());
+        assertTrue(plan.actions().get(0).why().contains("old (limit 5m00s)"), plan.actions().get(0).why());
+    }
+
+    @Test
+    void finishedOrOrdinaryJobsAreNeverCancelled() {
+        Job emptied = jobWith("show-job-expansion-donor-emptied.txt", "JobName", "autoresume-donor-21");
+        Job ordinary = job("show-job-expansion-donor.txt"); // named no-shell
+        assertTrue(plan(List.of(), List.of(emptied, ordinary), MARKED.plusDays(1)).isEmpty());
+    }
+
+    @Test
+    void capsHoldBackActionsPastMaxNodesAndSayWhich() {
+        List<Node> nodes = new ArrayList<>();
+        for (int i = 1; i <= 8; i++) {
+            nodes.add(node("show-node-idle-fail.txt", "node" + i));
+        }
+        SweepPlan plan = plan(policy(3, 100), nodes, List.of(), MARKED.plusMinutes(1));
+        assertEquals(List.of("node1", "node2", "node3"), plan.actions().stream().map(SweepAction::target).toList());
+        assertEquals(5, plan.heldBack().size());
+        assertTrue(plan.heldBack().get(0).why().contains("maxNodes=3"), plan.heldBack().get(0).why());
+    }
+
+    @Test
+    void capsHoldBackActionsPastThePartitionShare() {
+        List<Node> nodes = new ArrayList<>();
+        for (int i = 1; i <= 8; i++) {
+            nodes.add(node(i <= 4 ? "show-node-idle-fail.txt" : "show-node-idle.txt", "node" + i));
+        }
+        SweepPlan plan = plan(policy(100, 25), nodes, List.of(), MARKED.plusMinutes(1));
+        assertEquals(2, plan.actions().size(), plan.toString()); // 25 % of 8 nodes in partition debug
+        assertEquals(2, plan.heldBack().size());
+        assertTrue(plan.heldBack().get(0).why().contains("partition debug has 8 node(s), so at most 2"),
+                plan.heldBack().get(0).why());
+    }
+
+    @Test
+    void donorCancelsAreNeverHeldBack() {
+        Job donor = jobWith("show-job-expansion-donor.txt", "JobName", "autoresume-donor-21");
+        SweepPlan plan = plan(policy(0, 0), List.of(node("show-node-idle-fail.txt", "node2")), List.of(donor), MARKED);
+        assertEquals(SweepAction.Kind.CANCEL_ORPHAN_DONOR, plan.actions().get(0).kind());
+        assertEquals(1, plan.heldBack().size());
+    }
+
+    @Test
+    void excludedNodesAreNeverPlanned() {
+        SweepPolicy d = SweepPolicy.DEFAULTS;
+        SweepPolicy excluding = new SweepPolicy(d.escalateFailAfter(), d.notRespondingAfter(), true,
+                d.completingAfter(), d.donorMaxAge(), true, true, 10, 100, "node[2-3]", List.of(), d.healthTimeout());
+        SweepPlan plan = plan(excluding, List.of(node("show-node-idle-fail.txt", "node2"),
+                node("show-node-idle-fail.txt", "node4")), List.of(), MARKED.plusMinutes(1));
+        assertEquals(List.of("node4"), plan.actions().stream().map(SweepAction::target).toList());
+    }
+
+    /** The states each action leaves (real captures) plan nothing, however late the next sweep. */
+    @ParameterizedTest
+    @ValueSource(strings = {"show-node-idle.txt", "show-node-fail-not-responding.txt", "show-node-idle-after-reboot.txt",
+        "show-node-down-drain-reboot-issued.txt", "show-node-idle-drain.txt", "show-node-mixed.txt"})
+    void theStatesAnActionLeavesPlanNothing(String fixture) {
+        SweepPlan plan = plan(List.of(node(fixture, "node2")), List.of(), MARKED.plusDays(1));
+        assertTrue(plan.isEmpty(), fixture + ": " + plan);
+    }
+
+    @Test
+    void aNodeKeptAfterAFailedCheckIsNotBackAnyMore() {
+        // What the executor leaves: the same IDLE+FAIL node, its reason re-set after the slurmd started.
+        Node kept = nodeWithReason("show-node-idle-fail.txt", "node2",
+                "Action:Replace health check failed: no gpu [root@2026-11-22T04:20:00]");
+        assertTrue(plan(List.of(kept), List.of(), LocalDateTime.parse("2026-11-22T04:21:00")).isEmpty());
+    }
+
+    @Test
+    void aWholeRealClusterListing() {
+        List<Node> nodes = new NodeParser().parseAll(Fixtures.read("slurm-22.05", "show-node-all-with-down.txt"));
+        SweepPlan plan = plan(policy(10, 100), nodes, List.of(), LocalDateTime.parse("2026-11-22T05:00:00"));
+        assertEquals(List.of("node2"), plan.actions().stream().map(SweepAction::target).toList(), plan.toString());
+        assertEquals(SweepAction.Kind.MARK_REPLACE, plan.actions().get(0).kind());
+    }
+
+    @Test
+    void aNodeNotRespondingAgainWithSlurmdNewerIsNotBack() {
+        Node silent = nodeWith("show-node-idle-fail.txt", "node2", "State", "IDLE+FAIL+NOT_RESPONDING");
+        assertTrue(plan(List.of(silent), List.of(), MARKED.plusMinutes(1)).isEmpty());
+    }
+}

@@ -1,6 +1,0 @@
-package org.slurmautoresume.bridge.health;
-
-/** How one check ended. A check whose tool or device is absent is SKIPPED, never FAILED. */
-public enum HealthStatus {
-    PASSED, FAILED, SKIPPED
-}

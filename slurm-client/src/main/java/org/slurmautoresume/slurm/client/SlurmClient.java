@@ -1,0 +1,335 @@
+package org.slurmautoresume.slurm.client;
+
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slurmautoresume.slurm.exec.CommandException;
+import org.slurmautoresume.slurm.exec.CommandRequest;
+import org.slurmautoresume.slurm.exec.CommandResult;
+import org.slurmautoresume.slurm.exec.CommandRunner;
+import org.slurmautoresume.slurm.exec.DebugLogging;
+import org.slurmautoresume.slurm.exec.RetryPolicy;
+import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.slurm.hostlist.HostlistException;
+import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.model.SlurmConfig;
+import org.slurmautoresume.slurm.model.SlurmVersion;
+import org.slurmautoresume.slurm.model.Step;
+import org.slurmautoresume.slurm.parse.ConfigParser;
+import org.slurmautoresume.slurm.parse.JobParser;
+import org.slurmautoresume.slurm.parse.NodeParser;
+import org.slurmautoresume.slurm.parse.ParseException;
+import org.slurmautoresume.slurm.parse.StepParser;
+import org.slurmautoresume.slurm.parse.json.JsonJobParser;
+import org.slurmautoresume.slurm.parse.json.JsonNodeParser;
+import org.slurmautoresume.slurm.parse.json.JsonStepParser;
+
+/**
+ * Read-only queries of the Slurm controller through {@code scontrol}. The runner passed in
+ * decides retries (wrap it in a {@link org.slurmautoresume.slurm.exec.RetryingCommandRunner}).
+ *
+ * <p>Nodes, jobs and steps are read from {@code scontrol --json} where the format says so
+ * ({@link OutputFormat}), else from {@code scontrol -o}; both give the same model values. A
+ * JSON answer that holds no records, or fails for a reason other than an unreachable
+ * controller, is asked again as text: scontrol 23.11 and later print an empty list and exit 0
+ * when the lookup itself failed (an unknown job, say), so only the text answer tells "not
+ * found" from other errors.
+ */
+public final class SlurmClient {
+
+    /**
+     * Looked up when first used, not when the class loads: a supervised step that ends well
+     * never starts the logging framework (about a quarter of the classes a start-up loads).
+     */
+    private static Logger log() {
+        return LoggerFactory.getLogger(SlurmClient.class);
+    }
+
+    private final CommandRunner runner;
+    private final String scontrol;
+    private final Duration timeout;
+    /** TEXT or JSON once known; null while AUTO has not asked scontrol's version yet. */
+    private volatile OutputFormat resolvedFormat;
+    private final NodeParser nodeParser = new NodeParser();
+    private final JobParser jobParser = new JobParser();
+    private final StepParser stepParser = new StepParser();
+    private final ConfigParser configParser = new ConfigParser();
+    private final JsonNodeParser jsonNodeParser;
+    private final JsonJobParser jsonJobParser;
+    private final JsonStepParser jsonStepParser;
+
+    public SlurmClient(CommandRunner runner) {
+        this(runner, OutputFormat.AUTO);
+    }
+
+    public SlurmClient(CommandRunner runner, OutputFormat format) {
+        this(runner, "scontrol", Duration.ofSeconds(30), format);
+    }
+
+    public SlurmClient(CommandRunner runner, String scontrolPath, Duration timeout) {
+        this(runner, scontrolPath, timeout, OutputFormat.AUTO);
+    }
+
+    public SlurmClient(CommandRunner runner, String scontrolPath, Duration timeout, OutputFormat format) {
+        this(runner, scontrolPath, timeout, format, ZoneId.systemDefault());
+    }
+
+    /** {@code zone}: where JSON's epoch seconds are read, as the text's local times are (tests). */
+    SlurmClient(CommandRunner runner, String scontrolPath, Duration timeout, OutputFormat format, ZoneId zone) {
+        this.runner = Objects.requireNonNull(runner);
+        this.scontrol = Objects.requireNonNull(scontrolPath);
+        this.timeout = Objects.requireNonNull(timeout);
+        this.resolvedFormat = Objects.requireNonNull(format) == OutputFormat.AUTO ? null : format;
+        this.jsonNodeParser = new JsonNodeParser(zone);
+        this.jsonJobParser = new JsonJobParser(zone);
+        this.jsonStepParser = new JsonStepParser(zone);
+    }
+
+    /**
+     * TEXT or JSON: the format queries use. AUTO asks {@code scontrol --version} the first time
+     * and keeps the answer; when the version cannot be read it uses text this time and asks again
+     * next time (text works with every release, and the query will report what is wrong).
+     */
+    public OutputFormat outputFormat() {
+        OutputFormat format = resolvedFormat;
+        if (format != null) {
+            return format;
+        }
+        synchronized (this) {
+            if (resolvedFormat == null) {
+                SlurmVersion version;
+                try {
+                    version = version();
+                } catch (SlurmException e) {
+                    log().warn("could not read Slurm's version ({}); reading scontrol's text output", e.getMessage());
+                    return OutputFormat.TEXT;
+                }
+                resolvedFormat = version.atLeast(SlurmVersion.FIRST_WITH_JSON) ? OutputFormat.JSON : OutputFormat.TEXT;
+                DebugLogging.debug(SlurmClient.class, "Slurm {}: reading scontrol's {} output", version, resolvedFormat);
+            }
+            return resolvedFormat;
+        }
+    }
+
+    public SlurmVersion version() {
+        String out = scontrol(List.of("--version"), "read Slurm's version");
+        try {
+            return SlurmVersion.parse(out);
+        } catch (IllegalArgumentException e) {
+            throw new SlurmException(SlurmException.Kind.BAD_OUTPUT, e.getMessage(), e);
+        }
+    }
+
+    /** Every node the controller knows. */
+    public List<Node> nodes() {
+        return json(List.of("show", "node"), "list nodes", jsonNodeParser::parseAll).orElseGet(
+                () -> parse(() -> nodeParser.parseAll(scontrol(List.of("-o", "show", "node"), "list nodes"))));
+    }
+
+    /**
+     * The nodes named by a hostlist expression, in the controller's order; unknown names are
+     * NOT_FOUND; a malformed or oversized expression is a {@link HostlistException}.
+     */
+    public List<Node> nodes(String hostlist) {
+        long wanted = requireValidHostlist(hostlist);
+        Optional<List<Node>> fromJson = json(List.of("show", "node", hostlist), "show nodes " + hostlist,
+                jsonNodeParser::parseAll);
+        // JSON leaves unknown names out; the text names them, which makes the answer NOT_FOUND.
+        if (fromJson.isPresent() && fromJson.get().size() >= wanted) {
+            return fromJson.get();
+        }
+        CommandResult result = run(List.of("-o", "show", "node", hostlist));
+        if (!result.succeeded()) {
+            if (mentionsNotFound(result)) {
+                throw new SlurmException(SlurmException.Kind.NOT_FOUND,
+                        "no such node in " + hostlist + ": " + result.diagnosticTail());
+            }
+            throw failure(result, "show nodes " + hostlist);
+        }
+        return parse(() -> nodeParser.parseAll(result.stdout()));
+    }
+
+    public Optional<Node> node(String name) {
+        if (!Hostlist.isValidHostname(name)) {
+            throw new SlurmException(SlurmException.Kind.NOT_FOUND, "not a valid node name: \"" + name + "\"");
+        }
+        return query(List.of("show", "node", name), "show node " + name, jsonNodeParser::parseAll,
+                nodeParser::parseAll, SlurmClient::mentionsNotFound)
+                .flatMap(nodes -> nodes.stream().filter(n -> n.name().equals(name)).findFirst());
+    }
+
+    /**
+     * Every job the controller still holds (running, pending, and finished within MinJobAge).
+     * {@code scontrol -o show job} prints "No jobs in the system" (exit 0) when there are none.
+     */
+    public List<Job> jobs() {
+        return json(List.of("show", "job"), "list jobs", jsonJobParser::parseAll).orElseGet(() -> {
+            String out = scontrol(List.of("-o", "show", "job"), "list jobs");
+            if (out.strip().startsWith("No jobs in the system")) {
+                return List.of();
+            }
+            return parse(() -> jobParser.parseAll(out));
+        });
+    }
+
+    public Optional<Job> job(String jobId) {
+        requireJobId(jobId);
+        return query(List.of("show", "job", jobId), "show job " + jobId, jsonJobParser::parseAll,
+                jobParser::parseAll, SlurmClient::mentionsInvalidJob)
+                .flatMap(jobs -> jobs.stream().findFirst());
+    }
+
+    /** The job, or a NOT_FOUND {@link SlurmException} that names it. */
+    public Job requireJob(String jobId) {
+        return job(jobId).orElseThrow(() -> new SlurmException(SlurmException.Kind.NOT_FOUND,
+                "job " + jobId + " is not known to Slurm (finished long ago, or never existed)"));
+    }
+
+    /** The job's steps; empty when it has none or it is not known. */
+    public List<Step> steps(String jobId) {
+        requireJobId(jobId);
+        return query(List.of("show", "step", jobId), "show steps of " + jobId, jsonStepParser::parseAll,
+                stepParser::parseAll, SlurmClient::mentionsInvalidJob).orElse(List.of());
+    }
+
+    public SlurmConfig config() {
+        return parse(() -> configParser.parse(scontrol(List.of("show", "config"), "read the Slurm configuration")));
+    }
+
+    /** Slurm's own expansion, for cross-checks: {@code scontrol show hostnames}. */
+    public List<String> hostnames(String hostlist) {
+        String out = scontrol(List.of("show", "hostnames", hostlist), "expand " + hostlist);
+        List<String> hosts = new ArrayList<>();
+        for (String line : out.split("\n")) {
+            if (!line.isBlank()) {
+                hosts.add(line.strip());
+            }
+        }
+        return hosts;
+    }
+
+    /**
+     * The records of {@code scontrol [--json|-o] ARGS}: JSON when in use and it found some, else
+     * the text, whose error message tells "does not exist" (empty) from a failure (thrown).
+     */
+    private <T> Optional<List<T>> query(List<String> args, String purpose, Function<String, List<T>> jsonReader,
+                                        Function<String, List<T>> textReader, Predicate<CommandResult> notFound) {
+        Optional<List<T>> fromJson = json(args, purpose, jsonReader);
+        if (fromJson.isPresent()) {
+            return fromJson;
+        }
+        List<String> argv = new ArrayList<>(args.size() + 1);
+        argv.add("-o");
+        argv.addAll(args);
+        CommandResult result = run(argv);
+        if (!result.succeeded()) {
+            if (notFound.test(result)) {
+                return Optional.empty();
+            }
+            throw failure(result, purpose);
+        }
+        return Optional.of(parse(() -> textReader.apply(result.stdout())));
+    }
+
+    /**
+     * The records of {@code scontrol --json ARGS} when JSON is in use and answered with some;
+     * empty when the text should be asked instead. Unreadable JSON is BAD_OUTPUT, an
+     * unreachable controller or a timeout fails at once (the text would only wait again).
+     */
+    private <T> Optional<List<T>> json(List<String> args, String purpose, Function<String, List<T>> reader) {
+        if (outputFormat() != OutputFormat.JSON) {
+            return Optional.empty();
+        }
+        List<String> argv = new ArrayList<>(args.size() + 1);
+        argv.add("--json");
+        argv.addAll(args);
+        CommandResult result = run(argv);
+        if (result.timedOut() || RetryPolicy.DEFAULT.isTransient(result)) {
+            throw failure(result, purpose);
+        }
+        if (!result.succeeded() || result.stdout().isBlank()) {
+            return Optional.empty();
+        }
+        List<T> records = parse(() -> reader.apply(result.stdout()));
+        return records.isEmpty() ? Optional.empty() : Optional.of(records);
+    }
+
+    private String scontrol(List<String> args, String purpose) {
+        CommandResult result = run(args);
+        if (!result.succeeded()) {
+            throw failure(result, purpose);
+        }
+        return result.stdout();
+    }
+
+    private CommandResult run(List<String> args) {
+        List<String> argv = new ArrayList<>(args.size() + 1);
+        argv.add(scontrol);
+        argv.addAll(args);
+        CommandRequest request = new CommandRequest(argv, timeout, java.util.Map.of());
+        try {
+            return Objects.requireNonNull(runner.run(request), "the command runner returned no result");
+        } catch (CommandException e) {
+            throw new SlurmException(SlurmException.Kind.UNAVAILABLE,
+                    "cannot run " + scontrol + ": is Slurm's client (slurm-client) installed and on PATH?", e);
+        }
+    }
+
+    private static SlurmException failure(CommandResult result, String purpose) {
+        String message = "could not " + purpose + ": " + CommandException.failed(result).getMessage();
+        if (result.timedOut()) {
+            return new SlurmException(SlurmException.Kind.TIMEOUT, message);
+        }
+        if (RetryPolicy.DEFAULT.isTransient(result)) {
+            return new SlurmException(SlurmException.Kind.UNAVAILABLE, message);
+        }
+        return new SlurmException(SlurmException.Kind.COMMAND_FAILED, message);
+    }
+
+    private static boolean mentionsInvalidJob(CommandResult result) {
+        String text = result.stderr().toLowerCase(Locale.ROOT);
+        return text.contains("invalid job id") || text.contains("job not found");
+    }
+
+    private static boolean mentionsNotFound(CommandResult result) {
+        String text = (result.stderr() + result.stdout()).toLowerCase(Locale.ROOT);
+        return text.contains("not found") || text.contains("invalid node name");
+    }
+
+    private static void requireJobId(String jobId) {
+        // 123, 123_4 (array task), 123+1 (het component): digits and those separators only.
+        if (jobId == null || !jobId.matches("[0-9]{1,10}([_+][0-9]{1,10})?")) {
+            throw new SlurmException(SlurmException.Kind.NOT_FOUND, "not a valid job id: \"" + jobId + "\"");
+        }
+    }
+
+    /**
+     * The number of names in the expression; throws {@link HostlistException} (bad input, not a
+     * Slurm error) before scontrol sees it.
+     */
+    private static long requireValidHostlist(String hostlist) {
+        return Hostlist.count(hostlist);
+    }
+
+    private interface ParseAction<T> {
+        T parse();
+    }
+
+    private static <T> T parse(ParseAction<T> action) {
+        try {
+            return action.parse();
+        } catch (ParseException e) {
+            throw new SlurmException(SlurmException.Kind.BAD_OUTPUT,
+                    "unexpected scontrol output: " + e.getMessage(), e);
+        }
+    }
+}

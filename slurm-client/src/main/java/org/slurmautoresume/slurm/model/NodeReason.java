@@ -1,0 +1,39 @@
+package org.slurmautoresume.slurm.model;
+
+import java.time.LocalDateTime;
+import java.util.Optional;
+
+/**
+ * Why a node is down, drained or failed: free text, plus the user and time slurmctld appends
+ * as {@code [user@2026-11-22T04:05:06]}. The text may contain spaces and {@code =}.
+ */
+public record NodeReason(String text, Optional<String> user, Optional<LocalDateTime> time) {
+
+    public static Optional<NodeReason> parse(String raw) {
+        if (raw == null) {
+            return Optional.empty();
+        }
+        String trimmed = raw.strip();
+        if (trimmed.isEmpty() || trimmed.equals("(null)") || trimmed.equalsIgnoreCase("none")) {
+            return Optional.empty();
+        }
+        if (trimmed.endsWith("]")) {
+            int open = trimmed.lastIndexOf('[');
+            int at = open < 0 ? -1 : trimmed.indexOf('@', open);
+            if (open >= 0 && at > open) {
+                String user = trimmed.substring(open + 1, at);
+                Optional<LocalDateTime> time = SlurmTime.parse(trimmed.substring(at + 1, trimmed.length() - 1));
+                if (time.isPresent() && !user.isEmpty()) {
+                    return Optional.of(new NodeReason(trimmed.substring(0, open).strip(), Optional.of(user), time));
+                }
+            }
+        }
+        return Optional.of(new NodeReason(trimmed, Optional.empty(), Optional.empty()));
+    }
+
+    /** True when the reason names a toolkit action such as {@code Action:Replace}. */
+    public boolean isAction(String action) {
+        return text.equalsIgnoreCase("Action:" + action) || text.regionMatches(true, 0, "Action:" + action + " ", 0,
+                action.length() + 8);
+    }
+}

@@ -1,0 +1,124 @@
+package org.slurmautoresume.slurm.parse.json;
+
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobState;
+
+/**
+ * Parses {@code scontrol --json show job} (Slurm 23.02 and later, data_parser v0.0.39 to
+ * v0.0.43) into the same {@link Job} values the text parser gives. Unknown fields are kept in
+ * {@code raw}; times are epoch seconds read in the given zone.
+ */
+public final class JsonJobParser {
+
+    private final ZoneId zone;
+
+    /** Reads times in the system's zone, as scontrol's text does. */
+    public JsonJobParser() {
+        this(ZoneId.systemDefault());
+    }
+
+    public JsonJobParser(ZoneId zone) {
+        this.zone = Objects.requireNonNull(zone);
+    }
+
+    public List<Job> parseAll(String output) {
+        List<Job> jobs = new ArrayList<>();
+        for (JsonNode record : JsonDocument.records(output, "jobs")) {
+            jobs.add(parse(record));
+        }
+        return jobs;
+    }
+
+    Job parse(JsonNode record) {
+        JsonFields f = new JsonFields(record);
+        OptionalLong jobId = f.number("job_id");
+        if (jobId.isEmpty()) {
+            throw f.error("record has no job_id");
+        }
+        String stateWord = JsonJobStates.word(f.get("job_state"));
+        if (stateWord.isEmpty()) {
+            throw f.error("record has no job_state");
+        }
+        JobState state = JobState.parse(stateWord);
+        return new Job(
+                Long.toString(jobId.getAsLong()),
+                f.text("name"),
+                f.text("user_name"),
+                f.integer("user_id"),
+                state,
+                reason(f),
+                f.text("nodes"),
+                f.integer("node_count").orElse(0),
+                f.optional("batch_host"),
+                f.text("excluded_nodes"),
+                f.text("required_nodes"),
+                f.text("partition"),
+                f.integer("restart_cnt").orElse(0),
+                f.flag("requeue"),
+                f.flag("batch_flag"),
+                exitCode(f.get("exit_code")),
+                f.time(zone, "start_time"),
+                endTime(f, state),
+                f.raw());
+    }
+
+    /** As the text prints it: the description (blanks made '_') when there is one, else the reason. */
+    private static String reason(JsonFields f) {
+        Optional<String> description = f.optional("state_description");
+        if (description.isPresent()) {
+            return description.get().replaceAll("\\s", "_");
+        }
+        return f.text("state_reason");
+    }
+
+    /**
+     * slurmctld sets a job without a time limit to end a year after it started; the text prints
+     * that guess as {@code EndTime=Unknown} while it lies ahead, and so does this parser while
+     * the job has not ended.
+     */
+    private Optional<LocalDateTime> endTime(JsonFields f, JobState state) {
+        boolean stillRunning = switch (state) {
+            case PENDING, RUNNING, SUSPENDED, CONFIGURING, RESIZING, STOPPED, REQUEUED, REQUEUE_HOLD,
+                    REQUEUE_FED, RESV_DEL_HOLD -> true;
+            default -> false;
+        };
+        if (stillRunning && f.isInfinite("time_limit")) {
+            return Optional.empty();
+        }
+        return f.time(zone, "end_time");
+    }
+
+    /**
+     * v0.0.40 and later print {@code {"status", "return_code", "signal": {"id", "name"}}};
+     * v0.0.39 prints the raw wait(2) status, which the text splits with WIFEXITED/WTERMSIG.
+     */
+    static Optional<Job.ExitCode> exitCode(JsonNode value) {
+        if (value.isObject() && (value.has("return_code") || value.has("signal") || value.has("status"))) {
+            int status = (int) JsonFields.number(value.get("return_code")).orElse(0);
+            int signal = (int) JsonFields.number(value.path("signal").get("id")).orElse(0);
+            return Optional.of(new Job.ExitCode(status, signal));
+        }
+        OptionalLong raw = JsonFields.number(value);
+        if (raw.isEmpty()) {
+            return Optional.empty();
+        }
+        long wait = raw.getAsLong();
+        int termSignal = (int) (wait & 0x7f);
+        if (termSignal == 0) {
+            return Optional.of(new Job.ExitCode((int) ((wait >> 8) & 0xff), 0));
+        }
+        if (termSignal != 0x7f) {
+            return Optional.of(new Job.ExitCode(0, termSignal));
+        }
+        return Optional.of(new Job.ExitCode(0, 0)); // stopped, neither exited nor signalled
+    }
+}

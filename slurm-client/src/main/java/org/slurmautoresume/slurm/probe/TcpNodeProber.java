@@ -1,0 +1,42 @@
+package org.slurmautoresume.slurm.probe;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.Optional;
+import org.slurmautoresume.slurm.model.Node;
+
+/**
+ * Whether the node's slurmd accepts a TCP connection on {@code NodeAddr:Port}: a dead node or a
+ * dead slurmd is seen in about the connect timeout, long before slurmctld's SlurmdTimeout. The
+ * connection is closed at once; slurmd logs nothing for it.
+ */
+public final class TcpNodeProber implements NodeProber {
+
+    /** slurmd's port when slurm.conf names none. */
+    static final int DEFAULT_SLURMD_PORT = 6818;
+
+    private final Duration timeout;
+
+    public TcpNodeProber(Duration timeout) {
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive: " + timeout);
+        }
+        this.timeout = timeout;
+    }
+
+    @Override
+    public Optional<String> unreachable(Node node) {
+        String host = node.address() == null || node.address().isBlank() ? node.name() : node.address();
+        int port = node.port().orElse(DEFAULT_SLURMD_PORT);
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(host, port), Math.toIntExact(timeout.toMillis()));
+            return Optional.empty();
+        } catch (IOException e) {
+            return Optional.of("slurmd at " + host + ":" + port + " did not accept a TCP connection within "
+                    + timeout.toMillis() + " ms (" + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
+        }
+    }
+}

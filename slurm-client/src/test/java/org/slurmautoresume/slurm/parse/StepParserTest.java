@@ -1,0 +1,78 @@
+package org.slurmautoresume.slurm.parse;
+
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.slurmautoresume.slurm.model.Step;
+
+class StepParserTest {
+
+    private static final String V22 = "slurm-22.05";
+    private final StepParser parser = new StepParser();
+
+    static Stream<Arguments> stepFixtures() {
+        return Fixtures.namedInEveryVersion("show-step-");
+    }
+
+    @ParameterizedTest
+    @MethodSource("stepFixtures")
+    void keepsEveryFieldOfEveryRecord(String version, String fixture) {
+        String output = Fixtures.read(version, fixture);
+        List<Step> steps = parser.parseAll(output);
+        List<String> records = Fixtures.records(output).stream().filter(r -> !r.startsWith("No job steps")).toList();
+        assertEquals(records.size(), steps.size());
+        for (int i = 0; i < steps.size(); i++) {
+            assertEquals(Fixtures.normalise(records.get(i)), Fixtures.rebuild(steps.get(i).raw()), fixture);
+        }
+    }
+
+    @Test
+    void readsBatchAndTaskStepsOfOneJob() {
+        List<Step> steps = parser.parseAll(Fixtures.read(V22, "show-step-job-multi.txt"));
+        assertEquals(List.of("9.batch", "9.0", "9.1"), steps.stream().map(Step::fullId).toList());
+        Step second = steps.get(2);
+        assertEquals("node[2-3]", second.nodeList());
+        assertEquals(2, second.numNodes().getAsInt());
+        assertEquals(2, second.numTasks().getAsInt());
+        assertEquals("RUNNING", second.state());
+        assertEquals("sleep", second.name());
+        assertEquals("vm", second.srunHost().orElseThrow());
+        assertEquals(14804, second.srunPid().getAsInt());
+        // the batch step has no srun: "(null):0"
+        assertEquals(0, steps.get(0).srunPid().getAsInt());
+        assertTrue(steps.get(0).srunHost().isEmpty());
+    }
+
+    /** 23.02 prints ContainerID beside Container; a container path must not swallow it. */
+    @ParameterizedTest
+    @ValueSource(strings = {"slurm-23.11", "slurm-24.05"})
+    void readsAContainerStep(String version) {
+        Step step = parser.parseAll(Fixtures.read(version, "show-step-container.txt")).get(0);
+        assertEquals("21.0", step.fullId());
+        assertEquals("/var/lib/oci/bundles/pytorch", step.raw().get("Container"));
+        assertEquals("ar-21-0", step.raw().get("ContainerID"));
+        assertEquals(2, step.numNodes().getAsInt());
+        assertEquals("vm", step.srunHost().orElseThrow());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"slurm-23.11", "slurm-24.05"})
+    void newerReleasesParseToThe2205Values(String version) {
+        List<Step> newer = parser.parseAll(Fixtures.read(version, "show-step-job-multi.txt"));
+        List<Step> captured = parser.parseAll(Fixtures.read(V22, "show-step-job-multi.txt"));
+        assertEquals(captured.stream().map(ModelValues::of).toList(), newer.stream().map(ModelValues::of).toList());
+    }
+
+    @Test
+    void noStepsSentenceIsAnEmptyList() {
+        assertEquals(List.of(), parser.parseAll("No job steps in the system\n"));
+    }
+}

@@ -1,0 +1,43 @@
+package org.slurmautoresume.supervisor.recovery;
+
+import java.time.LocalDateTime;
+import java.util.Collection;
+import java.util.List;
+import org.slurmautoresume.agent.protocol.AgentRequest;
+
+/**
+ * Where the nodes that replace failed ones come from. Recovery calls {@link #begin} once, after
+ * the failed nodes were marked and dropped from the job, then {@link #ready} until it has the
+ * nodes it needs or its wait limit passes.
+ */
+public interface ReplacementProvider {
+
+    /** The name users configure ({@code AUTORESUME_REPLACEMENT}). */
+    String name();
+
+    /** The reason the failed nodes are marked with: replaced, or rebooted and used again. */
+    default AgentRequest.Action action() {
+        return AgentRequest.Action.REPLACE;
+    }
+
+    /** Starts replacing the failed nodes (a site command, a reboot); nothing for most providers. */
+    default void begin(String jobId, List<String> failed) {
+    }
+
+    /**
+     * Nodes that can join the job now, at most {@code missing}, none of {@code exclude}; an empty
+     * list while none is ready yet.
+     *
+     * @param failedAt when the fault was confirmed: a node back under its own name must have
+     *                 started its slurmd since
+     */
+    List<String> ready(String jobId, List<String> failed, int missing, Collection<String> exclude,
+                       LocalDateTime failedAt);
+
+    /** Thrown when a provider cannot go on (the agent refused, a site command is not configured). */
+    final class ProviderException extends RuntimeException {
+        public ProviderException(String message) {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package org.slurmautoresume.supervisor.recovery;
+
+import java.time.LocalDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.slurmautoresume.agent.protocol.AgentClient;
+import org.slurmautoresume.agent.protocol.AgentRequest;
+import org.slurmautoresume.agent.protocol.AgentResponse;
+import org.slurmautoresume.agent.protocol.NodeDecision;
+import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.client.SlurmClient;
+
+/**
+ * The failed node itself, once it is back under its own hostname: HyperPod's model, where the
+ * platform swaps the instance and the new one registers as the old name. Three variants differ
+ * only in how the node comes back: {@code same-hostname} waits for the platform,
+ * {@code command} has the agent run the site's replace command first, and {@code reboot} has
+ * the agent ask Slurm to reboot it ({@code nextstate=RESUME}).
+ *
+ * <p>A node counts as back when slurmctld hears from it again and its slurmd started after the
+ * fault (a new SlurmdStartTime); the agent then resumes it, and it is ready when it is idle.
+ */
+public final class ReturningNodeProvider implements ReplacementProvider {
+
+    private final Replacement trigger;
+    private final SlurmClient slurm;
+    private final AgentClient agent;
+    private final Consumer<String> say;
+
+    /** {@code trigger}: how the node comes back; any provider but {@link Replacement#SPARE}. */
+    public ReturningNodeProvider(Replacement trigger, SlurmClient slurm, AgentClient agent, Consumer<String> say) {
+        if (trigger == Replacement.SPARE) {
+            throw new IllegalArgumentException("spares come from SpareProvider, not from the failed node");
+        }
+        this.trigger = trigger;
+        this.slurm = Objects.requireNonNull(slurm);
+        this.agent = Objects.requireNonNull(agent);
+        this.say = Objects.requireNonNull(say);
+    }
+
+    @Override
+    public String name() {
+        return trigger.word();
+    }
+
+    @Override
+    public AgentRequest.Action action() {
+        return trigger == Replacement.REBOOT ? AgentRequest.Action.REBOOT : AgentRequest.Action.REPLACE;
+    }
+
+    @Override
+    public void begin(String jobId, List<String> failed) {
+        if (trigger == Replacement.SAME_HOSTNAME) {
+            say.accept("waiting for " + String.join(",", failed) + " to come back under the same hostname");
+            return;
+        }
+        boolean reboot = trigger == Replacement.REBOOT;
+        AgentResponse response = agent.send(reboot ? AgentRequest.reboot(jobId, failed)
+                : AgentRequest.replace(jobId, failed));
+        for (NodeDecision decision : response.decisions()) {
+            if (decision.refusedOrFailed()) {
+                throw new ProviderException("the agent did not " + (reboot ? "reboot " : "replace ")
+                        + decision.node() + ": " + decision.why());
+            }
+            say.accept(decision.node() + ": " + decision.why());
+        }
+    }
+
+    @Override
+    public List<String> ready(String jobId, List<String> failed, int missing, Collection<String> exclude,
+                              LocalDateTime failedAt) {
+        List<String> ready = new ArrayList<>();
+        for (String name : failed) {
+            if (ready.size() == missing) {
+                break;
+            }
+            if (exclude.contains(name)) {
+                continue;
+            }
+            Optional<Node> node = slurm.node(name);
+            if (node.isEmpty() || !isBack(node.get(), failedAt)) {
+                continue;
+            }
+            if (!node.get().state().isSchedulable() || node.get().state().isUnhealthy()) {
+                AgentResponse response = agent.send(AgentRequest.resume(jobId, List.of(name)));
+                NodeDecision decision = response.decisions().get(0);
+                if (!decision.decision().equals(NodeDecision.RESUMED)) {
+                    continue; // not reachable yet, say: asked again at the next look
+                }
+                say.accept(name + " is back (slurmd started " + node.get().slurmdStartTime().orElseThrow()
+                        + "); resumed");
+                node = slurm.node(name);
+            }
+            if (node.isPresent() && SparePool.isFree(node.get())) {
+                ready.add(name);
+            }
+        }
+        return ready;
+    }
+
+    /** Heard from again, by a slurmd that started after the fault. */
+    static boolean isBack(Node node, LocalDateTime failedAt) {
+        return node.answersFromSlurmdStartedSince(failedAt.truncatedTo(ChronoUnit.SECONDS));
+    }
+}

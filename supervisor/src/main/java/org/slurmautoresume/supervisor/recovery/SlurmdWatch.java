@@ -1,0 +1,61 @@
+package org.slurmautoresume.supervisor.recovery;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.slurmautoresume.slurm.probe.NodeProber;
+import org.slurmautoresume.slurm.model.Node;
+
+/**
+ * Fast detection: while a step runs, probes the slurmd of each of its nodes every interval and
+ * reports the nodes that failed {@code threshold} probes in a row, once. A dead node is seen in
+ * seconds instead of after slurmctld's SlurmdTimeout (300 s by default), which is what lets a
+ * job submitted without --no-kill be repaired before Slurm kills it.
+ */
+public final class SlurmdWatch {
+
+    private final NodeProber prober;
+    private final Duration interval;
+    private final int threshold;
+
+    public SlurmdWatch(NodeProber prober, Duration interval, int threshold) {
+        this.prober = Objects.requireNonNull(prober);
+        this.interval = Objects.requireNonNull(interval);
+        if (threshold < 1) {
+            throw new IllegalArgumentException("threshold must be at least 1: " + threshold);
+        }
+        this.threshold = threshold;
+    }
+
+    /**
+     * Probes until {@code running} turns false, the thread is interrupted, or some nodes failed
+     * {@code threshold} probes in a row; those are passed to {@code onSuspects} and watching ends.
+     */
+    public void watch(List<Node> nodes, BooleanSupplier running, Consumer<List<String>> onSuspects) {
+        Map<String, Integer> misses = new HashMap<>();
+        while (running.getAsBoolean() && !Thread.currentThread().isInterrupted()) {
+            List<String> suspects = new ArrayList<>();
+            for (Node node : nodes) {
+                int missed = prober.unreachable(node).isPresent() ? misses.getOrDefault(node.name(), 0) + 1 : 0;
+                misses.put(node.name(), missed);
+                if (missed >= threshold) {
+                    suspects.add(node.name());
+                }
+            }
+            if (!suspects.isEmpty() && running.getAsBoolean()) {
+                onSuspects.accept(suspects);
+                return;
+            }
+            try {
+                Thread.sleep(interval.toMillis());
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+}

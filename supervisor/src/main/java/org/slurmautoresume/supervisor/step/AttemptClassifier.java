@@ -1,0 +1,116 @@
+package org.slurmautoresume.supervisor.step;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobState;
+import org.slurmautoresume.slurm.model.Node;
+
+/**
+ * Decides how an attempt ended from Slurm's own records and srun's own words. Ends that a
+ * person or Slurm chose (cancel, time limit, preemption, requeue, a stop signal) win over
+ * everything else, so they are never re-run.
+ */
+public final class AttemptClassifier {
+
+    public Classification classify(AttemptEvidence evidence) {
+        if (evidence.exitStatus() == 0) {
+            return Classification.of(Outcome.SUCCEEDED, "srun exited 0");
+        }
+        if (evidence.stopSignal().isPresent()) {
+            return Classification.of(Outcome.INTERRUPTED,
+                    "the supervisor received " + evidence.stopSignal().get().displayName());
+        }
+        Optional<Classification> byJob = evidence.jobAfter().flatMap(AttemptClassifier::byJobState);
+        if (byJob.isPresent()) {
+            return byJob.get();
+        }
+        Optional<Classification> byText = byStderr(evidence.stderrTail());
+        if (byText.isPresent() && byText.get().outcome() != Outcome.NODE_FAULT) {
+            return byText.get();
+        }
+        List<String> faulty = faultyNodes(evidence);
+        if (!faulty.isEmpty()) {
+            return new Classification(Outcome.NODE_FAULT, "node(s) " + String.join(",", faulty)
+                    + " of the step are down, failed or not responding", faulty);
+        }
+        List<String> dropped = droppedFromJob(evidence);
+        if (!dropped.isEmpty()) {
+            return new Classification(Outcome.NODE_FAULT, "the job lost node(s) " + String.join(",", dropped), dropped);
+        }
+        if (byText.isPresent()) {
+            return byText.get();
+        }
+        return Classification.of(Outcome.APP_FAILURE, "srun exited " + evidence.exitStatus() + " on healthy nodes");
+    }
+
+    private static Optional<Classification> byJobState(Job job) {
+        JobState state = job.state();
+        return switch (state) {
+            case CANCELLED -> Optional.of(Classification.of(Outcome.CANCELLED, "job " + job.jobId() + " was cancelled"));
+            case TIMEOUT, DEADLINE -> Optional.of(Classification.of(Outcome.TIME_LIMIT,
+                    "job " + job.jobId() + " reached its time limit"));
+            case PREEMPTED -> Optional.of(Classification.of(Outcome.PREEMPTED, "job " + job.jobId() + " was preempted"));
+            case REQUEUED, REQUEUE_HOLD, REQUEUE_FED, PENDING -> Optional.of(Classification.of(Outcome.REQUEUED,
+                    "job " + job.jobId() + " was requeued (" + state + ")"));
+            case NODE_FAIL -> Optional.of(new Classification(Outcome.NODE_FAULT,
+                    "job " + job.jobId() + " ended NODE_FAIL: Slurm killed the whole job", List.of()));
+            default -> Optional.empty();
+        };
+    }
+
+    /** srun's and slurmstepd's own messages; e.g. "*** STEP 12.0 ON node1 CANCELLED AT ... DUE TO TIME LIMIT ***". */
+    private static Optional<Classification> byStderr(List<String> lines) {
+        Classification found = null;
+        for (String line : lines) {
+            if (line.contains("DUE TO TIME LIMIT")) {
+                return Optional.of(Classification.of(Outcome.TIME_LIMIT, "Slurm says: " + line.strip()));
+            }
+            if (line.contains("DUE TO PREEMPTION")) {
+                return Optional.of(Classification.of(Outcome.PREEMPTED, "Slurm says: " + line.strip()));
+            }
+            if (line.contains("Node failure on") || line.contains("DUE TO NODE FAILURE")) {
+                found = new Classification(Outcome.NODE_FAULT, "Slurm says: " + line.strip(), nodesNamedIn(line));
+            } else if (line.contains("CANCELLED AT") && found == null) {
+                found = Classification.of(Outcome.CANCELLED, "Slurm says: " + line.strip());
+            }
+        }
+        return Optional.ofNullable(found);
+    }
+
+    private static List<String> nodesNamedIn(String line) {
+        int at = line.indexOf("Node failure on ");
+        if (at < 0) {
+            return List.of();
+        }
+        String rest = line.substring(at + "Node failure on ".length()).strip();
+        String node = rest.split("\\s+")[0];
+        return Hostlist.isValidHostname(node) ? List.of(node) : List.of();
+    }
+
+    private static List<String> faultyNodes(AttemptEvidence evidence) {
+        List<String> faulty = new ArrayList<>();
+        for (Node node : evidence.stepNodesAfter()) {
+            if (evidence.stepHosts().contains(node.name()) && node.state().isUnhealthy()) {
+                faulty.add(node.name());
+            }
+        }
+        return faulty;
+    }
+
+    private static List<String> droppedFromJob(AttemptEvidence evidence) {
+        if (evidence.jobAfter().isEmpty() || evidence.jobAfter().get().nodeList().isEmpty()) {
+            return List.of();
+        }
+        List<String> now = Hostlist.expand(evidence.jobAfter().get().nodeList());
+        List<String> dropped = new ArrayList<>();
+        for (String host : evidence.stepHosts()) {
+            if (!now.contains(host)) {
+                dropped.add(host);
+            }
+        }
+        return dropped;
+    }
+}

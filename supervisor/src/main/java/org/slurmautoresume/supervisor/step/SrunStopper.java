@@ -1,0 +1,75 @@
+package org.slurmautoresume.supervisor.step;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slurmautoresume.supervisor.policy.DumpSettings;
+
+/**
+ * Ending a running srun on the supervisor's initiative: the dump strategy's signal and grace
+ * period, and the wait for srun after its step was cancelled (for a dead node, or a log rule).
+ */
+final class SrunStopper {
+
+    /** Where a stopper's events go: the job's timeline. */
+    @FunctionalInterface
+    interface Events {
+        void record(EventHistory.Kind kind, OptionalLong latencyMs, String... details);
+    }
+
+    private SrunStopper() {
+    }
+
+    /**
+     * {@code dump}: the signal to srun (which passes it to every task), then up to the grace
+     * period for the step to end by itself, so it can write a last-words checkpoint.
+     */
+    static void dump(StepProcess step, DumpSettings dump, SupervisorLog log, Events events) {
+        log.say("dump: sending " + dump.signal().displayName() + " to the step for a last-words checkpoint; waiting up to "
+                + dump.gracePeriod().toSeconds() + " s for it to end");
+        long sent = System.nanoTime();
+        if (!step.signal(dump.signal())) {
+            log.say("dump: could not signal srun " + step.pid());
+            return;
+        }
+        boolean ended = awaitExit(step, dump.gracePeriod());
+        long waited = Duration.ofNanos(System.nanoTime() - sent).toMillis();
+        events.record(EventHistory.Kind.DUMP, OptionalLong.of(waited), "signal", dump.signal().displayName(),
+                "endedByItself", Boolean.toString(ended), "gracePeriodSeconds", Long.toString(dump.gracePeriod().toSeconds()));
+        log.say(ended ? "dump: the step ended by itself " + waited + " ms after " + dump.signal().displayName()
+                : "dump: grace period of " + dump.gracePeriod().toSeconds() + " s over (" + waited + " ms)");
+    }
+
+    /**
+     * After the step was cancelled: srun would wait up to 7 s for a dead node's tasks, which will
+     * never report, and the healthy nodes' tasks are killed by their slurmstepd, so srun is given
+     * {@code grace} and then killed.
+     */
+    static void stop(StepProcess step, Duration grace) {
+        if (!awaitExit(step, grace)) {
+            ProcessHandle.of(step.pid()).ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /** True when srun ended within {@code timeout}. */
+    static boolean awaitExit(StepProcess step, Duration timeout) {
+        Optional<ProcessHandle> srun = ProcessHandle.of(step.pid());
+        if (srun.isEmpty()) {
+            return true;
+        }
+        try {
+            srun.get().onExit().get(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return !step.isAlive();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("waiting for srun to end failed", e);
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package org.slurmautoresume.supervisor.step;
+
+import org.slurmautoresume.supervisor.policy.SignalNumber;
+import org.slurmautoresume.supervisor.rules.OutputObserver;
+
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One srun child: stdin inherited (so --pty and input forwarding work), stdout and stderr
+ * copied byte for byte to the supervisor's own file descriptors by two pump threads.
+ */
+public final class StepProcess {
+
+    private static final FileOutputStream STDOUT = new FileOutputStream(FileDescriptor.out);
+    private static final FileOutputStream STDERR = new FileOutputStream(FileDescriptor.err);
+
+    private final Process process;
+    private final OutputPump out;
+    private final OutputPump err;
+    private final Thread outThread;
+    private final Thread errThread;
+
+    private StepProcess(Process process, OutputObserver observer) {
+        this.process = process;
+        this.out = new OutputPump(process.getInputStream(), STDOUT, OutputObserver.Stream.STDOUT, observer);
+        this.err = new OutputPump(process.getErrorStream(), STDERR, OutputObserver.Stream.STDERR, observer);
+        this.outThread = new Thread(out, "srun-stdout");
+        this.errThread = new Thread(err, "srun-stderr");
+        outThread.setDaemon(true);
+        errThread.setDaemon(true);
+        outThread.start();
+        errThread.start();
+    }
+
+    /** Starts srun; {@code environment} is the complete environment of the child. */
+    public static StepProcess start(List<String> argv, Map<String, String> environment) {
+        return start(argv, environment, null);
+    }
+
+    /**
+     * As {@link #start(List, Map)}, and {@code observer} (may be null) sees both streams' bytes
+     * after they were copied: the log rules watch the output this way without touching it.
+     */
+    public static StepProcess start(List<String> argv, Map<String, String> environment, OutputObserver observer) {
+        ProcessBuilder builder = new ProcessBuilder(argv);
+        builder.environment().clear();
+        builder.environment().putAll(environment);
+        builder.redirectInput(ProcessBuilder.Redirect.INHERIT);
+        try {
+            return new StepProcess(builder.start(), observer);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + argv.get(0) + ": " + e.getMessage(), e);
+        }
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Waits for srun to exit and for both streams to be fully copied; returns its status (128+N for signal N). */
+    public int waitFor() throws InterruptedException {
+        int status = process.waitFor();
+        outThread.join();
+        errThread.join();
+        return status;
+    }
+
+    public boolean signal(SignalNumber signal) {
+        return Posix.kill(process.pid(), signal.number());
+    }
+
+    /** The last lines srun (and the tasks through it) wrote to stderr. */
+    public List<String> stderrTail() {
+        return err.lastLines();
+    }
+}

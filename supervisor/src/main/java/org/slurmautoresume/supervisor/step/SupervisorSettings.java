@@ -1,0 +1,110 @@
+package org.slurmautoresume.supervisor.step;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.slurmautoresume.agent.protocol.AgentClient;
+import org.slurmautoresume.supervisor.recovery.Replacement;
+import org.slurmautoresume.supervisor.recovery.SparePool;
+
+/**
+ * How the supervisor behaves, read from its environment. The log rules and the restart policy
+ * come from configuration files ({@link org.slurmautoresume.supervisor.config.ConfigLoader}); the
+ * retry and exhaustion variables here, when set, override the files (see {@link RestartGate}).
+ *
+ * @param maxAppRetries      how often a step that failed on healthy nodes is re-run in place
+ *                           ({@code AUTORESUME_MAX_APP_RETRIES}, default 0: never)
+ * @param maxNodeRetries     how often a step is re-run after its nodes were replaced
+ *                           ({@code AUTORESUME_MAX_NODE_RETRIES}, default 2)
+ * @param replacement        where replacements come from ({@code AUTORESUME_REPLACEMENT}: spare,
+ *                           same-hostname, command or reboot; spare by default when a spare pool is
+ *                           configured); empty: node faults are reported, not repaired
+ * @param spares             the spare pool ({@code AUTORESUME_SPARE_PARTITION},
+ *                           {@code AUTORESUME_SPARE_FEATURE}, {@code AUTORESUME_SPARE_NODES})
+ * @param replacementTimeout how long to wait for replacements before giving up
+ *                           ({@code AUTORESUME_REPLACEMENT_TIMEOUT} in seconds, default 300)
+ * @param onExhausted        what happens to the job when a node fault cannot be repaired or the
+ *                           retries are used up ({@code AUTORESUME_ON_EXHAUSTED}: exit, the default,
+ *                           or requeue: Slurm requeues the whole batch job)
+ * @param agentSocket        the privileged agent's socket ({@code AUTORESUME_AGENT_SOCKET})
+ * @param stateDir           where the once-per-job preflight marker lives ({@code TMPDIR}, default /tmp)
+ */
+public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional<Replacement> replacement,
+                                 Optional<SparePool> spares, Duration replacementTimeout, OnExhausted onExhausted,
+                                 Path agentSocket, Path stateDir) {
+
+    public static final String MAX_APP_RETRIES = "AUTORESUME_MAX_APP_RETRIES";
+    public static final String MAX_NODE_RETRIES = "AUTORESUME_MAX_NODE_RETRIES";
+    public static final String REPLACEMENT = "AUTORESUME_REPLACEMENT";
+    public static final String REPLACEMENT_TIMEOUT = "AUTORESUME_REPLACEMENT_TIMEOUT";
+    public static final String ON_EXHAUSTED = "AUTORESUME_ON_EXHAUSTED";
+
+    /** Past the budgets: end with the step's status, or have Slurm requeue the whole job. */
+    public enum OnExhausted {
+        EXIT, REQUEUE
+    }
+
+    public SupervisorSettings {
+        if (maxAppRetries < 0) {
+            throw new IllegalArgumentException(MAX_APP_RETRIES + " must be 0 or more: " + maxAppRetries);
+        }
+        if (maxNodeRetries < 0) {
+            throw new IllegalArgumentException(MAX_NODE_RETRIES + " must be 0 or more: " + maxNodeRetries);
+        }
+        if (replacementTimeout.isNegative()) {
+            throw new IllegalArgumentException(REPLACEMENT_TIMEOUT + " must be 0 or more: " + replacementTimeout);
+        }
+        if (replacement.filter(Replacement.SPARE::equals).isPresent() && spares.isEmpty()) {
+            throw new IllegalArgumentException(REPLACEMENT + "=spare needs a spare pool: set AUTORESUME_SPARE_PARTITION,"
+                    + " AUTORESUME_SPARE_FEATURE or AUTORESUME_SPARE_NODES");
+        }
+    }
+
+    public static SupervisorSettings fromEnvironment(Map<String, String> env) {
+        Optional<String> partition = value(env, "AUTORESUME_SPARE_PARTITION");
+        Optional<String> feature = value(env, "AUTORESUME_SPARE_FEATURE");
+        Optional<String> nodes = value(env, "AUTORESUME_SPARE_NODES");
+        Optional<SparePool> spares = partition.isEmpty() && feature.isEmpty() && nodes.isEmpty() ? Optional.empty()
+                : Optional.of(new SparePool(partition, feature, nodes));
+        Optional<Replacement> replacement = value(env, REPLACEMENT).map(SupervisorSettings::replacement)
+                .or(() -> spares.map(s -> Replacement.SPARE));
+        OnExhausted onExhausted = value(env, ON_EXHAUSTED).map(SupervisorSettings::onExhausted).orElse(OnExhausted.EXIT);
+        String tmp = env.getOrDefault("TMPDIR", "/tmp");
+        return new SupervisorSettings(count(env, MAX_APP_RETRIES, 0), count(env, MAX_NODE_RETRIES, 2), replacement,
+                spares, Duration.ofSeconds(count(env, REPLACEMENT_TIMEOUT, 300)), onExhausted,
+                value(env, "AUTORESUME_AGENT_SOCKET").map(Path::of).orElse(AgentClient.DEFAULT_SOCKET),
+                Path.of(tmp.isBlank() ? "/tmp" : tmp));
+    }
+
+    private static Replacement replacement(String word) {
+        return Replacement.byWord(word).orElseThrow(() -> new IllegalArgumentException(REPLACEMENT
+                + " must be spare, same-hostname, command or reboot: \"" + word + "\""));
+    }
+
+    private static OnExhausted onExhausted(String word) {
+        try {
+            return OnExhausted.valueOf(word.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(ON_EXHAUSTED + " must be exit or requeue: \"" + word + "\"", e);
+        }
+    }
+
+    private static Optional<String> value(Map<String, String> env, String name) {
+        String raw = env.get(name);
+        return raw == null || raw.isBlank() ? Optional.empty() : Optional.of(raw.strip());
+    }
+
+    private static int count(Map<String, String> env, String name, int fallback) {
+        Optional<String> raw = value(env, name);
+        if (raw.isEmpty()) {
+            return fallback;
+        }
+        try {
+            return Integer.parseInt(raw.get());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a whole number: \"" + env.get(name) + "\"", e);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package org.slurmautoresume.supervisor.recovery;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.slurmautoresume.slurm.probe.NodeProber;
+import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.parse.NodeParser;
+
+class SlurmdWatchTest {
+
+    private static Node node(String name) {
+        return new NodeParser().parse("NodeName=" + name + " NodeAddr=127.0.0.1 Port=17001 State=ALLOCATED");
+    }
+
+    /** Answers from a script per node: true means the probe failed. */
+    private static NodeProber scripted(Map<String, Deque<Boolean>> misses) {
+        return node -> {
+            Deque<Boolean> script = misses.get(node.name());
+            boolean missed = script != null && !script.isEmpty() && script.poll();
+            return missed ? Optional.of("refused") : Optional.empty();
+        };
+    }
+
+    @Test
+    void reportsANodeAfterThresholdMissesInARowOnly() {
+        Map<String, Deque<Boolean>> misses = Map.of(
+                "node1", new ArrayDeque<>(List.of(true, false, true, true, false, false)), // never 3 in a row
+                "node2", new ArrayDeque<>(List.of(false, true, true, true)));
+        List<List<String>> reports = new ArrayList<>();
+        AtomicInteger rounds = new AtomicInteger();
+        new SlurmdWatch(scripted(misses), Duration.ZERO, 3).watch(List.of(node("node1"), node("node2")),
+                () -> rounds.incrementAndGet() < 20, reports::add);
+        assertEquals(List.of(List.of("node2")), reports);
+    }
+
+    @Test
+    void stopsWhenTheStepEndsWithoutReporting() {
+        Map<String, Deque<Boolean>> misses = Map.of("node1", new ArrayDeque<>(List.of(true, true, true, true)));
+        List<List<String>> reports = new ArrayList<>();
+        AtomicInteger rounds = new AtomicInteger();
+        new SlurmdWatch(scripted(misses), Duration.ZERO, 3).watch(List.of(node("node1")),
+                () -> rounds.incrementAndGet() <= 2, reports::add);
+        assertEquals(List.of(), reports);
+    }
+}

@@ -1,0 +1,126 @@
+package org.slurmautoresume.supervisor.step;
+
+import org.slurmautoresume.supervisor.policy.SignalNumber;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.parse.Fixtures;
+import org.slurmautoresume.slurm.parse.JobParser;
+import org.slurmautoresume.slurm.parse.NodeParser;
+
+/** Classification from real 22.05 records and srun's real messages. */
+class AttemptClassifierTest {
+
+    private static final String V22 = "slurm-22.05";
+    private final AttemptClassifier classifier = new AttemptClassifier();
+
+    private static Job job(String fixture) {
+        return new JobParser().parseAll(Fixtures.read(V22, fixture)).get(0);
+    }
+
+    private static List<Node> nodes(String fixture) {
+        return new NodeParser().parseAll(Fixtures.read(V22, fixture));
+    }
+
+    private Classification classify(int status, Optional<SignalNumber> signal, List<String> stderr,
+                                    Optional<Job> job, List<String> hosts, List<Node> nodes) {
+        return classifier.classify(new AttemptEvidence(status, signal, stderr, job, hosts, nodes));
+    }
+
+    @Test
+    void exitZeroIsSuccessWhateverElseIsTrue() {
+        Classification c = classify(0, Optional.empty(), List.of("srun: error: Node failure on node2"),
+                Optional.of(job("show-job-running.txt")), List.of("node2"), nodes("show-node-all-with-down.txt"));
+        assertEquals(Outcome.SUCCEEDED, c.outcome());
+    }
+
+    @Test
+    void aStopSignalWinsOverEverything() {
+        Classification c = classify(130, Optional.of(SignalNumber.INT), List.of(),
+                Optional.of(job("show-job-running.txt")), List.of("node1"), nodes("show-node-mixed.txt"));
+        assertEquals(Outcome.INTERRUPTED, c.outcome());
+        assertFalse(c.outcome().rerunnable());
+    }
+
+    @Test
+    void jobStatesChosenByPeopleOrSlurmAreNeverReRun() {
+        assertEquals(Outcome.CANCELLED, classify(143, Optional.empty(), List.of(),
+                Optional.of(job("show-job-cancelled.txt")), List.of(), List.of()).outcome());
+        assertEquals(Outcome.TIME_LIMIT, classify(143, Optional.empty(), List.of(),
+                Optional.of(job("show-job-timeout.txt")), List.of(), List.of()).outcome());
+        assertEquals(Outcome.REQUEUED, classify(143, Optional.empty(), List.of(),
+                Optional.of(job("show-job-requeued-node-fail-pending.txt")), List.of(), List.of()).outcome());
+        for (Outcome outcome : List.of(Outcome.CANCELLED, Outcome.TIME_LIMIT, Outcome.REQUEUED, Outcome.PREEMPTED)) {
+            assertFalse(outcome.rerunnable(), outcome.name());
+        }
+    }
+
+    @Test
+    void aCancelledStepInARunningJobIsCancelled() {
+        Classification c = classify(143, Optional.empty(),
+                List.of("srun: Job step aborted: Waiting up to 7 seconds for job step to finish.",
+                        "slurmstepd: error: *** STEP 40.0 ON node1 CANCELLED AT 2026-11-22T04:55:01 ***"),
+                Optional.of(job("show-job-running.txt")), List.of("node1"), nodes("show-node-mixed.txt"));
+        assertEquals(Outcome.CANCELLED, c.outcome());
+    }
+
+    @Test
+    void slurmsTimeLimitAndPreemptionMessagesAreRecognised() {
+        assertEquals(Outcome.TIME_LIMIT, classify(143, Optional.empty(),
+                List.of("slurmstepd: error: *** STEP 8.0 ON node1 CANCELLED AT 2026-11-22T04:15:22 DUE TO TIME LIMIT ***"),
+                Optional.empty(), List.of(), List.of()).outcome());
+        assertEquals(Outcome.PREEMPTED, classify(143, Optional.empty(),
+                List.of("slurmstepd: error: *** JOB 9 ON node1 CANCELLED AT 2026-11-22T04:15:22 DUE TO PREEMPTION ***"),
+                Optional.empty(), List.of(), List.of()).outcome());
+    }
+
+    /** Recorded on the local cluster: a --no-kill job whose node3 was killed (job 17's output). */
+    @Test
+    void srunsNodeFailureMessageNamesTheNode() {
+        Classification c = classify(137, Optional.empty(),
+                List.of("srun: error: Node failure on node3", "srun: error: node2: task 1: Killed",
+                        "srun: error: node1: task 0: Killed", "srun: Force Terminated StepId=17.0"),
+                Optional.of(job("show-job-running-shrunk-nokill.txt")), List.of("node1", "node2", "node3"), List.of());
+        assertEquals(Outcome.NODE_FAULT, c.outcome());
+        assertTrue(c.outcome().rerunnable());
+    }
+
+    @Test
+    void anUnhealthyNodeOfTheStepIsANodeFault() {
+        Classification c = classify(137, Optional.empty(), List.of("srun: error: node2: task 1: Killed"),
+                Optional.of(job("show-job-running.txt")), List.of("node1", "node2"), nodes("show-node-all-with-down.txt"));
+        assertEquals(Outcome.NODE_FAULT, c.outcome());
+        assertEquals(List.of("node2"), c.faultyNodes());
+    }
+
+    @Test
+    void aShrunkJobIsANodeFaultEvenBeforeSlurmMarksTheNode() {
+        // job 6 now runs on node[1,3]; the step ran on node[1-3]
+        Classification c = classify(137, Optional.empty(), List.of(),
+                Optional.of(job("show-job-running-shrunk-nokill.txt")), List.of("node1", "node2", "node3"),
+                nodes("show-node-mixed.txt"));
+        assertEquals(Outcome.NODE_FAULT, c.outcome());
+        assertEquals(List.of("node2"), c.faultyNodes());
+    }
+
+    @Test
+    void aFailureOnHealthyNodesIsTheApplications() {
+        Classification c = classify(3, Optional.empty(), List.of("srun: error: node1: task 0: Exited with exit code 3"),
+                Optional.of(job("show-job-running.txt")), List.of("node1"), nodes("show-node-mixed.txt"));
+        assertEquals(Outcome.APP_FAILURE, c.outcome());
+        assertTrue(c.reason().contains("3"), c.reason());
+    }
+
+    @Test
+    void withoutAJobRecordTheExitStatusDecides() {
+        assertEquals(Outcome.APP_FAILURE,
+                classify(1, Optional.empty(), List.of(), Optional.empty(), List.of(), List.of()).outcome());
+    }
+}

@@ -1,0 +1,75 @@
+package org.slurmautoresume.supervisor.step;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.slurmautoresume.supervisor.recovery.Replacement;
+
+class SupervisorSettingsTest {
+
+    @Test
+    void defaultsAreNoRetriesAndTmp() {
+        SupervisorSettings settings = SupervisorSettings.fromEnvironment(Map.of());
+        assertEquals(0, settings.maxAppRetries());
+        assertEquals(Path.of("/tmp"), settings.stateDir());
+    }
+
+    @Test
+    void readsTheEnvironment() {
+        SupervisorSettings settings = SupervisorSettings.fromEnvironment(
+                Map.of("AUTORESUME_MAX_APP_RETRIES", " 2 ", "TMPDIR", "/scratch/u"));
+        assertEquals(2, settings.maxAppRetries());
+        assertEquals(Path.of("/scratch/u"), settings.stateDir());
+    }
+
+    @Test
+    void aSparePoolAndTheNodeBudgetComeFromTheEnvironment() {
+        SupervisorSettings settings = SupervisorSettings.fromEnvironment(Map.of("AUTORESUME_SPARE_NODES", "node4",
+                "AUTORESUME_MAX_NODE_RETRIES", "1", "AUTORESUME_AGENT_SOCKET", "/tmp/a.sock"));
+        assertTrue(settings.spares().isPresent());
+        assertEquals(1, settings.maxNodeRetries());
+        assertEquals(Path.of("/tmp/a.sock"), settings.agentSocket());
+        assertTrue(SupervisorSettings.fromEnvironment(Map.of()).spares().isEmpty());
+        assertEquals(2, SupervisorSettings.fromEnvironment(Map.of()).maxNodeRetries());
+    }
+
+    @Test
+    void badValuesNameTheVariable() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> SupervisorSettings.fromEnvironment(Map.of("AUTORESUME_MAX_APP_RETRIES", "lots")));
+        assertTrue(e.getMessage().contains("AUTORESUME_MAX_APP_RETRIES") && e.getMessage().contains("lots"));
+        assertThrows(IllegalArgumentException.class,
+                () -> SupervisorSettings.fromEnvironment(Map.of("AUTORESUME_MAX_APP_RETRIES", "-1")));
+    }
+
+    @Test
+    void aSparePoolMeansTheSpareProviderAndTheOthersAreChosenByName() {
+        assertEquals(Replacement.SPARE, SupervisorSettings.fromEnvironment(
+                Map.of("AUTORESUME_SPARE_PARTITION", "spares")).replacement().orElseThrow());
+        assertTrue(SupervisorSettings.fromEnvironment(Map.of()).replacement().isEmpty());
+        SupervisorSettings same = SupervisorSettings.fromEnvironment(Map.of("AUTORESUME_REPLACEMENT", "Same-Hostname",
+                "AUTORESUME_REPLACEMENT_TIMEOUT", "45", "AUTORESUME_ON_EXHAUSTED", "requeue"));
+        assertEquals(Replacement.SAME_HOSTNAME, same.replacement().orElseThrow());
+        assertEquals(45, same.replacementTimeout().toSeconds());
+        assertEquals(SupervisorSettings.OnExhausted.REQUEUE, same.onExhausted());
+        assertEquals(300, SupervisorSettings.fromEnvironment(Map.of()).replacementTimeout().toSeconds());
+        assertEquals(SupervisorSettings.OnExhausted.EXIT, SupervisorSettings.fromEnvironment(Map.of()).onExhausted());
+    }
+
+    @Test
+    void aProviderWithoutWhatItNeedsOrAnUnknownWordIsRefused() {
+        IllegalArgumentException spare = assertThrows(IllegalArgumentException.class,
+                () -> SupervisorSettings.fromEnvironment(Map.of("AUTORESUME_REPLACEMENT", "spare")));
+        assertTrue(spare.getMessage().contains("AUTORESUME_SPARE_NODES"), spare.getMessage());
+        IllegalArgumentException word = assertThrows(IllegalArgumentException.class,
+                () -> SupervisorSettings.fromEnvironment(Map.of("AUTORESUME_REPLACEMENT", "magic")));
+        assertTrue(word.getMessage().contains("same-hostname") && word.getMessage().contains("magic"), word.getMessage());
+        IllegalArgumentException exhausted = assertThrows(IllegalArgumentException.class,
+                () -> SupervisorSettings.fromEnvironment(Map.of("AUTORESUME_ON_EXHAUSTED", "panic")));
+        assertTrue(exhausted.getMessage().contains("exit or requeue"), exhausted.getMessage());
+    }
+}
