@@ -112,7 +112,7 @@ public final class ConfigFields {
         return field(name).list();
     }
 
-    /** Fields allowed but not read here (other parts of a larger API request): not unknown. */
+    /** Fields known here though not read through this object (read elsewhere, or part of a larger API). */
     public void accept(Collection<String> names) {
         known.addAll(names);
     }
@@ -143,6 +143,10 @@ public final class ConfigFields {
         unknown(Severity.WARNING);
     }
 
+    /**
+     * A warning says "ignored" and leaves the known names to its fix, which its readers print; an
+     * error names them in the message itself, the one line its readers see.
+     */
     private void unknown(Severity severity) {
         String list = String.join(", ", new TreeSet<>(known));
         for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
@@ -151,11 +155,11 @@ public final class ConfigFields {
                 continue;
             }
             String fix = closest(name).map(k -> "did you mean \"" + k + "\"? Field names are case-sensitive")
-                    .orElse("remove it, or check its spelling against the known fields");
+                    .orElse("remove it, or check its spelling against the known fields: " + list);
             if (severity == Severity.ERROR) {
                 problems.error(path.field(name), "unknown field; known here: " + list, fix);
             } else {
-                problems.warning(path.field(name), "unknown field, ignored; known here: " + list, fix);
+                problems.warning(path.field(name), "unknown field, ignored", fix);
             }
         }
     }

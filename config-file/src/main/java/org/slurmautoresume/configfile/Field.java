@@ -75,6 +75,11 @@ public final class Field {
         return Optional.of(value.asText());
     }
 
+    /** Text where blank counts as absent: an optional name left as "" means no name. */
+    public Optional<String> nonBlankText() {
+        return text().filter(t -> !t.isBlank());
+    }
+
     /** A whole number from {@code min} to {@code max} ({@link #NO_MAX}: no upper bound). */
     public OptionalLong wholeNumber(long min, long max) {
         if (!present()) {
