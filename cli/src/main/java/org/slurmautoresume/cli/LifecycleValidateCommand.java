@@ -1,5 +1,6 @@
 package org.slurmautoresume.cli;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -68,16 +69,13 @@ final class LifecycleValidateCommand implements Callable<Integer> {
         return report.ok() ? ExitCode.OK.code() : ExitCode.CONFIG_INVALID.code();
     }
 
-    /** The field names scripts read since this command first had --json: severity, file, field, message, fix. */
-    private static List<Map<String, Object>> json(List<ConfigProblem> problems) {
-        return problems.stream().map(p -> {
-            Map<String, Object> fields = new LinkedHashMap<>();
-            fields.put("severity", p.severity().name());
-            fields.put("file", p.file());
-            fields.put("field", p.path());
-            fields.put("message", p.message());
-            fields.put("fix", p.fix());
-            return fields;
-        }).toList();
+    /** The field names and order scripts read since this command first had --json. */
+    @JsonPropertyOrder({"severity", "file", "field", "message", "fix"})
+    record ProblemView(String severity, String file, String field, String message, String fix) {
+    }
+
+    private static List<ProblemView> json(List<ConfigProblem> problems) {
+        return problems.stream().map(p -> new ProblemView(p.severity().name(), p.file(), p.path(), p.message(), p.fix()))
+                .toList();
     }
 }
