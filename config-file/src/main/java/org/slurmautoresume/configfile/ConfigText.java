@@ -17,6 +17,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * Reads a configuration file into a tree, or says where and why it cannot. A key given twice is
@@ -88,9 +89,16 @@ public final class ConfigText {
         }
     }
 
+    /**
+     * The parser's reason on one line. SnakeYAML spreads it over several, with indented echoes of
+     * the file and a caret under the column: the line and column already say where, and an echo
+     * would copy whatever the file holds into the report, so only the unindented lines are kept.
+     */
     private static String reason(JsonProcessingException e) {
         String original = String.valueOf(e.getOriginalMessage());
-        String shown = original.length() > MAX_REASON ? original.substring(0, MAX_REASON) + "..." : original;
+        String joined = original.lines().filter(line -> !line.isBlank() && !Character.isWhitespace(line.charAt(0)))
+                .map(String::strip).collect(Collectors.joining("; "));
+        String shown = joined.length() > MAX_REASON ? joined.substring(0, MAX_REASON) + "..." : joined;
         return Quote.escape(shown);
     }
 }

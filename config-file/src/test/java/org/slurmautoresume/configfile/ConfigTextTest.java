@@ -53,6 +53,13 @@ class ConfigTextTest {
     }
 
     @Test
+    void aYamlReasonIsOneLineWithoutEchoesOfTheFile() {
+        ConfigText.parse("maxNodes: [1\n", Format.YAML, problems);
+        assertEquals("not valid YAML at line 1, column 13: while parsing a flow sequence; expected ',' or ']',"
+                + " but got <stream end>", problems.all().get(0).message());
+    }
+
+    @Test
     void aHostileSyntaxErrorIsEscapedAndCut() {
         ConfigText.parse("{\"a\": tru" + "e".repeat(10_000) + "\n}", Format.JSON, problems);
         String message = problems.all().get(0).message();
