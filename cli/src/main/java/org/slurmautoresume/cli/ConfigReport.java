@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.slurmautoresume.supervisor.config.ConfigProblem;
+import org.slurmautoresume.configfile.ConfigProblem;
 import org.slurmautoresume.supervisor.config.ConfigResult;
 
 /** How both config commands print problems: one per line, or as JSON with stable field names. */

@@ -6,12 +6,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.slurmautoresume.configfile.ConfigProblem;
 import org.slurmautoresume.lifecycle.apply.FileChange;
 import org.slurmautoresume.lifecycle.apply.InstallLayout;
 import org.slurmautoresume.lifecycle.apply.LifecycleApply;
 import org.slurmautoresume.lifecycle.apply.LocalHost;
 import org.slurmautoresume.lifecycle.validate.ConfigValidator;
-import org.slurmautoresume.lifecycle.validate.Problem;
 import org.slurmautoresume.lifecycle.validate.ValidationReport;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
                 + " it needs: the managed block of slurm.conf (nodes, partitions, spare partition,"
                 + " permit_job_expansion, health check), the plugin's plugstack line, and the agent or sweep"
                 + " systemd units. Idempotent; --dry-run prints a unified diff per file and writes nothing.",
-            "The files are validated first; any error stops apply (exit 7)."})
+            "The files are validated first; any error stops apply (exit 78)."})
 final class LifecycleApplyCommand implements Callable<Integer> {
 
     private final LocalHost host;
@@ -73,10 +73,10 @@ final class LifecycleApplyCommand implements Callable<Integer> {
     public Integer call() {
         ValidationReport report = ConfigValidator.validate(provisioning, Optional.of(resourceConfig), Optional.empty());
         PrintWriter err = spec.commandLine().getErr();
-        report.warnings().forEach(w -> err.println("autoresume: warning: " + w.file() + ": " + w.field() + ": " + w.message()));
+        report.warnings().forEach(w -> err.println("autoresume: warning: " + w.file() + ": " + w.path() + ": " + w.message()));
         if (!report.ok()) {
-            for (Problem p : report.errors()) {
-                err.println("autoresume: error: " + p.file() + ": " + p.field() + ": " + p.message() + " (fix: " + p.fix() + ")");
+            for (ConfigProblem p : report.errors()) {
+                err.println("autoresume: error: " + p.file() + ": " + p.path() + ": " + p.message() + " (fix: " + p.fix() + ")");
             }
             throw new CliException(ExitCode.CONFIG_INVALID, report.errors().size()
                     + " error(s) in the configuration; nothing was written");

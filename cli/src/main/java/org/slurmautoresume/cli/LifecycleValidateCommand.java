@@ -1,13 +1,15 @@
 package org.slurmautoresume.cli;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.slurmautoresume.configfile.ConfigProblem;
 import org.slurmautoresume.lifecycle.validate.ConfigValidator;
-import org.slurmautoresume.lifecycle.validate.Problem;
 import org.slurmautoresume.lifecycle.validate.ValidationReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,7 +22,7 @@ import picocli.CommandLine.Spec;
         description = {"Check the lifecycle JSON files, alone and against each other, and report every problem"
                 + " at once with its file, field and fix.",
             "Before creating a cluster: --provisioning and --cluster-request; on a node: --provisioning and"
-                + " --resource-config. Exit status 7 when there is an error; warnings alone exit 0."})
+                + " --resource-config. Exit status 78 when there is an error; warnings alone exit 0."})
 final class LifecycleValidateCommand implements Callable<Integer> {
 
     @Spec
@@ -52,11 +54,11 @@ final class LifecycleValidateCommand implements Callable<Integer> {
             view.put("ok", report.ok());
             view.put("errors", report.errors().size());
             view.put("warnings", report.warnings().size());
-            view.put("problems", report.problems());
+            view.put("problems", json(report.problems()));
             out.println(Json.write(view));
         } else {
-            for (Problem problem : report.problems()) {
-                out.println((problem.isError() ? "error" : "warning") + ": " + problem.file() + ": " + problem.field()
+            for (ConfigProblem problem : report.problems()) {
+                out.println((problem.isError() ? "error" : "warning") + ": " + problem.file() + ": " + problem.path()
                         + ": " + problem.message());
                 out.println("    fix: " + problem.fix());
             }
@@ -65,5 +67,15 @@ final class LifecycleValidateCommand implements Callable<Integer> {
         }
         out.flush();
         return report.ok() ? ExitCode.OK.code() : ExitCode.CONFIG_INVALID.code();
+    }
+
+    /** The field names and order scripts read since this command first had --json. */
+    @JsonPropertyOrder({"severity", "file", "field", "message", "fix"})
+    record ProblemView(String severity, String file, String field, String message, String fix) {
+    }
+
+    private static List<ProblemView> json(List<ConfigProblem> problems) {
+        return problems.stream().map(p -> new ProblemView(p.severity().name(), p.file(), p.path(), p.message(), p.fix()))
+                .toList();
     }
 }

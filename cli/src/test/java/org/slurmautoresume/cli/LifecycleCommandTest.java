@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -63,6 +64,9 @@ class LifecycleCommandTest {
         assertEquals(4, report.get("errors").asInt(), out);
         JsonNode first = report.get("problems").get(0);
         assertEquals("$.version", first.get("field").asText());
+        List<String> names = new ArrayList<>();
+        first.fieldNames().forEachRemaining(names::add);
+        assertEquals(List.of("severity", "file", "field", "message", "fix"), names);
         assertEquals(bad.toString(), first.get("file").asText());
         assertTrue(first.get("fix").asText().contains("double quotes"));
     }

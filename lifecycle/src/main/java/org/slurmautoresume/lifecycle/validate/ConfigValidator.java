@@ -1,9 +1,15 @@
 package org.slurmautoresume.lifecycle.validate;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.slurmautoresume.configfile.ConfigPath;
+import org.slurmautoresume.configfile.ConfigProblem;
+import org.slurmautoresume.configfile.ConfigText;
+import org.slurmautoresume.configfile.ConfigText.Format;
+import org.slurmautoresume.configfile.Problems;
 import org.slurmautoresume.lifecycle.model.ClusterRequest;
 import org.slurmautoresume.lifecycle.model.ProvisioningParameters;
 import org.slurmautoresume.lifecycle.model.ResourceConfig;
@@ -15,6 +21,12 @@ import org.slurmautoresume.lifecycle.model.ResourceConfig;
  */
 public final class ConfigValidator {
 
+    /**
+     * Paths in these files start with {@code $} ({@code $.worker_groups[1].partition_name}): their
+     * users know JSONPath from the platform's own tools, and the documentation quotes them so.
+     */
+    static final ConfigPath ROOT = ConfigPath.root("$");
+
     private ConfigValidator() {
     }
 
@@ -22,16 +34,17 @@ public final class ConfigValidator {
      * @param resourceConfig absent before the cluster exists (the platform writes it)
      * @param clusterRequest absent on a node, where only the platform's file is at hand
      */
-    public static ValidationReport validate(Path provisioning, Optional<Path> resourceConfig, Optional<Path> clusterRequest) {
-        List<Problem> problems = new ArrayList<>();
-        Problems inProvisioning = new Problems(provisioning.toString(), problems);
-        Optional<ProvisioningParameters> parameters = JsonDocument.read(provisioning, inProvisioning)
+    public static ValidationReport validate(Path provisioning, Optional<Path> resourceConfig,
+            Optional<Path> clusterRequest) {
+        List<ConfigProblem> problems = new ArrayList<>();
+        Problems inProvisioning = new Problems(provisioning.toString(), ROOT, problems);
+        Optional<ProvisioningParameters> parameters = read(provisioning, inProvisioning)
                 .flatMap(tree -> ProvisioningReader.read(tree, inProvisioning));
-        Optional<Problems> inResources = resourceConfig.map(p -> new Problems(p.toString(), problems));
-        Optional<ResourceConfig> resources = resourceConfig.flatMap(path -> JsonDocument.read(path, inResources.get())
+        Optional<Problems> inResources = resourceConfig.map(p -> new Problems(p.toString(), ROOT, problems));
+        Optional<ResourceConfig> resources = resourceConfig.flatMap(path -> read(path, inResources.get())
                 .flatMap(tree -> ResourceConfigReader.read(tree, inResources.get())));
-        Optional<Problems> inRequest = clusterRequest.map(p -> new Problems(p.toString(), problems));
-        Optional<ClusterRequest> request = clusterRequest.flatMap(path -> JsonDocument.read(path, inRequest.get())
+        Optional<Problems> inRequest = clusterRequest.map(p -> new Problems(p.toString(), ROOT, problems));
+        Optional<ClusterRequest> request = clusterRequest.flatMap(path -> read(path, inRequest.get())
                 .flatMap(tree -> ClusterRequestReader.read(tree, inRequest.get())));
 
         CrossChecks cross = new CrossChecks(inProvisioning, inResources, inRequest);
@@ -39,5 +52,15 @@ public final class ConfigValidator {
         parameters.ifPresent(p -> request.ifPresent(q -> cross.provisioningAgainstRequest(p, q)));
         resources.ifPresent(r -> request.ifPresent(q -> cross.resourcesAgainstRequest(r, q)));
         return new ValidationReport(problems, parameters, resources, request);
+    }
+
+    /** The file's tree; these files are JSON whatever their name, and one with nothing in it is a mistake. */
+    private static Optional<JsonNode> read(Path file, Problems problems) {
+        Optional<JsonNode> tree = ConfigText.read(file, Format.JSON, problems);
+        if (tree.isPresent() && tree.get().isMissingNode()) {
+            problems.error(ROOT, "the file is empty", "write the JSON object this file should hold");
+            return Optional.empty();
+        }
+        return tree;
     }
 }

@@ -7,6 +7,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.slurmautoresume.configfile.ConfigPath;
+import org.slurmautoresume.configfile.Problems;
+import org.slurmautoresume.configfile.Quote;
 import org.slurmautoresume.lifecycle.model.ClusterRequest;
 import org.slurmautoresume.lifecycle.model.InstanceGroup;
 import org.slurmautoresume.lifecycle.model.ProvisioningParameters;
@@ -16,6 +19,8 @@ import org.slurmautoresume.lifecycle.model.WorkerGroup;
 
 /** The checks between files: every group named in one must exist, with a fitting size, in the others. */
 final class CrossChecks {
+
+    private static final ConfigPath ROOT = ConfigValidator.ROOT;
 
     private final Problems provisioning;
     private final Optional<Problems> resources;
@@ -31,18 +36,18 @@ final class CrossChecks {
         Set<String> known = config.instanceGroups().stream().map(InstanceGroup::name).filter(Objects::nonNull)
                 .collect(Collectors.toCollection(java.util.LinkedHashSet::new));
         String file = resources.orElseThrow().file();
-        Map<String, String> roles = roles(parameters);
+        Map<ConfigPath, String> roles = roles(parameters);
         roles.forEach((path, group) -> {
             if (!known.contains(group)) {
-                provisioning.error(path, "instance group \"" + group + "\" is not in " + file
+                provisioning.error(path, "instance group " + Quote.text(group) + " is not in " + file
                                 + " (its groups: " + String.join(", ", known) + ")",
                         "use one of the group names there, or add the group to the cluster");
             }
         });
         if (parameters.controllerGroup() != null) {
             config.group(parameters.controllerGroup()).filter(g -> g.instances().isEmpty()).ifPresent(g ->
-                    provisioning.error("$.controller_group", "the controller group \"" + g.name()
-                            + "\" has no instances in " + file + ": the cluster has no slurmctld host",
+                    provisioning.error(ROOT.field("controller_group"), "the controller group " + Quote.text(g.name())
+                           + " has no instances in " + file + ": the cluster has no slurmctld host",
                             "give the controller group one instance (InstanceCount 1)"));
         }
         for (int i = 0; i < parameters.workerGroups().size(); i++) {
@@ -52,16 +57,19 @@ final class CrossChecks {
                 continue;
             }
             int size = group.get().instances().size();
-            String path = "$.worker_groups[" + i + "]";
+            ConfigPath path = ROOT.field("worker_groups").index(i);
             if (size == 0) {
-                provisioning.warning(path + ".instance_group_name", "worker group \"" + worker.instanceGroupName()
-                        + "\" has no instances: partition " + worker.partitionName() + " gets no nodes from it",
+                provisioning.warning(path.field("instance_group_name"), "worker group "
+                        + Quote.text(worker.instanceGroupName())
+                       + " has no instances: partition " + worker.partitionName() + " gets no nodes from it",
                         "check InstanceCount in the cluster request");
             }
             int spares = worker.options().spareCount();
             if (spares > 0 && spares >= size) {
-                provisioning.error(path + ".autoresume.spare_count", "spare_count " + spares + " leaves no working node of "
-                        + size + " in group \"" + worker.instanceGroupName() + "\"", "use fewer spares than instances");
+                provisioning.error(path.field("autoresume").field("spare_count"), "spare_count " + spares
+                        + " leaves no working node of "
+                        + size + " in group " + Quote.text(worker.instanceGroupName()),
+                                "use fewer spares than instances");
             }
             if (worker.options().nodeOptions() == null) {
                 provisioning.warning(path, "no autoresume.node_options: the NodeName lines say nothing of CPUs or"
@@ -74,8 +82,9 @@ final class CrossChecks {
         for (int g = 0; g < groups.size(); g++) {
             String name = groups.get(g).name();
             if (name != null && !used.contains(name)) {
-                resources.get().warning("$.InstanceGroups[" + g + "].Name", "instance group \"" + name
-                                + "\" has no Slurm role in " + provisioning.file() + ": its instances join no partition",
+                resources.get().warning(ROOT.field("InstanceGroups").index(g).field("Name"), "instance group "
+                        + Quote.text(name)
+                               + " has no Slurm role in " + provisioning.file() + ": its instances join no partition",
                         "add it to worker_groups (or make it the login_group), or leave it out of the cluster");
             }
         }
@@ -86,9 +95,11 @@ final class CrossChecks {
         String file = request.orElseThrow().file();
         roles(parameters).forEach((path, group) -> {
             if (!requested.contains(group)) {
-                provisioning.error(path, "instance group \"" + group + "\" is not in the cluster request " + file
+                provisioning.error(path, "instance group " + Quote.text(group) + " is not in the cluster request "
+                        + file
                                 + " (its groups: " + String.join(", ", requested) + ")",
-                        "add an InstanceGroups entry named \"" + group + "\" to the request, or fix the name here");
+                        "add an InstanceGroups entry named " + Quote.text(group)
+                                + " to the request, or fix the name here");
             }
         });
     }
@@ -101,24 +112,27 @@ final class CrossChecks {
                 .forEach(g -> requested.putIfAbsent(g.instanceGroupName(), g));
         for (int g = 0; g < config.instanceGroups().size(); g++) {
             InstanceGroup group = config.instanceGroups().get(g);
-            String path = "$.InstanceGroups[" + g + "]";
+            ConfigPath path = ROOT.field("InstanceGroups").index(g);
             if (group.name() == null) {
                 continue;
             }
             RequestedInstanceGroup asked = requested.get(group.name());
             if (asked == null) {
-                inResources.error(path + ".Name", "instance group \"" + group.name() + "\" is not in the cluster request "
+                inResources.error(path.field("Name"), "instance group " + Quote.text(group.name())
+                        + " is not in the cluster request "
                         + inRequest.file(), "add it to the request's InstanceGroups, or fix the name");
                 continue;
             }
             if (asked.instanceCount() != null && asked.instanceCount() != group.instances().size()) {
-                inResources.error(path + ".Instances", "group \"" + group.name() + "\" has " + group.instances().size()
+                inResources.error(path.field("Instances"), "group " + Quote.text(group.name()) + " has "
+                        + group.instances().size()
                                 + " instances but the request asks for InstanceCount " + asked.instanceCount(),
                         "make InstanceCount and the instances listed agree (a partly provisioned cluster?)");
             }
             if (asked.instanceType() != null && group.instanceType() != null
                     && !asked.instanceType().equals(group.instanceType())) {
-                inResources.error(path + ".InstanceType", "group \"" + group.name() + "\" is " + group.instanceType()
+                inResources.error(path.field("InstanceType"), "group " + Quote.text(group.name()) + " is "
+                        + group.instanceType()
                         + " but the request asks for " + asked.instanceType(), "make the instance types agree");
             }
         }
@@ -127,29 +141,32 @@ final class CrossChecks {
         for (int g = 0; g < clusterRequest.instanceGroups().size(); g++) {
             String name = clusterRequest.instanceGroups().get(g).instanceGroupName();
             if (name != null && !present.contains(name)) {
-                inRequest.warning("$.InstanceGroups[" + g + "].InstanceGroupName", "instance group \"" + name
-                        + "\" is requested but absent from " + inResources.file(), "check that the cluster finished creating");
+                inRequest.warning(ROOT.field("InstanceGroups").index(g).field("InstanceGroupName"), "instance group "
+                        + Quote.text(name)
+                       + " is requested but absent from " + inResources.file(),
+                               "check that the cluster finished creating");
             }
         }
         String requestedName = clusterRequest.clusterName();
         String actualName = config.clusterConfig() == null ? null : config.clusterConfig().clusterName();
         if (requestedName != null && actualName != null && !requestedName.equals(actualName)) {
-            inResources.warning("$.ClusterConfig.ClusterName", "cluster \"" + actualName + "\" is not the requested \""
+            inResources.warning(ROOT.field("ClusterConfig").field("ClusterName"), "cluster " + Quote.text(actualName)
+                    + " is not the requested \""
                     + requestedName + "\"", "check that both files describe the same cluster");
         }
     }
 
     /** JSON path in provisioning_parameters.json -> the instance group it names. */
-    private static Map<String, String> roles(ProvisioningParameters parameters) {
-        Map<String, String> roles = new LinkedHashMap<>();
+    private static Map<ConfigPath, String> roles(ProvisioningParameters parameters) {
+        Map<ConfigPath, String> roles = new LinkedHashMap<>();
         if (parameters.controllerGroup() != null) {
-            roles.put("$.controller_group", parameters.controllerGroup());
+            roles.put(ROOT.field("controller_group"), parameters.controllerGroup());
         }
-        parameters.login().ifPresent(login -> roles.put("$.login_group", login));
+        parameters.login().ifPresent(login -> roles.put(ROOT.field("login_group"), login));
         for (int i = 0; i < parameters.workerGroups().size(); i++) {
             String name = parameters.workerGroups().get(i).instanceGroupName();
             if (name != null) {
-                roles.put("$.worker_groups[" + i + "].instance_group_name", name);
+                roles.put(ROOT.field("worker_groups").index(i).field("instance_group_name"), name);
             }
         }
         return roles;

@@ -6,6 +6,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slurmautoresume.configfile.ConfigFields;
+import org.slurmautoresume.configfile.ConfigPath;
+import org.slurmautoresume.configfile.Field;
+import org.slurmautoresume.configfile.Problems;
+import org.slurmautoresume.configfile.Quote;
 import org.slurmautoresume.lifecycle.model.ProvisioningParameters;
 import org.slurmautoresume.lifecycle.model.SiteOptions;
 import org.slurmautoresume.lifecycle.model.SlurmNames;
@@ -19,6 +24,8 @@ import org.slurmautoresume.lifecycle.model.WorkerOptions;
  */
 final class ProvisioningReader {
 
+    private static final ConfigPath ROOT = ConfigValidator.ROOT;
+
     /** Keys apply writes itself on a NodeName line; node_options must not repeat them. */
     static final List<String> RESERVED_NODE_KEYS = List.of("NodeName", "NodeAddr", "NodeHostname", "Port", "Weight");
 
@@ -26,43 +33,50 @@ final class ProvisioningReader {
     }
 
     static Optional<ProvisioningParameters> read(JsonNode root, Problems problems) {
-        return Fields.object(root, "$", problems).map(fields -> read(fields, problems));
+        return ConfigFields.of(root, problems.root(), problems).map(fields -> read(fields, problems));
     }
 
-    private static ProvisioningParameters read(Fields fields, Problems problems) {
-        Optional<String> version = fields.requiredString("version",
-                "add \"version\": \"" + ProvisioningParameters.SUPPORTED_VERSION + "\"");
+    private static ProvisioningParameters read(ConfigFields fields, Problems problems) {
+        Optional<String> version = fields.field("version").required("add \"version\": "
+                + Quote.text(ProvisioningParameters.SUPPORTED_VERSION)).text();
         version.filter(v -> !v.equals(ProvisioningParameters.SUPPORTED_VERSION)).ifPresent(v -> problems.warning(
-                fields.pathOf("version"), "version \"" + v + "\" is not the one this tool knows ("
+                fields.pathOf("version"), "version " + Quote.text(v) + " is not the one this tool knows ("
                         + ProvisioningParameters.SUPPORTED_VERSION + ")",
-                "use \"" + ProvisioningParameters.SUPPORTED_VERSION + "\", or check that the fields still mean the same"));
-        Optional<String> manager = fields.requiredString("workload_manager", "add \"workload_manager\": \"slurm\"");
+                "use " + Quote.text(ProvisioningParameters.SUPPORTED_VERSION)
+                        + ", or check that the fields still mean the same"));
+        Optional<String> manager = fields.field("workload_manager").required("add \"workload_manager\": \"slurm\"")
+                .text();
         manager.filter(m -> !m.equals(ProvisioningParameters.WORKLOAD_MANAGER)).ifPresent(m -> problems.error(
-                fields.pathOf("workload_manager"), "workload manager \"" + m + "\" is not supported",
+                fields.pathOf("workload_manager"), "workload manager " + Quote.text(m) + " is not supported",
                 "set it to \"slurm\""));
-        Optional<String> controller = fields.requiredString("controller_group",
-                "name the instance group whose instance runs slurmctld, e.g. \"controller_group\": \"controller-machine\"");
-        Optional<String> login = fields.optionalString("login_group");
+        Optional<String> controller = fields.field("controller_group")
+                .required("name the instance group whose instance runs slurmctld,"
+                        + " e.g. \"controller_group\": \"controller-machine\"").text();
+        Optional<String> login = fields.field("login_group").nonBlankText();
         List<WorkerGroup> workers = new ArrayList<>();
-        List<Fields.Element> elements = fields.array("worker_groups", true,
-                "add at least one worker group: [{\"instance_group_name\": ..., \"partition_name\": ...}]");
-        for (Fields.Element element : elements) {
+        List<Field> elements = fields.field("worker_groups")
+                .required("add at least one worker group: [{\"instance_group_name\": ..., \"partition_name\": ...}]")
+                .list();
+        for (Field element : elements) {
             workers.add(readWorker(element, problems));
         }
-        Optional<String> fsxDns = fields.optionalString("fsx_dns_name");
-        Optional<String> fsxMount = fields.optionalString("fsx_mountname");
-        Optional<String> zfsDns = fields.optionalString("fsx_openzfs_dns_name");
+        Optional<String> fsxDns = fields.field("fsx_dns_name").nonBlankText();
+        Optional<String> fsxMount = fields.field("fsx_mountname").nonBlankText();
+        Optional<String> zfsDns = fields.field("fsx_openzfs_dns_name").nonBlankText();
         if (fsxDns.isPresent() != fsxMount.isPresent()) {
             String missing = fsxDns.isPresent() ? "fsx_mountname" : "fsx_dns_name";
-            problems.error(fields.pathOf(missing), "FSx for Lustre needs both fsx_dns_name and fsx_mountname; only one is set",
+            problems.error(fields.pathOf(missing),
+                    "FSx for Lustre needs both fsx_dns_name and fsx_mountname; only one is set",
                     "set " + missing + " too, or remove the other one");
         }
         fsxDns.filter(d -> !SlurmNames.isValidDnsName(d)).ifPresent(d -> problems.error(fields.pathOf("fsx_dns_name"),
-                "\"" + d + "\" is not a DNS name", "use the file system's DNS name, e.g. fs-0123456789abcdef0.fsx.us-west-2.amazonaws.com"));
-        zfsDns.filter(d -> !SlurmNames.isValidDnsName(d)).ifPresent(d -> problems.error(fields.pathOf("fsx_openzfs_dns_name"),
-                "\"" + d + "\" is not a DNS name", "use the file system's DNS name"));
-        SiteOptions site = fields.optionalObject("autoresume").map(f -> readSite(f, problems)).orElse(null);
-        fields.reportUnknown();
+                Quote.text(d) + " is not a DNS name",
+                        "use the file system's DNS name, e.g. fs-0123456789abcdef0.fsx.us-west-2.amazonaws.com"));
+        zfsDns.filter(d -> !SlurmNames.isValidDnsName(d))
+                .ifPresent(d -> problems.error(fields.pathOf("fsx_openzfs_dns_name"),
+                Quote.text(d) + " is not a DNS name", "use the file system's DNS name"));
+        SiteOptions site = fields.object("autoresume").map(f -> readSite(f, problems)).orElse(null);
+        fields.warnUnknown();
 
         ProvisioningParameters parameters = new ProvisioningParameters(version.orElse(null), manager.orElse(null),
                 controller.orElse(null), login.orElse(null), workers, fsxDns.orElse(null), fsxMount.orElse(null),
@@ -71,36 +85,38 @@ final class ProvisioningReader {
         return parameters;
     }
 
-    private static WorkerGroup readWorker(Fields.Element element, Problems problems) {
-        Optional<Fields> maybe = Fields.object(element.node(), element.path(), problems);
+    private static WorkerGroup readWorker(Field element, Problems problems) {
+        Optional<ConfigFields> maybe = ConfigFields.of(element.node(), element.path(), problems);
         if (maybe.isEmpty()) {
             return new WorkerGroup(null, null, null);
         }
-        Fields fields = maybe.get();
-        Optional<String> group = fields.requiredString("instance_group_name",
-                "name the instance group (as in the cluster request) whose instances are this partition's nodes");
-        Optional<String> partition = fields.requiredString("partition_name", "name the Slurm partition, e.g. \"dev\"");
+        ConfigFields fields = maybe.get();
+        Optional<String> group = fields.field("instance_group_name")
+                .required("name the instance group (as in the cluster request) whose instances are"
+                        + " this partition's nodes").text();
+        Optional<String> partition = fields.field("partition_name").required("name the Slurm partition, e.g. \"dev\"")
+                .text();
         partition.filter(p -> !SlurmNames.isValidName(p)).ifPresent(p -> problems.error(fields.pathOf("partition_name"),
-                "\"" + p + "\" is not a valid Slurm partition name",
+                Quote.text(p) + " is not a valid Slurm partition name",
                 "use letters, digits, '_', '.' and '-' only (no blanks, commas or '=')"));
-        WorkerOptions options = fields.optionalObject("autoresume").map(f -> readWorkerOptions(f, problems)).orElse(null);
-        fields.reportUnknown();
+        WorkerOptions options = fields.object("autoresume").map(f -> readWorkerOptions(f, problems)).orElse(null);
+        fields.warnUnknown();
         return new WorkerGroup(group.orElse(null), partition.orElse(null), options);
     }
 
-    private static WorkerOptions readWorkerOptions(Fields fields, Problems problems) {
-        int spares = fields.integer("spare_count", false, 0, "use 0 or more").orElse(0);
-        Optional<String> nodeOptions = fields.optionalString("node_options");
+    private static WorkerOptions readWorkerOptions(ConfigFields fields, Problems problems) {
+        int spares = fields.field("spare_count").rangeFix("use 0 or more").integer(0, Integer.MAX_VALUE).orElse(0);
+        Optional<String> nodeOptions = fields.field("node_options").nonBlankText();
         nodeOptions.ifPresent(text -> checkNodeOptions(text, fields.pathOf("node_options"), problems));
-        fields.reportUnknown();
+        fields.warnUnknown();
         return new WorkerOptions(spares, nodeOptions.orElse(null));
     }
 
-    private static void checkNodeOptions(String text, String path, Problems problems) {
+    private static void checkNodeOptions(String text, ConfigPath path, Problems problems) {
         for (String token : text.strip().split("\\s+")) {
             int eq = token.indexOf('=');
             if (eq <= 0 || eq == token.length() - 1) {
-                problems.error(path, "\"" + token + "\" is not a Key=Value node parameter",
+                problems.error(path, Quote.text(token) + " is not a Key=Value node parameter",
                         "write slurm.conf node parameters separated by blanks, e.g. \"CPUs=96 RealMemory=1900000\"");
                 continue;
             }
@@ -111,33 +127,34 @@ final class ProvisioningReader {
         }
     }
 
-    private static SiteOptions readSite(Fields fields, Problems problems) {
-        Optional<String> spare = fields.optionalString("spare_partition");
+    private static SiteOptions readSite(ConfigFields fields, Problems problems) {
+        Optional<String> spare = fields.field("spare_partition").nonBlankText();
         spare.filter(p -> !SlurmNames.isValidName(p)).ifPresent(p -> problems.error(fields.pathOf("spare_partition"),
-                "\"" + p + "\" is not a valid Slurm partition name", "use letters, digits, '_', '.' and '-' only"));
-        Optional<Integer> interval = fields.integer("health_check_interval", false, 0,
-                "use a number of seconds, or 0 for no health check");
-        fields.reportUnknown();
+                Quote.text(p) + " is not a valid Slurm partition name", "use letters, digits, '_', '.' and '-' only"));
+        Optional<Integer> interval = fields.field("health_check_interval")
+                .rangeFix("use a number of seconds, or 0 for no health check").integer(0, Integer.MAX_VALUE);
+        fields.warnUnknown();
         return new SiteOptions(spare.orElse(null), interval.orElse(null));
     }
 
     /** A group has one role: the same name as controller and worker, say, is a mistake. */
     private static void checkRoles(ProvisioningParameters parameters, Problems problems) {
-        Map<String, String> roleOfGroup = new HashMap<>();
+        Map<String, ConfigPath> roleOfGroup = new HashMap<>();
         if (parameters.controllerGroup() != null) {
-            roleOfGroup.put(parameters.controllerGroup(), "$.controller_group");
+            roleOfGroup.put(parameters.controllerGroup(), ROOT.field("controller_group"));
         }
-        parameters.login().ifPresent(login -> claim(roleOfGroup, login, "$.login_group", problems));
-        Map<String, String> partitionOfGroup = new HashMap<>();
+        parameters.login().ifPresent(login -> claim(roleOfGroup, login, ROOT.field("login_group"), problems));
+        Map<String, ConfigPath> partitionOfGroup = new HashMap<>();
         for (int i = 0; i < parameters.workerGroups().size(); i++) {
             WorkerGroup worker = parameters.workerGroups().get(i);
-            String path = "$.worker_groups[" + i + "].instance_group_name";
+            ConfigPath path = ROOT.field("worker_groups").index(i).field("instance_group_name");
             if (worker.instanceGroupName() == null) {
                 continue;
             }
-            String earlier = partitionOfGroup.putIfAbsent(worker.instanceGroupName(), path);
+            ConfigPath earlier = partitionOfGroup.putIfAbsent(worker.instanceGroupName(), path);
             if (earlier != null) {
-                problems.error(path, "duplicate worker group \"" + worker.instanceGroupName() + "\" (also " + earlier + ")",
+                problems.error(path, "duplicate worker group " + Quote.text(worker.instanceGroupName()) + " (also "
+                        + earlier + ")",
                         "list each instance group once; to put one group in several partitions is not supported");
                 continue;
             }
@@ -146,16 +163,18 @@ final class ProvisioningReader {
         String spare = parameters.site().sparePartitionName();
         for (int i = 0; i < parameters.workerGroups().size(); i++) {
             if (spare.equals(parameters.workerGroups().get(i).partitionName())) {
-                problems.error("$.worker_groups[" + i + "].partition_name", "partition \"" + spare
-                        + "\" is also the spare partition's name", "rename the partition, or set autoresume.spare_partition");
+                problems.error(ROOT.field("worker_groups").index(i).field("partition_name"), "partition "
+                        + Quote.text(spare)
+                       + " is also the spare partition's name",
+                               "rename the partition, or set autoresume.spare_partition");
             }
         }
     }
 
-    private static void claim(Map<String, String> roleOfGroup, String group, String path, Problems problems) {
-        String earlier = roleOfGroup.putIfAbsent(group, path);
+    private static void claim(Map<String, ConfigPath> roleOfGroup, String group, ConfigPath path, Problems problems) {
+        ConfigPath earlier = roleOfGroup.putIfAbsent(group, path);
         if (earlier != null) {
-            problems.error(path, "instance group \"" + group + "\" already has a role (" + earlier + ")",
+            problems.error(path, "instance group " + Quote.text(group) + " already has a role (" + earlier + ")",
                     "give each role its own instance group: controller, login and workers cannot share one");
         }
     }

@@ -34,8 +34,10 @@ class LocalClusterApplyTest {
         Path conf = root.resolve("var/tmp/autoresume-cluster/etc/slurm.conf");
         Files.createDirectories(conf.getParent());
         Files.writeString(conf, String.join("\n", base) + "\n");
-        ValidationReport config = Fixtures.validated(Path.of("local-cluster/provisioning_parameters.json"),
-                Path.of("local-cluster/resource_config.json"));
+        // Surefire runs in the module's folder; the local cluster's files sit beside it.
+        Path localCluster = Path.of(System.getProperty("user.dir")).resolveSibling("local-cluster");
+        ValidationReport config = Fixtures.validated(localCluster.resolve("provisioning_parameters.json"),
+                localCluster.resolve("resource_config.json"));
 
         LifecycleApply.Result result = LifecycleApply.run(config.provisioning().orElseThrow(),
                 config.resourceConfig().orElseThrow(),

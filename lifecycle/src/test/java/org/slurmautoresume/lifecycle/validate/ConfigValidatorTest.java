@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.slurmautoresume.configfile.ConfigProblem;
 
 /** One test per kind of problem, each starting from the valid fixtures with one thing broken. */
 class ConfigValidatorTest {
@@ -51,8 +52,8 @@ class ConfigValidatorTest {
     void brokenJsonIsReportedWithLineAndColumn() throws IOException {
         Path broken = copyResource("validate/bad-json.json");
         ValidationReport report = ConfigValidator.validate(broken, Optional.of(write("r.json", resources)), Optional.empty());
-        Problem problem = only(report.errors());
-        assertEquals("$", problem.field());
+        ConfigProblem problem = only(report.errors());
+        assertEquals("$", problem.path());
         assertTrue(problem.message().contains("line 4, column"), problem.message());
         assertTrue(report.provisioning().isEmpty());
     }
@@ -60,8 +61,8 @@ class ConfigValidatorTest {
     @Test
     void aMissingRequiredFieldIsAnError() throws IOException {
         provisioning.remove("controller_group");
-        Problem problem = only(run().errors());
-        assertEquals("$.controller_group", problem.field());
+        ConfigProblem problem = only(run().errors());
+        assertEquals("$.controller_group", problem.path());
         assertTrue(problem.message().contains("missing"));
         assertTrue(problem.fix().contains("controller_group"));
     }
@@ -69,9 +70,9 @@ class ConfigValidatorTest {
     @Test
     void aWrongTypeIsAnErrorNamingWhatWasFound() throws IOException {
         ((ObjectNode) request.withArray("InstanceGroups").get(2)).put("InstanceCount", "4");
-        Problem problem = only(run().errors());
-        assertEquals("$.InstanceGroups[2].InstanceCount", problem.field());
-        assertTrue(problem.message().contains("a string (\"4\")"), problem.message());
+        ConfigProblem problem = only(run().errors());
+        assertEquals("$.InstanceGroups[2].InstanceCount", problem.path());
+        assertEquals("expected a whole number, found text \"4\"", problem.message());
     }
 
     @Test
@@ -79,8 +80,8 @@ class ConfigValidatorTest {
         ((ObjectNode) request.withArray("InstanceGroups").get(0).get("LifeCycleConfig")).put("SourceS3URI", "s3://b/p");
         ValidationReport report = run();
         assertTrue(report.ok());
-        Problem problem = only(report.warnings());
-        assertEquals("$.InstanceGroups[0].LifeCycleConfig.SourceS3URI", problem.field());
+        ConfigProblem problem = only(report.warnings());
+        assertEquals("$.InstanceGroups[0].LifeCycleConfig.SourceS3URI", problem.path());
         assertTrue(problem.fix().contains("did you mean \"SourceS3Uri\""), problem.fix());
     }
 
@@ -137,8 +138,8 @@ class ConfigValidatorTest {
     @Test
     void aDuplicateWorkerGroupIsAnError() throws IOException {
         provisioning.withArray("worker_groups").add(provisioning.withArray("worker_groups").get(0).deepCopy());
-        Problem problem = only(run().errors());
-        assertEquals("$.worker_groups[1].instance_group_name", problem.field());
+        ConfigProblem problem = only(run().errors());
+        assertEquals("$.worker_groups[1].instance_group_name", problem.path());
         assertTrue(problem.message().startsWith("duplicate worker group"));
     }
 
@@ -153,8 +154,8 @@ class ConfigValidatorTest {
     @ValueSource(strings = {"111.222.333.444", "10.1.0", "10.1.0.021", "fd00::zz", "compute-3.internal", "localhost", ""})
     void badAddressesAreErrorsAndNeverLookedUp(String address) throws IOException {
         instance(2, 2).put("CustomerIpAddress", address);
-        Problem problem = only(run().errors());
-        assertEquals("$.InstanceGroups[2].Instances[2].CustomerIpAddress", problem.field());
+        ConfigProblem problem = only(run().errors());
+        assertEquals("$.InstanceGroups[2].Instances[2].CustomerIpAddress", problem.path());
     }
 
     @ParameterizedTest
@@ -168,31 +169,31 @@ class ConfigValidatorTest {
     void aControllerGroupWithoutInstancesIsAMissingController() throws IOException {
         ((ObjectNode) resources.withArray("InstanceGroups").get(0)).putArray("Instances");
         ((ObjectNode) request.withArray("InstanceGroups").get(0)).put("InstanceCount", 0);
-        Problem problem = only(run().errors());
-        assertEquals("$.controller_group", problem.field());
+        ConfigProblem problem = only(run().errors());
+        assertEquals("$.controller_group", problem.path());
         assertTrue(problem.message().contains("no slurmctld host"));
     }
 
     @Test
     void instancesMustMatchTheRequestedCount() throws IOException {
         ((ArrayNode) resources.withArray("InstanceGroups").get(2).get("Instances")).remove(3);
-        Problem problem = only(run().errors());
-        assertEquals("$.InstanceGroups[2].Instances", problem.field());
+        ConfigProblem problem = only(run().errors());
+        assertEquals("$.InstanceGroups[2].Instances", problem.path());
         assertTrue(problem.message().contains("3 instances but the request asks for InstanceCount 4"));
     }
 
     @Test
     void sharedStorageNeedsBothFsxFields() throws IOException {
         provisioning.remove("fsx_mountname");
-        Problem problem = only(run().errors());
-        assertEquals("$.fsx_mountname", problem.field());
+        ConfigProblem problem = only(run().errors());
+        assertEquals("$.fsx_mountname", problem.path());
     }
 
     @Test
     void sparesMustLeaveWorkingNodes() throws IOException {
         ((ObjectNode) provisioning.withArray("worker_groups").get(0).get("autoresume")).put("spare_count", 4);
-        Problem problem = only(run().errors());
-        assertEquals("$.worker_groups[0].autoresume.spare_count", problem.field());
+        ConfigProblem problem = only(run().errors());
+        assertEquals("$.worker_groups[0].autoresume.spare_count", problem.path());
     }
 
     @Test
@@ -208,7 +209,7 @@ class ConfigValidatorTest {
     void theRequestIsOptionalButAMissingFileIsAnError() throws IOException {
         ValidationReport report = ConfigValidator.validate(write("p.json", provisioning),
                 Optional.of(dir.resolve("absent.json")), Optional.empty());
-        Problem problem = only(report.errors());
+        ConfigProblem problem = only(report.errors());
         assertTrue(problem.file().endsWith("absent.json"));
         assertTrue(problem.message().contains("does not exist"));
     }
@@ -219,7 +220,7 @@ class ConfigValidatorTest {
                 Optional.of(copyResource("validate/all-wrong/resource_config.json")),
                 Optional.of(copyResource("validate/all-wrong/create_cluster.json")));
         List<String> found = report.problems().stream()
-                .map(p -> p.severity() + " " + Path.of(p.file()).getFileName() + " " + p.field())
+                .map(p -> p.severity() + " " + Path.of(p.file()).getFileName() + " " + p.path())
                 .collect(Collectors.toList());
         assertEquals(List.of(
                 "ERROR provisioning_parameters.json $.worker_groups[1].partition_name",
@@ -282,13 +283,13 @@ class ConfigValidatorTest {
         }
     }
 
-    private static Problem only(List<Problem> problems) {
+    private static ConfigProblem only(List<ConfigProblem> problems) {
         assertEquals(1, problems.size(), problems.toString());
         return problems.get(0);
     }
 
-    private static List<String> fields(List<Problem> problems) {
-        return problems.stream().map(Problem::field).toList();
+    private static List<String> fields(List<ConfigProblem> problems) {
+        return problems.stream().map(ConfigProblem::path).toList();
     }
 
 }

@@ -1,15 +1,24 @@
 package org.slurmautoresume.nodeops.sweep;
 
-/** A policy file that cannot be used; the message names the file, the field and why. */
+import java.util.List;
+import java.util.stream.Collectors;
+import org.slurmautoresume.configfile.ConfigProblem;
+
+/** A policy file that cannot be used; the message has one line per error: file, field and why. */
 public final class SweepPolicyException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
-    public SweepPolicyException(String message, Throwable cause) {
-        super(message, cause);
+    private final transient List<ConfigProblem> problems;
+
+    public SweepPolicyException(List<ConfigProblem> problems) {
+        super(problems.stream().filter(ConfigProblem::isError).map(ConfigProblem::toString)
+                .collect(Collectors.joining("\n")));
+        this.problems = List.copyOf(problems);
     }
 
-    public SweepPolicyException(String message) {
-        super(message);
+    /** Every problem found, in file order. */
+    public List<ConfigProblem> problems() {
+        return problems;
     }
 }

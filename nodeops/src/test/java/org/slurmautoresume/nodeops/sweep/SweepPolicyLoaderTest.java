@@ -58,29 +58,52 @@ class SweepPolicyLoaderTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "maxNods: 3|field 'maxNods': unknown field",
-        "maxNodes: ten|field 'maxNodes': must be a whole number from 0 to 100000, got \"ten\"",
-        "maxPartitionPercent: 150|field 'maxPartitionPercent': must be a whole number from 0 to 100, got 150",
-        "donorMaxAgeSeconds: -1|field 'donorMaxAgeSeconds': must be between 0 and",
-        "donorMaxAgeSeconds: 1.5|field 'donorMaxAgeSeconds': must be a whole number of seconds",
-        "notRespondingAction: kill|field 'notRespondingAction': must be one of replace, report",
-        "resumeReturnedNodes: yes please|field 'resumeReturnedNodes': must be true or false",
-        "healthCommand: ssh {node} check|field 'healthCommand': must be a non-empty list of words",
-        "excludeNodes: 'n[5-1]'|field 'excludeNodes':",
-        "maxNodes: [1|not valid YAML"})
+        "maxNods: 3|maxNods: unknown field; known here: completingAfterSeconds, donorMaxAgeSeconds",
+        "maxNodes: ten|maxNodes: expected a whole number, found text \"ten\"",
+        "maxPartitionPercent: 150|maxPartitionPercent: must be at most 100, found 150",
+        "donorMaxAgeSeconds: -1|donorMaxAgeSeconds: must not be negative, found -1",
+        "donorMaxAgeSeconds: 2592001|donorMaxAgeSeconds: must be at most 2592000, found 2592001",
+        "donorMaxAgeSeconds: 1.5|donorMaxAgeSeconds: expected a whole number, found number 1.5",
+        "notRespondingAction: kill|notRespondingAction: must be one of replace, report, found text \"kill\"",
+        "resumeReturnedNodes: yes please|resumeReturnedNodes: must be true or false, found text \"yes please\"",
+        "healthCommand: ssh {node} check|healthCommand: expected a non-empty list of words (program first), not a shell string",
+        "healthCommand: []|healthCommand: is empty",
+        "healthCommand: [ssh, '']|healthCommand[1]: is empty",
+        "excludeNodes: 'n[5-1]'|excludeNodes: ",
+        "[1, 2]|expected a mapping of fields, found a list",
+        "maxNodes: [1|not valid YAML at line "})
     void aBadFieldIsNamedWithTheFileAndWhy(String yaml, String expected) throws Exception {
         Path file = dir.resolve("bad.yml");
         Files.writeString(file, yaml + "\n");
         SweepPolicyException e = assertThrows(SweepPolicyException.class, () -> SweepPolicyLoader.load(file));
-        assertTrue(e.getMessage().startsWith(file.toString() + ": "), e.getMessage());
-        assertTrue(e.getMessage().contains(expected), e.getMessage());
+        assertEquals(file + ": " + expected, e.getMessage().substring(0, Math.min(e.getMessage().length(),
+                file.toString().length() + 2 + expected.length())), e.getMessage());
+    }
+
+    @Test
+    void everyErrorOfTheFileIsReportedAtOnce() throws Exception {
+        Path file = dir.resolve("bad.json");
+        Files.writeString(file, "{\"maxNodes\": -1, \"maxNods\": 3, \"healthTimeoutSeconds\": \"2m\"}");
+        SweepPolicyException e = assertThrows(SweepPolicyException.class, () -> SweepPolicyLoader.load(file));
+        assertEquals(List.of("maxNodes", "healthTimeoutSeconds", "maxNods"),
+                e.problems().stream().map(p -> p.path()).toList());
+        assertEquals(3, e.getMessage().lines().count(), e.getMessage());
+    }
+
+    @Test
+    void aValueWithANewlineCannotForgeALine() throws Exception {
+        Path file = dir.resolve("bad.json");
+        Files.writeString(file, "{\"notRespondingAction\": \"x\\nall good\"}");
+        SweepPolicyException e = assertThrows(SweepPolicyException.class, () -> SweepPolicyLoader.load(file));
+        assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+        assertTrue(e.getMessage().endsWith("found text \"x\\nall good\""), e.getMessage());
     }
 
     @Test
     void aMissingFileSaysSo() {
         Path file = dir.resolve("nope.json");
         SweepPolicyException e = assertThrows(SweepPolicyException.class, () -> SweepPolicyLoader.load(file));
-        assertTrue(e.getMessage().contains("nope.json: cannot read"), e.getMessage());
+        assertEquals(file + ": the file does not exist", e.getMessage());
     }
 
     @Test

@@ -1,12 +1,10 @@
 package org.slurmautoresume.supervisor.config;
 
-import static org.slurmautoresume.supervisor.config.FieldReader.absent;
-import static org.slurmautoresume.supervisor.config.FieldReader.child;
-
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import org.slurmautoresume.configfile.ConfigFields;
+import org.slurmautoresume.configfile.Field;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointLocator;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointRule;
 
@@ -25,26 +23,29 @@ final class CheckpointSection {
      * whole section, and returns the rule. Whether a directory is known is up to the step's
      * environment ({@code AUTORESUME_CHECKPOINT_DIR}), so the supervisor checks that.
      */
-    static Optional<CheckpointRule> read(JsonNode node, String path, FieldReader in, boolean complete) {
-        if (absent(node) || !in.isObjectOrAbsent(node, path)) {
+    static Optional<CheckpointRule> read(Field field, boolean complete) {
+        Optional<ConfigFields> maybe = field.object();
+        if (maybe.isEmpty()) {
             return Optional.empty();
         }
-        int before = in.problemCount();
-        in.rejectUnknownFields(node, FIELDS, path);
-        Optional<String> directory = in.text(node, "directory", path);
+        ConfigFields in = maybe.get();
+        int mark = in.problems().mark();
+        in.accept(FIELDS);
+        in.rejectUnknown();
+        Optional<String> directory = in.text("directory");
         if (directory.isPresent() && directory.get().isBlank()) {
-            in.error(child(path, "directory"), "must not be empty; leave it out to use "
+            in.error("directory", "must not be empty; leave it out to use "
                     + CheckpointLocator.DIR + " of the step's environment");
         }
-        Optional<String> marker = in.text(node, "marker", path);
-        marker.flatMap(CheckpointLocator::markerProblem).ifPresent(problem -> in.error(child(path, "marker"), problem));
-        OptionalLong startCutOff = in.wholeNumber(node, "expectedStartCutOffInSeconds", path, 1);
-        OptionalLong recurring = in.wholeNumber(node, "expectedRecurringFrequencyInSeconds", path, 1);
-        if (!complete || in.hasErrorsSince(before)) {
+        Optional<String> marker = in.text("marker");
+        marker.flatMap(CheckpointLocator::markerProblem).ifPresent(problem -> in.error("marker", problem));
+        OptionalLong startCutOff = in.wholeNumber("expectedStartCutOffInSeconds", 1, Integer.MAX_VALUE);
+        OptionalLong recurring = in.wholeNumber("expectedRecurringFrequencyInSeconds", 1, Integer.MAX_VALUE);
+        if (!complete || in.problems().hasErrorsSince(mark)) {
             return Optional.empty();
         }
         if (startCutOff.isEmpty() && recurring.isEmpty()) {
-            in.warning(path, "this rule can never be violated: give it expectedStartCutOffInSeconds"
+            in.problems().warning(in.path(), "this rule can never be violated: give it expectedStartCutOffInSeconds"
                     + " or expectedRecurringFrequencyInSeconds");
         }
         return Optional.of(new CheckpointRule(directory.map(String::strip), marker.map(String::strip), startCutOff,

@@ -1,6 +1,5 @@
 package org.slurmautoresume.supervisor.config;
 
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import java.nio.file.Files;
@@ -11,6 +10,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import org.slurmautoresume.configfile.ConfigPath;
+import org.slurmautoresume.configfile.ConfigProblem;
+import org.slurmautoresume.configfile.ConfigText;
+import org.slurmautoresume.configfile.ConfigText.Format;
+import org.slurmautoresume.configfile.Problems;
 
 /**
  * Finds, reads, checks and merges a job's configuration. Precedence, most general first:
@@ -53,8 +57,9 @@ public final class ConfigLoader {
         List<ConfigProblem> problems = new ArrayList<>();
         List<JsonNode> trees = new ArrayList<>();
         for (Path file : files) {
-            JsonNode tree = ConfigReader.read(file, problems);
-            ConfigValidator.checkFile(tree, new FieldReader(file.toString(), problems));
+            Problems inFile = new Problems(file.toString(), ConfigPath.root(), problems);
+            JsonNode tree = ConfigText.read(file, format(file.toString()), inFile).orElse(MissingNode.getInstance());
+            ConfigValidator.checkFile(tree, inFile);
             trees.add(tree);
         }
         return combine(files, trees, problems);
@@ -63,13 +68,19 @@ public final class ConfigLoader {
     /** As {@link #check}, for text that is not in a file (tests, stdin); {@code name} stands in for the file. */
     public static ConfigResult checkText(String name, String text) {
         List<ConfigProblem> problems = new ArrayList<>();
-        JsonNode tree = ConfigReader.parse(name, text, problems);
-        ConfigValidator.checkFile(tree, new FieldReader(name, problems));
+        Problems inText = new Problems(name, ConfigPath.root(), problems);
+        JsonNode tree = ConfigText.parse(text, format(name), inText).orElse(MissingNode.getInstance());
+        ConfigValidator.checkFile(tree, inText);
         return combine(List.of(Path.of(name)), List.of(tree), problems);
     }
 
+    /** JSON when the name says so; anything else is YAML, which people write by hand. */
+    private static Format format(String name) {
+        return Format.of(name, Format.YAML);
+    }
+
     private static ConfigResult combine(List<Path> files, List<JsonNode> trees, List<ConfigProblem> problems) {
-        if (problems.stream().anyMatch(ConfigProblem::error)) {
+        if (problems.stream().anyMatch(ConfigProblem::isError)) {
             return new ConfigResult(files, Optional.empty(), problems);
         }
         JsonNode merged = MissingNode.getInstance();
@@ -77,8 +88,8 @@ public final class ConfigLoader {
             merged = ConfigMerger.merge(merged, tree);
         }
         String label = files.stream().map(Path::toString).collect(Collectors.joining(" + "));
-        FieldReader in = new FieldReader(label.isEmpty() ? "(defaults)" : label, problems);
-        AutoresumeConfig config = ConfigValidator.build(merged, in, ruleOrigins(files, trees));
+        Problems inMerge = new Problems(label.isEmpty() ? "(defaults)" : label, ConfigPath.root(), problems);
+        AutoresumeConfig config = ConfigValidator.build(merged, inMerge, ruleOrigins(files, trees));
         return new ConfigResult(files, Optional.ofNullable(config), problems);
     }
 

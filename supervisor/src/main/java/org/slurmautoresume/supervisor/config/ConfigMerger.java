@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Iterator;
 import java.util.Map;
+import org.slurmautoresume.configfile.ConfigPath;
 
 /**
  * Lays a more specific configuration over a more general one, field by field: a field the
@@ -19,11 +20,13 @@ final class ConfigMerger {
     private ConfigMerger() {
     }
 
+    private static final ConfigPath RULES = ConfigPath.root().field("runPolicy").field(RuleSection.FIELD);
+
     static JsonNode merge(JsonNode lower, JsonNode upper) {
-        return merge(lower, upper, "");
+        return merge(lower, upper, ConfigPath.root());
     }
 
-    private static JsonNode merge(JsonNode lower, JsonNode upper, String path) {
+    private static JsonNode merge(JsonNode lower, JsonNode upper, ConfigPath path) {
         if (upper == null || upper.isMissingNode()) {
             return lower;
         }
@@ -34,8 +37,7 @@ final class ConfigMerger {
             ObjectNode merged = ((ObjectNode) lower).deepCopy();
             for (Iterator<Map.Entry<String, JsonNode>> fields = upper.fields(); fields.hasNext(); ) {
                 Map.Entry<String, JsonNode> field = fields.next();
-                String childPath = FieldReader.child(path, field.getKey());
-                JsonNode value = merge(merged.get(field.getKey()), field.getValue(), childPath);
+                JsonNode value = merge(merged.get(field.getKey()), field.getValue(), path.field(field.getKey()));
                 if (value == null) {
                     merged.remove(field.getKey());
                 } else {
@@ -44,7 +46,7 @@ final class ConfigMerger {
             }
             return merged;
         }
-        if (path.equals("runPolicy." + RuleSection.FIELD) && lower != null && lower.isArray() && upper.isArray()) {
+        if (path.equals(RULES) && lower != null && lower.isArray() && upper.isArray()) {
             return mergeRules((ArrayNode) lower, (ArrayNode) upper);
         }
         return upper.deepCopy();
@@ -56,7 +58,7 @@ final class ConfigMerger {
         for (JsonNode rule : upper) {
             int same = indexOfName(merged, rule);
             if (same >= 0) {
-                merged.set(same, merge(merged.get(same), rule, "rule"));
+                merged.set(same, merge(merged.get(same), rule, RULES.index(same)));
             } else {
                 merged.add(rule.deepCopy());
             }

@@ -3,6 +3,7 @@ package org.slurmautoresume.supervisor.config;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import org.slurmautoresume.configfile.ConfigProblem;
 
 /**
  * What reading a job's configuration files gave: the effective configuration when there was
@@ -24,11 +25,11 @@ public record ConfigResult(List<Path> files, Optional<AutoresumeConfig> config, 
     }
 
     public List<ConfigProblem> errors() {
-        return problems.stream().filter(ConfigProblem::error).toList();
+        return problems.stream().filter(ConfigProblem::isError).toList();
     }
 
     public List<ConfigProblem> warnings() {
-        return problems.stream().filter(p -> !p.error()).toList();
+        return problems.stream().filter(p -> !p.isError()).toList();
     }
 
     /** The configuration, or a {@link ConfigException} carrying every problem. */

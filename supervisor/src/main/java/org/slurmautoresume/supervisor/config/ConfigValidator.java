@@ -1,12 +1,13 @@
 package org.slurmautoresume.supervisor.config;
 
-import static org.slurmautoresume.supervisor.config.FieldReader.absent;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.slurmautoresume.configfile.ConfigFields;
+import org.slurmautoresume.configfile.Field;
+import org.slurmautoresume.configfile.Problems;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointRule;
 import org.slurmautoresume.supervisor.policy.RestartPolicy;
 import org.slurmautoresume.supervisor.rules.LogRule;
@@ -26,7 +27,6 @@ import org.slurmautoresume.supervisor.rules.LogRule;
  */
 final class ConfigValidator {
 
-    static final Set<String> TOP_FIELDS = Set.of("runPolicy");
     static final Set<String> RUN_POLICY_FIELDS = Set.of("jobMaxRetryCount", "cleanPodPolicy", "restartPolicy",
             "recoverStrategy", "dump", RuleSection.FIELD, CheckpointSection.FIELD);
 
@@ -34,39 +34,41 @@ final class ConfigValidator {
     }
 
     /** Field-by-field checks of one file, which may be partial (a per-job file refining the site's). */
-    static void checkFile(JsonNode root, FieldReader in) {
-        walk(root, in, false, Map.of());
+    static void checkFile(JsonNode root, Problems problems) {
+        walk(root, problems, false, Map.of());
     }
 
     /**
      * Checks the effective (merged) tree as a whole and builds the configuration from it; call
      * only when every file passed {@link #checkFile}. Returns null when it found errors.
      */
-    static AutoresumeConfig build(JsonNode root, FieldReader in, Map<String, String> ruleOrigins) {
-        int before = in.problemCount();
-        AutoresumeConfig config = walk(root, in, true, ruleOrigins);
-        return in.hasErrorsSince(before) ? null : config;
+    static AutoresumeConfig build(JsonNode root, Problems problems, Map<String, String> ruleOrigins) {
+        int mark = problems.mark();
+        AutoresumeConfig config = walk(root, problems, true, ruleOrigins);
+        return problems.hasErrorsSince(mark) ? null : config;
     }
 
-    private static AutoresumeConfig walk(JsonNode root, FieldReader in, boolean complete, Map<String, String> origins) {
-        if (absent(root)) {
+    private static AutoresumeConfig walk(JsonNode root, Problems problems, boolean complete, Map<String, String> origins) {
+        if (ConfigFields.isAbsent(root)) {
             return AutoresumeConfig.DEFAULT;
         }
-        if (!root.isObject()) {
-            in.error("", "expected a mapping with runPolicy at the top, found " + FieldReader.describe(root));
+        Optional<ConfigFields> top = ConfigFields.of(root, problems.root(), problems,
+                "a mapping with runPolicy at the top");
+        if (top.isEmpty()) {
             return null;
         }
-        in.rejectUnknownFields(root, TOP_FIELDS, "");
-        JsonNode runPolicy = root.get("runPolicy");
-        if (absent(runPolicy) || !in.isObjectOrAbsent(runPolicy, "runPolicy")) {
+        Field runPolicyField = top.get().field("runPolicy");
+        top.get().rejectUnknown();
+        Optional<ConfigFields> maybe = runPolicyField.object();
+        if (maybe.isEmpty()) {
             return AutoresumeConfig.DEFAULT;
         }
-        in.rejectUnknownFields(runPolicy, RUN_POLICY_FIELDS, "runPolicy");
-        RestartPolicy policy = PolicySection.read(runPolicy, "runPolicy", in, complete);
-        List<LogRule> rules = RuleSection.read(runPolicy.get(RuleSection.FIELD), "runPolicy." + RuleSection.FIELD,
-                in, complete, origins);
-        Optional<CheckpointRule> checkpoints = CheckpointSection.read(runPolicy.get(CheckpointSection.FIELD),
-                "runPolicy." + CheckpointSection.FIELD, in, complete);
+        ConfigFields runPolicy = maybe.get();
+        runPolicy.accept(RUN_POLICY_FIELDS);
+        runPolicy.rejectUnknown();
+        RestartPolicy policy = PolicySection.read(runPolicy, complete);
+        List<LogRule> rules = RuleSection.read(runPolicy.field(RuleSection.FIELD), problems, complete, origins);
+        Optional<CheckpointRule> checkpoints = CheckpointSection.read(runPolicy.field(CheckpointSection.FIELD), complete);
         return new AutoresumeConfig(policy, rules, checkpoints);
     }
 }

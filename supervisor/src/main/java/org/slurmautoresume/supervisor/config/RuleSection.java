@@ -1,8 +1,5 @@
 package org.slurmautoresume.supervisor.config;
 
-import static org.slurmautoresume.supervisor.config.FieldReader.absent;
-import static org.slurmautoresume.supervisor.config.FieldReader.child;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -14,6 +11,10 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import org.slurmautoresume.configfile.ConfigFields;
+import org.slurmautoresume.configfile.Field;
+import org.slurmautoresume.configfile.Problems;
+import org.slurmautoresume.configfile.Quote;
 import org.slurmautoresume.supervisor.rules.LogRule;
 import org.slurmautoresume.supervisor.rules.MetricOperator;
 
@@ -23,6 +24,7 @@ final class RuleSection {
     static final String FIELD = "logMonitoringConfiguration";
     static final Set<String> RULE_FIELDS = Set.of("name", "logPattern", "stopPattern", "expectedStartCutOffInSeconds",
             "expectedRecurringFrequencyInSeconds", "metricThreshold", "operator", "metricEvaluationDataPoints");
+    private static final long MAX = Integer.MAX_VALUE;
 
     private RuleSection() {
     }
@@ -30,98 +32,91 @@ final class RuleSection {
     /**
      * Checks every rule; with {@code complete} (the effective configuration) also what needs the
      * whole rule (a pattern, threshold with operator) and returns the rules, else an empty list.
-     * {@code origins} names the file(s) each rule came from, for problems about a whole rule.
+     * {@code origins} names the file(s) each rule came from, for problems about a rule: in a
+     * merge, "site.yaml + job.yaml" would not say which file to open.
      */
-    static List<LogRule> read(JsonNode list, String path, FieldReader in, boolean complete, Map<String, String> origins) {
-        if (absent(list)) {
-            return List.of();
-        }
-        if (!list.isArray()) {
-            in.error(path, "expected a list of rules, found " + FieldReader.describe(list));
-            return List.of();
-        }
+    static List<LogRule> read(Field list, Problems problems, boolean complete, Map<String, String> origins) {
         List<LogRule> rules = new ArrayList<>();
         Set<String> names = new HashSet<>();
-        String defaultFile = in.file();
-        for (int i = 0; i < list.size(); i++) {
-            String where = path + "[" + i + "]";
-            JsonNode node = list.get(i);
-            if (!node.isObject()) {
-                in.error(where, "expected a rule (a mapping with name and logPattern), found " + FieldReader.describe(node));
+        for (Field element : list.list("a list of rules")) {
+            Problems attributed = origin(element.node(), origins).map(problems::forFile).orElse(problems);
+            Optional<ConfigFields> node = ConfigFields.of(element.node(), element.path(), attributed,
+                    "a rule (a mapping with name and logPattern)");
+            if (node.isEmpty()) {
                 continue;
             }
-            Optional<String> name = in.text(node, "name", where);
-            if (name.isPresent() && origins.containsKey(name.get())) {
-                in.attributeTo(origins.get(name.get()));
-            }
-            Optional<LogRule> rule = readRule(node, where, name, in, complete);
-            in.attributeTo(defaultFile);
+            Optional<String> name = node.get().text("name");
+            readRule(node.get(), name, complete).ifPresent(rules::add);
             if (name.isPresent() && !names.add(name.get())) {
-                in.error(child(where, "name"), "\"" + name.get() + "\" is already the name of another rule");
+                problems.error(node.get().pathOf("name"), Quote.text(name.get()) + " is already the name of another rule");
             }
-            rule.ifPresent(rules::add);
         }
         return complete ? rules : List.of();
     }
 
-    private static Optional<LogRule> readRule(JsonNode node, String where, Optional<String> name, FieldReader in,
-                                              boolean complete) {
-        int before = in.problemCount();
-        in.rejectUnknownFields(node, RULE_FIELDS, where);
-        if (name.isEmpty() && absent(node.get("name"))) {
-            in.error(child(where, "name"), "every rule needs a name (rules are merged and reported by it)");
+    private static Optional<String> origin(JsonNode rule, Map<String, String> origins) {
+        JsonNode name = rule == null ? null : rule.get("name");
+        return name != null && name.isTextual() ? Optional.ofNullable(origins.get(name.asText())) : Optional.empty();
+    }
+
+    private static Optional<LogRule> readRule(ConfigFields rule, Optional<String> name, boolean complete) {
+        Problems problems = rule.problems();
+        int mark = problems.mark();
+        rule.accept(RULE_FIELDS);
+        rule.rejectUnknown();
+        if (name.isEmpty() && !rule.has("name")) {
+            rule.error("name", "every rule needs a name (rules are merged and reported by it)");
         } else if (name.isPresent() && name.get().isBlank()) {
-            in.error(child(where, "name"), "must not be empty");
+            rule.error("name", "must not be empty");
         }
-        Optional<Pattern> logPattern = regex(node, "logPattern", where, in);
-        regex(node, "stopPattern", where, in);
-        OptionalLong startCutOff = in.wholeNumber(node, "expectedStartCutOffInSeconds", where, 1);
-        OptionalLong recurring = in.wholeNumber(node, "expectedRecurringFrequencyInSeconds", where, 1);
-        OptionalDouble threshold = in.number(node, "metricThreshold", where);
-        Optional<MetricOperator> operator = operator(node, where, in);
-        OptionalLong dataPoints = in.wholeNumber(node, "metricEvaluationDataPoints", where, 1);
+        Optional<Pattern> logPattern = regex(rule, "logPattern");
+        regex(rule, "stopPattern");
+        OptionalLong startCutOff = rule.wholeNumber("expectedStartCutOffInSeconds", 1, MAX);
+        OptionalLong recurring = rule.wholeNumber("expectedRecurringFrequencyInSeconds", 1, MAX);
+        OptionalDouble threshold = rule.number("metricThreshold");
+        Optional<MetricOperator> operator = operator(rule);
+        OptionalLong dataPoints = rule.wholeNumber("metricEvaluationDataPoints", 1, MAX);
         if (!complete) {
             return Optional.empty();
         }
-        if (absent(node.get("logPattern"))) {
-            in.error(child(where, "logPattern"), "every rule needs a logPattern");
+        if (!rule.has("logPattern")) {
+            rule.error("logPattern", "every rule needs a logPattern");
         }
-        boolean hasThreshold = !absent(node.get("metricThreshold"));
-        boolean hasOperator = !absent(node.get("operator"));
+        boolean hasThreshold = rule.has("metricThreshold");
+        boolean hasOperator = rule.has("operator");
         if (hasThreshold && !hasOperator) {
-            in.error(child(where, "operator"), "metricThreshold needs an operator (" + MetricOperator.allConfigNames() + ")");
+            rule.error("operator", "metricThreshold needs an operator (" + MetricOperator.allConfigNames() + ")");
         }
         if (hasOperator && !hasThreshold) {
-            in.error(child(where, "metricThreshold"), "operator needs a metricThreshold to compare with");
+            rule.error("metricThreshold", "operator needs a metricThreshold to compare with");
         }
         if (hasThreshold && logPattern.isPresent() && logPattern.get().matcher("").groupCount() < 1) {
-            in.error(child(where, "metricThreshold"), "logPattern has no capture group to read the metric from;"
+            rule.error("metricThreshold", "logPattern has no capture group to read the metric from;"
                     + " put the number in parentheses, e.g. \"loss: (\\\\d+(\\\\.\\\\d+)?)\"");
         }
         if (dataPoints.isPresent() && !hasThreshold) {
-            in.warning(child(where, "metricEvaluationDataPoints"), "has no effect without metricThreshold");
+            rule.warning("metricEvaluationDataPoints", "has no effect without metricThreshold");
         }
-        if (!hasThreshold && absent(node.get("expectedStartCutOffInSeconds"))
-                && absent(node.get("expectedRecurringFrequencyInSeconds"))) {
-            in.warning(where, "this rule can never be violated: give it expectedStartCutOffInSeconds,"
+        if (!hasThreshold && !rule.has("expectedStartCutOffInSeconds") && !rule.has("expectedRecurringFrequencyInSeconds")) {
+            problems.warning(rule.path(), "this rule can never be violated: give it expectedStartCutOffInSeconds,"
                     + " expectedRecurringFrequencyInSeconds or metricThreshold");
         }
-        if (in.hasErrorsSince(before)) {
+        if (problems.hasErrorsSince(mark)) {
             return Optional.empty();
         }
-        LogRule.Builder rule = LogRule.builder(name.orElseThrow(), node.get("logPattern").asText());
-        in.text(node, "stopPattern", where).ifPresent(rule::stopPattern);
-        startCutOff.ifPresent(rule::expectedStartCutOffInSeconds);
-        recurring.ifPresent(rule::expectedRecurringFrequencyInSeconds);
+        LogRule.Builder built = LogRule.builder(name.orElseThrow(), logPattern.orElseThrow().pattern());
+        rule.text("stopPattern").ifPresent(built::stopPattern);
+        startCutOff.ifPresent(built::expectedStartCutOffInSeconds);
+        recurring.ifPresent(built::expectedRecurringFrequencyInSeconds);
         if (threshold.isPresent()) {
-            rule.metric(operator.orElseThrow(), threshold.getAsDouble());
+            built.metric(operator.orElseThrow(), threshold.getAsDouble());
         }
-        dataPoints.ifPresent(points -> rule.metricEvaluationDataPoints((int) points));
-        return Optional.of(rule.build());
+        dataPoints.ifPresent(points -> built.metricEvaluationDataPoints((int) points));
+        return Optional.of(built.build());
     }
 
-    private static Optional<Pattern> regex(JsonNode node, String field, String where, FieldReader in) {
-        Optional<String> text = in.text(node, field, where);
+    private static Optional<Pattern> regex(ConfigFields rule, String field) {
+        Optional<String> text = rule.text(field);
         if (text.isEmpty()) {
             return Optional.empty();
         }
@@ -129,20 +124,19 @@ final class RuleSection {
             return Optional.of(Pattern.compile(text.get(), Pattern.DOTALL));
         } catch (PatternSyntaxException e) {
             String at = e.getIndex() >= 0 ? " at position " + e.getIndex() : "";
-            in.error(child(where, field), "bad regular expression" + at + ": " + e.getDescription()
-                    + " in \"" + text.get() + "\"");
+            rule.error(field, "bad regular expression" + at + ": " + e.getDescription() + " in " + Quote.text(text.get()));
             return Optional.empty();
         }
     }
 
-    private static Optional<MetricOperator> operator(JsonNode node, String where, FieldReader in) {
-        Optional<String> text = in.text(node, "operator", where);
+    private static Optional<MetricOperator> operator(ConfigFields rule) {
+        Optional<String> text = rule.text("operator");
         if (text.isEmpty()) {
             return Optional.empty();
         }
         Optional<MetricOperator> operator = MetricOperator.fromConfigName(text.get());
         if (operator.isEmpty()) {
-            in.error(child(where, "operator"), "unknown operator \"" + text.get() + "\"; use one of "
+            rule.error("operator", "unknown operator " + Quote.text(text.get()) + "; use one of "
                     + MetricOperator.allConfigNames());
         }
         return operator;

@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slurmautoresume.configfile.ConfigProblem;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointRule;
 
 /** {@code runPolicy.checkpointMonitoring}: read, checked, merged and shown like the log rules. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.slurmautoresume.configfile.ConfigProblem;
 
 /** Every error names the file, the field and why, and a file's errors all come at once. */
 class ConfigErrorsTest {
@@ -111,11 +112,11 @@ class ConfigErrorsTest {
     @Test
     void syntaxErrorsGiveTheLineAndDuplicateKeysAreRefused() {
         ConfigResult broken = ConfigLoader.checkText("b.yaml", "runPolicy:\n  jobMaxRetryCount: [1\n");
-        assertTrue(broken.errors().get(0).message().startsWith("not valid YAML: line "), broken.errors().toString());
+        assertTrue(broken.errors().get(0).message().startsWith("not valid YAML at line "), broken.errors().toString());
         ConfigResult twice = ConfigLoader.checkText("d.yaml", "runPolicy:\n  jobMaxRetryCount: 1\n  jobMaxRetryCount: 2\n");
         assertTrue(twice.errors().get(0).message().contains("jobMaxRetryCount"), twice.errors().toString());
         ConfigResult json = ConfigLoader.checkText("j.json", "{\"runPolicy\": {\"jobMaxRetryCount\": 1,}}");
-        assertTrue(json.errors().get(0).message().startsWith("not valid JSON: line 1"), json.errors().toString());
+        assertTrue(json.errors().get(0).message().startsWith("not valid JSON at line 1"), json.errors().toString());
     }
 
     @Test

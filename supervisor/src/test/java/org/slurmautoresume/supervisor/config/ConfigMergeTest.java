@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slurmautoresume.configfile.ConfigProblem;
 import org.slurmautoresume.supervisor.policy.Strategy;
 import org.slurmautoresume.supervisor.rules.LogRule;
 
@@ -105,7 +106,7 @@ class ConfigMergeTest {
         assertEquals(List.of(job), ok.files());
         assertEquals(4, ok.orThrow().policy().jobMaxRetryCount());
         ConfigResult missing = ConfigLoader.load(List.of(new ConfigSource(dir.resolve("gone.yaml"), "job", true)));
-        assertEquals(dir.resolve("gone.yaml") + ": no such file", missing.errors().get(0).toString());
+        assertEquals(dir.resolve("gone.yaml") + ": the file does not exist", missing.errors().get(0).toString());
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
+import org.slurmautoresume.configfile.ConfigProblem;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointLocator;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointRule;
 import org.slurmautoresume.supervisor.policy.Strategy;
