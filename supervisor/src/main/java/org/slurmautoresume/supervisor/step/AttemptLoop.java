@@ -113,8 +113,10 @@ final class AttemptLoop {
         try {
             for (int attempt = 1; ; attempt++) {
                 if (attempt > 1) {
-                    log.stepId("?");
+                    // Said under the id of the step being retried; the new step's lines carry its own once found.
+                    log.stepId(timeline.stepId().orElse("?"));
                     log.say("retrying step, attempt " + attempt);
+                    log.stepId("?");
                 }
                 OptionalInt end = runAttempt(srunArgv, attempt, gate, jobSize, ticker, scanner);
                 if (end.isPresent()) {

@@ -187,6 +187,21 @@ class AttemptLoopTest {
         assertEquals(2, srun.starts().size());
     }
 
+    @Test
+    void aRetryIsAnnouncedUnderTheIdOfTheStepItRetries() throws Exception {
+        job.with(SupervisorSettings.MAX_APP_RETRIES, "1");
+        ScriptedSrun srun = new ScriptedSrun(
+                Attempt.exitsAfter(Duration.ofMillis(1500), 1).onStart(running -> job.slurm.step("3", running.pid(), "node[1-2]")),
+                Attempt.exits(0));
+
+        assertEquals(0, job.run(srun));
+
+        assertTrue(job.said().contains("JobID=42 StepID=3: retrying step, attempt 2"), job.said());
+        assertFalse(job.said().contains("StepID=3: step succeeded on attempt 2"),
+                "the second attempt is another step, unknown here: " + job.said());
+        assertEquals("3", only(job.timeline(), "decision").stepId());
+    }
+
     static EventHistory.Event only(List<EventHistory.Event> events, String word) {
         List<EventHistory.Event> found = events.stream().filter(e -> e.event().equals(word)).toList();
         assertEquals(1, found.size(), word + " in " + events);
