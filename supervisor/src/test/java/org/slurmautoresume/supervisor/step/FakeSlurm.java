@@ -35,6 +35,8 @@ final class FakeSlurm implements CommandRunner {
     private final Map<String, String> steps = new LinkedHashMap<>();
     private final List<String> donorNodes = new ArrayList<>();
     private String jobState = "RUNNING";
+    private final Map<String, String> refusals = new LinkedHashMap<>();
+    private final Map<String, Runnable> onScancel = new LinkedHashMap<>();
 
     /** A job 42 on {@code jobNodes} (its batch host the first), the cluster's nodes {@code all}. */
     FakeSlurm(List<String> jobNodes, List<String> all) {
@@ -64,6 +66,16 @@ final class FakeSlurm implements CommandRunner {
                 + " CPUFreqReq=Default Dist=Cyclic SrunHost:Pid=vm:" + srunPid);
     }
 
+    /** Commands naming {@code word} fail (exit 1) with {@code stderr}. */
+    synchronized void refuse(String word, String stderr) {
+        refusals.put(word, stderr);
+    }
+
+    /** {@code scancel JOB.id} also runs {@code then} (srun ends when its step is cancelled). */
+    synchronized void onScancel(String id, Runnable then) {
+        onScancel.put(id, then);
+    }
+
     synchronized String jobNodeList() {
         return Hostlist.compress(jobNodes);
     }
@@ -81,6 +93,11 @@ final class FakeSlurm implements CommandRunner {
     public synchronized CommandResult run(CommandRequest request) {
         List<String> argv = request.argv();
         ran.add(new Ran(argv, Thread.currentThread().getName()));
+        for (Map.Entry<String, String> refusal : refusals.entrySet()) {
+            if (argv.contains(refusal.getKey())) {
+                return new CommandResult(request, 1, "", refusal.getValue(), false, Duration.ZERO);
+            }
+        }
         List<String> scontrol = argv.size() > 3 && argv.get(0).equals("env") ? argv.subList(3, argv.size()) : argv;
         if (scontrol.equals(List.of("scontrol", "-o", "show", "job", JOB))) {
             return ok(request, jobLine());
@@ -117,7 +134,9 @@ final class FakeSlurm implements CommandRunner {
         }
         if (argv.get(0).equals("scancel")) {
             if (argv.get(1).startsWith(JOB + ".")) {
-                steps.remove(argv.get(1).substring(JOB.length() + 1));
+                String id = argv.get(1).substring(JOB.length() + 1);
+                steps.remove(id);
+                onScancel.getOrDefault(id, () -> { }).run();
             }
             return ok(request, "");
         }
