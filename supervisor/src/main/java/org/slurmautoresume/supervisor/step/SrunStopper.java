@@ -1,11 +1,7 @@
 package org.slurmautoresume.supervisor.step;
 
 import java.time.Duration;
-import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slurmautoresume.supervisor.policy.DumpSettings;
 
 /**
@@ -27,7 +23,7 @@ final class SrunStopper {
      * {@code dump}: the signal to srun (which passes it to every task), then up to the grace
      * period for the step to end by itself, so it can write a last-words checkpoint.
      */
-    static void dump(StepProcess step, DumpSettings dump, SupervisorLog log, Events events) {
+    static void dump(Srun step, DumpSettings dump, SupervisorLog log, Events events) {
         log.say("dump: sending " + dump.signal().displayName() + " to the step for a last-words checkpoint; waiting up to "
                 + dump.gracePeriod().toSeconds() + " s for it to end");
         long sent = System.nanoTime();
@@ -48,28 +44,19 @@ final class SrunStopper {
      * never report, and the healthy nodes' tasks are killed by their slurmstepd, so srun is given
      * {@code grace} and then killed.
      */
-    static void stop(StepProcess step, Duration grace) {
+    static void stop(Srun step, Duration grace) {
         if (!awaitExit(step, grace)) {
-            ProcessHandle.of(step.pid()).ifPresent(ProcessHandle::destroyForcibly);
+            step.kill();
         }
     }
 
     /** True when srun ended within {@code timeout}. */
-    static boolean awaitExit(StepProcess step, Duration timeout) {
-        Optional<ProcessHandle> srun = ProcessHandle.of(step.pid());
-        if (srun.isEmpty()) {
-            return true;
-        }
+    static boolean awaitExit(Srun step, Duration timeout) {
         try {
-            srun.get().onExit().get(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (TimeoutException e) {
-            return false;
+            return step.awaitExit(timeout);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return !step.isAlive();
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("waiting for srun to end failed", e);
         }
     }
 }

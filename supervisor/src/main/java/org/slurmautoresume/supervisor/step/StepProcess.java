@@ -7,14 +7,16 @@ import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One srun child: stdin inherited (so --pty and input forwarding work), stdout and stderr
  * copied byte for byte to the supervisor's own file descriptors by two pump threads.
  */
-public final class StepProcess {
+public final class StepProcess implements Srun {
 
     private static final FileOutputStream STDOUT = new FileOutputStream(FileDescriptor.out);
     private static final FileOutputStream STDERR = new FileOutputStream(FileDescriptor.err);
@@ -58,15 +60,18 @@ public final class StepProcess {
         }
     }
 
+    @Override
     public long pid() {
         return process.pid();
     }
 
+    @Override
     public boolean isAlive() {
         return process.isAlive();
     }
 
     /** Waits for srun to exit and for both streams to be fully copied; returns its status (128+N for signal N). */
+    @Override
     public int waitFor() throws InterruptedException {
         int status = process.waitFor();
         outThread.join();
@@ -74,12 +79,24 @@ public final class StepProcess {
         return status;
     }
 
+    @Override
     public boolean signal(SignalNumber signal) {
         return Posix.kill(process.pid(), signal.number());
     }
 
     /** The last lines srun (and the tasks through it) wrote to stderr. */
+    @Override
     public List<String> stderrTail() {
         return err.lastLines();
+    }
+
+    @Override
+    public boolean awaitExit(Duration timeout) throws InterruptedException {
+        return process.waitFor(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void kill() {
+        process.destroyForcibly();
     }
 }

@@ -1,0 +1,76 @@
+package org.slurmautoresume.supervisor.step;
+
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slurmautoresume.supervisor.checkpoint.CheckpointLocator;
+
+/**
+ * What one attempt's srun is started with: the user's argv (with --overlap when the failed step
+ * still holds its CPUs), and the supervisor's environment plus the guard variable, the attempt
+ * number, the repaired job's node list and master, and the newest complete checkpoint.
+ */
+final class AttemptLaunch {
+
+    private final Map<String, String> environment;
+    private final Optional<CheckpointLocator> checkpoints;
+    private final SupervisorLog log;
+
+    AttemptLaunch(Map<String, String> environment, Optional<CheckpointLocator> checkpoints, SupervisorLog log) {
+        this.environment = Map.copyOf(environment);
+        this.checkpoints = checkpoints;
+        this.log = log;
+    }
+
+    /** srun's own argv, with --overlap after srun when the failed step still holds resources. */
+    static List<String> argv(List<String> srunArgv, boolean overlap) {
+        if (!overlap || srunArgv.isEmpty()) {
+            return srunArgv;
+        }
+        List<String> argv = new ArrayList<>(srunArgv.size() + 1);
+        argv.add(srunArgv.get(0));
+        argv.add("--overlap");
+        argv.addAll(srunArgv.subList(1, srunArgv.size()));
+        return argv;
+    }
+
+    /** @param fresh the repaired job's variables, empty before any repair */
+    Map<String, String> environment(int attempt, Map<String, String> fresh) {
+        Map<String, String> env = new HashMap<>(environment);
+        env.remove(StepSupervisor.SLURM_VERSION_HINT); // the plugin's word to this supervisor, not the step's
+        env.putAll(fresh);
+        env.put(StepSupervisor.GUARD, "1");
+        env.put(StepSupervisor.ATTEMPT, Integer.toString(attempt));
+        newestCheckpoint(attempt).ifPresent(path -> env.put(StepSupervisor.CHECKPOINT, path));
+        return env;
+    }
+
+    /** Looked up afresh before every attempt: the failed one may have written a newer checkpoint. */
+    private Optional<String> newestCheckpoint(int attempt) {
+        if (checkpoints.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            Optional<CheckpointLocator.Checkpoint> newest = checkpoints.get().newest();
+            if (newest.isEmpty()) {
+                if (attempt > 1) {
+                    log.say("no complete checkpoint in " + checkpoints.get().dir() + " (none holds "
+                            + checkpoints.get().marker() + "): the step starts from the beginning");
+                }
+                return Optional.empty();
+            }
+            log.say("newest complete checkpoint: " + newest.get().path() + " (written "
+                    + Duration.between(newest.get().writtenAt(), Instant.now()).toSeconds()
+                    + " s ago); " + StepSupervisor.CHECKPOINT + " names it");
+            return Optional.of(newest.get().path().toString());
+        } catch (UncheckedIOException e) {
+            log.say("cannot look for checkpoints: " + e.getMessage());
+            return Optional.empty();
+        }
+    }
+}

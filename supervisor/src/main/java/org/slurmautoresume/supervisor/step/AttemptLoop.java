@@ -1,0 +1,273 @@
+package org.slurmautoresume.supervisor.step;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.slurm.client.SlurmException;
+import org.slurmautoresume.slurm.exec.DebugLogging;
+import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.probe.NodeProber;
+import org.slurmautoresume.supervisor.checkpoint.CheckpointLocator;
+import org.slurmautoresume.supervisor.checkpoint.CheckpointMonitor;
+import org.slurmautoresume.supervisor.config.AutoresumeConfig;
+import org.slurmautoresume.supervisor.policy.Decision;
+import org.slurmautoresume.supervisor.policy.Fault;
+import org.slurmautoresume.supervisor.policy.FaultKind;
+import org.slurmautoresume.supervisor.policy.SignalNumber;
+import org.slurmautoresume.supervisor.rules.RuleViolation;
+
+/**
+ * The attempt loop: start srun, watch it, classify how it ended, ask the restart gate what to
+ * do, have the restart actions do it, and again until the step succeeded or must not run again.
+ * It also passes the supervisor's signals on to the srun that runs.
+ */
+final class AttemptLoop {
+
+    /**
+     * A log rule that fired during the attempt and what the restart policy decided then;
+     * {@code acted} once the step was signalled or stopped for it, after which however the step
+     * ends (even exit 0 after a dump) is the rule's doing.
+     */
+    private static final class RuleStop {
+        private final RuleViolation violation;
+        private final Fault fault;
+        private final Decision decision;
+        private volatile boolean acted;
+
+        RuleStop(RuleViolation violation, Fault fault, Decision decision) {
+            this.violation = violation;
+            this.fault = fault;
+            this.decision = decision;
+        }
+    }
+
+    private final SrunLauncher launcher;
+    private final SlurmClient slurm;
+    private final Optional<String> jobId;
+    private final SupervisorLog log;
+    private final JobTimeline timeline;
+    private final RestartActions actions;
+    private final AttemptLaunch launch;
+    private final AutoresumeConfig config;
+    private final Optional<CheckpointLocator> checkpoints;
+    private final Supplier<NodeProber> prober;
+    private final AttemptClassifier classifier = new AttemptClassifier();
+    private final StopRequest stop;
+    private final AtomicReference<RuleStop> ruleStop = new AtomicReference<>();
+    private volatile Srun current;
+    /** When the previous attempt's srun ended (System.nanoTime), for the relaunch latency; 0 before any. */
+    private long previousAttemptEnded;
+
+    AttemptLoop(SrunLauncher launcher, SlurmClient slurm, Optional<String> jobId, SupervisorLog log,
+                JobTimeline timeline, RestartActions actions, StopRequest stop, AttemptLaunch launch, AutoresumeConfig config,
+                Optional<CheckpointLocator> checkpoints, Supplier<NodeProber> prober) {
+        this.launcher = launcher;
+        this.slurm = slurm;
+        this.jobId = jobId;
+        this.log = log;
+        this.timeline = timeline;
+        this.actions = actions;
+        this.stop = stop;
+        this.launch = launch;
+        this.config = config;
+        this.checkpoints = checkpoints;
+        this.prober = prober;
+    }
+
+    /** A signal to the supervisor: passed to the running srun unless the terminal already sent it there. */
+    void onSignal(SignalNumber signal, boolean alreadyDeliveredToGroup) {
+        if (signal.meansStop()) {
+            stop.received(signal);
+        }
+        Srun step = current;
+        if (step == null || !step.isAlive()) {
+            return;
+        }
+        if (alreadyDeliveredToGroup) {
+            DebugLogging.debug(AttemptLoop.class, "{} came from the terminal to the whole process group; not forwarding", signal.displayName());
+            return;
+        }
+        if (!step.signal(signal)) {
+            DebugLogging.debug(AttemptLoop.class, "could not forward {} to srun {}", signal.displayName(), step.pid());
+        }
+    }
+
+    /** Runs the step until it succeeds or must not run again; returns the exit status to end with. */
+    int run(List<String> srunArgv, RestartGate gate, int jobSize) throws InterruptedException {
+        ScheduledExecutorService ticker = config.rules().isEmpty() && config.checkpointMonitoring().isEmpty() ? null
+                : daemonScheduler("log-rules");
+        // Checkpoint scans read a file system that may hang (NFS): never on the log rules' thread.
+        ScheduledExecutorService scanner = config.checkpointMonitoring().isEmpty() ? null
+                : daemonScheduler("checkpoint-scan");
+        try {
+            for (int attempt = 1; ; attempt++) {
+                if (attempt > 1) {
+                    // Said under the id of the step being retried; the new step's lines carry its own once found.
+                    log.stepId(timeline.stepId().orElse("?"));
+                    log.say("retrying step, attempt " + attempt);
+                    log.stepId("?");
+                }
+                OptionalInt end = runAttempt(srunArgv, attempt, gate, jobSize, ticker, scanner);
+                if (end.isPresent()) {
+                    return end.getAsInt();
+                }
+            }
+        } finally {
+            if (ticker != null) {
+                ticker.shutdownNow();
+            }
+            if (scanner != null) {
+                scanner.shutdownNow();
+            }
+        }
+    }
+
+    /** One attempt, start to decision: empty when the step is to run again, else the status to end with. */
+    private OptionalInt runAttempt(List<String> srunArgv, int attempt, RestartGate gate, int jobSize,
+                                   ScheduledExecutorService ticker, ScheduledExecutorService scanner)
+            throws InterruptedException {
+        actions.beginAttempt();
+        ruleStop.set(null);
+        timeline.beginAttempt(attempt);
+        RuleWatch rules = ticker == null ? null : new RuleWatch(config.rules(), config.checkpointMonitoring()
+                .map(rule -> new CheckpointMonitor(rule, checkpoints.orElseThrow(), InstantSource.system())),
+                InstantSource.system(), ticker, scanner, violation -> onRuleViolation(violation, gate));
+        StepWatch watch = new StepWatch(slurm, jobId, log, timeline, prober, actions.slurmdFindings(), rules);
+        Srun step;
+        try {
+            step = launcher.start(AttemptLaunch.argv(srunArgv, actions.overlapNextAttempt()),
+                    launch.environment(attempt, actions.freshVariables()), watch.observer());
+        } catch (RuntimeException e) {
+            if (rules != null) {
+                rules.close();
+            }
+            throw e;
+        }
+        current = step;
+        timeline.record(EventHistory.Kind.LAUNCH, previousAttemptEnded == 0 ? OptionalLong.empty()
+                : OptionalLong.of(Duration.ofNanos(System.nanoTime() - previousAttemptEnded).toMillis()),
+                "srunPid", Long.toString(step.pid()));
+        watch.follow(step);
+        int status = step.waitFor();
+        long ended = System.nanoTime();
+        previousAttemptEnded = ended;
+        watch.attemptEnded(status);
+        Classification result = classifier.classify(evidence(status, step, watch.hosts()));
+        List<String> marked = actions.markedByWatch();
+        if (!marked.isEmpty() && !stop.requested()) {
+            // We ended the step ourselves (scancel) because its node died: not a user's cancel.
+            result = new Classification(Outcome.NODE_FAULT, "slurmd of " + Hostlist.compress(marked)
+                    + " stopped answering and the agent confirmed it", marked);
+        }
+        timeline.record(EventHistory.Kind.ATTEMPT_ENDED, OptionalLong.empty(), "status", Integer.toString(status),
+                "outcome", result.outcome().name(), "reason", result.reason());
+        AttemptEnd end = new AttemptEnd(status, result, timeline.stepId(), jobSize, ended);
+        RuleStop stopped = ruleStop.get();
+        if (stopped != null && !stop.requested() && result.outcome() != Outcome.NODE_FAULT
+                && (stopped.acted || result.outcome() != Outcome.SUCCEEDED)) {
+            // We ended the step ourselves because a log rule fired: its decision was taken then.
+            String what = stopped.violation.title() + " is " + stopped.violation.state();
+            return actions.carryOut(stopped.decision, stopped.fault, what, end, gate);
+        }
+        switch (result.outcome()) {
+            case SUCCEEDED:
+                timeline.record(EventHistory.Kind.SUCCEEDED, OptionalLong.empty());
+                if (attempt > 1) {
+                    log.say("step succeeded on attempt " + attempt);
+                }
+                return OptionalInt.of(0);
+            case APP_FAILURE:
+            case NODE_FAULT: {
+                boolean node = result.outcome() == Outcome.NODE_FAULT;
+                String what = (node ? "node fault: " : "application failure: ") + result.reason();
+                if (stop.requested()) {
+                    log.say(what + "; not re-running (exit " + status + "): the supervisor was told to stop");
+                    return OptionalInt.of(status);
+                }
+                Fault fault = new Fault(node ? FaultKind.NODE_FAULT : FaultKind.APPLICATION_FAILURE, Instant.now(),
+                        false, result.reason());
+                return actions.carryOut(gate.decide(fault), fault, what, end, gate);
+            }
+            default:
+                log.say(describe(result) + "; not re-running (exit " + status + ")");
+                return OptionalInt.of(status);
+        }
+    }
+
+    private static String describe(Classification result) {
+        return switch (result.outcome()) {
+            case CANCELLED -> "step cancelled: " + result.reason();
+            case TIME_LIMIT -> "time limit: " + result.reason();
+            case PREEMPTED -> "preempted: " + result.reason();
+            case REQUEUED -> "requeued: " + result.reason();
+            case INTERRUPTED -> "interrupted: " + result.reason();
+            default -> result.outcome() + ": " + result.reason();
+        };
+    }
+
+    /** What Slurm says after a failed attempt: the job, and the records of the hosts the step ran on. */
+    private AttemptEvidence evidence(int status, Srun step, List<String> stepHosts) {
+        Optional<Job> job = Optional.empty();
+        List<Node> nodes = List.of();
+        List<String> hosts = stepHosts;
+        if (status != 0 && jobId.isPresent()) {
+            try {
+                job = slurm.job(jobId.get());
+                if (hosts.isEmpty() && job.isPresent() && !job.get().nodeList().isEmpty()) {
+                    hosts = Hostlist.expand(job.get().nodeList());
+                }
+                if (!hosts.isEmpty()) {
+                    nodes = slurm.nodes(Hostlist.compress(hosts));
+                }
+            } catch (SlurmException e) {
+                log.say("could not read the job's state from Slurm (" + e.getMessage() + ")");
+            }
+        }
+        return new AttemptEvidence(status, stop.signal(), step.stderrTail(), job, hosts, nodes);
+    }
+
+    /**
+     * A log rule fired while the step runs (on its own thread, see {@link RuleWatch}): logs the
+     * evidence, decides at once (the decision says whether to dump first), and has the step stopped.
+     */
+    private void onRuleViolation(RuleViolation violation, RestartGate gate) {
+        Srun step = current;
+        Fault fault = new Fault(FaultKind.RULE_VIOLATION, violation.detectedAt(), step.isAlive(),
+                violation.rule() + " " + violation.state());
+        Decision decision = gate.decide(fault);
+        RuleStop stop = new RuleStop(violation, fault, decision);
+        ruleStop.set(stop);
+        long sinceEvidence = Duration.between(violation.lastMatchAt().orElse(violation.startedAt()),
+                violation.detectedAt()).toMillis();
+        log.say(violation.describe() + "; detected at " + violation.detectedAt() + ", " + sinceEvidence + " ms after "
+                + violation.evidenceName());
+        timeline.record(EventHistory.Kind.DETECTION, OptionalLong.of(sinceEvidence), "source",
+                violation.source().eventName(), "rule", violation.rule(), "state", violation.state().name(), "reason",
+                violation.reason(), "lastMatch", violation.lastMatchLine().orElse(""), "lastMatchAt",
+                violation.lastMatchAt().map(Instant::toString).orElse(""));
+        if (!step.isAlive()) {
+            return;
+        }
+        stop.acted = true;
+        actions.stopForRule(step, decision, violation);
+    }
+
+    private static ScheduledExecutorService daemonScheduler(String name) {
+        return Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, name);
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+}

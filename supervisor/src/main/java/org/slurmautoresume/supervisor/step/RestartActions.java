@@ -1,0 +1,269 @@
+package org.slurmautoresume.supervisor.step;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import org.slurmautoresume.agent.protocol.AgentException;
+import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.slurm.env.JobEnvironment;
+import org.slurmautoresume.slurm.env.JobEnvironmentResolver;
+import org.slurmautoresume.slurm.exec.CommandRequest;
+import org.slurmautoresume.slurm.exec.CommandResult;
+import org.slurmautoresume.slurm.exec.CommandRunner;
+import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.slurm.model.Step;
+import org.slurmautoresume.supervisor.policy.Decision;
+import org.slurmautoresume.supervisor.policy.Fault;
+import org.slurmautoresume.supervisor.policy.SignalNumber;
+import org.slurmautoresume.supervisor.recovery.NodeFaultRecovery;
+import org.slurmautoresume.supervisor.policy.RestartRecord;
+import org.slurmautoresume.supervisor.rules.RuleViolation;
+
+/**
+ * Carries out what was decided about a fault: re-run in place, mark and replace nodes and
+ * re-run on the repaired job, requeue the whole job, or give up; and, while a step still runs,
+ * ends it for nodes whose slurmd fell silent (mark, scancel, shrink) or for a log rule (dump,
+ * scancel). The one place where the supervisor changes Slurm's or the agent's state, and the
+ * keeper of what the next attempt inherits: the repaired job's variables and whether it must
+ * share the failed step's resources.
+ */
+final class RestartActions implements StepWatch.SlurmdFindings {
+
+    /** How long srun may take to end by itself after its step was cancelled for a dead node. */
+    private static final Duration SRUN_GRACE = Duration.ofMillis(500);
+    /** After a log rule ended a step on healthy nodes: srun normally ends within a second of the scancel. */
+    private static final Duration RULE_STOP_GRACE = Duration.ofSeconds(10);
+
+    private final SlurmClient slurm;
+    private final CommandRunner runner;
+    private final Optional<NodeFaultRecovery> recovery;
+    private final SupervisorSettings settings;
+    private final Optional<String> jobId;
+    private final SupervisorLog log;
+    private final JobTimeline timeline;
+    private final Optional<RestartHistoryFile> historyFile;
+    /** True once the supervisor was told to stop: a repair waiting for nodes gives up. */
+    private final BooleanSupplier stopRequested;
+    /** Nodes the slurmd watch had marked before it ended the current attempt's step. */
+    private final AtomicReference<List<String>> markedByWatch = new AtomicReference<>(List.of());
+    /** When the fault being recovered from was confirmed: a node back under its name started after it. */
+    private volatile LocalDateTime faultConfirmedAt = LocalDateTime.now();
+    private final Map<String, String> freshVariables = new HashMap<>();
+    private volatile boolean overlapNextAttempt;
+
+    RestartActions(SlurmClient slurm, CommandRunner runner, Optional<NodeFaultRecovery> recovery,
+                   SupervisorSettings settings, Optional<String> jobId, SupervisorLog log, JobTimeline timeline,
+                   Optional<RestartHistoryFile> historyFile, BooleanSupplier stopRequested) {
+        this.slurm = slurm;
+        this.runner = runner;
+        this.recovery = recovery;
+        this.settings = settings;
+        this.jobId = jobId;
+        this.log = log;
+        this.timeline = timeline;
+        this.historyFile = historyFile;
+        this.stopRequested = stopRequested;
+    }
+
+    /** The slurmd probes, handed to a step watch: only when recovery is configured. */
+    Optional<StepWatch.SlurmdFindings> slurmdFindings() {
+        return recovery.isPresent() ? Optional.of(this) : Optional.empty();
+    }
+
+    void beginAttempt() {
+        markedByWatch.set(List.of());
+    }
+
+    /** The nodes the slurmd watch marked during this attempt, after which it ended the step; empty if none. */
+    List<String> markedByWatch() {
+        return markedByWatch.get();
+    }
+
+    /** The repaired job's node list, sizes and master, for the next attempt; empty before any repair. */
+    Map<String, String> freshVariables() {
+        synchronized (freshVariables) {
+            return Map.copyOf(freshVariables);
+        }
+    }
+
+    /** Whether the next srun must share the failed step's CPUs (--overlap). */
+    boolean overlapNextAttempt() {
+        return overlapNextAttempt;
+    }
+
+    @Override
+    public void watching(Step step) {
+        try {
+            recovery.orElseThrow().recordJobNodes(step.jobId());
+        } catch (RuntimeException e) {
+            log.say("the agent did not record the job's nodes (" + e.getMessage() + ")");
+        }
+    }
+
+    /**
+     * A node that stopped answering is confirmed and marked by the agent, and the step is ended
+     * at once (and the node dropped from the job) instead of waiting for slurmctld's SlurmdTimeout.
+     */
+    @Override
+    public void silent(Step step, Srun srun, List<String> suspects) {
+        timeline.record(EventHistory.Kind.DETECTION, OptionalLong.empty(), "source", "slurmd-probe", "nodes",
+                Hostlist.compress(suspects), "reason", StepWatch.PROBE_MISSES + " probes in a row missed");
+        log.say("slurmd of " + Hostlist.compress(suspects) + " missed " + StepWatch.PROBE_MISSES + " probes in a row");
+        try {
+            List<String> marked = recovery.orElseThrow().confirmAndMark(step.jobId(), suspects);
+            if (!marked.isEmpty() && srun.isAlive()) {
+                faultConfirmedAt = LocalDateTime.now();
+                markedByWatch.set(List.copyOf(marked));
+                log.say("ending step " + step.fullId() + " now so it can run again without " + Hostlist.compress(marked));
+                runner.run(CommandRequest.of("scancel", step.fullId()));
+                recovery.get().dropNow(step.jobId(), marked);
+                SrunStopper.stop(srun, SRUN_GRACE);
+            }
+        } catch (AgentException e) {
+            log.say("the agent could not confirm the fault (" + e.getMessage() + ")");
+        } catch (RuntimeException e) {
+            log.say("could not drop " + Hostlist.compress(suspects) + " from the job yet (" + e.getMessage() + ")");
+        }
+    }
+
+    /** Ends a step a log rule fired on: a dump first when the decision asks for one, then scancel. */
+    void stopForRule(Srun srun, Decision decision, RuleViolation violation) {
+        decision.dumpFirst().ifPresent(dump -> SrunStopper.dump(srun, dump, log, timeline));
+        if (!srun.isAlive()) {
+            return;
+        }
+        Optional<String> id = timeline.stepId();
+        log.say("stopping step " + id.map(s -> jobId.orElse("?") + "." + s).orElse("(srun " + srun.pid() + ")")
+                + " for " + violation.title());
+        if (id.isPresent() && jobId.isPresent()) {
+            runner.run(CommandRequest.of("scancel", jobId.get() + "." + id.get()));
+        } else {
+            srun.signal(SignalNumber.TERM);
+        }
+        SrunStopper.stop(srun, RULE_STOP_GRACE);
+    }
+
+    /**
+     * Does what the restart policy decided. {@code what} names the fault for the log; empty when
+     * the step is to run again, else the status to end with.
+     */
+    OptionalInt carryOut(Decision decision, Fault fault, String what, AttemptEnd end, RestartGate gate) {
+        timeline.record(EventHistory.Kind.DECISION, OptionalLong.empty(), "fault", fault.kind().name(), "strategy",
+                decision.strategy().configName(), "level", decision.level().name(), "reason", decision.describe());
+        switch (decision.level()) {
+            case RERUN_IN_PLACE:
+                log.say(what + "; re-running in place: " + decision.describe());
+                remember(gate, decision);
+                return OptionalInt.empty();
+            case REPLACE_NODES_AND_RERUN: {
+                Optional<String> notRepaired = repairAfterNodeFault(end);
+                if (notRepaired.isEmpty()) {
+                    log.say(decision.describe());
+                    remember(gate, decision);
+                    return OptionalInt.empty();
+                }
+                return carryOut(gate.decideWithoutStepRestart(fault, notRepaired.get()), fault, what, end, gate);
+            }
+            case REQUEUE_JOB:
+                return requeue(decision, fault, what, end.status(), gate);
+            default:
+                timeline.record(EventHistory.Kind.GIVE_UP, OptionalLong.empty(), "status", Integer.toString(end.status()),
+                        "reason", RestartGate.whyNot(decision, fault.kind()));
+                log.say(what + "; " + RestartGate.whyNot(decision, fault.kind()) + "; not re-running (exit "
+                        + end.status() + "): " + decision.describe());
+                return OptionalInt.of(end.status());
+        }
+    }
+
+    private OptionalInt requeue(Decision decision, Fault fault, String what, int status, RestartGate gate) {
+        String why = what + "; " + RestartGate.whyNot(decision, fault.kind());
+        if (jobId.isEmpty()) {
+            log.say(why + "; cannot requeue outside a job; not re-running (exit " + status + ")");
+            return OptionalInt.of(status);
+        }
+        timeline.record(EventHistory.Kind.REQUEUE, OptionalLong.empty(), "reason", why);
+        log.say(why + "; requeueing the whole job (" + (gate.requeueFromEnvironment()
+                ? SupervisorSettings.ON_EXHAUSTED + "=requeue" : decision.reason()) + ")");
+        // Recorded first: once Slurm has the requeue it kills this batch script, and with it us.
+        // A requeue Slurm then refuses still counts, which errs on the side of fewer requeues.
+        remember(gate, decision);
+        CommandResult requeue = runner.run(CommandRequest.of("scontrol", "requeue", jobId.get()));
+        if (!requeue.succeeded()) {
+            log.say("Slurm did not requeue job " + jobId.get() + " (" + requeue.diagnosticTail().strip()
+                    + "); ending with exit " + status);
+        }
+        return OptionalInt.of(status);
+    }
+
+    /** Counts a restart toward the budgets, here and in the job's history file for later runs. */
+    private void remember(RestartGate gate, Decision decision) {
+        RestartRecord record = gate.carriedOut(decision, Instant.now());
+        if (record == null || historyFile.isEmpty()) {
+            return;
+        }
+        try {
+            historyFile.get().append(record);
+        } catch (IOException e) {
+            log.say("cannot record the restart in " + historyFile.get().path() + " (" + e.getMessage()
+                    + "); budgets over the job's life will not count it after a requeue");
+        }
+    }
+
+    /** Marks, drops and replaces the faulty nodes; empty when the step may run again, else why not. */
+    private Optional<String> repairAfterNodeFault(AttemptEnd end) {
+        Classification result = end.result();
+        if (recovery.isEmpty() || jobId.isEmpty()) {
+            return Optional.of("no replacement is configured (" + SupervisorSettings.REPLACEMENT
+                    + ", or a spare pool: AUTORESUME_SPARE_PARTITION, AUTORESUME_SPARE_FEATURE or AUTORESUME_SPARE_NODES)");
+        }
+        if (result.faultyNodes().isEmpty()) {
+            return Optional.of("Slurm did not say which node failed");
+        }
+        if (end.jobSize() <= 0) {
+            return Optional.of("the job's size could not be read from Slurm when the step started,"
+                    + " so there is nothing to grow it back to");
+        }
+        log.say("node fault: " + result.reason());
+        String job = jobId.get();
+        try {
+            if (markedByWatch.get().isEmpty()) {
+                faultConfirmedAt = LocalDateTime.now();
+                recovery.get().confirmAndMark(job, result.faultyNodes());
+            }
+            overlapNextAttempt = end.stepId().isPresent() && recovery.get().stepLingers(job, end.stepId().get());
+            if (overlapNextAttempt) {
+                log.say("step " + job + "." + end.stepId().get() + " is still on record with its CPUs on the surviving"
+                        + " nodes (Slurm keeps it until the dead node answers); the re-run shares them (--overlap)");
+            }
+            NodeFaultRecovery.Result repaired = recovery.get().repair(job, result.faultyNodes(), end.jobSize(),
+                    faultConfirmedAt, settings.replacementTimeout(), stopRequested);
+            if (!repaired.repaired()) {
+                return Optional.of("cannot repair the job: " + repaired.why());
+            }
+            JobEnvironment env = new JobEnvironmentResolver(slurm).resolve(job);
+            synchronized (freshVariables) {
+                freshVariables.clear();
+                freshVariables.putAll(env.variables());
+                freshVariables.putAll(env.slurmVariables());
+            }
+            long sinceEnd = Duration.ofNanos(System.nanoTime() - end.endedNanos()).toMillis();
+            timeline.record(EventHistory.Kind.REPLACEMENT, OptionalLong.of(sinceEnd), "faultyNodes",
+                    Hostlist.compress(result.faultyNodes()), "nodeList", env.nodeList(), "masterAddr", env.masterAddr());
+            log.say("updating to new node list " + env.nodeList() + " (MASTER_NODE=" + env.masterNode()
+                    + " MASTER_ADDR=" + env.masterAddr() + "); " + Duration.ofNanos(System.nanoTime() - end.endedNanos())
+                    .toMillis() + " ms since the step ended");
+            return Optional.empty();
+        } catch (RuntimeException e) {
+            return Optional.of("recovery failed: " + e.getMessage());
+        }
+    }
+}

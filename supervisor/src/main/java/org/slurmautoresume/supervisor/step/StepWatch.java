@@ -1,0 +1,193 @@
+package org.slurmautoresume.supervisor.step;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.slurm.exec.DebugLogging;
+import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.model.Step;
+import org.slurmautoresume.slurm.probe.NodeProber;
+import org.slurmautoresume.supervisor.recovery.SlurmdWatch;
+import org.slurmautoresume.supervisor.rules.OutputObserver;
+
+/**
+ * Everything that watches one attempt while it runs: the lookup that finds the Slurm step srun
+ * created (for the log prefix, the timeline and the hosts the step runs on), the slurmd probes
+ * over that step's nodes once it is found, and the log and checkpoint rules. Each runs on a
+ * thread of its own; none acts on what it finds beyond handing it on: a silent slurmd goes to
+ * {@link SlurmdFindings}, a rule violation to the handler the {@link RuleWatch} was made with.
+ */
+final class StepWatch {
+
+    /** Where the slurmd probes' findings go: the restart actions, which mark, cancel and shrink. */
+    interface SlurmdFindings {
+
+        /** Before the first probe: the agent records the job's nodes, so they stay its own after a shrink. */
+        void watching(Step step);
+
+        /** Some of the step's nodes missed {@link #PROBE_MISSES} probes in a row while srun still ran. */
+        void silent(Step step, Srun srun, List<String> suspects);
+    }
+
+    private static final int STEP_LOOKUP_POLLS = 50;
+    private static final long STEP_LOOKUP_INTERVAL_MS = 200;
+    /** Steps shorter than this never pay for a lookup (a `srun true` takes about 150 ms). */
+    private static final long STEP_LOOKUP_DELAY_MS = 500;
+    private static final long JOIN_MS = 15_000;
+    /** Fast detection: a probe every second, three misses in a row make a node suspect. */
+    static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
+    static final int PROBE_MISSES = 3;
+    /** How long the end of an attempt waits for a rule violation's handler (dump grace included elsewhere). */
+    private static final Duration HANDLER_JOIN = Duration.ofSeconds(30);
+
+    private final SlurmClient slurm;
+    private final Optional<String> jobId;
+    private final SupervisorLog log;
+    private final JobTimeline timeline;
+    private final Supplier<NodeProber> prober;
+    private final Optional<SlurmdFindings> findings;
+    /** The attempt's log and checkpoint rules; null when none are configured. */
+    private final RuleWatch rules;
+    private final List<String> hosts = new ArrayList<>();
+    private final AtomicReference<Step> found = new AtomicReference<>();
+    /** True once the probes handed suspects on: their handler must not be interrupted mid-update. */
+    private final AtomicBoolean handedOn = new AtomicBoolean();
+    private Thread lookup;
+    private volatile Thread probes;
+
+    /**
+     * @param findings empty when no recovery is configured: then no slurmd is probed
+     * @param rules    the attempt's rules, already made (srun's output goes through them); may be null
+     */
+    StepWatch(SlurmClient slurm, Optional<String> jobId, SupervisorLog log, JobTimeline timeline, Supplier<NodeProber> prober,
+              Optional<SlurmdFindings> findings, RuleWatch rules) {
+        this.slurm = slurm;
+        this.jobId = jobId;
+        this.log = log;
+        this.timeline = timeline;
+        this.prober = prober;
+        this.findings = findings;
+        this.rules = rules;
+    }
+
+    /** What srun's output goes through: null without log rules. */
+    OutputObserver observer() {
+        return rules == null ? null : rules.observer();
+    }
+
+    /** Starts looking for srun's step; the slurmd probes start once it is found, on their own thread. */
+    void follow(Srun srun) {
+        lookup = daemon(() -> findStep(srun).ifPresent(step -> stepFound(srun, step)), "step-lookup");
+    }
+
+    /**
+     * Finds the step srun created (its SrunHost:Pid is our child). Runs beside the step; gives up
+     * quietly.
+     */
+    private Optional<Step> findStep(Srun srun) {
+        if (jobId.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            Thread.sleep(STEP_LOOKUP_DELAY_MS);
+        } catch (InterruptedException e) {
+            return Optional.empty();
+        }
+        for (int i = 0; i < STEP_LOOKUP_POLLS && srun.isAlive(); i++) {
+            try {
+                for (Step s : slurm.steps(jobId.get())) {
+                    if (s.srunPid().isPresent() && s.srunPid().getAsInt() == srun.pid()) {
+                        return Optional.of(s);
+                    }
+                }
+                Thread.sleep(STEP_LOOKUP_INTERVAL_MS);
+            } catch (InterruptedException e) {
+                return Optional.empty();
+            } catch (RuntimeException e) {
+                DebugLogging.debug(StepWatch.class, "step lookup failed: {}", e.getMessage());
+            }
+        }
+        return Optional.empty();
+    }
+
+    private void stepFound(Srun srun, Step step) {
+        log.stepId(step.stepId());
+        timeline.stepFound(step.stepId());
+        synchronized (hosts) {
+            hosts.addAll(Hostlist.expand(step.nodeList()));
+        }
+        found.set(step);
+        if (findings.isPresent() && srun.isAlive()) {
+            probes = daemon(() -> probe(srun, step, findings.get()), "slurmd-watch");
+        }
+    }
+
+    /**
+     * Fast detection: probes the step's slurmd until the step ends, instead of waiting for
+     * slurmctld's SlurmdTimeout, and hands the silent nodes on once.
+     */
+    private void probe(Srun srun, Step step, SlurmdFindings to) {
+        to.watching(step);
+        List<Node> nodes;
+        try {
+            nodes = slurm.nodes(step.nodeList());
+        } catch (RuntimeException e) {
+            DebugLogging.debug(StepWatch.class, "cannot read the step's nodes to probe them: {}", e.getMessage());
+            return;
+        }
+        new SlurmdWatch(prober.get(), PROBE_INTERVAL, PROBE_MISSES).watch(nodes, srun::isAlive, suspects -> {
+            handedOn.set(true);
+            to.silent(step, srun, suspects);
+        });
+    }
+
+    /**
+     * srun exited with {@code status}: stops the rules (waiting for a violation's handler), the
+     * lookup and the probes. A failed attempt waits for the lookup, whose hosts are evidence; a
+     * handler of silent nodes is waited for, never interrupted: its scontrol would die mid-update
+     * and the repair after it would race a second one.
+     */
+    void attemptEnded(int status) throws InterruptedException {
+        if (rules != null) {
+            rules.close();
+            rules.awaitHandler(HANDLER_JOIN);
+        }
+        lookup.interrupt();
+        if (status != 0) {
+            lookup.join(JOIN_MS);
+        }
+        Thread probing = probes;
+        if (probing == null) {
+            return;
+        }
+        if (handedOn.get()) {
+            probing.join(JOIN_MS);
+        } else {
+            probing.interrupt();
+        }
+    }
+
+    /** Hosts the step ran on, as the lookup found them; empty when it did not find the step. */
+    List<String> hosts() {
+        synchronized (hosts) {
+            return List.copyOf(hosts);
+        }
+    }
+
+    Optional<Step> step() {
+        return Optional.ofNullable(found.get());
+    }
+
+    private static Thread daemon(Runnable task, String name) {
+        Thread thread = new Thread(task, name);
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+}

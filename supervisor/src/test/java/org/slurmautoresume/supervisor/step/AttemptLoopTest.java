@@ -1,0 +1,210 @@
+package org.slurmautoresume.supervisor.step;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slurmautoresume.supervisor.config.AutoresumeConfig;
+import org.slurmautoresume.supervisor.policy.DumpSettings;
+import org.slurmautoresume.supervisor.policy.RestartPolicy;
+import org.slurmautoresume.supervisor.policy.SignalNumber;
+import org.slurmautoresume.supervisor.policy.Strategy;
+import org.slurmautoresume.supervisor.rules.LogRule;
+import org.slurmautoresume.supervisor.rules.MetricOperator;
+import org.slurmautoresume.supervisor.step.ScriptedSrun.Attempt;
+
+/**
+ * The attempt loop's decisions without a cluster: the real supervisor, classifier, restart gate,
+ * policy and recovery over a fake Slurm (its command runner), a fake agent (its socket) and a
+ * scripted srun.
+ */
+class AttemptLoopTest {
+
+    @TempDir
+    Path dir;
+    private SupervisedRun job;
+
+    @BeforeEach
+    void jobOnTwoNodesWithTwoSpare() throws IOException {
+        job = new SupervisedRun(dir, new FakeSlurm(List.of("node1", "node2"), List.of("node1", "node2", "node3", "node4")));
+    }
+
+    @AfterEach
+    void stopAgent() throws IOException {
+        job.close();
+    }
+
+    @Test
+    void aStepThatSucceedsRunsOnce() throws Exception {
+        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(0));
+
+        assertEquals(0, job.run(srun));
+
+        assertEquals(1, srun.starts().size());
+        Map<String, String> env = srun.starts().get(0).environment();
+        assertEquals("1", env.get(StepSupervisor.GUARD));
+        assertEquals("1", env.get(StepSupervisor.ATTEMPT));
+        assertEquals(SupervisedRun.ARGV, srun.starts().get(0).argv());
+        assertEquals(List.of("launch", "attempt-ended", "succeeded"), job.timelineWords());
+        assertTrue(job.slurm.ran("scancel").isEmpty() && job.slurm.ran("requeue").isEmpty());
+        assertFalse(job.said().contains("retrying"), job.said());
+    }
+
+    @Test
+    void anApplicationFailureIsRetriedInPlaceWithinItsBudget() throws Exception {
+        job.with(SupervisorSettings.MAX_APP_RETRIES, "1");
+        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(1), Attempt.exits(0));
+
+        assertEquals(0, job.run(srun));
+
+        assertEquals(2, srun.starts().size());
+        assertEquals("2", srun.starts().get(1).environment().get(StepSupervisor.ATTEMPT));
+        assertFalse(srun.starts().get(1).environment().containsKey("NODE_LIST"), "no repair, no new node list");
+        EventHistory.Event decision = only(job.timeline(), "decision");
+        assertEquals("RERUN_IN_PLACE", decision.details().get("level"));
+        assertEquals("APPLICATION_FAILURE", decision.details().get("fault"));
+        assertTrue(job.said().contains("re-running in place"), job.said());
+        assertTrue(job.said().contains("step succeeded on attempt 2"), job.said());
+    }
+
+    @Test
+    void anApplicationFailurePastItsBudgetEndsWithTheStepsStatus() throws Exception {
+        job.with(SupervisorSettings.MAX_APP_RETRIES, "1");
+        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(3), Attempt.exits(3));
+
+        assertEquals(3, job.run(srun));
+
+        assertEquals(2, srun.starts().size());
+        assertEquals("3", only(job.timeline(), "give-up").details().get("status"));
+        assertTrue(job.slurm.ran("requeue").isEmpty());
+    }
+
+    @Test
+    void aSpentBudgetRequeuesTheJobWhenAskedTo() throws Exception {
+        job.with(SupervisorSettings.ON_EXHAUSTED, "requeue");
+        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(2));
+
+        assertEquals(2, job.run(srun));
+
+        assertEquals(1, srun.starts().size());
+        assertEquals(List.of(List.of("scontrol", "requeue", FakeSlurm.JOB)), job.slurm.ran("requeue"));
+        only(job.timeline(), "requeue");
+        assertTrue(job.said().contains("requeueing the whole job (" + SupervisorSettings.ON_EXHAUSTED + "=requeue)"),
+                job.said());
+    }
+
+    @Test
+    void aCancelledStepIsNeverRerun() throws Exception {
+        job.with(SupervisorSettings.MAX_APP_RETRIES, "5");
+        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(143).onStart(running -> job.slurm.jobState("CANCELLED")));
+
+        assertEquals(143, job.run(srun));
+
+        assertEquals(1, srun.starts().size());
+        assertEquals("CANCELLED", only(job.timeline(), "attempt-ended").details().get("outcome"));
+        assertTrue(job.timeline().stream().noneMatch(e -> e.event().equals("decision")));
+    }
+
+    @Test
+    void aStepAtItsTimeLimitIsNeverRerun() throws Exception {
+        job.with(SupervisorSettings.MAX_APP_RETRIES, "5");
+        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(1)
+                .stderr("slurmstepd: error: *** STEP 42.0 ON node1 CANCELLED AT 2026-11-22T04:15:22 DUE TO TIME LIMIT ***"));
+
+        assertEquals(1, job.run(srun));
+
+        assertEquals(1, srun.starts().size());
+        assertEquals("TIME_LIMIT", only(job.timeline(), "attempt-ended").details().get("outcome"));
+        assertTrue(job.said().contains("time limit: Slurm says"), job.said());
+    }
+
+    @Test
+    void aNodeFaultReplacesTheNodeAndRerunsWithTheNewNodeList() throws Exception {
+        job.with("AUTORESUME_SPARE_NODES", "node3");
+        ScriptedSrun srun = new ScriptedSrun(
+                Attempt.exits(1).stderr("srun: error: Node failure on node2")
+                        .onStart(running -> job.slurm.nodeState("node2", "DOWN+NOT_RESPONDING")),
+                Attempt.exits(0));
+
+        assertEquals(0, job.run(srun));
+
+        assertEquals(1, job.agent.requests("mark").size());
+        assertEquals("node2", job.agent.requests("mark").get(0).path("nodes").get(0).asText());
+        assertEquals("node[1,3]", job.slurm.jobNodeList());
+        Map<String, String> second = srun.starts().get(1).environment();
+        assertEquals("2", second.get(StepSupervisor.ATTEMPT));
+        assertEquals("node[1,3]", second.get("NODE_LIST"));
+        assertEquals("node[1,3]", second.get("SLURM_JOB_NODELIST"));
+        assertEquals("2", second.get("SLURM_NNODES"));
+        assertEquals("node1", second.get("MASTER_NODE"));
+        assertEquals("10.0.0.1", second.get("MASTER_ADDR"));
+        EventHistory.Event replacement = only(job.timeline(), "replacement");
+        assertEquals("node2", replacement.details().get("faultyNodes"));
+        assertEquals("node[1,3]", replacement.details().get("nodeList"));
+        assertEquals("REPLACE_NODES_AND_RERUN", only(job.timeline(), "decision").details().get("level"));
+    }
+
+    @Test
+    void aNodeFaultWithoutReplacementIsNotRerun() throws Exception {
+        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(1)
+                .onStart(running -> job.slurm.nodeState("node2", "DOWN+NOT_RESPONDING")));
+
+        assertEquals(1, job.run(srun));
+
+        assertEquals(1, srun.starts().size());
+        assertTrue(job.agent.requests("mark").isEmpty());
+        assertTrue(job.said().contains("no replacement is configured"), job.said());
+    }
+
+    @Test
+    void aRuleViolationDumpsThenRetries() throws Exception {
+        RestartPolicy policy = new RestartPolicy(2, OptionalInt.empty(), OptionalLong.empty(), 0,
+                List.of(Strategy.DUMP, Strategy.RETRY, Strategy.EXIT), new DumpSettings(SignalNumber.USR1, Duration.ofSeconds(5)));
+        LogRule loss = LogRule.builder("Loss", ".*loss (\\S+).*").metric(MetricOperator.GT, 2.0).build();
+        ScriptedSrun srun = new ScriptedSrun(Attempt.runsUntilStopped().printing("iter 7 loss 9.5"), Attempt.exits(0));
+
+        assertEquals(0, job.run(srun, Optional.of(new AutoresumeConfig(policy, List.of(loss)))));
+
+        assertEquals(List.of(SignalNumber.USR1), srun.starts().get(0).srun().signals());
+        List<String> words = job.timelineWords();
+        assertTrue(words.indexOf("detection") < words.indexOf("dump") && words.indexOf("dump") < words.indexOf("decision"),
+                words.toString());
+        EventHistory.Event decision = only(job.timeline(), "decision");
+        assertEquals("RULE_VIOLATION", decision.details().get("fault"));
+        assertEquals("RERUN_IN_PLACE", decision.details().get("level"));
+        assertEquals(2, srun.starts().size());
+    }
+
+    @Test
+    void aRetryIsAnnouncedUnderTheIdOfTheStepItRetries() throws Exception {
+        job.with(SupervisorSettings.MAX_APP_RETRIES, "1");
+        ScriptedSrun srun = new ScriptedSrun(
+                Attempt.exitsAfter(Duration.ofMillis(1500), 1).onStart(running -> job.slurm.step("3", running.pid(), "node[1-2]")),
+                Attempt.exits(0));
+
+        assertEquals(0, job.run(srun));
+
+        assertTrue(job.said().contains("JobID=42 StepID=3: retrying step, attempt 2"), job.said());
+        assertFalse(job.said().contains("StepID=3: step succeeded on attempt 2"),
+                "the second attempt is another step, unknown here: " + job.said());
+        assertEquals("3", only(job.timeline(), "decision").stepId());
+    }
+
+    static EventHistory.Event only(List<EventHistory.Event> events, String word) {
+        List<EventHistory.Event> found = events.stream().filter(e -> e.event().equals(word)).toList();
+        assertEquals(1, found.size(), word + " in " + events);
+        return found.get(0);
+    }
+}
