@@ -59,21 +59,22 @@ kill_node() {
 
 # revive_node NODE FRESH(0|1) BOOT(0|1) TIMEOUT_S (validated by the caller)
 revive_node() {
-    local node="$1" fresh="$2" boot="$3" timeout="$4" old t0
+    local node="$1" fresh="$2" boot="$3" timeout="$4" since t0
     t0="$(now)"
     if slurmd_running "$node"; then
         log "$node: slurmd already running (pid $(slurmd_pids "$node" | tr '\n' ' ' | sed 's/ $//'))"
         return 0
     fi
     ctld_up || die "slurmctld does not answer: run 'up' (see $LOGDIR/slurmctld.log)"
-    old="$(node_slurmd_start_time "$node")"
+    # slurmctld keeps SlurmdStartTime to the second: the new slurmd's is not older than this.
+    since="$(date '+%FT%T')"
     if [ "$fresh" -eq 1 ]; then
         rm -rf "${SPOOL:?}/$node"
         log "$node: wiped spool $SPOOL/$node"
     fi
     if [ "$boot" -eq 1 ]; then start_slurmd "$node" -b; else start_slurmd "$node"; fi
     log "$node: started slurmd (pid $(slurmd_pids "$node" | tr '\n' ' ' | sed 's/ $//')), waiting for registration"
-    if ! wait_for "$timeout" "registration" node_responding_since "$node" "$old"; then
+    if ! wait_for "$timeout" "registration" node_responding_since "$node" "$since"; then
         die "$node did not register within ${timeout}s (State=$(node_state "$node")): see $LOGDIR/slurmd-$node.log and $LOGDIR/slurmctld.log"
     fi
     log "$node: registered after $(elapsed "$t0") s, SlurmdStartTime=$REGISTERED_START_TIME State=$REGISTERED_STATE"

@@ -59,21 +59,14 @@ node_state() {
     echo "${state:-}"
 }
 
-# node_slurmd_start_time NODE: its SlurmdStartTime (None before the first registration).
-node_slurmd_start_time() {
-    local started
-    read -r _ _ started < <(nodes_query "$1" || true) || true
-    echo "${started:-}"
-}
-
-# node_responding_since NODE OLD_START_TIME: NODE answers with a slurmd started after the
-# one of OLD_START_TIME; sets REGISTERED_STATE and REGISTERED_START_TIME for the caller.
+# node_responding_since NODE SINCE: NODE answers with a slurmd started at SINCE (scontrol's
+# YYYY-MM-DDTHH:MM:SS) or later; sets REGISTERED_STATE and REGISTERED_START_TIME for the caller.
 node_responding_since() {
     REGISTERED_STATE=""
     REGISTERED_START_TIME=""
     # shellcheck disable=SC2034 # REGISTERED_STATE is for the caller's log line
     read -r _ REGISTERED_STATE REGISTERED_START_TIME \
         < <(nodes_query "$1" --not-state "$REGISTERING_STATES,$POWER_SAVING_STATES" || true) || return 1
-    [ -n "$REGISTERED_START_TIME" ] && [ "$REGISTERED_START_TIME" != "None" ] \
-        && [ "$REGISTERED_START_TIME" != "$2" ]
+    # ISO times of one clock compare as text.
+    [ "$REGISTERED_START_TIME" != "None" ] && [[ ! "$REGISTERED_START_TIME" < "$2" ]]
 }

@@ -10,9 +10,8 @@ ensure_user() {
 # cluster_up COUNT SLURMD_TIMEOUT CPUS POWER_SAVE(0|1) EXTRA_FILE RESUME(0|1) ACCOUNTING(0|1)
 cluster_up() {
     local count="$1" timeout="$2" cpus="$3" power="$4" extra="$5" resume="$6" accounting="$7"
-    local t0 newconf node name state pid
-    local -a unusable powered
-    local -A was=() # node -> the state it had before `up` powered it up or resumed it
+    local t0 newconf node name state pid started=0
+    local -a powered
     t0="$(now)"
 
     if ! "$SCRIPT_DIR/install-deps.sh" --runtime-only --check --quiet 2>/dev/null; then
@@ -72,33 +71,54 @@ cluster_up() {
     else
         stop_accounting
     fi
+    [ -n "$(ctld_pids)" ] || started=1
     start_ctld
-    # Nodes that slurmctld keeps powered down (--power-save) get no slurmd here: powering
-    # them up (below) runs ResumeProgram, which starts it.
+    # Nodes that slurmctld keeps powered down (only with --power-save) get no slurmd here:
+    # powering them up (wait_nodes_usable) runs ResumeProgram, which starts it.
     powered=()
-    while read -r name state _; do
-        [[ "$name" =~ ^node[0-9]+$ ]] || continue
-        powered+=("$name")
-        was[$name]="$state"
-    done < <(nodes_query --state "$POWER_SAVING_STATES" || true)
+    if [ "$power" -eq 1 ]; then
+        while read -r name state _; do
+            [[ "$name" =~ ^node[0-9]+$ ]] || continue
+            powered+=("$name=$state")
+        done < <(nodes_query --state "$POWER_SAVING_STATES" || true)
+    fi
     for node in $(node_list "$count"); do
-        if [[ " ${powered[*]} " == *" $node "* ]]; then
+        if [[ " ${powered[*]} " == *" $node="* ]]; then
             continue
         fi
         if ! slurmd_running "$node"; then
             start_slurmd "$node"
+            started=1
             log "started slurmd $node (pid $(slurmd_pids "$node" | tr '\n' ' ' | sed 's/ $//'))"
         fi
     done
     chmod 0644 "$LOGDIR"/*.log 2>/dev/null || true
 
+    # Each node-state query starts a JVM (0.5-1.5 s on a busy 2-core machine): when nothing
+    # had to start, one query tells whether every wait of wait_nodes_usable would pass at once.
+    if [ "$started" -eq 1 ] || [ "$resume" -eq 0 ] || [ "${#powered[@]}" -gt 0 ] || ! nodes_schedulable "$count"; then
+        wait_nodes_usable "$count" "$resume" "${powered[@]}"
+    fi
+    write_env "$count" "$timeout" "$cpus" "$power" "$accounting"
+    log "cluster $CLUSTER_NAME up: $(hostlist "$count") in partition $PARTITION ($(elapsed "$t0") s); env in $ENV_FILE"
+}
+
+# wait_nodes_usable COUNT RESUME(0|1) [NODE=STATE...]: wait until every node registered (or
+# is powered down); with RESUME, power up the NODEs given (powered down when `up` began) and
+# resume every node the scheduler would not use, then wait until all of them are usable.
+wait_nodes_usable() {
+    local count="$1" resume="$2" pair name state listed
+    local -a unusable=()
+    shift 2
     if ! wait_for "$UP_TIMEOUT" "nodes to register" nodes_registered_or_powered_down "$count"; then
         sinfo -N >&2 || true
         die "not all nodes registered within ${UP_TIMEOUT}s: see $LOGDIR/slurmctld.log and $LOGDIR/slurmd-<node>.log"
     fi
-    if [ "$resume" -eq 1 ] && [ "${#powered[@]}" -gt 0 ]; then
-        for name in "${powered[@]}"; do
-            log "powering up $name (was ${was[$name]})"
+    [ "$resume" -eq 1 ] || return 0
+    if [ "$#" -gt 0 ]; then
+        for pair in "$@"; do
+            name="${pair%%=*}"
+            log "powering up $name (was ${pair#*=})"
             sc update nodename="$name" state=power_up || warn "could not power up $name"
         done
         if ! wait_for "$UP_TIMEOUT" "nodes to power up" nodes_responding "$count"; then
@@ -106,26 +126,21 @@ cluster_up() {
             die "not all nodes powered up within ${UP_TIMEOUT}s: see $LOGDIR/fake-power.log and $LOGDIR/slurmctld.log"
         fi
     fi
-    if [ "$resume" -eq 1 ]; then
-        unusable=()
+    if listed="$(nodes_query --schedulable=false)"; then
         while read -r name state _; do
             [[ "$name" =~ ^node[0-9]+$ ]] || continue
             unusable+=("$name")
-            was[$name]="$state"
-        done < <(nodes_query --schedulable=false || true)
-        for name in "${unusable[@]}"; do
-            log "resuming $name (was ${was[$name]})"
+            log "resuming $name (was $state)"
             sc update nodename="$name" state=resume || warn "could not resume $name"
-        done
-        if ! wait_for "$UP_TIMEOUT" "nodes to become usable" nodes_schedulable "$count"; then
-            sinfo -N >&2 || true
-            die "not all nodes usable within ${UP_TIMEOUT}s: see $LOGDIR/slurmctld.log"
-        fi
+        done <<<"$listed"
+        # The query just found every node usable: the wait below would pass at once.
+        [ "${#unusable[@]}" -gt 0 ] || return 0
     fi
-    write_env "$count" "$timeout" "$cpus" "$power" "$accounting"
-    log "cluster $CLUSTER_NAME up: $(hostlist "$count") in partition $PARTITION ($(elapsed "$t0") s); env in $ENV_FILE"
+    if ! wait_for "$UP_TIMEOUT" "nodes to become usable" nodes_schedulable "$count"; then
+        sinfo -N >&2 || true
+        die "not all nodes usable within ${UP_TIMEOUT}s: see $LOGDIR/slurmctld.log"
+    fi
 }
-
 
 # cluster_down PURGE(0|1)
 cluster_down() {
