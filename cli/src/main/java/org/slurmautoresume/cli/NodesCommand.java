@@ -33,6 +33,17 @@ final class NodesCommand implements Runnable {
                     + " 'not_responding' matches a trailing *).")
     private List<String> states = new ArrayList<>();
 
+    @Option(names = "--not-state", paramLabel = "S[,S...]", split = ",",
+            description = "Leave out nodes whose base state or a flag is one of these (same names as --state).")
+    private List<String> excludedStates = new ArrayList<>();
+
+    // Scripts wait on this (local-cluster.sh up) instead of keeping their own copy of which
+    // states the scheduler will use.
+    @Option(names = "--schedulable", arity = "0..1", fallbackValue = "true", paramLabel = "true|false",
+            description = "Only nodes ready for new work (idle, mixed or allocated with no drain, fail, reboot,"
+                    + " power-saving or not-responding flag); --schedulable=false: only the others.")
+    private Boolean schedulable;
+
     @Option(names = "--json", description = "Print a JSON array with stable field names.")
     private boolean json;
 
@@ -44,7 +55,11 @@ final class NodesCommand implements Runnable {
     public void run() {
         SlurmClient slurm = context.slurm();
         List<Node> nodes = hostlist == null ? slurm.nodes() : slurm.nodes(hostlist);
-        List<Node> shown = nodes.stream().filter(this::matchesState).toList();
+        List<Node> shown = nodes.stream()
+                .filter(node -> states.isEmpty() || hasAny(node, states))
+                .filter(node -> !hasAny(node, excludedStates))
+                .filter(node -> schedulable == null || node.state().isSchedulable() == schedulable)
+                .toList();
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(Json.write(shown.stream().map(NodeView::of).toList()));
@@ -54,11 +69,8 @@ final class NodesCommand implements Runnable {
         out.flush();
     }
 
-    private boolean matchesState(Node node) {
-        if (states.isEmpty()) {
-            return true;
-        }
-        for (String wanted : states) {
+    private static boolean hasAny(Node node, List<String> wantedStates) {
+        for (String wanted : wantedStates) {
             String w = wanted.strip().toUpperCase(Locale.ROOT);
             if (w.equals("NOT_RESPONDING") ? node.state().notResponding() : node.state().has(w)) {
                 return true;

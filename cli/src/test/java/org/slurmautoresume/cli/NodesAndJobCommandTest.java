@@ -45,6 +45,45 @@ class NodesAndJobCommandTest {
     }
 
     @Test
+    void notStateLeavesOutNodesWithAnyOfTheStates() throws Exception {
+        assertEquals(List.of("node1", "node4"), jsonNames("show-node-all.txt", "--not-state", "fail,drain"));
+        assertEquals(List.of("node1", "node3", "node4"),
+                jsonNames("show-node-all-with-down.txt", "--not-state", "not_responding"));
+    }
+
+    @Test
+    void stateAndNotStateTogetherFindNodesStillRegistering() throws Exception {
+        String[] registering = {"--state", "not_responding,unknown,powering_up", "--not-state", "powered_down"};
+        assertEquals(List.of("node1", "node2", "node3", "node4"),
+                jsonNames("show-node-all-unknown-at-startup.txt", registering));
+        assertEquals(List.of("node2"), jsonNames("show-node-all-with-down.txt", registering));
+        assertEquals(List.of(), jsonNames("show-node-all.txt", registering));
+        assertEquals(List.of(), jsonNames("show-node-idle-powered-down.txt", registering));
+        assertEquals(List.of("node4"), jsonNames("show-node-idle-not-responding-powering-up.txt", registering));
+    }
+
+    @Test
+    void schedulableSplitsNodesTheSchedulerWouldUseFromTheOthers() throws Exception {
+        assertEquals(List.of("node1", "node4"), jsonNames("show-node-all.txt", "--schedulable"));
+        assertEquals(List.of("node2", "node3"), jsonNames("show-node-all.txt", "--schedulable=false"));
+        assertEquals(List.of("node1", "node3", "node4"), jsonNames("show-node-all-with-down.txt", "--schedulable"));
+        assertEquals(List.of(), jsonNames("show-node-all-unknown-at-startup.txt", "--schedulable"));
+        assertEquals(List.of(), jsonNames("show-node-idle-powered-down.txt", "--schedulable"));
+        assertEquals(List.of(), jsonNames("show-node-idle-drain-reboot-requested.txt", "--schedulable"));
+    }
+
+    private static List<String> jsonNames(String fixture, String... filters) throws Exception {
+        CliHarness cli = new CliHarness(Map.of())
+                .answer(List.of("-o", "show", "node"), 0, Fixtures.read(V22, fixture), "");
+        List<String> args = new java.util.ArrayList<>(List.of("nodes", "--json"));
+        args.addAll(List.of(filters));
+        assertEquals(0, cli.run(args.toArray(String[]::new)), cli.err);
+        List<String> names = new java.util.ArrayList<>();
+        new ObjectMapper().readTree(cli.out).forEach(node -> names.add(node.get("name").asText()));
+        return names;
+    }
+
+    @Test
     void aHostlistTooLargeIsAUsageError() {
         CliHarness cli = new CliHarness(Map.of());
         assertEquals(ExitCode.USAGE.code(), cli.run("nodes", "n[0-999999999]"));

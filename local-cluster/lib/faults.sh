@@ -1,0 +1,81 @@
+# shellcheck shell=bash
+# Sourced by local-cluster.sh: fault injection. kill-node makes a node die the way a crashed
+# machine does (its slurmd, slurmstepd and tasks all at once); revive-node brings it back with
+# the same hostname, as a replacement instance would.
+
+# kill_node NODE (validated by the caller)
+kill_node() {
+    local node="$1" job pid ppid t0
+    t0="$(now)"
+    local -A victims=()
+    local -a stepds=()
+    # 1. Task pids of each job step, asked from the node's slurmd while it still answers.
+    if ctld_up; then
+        for job in $(timeout 20 squeue -h -w "$node" -t R,CG,S,CF -o %A 2>/dev/null || true); do
+            [[ "$job" =~ ^[0-9_]+$ ]] || continue
+            while read -r pid _; do
+                [[ "$pid" =~ ^[0-9]+$ ]] || continue
+                victims[$pid]="task of job $job"
+                ppid="$(proc_ppid "$pid")"
+                if [ -n "$ppid" ] && [ "$(proc_comm "$ppid")" = "slurmstepd" ]; then
+                    victims[$ppid]="slurmstepd of job $job"
+                fi
+            done < <(timeout 10 scontrol listpids "$job" "$node" 2>/dev/null || true)
+        done
+    else
+        warn "slurmctld does not answer: killing by spool sockets only"
+    fi
+    # 2. Every slurmstepd of the node (found by its socket in the node's spool dir) and
+    #    every process below them.
+    mapfile -t stepds < <(stepd_pids "$node")
+    for pid in "${stepds[@]}"; do victims[$pid]="slurmstepd"; done
+    if [ "${#stepds[@]}" -gt 0 ]; then
+        for pid in $(descendants "${stepds[@]}"); do
+            [ -n "${victims[$pid]:-}" ] || victims[$pid]="step process"
+        done
+    fi
+    # 3. The node's slurmd and whatever it forked.
+    for pid in $(slurmd_pids "$node"); do
+        victims[$pid]="slurmd"
+        for ppid in $(descendants "$pid"); do victims[$ppid]="child of slurmd"; done
+    done
+    local -a all=()
+    for pid in "${!victims[@]}"; do
+        pid_alive "$pid" && all+=("$pid")
+    done
+    if [ "${#all[@]}" -eq 0 ]; then
+        log "$node: nothing to kill (its slurmd is not running)"
+        return 0
+    fi
+    local -a lines=()
+    for pid in "${all[@]}"; do lines+=("$(printf '  %-22s %s' "${victims[$pid]}" "$(proc_desc "$pid")")"); done
+    kill -STOP "${all[@]}" 2>/dev/null || true
+    kill -KILL "${all[@]}" 2>/dev/null || true
+    wait_for 10 "killed processes to vanish" all_dead "${all[@]}" \
+        || warn "some killed processes still exist: ${all[*]}"
+    log "killed $node at $(date '+%FT%T') ($(elapsed "$t0") s): ${#all[@]} processes"
+    printf '%s\n' "${lines[@]}"
+}
+
+# revive_node NODE FRESH(0|1) BOOT(0|1) TIMEOUT_S (validated by the caller)
+revive_node() {
+    local node="$1" fresh="$2" boot="$3" timeout="$4" since t0
+    t0="$(now)"
+    if slurmd_running "$node"; then
+        log "$node: slurmd already running (pid $(slurmd_pids "$node" | tr '\n' ' ' | sed 's/ $//'))"
+        return 0
+    fi
+    ctld_up || die "slurmctld does not answer: run 'up' (see $LOGDIR/slurmctld.log)"
+    # slurmctld keeps SlurmdStartTime to the second: the new slurmd's is not older than this.
+    since="$(date '+%FT%T')"
+    if [ "$fresh" -eq 1 ]; then
+        rm -rf "${SPOOL:?}/$node"
+        log "$node: wiped spool $SPOOL/$node"
+    fi
+    if [ "$boot" -eq 1 ]; then start_slurmd "$node" -b; else start_slurmd "$node"; fi
+    log "$node: started slurmd (pid $(slurmd_pids "$node" | tr '\n' ' ' | sed 's/ $//')), waiting for registration"
+    if ! wait_for "$timeout" "registration" node_responding_since "$node" "$since"; then
+        die "$node did not register within ${timeout}s (State=$(node_state "$node")): see $LOGDIR/slurmd-$node.log and $LOGDIR/slurmctld.log"
+    fi
+    log "$node: registered after $(elapsed "$t0") s, SlurmdStartTime=$REGISTERED_START_TIME State=$REGISTERED_STATE"
+}
