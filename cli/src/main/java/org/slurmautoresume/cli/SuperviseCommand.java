@@ -119,7 +119,7 @@ final class SuperviseCommand implements Callable<Integer> {
      */
     private static Optional<AutoresumeConfig> configuration(CliContext context, Optional<Path> siteFile,
                                                             Optional<Path> jobFile, SupervisorLog log) {
-        List<ConfigSource> sources = ConfigLoader.sources(siteFile, jobFile, context.environment()).stream()
+        List<ConfigSource> sources = ConfigSource.of(siteFile, jobFile, context.environment()).stream()
                 .filter(source -> source.required() || Files.exists(source.path())).toList();
         if (sources.isEmpty()) {
             return Optional.empty();
