@@ -20,6 +20,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.slurmautoresume.supervisor.config.AutoresumeConfig;
@@ -111,8 +112,12 @@ public final class StepSupervisor {
     private final CommandRunner runner;
     private final Optional<NodeFaultRecovery> recovery;
     private final AtomicReference<List<String>> markedByWatch = new AtomicReference<>(List.of());
-    /** When the fault being recovered from was confirmed: a node back under its name started after it. */
-    private volatile LocalDateTime faultConfirmedAt = LocalDateTime.now();
+    /**
+     * When the fault being recovered from was confirmed: a node back under its name started after it.
+     * Set before every read; not set at construction, where LocalDateTime.now() would load the time
+     * zone rules (about 40 ms) before srun starts.
+     */
+    private volatile LocalDateTime faultConfirmedAt;
     private volatile String currentStepId;
     private boolean overlapNextAttempt;
     private final Map<String, String> freshVariables = new HashMap<>();
@@ -135,6 +140,10 @@ public final class StepSupervisor {
     /** When the previous attempt's srun ended (System.nanoTime), for the relaunch latency; 0 before any. */
     private long previousAttemptEnded;
     private final AtomicReference<RuleStop> ruleStop = new AtomicReference<>();
+    /** The budgets, known once the first srun has started (see {@link #afterFirstLaunch}). */
+    private final CompletableFuture<RestartGate> budgets = new CompletableFuture<>();
+    /** The job's size when the first srun started; 0 when unknown or without replacement. */
+    private int jobSize;
 
     /** A supervisor with no configuration file: no log rules, the budgets from the environment. */
     public StepSupervisor(SlurmClient slurm, CommandRunner runner, SupervisorSettings settings,
@@ -203,10 +212,6 @@ public final class StepSupervisor {
 
     /** Runs the step until it succeeds or must not run again; returns the exit status to end with. */
     public int run(List<String> srunArgv) throws InterruptedException {
-        Optional<Job> job = jobAtStart();
-        preflightOncePerJob(job);
-        RestartGate gate = restartGate(job);
-        int jobSize = recovery.isPresent() ? job.map(Job::numNodes).orElse(0) : 0;
         ScheduledExecutorService ticker = config.rules().isEmpty() && config.checkpointMonitoring().isEmpty() ? null
                 : daemonScheduler("log-rules");
         // Checkpoint scans read a file system that may hang (NFS): never on the log rules' thread.
@@ -218,7 +223,7 @@ public final class StepSupervisor {
                     log.stepId("?");
                     log.say("retrying step, attempt " + attempt);
                 }
-                OptionalInt end = runAttempt(srunArgv, attempt, gate, jobSize, ticker, scanner);
+                OptionalInt end = runAttempt(srunArgv, attempt, ticker, scanner);
                 if (end.isPresent()) {
                     return end.getAsInt();
                 }
@@ -235,15 +240,15 @@ public final class StepSupervisor {
     }
 
     /** One attempt, start to decision: empty when the step is to run again, else the status to end with. */
-    private OptionalInt runAttempt(List<String> srunArgv, int attempt, RestartGate gate, int jobSize,
-                                   ScheduledExecutorService ticker, ScheduledExecutorService scanner)
+    private OptionalInt runAttempt(List<String> srunArgv, int attempt, ScheduledExecutorService ticker,
+                                   ScheduledExecutorService scanner)
             throws InterruptedException {
         markedByWatch.set(List.of());
         ruleStop.set(null);
         currentStepId = null;
         RuleWatch watch = ticker == null ? null : new RuleWatch(config.rules(), config.checkpointMonitoring()
                 .map(rule -> new CheckpointMonitor(rule, checkpoints.orElseThrow(), InstantSource.system())),
-                InstantSource.system(), ticker, scanner, violation -> onRuleViolation(violation, gate));
+                InstantSource.system(), ticker, scanner, this::onRuleViolation);
         StepProcess step;
         try {
             step = StepProcess.start(argvFor(srunArgv), childEnvironment(attempt),
@@ -256,6 +261,10 @@ public final class StepSupervisor {
         }
         current = step;
         attemptNumber = attempt;
+        if (attempt == 1) {
+            afterFirstLaunch();
+        }
+        RestartGate gate = budgets.join();
         event(EventHistory.Kind.LAUNCH, previousAttemptEnded == 0 ? OptionalLong.empty()
                 : OptionalLong.of(Duration.ofNanos(System.nanoTime() - previousAttemptEnded).toMillis()),
                 "srunPid", Long.toString(step.pid()));
@@ -366,6 +375,24 @@ public final class StepSupervisor {
         }
     }
 
+    /**
+     * What the first srun need not wait for, done while it starts: the job's record (an scontrol
+     * round trip), the once-per-job preflight, and the budgets with their files (whose staleness
+     * check loads the time zone rules). Done before the first event, which must not land in a
+     * stale timeline file.
+     */
+    private void afterFirstLaunch() {
+        try {
+            Optional<Job> job = jobAtStart();
+            preflightOncePerJob(job);
+            jobSize = recovery.isPresent() ? job.map(Job::numNodes).orElse(0) : 0;
+            budgets.complete(restartGate(job));
+        } catch (RuntimeException e) {
+            budgets.completeExceptionally(e);
+            throw e;
+        }
+    }
+
     /** Counts a restart toward the budgets, here and in the job's history file for later runs. */
     private void remember(RestartGate gate, Decision decision) {
         RestartRecord record = gate.carriedOut(decision, Instant.now());
@@ -437,7 +464,8 @@ public final class StepSupervisor {
      * A log rule fired while the step runs (on its own thread, see {@link RuleWatch}): logs the
      * evidence, decides at once (the decision says whether to dump first), and stops the step.
      */
-    private void onRuleViolation(RuleViolation violation, RestartGate gate) {
+    private void onRuleViolation(RuleViolation violation) {
+        RestartGate gate = budgets.join(); // a rule may fire before the first srun's start-up work is done
         StepProcess step = current;
         Fault fault = new Fault(FaultKind.RULE_VIOLATION, violation.detectedAt(), step.isAlive(),
                 violation.rule() + " " + violation.state());
