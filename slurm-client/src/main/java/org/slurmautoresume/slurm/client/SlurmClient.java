@@ -97,8 +97,9 @@ public final class SlurmClient {
         Objects.requireNonNull(zone);
     }
 
-    private SlurmClient(CommandRunner runner, String scontrolPath, Duration timeout, OutputFormat format,
-                        Supplier<ZoneId> zone) {
+    /** {@code zone}: asked once, on the first JSON answer (tests count the asking). */
+    SlurmClient(CommandRunner runner, String scontrolPath, Duration timeout, OutputFormat format,
+                Supplier<ZoneId> zone) {
         this.runner = Objects.requireNonNull(runner);
         this.scontrol = Objects.requireNonNull(scontrolPath);
         this.timeout = Objects.requireNonNull(timeout);
