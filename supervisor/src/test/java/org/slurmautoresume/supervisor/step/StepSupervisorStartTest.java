@@ -36,7 +36,7 @@ class StepSupervisorStartTest {
     Path dir;
 
     @Test
-    void theFirstSrunStartsBeforeTheJobIsRead() throws Exception {
+    void theFirstSrunDoesNotWaitForTheJobRead() throws Exception {
         Path started = dir.resolve("srun-started");
         List<Boolean> stepStartedAtJobRead = new CopyOnWriteArrayList<>();
         CommandRunner runner = mock(CommandRunner.class);
