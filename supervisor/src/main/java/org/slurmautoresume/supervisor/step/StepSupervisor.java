@@ -144,8 +144,6 @@ public final class StepSupervisor {
     private final CompletableFuture<RestartGate> budgets = new CompletableFuture<>();
     /** The job's size when the first srun started; 0 when unknown or without replacement. */
     private int jobSize;
-    /** The job's record, asked for on its own thread as {@link #run} begins. */
-    private CompletableFuture<Optional<Job>> jobRead;
 
     /** A supervisor with no configuration file: no log rules, the budgets from the environment. */
     public StepSupervisor(SlurmClient slurm, CommandRunner runner, SupervisorSettings settings,
@@ -214,7 +212,6 @@ public final class StepSupervisor {
 
     /** Runs the step until it succeeds or must not run again; returns the exit status to end with. */
     public int run(List<String> srunArgv) throws InterruptedException {
-        jobRead = jobAtStartAside();
         ScheduledExecutorService ticker = config.rules().isEmpty() && config.checkpointMonitoring().isEmpty() ? null
                 : daemonScheduler("log-rules");
         // Checkpoint scans read a file system that may hang (NFS): never on the log rules' thread.
@@ -386,7 +383,7 @@ public final class StepSupervisor {
      */
     private void afterFirstLaunch() {
         try {
-            Optional<Job> job = jobRead.join();
+            Optional<Job> job = jobAtStart();
             preflightOncePerJob(job);
             jobSize = recovery.isPresent() ? job.map(Job::numNodes).orElse(0) : 0;
             budgets.complete(restartGate(job));
@@ -394,25 +391,6 @@ public final class StepSupervisor {
             budgets.completeExceptionally(e);
             throw e;
         }
-    }
-
-    /**
-     * The job read starts before srun does: slurmctld answers it while busy creating the step, and
-     * on the cluster it could outlast srun's start; on its own thread it also overlaps the
-     * supervisor's own work before srun.
-     */
-    private CompletableFuture<Optional<Job>> jobAtStartAside() {
-        CompletableFuture<Optional<Job>> read = new CompletableFuture<>();
-        Thread thread = new Thread(() -> {
-            try {
-                read.complete(jobAtStart());
-            } catch (RuntimeException e) {
-                read.completeExceptionally(e);
-            }
-        }, "job-read");
-        thread.setDaemon(true);
-        thread.start();
-        return read;
     }
 
     /** Counts a restart toward the budgets, here and in the job's history file for later runs. */

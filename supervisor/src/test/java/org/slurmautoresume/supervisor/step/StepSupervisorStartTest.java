@@ -36,7 +36,7 @@ class StepSupervisorStartTest {
     Path dir;
 
     @Test
-    void theFirstSrunDoesNotWaitForTheJobRead() throws Exception {
+    void theFirstSrunStartsBeforeTheJobIsRead() throws Exception {
         Path started = dir.resolve("srun-started");
         List<Boolean> stepStartedAtJobRead = new CopyOnWriteArrayList<>();
         CommandRunner runner = mock(CommandRunner.class);
