@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slurmautoresume.slurm.exec.CommandException;
@@ -63,9 +64,16 @@ public final class SlurmClient {
     private final JobParser jobParser = new JobParser();
     private final StepParser stepParser = new StepParser();
     private final ConfigParser configParser = new ConfigParser();
-    private final JsonNodeParser jsonNodeParser;
-    private final JsonJobParser jsonJobParser;
-    private final JsonStepParser jsonStepParser;
+    /**
+     * The zone JSON's epoch seconds are read in, and the JSON parsers, made on the first JSON
+     * answer: ZoneId.systemDefault() loads the time zone rules (about 40 ms, scanning every jar
+     * for providers), which every supervised srun paid before it started, and text never needs.
+     */
+    private final Supplier<ZoneId> zone;
+    private volatile JsonParsers jsonParsers;
+
+    private record JsonParsers(JsonNodeParser nodes, JsonJobParser jobs, JsonStepParser steps) {
+    }
 
     public SlurmClient(CommandRunner runner) {
         this(runner, OutputFormat.AUTO);
@@ -80,18 +88,33 @@ public final class SlurmClient {
     }
 
     public SlurmClient(CommandRunner runner, String scontrolPath, Duration timeout, OutputFormat format) {
-        this(runner, scontrolPath, timeout, format, ZoneId.systemDefault());
+        this(runner, scontrolPath, timeout, format, ZoneId::systemDefault);
     }
 
     /** {@code zone}: where JSON's epoch seconds are read, as the text's local times are (tests). */
     SlurmClient(CommandRunner runner, String scontrolPath, Duration timeout, OutputFormat format, ZoneId zone) {
+        this(runner, scontrolPath, timeout, format, () -> zone);
+        Objects.requireNonNull(zone);
+    }
+
+    /** {@code zone}: asked once, on the first JSON answer (tests count the asking). */
+    SlurmClient(CommandRunner runner, String scontrolPath, Duration timeout, OutputFormat format,
+                Supplier<ZoneId> zone) {
         this.runner = Objects.requireNonNull(runner);
         this.scontrol = Objects.requireNonNull(scontrolPath);
         this.timeout = Objects.requireNonNull(timeout);
         this.resolvedFormat = Objects.requireNonNull(format) == OutputFormat.AUTO ? null : format;
-        this.jsonNodeParser = new JsonNodeParser(zone);
-        this.jsonJobParser = new JsonJobParser(zone);
-        this.jsonStepParser = new JsonStepParser(zone);
+        this.zone = zone;
+    }
+
+    private JsonParsers parsers() {
+        JsonParsers made = jsonParsers;
+        if (made == null) {
+            ZoneId where = zone.get();
+            made = new JsonParsers(new JsonNodeParser(where), new JsonJobParser(where), new JsonStepParser(where));
+            jsonParsers = made;
+        }
+        return made;
     }
 
     /**
@@ -131,7 +154,7 @@ public final class SlurmClient {
 
     /** Every node the controller knows. */
     public List<Node> nodes() {
-        return json(List.of("show", "node"), "list nodes", jsonNodeParser::parseAll).orElseGet(
+        return json(List.of("show", "node"), "list nodes", text -> parsers().nodes().parseAll(text)).orElseGet(
                 () -> parse(() -> nodeParser.parseAll(scontrol(List.of("-o", "show", "node"), "list nodes"))));
     }
 
@@ -142,7 +165,7 @@ public final class SlurmClient {
     public List<Node> nodes(String hostlist) {
         long wanted = requireValidHostlist(hostlist);
         Optional<List<Node>> fromJson = json(List.of("show", "node", hostlist), "show nodes " + hostlist,
-                jsonNodeParser::parseAll);
+                text -> parsers().nodes().parseAll(text));
         // JSON leaves unknown names out; the text names them, which makes the answer NOT_FOUND.
         if (fromJson.isPresent() && fromJson.get().size() >= wanted) {
             return fromJson.get();
@@ -162,7 +185,7 @@ public final class SlurmClient {
         if (!Hostlist.isValidHostname(name)) {
             throw new SlurmException(SlurmException.Kind.NOT_FOUND, "not a valid node name: \"" + name + "\"");
         }
-        return query(List.of("show", "node", name), "show node " + name, jsonNodeParser::parseAll,
+        return query(List.of("show", "node", name), "show node " + name, text -> parsers().nodes().parseAll(text),
                 nodeParser::parseAll, SlurmClient::mentionsNotFound)
                 .flatMap(nodes -> nodes.stream().filter(n -> n.name().equals(name)).findFirst());
     }
@@ -172,7 +195,7 @@ public final class SlurmClient {
      * {@code scontrol -o show job} prints "No jobs in the system" (exit 0) when there are none.
      */
     public List<Job> jobs() {
-        return json(List.of("show", "job"), "list jobs", jsonJobParser::parseAll).orElseGet(() -> {
+        return json(List.of("show", "job"), "list jobs", text -> parsers().jobs().parseAll(text)).orElseGet(() -> {
             String out = scontrol(List.of("-o", "show", "job"), "list jobs");
             if (out.strip().startsWith("No jobs in the system")) {
                 return List.of();
@@ -183,7 +206,7 @@ public final class SlurmClient {
 
     public Optional<Job> job(String jobId) {
         requireJobId(jobId);
-        return query(List.of("show", "job", jobId), "show job " + jobId, jsonJobParser::parseAll,
+        return query(List.of("show", "job", jobId), "show job " + jobId, text -> parsers().jobs().parseAll(text),
                 jobParser::parseAll, SlurmClient::mentionsInvalidJob)
                 .flatMap(jobs -> jobs.stream().findFirst());
     }
@@ -197,7 +220,7 @@ public final class SlurmClient {
     /** The job's steps; empty when it has none or it is not known. */
     public List<Step> steps(String jobId) {
         requireJobId(jobId);
-        return query(List.of("show", "step", jobId), "show steps of " + jobId, jsonStepParser::parseAll,
+        return query(List.of("show", "step", jobId), "show steps of " + jobId, text -> parsers().steps().parseAll(text),
                 stepParser::parseAll, SlurmClient::mentionsInvalidJob).orElse(List.of());
     }
 

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.slurmautoresume.slurm.exec.CommandRequest;
 import org.slurmautoresume.slurm.exec.CommandResult;
@@ -104,6 +105,36 @@ class SlurmClientOutputFormatTest {
                 List.of("scontrol", "--json", "show", "step", "9")), current.asked);
         assertEquals(OutputFormat.TEXT, text.outputFormat());
         assertEquals(OutputFormat.JSON, json.outputFormat());
+    }
+
+    /** Looking up the zone loads the time zone rules (about 40 ms): a supervised srun on text never pays it. */
+    @Test
+    void theTimeZoneIsAskedForOnlyWhenJsonIsRead() {
+        AtomicInteger textAsked = new AtomicInteger();
+        AtomicInteger jsonAsked = new AtomicInteger();
+        FakeScontrol old = slurm2205()
+                .answer(Fixtures.read(V22, "show-job-running-shrunk-nokill.txt"), "-o", "show", "job", "6")
+                .answer(Fixtures.read(V22, "show-step-job-multi.txt"), "-o", "show", "step", "9");
+        FakeScontrol current = slurm2405()
+                .answer(Fixtures.read(V24, "show-job-running-shrunk-nokill.json"), "--json", "show", "job", "6")
+                .answer(Fixtures.read(V24, "show-step-job-multi.json"), "--json", "show", "step", "9");
+        SlurmClient text = new SlurmClient(old.runner, "scontrol", Duration.ofSeconds(5), OutputFormat.AUTO, () -> {
+            textAsked.incrementAndGet();
+            return ZoneOffset.UTC;
+        });
+        SlurmClient json = new SlurmClient(current.runner, "scontrol", Duration.ofSeconds(5), OutputFormat.AUTO, () -> {
+            jsonAsked.incrementAndGet();
+            return ZoneOffset.UTC;
+        });
+        assertEquals(0, textAsked.get() + jsonAsked.get(), "asked when the clients were made");
+
+        text.requireJob("6");
+        text.steps("9");
+        json.requireJob("6");
+        json.steps("9");
+
+        assertEquals(0, textAsked.get());
+        assertEquals(1, jsonAsked.get());
     }
 
     @Test

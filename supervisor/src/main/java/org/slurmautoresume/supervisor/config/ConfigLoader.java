@@ -34,12 +34,7 @@ public final class ConfigLoader {
     /** The files a job's configuration comes from; an option beats its environment variable. */
     public static List<ConfigSource> sources(Optional<Path> siteOption, Optional<Path> jobOption,
                                              Map<String, String> environment) {
-        List<ConfigSource> sources = new ArrayList<>();
-        Optional<Path> site = siteOption.or(() -> env(environment, SITE_ENV));
-        sources.add(site.map(path -> new ConfigSource(path, "site", true))
-                .orElse(new ConfigSource(Path.of(DEFAULT_SITE), "site", false)));
-        jobOption.or(() -> env(environment, JOB_ENV)).ifPresent(path -> sources.add(new ConfigSource(path, "job", true)));
-        return sources;
+        return ConfigSource.of(siteOption, jobOption, environment);
     }
 
     /** Reads the sources (skipping an optional one that does not exist) and merges them in order. */
@@ -108,10 +103,5 @@ public final class ConfigLoader {
         Map<String, String> labels = new LinkedHashMap<>();
         origins.forEach((name, where) -> labels.put(name, String.join(" + ", where)));
         return labels;
-    }
-
-    private static Optional<Path> env(Map<String, String> environment, String name) {
-        String value = environment.get(name);
-        return value == null || value.isBlank() ? Optional.empty() : Optional.of(Path.of(value.strip()));
     }
 }

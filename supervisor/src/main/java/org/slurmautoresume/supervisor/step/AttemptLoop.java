@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.Executors;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slurmautoresume.slurm.client.SlurmClient;
@@ -103,8 +104,22 @@ final class AttemptLoop {
         }
     }
 
-    /** Runs the step until it succeeds or must not run again; returns the exit status to end with. */
-    int run(List<String> srunArgv, RestartGate gate, int jobSize) throws InterruptedException {
+    /**
+     * What the supervisor learns of the job once: the budgets and the job's size. Worked out while
+     * the first srun starts, not before: nothing needs them until an attempt ends or a rule fires,
+     * and reading them (an scontrol round trip, the preflight, the budget files) would otherwise
+     * delay the step's start.
+     */
+    record JobStart(RestartGate gate, int jobSize) {
+    }
+
+    private final CompletableFuture<JobStart> jobStart = new CompletableFuture<>();
+
+    /**
+     * Runs the step until it succeeds or must not run again; returns the exit status to end with.
+     * {@code afterFirstLaunch} runs once, right after the first srun has started.
+     */
+    int run(List<String> srunArgv, Supplier<JobStart> afterFirstLaunch) throws InterruptedException {
         ScheduledExecutorService ticker = config.rules().isEmpty() && config.checkpointMonitoring().isEmpty() ? null
                 : daemonScheduler("log-rules");
         // Checkpoint scans read a file system that may hang (NFS): never on the log rules' thread.
@@ -118,7 +133,7 @@ final class AttemptLoop {
                     log.say("retrying step, attempt " + attempt);
                     log.stepId("?");
                 }
-                OptionalInt end = runAttempt(srunArgv, attempt, gate, jobSize, ticker, scanner);
+                OptionalInt end = runAttempt(srunArgv, attempt, afterFirstLaunch, ticker, scanner);
                 if (end.isPresent()) {
                     return end.getAsInt();
                 }
@@ -134,7 +149,7 @@ final class AttemptLoop {
     }
 
     /** One attempt, start to decision: empty when the step is to run again, else the status to end with. */
-    private OptionalInt runAttempt(List<String> srunArgv, int attempt, RestartGate gate, int jobSize,
+    private OptionalInt runAttempt(List<String> srunArgv, int attempt, Supplier<JobStart> afterFirstLaunch,
                                    ScheduledExecutorService ticker, ScheduledExecutorService scanner)
             throws InterruptedException {
         actions.beginAttempt();
@@ -142,7 +157,7 @@ final class AttemptLoop {
         timeline.beginAttempt(attempt);
         RuleWatch rules = ticker == null ? null : new RuleWatch(config.rules(), config.checkpointMonitoring()
                 .map(rule -> new CheckpointMonitor(rule, checkpoints.orElseThrow(), InstantSource.system())),
-                InstantSource.system(), ticker, scanner, violation -> onRuleViolation(violation, gate));
+                InstantSource.system(), ticker, scanner, this::onRuleViolation);
         StepWatch watch = new StepWatch(slurm, jobId, log, timeline, prober, actions.slurmdFindings(), rules);
         Srun step;
         try {
@@ -155,6 +170,13 @@ final class AttemptLoop {
             throw e;
         }
         current = step;
+        if (attempt == 1) {
+            completeJobStart(afterFirstLaunch);
+        }
+        // Before the first event: the job start checks for a stale timeline file left by an earlier job.
+        JobStart start = jobStart.join();
+        RestartGate gate = start.gate();
+        int jobSize = start.jobSize();
         timeline.record(EventHistory.Kind.LAUNCH, previousAttemptEnded == 0 ? OptionalLong.empty()
                 : OptionalLong.of(Duration.ofNanos(System.nanoTime() - previousAttemptEnded).toMillis()),
                 "srunPid", Long.toString(step.pid()));
@@ -205,6 +227,15 @@ final class AttemptLoop {
         }
     }
 
+    private void completeJobStart(Supplier<JobStart> afterFirstLaunch) {
+        try {
+            jobStart.complete(afterFirstLaunch.get());
+        } catch (RuntimeException e) {
+            jobStart.completeExceptionally(e);
+            throw e;
+        }
+    }
+
     private static String describe(Classification result) {
         return switch (result.outcome()) {
             case CANCELLED -> "step cancelled: " + result.reason();
@@ -241,7 +272,8 @@ final class AttemptLoop {
      * A log rule fired while the step runs (on its own thread, see {@link RuleWatch}): logs the
      * evidence, decides at once (the decision says whether to dump first), and has the step stopped.
      */
-    private void onRuleViolation(RuleViolation violation, RestartGate gate) {
+    private void onRuleViolation(RuleViolation violation) {
+        RestartGate gate = jobStart.join().gate(); // a rule may fire before the first srun's start-up work is done
         Srun step = current;
         Fault fault = new Fault(FaultKind.RULE_VIOLATION, violation.detectedAt(), step.isAlive(),
                 violation.rule() + " " + violation.state());

@@ -55,8 +55,12 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     private final BooleanSupplier stopRequested;
     /** Nodes the slurmd watch had marked before it ended the current attempt's step. */
     private final AtomicReference<List<String>> markedByWatch = new AtomicReference<>(List.of());
-    /** When the fault being recovered from was confirmed: a node back under its name started after it. */
-    private volatile LocalDateTime faultConfirmedAt = LocalDateTime.now();
+    /**
+     * When the fault being recovered from was confirmed (a node back under its name started after
+     * it): set before every read, not at construction,
+     * where LocalDateTime.now() would load the time zone rules (about 40 ms) before srun starts.
+     */
+    private volatile LocalDateTime faultConfirmedAt;
     private final Map<String, String> freshVariables = new HashMap<>();
     private volatile boolean overlapNextAttempt;
 

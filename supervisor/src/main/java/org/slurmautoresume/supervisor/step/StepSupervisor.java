@@ -141,12 +141,12 @@ public final class StepSupervisor {
 
     /** Runs the step until it succeeds or must not run again; returns the exit status to end with. */
     public int run(List<String> srunArgv) throws InterruptedException {
-        Optional<Job> job = jobAtStart();
-        preflightOncePerJob(job);
-        RestartGate gate = restartGate(job);
-        int jobSize = recovers ? job.map(Job::numNodes).orElse(0) : 0;
         try {
-            return loop.run(srunArgv, gate, jobSize);
+            return loop.run(srunArgv, () -> {
+                Optional<Job> job = jobAtStart();
+                preflightOncePerJob(job);
+                return new AttemptLoop.JobStart(restartGate(job), recovers ? job.map(Job::numNodes).orElse(0) : 0);
+            });
         } finally {
             timeline.close();
         }
