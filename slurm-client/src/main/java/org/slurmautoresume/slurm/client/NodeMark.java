@@ -46,6 +46,11 @@ public record NodeMark(String node, State state, String reason) {
         public String reason() {
             return "Action:" + word;
         }
+
+        /** {@link #reason()}, then {@code detail} (a person's why) when there is one. */
+        public String reason(String detail) {
+            return detail == null || detail.isBlank() ? reason() : reason() + " " + detail.strip();
+        }
     }
 
     public NodeMark {
@@ -60,8 +65,7 @@ public record NodeMark(String node, State state, String reason) {
 
     /** {@code Action:Replace} or {@code Action:Reboot}, then {@code detail} when given. */
     public static NodeMark of(String node, State state, Action action, String detail) {
-        String reason = detail == null || detail.isBlank() ? action.reason() : action.reason() + " " + detail.strip();
-        return new NodeMark(node, state, reason);
+        return new NodeMark(node, state, action.reason(detail));
     }
 
     public static NodeMark of(String node, State state, Action action) {

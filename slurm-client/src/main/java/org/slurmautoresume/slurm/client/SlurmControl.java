@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.slurmautoresume.slurm.exec.CommandException;
 import org.slurmautoresume.slurm.exec.CommandRequest;
 import org.slurmautoresume.slurm.exec.CommandResult;
@@ -45,6 +46,8 @@ public final class SlurmControl {
             return new Programs(scontrol, DEFAULT.scancel(), DEFAULT.salloc());
         }
     }
+
+    private static final String DONOR_PREFIX = "autoresume-donor-";
 
     private final CommandRunner runner;
     private final Programs programs;
@@ -156,7 +159,15 @@ public final class SlurmControl {
 
     /** The job name of {@code job}'s expansion donor. */
     public static String donorName(JobId job) {
-        return "autoresume-donor-" + job;
+        return DONOR_PREFIX + job;
+    }
+
+    /** The job a donor was made for, read back from the donor's name; empty for any other name. */
+    public static Optional<JobId> donorTarget(String jobName) {
+        if (jobName == null || !jobName.startsWith(DONOR_PREFIX)) {
+            return Optional.empty();
+        }
+        return JobId.tryParse(jobName.substring(DONOR_PREFIX.length()));
     }
 
     /**
