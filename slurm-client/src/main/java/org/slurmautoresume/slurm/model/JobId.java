@@ -11,11 +11,11 @@ import java.util.OptionalLong;
  * parsed scontrol record, salloc's answer) goes through {@link #parse}, so text that is not one
  * of these forms never reaches an argv.
  *
- * <p>The rules are Slurm's own (src/common/slurm_protocol_defs.c, {@code unfmt_jobid_string}, and
- * {@code slurm_xlate_job_id}): decimal numbers read as unsigned 32-bit values; a job id is never 0
- * and stays below NO_VAL (0xfffffffe), which leaves room for federated ids whose top bits name the
- * cluster; an array task id stays below MaxArraySize's ceiling (4,000,001); a het offset below
- * MAX_HET_JOB_COMPONENTS (128). Leading zeros are read as Slurm's strtoul reads them and dropped,
+ * <p>The rules are Slurm's own (src/common/slurm_protocol_defs.c, {@code unfmt_job_id_string}, and
+ * slurm.h): decimal numbers read as unsigned 32-bit values; a job id is never 0 and stays below
+ * NO_VAL (0xfffffffe): MAX_JOB_ID (0x03ffffff) bounds bits 0-25 only, the bits above name the
+ * cluster of a federated job; an array task id stays below MaxArraySize's ceiling (4,000,001); a
+ * het offset below MAX_HET_JOB_COMPONENTS (128). Leading zeros are read as Slurm's strtoul reads them and dropped,
  * so {@code 0123} and {@code 123} are one id. Signs, blanks and anything else are refused, where
  * strtoul would skip or accept some of them.
  *
