@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.slurmautoresume.slurm.env.JobEnvironment;
 import org.slurmautoresume.slurm.env.JobEnvironmentResolver;
+import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.exec.ShellQuote;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -49,7 +50,7 @@ final class EnvCommand implements Runnable {
 
     @Override
     public void run() {
-        String id = JobIdOption.resolve(jobId, context);
+        JobId id = JobIdOption.resolve(jobId, context);
         JobEnvironment env = new JobEnvironmentResolver(context.slurm()).resolve(id);
         Map<String, String> vars = new LinkedHashMap<>(env.variables());
         if (slurmVars) {

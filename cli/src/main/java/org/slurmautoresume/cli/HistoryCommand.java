@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import org.slurmautoresume.slurm.model.InvalidJobIdException;
+import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.supervisor.step.EventHistory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -58,8 +60,11 @@ final class HistoryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!jobId.matches("[0-9]+(_[0-9]+)?")) {
-            throw new CliException(ExitCode.USAGE, "JOBID must be a job id such as 1234: \"" + jobId + "\"");
+        // The id names a file: nothing but Slurm's own syntax may reach the path.
+        try {
+            jobId = JobId.parse(jobId).toString();
+        } catch (InvalidJobIdException e) {
+            throw new CliException(ExitCode.USAGE, "JOBID must be a job id such as 1234: " + e.getMessage());
         }
         String who = user != null ? user : context.env("USER").orElse(System.getProperty("user.name"));
         Path dir = stateDir != null ? stateDir : Path.of(context.env("TMPDIR").orElse("/tmp"));

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.model.JobState;
 import org.slurmautoresume.slurm.model.Step;
 import org.slurmautoresume.slurm.client.SlurmClient;
@@ -50,9 +51,10 @@ final class JobCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        JobId id = JobIdOption.parse(jobId, "ID");
         SlurmClient slurm = context.slurm();
-        Job job = waitForEnd ? awaitEnd(slurm) : slurm.requireJob(jobId);
-        List<Step> steps = job.state().isActive() ? slurm.steps(jobId) : List.of();
+        Job job = waitForEnd ? awaitEnd(slurm, id) : slurm.requireJob(id);
+        List<Step> steps = job.state().isActive() ? slurm.steps(id) : List.of();
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             Map<String, Object> doc = jobFields(job);
@@ -86,7 +88,7 @@ final class JobCommand implements Callable<Integer> {
         return ExitCode.OK.code();
     }
 
-    private Job awaitEnd(SlurmClient slurm) {
+    private Job awaitEnd(SlurmClient slurm, JobId jobId) {
         if (timeoutSeconds <= 0) {
             throw new CliException(ExitCode.USAGE, "--timeout must be positive: " + timeoutSeconds);
         }

@@ -84,4 +84,26 @@ class EnvCommandTest {
         assertEquals(ExitCode.USAGE.code(), cli.run("env", "--format", "yaml"));
         assertTrue(cli.err.contains("Try 'autoresume env --help'"), cli.err);
     }
+
+    @Test
+    void aJobIdThatIsNotOneNeverReachesScontrol() {
+        CliHarness cli = new CliHarness(Map.of());
+        assertEquals(ExitCode.NOT_FOUND.code(), cli.run("env", "--job", "6;reboot"));
+        assertTrue(cli.err.contains("--job: not a valid job id: \"6;reboot\""), cli.err);
+        CliHarness fromEnv = new CliHarness(Map.of("SLURM_JOB_ID", "-6\nx"));
+        assertEquals(ExitCode.NOT_FOUND.code(), fromEnv.run("env"));
+        assertTrue(fromEnv.err.contains("SLURM_JOB_ID: not a valid job id: \"-6\\x0ax\""), fromEnv.err);
+        org.mockito.Mockito.verify(cli.runner, org.mockito.Mockito.never())
+                .run(org.mockito.ArgumentMatchers.argThat(r -> r != null && r.argv().contains("show")));
+        org.mockito.Mockito.verify(fromEnv.runner, org.mockito.Mockito.never())
+                .run(org.mockito.ArgumentMatchers.argThat(r -> r != null && r.argv().contains("show")));
+    }
+
+    @Test
+    void aHetJobComponentIsAJobId() {
+        CliHarness cli = new CliHarness(Map.of())
+                .answer(List.of("-o", "show", "job", "99+1"), 1, "", Fixtures.read(V22, "show-job-invalid-id.stderr.txt"));
+        assertEquals(ExitCode.NOT_FOUND.code(), cli.run("env", "--job", "99+1"));
+        assertTrue(cli.err.startsWith("autoresume: job 99+1 "), cli.err);
+    }
 }

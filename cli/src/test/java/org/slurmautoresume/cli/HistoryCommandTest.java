@@ -57,5 +57,9 @@ class HistoryCommandTest {
         assertEquals(ExitCode.NOT_FOUND.code(), cli.run("history", "7"));
         assertTrue(cli.err.contains(dir.resolve("autoresume-events-alice-7.jsonl").toString()), cli.err);
         assertEquals(ExitCode.USAGE.code(), cli.run("history", "../etc"));
+        assertTrue(cli.err.contains("not a valid job id: \"../etc\""), cli.err);
+        assertEquals(ExitCode.USAGE.code(), cli.run("history", "7/../../x"));
+        assertEquals(ExitCode.NOT_FOUND.code(), cli.run("history", "007"));
+        assertTrue(cli.err.contains("autoresume-events-alice-7.jsonl"), "read as Slurm reads it: " + cli.err);
     }
 }

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slurmautoresume.slurm.exec.CommandRunner;
 import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.model.JobState;
 import org.slurmautoresume.supervisor.recovery.JobResizer;
 import org.slurmautoresume.slurm.client.SlurmClient;
@@ -97,11 +98,11 @@ class JobResizerIT {
     void shrinksToTheHealthyNodesAndGrowsBackOntoAReplacement() {
         String jobId = holdNodes("node[2-3]", 2, "resize-it");
         try {
-            Job shrunk = resizer.shrink(jobId, List.of("node3"));
+            Job shrunk = resizer.shrink(JobId.parse(jobId), List.of("node3"));
             assertEquals("node2", shrunk.nodeList());
             assertEquals("node2", truth.jobField(jobId, "NodeList"));
 
-            Job grown = resizer.grow(jobId, List.of("node4"));
+            Job grown = resizer.grow(JobId.parse(jobId), List.of("node4"));
             assertEquals("node[2,4]", grown.nodeList());
             assertEquals("node[2,4]", truth.jobField(jobId, "NodeList"));
             assertEquals("2", truth.jobField(jobId, "NumNodes"));
@@ -120,7 +121,7 @@ class JobResizerIT {
         String jobId = holdNodes("node[2-3]", 2, "resize-batch-it");
         try {
             String batchHost = truth.jobField(jobId, "BatchHost");
-            SlurmException e = assertThrows(SlurmException.class, () -> resizer.shrink(jobId, List.of(batchHost)));
+            SlurmException e = assertThrows(SlurmException.class, () -> resizer.shrink(JobId.parse(jobId), List.of(batchHost)));
             assertTrue(e.getMessage().contains("batch host"), e.getMessage());
             assertEquals("node[2-3]", truth.jobField(jobId, "NodeList"));
         } finally {
@@ -133,7 +134,7 @@ class JobResizerIT {
         String jobId = holdNodes("node2", 1, "resize-busy-it");
         String blocker = holdNodes("node4", 1, "resize-blocker-it");
         try {
-            SlurmException e = assertThrows(SlurmException.class, () -> resizer.grow(jobId, List.of("node4")));
+            SlurmException e = assertThrows(SlurmException.class, () -> resizer.grow(JobId.parse(jobId), List.of("node4")));
             assertEquals(SlurmException.Kind.TIMEOUT, e.kind(), e.getMessage());
             assertNoDonorLeft(jobId);
             assertEquals("node2", truth.jobField(jobId, "NodeList"));

@@ -11,8 +11,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.regex.Pattern;
+import org.slurmautoresume.slurm.client.NodeMark;
+import org.slurmautoresume.slurm.client.SlurmControl;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.slurm.model.InvalidJobIdException;
+import org.slurmautoresume.slurm.model.JobId;
 
 /**
  * One request to the agent, validated when it is built: a request with a malformed job id, an
@@ -27,9 +30,6 @@ public record AgentRequest(Op op, String jobId, List<String> nodes, Action actio
 
     /** Far more nodes than any one request about one job's faults needs; bounds the agent's work. */
     public static final int MAX_NODES = 1024;
-
-    /** 123, 123_4 (array task), 123+1 (het component): the forms {@code scontrol show job} takes. */
-    private static final Pattern JOB_ID = Pattern.compile("[0-9]{1,10}([_+][0-9]{1,10})?");
 
     public enum Op {
         WATCH, DIAGNOSE, MARK, RESUME, REBOOT, REPLACE, REPORT;
@@ -53,9 +53,14 @@ public record AgentRequest(Op op, String jobId, List<String> nodes, Action actio
             return word;
         }
 
-        /** The node reason the agent sets; built here, never from the caller's text. */
+        /** The node reason the agent sets; a constant, never the caller's text. */
         public String reason() {
-            return "Action:" + word;
+            return mark().reason();
+        }
+
+        /** The same action as {@link SlurmControl} writes it. */
+        public NodeMark.Action mark() {
+            return NodeMark.Action.valueOf(name());
         }
     }
 
@@ -66,12 +71,23 @@ public record AgentRequest(Op op, String jobId, List<String> nodes, Action actio
         public String word() {
             return name().toLowerCase(Locale.ROOT);
         }
+
+        public NodeMark.State mark() {
+            return NodeMark.State.valueOf(name());
+        }
+    }
+
+    /** The job id as a value; {@code jobId} holds it as Slurm writes it. */
+    public JobId job() {
+        return JobId.parse(jobId);
     }
 
     public AgentRequest {
         Objects.requireNonNull(op, "op");
-        if (jobId == null || !JOB_ID.matcher(jobId).matches()) {
-            throw new AgentRequestException("not a valid job id: " + quoted(jobId));
+        try {
+            jobId = JobId.parse(jobId).toString();
+        } catch (InvalidJobIdException e) {
+            throw new AgentRequestException(e.getMessage());
         }
         nodes = List.copyOf(nodes == null ? List.of() : nodes);
         if (op == Op.WATCH || op == Op.REPORT) {

@@ -6,18 +6,16 @@ import org.slurmautoresume.agent.protocol.NodeDecision;
 import org.slurmautoresume.slurm.model.Caller;
 import org.slurmautoresume.slurm.probe.NodeProber;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import org.slurmautoresume.slurm.exec.CommandException;
-import org.slurmautoresume.slurm.exec.CommandRequest;
-import org.slurmautoresume.slurm.exec.CommandResult;
+import org.slurmautoresume.slurm.client.NodeMark;
+import org.slurmautoresume.slurm.client.SlurmControl;
+import org.slurmautoresume.slurm.client.WriteResult;
 import org.slurmautoresume.slurm.exec.CommandRunner;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.model.Job;
@@ -37,18 +35,17 @@ import org.slurmautoresume.nodeops.health.NodeHealth;
  * <p>A {@code report} changes nothing: it counts a supervisor's event in the agent's
  * {@link AgentMetrics}, after the same check that the caller owns the running job.
  *
- * <p>The only commands it runs are {@code scontrol show job|node} and
- * {@code scontrol update nodename=N state=fail|down|resume [reason=Action:Replace|Reboot]}, as
- * argv lists whose every word is a validated name or a constant of this class.
+ * <p>The only commands it runs are {@code scontrol show job|node} ({@link SlurmClient}),
+ * {@code scontrol update nodename=N state=fail|down|resume [reason=Action:Replace|Reboot]} and
+ * {@code scontrol reboot} ({@link SlurmControl}), as argv lists whose every word is a validated
+ * name or a constant.
  */
 public final class AgentPolicy {
 
-    static final Duration UPDATE_TIMEOUT = Duration.ofSeconds(30);
     private static final int WATCHED_JOBS = 4096;
 
     private final SlurmClient slurm;
-    private final CommandRunner runner;
-    private final String scontrol;
+    private final SlurmControl control;
     private final NodeProber prober;
     private final String agentUser;
     private final WatchedJobs watched = new WatchedJobs(WATCHED_JOBS);
@@ -88,8 +85,7 @@ public final class AgentPolicy {
         this.metrics = Objects.requireNonNull(metrics);
         this.replaceCommand = Objects.requireNonNull(replaceCommand);
         this.slurm = Objects.requireNonNull(slurm);
-        this.runner = Objects.requireNonNull(runner);
-        this.scontrol = Objects.requireNonNull(scontrol);
+        this.control = new SlurmControl(runner, SlurmControl.Programs.withScontrol(scontrol));
         this.prober = Objects.requireNonNull(prober);
         this.agentUser = Objects.requireNonNull(agentUser);
     }
@@ -111,7 +107,7 @@ public final class AgentPolicy {
     private AgentResponse decide(Caller caller, AgentRequest request) {
         Job job;
         try {
-            Optional<Job> found = slurm.job(request.jobId());
+            Optional<Job> found = slurm.job(request.job());
             if (found.isEmpty()) {
                 return AgentResponse.refused(request.nodes(), "job " + request.jobId() + " is not known to Slurm");
             }
@@ -223,8 +219,8 @@ public final class AgentPolicy {
     }
 
     private NodeDecision mark(String name, AgentRequest.Action action, AgentRequest.MarkState state) {
-        return counted(action, actOnUnhealthy(name, "marks", diagnosis -> scontrol(name,
-                List.of("update", "nodename=" + name, "state=" + state.word(), "reason=" + action.reason()),
+        return counted(action, actOnUnhealthy(name, "marks", diagnosis -> decided(name,
+                control.mark(NodeMark.of(name, state.mark(), action.mark())),
                 NodeDecision.MARKED, diagnosis.evidence(), "set " + state.word() + " with reason " + action.reason())));
     }
 
@@ -271,8 +267,7 @@ public final class AgentPolicy {
             return new NodeDecision(name, NodeDecision.REFUSED, silent.get() + "; " + slurmSays,
                     "the node's slurmd is not reachable yet");
         }
-        return scontrol(name, List.of("update", "nodename=" + name, "state=resume"), NodeDecision.RESUMED, slurmSays,
-                "returned to service");
+        return decided(name, control.resume(name), NodeDecision.RESUMED, slurmSays, "returned to service");
     }
 
     /** A node as Slurm reports it, with its state in words; or why it cannot be read. */
@@ -311,8 +306,8 @@ public final class AgentPolicy {
      * diagnosis must agree, as for {@code mark}.
      */
     private NodeDecision reboot(String name) {
-        return counted(AgentRequest.Action.REBOOT, actOnUnhealthy(name, "reboots", diagnosis -> scontrol(name,
-                List.of("reboot", "ASAP", "nextstate=RESUME", "reason=" + AgentRequest.Action.REBOOT.reason(), name),
+        return counted(AgentRequest.Action.REBOOT, actOnUnhealthy(name, "reboots", diagnosis -> decided(name,
+                control.rebootWhenIdle(List.of(name), AgentRequest.Action.REBOOT.reason()),
                 NodeDecision.REBOOTING, diagnosis.evidence(), "reboot requested, back in service when it is up")));
     }
 
@@ -340,21 +335,11 @@ public final class AgentPolicy {
         return new NodeDecision(name, NodeDecision.REPLACING, slurmSays, started);
     }
 
-    private NodeDecision scontrol(String node, List<String> words, String done, String evidence, String what) {
-        List<String> argv = new ArrayList<>(words.size() + 1);
-        argv.add(scontrol);
-        argv.addAll(words);
-        CommandRequest command = new CommandRequest(argv, UPDATE_TIMEOUT, Map.of());
-        CommandResult result;
-        try {
-            result = runner.run(command);
-        } catch (CommandException e) {
-            return new NodeDecision(node, NodeDecision.FAILED, evidence, e.getMessage());
+    private static NodeDecision decided(String node, WriteResult write, String done, String evidence, String what) {
+        if (!write.ok()) {
+            return new NodeDecision(node, NodeDecision.FAILED, evidence, write.message());
         }
-        if (!result.succeeded()) {
-            return new NodeDecision(node, NodeDecision.FAILED, evidence, CommandException.failed(result).getMessage());
-        }
-        return new NodeDecision(node, done, evidence, what + " (`" + command.display() + "`)");
+        return new NodeDecision(node, done, evidence, what + " (`" + write.command() + "`)");
     }
 
     private static String summary(AgentRequest request, List<NodeDecision> decisions) {

@@ -226,6 +226,17 @@ class AgentPolicyTest {
     }
 
     @Test
+    void jobIdsFollowSlurmsSyntax() {
+        assertEquals("123+1", AgentRequest.watch("123+1").jobId());
+        assertEquals("123", AgentRequest.watch("0123").jobId(), "read as Slurm reads it");
+        for (String bad : List.of("123_[1-3]", "0", "4294967294", "1".repeat(10_240), "12\n3", "-1")) {
+            AgentRequestException e = assertThrows(AgentRequestException.class, () -> AgentRequest.watch(bad));
+            assertTrue(e.getMessage().startsWith("not a valid job id: \""), e.getMessage());
+            assertTrue(e.getMessage().length() < 200 && !e.getMessage().contains("\n"), e.getMessage());
+        }
+    }
+
+    @Test
     void rebootAsksSlurmToRebootAnUnhealthyNodeAndReturnItToService() {
         silent = Set.of("node3");
         AgentResponse response = policy.handle(ARTEST, AgentRequest.reboot("6", List.of("node3")));

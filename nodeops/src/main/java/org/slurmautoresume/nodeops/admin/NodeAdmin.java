@@ -12,6 +12,7 @@ import java.util.Set;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.client.NodeMark;
 import org.slurmautoresume.slurm.client.SlurmClient;
 
 /**
@@ -21,8 +22,8 @@ import org.slurmautoresume.slurm.client.SlurmClient;
  */
 public final class NodeAdmin {
 
-    public static final String REPLACE_REASON = "Action:Replace";
-    public static final String REBOOT_REASON = "Action:Reboot";
+    public static final String REPLACE_REASON = NodeMark.Action.REPLACE.reason();
+    public static final String REBOOT_REASON = NodeMark.Action.REBOOT.reason();
 
     /** What would be done, node by node, before anything is. */
     public record Proposal(NodeOperation operation, boolean force, String reason, List<NodeTarget> targets) {
@@ -89,9 +90,9 @@ public final class NodeAdmin {
                 continue;
             }
             switch (proposal.operation()) {
-                case REPLACE -> outcomes.add(NodeOutcome.of(name,
-                        updater.setState(name, proposal.force() ? "down" : "fail", proposal.reason())));
-                case RESUME -> outcomes.add(NodeOutcome.of(name, updater.setState(name, "resume", null)));
+                case REPLACE -> outcomes.add(NodeOutcome.of(name, updater.mark(new NodeMark(name,
+                        proposal.force() ? NodeMark.State.DOWN : NodeMark.State.FAIL, proposal.reason()))));
+                case RESUME -> outcomes.add(NodeOutcome.of(name, updater.resume(name)));
                 case REBOOT -> rebooting.add(name);
             }
         }
@@ -109,16 +110,13 @@ public final class NodeAdmin {
         return nodes.stream().map(NodeStatus::of).flatMap(Optional::stream).toList();
     }
 
+    /** {@code Action:Replace [detail]}, {@code Action:Reboot [detail]}; null for resume, which takes none. */
     private static String reason(NodeOperation operation, String detail) {
-        String base = switch (operation) {
-            case REPLACE -> REPLACE_REASON;
-            case REBOOT -> REBOOT_REASON;
+        return switch (operation) {
+            case REPLACE -> NodeMark.Action.REPLACE.reason(detail);
+            case REBOOT -> NodeMark.Action.REBOOT.reason(detail);
             case RESUME -> null;
         };
-        if (base == null || detail == null || detail.isBlank()) {
-            return base;
-        }
-        return base + " " + detail.strip();
     }
 
     static Optional<String> refusal(NodeOperation operation, Node node, boolean force) {

@@ -1,89 +1,60 @@
 package org.slurmautoresume.nodeops.admin;
 
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import org.slurmautoresume.slurm.exec.CommandException;
-import org.slurmautoresume.slurm.exec.CommandRequest;
-import org.slurmautoresume.slurm.exec.CommandResult;
+import org.slurmautoresume.slurm.client.NodeMark;
+import org.slurmautoresume.slurm.client.SlurmControl;
+import org.slurmautoresume.slurm.client.WriteResult;
 import org.slurmautoresume.slurm.exec.CommandRunner;
-import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.slurm.model.JobId;
 
 /**
- * The changes admin commands and the sweep make, each one Slurm command as an argv list:
- * {@code scontrol update nodename=N state=S [reason=R]}, {@code scontrol reboot ASAP
- * nextstate=RESUME reason=R NODES} and {@code scancel JOB}. Never throws for a failed command:
- * the {@link Result} says what happened, and whether Slurm refused the caller's privilege.
+ * The changes admin commands and the sweep make, through {@link SlurmControl}, read the way
+ * their reports show them. Never throws for a failed command: the {@link Result} says what
+ * happened, and whether Slurm refused the caller's privilege.
  */
 public final class NodeUpdater {
-
-    static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     /** {@code command}: as a person would type it; {@code message}: Slurm's complaint, or empty. */
     public record Result(boolean ok, boolean denied, String command, String message) {
     }
 
-    private final CommandRunner runner;
-    private final String scontrol;
-    private final String scancel;
+    private final SlurmControl control;
 
     public NodeUpdater(CommandRunner runner) {
-        this(runner, "scontrol", "scancel");
+        this(new SlurmControl(runner));
     }
 
-    public NodeUpdater(CommandRunner runner, String scontrol, String scancel) {
-        this.runner = Objects.requireNonNull(runner);
-        this.scontrol = Objects.requireNonNull(scontrol);
-        this.scancel = Objects.requireNonNull(scancel);
+    public NodeUpdater(SlurmControl control) {
+        this.control = Objects.requireNonNull(control);
     }
 
-    /** {@code state}: fail, down, resume, drain...; {@code reason}: null for none (resume). */
-    public Result setState(String node, String state, String reason) {
-        requireNode(node);
-        List<String> argv = new ArrayList<>(List.of(scontrol, "update", "nodename=" + node, "state=" + state));
-        if (reason != null) {
-            argv.add("reason=" + reason);
-        }
-        return run(argv);
+    /** Takes the node out of service with the mark's state and reason. */
+    public Result mark(NodeMark mark) {
+        return report(control.mark(mark));
+    }
+
+    public Result resume(String node) {
+        return report(control.resume(node));
     }
 
     /** Reboots once the nodes' jobs end, then returns them to service ({@code nextstate=RESUME}). */
     public Result rebootWhenIdle(List<String> nodes, String reason) {
-        nodes.forEach(NodeUpdater::requireNode);
-        return run(List.of(scontrol, "reboot", "ASAP", "nextstate=RESUME", "reason=" + reason,
-                Hostlist.compress(nodes)));
+        return report(control.rebootWhenIdle(nodes, reason));
     }
 
-    public Result cancelJob(String jobId) {
-        if (!jobId.matches("[0-9]{1,10}(_[0-9]{1,10})?")) {
-            throw new IllegalArgumentException("not a job id: \"" + jobId + "\"");
-        }
-        return run(List.of(scancel, jobId));
+    public Result cancelJob(JobId jobId) {
+        return report(control.cancel(jobId));
     }
 
-    private Result run(List<String> argv) {
-        CommandRequest request = new CommandRequest(argv, TIMEOUT, Map.of());
-        CommandResult result;
-        try {
-            result = runner.run(request);
-        } catch (CommandException e) {
-            return new Result(false, false, request.display(), e.getMessage());
+    private static Result report(WriteResult result) {
+        if (result.ok()) {
+            return new Result(true, false, result.command(), "");
         }
-        if (result.succeeded()) {
-            return new Result(true, false, request.display(), "");
-        }
-        if (Privilege.deniedBySlurm(result)) {
-            return new Result(false, true, request.display(), "Slurm refused the change: node updates need root,"
+        if (result.deniedBySlurm()) {
+            return new Result(false, true, result.command(), "Slurm refused the change: node updates need root,"
                     + " the SlurmUser or a Slurm admin account (" + result.diagnosticTail() + ")");
         }
-        return new Result(false, false, request.display(), CommandException.failed(result).getMessage());
-    }
-
-    private static void requireNode(String node) {
-        if (!Hostlist.isValidHostname(node)) {
-            throw new IllegalArgumentException("not a valid node name: \"" + node + "\"");
-        }
+        return new Result(false, false, result.command(), result.message());
     }
 }

@@ -1,15 +1,14 @@
 package org.slurmautoresume.nodeops.admin;
 
 import org.slurmautoresume.slurm.model.Caller;
-import java.util.Locale;
 import java.util.Optional;
-import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.model.SlurmConfig;
 
 /**
  * Whether the caller may change nodes. Slurm lets root, the SlurmUser and accounts with
  * AdminLevel Operator/Admin (only where accounting runs through slurmdbd) update nodes; every
- * other caller gets "Invalid user id" or "Access/permission denied" from scontrol.
+ * other caller gets "Invalid user id" or "Access/permission denied" from scontrol (see
+ * {@link org.slurmautoresume.slurm.client.WriteResult#deniedBySlurm}).
  */
 public final class Privilege {
 
@@ -38,13 +37,6 @@ public final class Privilege {
         }
         return new Check(false, needed + ". Run it with sudo, or as " + slurmUser
                 + " (this cluster has no accounting database, so no other account can be a Slurm admin)");
-    }
-
-    /** scontrol's own refusal of an unprivileged caller. */
-    public static boolean deniedBySlurm(CommandResult result) {
-        String text = (result.stderr() + "\n" + result.stdout()).toLowerCase(Locale.ROOT);
-        return text.contains("invalid user id") || text.contains("access/permission denied")
-                || text.contains("permission denied");
     }
 
     /** {@code slurm(64030)} gives {@code slurm}. */

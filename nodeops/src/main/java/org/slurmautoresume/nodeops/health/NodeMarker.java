@@ -1,15 +1,12 @@
 package org.slurmautoresume.nodeops.health;
 
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import org.slurmautoresume.slurm.exec.CommandException;
-import org.slurmautoresume.slurm.exec.CommandRequest;
-import org.slurmautoresume.slurm.exec.CommandResult;
+import org.slurmautoresume.slurm.client.NodeMark;
+import org.slurmautoresume.slurm.client.SlurmControl;
+import org.slurmautoresume.slurm.client.WriteResult;
 import org.slurmautoresume.slurm.exec.CommandRunner;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
 
@@ -21,48 +18,51 @@ import org.slurmautoresume.slurm.hostlist.Hostlist;
  */
 public final class NodeMarker {
 
-    static final Duration TIMEOUT = Duration.ofSeconds(30);
-
-    private final CommandRunner runner;
-    private final Path scontrol;
+    private final SlurmControl control;
 
     public NodeMarker(CommandRunner runner, Path scontrol) {
-        this.runner = Objects.requireNonNull(runner);
-        this.scontrol = Objects.requireNonNull(scontrol);
+        this.control = new SlurmControl(Objects.requireNonNull(runner),
+                SlurmControl.Programs.withScontrol(scontrol.toString()));
     }
 
-    /** The argv that marks {@code node} for this report, or empty when it passed. */
-    public static Optional<List<String>> command(Path scontrol, String node, HealthReport report) {
+    /** The mark {@code report} calls for, or empty when it passed. */
+    public static Optional<NodeMark> markFor(String node, HealthReport report) {
         if (!Hostlist.isValidHostname(node)) {
             throw new IllegalArgumentException("not a valid node name: \"" + node + "\"");
         }
         if (!report.failed()) {
             return Optional.empty();
         }
-        List<String> argv = new ArrayList<>(List.of(scontrol.toString(), "update", "nodename=" + node));
-        HealthAction action = report.worstAction();
-        if (action == HealthAction.NONE) {
+        Optional<NodeMark.Action> action = report.worstAction().mark();
+        if (action.isEmpty()) {
             List<String> names = report.failures().stream().map(CheckResult::check).toList();
-            argv.add("state=drain");
-            argv.add("reason=health check failed: " + String.join(",", names));
-        } else {
-            argv.add("state=fail");
-            argv.add("reason=" + action.reason());
+            return Optional.of(new NodeMark(node, NodeMark.State.DRAIN,
+                    "health check failed: " + String.join(",", names)));
         }
-        return Optional.of(argv);
+        return Optional.of(NodeMark.of(node, NodeMark.State.FAIL, action.get()));
     }
 
-    /** Runs {@link #command}; returns it as a person would type it, or throws naming scontrol's complaint. */
+    /** The argv that marks {@code node} for this report, or empty when it passed (for a dry run). */
+    public static Optional<List<String>> command(Path scontrol, String node, HealthReport report) {
+        SlurmControl control = new SlurmControl(request -> {
+            throw new IllegalStateException("a dry run runs nothing");
+        }, SlurmControl.Programs.withScontrol(scontrol.toString()));
+        return markFor(node, report).map(control::markArgv);
+    }
+
+    /**
+     * Marks the node as {@link #markFor} says; returns the command as a person would type it, or
+     * throws a {@link org.slurmautoresume.slurm.exec.CommandException} naming scontrol's complaint.
+     */
     public Optional<String> mark(String node, HealthReport report) {
-        Optional<List<String>> argv = command(scontrol, node, report);
-        if (argv.isEmpty()) {
+        Optional<NodeMark> mark = markFor(node, report);
+        if (mark.isEmpty()) {
             return Optional.empty();
         }
-        CommandRequest request = new CommandRequest(argv.get(), TIMEOUT, Map.of());
-        CommandResult result = runner.run(request);
-        if (!result.succeeded()) {
-            throw CommandException.failed(result);
+        WriteResult result = control.mark(mark.get());
+        if (!result.ok()) {
+            throw result.asException();
         }
-        return Optional.of(request.display());
+        return Optional.of(result.command());
     }
 }

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.slurmautoresume.nodeops.admin.NodeUpdater;
+import org.slurmautoresume.slurm.client.NodeMark;
+import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.model.Node;
 
 /**
@@ -46,9 +48,10 @@ public final class SweepExecutor {
     private SweepReport.Outcome apply(SweepAction action, Node node) {
         String target = action.target();
         return switch (action.kind()) {
-            case CANCEL_ORPHAN_DONOR -> done(action, updater.cancelJob(target));
-            case MARK_REPLACE -> done(action, updater.setState(target, "fail", action.reason()));
-            case DOWN_STUCK_COMPLETING, ESCALATE_TO_DOWN -> done(action, updater.setState(target, "down", action.reason()));
+            case CANCEL_ORPHAN_DONOR -> done(action, updater.cancelJob(JobId.parse(target)));
+            case MARK_REPLACE -> done(action, updater.mark(new NodeMark(target, NodeMark.State.FAIL, action.reason())));
+            case DOWN_STUCK_COMPLETING, ESCALATE_TO_DOWN ->
+                    done(action, updater.mark(new NodeMark(target, NodeMark.State.DOWN, action.reason())));
             case RESUME_IF_HEALTHY -> resumeIfHealthy(action, node);
         };
     }
@@ -56,16 +59,17 @@ public final class SweepExecutor {
     private SweepReport.Outcome resumeIfHealthy(SweepAction action, Node node) {
         NodeHealth.Verdict verdict = health.check(node);
         if (verdict.healthy()) {
-            SweepReport.Outcome resumed = done(action, updater.setState(node.name(), "resume", null));
+            SweepReport.Outcome resumed = done(action, updater.resume(node.name()));
             return new SweepReport.Outcome(resumed.kind(), resumed.target(), resumed.result(), resumed.why(),
                     resumed.command(), resumed.message().isEmpty() ? "health check passed: " + verdict.detail()
                             : resumed.message());
         }
         // Kept out with the verdict as its reason: the new reason time is after the slurmd's
         // start, so the next sweep no longer sees the node as freshly back.
-        String reason = oneLine("Action:" + (verdict.action().equals("reboot") ? "Reboot" : "Replace")
-                + " health check failed: " + verdict.detail());
-        NodeUpdater.Result kept = updater.setState(node.name(), node.state().isDown() ? "down" : "fail", reason);
+        NodeMark.Action needs = verdict.action().equals("reboot") ? NodeMark.Action.REBOOT : NodeMark.Action.REPLACE;
+        String reason = oneLine(needs.reason("health check failed: " + verdict.detail()));
+        NodeUpdater.Result kept = updater.mark(new NodeMark(node.name(),
+                node.state().isDown() ? NodeMark.State.DOWN : NodeMark.State.FAIL, reason));
         if (!kept.ok()) {
             return done(action, kept);
         }

@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.slurmautoresume.nodeops.admin.NodePhase;
+import org.slurmautoresume.slurm.client.SlurmControl;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.model.JobState;
 import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.model.NodeReason;
@@ -26,8 +26,6 @@ import org.slurmautoresume.slurm.model.SlurmTime;
  */
 public final class SweepPlanner {
 
-    /** Made by the recovery engine: {@code salloc --no-shell --dependency=expand:T --job-name=autoresume-donor-T}. */
-    public static final Pattern DONOR_NAME = Pattern.compile("autoresume-donor-([0-9]{1,10})");
     static final String UNEXPECTED_REBOOT = "Node unexpectedly rebooted";
 
     private final SweepPolicy policy;
@@ -150,9 +148,10 @@ public final class SweepPlanner {
         Map<String, Job> byId = null;
         List<SweepAction> actions = new ArrayList<>();
         for (Job donor : jobs) {
-            Matcher m = DONOR_NAME.matcher(donor.name());
+            // Made by the recovery engine: salloc --dependency=expand:T --job-name=autoresume-donor-T.
+            Optional<JobId> targetOf = SlurmControl.donorTarget(donor.name());
             // COMPLETING: a cancel is already under way.
-            if (!m.matches() || donor.state().isFinished() || donor.state() == JobState.COMPLETING) {
+            if (targetOf.isEmpty() || donor.state().isFinished() || donor.state() == JobState.COMPLETING) {
                 continue;
             }
             if (byId == null) {
@@ -161,7 +160,7 @@ public final class SweepPlanner {
                     byId.put(job.jobId(), job);
                 }
             }
-            String targetId = m.group(1);
+            String targetId = targetOf.get().toString();
             Job target = byId.get(targetId);
             Optional<LocalDateTime> submitted = SlurmTime.parse(donor.raw().get("SubmitTime"));
             Optional<Duration> age = submitted.map(t -> Duration.between(t, now));

@@ -20,7 +20,9 @@ import org.slurmautoresume.slurm.exec.DebugLogging;
 import org.slurmautoresume.slurm.exec.RetryPolicy;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.hostlist.HostlistException;
+import org.slurmautoresume.slurm.model.InvalidJobIdException;
 import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.model.SlurmConfig;
 import org.slurmautoresume.slurm.model.SlurmVersion;
@@ -204,23 +206,36 @@ public final class SlurmClient {
         });
     }
 
+    /** The job; text that is not a {@link JobId} is a NOT_FOUND {@link SlurmException} quoting it. */
     public Optional<Job> job(String jobId) {
-        requireJobId(jobId);
-        return query(List.of("show", "job", jobId), "show job " + jobId, text -> parsers().jobs().parseAll(text),
+        return job(requireJobId(jobId));
+    }
+
+    public Optional<Job> job(JobId jobId) {
+        String id = jobId.toString();
+        return query(List.of("show", "job", id), "show job " + id, text -> parsers().jobs().parseAll(text),
                 jobParser::parseAll, SlurmClient::mentionsInvalidJob)
                 .flatMap(jobs -> jobs.stream().findFirst());
     }
 
     /** The job, or a NOT_FOUND {@link SlurmException} that names it. */
     public Job requireJob(String jobId) {
+        return requireJob(requireJobId(jobId));
+    }
+
+    public Job requireJob(JobId jobId) {
         return job(jobId).orElseThrow(() -> new SlurmException(SlurmException.Kind.NOT_FOUND,
                 "job " + jobId + " is not known to Slurm (finished long ago, or never existed)"));
     }
 
     /** The job's steps; empty when it has none or it is not known. */
     public List<Step> steps(String jobId) {
-        requireJobId(jobId);
-        return query(List.of("show", "step", jobId), "show steps of " + jobId, text -> parsers().steps().parseAll(text),
+        return steps(requireJobId(jobId));
+    }
+
+    public List<Step> steps(JobId jobId) {
+        String id = jobId.toString();
+        return query(List.of("show", "step", id), "show steps of " + id, text -> parsers().steps().parseAll(text),
                 stepParser::parseAll, SlurmClient::mentionsInvalidJob).orElse(List.of());
     }
 
@@ -328,10 +343,11 @@ public final class SlurmClient {
         return text.contains("not found") || text.contains("invalid node name");
     }
 
-    private static void requireJobId(String jobId) {
-        // 123, 123_4 (array task), 123+1 (het component): digits and those separators only.
-        if (jobId == null || !jobId.matches("[0-9]{1,10}([_+][0-9]{1,10})?")) {
-            throw new SlurmException(SlurmException.Kind.NOT_FOUND, "not a valid job id: \"" + jobId + "\"");
+    private static JobId requireJobId(String jobId) {
+        try {
+            return JobId.parse(jobId);
+        } catch (InvalidJobIdException e) {
+            throw new SlurmException(SlurmException.Kind.NOT_FOUND, e.getMessage(), e);
         }
     }
 

@@ -3,7 +3,9 @@ package org.slurmautoresume.slurm.env;
 import java.util.List;
 import java.util.Objects;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.slurm.model.InvalidJobIdException;
 import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.client.SlurmException;
@@ -17,7 +19,16 @@ public final class JobEnvironmentResolver {
         this.slurm = Objects.requireNonNull(slurm);
     }
 
+    /** The job's environment; text that is not a {@link JobId} is NOT_FOUND, as for {@link SlurmClient#job}. */
     public JobEnvironment resolve(String jobId) {
+        try {
+            return resolve(JobId.parse(jobId));
+        } catch (InvalidJobIdException e) {
+            throw new SlurmException(SlurmException.Kind.NOT_FOUND, e.getMessage(), e);
+        }
+    }
+
+    public JobEnvironment resolve(JobId jobId) {
         Job job = slurm.requireJob(jobId);
         if (job.nodeList().isEmpty()) {
             throw new SlurmException(SlurmException.Kind.NOT_FOUND, "job " + jobId + " is " + job.state()

@@ -3,6 +3,8 @@ package org.slurmautoresume.slurm.parse;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.slurmautoresume.slurm.model.InvalidJobIdException;
+import org.slurmautoresume.slurm.model.JobId;
 
 /** Typed reads of one parsed record; Slurm's spellings of "nothing" become empty. */
 final class Fields {
@@ -25,6 +27,16 @@ final class Fields {
             throw new ParseException("record has no " + key, record);
         }
         return value;
+    }
+
+    /** A job id in Slurm's syntax ({@link JobId}), as written: anything else is not a record we can act on. */
+    String jobId(String key) {
+        String value = required(key);
+        try {
+            return JobId.parse(value).toString();
+        } catch (InvalidJobIdException e) {
+            throw new ParseException(key + ": " + e.getMessage(), record);
+        }
     }
 
     /** The value, or "" for absent, empty, (null), N/A and None. */

@@ -61,7 +61,7 @@ public final class JobParser {
         Fields f = new Fields(raw, line);
         String userField = f.text("UserId");
         return new Job(
-                f.required("JobId"),
+                f.jobId("JobId"),
                 f.text("JobName"),
                 Fields.nameOf(userField),
                 Fields.idOf(userField),

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.model.SlurmTime;
 import org.slurmautoresume.slurm.model.Step;
 
@@ -46,6 +47,10 @@ public final class StepParser {
         int dot = fullId.indexOf('.');
         if (dot <= 0 || dot == fullId.length() - 1) {
             throw new ParseException("StepId is not JOB.STEP", line);
+        }
+        // Only the job part is held to JobId: step parts other than StepId's (a het step's 0+1) may appear.
+        if (!JobId.isValid(fullId.substring(0, dot))) {
+            throw new ParseException("StepId's job part is not a job id", line);
         }
         String srun = f.text("SrunHost:Pid");
         int colon = srun.lastIndexOf(':');

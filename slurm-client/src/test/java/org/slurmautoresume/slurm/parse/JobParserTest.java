@@ -145,4 +145,18 @@ class JobParserTest {
         assertEquals(3, jobs.size());
         assertTrue(jobs.stream().allMatch(j -> j.raw().containsKey("ArrayJobId")));
     }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {"JobId=$(id) JobState=RUNNING", "JobId=-5 JobState=RUNNING",
+            "JobId=12;reboot JobState=RUNNING", "JobId=0 JobState=RUNNING"})
+    void aRecordWhoseJobIdIsNotOneIsRefusedQuotingIt(String line) {
+        ParseException e = org.junit.jupiter.api.Assertions.assertThrows(ParseException.class, () -> parser.parse(line));
+        assertTrue(e.getMessage().contains("JobId: not a valid job id"), e.getMessage());
+    }
+
+    @Test
+    void aHetComponentsJobIdIsItsOwnNumber() {
+        Job job = parser.parse("JobId=124 HetJobId=123 HetJobOffset=1 JobState=RUNNING");
+        assertEquals("124", job.jobId());
+    }
 }

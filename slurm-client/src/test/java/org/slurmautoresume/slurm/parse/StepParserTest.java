@@ -75,4 +75,11 @@ class StepParserTest {
     void noStepsSentenceIsAnEmptyList() {
         assertEquals(List.of(), parser.parseAll("No job steps in the system\n"));
     }
+
+    @org.junit.jupiter.api.Test
+    void aStepWhoseJobPartIsNotAJobIdIsRefused() {
+        ParseException e = org.junit.jupiter.api.Assertions.assertThrows(ParseException.class,
+                () -> parser.parse("StepId=x;id.0 State=RUNNING"));
+        assertTrue(e.getMessage().contains("not a job id"), e.getMessage());
+    }
 }

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -16,8 +15,11 @@ import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.exec.CommandRunner;
 import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.slurm.client.SlurmControl;
 import org.slurmautoresume.slurm.client.SlurmException;
+import org.slurmautoresume.slurm.client.WriteResult;
 
 /**
  * Changes the node set of a running job, as its owner: shrink it to the nodes that are still
@@ -34,13 +36,15 @@ public final class JobResizer {
     private static final Pattern GRANTED = Pattern.compile("(?:Granted|Pending) job allocation (\\d+)");
 
     private final CommandRunner runner;
+    private final SlurmControl control;
     private final SlurmClient slurm;
     private final Duration allocationTimeout;
     /** Jobs this resizer has grown: Slurm treats them differently from then on. */
-    private final Set<String> grown = ConcurrentHashMap.newKeySet();
+    private final Set<JobId> grown = ConcurrentHashMap.newKeySet();
 
     public JobResizer(CommandRunner runner, SlurmClient slurm, Duration allocationTimeout) {
         this.runner = Objects.requireNonNull(runner);
+        this.control = new SlurmControl(runner);
         this.slurm = Objects.requireNonNull(slurm);
         this.allocationTimeout = Objects.requireNonNull(allocationTimeout);
     }
@@ -49,7 +53,7 @@ public final class JobResizer {
      * Drops the given nodes from the job. The batch host cannot be dropped (Slurm refuses, and
      * the batch script runs there): that is reported as an error naming it.
      */
-    public Job shrink(String jobId, List<String> drop) {
+    public Job shrink(JobId jobId, List<String> drop) {
         Job job = slurm.requireJob(jobId);
         List<String> current = Hostlist.expand(job.nodeList());
         Set<String> dropSet = new LinkedHashSet<>(drop);
@@ -69,7 +73,7 @@ public final class JobResizer {
         if (keep.isEmpty()) {
             throw new SlurmException(SlurmException.Kind.COMMAND_FAILED, "job " + jobId + " would have no nodes left");
         }
-        CommandResult result = scontrol("update", "jobid=" + jobId, "NodeList=" + Hostlist.compress(keep));
+        WriteResult result = control.shrinkTo(jobId, keep);
         Job after = slurm.requireJob(jobId);
         if (!Hostlist.expand(after.nodeList()).equals(keep)) {
             String why = result.diagnosticTail();
@@ -90,7 +94,7 @@ public final class JobResizer {
      * {@code expand:JOB}, empties the donor, and asks the job to take all it was given. Returns
      * the job as Slurm then reports it; throws if the nodes did not join.
      */
-    public Job grow(String jobId, List<String> add) {
+    public Job grow(JobId jobId, List<String> add) {
         if (add.isEmpty()) {
             return slurm.requireJob(jobId);
         }
@@ -100,16 +104,16 @@ public final class JobResizer {
             }
         }
         Job job = slurm.requireJob(jobId);
-        Optional<String> donor = Optional.empty();
+        Optional<JobId> donor = Optional.empty();
         try {
-            donor = allocateDonor(job, add);
-            CommandResult update = scontrol("update", "jobid=" + donor.get(), "NumNodes=0");
+            donor = allocateDonor(jobId, job, add);
+            WriteResult update = control.giveAwayNodes(donor.get());
             Job after = slurm.requireJob(jobId);
             if (!Hostlist.expand(after.nodeList()).containsAll(add)) {
                 // Emptying the donor moves its nodes to the job at once (22.05); the documented
                 // `NumNodes=ALL` on the job is only asked for when that did not happen, because
                 // without accounting it stalls 5 s waiting for a database index.
-                update = scontrol("update", "jobid=" + jobId, "NumNodes=ALL");
+                update = control.takeAllNodes(jobId);
                 after = slurm.requireJob(jobId);
             }
             if (!Hostlist.expand(after.nodeList()).containsAll(add)) {
@@ -131,53 +135,41 @@ public final class JobResizer {
         }
     }
 
-    private Optional<String> allocateDonor(Job job, List<String> add) {
-        List<String> argv = new ArrayList<>(List.of("salloc", "--no-shell",
-                "-N" + add.size(), "-w", Hostlist.compress(add),
-                "--dependency=expand:" + job.jobId(),
-                "--job-name=autoresume-donor-" + job.jobId()));
-        if (!job.partition().isEmpty()) {
-            argv.add("--partition=" + job.partition());
+    private Optional<JobId> allocateDonor(JobId jobId, Job job, List<String> add) {
+        WriteResult result = control.allocateExpansionDonor(jobId, add, job.partition(), allocationTimeout);
+        Optional<JobId> donor = result.result().flatMap(JobResizer::grantedJob);
+        if (donor.isEmpty() && result.result().isPresent()) {
+            donor = findDonorByName(jobId);
         }
-        CommandResult result = runner.run(new CommandRequest(argv, allocationTimeout, Map.of()));
-        Matcher granted = GRANTED.matcher(result.stderr() + "\n" + result.stdout());
-        Optional<String> donor = granted.find() ? Optional.of(granted.group(1)) : Optional.empty();
-        if (donor.isEmpty()) {
-            donor = findDonorByName(job.jobId());
-        }
-        if (!result.succeeded() || donor.isEmpty()) {
+        boolean timedOut = result.result().map(CommandResult::timedOut).orElse(false);
+        if (!result.ok() || donor.isEmpty()) {
             donor.ifPresent(this::cancelQuietly);
-            String why = result.timedOut() ? "no allocation within " + allocationTimeout.toSeconds() + " s"
+            String why = timedOut ? "no allocation within " + allocationTimeout.toSeconds() + " s"
                     : result.diagnosticTail();
-            throw new SlurmException(result.timedOut() ? SlurmException.Kind.TIMEOUT : SlurmException.Kind.COMMAND_FAILED,
+            throw new SlurmException(timedOut ? SlurmException.Kind.TIMEOUT : SlurmException.Kind.COMMAND_FAILED,
                     "could not allocate " + Hostlist.compress(add) + " to grow job " + job.jobId() + ": " + why);
         }
         return donor;
     }
 
+    /** The job id salloc reports ("Granted job allocation 17", or "Pending" while it waits). */
+    static Optional<JobId> grantedJob(CommandResult salloc) {
+        Matcher granted = GRANTED.matcher(salloc.stderr() + "\n" + salloc.stdout());
+        return granted.find() ? JobId.tryParse(granted.group(1)) : Optional.empty();
+    }
+
     /** When salloc said nothing usable (killed at its timeout, say), find the donor by its name. */
-    private Optional<String> findDonorByName(String jobId) {
+    private Optional<JobId> findDonorByName(JobId jobId) {
         CommandResult result = runner.run(CommandRequest.of("squeue", "-h", "-o", "%A",
-                "--name=autoresume-donor-" + jobId));
+                "--name=" + SlurmControl.donorName(jobId)));
         if (!result.succeeded()) {
             return Optional.empty();
         }
-        return result.stdout().lines().map(String::strip).filter(s -> s.matches("\\d+")).findFirst();
+        return result.stdout().lines().map(String::strip).map(JobId::tryParse).flatMap(Optional::stream).findFirst();
     }
 
-    private void cancelQuietly(String donorId) {
+    private void cancelQuietly(JobId donor) {
         // An emptied donor is already COMPLETED; scancel then only says so.
-        runner.run(CommandRequest.of("scancel", donorId));
-    }
-
-    /**
-     * scontrol writes {@code slurm_job_N_resize.sh|csh} into the working directory whenever it
-     * changes a job's size and finds SLURM_JOBID set, which inside a job it is: the user's
-     * directory would fill with them at every recovery. Without that variable it writes none.
-     */
-    private CommandResult scontrol(String... args) {
-        List<String> argv = new ArrayList<>(List.of("env", "-u", "SLURM_JOBID", "scontrol"));
-        argv.addAll(List.of(args));
-        return runner.run(CommandRequest.of(argv));
+        control.cancel(donor, SlurmControl.JOB_WRITE_TIMEOUT);
     }
 }

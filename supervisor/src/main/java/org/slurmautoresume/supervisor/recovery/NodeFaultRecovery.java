@@ -14,6 +14,7 @@ import org.slurmautoresume.agent.protocol.AgentResponse;
 import org.slurmautoresume.agent.protocol.NodeDecision;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.client.SlurmException;
 
@@ -87,7 +88,7 @@ public final class NodeFaultRecovery {
             return job;
         }
         say.accept("dropping unhealthy nodes " + Hostlist.compress(drop) + " from the job");
-        return resizer.shrink(job.jobId(), drop);
+        return resizer.shrink(JobId.parse(job.jobId()), drop);
     }
 
     /**
@@ -150,7 +151,7 @@ public final class NodeFaultRecovery {
             if (!picked.isEmpty()) {
                 say.accept("replacement obtained: " + Hostlist.compress(picked) + " (" + provider.name() + ")");
                 try {
-                    job = resizer.grow(jobId, picked);
+                    job = resizer.grow(JobId.parse(jobId), picked);
                 } catch (SlurmException e) {
                     return new Result(false, slurm.requireJob(jobId), "job expansion failed: " + e.getMessage());
                 }

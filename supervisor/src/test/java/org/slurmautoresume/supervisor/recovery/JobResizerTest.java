@@ -19,6 +19,7 @@ import org.slurmautoresume.slurm.parse.Fixtures;
 import org.slurmautoresume.slurm.client.OutputFormat;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.client.SlurmException;
+import org.slurmautoresume.slurm.model.JobId;
 
 /** The resizer over a mocked runner answering with recorded 22.05 output. */
 class JobResizerTest {
@@ -41,7 +42,7 @@ class JobResizerTest {
     void theBatchHostIsNeverDropped() {
         // job 6 runs on node[1,3] with batch host node1
         answer(List.of("scontrol", "-o", "show", "job", "6"), 0, Fixtures.read(V22, "show-job-running-shrunk-nokill.txt"), "");
-        SlurmException e = assertThrows(SlurmException.class, () -> resizer.shrink("6", List.of("node1")));
+        SlurmException e = assertThrows(SlurmException.class, () -> resizer.shrink(JobId.parse("6"), List.of("node1")));
         assertTrue(e.getMessage().contains("batch host"), e.getMessage());
         verify(runner, never()).run(argThat(r -> r != null && r.argv().contains("update")));
     }
@@ -56,7 +57,7 @@ class JobResizerTest {
                 "Job update not available right now, the DB index is being set, try again in a bit for job 6\n");
         answer(List.of("scancel", "22"), 0, "", "");
 
-        SlurmException e = assertThrows(SlurmException.class, () -> resizer.grow("6", List.of("node2")));
+        SlurmException e = assertThrows(SlurmException.class, () -> resizer.grow(JobId.parse("6"), List.of("node2")));
         assertTrue(e.getMessage().contains("did not take node2"), e.getMessage());
         verify(runner).run(argThat(r -> isScancel(r, "22")));
     }
@@ -69,7 +70,7 @@ class JobResizerTest {
                 "Job update not available right now, the DB index is being set, try again in a bit for job 21\n");
         answer(List.of("scancel", "22"), 1, "", "scancel: error: Kill job error on job id 22: Job/step already completing or completed\n");
 
-        assertEquals("node[1-3]", resizer.grow("21", List.of("node2")).nodeList());
+        assertEquals("node[1-3]", resizer.grow(JobId.parse("21"), List.of("node2")).nodeList());
         verify(runner).run(argThat(r -> r != null && r.argv().contains("NumNodes=ALL")));
         verify(runner).run(argThat(r -> isScancel(r, "22")));
     }
@@ -97,7 +98,7 @@ class JobResizerTest {
         growsAfterLooks(1); // node2 has joined as soon as the donor is emptied
         answer(List.of("scancel", "22"), 0, "", "");
 
-        assertEquals("node[1-3]", resizer.grow("21", List.of("node2")).nodeList());
+        assertEquals("node[1-3]", resizer.grow(JobId.parse("21"), List.of("node2")).nodeList());
         verify(runner, never()).run(argThat(r -> r != null && r.argv().contains("NumNodes=ALL")));
         verify(runner).run(argThat(r -> isScancel(r, "22")));
     }
@@ -110,9 +111,9 @@ class JobResizerTest {
         answer(List.of("scontrol", "show", "config"), 0, Fixtures.read(V22, "show-config.txt"), "");
         answer(List.of("env", "-u", "SLURM_JOBID", "scontrol", "update", "jobid=21", "NodeList=node[1-2]"), 1, "",
                 "Unexpected message received for job 21\n");
-        resizer.grow("21", List.of("node2"));
+        resizer.grow(JobId.parse("21"), List.of("node2"));
 
-        SlurmException e = assertThrows(SlurmException.class, () -> resizer.shrink("21", List.of("node3")));
+        SlurmException e = assertThrows(SlurmException.class, () -> resizer.shrink(JobId.parse("21"), List.of("node3")));
         assertTrue(e.getMessage().contains("Slurm refuses changes to a job that was grown once when it keeps no"
                 + " accounting"), e.getMessage());
         assertTrue(e.getMessage().contains("Unexpected message received"), e.getMessage());
@@ -125,7 +126,7 @@ class JobResizerTest {
         answer(List.of("env", "-u", "SLURM_JOBID", "scontrol", "update", "jobid=21", "NodeList=node[1-2]"), 1, "",
                 "Unexpected message received for job 21\n");
 
-        SlurmException e = assertThrows(SlurmException.class, () -> resizer.shrink("21", List.of("node3")));
+        SlurmException e = assertThrows(SlurmException.class, () -> resizer.shrink(JobId.parse("21"), List.of("node3")));
         assertTrue(e.getMessage().endsWith("Unexpected message received for job 21"), e.getMessage());
         verify(runner, never()).run(argThat(r -> r != null && r.argv().contains("config")));
     }
@@ -136,7 +137,7 @@ class JobResizerTest {
         when(runner.run(argThat(r -> r != null && r.argv().get(0).equals("salloc")))).thenAnswer(inv ->
                 new CommandResult(inv.getArgument(0), -1, "", "salloc: Pending job allocation 30\n", true, Duration.ZERO));
         answer(List.of("scancel", "30"), 0, "", "");
-        SlurmException e = assertThrows(SlurmException.class, () -> resizer.grow("6", List.of("node2")));
+        SlurmException e = assertThrows(SlurmException.class, () -> resizer.grow(JobId.parse("6"), List.of("node2")));
         assertEquals(SlurmException.Kind.TIMEOUT, e.kind());
         assertTrue(e.getMessage().contains("node2"), e.getMessage());
         verify(runner).run(argThat(r -> isScancel(r, "30")));
@@ -144,7 +145,7 @@ class JobResizerTest {
 
     @Test
     void badNodeNamesNeverReachSlurm() {
-        assertThrows(SlurmException.class, () -> resizer.grow("6", List.of("node2;reboot")));
+        assertThrows(SlurmException.class, () -> resizer.grow(JobId.parse("6"), List.of("node2;reboot")));
         verify(runner, never()).run(argThat(r -> r != null));
     }
 }

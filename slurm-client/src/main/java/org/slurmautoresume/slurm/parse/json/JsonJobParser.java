@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.model.JobState;
 
 /**
@@ -41,8 +42,8 @@ public final class JsonJobParser {
     Job parse(JsonNode record) {
         JsonFields f = new JsonFields(record);
         OptionalLong jobId = f.number("job_id");
-        if (jobId.isEmpty()) {
-            throw f.error("record has no job_id");
+        if (jobId.isEmpty() || !JobId.isValid(Long.toString(jobId.getAsLong()))) {
+            throw f.error(jobId.isEmpty() ? "record has no job_id" : "job_id " + jobId.getAsLong() + " is not a job id");
         }
         String stateWord = JsonJobStates.word(f.get("job_state"));
         if (stateWord.isEmpty()) {
