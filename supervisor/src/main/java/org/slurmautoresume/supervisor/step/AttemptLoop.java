@@ -1,5 +1,6 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.slurm.model.JobId;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -55,7 +56,7 @@ final class AttemptLoop {
 
     private final SrunLauncher launcher;
     private final SlurmClient slurm;
-    private final Optional<String> jobId;
+    private final Optional<JobId> jobId;
     private final SupervisorLog log;
     private final JobTimeline timeline;
     private final RestartActions actions;
@@ -70,7 +71,7 @@ final class AttemptLoop {
     /** When the previous attempt's srun ended (System.nanoTime), for the relaunch latency; 0 before any. */
     private long previousAttemptEnded;
 
-    AttemptLoop(SrunLauncher launcher, SlurmClient slurm, Optional<String> jobId, SupervisorLog log,
+    AttemptLoop(SrunLauncher launcher, SlurmClient slurm, Optional<JobId> jobId, SupervisorLog log,
                 JobTimeline timeline, RestartActions actions, StopRequest stop, AttemptLaunch launch, AutoresumeConfig config,
                 Optional<CheckpointLocator> checkpoints, Supplier<NodeProber> prober) {
         this.launcher = launcher;

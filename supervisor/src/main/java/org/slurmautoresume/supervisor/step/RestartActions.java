@@ -1,5 +1,9 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.slurm.client.WriteResult;
+import org.slurmautoresume.slurm.client.SlurmControl;
+import org.slurmautoresume.slurm.model.StepId;
+import org.slurmautoresume.slurm.model.JobId;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,10 +48,10 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     private static final Duration RULE_STOP_GRACE = Duration.ofSeconds(10);
 
     private final SlurmClient slurm;
-    private final CommandRunner runner;
+    private final SlurmControl control;
     private final Optional<NodeFaultRecovery> recovery;
     private final SupervisorSettings settings;
-    private final Optional<String> jobId;
+    private final Optional<JobId> jobId;
     private final SupervisorLog log;
     private final JobTimeline timeline;
     private final Optional<RestartHistoryFile> historyFile;
@@ -65,10 +69,10 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     private volatile boolean overlapNextAttempt;
 
     RestartActions(SlurmClient slurm, CommandRunner runner, Optional<NodeFaultRecovery> recovery,
-                   SupervisorSettings settings, Optional<String> jobId, SupervisorLog log, JobTimeline timeline,
+                   SupervisorSettings settings, Optional<JobId> jobId, SupervisorLog log, JobTimeline timeline,
                    Optional<RestartHistoryFile> historyFile, BooleanSupplier stopRequested) {
         this.slurm = slurm;
-        this.runner = runner;
+        this.control = new SlurmControl(runner);
         this.recovery = recovery;
         this.settings = settings;
         this.jobId = jobId;
@@ -128,7 +132,7 @@ final class RestartActions implements StepWatch.SlurmdFindings {
                 faultConfirmedAt = LocalDateTime.now();
                 markedByWatch.set(List.copyOf(marked));
                 log.say("ending step " + step.fullId() + " now so it can run again without " + Hostlist.compress(marked));
-                runner.run(CommandRequest.of("scancel", step.fullId()));
+                control.cancel(StepId.parse(step.fullId()));
                 recovery.get().dropNow(step.jobId(), marked);
                 SrunStopper.stop(srun, SRUN_GRACE);
             }
@@ -146,10 +150,10 @@ final class RestartActions implements StepWatch.SlurmdFindings {
             return;
         }
         Optional<String> id = timeline.stepId();
-        log.say("stopping step " + id.map(s -> jobId.orElse("?") + "." + s).orElse("(srun " + srun.pid() + ")")
+        log.say("stopping step " + id.map(s -> jobId.map(JobId::toString).orElse("?") + "." + s).orElse("(srun " + srun.pid() + ")")
                 + " for " + violation.title());
         if (id.isPresent() && jobId.isPresent()) {
-            runner.run(CommandRequest.of("scancel", jobId.get() + "." + id.get()));
+            control.cancel(StepId.parse(jobId.get() + "." + id.get()));
         } else {
             srun.signal(SignalNumber.TERM);
         }
@@ -200,8 +204,8 @@ final class RestartActions implements StepWatch.SlurmdFindings {
         // Recorded first: once Slurm has the requeue it kills this batch script, and with it us.
         // A requeue Slurm then refuses still counts, which errs on the side of fewer requeues.
         remember(gate, decision);
-        CommandResult requeue = runner.run(CommandRequest.of("scontrol", "requeue", jobId.get()));
-        if (!requeue.succeeded()) {
+        WriteResult requeue = control.requeue(jobId.get());
+        if (!requeue.ok()) {
             log.say("Slurm did not requeue job " + jobId.get() + " (" + requeue.diagnosticTail().strip()
                     + "); ending with exit " + status);
         }
@@ -237,7 +241,7 @@ final class RestartActions implements StepWatch.SlurmdFindings {
                     + " so there is nothing to grow it back to");
         }
         log.say("node fault: " + result.reason());
-        String job = jobId.get();
+        String job = jobId.get().toString();
         try {
             if (markedByWatch.get().isEmpty()) {
                 faultConfirmedAt = LocalDateTime.now();

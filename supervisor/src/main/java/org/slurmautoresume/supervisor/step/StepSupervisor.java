@@ -1,5 +1,6 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.slurm.model.JobId;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -67,7 +68,7 @@ public final class StepSupervisor {
     private final Optional<RestartHistoryFile> historyFile;
     private final JobTimeline timeline;
     /** SLURM_JOB_ID; empty outside a job. */
-    private final Optional<String> jobId;
+    private final Optional<JobId> jobId;
     private final boolean recovers;
     private final AttemptLoop loop;
 
@@ -97,10 +98,10 @@ public final class StepSupervisor {
         AutoresumeConfig effective = config.orElse(AutoresumeConfig.DEFAULT);
         this.configuredPolicy = config.map(AutoresumeConfig::policy);
         String user = user(environment);
-        this.jobId = Optional.ofNullable(environment.get("SLURM_JOB_ID")).filter(s -> !s.isBlank());
-        this.historyFile = jobId.map(job -> new RestartHistoryFile(settings.stateDir(), user, job));
-        this.timeline = new JobTimeline(jobId.map(job -> new EventHistory(settings.stateDir(), user, job, log::say)),
-                jobId.map(job -> new MetricsReporter(settings.agentSocket(), job, log::say)));
+        this.jobId = jobIdOf(environment, log);
+        this.historyFile = jobId.map(job -> new RestartHistoryFile(settings.stateDir(), user, job.toString()));
+        this.timeline = new JobTimeline(jobId.map(job -> new EventHistory(settings.stateDir(), user, job.toString(), log::say)),
+                jobId.map(job -> new MetricsReporter(settings.agentSocket(), job.toString(), log::say)));
         this.slurm = slurm;
         this.settings = settings;
         this.environment = Map.copyOf(environment);
@@ -183,6 +184,23 @@ public final class StepSupervisor {
             }
         }
         return RestartGate.of(configuredPolicy.orElse(null), environment, settings, earlier);
+    }
+
+    /**
+     * SLURM_JOB_ID as Slurm's job id; empty outside a job. A value that is not a job id is said
+     * once and treated as no job: the step still runs, re-run only in place.
+     */
+    private static Optional<JobId> jobIdOf(Map<String, String> environment, SupervisorLog log) {
+        String raw = environment.get("SLURM_JOB_ID");
+        if (raw == null || raw.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(JobId.parse(raw.strip()));
+        } catch (IllegalArgumentException e) {
+            log.say("SLURM_JOB_ID is not a job id (" + e.getMessage() + "); supervising as outside a job");
+            return Optional.empty();
+        }
     }
 
     /** The job this srun runs in, read once; empty outside a job or when Slurm does not answer. */

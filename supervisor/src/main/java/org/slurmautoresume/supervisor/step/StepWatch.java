@@ -1,5 +1,6 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.slurm.model.JobId;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +48,7 @@ final class StepWatch {
     private static final Duration HANDLER_JOIN = Duration.ofSeconds(30);
 
     private final SlurmClient slurm;
-    private final Optional<String> jobId;
+    private final Optional<JobId> jobId;
     private final SupervisorLog log;
     private final JobTimeline timeline;
     private final Supplier<NodeProber> prober;
@@ -65,7 +66,7 @@ final class StepWatch {
      * @param findings empty when no recovery is configured: then no slurmd is probed
      * @param rules    the attempt's rules, already made (srun's output goes through them); may be null
      */
-    StepWatch(SlurmClient slurm, Optional<String> jobId, SupervisorLog log, JobTimeline timeline, Supplier<NodeProber> prober,
+    StepWatch(SlurmClient slurm, Optional<JobId> jobId, SupervisorLog log, JobTimeline timeline, Supplier<NodeProber> prober,
               Optional<SlurmdFindings> findings, RuleWatch rules) {
         this.slurm = slurm;
         this.jobId = jobId;

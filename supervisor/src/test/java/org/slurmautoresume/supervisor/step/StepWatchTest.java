@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slurmautoresume.slurm.model.JobId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -61,7 +62,7 @@ class StepWatchTest {
 
     private StepWatch watch(Optional<StepWatch.SlurmdFindings> findings, NodeProber prober, SupervisorLog log,
                             JobTimeline timeline) {
-        return new StepWatch(job.slurm.client(), Optional.of(FakeSlurm.JOB), log, timeline, () -> prober, findings, null);
+        return new StepWatch(job.slurm.client(), Optional.of(JobId.parse(FakeSlurm.JOB)), log, timeline, () -> prober, findings, null);
     }
 
     @Test
