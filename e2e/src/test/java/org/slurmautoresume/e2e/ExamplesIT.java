@@ -223,7 +223,7 @@ class ExamplesIT {
             assertTrue(salloc.waitFor(JOB_END.toSeconds(), TimeUnit.SECONDS), "salloc did not end");
             String output = Files.readString(out);
             assertEquals(0, salloc.exitValue(), output);
-            assertTrue(output.contains("Granted job allocation"), output);
+            assertTrue(output.contains("Granted job allocation"), output); // salloc's own words: it ran
             assertTrue(output.contains("rank 0/2 on node1: attempt 1, nodes node[1-2], master 127.0.0.1"), output);
             assertTrue(output.contains("rank 1/2 on node2: finished step 3"), output);
             // The plugin's task_init line is the feature (the per-task line HyperPod users know).
@@ -238,6 +238,7 @@ class ExamplesIT {
     void theEntryScriptRefusesToRunWithoutACommand() {
         CommandResult result = cluster.run(List.of(examples.resolve("entry.sh").toString()));
         assertEquals(2, result.exitCode(), result.stderr());
+        // The wording is the feature: the example's usage line, for the person who called it wrong.
         assertTrue(result.stderr().contains("usage: entry.sh COMMAND"), result.stderr());
         assertFalse(result.stdout().contains("NODE_LIST"), result.stdout());
     }
