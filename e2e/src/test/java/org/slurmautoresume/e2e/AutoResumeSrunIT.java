@@ -66,11 +66,15 @@ class AutoResumeSrunIT {
         assertTrue(plain.length() > 4_000_000);
         assertEquals(plain, file(jobId + ".sup.out"));
         String err = file(jobId + ".sup.err");
+        // The plugin's task_init line is the feature (the per-task line HyperPod users know).
         assertTrue(err.contains("task_init"), "the step did not run supervised: " + err);
         String output = cluster.jobOutput(jobId);
         assertTrue(output.contains("EXIT3 3"), output);
         assertTrue(output.contains("EXIT0 0"), output);
-        assertTrue(output.contains("application failure: srun exited 3"), output);
+        // Three supervised sruns, one timeline: the failing one is seen as the application's.
+        Timeline timeline = Timeline.of(cluster, jobId);
+        assertEquals(List.of("SUCCEEDED 0", "APP_FAILURE 3", "SUCCEEDED 0"), timeline.all(Timeline.Kind.ATTEMPT_ENDED)
+                .stream().map(e -> e.outcome() + " " + e.status()).toList(), timeline.toString());
     }
 
     /** The preflight's advice is printed once per job, not once per srun. */
@@ -82,6 +86,7 @@ class AutoResumeSrunIT {
                 """, "-N1");
         String output = cluster.jobOutput(jobId);
         assertEquals(2, output.lines().filter(l -> l.contains("task_init")).count(), output);
+        // The wording is the feature: advice a user reads and acts on.
         assertEquals(1, output.lines().filter(l -> l.contains("preflight: exclusive allocation")).count(), output);
     }
 
@@ -103,6 +108,8 @@ class AutoResumeSrunIT {
                 "echo \"outside attempt=$AUTO_RESUME_ATTEMPT\""));
         assertEquals(0, result.exitCode(), result.stderr());
         assertTrue(result.stdout().contains("outside attempt=1"), result.stdout());
+        // The wording is the feature: the user is told what auto-resume cannot do here (there is no
+        // job id when the supervisor starts, so no timeline either).
         assertTrue(result.stderr().contains("outside a job allocation"), result.stderr());
         assertTrue(result.stderr().contains("task_init"), result.stderr());
     }
@@ -116,6 +123,7 @@ class AutoResumeSrunIT {
                 """, "-N1");
         String output = cluster.jobOutput(jobId);
         assertTrue(output.contains("ran, exit 0") && output.contains("EXIT 0"), output);
+        // The wording is the feature: the plugin's one clear line when the Java side is missing.
         assertEquals(1, output.lines().filter(l -> l.contains("running this step without auto-resume")).count(), output);
     }
 

@@ -111,6 +111,7 @@ class CliAgainstClusterIT {
         assertEquals(1, none.stdout().lines().count(), "no node should be failed: " + none.stdout());
     }
 
+    // In the tests below the wording is the feature: what an error message names and hints at.
     @Test
     void unknownJobIsAClearErrorNotAStackTrace() {
         CommandResult result = autoresume("job", "987654321");

@@ -75,6 +75,7 @@ class HealthMarkIT {
     void aMissingGpuMarksTheNodeFailWithActionReplace() {
         CommandResult result = cluster.run(health("--mark"));
         assertEquals(7, result.exitCode(), result.stdout() + result.stderr());
+        // The wording is the feature: the check reports the scontrol update it ran; the state is checked below.
         assertTrue(result.stdout().contains("marked: ") && result.stdout().contains("nodename=" + node), result.stdout());
         assertTrue(truth.nodeField(node, "State").contains("FAIL"), truth.nodeField(node, "State"));
         assertEquals("Action:Replace", truth.nodeField(node, "Reason"));
@@ -85,7 +86,7 @@ class HealthMarkIT {
         String before = truth.nodeField(node, "State");
         CommandResult result = cluster.run(health("--mark", "--dry-run"));
         assertEquals(7, result.exitCode(), result.stderr());
-        assertTrue(result.stdout().contains("would run: "), result.stdout());
+        assertTrue(result.stdout().contains("would run: "), result.stdout()); // a dry run's output is its feature
         assertEquals(before, truth.nodeField(node, "State"));
     }
 
@@ -93,7 +94,7 @@ class HealthMarkIT {
     void anOrdinaryUserIsRefusedBySlurmAndToldSo() {
         CommandResult result = cluster.runAsTestUser(health("--mark"));
         assertEquals(4, result.exitCode(), result.stdout() + result.stderr());
-        assertTrue(result.stderr().contains("could not mark node " + node), result.stderr());
+        assertTrue(result.stderr().contains("could not mark node " + node), result.stderr()); // the user is told
         assertTrue(!truth.nodeField(node, "State").contains("FAIL"), truth.nodeField(node, "State"));
     }
 }

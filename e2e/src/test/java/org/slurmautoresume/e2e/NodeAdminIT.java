@@ -50,6 +50,8 @@ class NodeAdminIT {
         assertEquals("node4", rows.get(0).get("node").asText());
         assertEquals("waiting-for-replacement", rows.get(0).get("phase").asText());
 
+        // Here and below, beside the exit code and Slurm's state: the wording is the feature, the
+        // reason (or the flag to add) an administrator reads when a command refuses.
         CommandResult again = nodes.autoresume("node", "replace", "node4");
         assertEquals(1, again.exitCode());
         assertTrue(again.stdout().contains("mid-replacement"), again.stdout());
@@ -69,7 +71,7 @@ class NodeAdminIT {
         String jobId = holdNode("node3");
         CommandResult replace = nodes.autoresume("node", "replace", "node3");
         assertEquals(0, replace.exitCode(), replace.stdout() + replace.stderr());
-        assertTrue(replace.stdout().contains(jobId), replace.stdout());
+        assertTrue(replace.stdout().contains(jobId), replace.stdout()); // the admin is told which job runs there
         String state = nodes.state("node3");
         assertTrue(state.contains("FAIL") && !state.startsWith("DOWN"), state);
         assertEquals(JobState.RUNNING, cluster.slurm().requireJob(jobId).state());

@@ -70,10 +70,15 @@ class NodeFaultRecoveryIT {
             assertTrue(output.contains("SRUN_EXIT=0"), output);
             assertTrue(output.contains("attempt=2 node=node1 list=node[1,4] master=127.0.0.1"), output);
             assertTrue(output.contains("attempt=2 node=node4 list=node[1,4] master=127.0.0.1"), output);
-            assertTrue(output.contains("marked fail with reason Action:Replace"), output);
-            assertTrue(output.contains("job expansion complete"), output);
             assertTrue(truth.nodeField("node2", "State").contains("FAIL"), truth.nodeField("node2", "State"));
+            assertTrue(truth.nodeField("node2", "Reason").startsWith("Action:Replace"), truth.nodeField("node2", "Reason"));
             assertEquals("node[1,4]", truth.jobField(jobId, "NodeList"));
+            Timeline timeline = Timeline.of(cluster, jobId);
+            Timeline.Event replacement = timeline.only(Timeline.Kind.REPLACEMENT);
+            assertEquals(List.of("node2", "node[1,4]"), List.of(replacement.faultyNodes(), replacement.nodeList()),
+                    timeline.toString());
+            assertEquals("REPLACE_NODES_AND_RERUN", timeline.only(Timeline.Kind.DECISION).level(), timeline.toString());
+            assertEquals(List.of(1, 2), timeline.launchedAttempts(), timeline.toString());
             System.out.println("node fault recovery (" + (noKill ? "--no-kill" : "default") + "): job ended "
                     + seconds + " s after the kill");
         } finally {

@@ -115,22 +115,31 @@ class RecoveryScenariosIT {
                         ? Optional.of(true) : Optional.empty());
     }
 
-    private void awaitOutput(String jobId, String text) {
-        Wait.until("job " + jobId + " to print \"" + text + "\"", Duration.ofSeconds(60), () ->
-                cluster.jobOutput(jobId).contains(text) ? Optional.of(true) : Optional.empty());
-    }
-
     /**
-     * A same-hostname job on node[1-2] whose node2 was killed, once its recovery says it waits
-     * for node2 to come back.
+     * A same-hostname job on node[1-2] whose node2 was killed, once its recovery waits for node2
+     * to come back: the policy chose to replace the node (timeline) and the job has dropped it
+     * (Slurm), which is the last step before the wait.
      */
     private String waitingForNode2UnderItsOwnName() {
         String jobId = submit(script("AUTORESUME_REPLACEMENT=same-hostname AUTORESUME_REPLACEMENT_TIMEOUT=120", 2),
                 "-N2", "-w", "node[1-2]", "--exclusive");
         awaitAttempt(jobId, 1);
         kill("node2");
-        awaitOutput(jobId, "waiting for 1 replacement node (same-hostname)");
+        Timeline.awaitEvent(cluster, jobId, "a decision to replace nodes", Duration.ofSeconds(60),
+                e -> e.is(Timeline.Kind.DECISION) && e.level().equals("REPLACE_NODES_AND_RERUN"));
+        Wait.until("job " + jobId + " to drop node2", Duration.ofSeconds(30), () ->
+                truth.jobField(jobId, "NodeList").equals("node1") ? Optional.of(true) : Optional.empty());
         return jobId;
+    }
+
+    /** The one replacement of the job's timeline, after a node fault the policy chose to repair. */
+    private Timeline.Event replacement(String jobId) {
+        Timeline timeline = Timeline.of(cluster, jobId);
+        assertEquals(List.of("REPLACE_NODES_AND_RERUN"), timeline.all(Timeline.Kind.DECISION).stream()
+                .map(Timeline.Event::level).toList(), timeline.toString());
+        assertEquals("NODE_FAULT", timeline.only(Timeline.Kind.DECISION).detail("fault"), timeline.toString());
+        assertEquals(List.of(1, 2), timeline.launchedAttempts(), timeline.toString());
+        return timeline.only(Timeline.Kind.REPLACEMENT);
     }
 
     private void kill(String node) {
@@ -151,8 +160,9 @@ class RecoveryScenariosIT {
         String output = cluster.jobOutput(jobId);
         assertEquals(JobState.COMPLETED, done.state(), output);
         assertTrue(output.contains("attempt=2 node=node2 list=node[1-2] master=127.0.0.1"), output);
-        assertTrue(output.contains("node2 is back (slurmd started"), output);
-        assertTrue(output.contains("replacement obtained: node2 (same-hostname)"), output);
+        Timeline.Event replacement = replacement(jobId);
+        assertEquals(List.of("node2", "node[1-2]"), List.of(replacement.faultyNodes(), replacement.nodeList()),
+                replacement.toString());
         assertFalse(truth.nodeField("node2", "State").contains("FAIL"), truth.nodeField("node2", "State"));
     }
 
@@ -165,9 +175,13 @@ class RecoveryScenariosIT {
         Job done = cluster.waitForJobEnd(jobId, JOB_END);
         String output = cluster.jobOutput(jobId);
         assertEquals(JobState.COMPLETED, done.state(), output);
-        assertTrue(output.contains("node2: started `"), output);
         assertTrue(output.contains("attempt=2 node=node2 list=node[1-2]"), output);
-        assertTrue(LocalAgent.read(agent.auditLog()).contains("\"replace\""), LocalAgent.read(agent.auditLog()));
+        Timeline.Event replacement = replacement(jobId);
+        assertEquals(List.of("node2", "node[1-2]"), List.of(replacement.faultyNodes(), replacement.nodeList()),
+                replacement.toString());
+        String audit = LocalAgent.read(agent.auditLog());
+        assertTrue(audit.lines().anyMatch(l -> l.contains("\"op\":\"replace\"") && l.contains("\"jobId\":\"" + jobId
+                + "\"") && l.contains("\"node2\"")), "the agent ran no replace command for node2: " + audit);
     }
 
     @Test
@@ -176,7 +190,8 @@ class RecoveryScenariosIT {
         List<String> argv = cluster.asTestUser(List.of("salloc", "-N2", "-w", "node[1-2]", "--exclusive",
                 "env", "AUTORESUME_SPARE_NODES=node4", "AUTORESUME_AGENT_SOCKET=" + agent.socket(),
                 "srun", "--auto-resume=1", "-N2", "--ntasks-per-node=1", "bash", "-c",
-                "echo \"attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST master=$MASTER_ADDR\";"
+                "echo \"attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST master=$MASTER_ADDR"
+                        + " master_node=$MASTER_NODE\";"
                         + " if [ \"$AUTO_RESUME_ATTEMPT\" = 1 ]; then touch \"$SLURM_JOB_ID.a1.$SLURM_PROCID\"; sleep 300; fi"));
         Process salloc = new ProcessBuilder(argv).directory(cluster.jobsDir().toFile()).redirectErrorStream(true)
                 .redirectOutput(out.toFile()).start();
@@ -191,9 +206,11 @@ class RecoveryScenariosIT {
             assertTrue(salloc.waitFor(JOB_END.toSeconds(), TimeUnit.SECONDS), "salloc did not end");
             String output = Files.readString(out);
             assertEquals(0, salloc.exitValue(), output);
-            assertTrue(output.contains("attempt=2 node=node2 list=node[2,4] master=127.0.0.2"), output);
-            assertTrue(output.contains("attempt=2 node=node4 list=node[2,4] master=127.0.0.2"), output);
-            assertTrue(output.contains("MASTER_NODE=node2 MASTER_ADDR=127.0.0.2"), output);
+            assertTrue(output.contains("attempt=2 node=node2 list=node[2,4] master=127.0.0.2 master_node=node2"), output);
+            assertTrue(output.contains("attempt=2 node=node4 list=node[2,4] master=127.0.0.2 master_node=node2"), output);
+            Timeline.Event replacement = replacement(jobId);
+            assertEquals(List.of("node1", "node[2,4]", "127.0.0.2"), List.of(replacement.faultyNodes(),
+                    replacement.nodeList(), replacement.detail("masterAddr")), replacement.toString());
             assertTrue(truth.nodeField("node1", "Reason").startsWith("Action:Replace"), truth.nodeField("node1", "Reason"));
         } finally {
             salloc.destroyForcibly();
@@ -221,6 +238,11 @@ class RecoveryScenariosIT {
         assertTrue(output.contains("attempt=3 node=node4 list=node[1,4] master=127.0.0.1"), output);
         assertTrue(output.contains("attempt=3 node=node1 list=node[1,4] master=127.0.0.1"), output);
         assertTrue(output.contains("SRUN_EXIT=0"), output);
+        Timeline timeline = Timeline.of(cluster, jobId);
+        assertEquals(List.of("node2 -> node[1,3]", "node3 -> node[1,4]"), timeline.all(Timeline.Kind.REPLACEMENT).stream()
+                .map(e -> e.faultyNodes() + " -> " + e.nodeList()).toList(), timeline.toString());
+        assertEquals(List.of(1, 2, 3), timeline.launchedAttempts(), timeline.toString());
+        // The wording is the feature: a cluster set up as resume needs it gets no preflight advice.
         assertFalse(output.contains("preflight"), output);
         for (String node : List.of("node2", "node3")) {
             assertTrue(truth.nodeField(node, "State").contains("FAIL"), node + ": " + truth.nodeField(node, "State"));
@@ -270,7 +292,6 @@ class RecoveryScenariosIT {
         assertTrue(output.contains("attempt=1 rank=0 resume_from=none"), output);
         assertTrue(output.contains("attempt=2 rank=0 resume_from=" + expected), output);
         assertTrue(output.contains("attempt=2 rank=1 resume_from=" + expected), output);
-        assertTrue(output.contains("newest complete checkpoint: " + expected), output);
         assertTrue(output.contains("SRUN_EXIT=0"), output);
     }
 
@@ -285,15 +306,24 @@ class RecoveryScenariosIT {
         if (onExhausted.equals("exit")) {
             Job done = cluster.waitForJobEnd(jobId, JOB_END);
             String output = cluster.jobOutput(jobId);
-            assertTrue(output.contains("node retries used up (AUTORESUME_MAX_NODE_RETRIES=0); not re-running"), output);
+            Timeline timeline = Timeline.of(cluster, jobId);
+            Timeline.Event decision = timeline.only(Timeline.Kind.DECISION);
+            assertEquals(List.of("NODE_FAULT", "GIVE_UP"), List.of(decision.detail("fault"), decision.level()),
+                    timeline.toString());
+            assertTrue(timeline.only(Timeline.Kind.GIVE_UP).status() != 0, timeline.toString());
+            assertEquals(List.of(1), timeline.launchedAttempts(), timeline.toString());
             assertFalse(output.contains("SRUN_EXIT=0"), output);
             assertFalse(output.contains("attempt=2"), output);
             assertEquals(JobState.COMPLETED, done.state(), output); // the script itself went on and ended well
         } else {
             Job requeued = cluster.waitForJob(jobId, "to be requeued", JOB_END, job -> job.restarts() >= 1);
-            String output = cluster.jobOutput(jobId);
-            assertTrue(output.contains("requeueing the whole job (AUTORESUME_ON_EXHAUSTED=requeue)"), output);
             assertEquals(1, requeued.restarts());
+            // The requeued run may already be appending to the timeline: look at the first run's part.
+            Timeline timeline = Timeline.of(cluster, jobId);
+            Timeline.Event decision = timeline.all(Timeline.Kind.DECISION).get(0);
+            assertEquals(List.of("NODE_FAULT", "REQUEUE_JOB"), List.of(decision.detail("fault"), decision.level()),
+                    timeline.toString());
+            assertEquals(1, timeline.all(Timeline.Kind.REQUEUE).size(), timeline.toString());
         }
     }
 

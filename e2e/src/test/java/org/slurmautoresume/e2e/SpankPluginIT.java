@@ -148,6 +148,7 @@ class SpankPluginIT {
         try {
             CommandResult result = run(Map.of(), List.of("srun", "--auto-resume=1", "true"));
             assertEquals(0, result.exitCode(), result::stderr);
+            // The wording is the feature: the plugin's one clear line when the supervisor is missing.
             List<String> ours = result.stderr().lines().filter(l -> l.contains("auto-resume")).toList();
             assertEquals(List.of("auto-resume: cannot start the supervisor " + missing
                     + ": No such file or directory; running this step without auto-resume"), ours);
@@ -215,7 +216,7 @@ class SpankPluginIT {
     void srunSbatchAndSallocOfferTheOption() {
         for (String command : List.of("srun", "sbatch", "salloc")) {
             CommandResult help = run(Map.of(), List.of(command, "--help"));
-            assertTrue(help.stdout().contains("--auto-resume=[0|1]"), command + " --help:\n" + help.stdout());
+            assertTrue(help.stdout().contains("--auto-resume=[0|1]"), command + " --help:\n" + help.stdout()); // --help text
         }
     }
 

@@ -138,9 +138,10 @@ class SupervisorIT {
         Job job = cluster.waitForJobEnd(jobId, Duration.ofSeconds(60));
         String output = cluster.jobOutput(jobId);
         assertEquals(JobState.COMPLETED, job.state(), output);
-        assertTrue(output.contains("interrupted: the supervisor received SIGINT"), output);
         assertTrue(output.contains("TASK-GOT-INT"), "srun did not pass SIGINT on to the task: " + output);
-        assertFalse(output.contains("retrying step"), output);
+        Timeline timeline = Timeline.of(cluster, jobId);
+        assertEquals(List.of("1:launch", "1:attempt-ended"), timeline.attemptsAndKinds(), timeline.toString());
+        assertEquals("INTERRUPTED", timeline.only(Timeline.Kind.ATTEMPT_ENDED).outcome(), timeline.toString());
         assertFalse(output.contains("SUP 0"), output);
     }
 
@@ -158,7 +159,9 @@ class SupervisorIT {
         assertEquals(0, cluster.runAsTestUser(List.of("scancel", jobId + ".0")).exitCode());
         cluster.waitForJobEnd(jobId, Duration.ofSeconds(60));
         String output = cluster.jobOutput(jobId);
-        assertTrue(output.contains("step cancelled"), output);
+        Timeline timeline = Timeline.of(cluster, jobId);
+        assertEquals(List.of("1:launch", "1:attempt-ended"), timeline.attemptsAndKinds(), timeline.toString());
+        assertEquals("CANCELLED", timeline.only(Timeline.Kind.ATTEMPT_ENDED).outcome(), timeline.toString());
         assertEquals(1, output.lines().filter(l -> l.startsWith("attempt ")).count(), output);
         assertFalse(output.contains("SUP 0"), output);
     }
@@ -171,7 +174,13 @@ class SupervisorIT {
                 """, "-N1");
         String output = cluster.jobOutput(jobId);
         assertEquals(List.of("attempt 1", "attempt 2"), output.lines().filter(l -> l.startsWith("attempt ")).toList());
-        assertTrue(output.contains("retrying step, attempt 2"), output);
+        Timeline timeline = Timeline.of(cluster, jobId);
+        assertEquals(List.of("1:launch", "1:attempt-ended", "1:decision", "2:launch", "2:attempt-ended", "2:decision",
+                "2:give-up"), timeline.attemptsAndKinds(), timeline.toString());
+        assertEquals(List.of("APP_FAILURE", "APP_FAILURE"), timeline.all(Timeline.Kind.ATTEMPT_ENDED).stream()
+                .map(Timeline.Event::outcome).toList(), timeline.toString());
+        assertEquals(List.of("RERUN_IN_PLACE", "GIVE_UP"), timeline.all(Timeline.Kind.DECISION).stream()
+                .map(Timeline.Event::level).toList(), timeline.toString());
         assertTrue(output.contains("SUP 4"), output);
     }
 
