@@ -1,4 +1,4 @@
-package src.test.java.org.slurmautoresume.e2e;
+package org.slurmautoresume.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

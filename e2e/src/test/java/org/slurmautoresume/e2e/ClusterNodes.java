@@ -1,4 +1,4 @@
-package src.test.java.org.slurmautoresume.e2e;
+package org.slurmautoresume.e2e;
 
 import java.time.Duration;
 import java.util.ArrayList;

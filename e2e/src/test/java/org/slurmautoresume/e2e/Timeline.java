@@ -1,4 +1,4 @@
-package src.test.java.org.slurmautoresume.e2e;
+package org.slurmautoresume.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
