@@ -143,9 +143,6 @@ public final class StepSupervisor {
     public int run(List<String> srunArgv) throws InterruptedException {
         try {
             return loop.run(srunArgv, () -> {
-                if (jobId.isPresent()) {
-                    loadTimeZoneRulesAside();
-                }
                 Optional<Job> job = jobAtStart();
                 preflightOncePerJob(job);
                 return new AttemptLoop.JobStart(restartGate(job), recovers ? job.map(Job::numNodes).orElse(0) : 0);
@@ -153,18 +150,6 @@ public final class StepSupervisor {
         } finally {
             timeline.close();
         }
-    }
-
-    /**
-     * The job's start time needs the time zone rules, and loading them takes 15-40 ms of CPU
-     * (tzdb.dat, and a search of every jar for other rule providers). A thread of their own loads
-     * them while scontrol answers; started before srun instead, it slowed srun's start on a
-     * two-CPU node by competing with it.
-     */
-    private static void loadTimeZoneRulesAside() {
-        Thread thread = new Thread(() -> ZoneId.systemDefault().getRules(), "time-zone-rules");
-        thread.setDaemon(true);
-        thread.start();
     }
 
     /**
