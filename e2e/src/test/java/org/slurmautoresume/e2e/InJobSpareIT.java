@@ -1,0 +1,85 @@
+package org.slurmautoresume.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobState;
+
+/**
+ * In-job spares: a 3-node job (submitted without --no-kill) runs {@code srun --auto-resume=1 -N2},
+ * so it holds one idle node. When the second step node dies, the supervisor has the agent mark
+ * it, drops it from the job and re-runs the step at once on the first node and the spare, with
+ * no replacement configured and no job expansion; the job ends COMPLETED on two nodes.
+ */
+class InJobSpareIT {
+
+    private static final String PREFIX = "84-in-job-spare-it-";
+    private static LocalCluster cluster;
+    private static SlurmTruth truth;
+    private static SupervisedSteps supervised;
+
+    @BeforeAll
+    static void startAgentAndPlugin() {
+        cluster = LocalCluster.get();
+        truth = new SlurmTruth(cluster);
+        supervised = SupervisedSteps.start(cluster, PREFIX);
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        SupervisedSteps.stop(supervised);
+    }
+
+    @Test
+    void theStepRunsAgainOnTheJobsOwnSpareAfterASecondStepNodeDies() throws Exception {
+        String script = """
+                #!/bin/bash
+                export AUTORESUME_AGENT_SOCKET=%s
+                srun --auto-resume=1 -N2 --ntasks-per-node=1 bash -c '
+                  echo "attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST master=$MASTER_ADDR"
+                  if [ "$AUTO_RESUME_ATTEMPT" = 1 ]; then touch "$SLURM_JOB_ID.up.$SLURMD_NODENAME"; sleep 300; fi'
+                echo "SRUN_EXIT=$?"
+                """.formatted(supervised.agent().socket());
+        String jobId = cluster.submit(script, List.of("-N3", "-w", "node[1-3]", "--exclusive"));
+        try {
+            Wait.until("the step of job " + jobId + " to run on node1 and node2", Duration.ofSeconds(60), () ->
+                    Files.exists(cluster.jobsDir().resolve(jobId + ".up.node1"))
+                            && Files.exists(cluster.jobsDir().resolve(jobId + ".up.node2")) ? Optional.of(true) : Optional.empty());
+            long killed = System.nanoTime();
+            cluster.killNode("node2");
+            Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
+            long seconds = Duration.ofNanos(System.nanoTime() - killed).toSeconds();
+            String output = cluster.jobOutput(jobId);
+            assertEquals(JobState.COMPLETED, done.state(), output);
+            assertTrue(output.contains("SRUN_EXIT=0"), output);
+            assertFalse(output.contains("attempt=1 node=node3"), "the spare stays idle at first: " + output);
+            assertTrue(output.contains("attempt=2 node=node1 list=node[1,3] master=127.0.0.1"), output);
+            assertTrue(output.contains("attempt=2 node=node3 list=node[1,3] master=127.0.0.1"), output);
+            assertEquals("node[1,3]", truth.jobField(jobId, "NodeList"));
+            assertTrue(truth.nodeField("node2", "State").contains("FAIL"), truth.nodeField("node2", "State"));
+            assertTrue(truth.nodeField("node2", "Reason").startsWith("Action:Replace"), truth.nodeField("node2", "Reason"));
+            Timeline timeline = Timeline.of(cluster, jobId);
+            Timeline.Event replacement = timeline.only(Timeline.Kind.REPLACEMENT);
+            assertEquals(List.of("in-job-spare", "node2", "node3", "node[1,3]"), List.of(replacement.detail("path"),
+                    replacement.faultyNodes(), replacement.detail("spares"), replacement.detail("stepNodes")),
+                    timeline.toString());
+            assertEquals("node[1,3]", replacement.nodeList(), timeline.toString());
+            assertEquals(List.of(1, 2), timeline.launchedAttempts(), timeline.toString());
+            System.out.println("in-job spare recovery: job ended " + seconds + " s after the kill, the re-run "
+                    + replacement.latency() + " ms after the failed step ended");
+        } finally {
+            cluster.run(List.of("scancel", jobId));
+            cluster.reviveNode("node2");
+            cluster.run(List.of("scontrol", "update", "nodename=node2", "state=resume"));
+        }
+    }
+}
