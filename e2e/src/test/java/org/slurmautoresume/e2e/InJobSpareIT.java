@@ -10,12 +10,13 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobState;
 
 /**
- * In-job spares: a 3-node job (submitted without --no-kill) runs {@code srun --auto-resume=1 -N2},
+ * In-job spares: a 3-node job (with and without --no-kill) runs {@code srun --auto-resume=1 -N2},
  * so it holds one idle node. When the second step node dies, the supervisor has the agent mark
  * it, drops it from the job and re-runs the step at once on the first node and the spare, with
  * no replacement configured and no job expansion; the job ends COMPLETED on two nodes.
@@ -39,8 +40,9 @@ class InJobSpareIT {
         SupervisedSteps.stop(supervised);
     }
 
-    @Test
-    void theStepRunsAgainOnTheJobsOwnSpareAfterASecondStepNodeDies() throws Exception {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void theStepRunsAgainOnTheJobsOwnSpareAfterTheSecondStepNodeDies(boolean noKill) throws Exception {
         String script = """
                 #!/bin/bash
                 export AUTORESUME_AGENT_SOCKET=%s
@@ -49,7 +51,9 @@ class InJobSpareIT {
                   if [ "$AUTO_RESUME_ATTEMPT" = 1 ]; then touch "$SLURM_JOB_ID.up.$SLURMD_NODENAME"; sleep 300; fi'
                 echo "SRUN_EXIT=$?"
                 """.formatted(supervised.agent().socket());
-        String jobId = cluster.submit(script, List.of("-N3", "-w", "node[1-3]", "--exclusive"));
+        List<String> options = noKill ? List.of("-N3", "-w", "node[1-3]", "--exclusive", "--no-kill")
+                : List.of("-N3", "-w", "node[1-3]", "--exclusive");
+        String jobId = cluster.submit(script, options);
         try {
             Wait.until("the step of job " + jobId + " to run on node1 and node2", Duration.ofSeconds(60), () ->
                     Files.exists(cluster.jobsDir().resolve(jobId + ".up.node1"))
@@ -74,7 +78,8 @@ class InJobSpareIT {
                     timeline.toString());
             assertEquals("node[1,3]", replacement.nodeList(), timeline.toString());
             assertEquals(List.of(1, 2), timeline.launchedAttempts(), timeline.toString());
-            System.out.println("in-job spare recovery: job ended " + seconds + " s after the kill, the re-run "
+            output.lines().filter(l -> l.contains("spare") || l.contains("attempt=")).forEach(System.out::println);
+            System.out.println("in-job spare recovery (" + (noKill ? "--no-kill" : "default") + "): job ended " + seconds + " s after the kill, the re-run "
                     + replacement.latency() + " ms after the failed step ended");
         } finally {
             cluster.run(List.of("scancel", jobId));

@@ -11,6 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.slurmautoresume.supervisor.step.ScriptedSrun.Attempt;
 
@@ -65,6 +66,18 @@ class InJobSpareRecoveryTest {
     }
 
     @Test
+    void aUserPlacedStepKeepsItsArgvAndHasNoSpares() throws Exception {
+        List<String> argv = List.of("srun", "-N2", "-w", "node[1-2]", "train.sh");
+        ScriptedSrun srun = new ScriptedSrun(nodeDies("node2"));
+
+        assertEquals(1, job.run(srun, java.util.Optional.empty(), argv));
+
+        assertEquals(argv, srun.starts().get(0).argv());
+        assertTrue(job.agent.requests("mark").isEmpty(), "no replacement configured: nothing marked, as before");
+        assertTrue(job.said().contains("no replacement is configured"), job.said());
+    }
+
+    @Test
     void aNodeFaultRerunsOnTheSurvivorAndTheSpareWithoutAnyReplacementConfigured() throws Exception {
         ScriptedSrun srun = new ScriptedSrun(nodeDies("node2"), Attempt.exits(0));
 
@@ -88,6 +101,24 @@ class InJobSpareRecoveryTest {
         assertEquals("node3", replacement.details().get("spares"));
         assertEquals("node[1,3]", replacement.details().get("stepNodes"));
         assertTrue(job.said().contains("in-job spare node3 takes the place of node2; re-running on node[1,3]"), job.said());
+    }
+
+    @Test
+    @Timeout(30) // without the probes the first attempt would run until stopped
+    void aSilentSlurmdIsFoundByTheProbesEvenWithoutAReplacementConfigured() throws Exception {
+        job.silentSlurmd.add("node2");
+        ScriptedSrun srun = new ScriptedSrun(
+                Attempt.runsUntilStopped().onStart(running -> job.slurm.step("0", running.pid(), "node[1-2]")),
+                Attempt.exits(0));
+
+        assertEquals(0, job.run(srun));
+
+        assertEquals("node2", job.agent.requests("mark").get(0).path("nodes").get(0).asText());
+        assertEquals(List.of(List.of("scancel", "42.0")), job.slurm.ran("scancel"));
+        assertEquals("node[1,3]", job.slurm.jobNodeList());
+        assertEquals("--nodelist=node1,node3", srun.starts().get(1).argv().get(1));
+        assertEquals("slurmd-probe", only(job.timeline(), "detection").details().get("source"));
+        assertEquals("in-job-spare", only(job.timeline(), "replacement").details().get("path"));
     }
 
     @Test

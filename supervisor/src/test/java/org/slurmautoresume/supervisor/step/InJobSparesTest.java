@@ -89,4 +89,11 @@ class InJobSparesTest {
     void tooFewNodesLeftIsNoReplacement() {
         assertEquals(Optional.empty(), InJobSpares.replace(List.of("node1", "node3"), List.of("node3"), List.of("node1")));
     }
+
+    @Test
+    void theNodeListGoesRightAfterSrunAndAfterOverlap() {
+        assertEquals(List.of("srun", "--overlap", "--nodelist=node1,node3", "-N2", "train.sh"),
+                AttemptLaunch.argv(argv("srun -N2 train.sh"), true, Optional.of(List.of("node1", "node3"))));
+        assertEquals(argv("srun -N2 train.sh"), AttemptLaunch.argv(argv("srun -N2 train.sh"), false, Optional.empty()));
+    }
 }
