@@ -352,8 +352,10 @@ final class RestartActions implements StepWatch.SlurmdFindings {
         timeline.record(EventHistory.Kind.REPLACEMENT, OptionalLong.of(sinceEnd), "path", path, "faultyNodes",
                 Hostlist.compress(faulty), "spares", Hostlist.compress(joined), "stepNodes", step.nodeList(),
                 "nodeList", job.nodeList(), "masterAddr", masterAddr);
-        log.say((path.equals("in-job-spare") ? "in-job spare " : "replacement ") + Hostlist.compress(joined)
-                + " takes the place of " + Hostlist.compress(faulty) + "; re-running on " + step.nodeList()
+        // A failed spare leaves the step's nodes as they were: nothing takes anyone's place.
+        log.say((joined.isEmpty() ? "the step's own nodes are healthy (" + Hostlist.compress(faulty) + " was a spare)"
+                : (path.equals("in-job-spare") ? "in-job spare " : "replacement ") + Hostlist.compress(joined)
+                + " takes the place of " + Hostlist.compress(faulty)) + "; re-running on " + step.nodeList()
                 + " (MASTER_NODE=" + master + " MASTER_ADDR=" + masterAddr + "); " + sinceEnd + " ms since the step ended");
         return Optional.empty();
     }

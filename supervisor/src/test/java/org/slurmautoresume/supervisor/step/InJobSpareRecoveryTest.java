@@ -140,6 +140,22 @@ class InJobSpareRecoveryTest {
     }
 
     @Test
+    void twoFaultsInARowTakeTwoSpares() throws Exception {
+        job = restart(new FakeSlurm(List.of("node1", "node2", "node3", "node4"), List.of("node1", "node2", "node3", "node4")));
+        job.with("SLURM_JOB_NODELIST", "node[1-4]").with("SLURM_JOB_NUM_NODES", "4").with("SLURMD_NODENAME", "node1");
+        ScriptedSrun srun = new ScriptedSrun(nodeDies("node2"), nodeDies("node3"), Attempt.exits(0));
+
+        assertEquals(0, job.run(srun));
+
+        assertEquals(List.of("--nodelist=node1,node2", "--nodelist=node1,node3", "--nodelist=node1,node4"),
+                srun.starts().stream().map(start -> start.argv().get(1)).toList());
+        assertEquals("node[1,4]", job.slurm.jobNodeList());
+        assertEquals("node[1,4]", srun.starts().get(2).environment().get("NODE_LIST"));
+        assertEquals(List.of("in-job-spare", "in-job-spare"), job.timeline().stream()
+                .filter(e -> e.event().equals("replacement")).map(e -> e.details().get("path")).toList());
+    }
+
+    @Test
     void whenTheSparesRunOutWithoutAReplacementTheStepIsNotRerun() throws Exception {
         ScriptedSrun srun = new ScriptedSrun(nodeDies("node2"), nodeDies("node3"));
 
