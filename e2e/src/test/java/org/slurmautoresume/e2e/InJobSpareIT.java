@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.slurmautoresume.slurm.model.Job;
@@ -86,5 +88,52 @@ class InJobSpareIT {
             cluster.reviveNode("node2");
             cluster.run(List.of("scontrol", "update", "nodename=node2", "state=resume"));
         }
+    }
+
+    @Test
+    void twoFaultsInARowTakeTheJobsTwoSpares() throws Exception {
+        String script = """
+                #!/bin/bash
+                export AUTORESUME_AGENT_SOCKET=%s
+                srun --auto-resume=1 -N2 --ntasks-per-node=1 bash -c '
+                  echo "attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST master=$MASTER_ADDR"
+                  if [ "$AUTO_RESUME_ATTEMPT" -lt 3 ]; then touch "$SLURM_JOB_ID.up$AUTO_RESUME_ATTEMPT.$SLURMD_NODENAME"; sleep 300; fi'
+                echo "SRUN_EXIT=$?"
+                """.formatted(supervised.agent().socket());
+        String jobId = cluster.submit(script, List.of("-N4", "-w", "node[1-4]", "--exclusive"));
+        try {
+            waitForTasks(jobId, 1, "node1", "node2");
+            cluster.killNode("node2");
+            waitForTasks(jobId, 2, "node1", "node3");
+            cluster.killNode("node3");
+            Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
+            String output = cluster.jobOutput(jobId);
+            assertEquals(JobState.COMPLETED, done.state(), output);
+            assertTrue(output.contains("attempt=3 node=node1 list=node[1,4] master=127.0.0.1"), output);
+            assertTrue(output.contains("attempt=3 node=node4 list=node[1,4] master=127.0.0.1"), output);
+            assertEquals("node[1,4]", truth.jobField(jobId, "NodeList"));
+            for (String node : List.of("node2", "node3")) {
+                assertTrue(truth.nodeField(node, "State").contains("FAIL"), node + " " + truth.nodeField(node, "State"));
+            }
+            Timeline timeline = Timeline.of(cluster, jobId);
+            List<Timeline.Event> replacements = timeline.all(Timeline.Kind.REPLACEMENT);
+            assertEquals(List.of("in-job-spare:node2:node[1,3]", "in-job-spare:node3:node[1,4]"), replacements.stream()
+                    .map(e -> e.detail("path") + ":" + e.faultyNodes() + ":" + e.detail("stepNodes")).toList(),
+                    timeline.toString());
+            assertEquals(List.of(1, 2, 3), timeline.launchedAttempts(), timeline.toString());
+        } finally {
+            cluster.run(List.of("scancel", jobId));
+            for (String node : List.of("node2", "node3")) {
+                cluster.reviveNode(node);
+                cluster.run(List.of("scontrol", "update", "nodename=" + node, "state=resume"));
+            }
+        }
+    }
+
+    private static void waitForTasks(String jobId, int attempt, String... nodes) {
+        Wait.until("attempt " + attempt + " of job " + jobId + " to run on " + String.join(" and ", nodes),
+                Duration.ofSeconds(60), () -> Arrays.stream(nodes).allMatch(node ->
+                        Files.exists(cluster.jobsDir().resolve(jobId + ".up" + attempt + "." + node)))
+                        ? Optional.of(true) : Optional.empty());
     }
 }
