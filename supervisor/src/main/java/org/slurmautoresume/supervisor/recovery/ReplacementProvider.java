@@ -34,6 +34,30 @@ public interface ReplacementProvider {
     List<String> ready(String jobId, List<String> failed, int missing, Collection<String> exclude,
                        LocalDateTime failedAt);
 
+    /**
+     * No replacement: for a job whose only repair is its in-job spares. Recovery asks a provider
+     * only when the job has too few nodes left, and this one then says why it cannot help.
+     */
+    static ReplacementProvider none(String why) {
+        return new ReplacementProvider() {
+            @Override
+            public String name() {
+                return "none";
+            }
+
+            @Override
+            public void begin(String jobId, List<String> failed) {
+                throw new ProviderException(why);
+            }
+
+            @Override
+            public List<String> ready(String jobId, List<String> failed, int missing, Collection<String> exclude,
+                                      LocalDateTime failedAt) {
+                return List.of();
+            }
+        };
+    }
+
     /** Thrown when a provider cannot go on (the agent refused, a site command is not configured). */
     final class ProviderException extends RuntimeException {
         public ProviderException(String message) {

@@ -29,14 +29,31 @@ final class AttemptLaunch {
 
     /** srun's own argv, with --overlap after srun when the failed step still holds resources. */
     static List<String> argv(List<String> srunArgv, boolean overlap) {
-        if (!overlap || srunArgv.isEmpty()) {
+        return argv(srunArgv, overlap, Optional.empty());
+    }
+
+    /**
+     * srun's own argv with, right after srun, --overlap when the failed step still holds
+     * resources and --nodelist when the supervisor places the step (in-job spares); the user's
+     * words otherwise untouched.
+     */
+    static List<String> argv(List<String> srunArgv, boolean overlap, Optional<List<String>> nodes) {
+        if ((!overlap && nodes.isEmpty()) || srunArgv.isEmpty()) {
             return srunArgv;
         }
-        List<String> argv = new ArrayList<>(srunArgv.size() + 1);
+        List<String> argv = new ArrayList<>(srunArgv.size() + 2);
         argv.add(srunArgv.get(0));
-        argv.add("--overlap");
+        if (overlap) {
+            argv.add("--overlap");
+        }
+        nodes.ifPresent(list -> argv.add("--nodelist=" + String.join(",", list)));
         argv.addAll(srunArgv.subList(1, srunArgv.size()));
         return argv;
+    }
+
+    /** The in-job spares plan for this srun, from its argv and the environment it was started with. */
+    Optional<InJobSpares> inJobSpares(List<String> srunArgv) {
+        return InJobSpares.plan(srunArgv, environment);
     }
 
     /** @param fresh the repaired job's variables, empty before any repair */

@@ -126,6 +126,13 @@ final class AttemptLoop {
         // Checkpoint scans read a file system that may hang (NFS): never on the log rules' thread.
         ScheduledExecutorService scanner = config.checkpointMonitoring().isEmpty() ? null
                 : daemonScheduler("checkpoint-scan");
+        Optional<InJobSpares> spares = jobId.isPresent() ? launch.inJobSpares(srunArgv) : Optional.empty();
+        spares.ifPresent(plan -> {
+            actions.useInJobSpares(plan);
+            log.say("in-job spares: the step runs on " + Hostlist.compress(plan.stepNodes()) + " of the job's "
+                    + Hostlist.compress(plan.jobNodes()) + "; " + Hostlist.compress(plan.spares())
+                    + " wait" + (plan.spares().size() == 1 ? "s" : "") + " to replace a failed node");
+        });
         try {
             for (int attempt = 1; ; attempt++) {
                 if (attempt > 1) {
@@ -162,7 +169,7 @@ final class AttemptLoop {
         StepWatch watch = new StepWatch(slurm, jobId, log, timeline, prober, actions.slurmdFindings(), rules);
         Srun step;
         try {
-            step = launcher.start(AttemptLaunch.argv(srunArgv, actions.overlapNextAttempt()),
+            step = launcher.start(AttemptLaunch.argv(srunArgv, actions.overlapNextAttempt(), actions.stepNodes()),
                     launch.environment(attempt, actions.freshVariables()), watch.observer());
         } catch (RuntimeException e) {
             if (rules != null) {

@@ -2,6 +2,8 @@ package org.slurmautoresume.supervisor.step;
 
 import org.slurmautoresume.slurm.client.WriteResult;
 import org.slurmautoresume.slurm.client.SlurmControl;
+import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.model.StepId;
 import org.slurmautoresume.slurm.model.JobId;
 import java.io.IOException;
@@ -50,6 +52,12 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     private final SlurmClient slurm;
     private final SlurmControl control;
     private final Optional<NodeFaultRecovery> recovery;
+    /** Recovery for a step with in-job spares: the configured one, else one that only shrinks the job. */
+    private final Optional<NodeFaultRecovery> spareRecovery;
+    /** The in-job spares plan, set before the first attempt; null without spares. */
+    private volatile InJobSpares spares;
+    /** With in-job spares: the nodes the next attempt runs on, in the supervisor's order. */
+    private volatile List<String> stepNodes = List.of();
     private final SupervisorSettings settings;
     private final Optional<JobId> jobId;
     private final SupervisorLog log;
@@ -71,7 +79,16 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     RestartActions(SlurmClient slurm, CommandRunner runner, Optional<NodeFaultRecovery> recovery,
                    SupervisorSettings settings, Optional<JobId> jobId, SupervisorLog log, JobTimeline timeline,
                    Optional<RestartHistoryFile> historyFile, BooleanSupplier stopRequested) {
+        this(slurm, runner, recovery, recovery, settings, jobId, log, timeline, historyFile, stopRequested);
+    }
+
+    /** @param spareRecovery what repairs a step that has in-job spares (see {@link #useInJobSpares}) */
+    RestartActions(SlurmClient slurm, CommandRunner runner, Optional<NodeFaultRecovery> recovery,
+                   Optional<NodeFaultRecovery> spareRecovery, SupervisorSettings settings, Optional<JobId> jobId,
+                   SupervisorLog log, JobTimeline timeline, Optional<RestartHistoryFile> historyFile,
+                   BooleanSupplier stopRequested) {
         this.slurm = slurm;
+        this.spareRecovery = spareRecovery;
         this.control = new SlurmControl(runner);
         this.recovery = recovery;
         this.settings = settings;
@@ -82,9 +99,25 @@ final class RestartActions implements StepWatch.SlurmdFindings {
         this.stopRequested = stopRequested;
     }
 
-    /** The slurmd probes, handed to a step watch: only when recovery is configured. */
+    /** The slurmd probes, handed to a step watch: only when recovery is configured or the job has in-job spares. */
     Optional<StepWatch.SlurmdFindings> slurmdFindings() {
-        return recovery.isPresent() ? Optional.of(this) : Optional.empty();
+        return active().isPresent() ? Optional.of(this) : Optional.empty();
+    }
+
+    /** The recovery that repairs this step: with in-job spares the spares' one. */
+    private Optional<NodeFaultRecovery> active() {
+        return spares == null ? recovery : spareRecovery;
+    }
+
+    /** From now on the step runs on the plan's nodes, and a node fault first takes an in-job spare. */
+    void useInJobSpares(InJobSpares plan) {
+        stepNodes = plan.stepNodes();
+        spares = plan;
+    }
+
+    /** With in-job spares, the nodes the next attempt must run on (srun's --nodelist); empty without. */
+    Optional<List<String>> stepNodes() {
+        return spares == null ? Optional.empty() : Optional.of(stepNodes);
     }
 
     void beginAttempt() {
@@ -111,7 +144,7 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     @Override
     public void watching(Step step) {
         try {
-            recovery.orElseThrow().recordJobNodes(step.jobId());
+            active().orElseThrow().recordJobNodes(step.jobId());
         } catch (RuntimeException e) {
             log.say("the agent did not record the job's nodes (" + e.getMessage() + ")");
         }
@@ -127,13 +160,14 @@ final class RestartActions implements StepWatch.SlurmdFindings {
                 Hostlist.compress(suspects), "reason", StepWatch.PROBE_MISSES + " probes in a row missed");
         log.say("slurmd of " + Hostlist.compress(suspects) + " missed " + StepWatch.PROBE_MISSES + " probes in a row");
         try {
-            List<String> marked = recovery.orElseThrow().confirmAndMark(step.jobId(), suspects);
+            NodeFaultRecovery recovery = active().orElseThrow();
+            List<String> marked = recovery.confirmAndMark(step.jobId(), suspects);
             if (!marked.isEmpty() && srun.isAlive()) {
                 faultConfirmedAt = LocalDateTime.now();
                 markedByWatch.set(List.copyOf(marked));
                 log.say("ending step " + step.fullId() + " now so it can run again without " + Hostlist.compress(marked));
                 control.cancel(StepId.parse(step.fullId()));
-                recovery.get().dropNow(step.jobId(), marked);
+                recovery.dropNow(step.jobId(), marked);
                 SrunStopper.stop(srun, SRUN_GRACE);
             }
         } catch (AgentException e) {
@@ -229,6 +263,8 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     /** Marks, drops and replaces the faulty nodes; empty when the step may run again, else why not. */
     private Optional<String> repairAfterNodeFault(AttemptEnd end) {
         Classification result = end.result();
+        InJobSpares plan = spares;
+        Optional<NodeFaultRecovery> recovery = active();
         if (recovery.isEmpty() || jobId.isEmpty()) {
             return Optional.of("no replacement is configured (" + SupervisorSettings.REPLACEMENT
                     + ", or a spare pool: AUTORESUME_SPARE_PARTITION, AUTORESUME_SPARE_FEATURE or AUTORESUME_SPARE_NODES)");
@@ -236,7 +272,7 @@ final class RestartActions implements StepWatch.SlurmdFindings {
         if (result.faultyNodes().isEmpty()) {
             return Optional.of("Slurm did not say which node failed");
         }
-        if (end.jobSize() <= 0) {
+        if (plan == null && end.jobSize() <= 0) {
             return Optional.of("the job's size could not be read from Slurm when the step started,"
                     + " so there is nothing to grow it back to");
         }
@@ -252,10 +288,16 @@ final class RestartActions implements StepWatch.SlurmdFindings {
                 log.say("step " + job + "." + end.stepId().get() + " is still on record with its CPUs on the surviving"
                         + " nodes (Slurm keeps it until the dead node answers); the re-run shares them (--overlap)");
             }
-            NodeFaultRecovery.Result repaired = recovery.get().repair(job, result.faultyNodes(), end.jobSize(),
-                    faultConfirmedAt, settings.replacementTimeout(), stopRequested);
+            // With in-job spares the step needs only its own N nodes: when the job still holds
+            // them after the drop, recovery is done without asking any provider.
+            NodeFaultRecovery.Result repaired = recovery.get().repair(job, result.faultyNodes(),
+                    plan == null ? end.jobSize() : plan.stepSize(), faultConfirmedAt, settings.replacementTimeout(),
+                    stopRequested);
             if (!repaired.repaired()) {
                 return Optional.of("cannot repair the job: " + repaired.why());
+            }
+            if (plan != null) {
+                return rerunOnSpares(plan, result.faultyNodes(), repaired.job(), end);
             }
             JobEnvironment env = new JobEnvironmentResolver(slurm).resolve(job);
             synchronized (freshVariables) {
@@ -273,5 +315,48 @@ final class RestartActions implements StepWatch.SlurmdFindings {
         } catch (RuntimeException e) {
             return Optional.of("recovery failed: " + e.getMessage());
         }
+    }
+
+    /**
+     * After a fault in a step with in-job spares: the survivors keep their places and a node the
+     * job holds takes each failed node's; NODE_LIST, MASTER_NODE and MASTER_ADDR follow that
+     * order. Slurm itself places tasks in node-index order whatever the order of --nodelist, so
+     * rank 0 may land elsewhere than MASTER_NODE when a spare sorts before a survivor: scripts
+     * that need the two to agree should take the master from NODE_LIST, as HyperPod's do.
+     */
+    private Optional<String> rerunOnSpares(InJobSpares plan, List<String> faulty, Job job,
+                                           AttemptEnd end) {
+        List<String> jobNodes = Hostlist.expand(job.nodeList());
+        Optional<List<String>> next = InJobSpares.replace(stepNodes, faulty, jobNodes);
+        if (next.isEmpty()) {
+            return Optional.of("job " + job.jobId() + " holds " + job.nodeList() + ", too few for the step's "
+                    + plan.stepSize() + " nodes");
+        }
+        List<String> nodes = next.get();
+        List<String> joined = nodes.stream().filter(n -> !stepNodes.contains(n)).toList();
+        // Nodes the job held from the start are in-job spares; others came from the replacement provider.
+        String path = plan.jobNodes().containsAll(joined) ? "in-job-spare" : "replacement";
+        String master = nodes.get(0);
+        String masterAddr = slurm.node(master).map(Node::address).orElseThrow(() ->
+                new IllegalStateException("the step's first node " + master + " is unknown to scontrol"));
+        JobEnvironment step = new JobEnvironment(job.jobId(), Hostlist.compress(nodes), nodes, master, masterAddr);
+        JobEnvironment whole = new JobEnvironment(job.jobId(), job.nodeList(), jobNodes, master, masterAddr);
+        synchronized (freshVariables) {
+            freshVariables.clear();
+            freshVariables.putAll(step.variables());
+            // Slurm's size variables stay the job's: srun checks them against the allocation.
+            freshVariables.putAll(whole.slurmVariables());
+        }
+        stepNodes = nodes;
+        long sinceEnd = Duration.ofNanos(System.nanoTime() - end.endedNanos()).toMillis();
+        timeline.record(EventHistory.Kind.REPLACEMENT, OptionalLong.of(sinceEnd), "path", path, "faultyNodes",
+                Hostlist.compress(faulty), "spares", Hostlist.compress(joined), "stepNodes", step.nodeList(),
+                "nodeList", job.nodeList(), "masterAddr", masterAddr);
+        // A failed spare leaves the step's nodes as they were: nothing takes anyone's place.
+        log.say((joined.isEmpty() ? "the step's own nodes are healthy (" + Hostlist.compress(faulty) + " was a spare)"
+                : (path.equals("in-job-spare") ? "in-job spare " : "replacement ") + Hostlist.compress(joined)
+                + " takes the place of " + Hostlist.compress(faulty)) + "; re-running on " + step.nodeList()
+                + " (MASTER_NODE=" + master + " MASTER_ADDR=" + masterAddr + "); " + sinceEnd + " ms since the step ended");
+        return Optional.empty();
     }
 }

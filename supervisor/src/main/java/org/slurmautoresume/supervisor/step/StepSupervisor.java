@@ -109,13 +109,17 @@ public final class StepSupervisor {
         AgentClient agent = new AgentClient(settings.agentSocket(), AGENT_TIMEOUT);
         Optional<NodeFaultRecovery> recovery = settings.replacement().map(kind -> new NodeFaultRecovery(slurm, agent,
                 new JobResizer(runner, slurm, ALLOCATION_TIMEOUT), provider(kind, settings, slurm, agent, log), log::say));
+        // A step with in-job spares is repaired without any configured replacement: the job shrinks.
+        Optional<NodeFaultRecovery> spareRecovery = recovery.or(() -> Optional.of(new NodeFaultRecovery(slurm, agent,
+                new JobResizer(runner, slurm, ALLOCATION_TIMEOUT), ReplacementProvider.none("no in-job spare is left"
+                + " and no replacement is configured (" + SupervisorSettings.REPLACEMENT + ")"), log::say)));
         this.recovers = recovery.isPresent();
         // The checkpoint rule's directory, when it names one, is also where a re-run resumes from.
         Optional<CheckpointLocator> checkpoints = effective.checkpointMonitoring().map(rule -> rule.locator(environment)
                         .orElseThrow(() -> new IllegalArgumentException(CheckpointRule.NO_DIRECTORY)))
                 .or(() -> CheckpointLocator.fromEnvironment(environment));
         StopRequest stop = new StopRequest();
-        RestartActions actions = new RestartActions(slurm, runner, recovery, settings, jobId, log, timeline,
+        RestartActions actions = new RestartActions(slurm, runner, recovery, spareRecovery, settings, jobId, log, timeline,
                 historyFile, stop::requested);
         this.loop = new AttemptLoop(launcher, slurm, jobId, log, timeline, actions, stop,
                 new AttemptLaunch(environment, checkpoints, log), effective, checkpoints, prober);

@@ -51,13 +51,17 @@ final class SupervisedRun implements AutoCloseable {
     }
 
     int run(ScriptedSrun srun, Optional<AutoresumeConfig> config) throws InterruptedException {
+        return run(srun, config, ARGV);
+    }
+
+    int run(ScriptedSrun srun, Optional<AutoresumeConfig> config, List<String> argv) throws InterruptedException {
         PrintStream stderr = new PrintStream(err, true, StandardCharsets.UTF_8);
         NodeProber prober = node -> silentSlurmd.contains(node.name())
                 ? Optional.of("connection refused") : Optional.empty();
         StepSupervisor supervisor = new StepSupervisor(slurm.client(), slurm,
                 SupervisorSettings.fromEnvironment(environment), config, environment,
                 new SupervisorLog(stderr, FakeSlurm.JOB), srun, () -> prober);
-        return supervisor.run(ARGV);
+        return supervisor.run(argv);
     }
 
     /** What the supervisor said on stderr. */
