@@ -25,6 +25,12 @@ import org.slurmautoresume.slurm.model.JobState;
  */
 class InJobSpareIT {
 
+    /**
+     * A first start may wait for nodes an earlier test's resized job left PLANNED until
+     * slurmctld's next node ping (docs/slurm-behaviour.md); RecoveryScenariosIT allows the same.
+     */
+    private static final Duration FIRST_START = Duration.ofSeconds(300);
+
     private static final String PREFIX = "84-in-job-spare-it-";
     private static LocalCluster cluster;
     private static SlurmTruth truth;
@@ -57,7 +63,7 @@ class InJobSpareIT {
                 : List.of("-N3", "-w", "node[1-3]", "--exclusive");
         String jobId = cluster.submit(script, options);
         try {
-            Wait.until("the step of job " + jobId + " to run on node1 and node2", Duration.ofSeconds(60), () ->
+            Wait.until("the step of job " + jobId + " to run on node1 and node2", FIRST_START, () ->
                     Files.exists(cluster.jobsDir().resolve(jobId + ".up.node1"))
                             && Files.exists(cluster.jobsDir().resolve(jobId + ".up.node2")) ? Optional.of(true) : Optional.empty());
             long killed = System.nanoTime();
@@ -132,7 +138,7 @@ class InJobSpareIT {
 
     private static void waitForTasks(String jobId, int attempt, String... nodes) {
         Wait.until("attempt " + attempt + " of job " + jobId + " to run on " + String.join(" and ", nodes),
-                Duration.ofSeconds(60), () -> Arrays.stream(nodes).allMatch(node ->
+                attempt == 1 ? FIRST_START : Duration.ofSeconds(90), () -> Arrays.stream(nodes).allMatch(node ->
                         Files.exists(cluster.jobsDir().resolve(jobId + ".up" + attempt + "." + node)))
                         ? Optional.of(true) : Optional.empty());
     }
