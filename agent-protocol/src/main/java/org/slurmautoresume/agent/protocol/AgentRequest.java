@@ -25,7 +25,7 @@ import org.slurmautoresume.slurm.model.JobId;
  * {@link Op#REPORT} only; {@code nodes} is empty for {@link Op#WATCH} and {@link Op#REPORT}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record AgentRequest(Op op, String jobId, List<String> nodes, Action action, MarkState state,
+public record AgentRequest(Op op, String jobId, List<String> nodes, NodeMark.Action action, MarkState state,
                            AgentReport report) {
 
     /** Far more nodes than any one request about one job's faults needs; bounds the agent's work. */
@@ -36,31 +36,6 @@ public record AgentRequest(Op op, String jobId, List<String> nodes, Action actio
 
         String wire() {
             return name().toLowerCase(Locale.ROOT);
-        }
-    }
-
-    /** What the node needs; the agent writes it as the fixed reason {@code Action:Replace|Reboot}. */
-    public enum Action {
-        REPLACE("Replace"), REBOOT("Reboot");
-
-        private final String word;
-
-        Action(String word) {
-            this.word = word;
-        }
-
-        public String word() {
-            return word;
-        }
-
-        /** The node reason the agent sets; a constant, never the caller's text. */
-        public String reason() {
-            return mark().reason();
-        }
-
-        /** The same action as {@link SlurmControl} writes it. */
-        public NodeMark.Action mark() {
-            return NodeMark.Action.valueOf(name());
         }
     }
 
@@ -135,7 +110,7 @@ public record AgentRequest(Op op, String jobId, List<String> nodes, Action actio
         return new AgentRequest(Op.DIAGNOSE, jobId, nodes, null, null, null);
     }
 
-    public static AgentRequest mark(String jobId, List<String> nodes, Action action, MarkState state) {
+    public static AgentRequest mark(String jobId, List<String> nodes, NodeMark.Action action, MarkState state) {
         return new AgentRequest(Op.MARK, jobId, nodes, action, state, null);
     }
 
@@ -192,7 +167,7 @@ public record AgentRequest(Op op, String jobId, List<String> nodes, Action actio
             }
         }
         JsonNode report = doc.get("report");
-        return new AgentRequest(op, jobId, nodes, word(doc, "action", Action.class, false),
+        return new AgentRequest(op, jobId, nodes, word(doc, "action", NodeMark.Action.class, false),
                 word(doc, "state", MarkState.class, false),
                 report == null || report.isNull() ? null : AgentReport.fromJson(report));
     }

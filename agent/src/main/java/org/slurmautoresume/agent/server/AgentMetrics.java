@@ -1,5 +1,6 @@
 package org.slurmautoresume.agent.server;
 
+import org.slurmautoresume.slurm.client.NodeMark;
 import org.slurmautoresume.agent.protocol.AgentJson;
 import org.slurmautoresume.agent.protocol.AgentReport;
 import org.slurmautoresume.agent.protocol.AgentRequest;
@@ -100,7 +101,7 @@ public final class AgentMetrics {
     }
 
     /** A node this agent marked, or asked Slurm to reboot: {@code replace} or {@code reboot}. */
-    void nodeMarked(AgentRequest.Action action) {
+    void nodeMarked(NodeMark.Action action) {
         nodesMarked.labelValues(action.word().toLowerCase(java.util.Locale.ROOT)).inc();
     }
 

@@ -218,13 +218,13 @@ public final class AgentPolicy {
         return new Diagnosis(name, true, slurmSays + "; slurmd accepts connections", found);
     }
 
-    private NodeDecision mark(String name, AgentRequest.Action action, AgentRequest.MarkState state) {
+    private NodeDecision mark(String name, NodeMark.Action action, AgentRequest.MarkState state) {
         return counted(action, actOnUnhealthy(name, "marks", diagnosis -> decided(name,
-                control.mark(NodeMark.of(name, state.mark(), action.mark())),
+                control.mark(NodeMark.of(name, state.mark(), action)),
                 NodeDecision.MARKED, diagnosis.evidence(), "set " + state.word() + " with reason " + action.reason())));
     }
 
-    private NodeDecision counted(AgentRequest.Action action, NodeDecision decision) {
+    private NodeDecision counted(NodeMark.Action action, NodeDecision decision) {
         if (!decision.refusedOrFailed()) {
             metrics.nodeMarked(action);
         }
@@ -254,7 +254,7 @@ public final class AgentPolicy {
         }
         Node node = lookup.node();
         String slurmSays = lookup.slurmSays();
-        if (!markedByAgent(node, AgentRequest.Action.REPLACE) && !markedByAgent(node, AgentRequest.Action.REBOOT)) {
+        if (!markedByAgent(node, NodeMark.Action.REPLACE) && !markedByAgent(node, NodeMark.Action.REBOOT)) {
             return new NodeDecision(name, NodeDecision.REFUSED, slurmSays,
                     "the agent resumes only nodes it marked (reason Action:Replace or Action:Reboot set by "
                             + agentUser + ")");
@@ -294,7 +294,7 @@ public final class AgentPolicy {
     }
 
     /** Whether the node carries the reason {@code Action:<action>} and the agent's user set it. */
-    private boolean markedByAgent(Node node, AgentRequest.Action action) {
+    private boolean markedByAgent(Node node, NodeMark.Action action) {
         Optional<NodeReason> reason = node.reason();
         return reason.isPresent() && reason.get().isAction(action.word())
                 && reason.get().user().map(agentUser::equals).orElse(true);
@@ -306,8 +306,8 @@ public final class AgentPolicy {
      * diagnosis must agree, as for {@code mark}.
      */
     private NodeDecision reboot(String name) {
-        return counted(AgentRequest.Action.REBOOT, actOnUnhealthy(name, "reboots", diagnosis -> decided(name,
-                control.rebootWhenIdle(List.of(name), AgentRequest.Action.REBOOT.reason()),
+        return counted(NodeMark.Action.REBOOT, actOnUnhealthy(name, "reboots", diagnosis -> decided(name,
+                control.rebootWhenIdle(List.of(name), NodeMark.Action.REBOOT.reason()),
                 NodeDecision.REBOOTING, diagnosis.evidence(), "reboot requested, back in service when it is up")));
     }
 
@@ -327,7 +327,7 @@ public final class AgentPolicy {
         }
         Node node = lookup.node();
         String slurmSays = lookup.slurmSays();
-        if (!markedByAgent(node, AgentRequest.Action.REPLACE)) {
+        if (!markedByAgent(node, NodeMark.Action.REPLACE)) {
             return new NodeDecision(name, NodeDecision.REFUSED, slurmSays,
                     "the agent replaces only nodes it marked Action:Replace");
         }

@@ -1,5 +1,6 @@
 package org.slurmautoresume.agent.server;
 
+import org.slurmautoresume.slurm.client.NodeMark;
 import org.slurmautoresume.agent.protocol.AgentRequestException;
 import org.slurmautoresume.agent.protocol.AgentJson;
 
@@ -75,7 +76,7 @@ class AgentMetricsTest {
                 assertTrue(response.ok(), response.message());
             }
             assertFalse(policy.handle(MALLORY, AgentRequest.report("6", AgentReport.of(Event.GIVE_UP, 1, null))).ok());
-            assertTrue(policy.handle(ARTEST, AgentRequest.mark("6", List.of("node2"), AgentRequest.Action.REPLACE,
+            assertTrue(policy.handle(ARTEST, AgentRequest.mark("6", List.of("node2"), NodeMark.Action.REPLACE,
                     AgentRequest.MarkState.FAIL)).ok());
 
             String after = scrape(server);

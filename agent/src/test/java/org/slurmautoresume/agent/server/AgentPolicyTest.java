@@ -21,7 +21,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.slurmautoresume.agent.protocol.AgentRequest.Action;
+import org.slurmautoresume.slurm.client.NodeMark.Action;
 import org.slurmautoresume.agent.protocol.AgentRequest.MarkState;
 
 /**

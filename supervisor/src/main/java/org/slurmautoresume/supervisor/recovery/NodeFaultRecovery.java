@@ -1,5 +1,6 @@
 package org.slurmautoresume.supervisor.recovery;
 
+import org.slurmautoresume.slurm.client.NodeMark;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -55,7 +56,7 @@ public final class NodeFaultRecovery {
     public List<String> confirmAndMark(String jobId, List<String> suspects) {
         long start = System.nanoTime();
         say.accept("diagnosing nodes " + Hostlist.compress(suspects));
-        AgentRequest.Action action = provider.action();
+        NodeMark.Action action = provider.action();
         AgentResponse response = agent.send(AgentRequest.mark(jobId, suspects, action, AgentRequest.MarkState.FAIL));
         List<String> marked = new ArrayList<>();
         for (NodeDecision decision : response.decisions()) {

@@ -1,5 +1,6 @@
 package org.slurmautoresume.supervisor.recovery;
 
+import org.slurmautoresume.slurm.client.NodeMark;
 import java.time.LocalDateTime;
 import java.util.Collection;
 import java.util.List;
@@ -16,8 +17,8 @@ public interface ReplacementProvider {
     String name();
 
     /** The reason the failed nodes are marked with: replaced, or rebooted and used again. */
-    default AgentRequest.Action action() {
-        return AgentRequest.Action.REPLACE;
+    default NodeMark.Action action() {
+        return NodeMark.Action.REPLACE;
     }
 
     /** Starts replacing the failed nodes (a site command, a reboot); nothing for most providers. */

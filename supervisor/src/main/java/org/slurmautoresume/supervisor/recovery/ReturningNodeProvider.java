@@ -1,5 +1,6 @@
 package org.slurmautoresume.supervisor.recovery;
 
+import org.slurmautoresume.slurm.client.NodeMark;
 import java.time.LocalDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -49,8 +50,8 @@ public final class ReturningNodeProvider implements ReplacementProvider {
     }
 
     @Override
-    public AgentRequest.Action action() {
-        return trigger == Replacement.REBOOT ? AgentRequest.Action.REBOOT : AgentRequest.Action.REPLACE;
+    public NodeMark.Action action() {
+        return trigger == Replacement.REBOOT ? NodeMark.Action.REBOOT : NodeMark.Action.REPLACE;
     }
 
     @Override
