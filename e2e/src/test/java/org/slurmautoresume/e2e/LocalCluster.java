@@ -147,16 +147,6 @@ final class LocalCluster {
         return repo;
     }
 
-    /** {@code gpu} or {@code cpu-only}, as cluster.env says. */
-    String shape() {
-        return env.getOrDefault("AR_CLUSTER_SHAPE", CPU_ONLY);
-    }
-
-    /** The GPUs every node carries as GRES; 0 on the cpu-only shape. */
-    int gpusPerNode() {
-        return Integer.parseInt(env.getOrDefault("AR_GPUS_PER_NODE", "0"));
-    }
-
     Path clusterDir() {
         return Path.of(env.get("AR_CLUSTER_DIR"));
     }
