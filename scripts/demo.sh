@@ -83,7 +83,9 @@ train=$(submit AUTORESUME_AGENT_SOCKET="$agent_dir/agent.sock" CKPT_DIR="$ckpt" 
           -- -N3 -w 'node[1-3]' --exclusive --gpus-per-node=4 --job-name=train --wrap "$train_step")
 echo "submitted job $train"
 steps_done() { if [[ -f "$ckpt/steps.log" ]]; then wc -l < "$ckpt/steps.log"; else echo 0; fi; }
-for _ in $(seq 1 240); do
+# Up to 300 s: a cluster that just ran the e2e suite can keep nodes PLANNED for minutes after a
+# resized job (docs/slurm-behaviour.md), and the job waits for them.
+for _ in $(seq 1 1200); do
   [[ "$(steps_done)" -ge 5 ]] && break
   sleep 0.25
 done
