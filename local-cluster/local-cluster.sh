@@ -24,7 +24,7 @@ Usage: local-cluster.sh COMMAND [OPTIONS]
 
 A multi-node Slurm cluster on loopback for tests and the demo. State, config,
 spool, logs and pid files live in $AR_CLUSTER_DIR (default /var/tmp/autoresume-cluster):
-  etc/      slurm.conf, lifecycle/ (resource_config.json and provisioning_parameters.json that
+  etc/      slurm.conf, gres.conf (GPU shape), lifecycle/ (resource_config.json and provisioning_parameters.json that
             `autoresume lifecycle apply` turned into its node lines), plugstack.conf, plugstack.conf.d/ (drop SPANK snippets here),
             fake-reboot.sh (RebootProgram: `scontrol reboot` restarts only that node's slurmd
             with -b), fake-suspend.sh / fake-resume.sh (with --power-save)
@@ -32,6 +32,7 @@ spool, logs and pid files live in $AR_CLUSTER_DIR (default /var/tmp/autoresume-c
             generated password
   db/       MariaDB datadir for slurmdbd (owned by mysql)
   spool/    one SlurmdSpoolDir per node (spool/nodeK)
+  dev/      GPU shape: each node's GPU device files (dev/nodeK/nvidiaI, character devices)
   log/      slurmctld.log, slurmd-nodeK.log, daemon start output
   run/      pid files
   jobs/     owned by the test user; tests write sbatch output here (emptied when a new
@@ -39,8 +40,8 @@ spool, logs and pid files live in $AR_CLUSTER_DIR (default /var/tmp/autoresume-c
   cluster.env  KEY=VALUE lines describing the running cluster (readable by all)
 
 Commands:
-  up [--nodes N] [--slurmd-timeout S] [--cpus C] [--power-save] [--extra-conf FILE] [--no-resume]
-     [--no-accounting]
+  up [--nodes N] [--slurmd-timeout S] [--cpus C] [--gpus G | --cpu-only] [--power-save]
+     [--extra-conf FILE] [--no-resume] [--no-accounting]
         As root: install missing packages (install-deps.sh --runtime-only), create the
         test user ($AR_TEST_USER, default artest), write etc/slurm.conf (ClusterName=arlocal;
         its node and partition lines, debug with node[1-N], are written by the built
@@ -54,6 +55,14 @@ Commands:
                                node-fault detection in the tests is the toolkit's own)
           --cpus C             CPUs per node (default 4; config_overrides lets a 2-core
                                host declare more)
+          --gpus G             the GPU shape (the default, a production GPU partition):
+                               every node Gres=gpu:G (default 4) backed by its own character
+                               devices dev/nodeK/nvidia0..G-1 named in etc/gres.conf,
+                               GresTypes=gpu, PrologFlags=Contain (an extern step in every
+                               job), AccountingStorageTRES=gres/gpu with accounting
+          --cpu-only           no GRES, no gres.conf, no PrologFlags=Contain: the shape in
+                               which job expansion works (AR_CLUSTER_SHAPE=cpu-only does the
+                               same; AR_CLUSTER_SHAPE=gpu asks for the default)
           --power-save         enable Slurm power saving with fake programs: SuspendProgram
                                kills the node (kill-node), ResumeProgram revives it, so
                                `scontrol update node=X state=power_down|power_up` works
@@ -73,7 +82,8 @@ Commands:
         it), wait for them to exit. Logs are kept; --purge also removes $AR_CLUSTER_DIR
         (and the /etc/slurm/slurm.conf link if it points there). Idempotent.
   status
-        Show munged, slurmctld and each slurmd with its pid, and `sinfo -N`.
+        Show the shape (gpu or cpu-only), munged, slurmctld and each slurmd with its pid,
+        and `sinfo -N`.
         Exit 0 when everything runs and slurmctld answers, 3 otherwise.
   kill-node NODE
         Fault injection: simulate NODE dying. First collect the pids of every job step on
@@ -102,6 +112,8 @@ Environment:
   AR_SLURMCTLD_PORT    SlurmctldPort (default 16817)
   AR_SLURMD_PORT_BASE  port of node1; nodeK uses base+K-1 (default 17001)
   AR_UP_TIMEOUT        seconds `up` waits for daemons and nodes (default 90)
+  AR_CLUSTER_SHAPE     gpu (default) or cpu-only: the shape `up` brings up when neither
+                       --gpus nor --cpu-only is given (how the e2e harness chooses)
 
 Client commands find the cluster through /etc/slurm/slurm.conf when it is our link,
 otherwise export SLURM_CONF from cluster.env.
@@ -117,6 +129,8 @@ source "$SCRIPT_DIR/lib/processes.sh"
 source "$SCRIPT_DIR/lib/node-state.sh"
 # shellcheck source=lib/config.sh
 source "$SCRIPT_DIR/lib/config.sh"
+# shellcheck source=lib/gpu-shape.sh
+source "$SCRIPT_DIR/lib/gpu-shape.sh"
 # shellcheck source=lib/fake-programs.sh
 source "$SCRIPT_DIR/lib/fake-programs.sh"
 # shellcheck source=lib/munge.sh
@@ -133,7 +147,8 @@ source "$SCRIPT_DIR/lib/status.sh"
 source "$SCRIPT_DIR/lib/faults.sh"
 
 cmd_up() {
-    local count=4 timeout=300 cpus=4 power=0 extra="" resume=1 accounting=1
+    local count=4 timeout=300 cpus=4 power=0 extra="" resume=1 accounting=1 gpus=4
+    local shape="${AR_CLUSTER_SHAPE:-gpu}"
     while [ "$#" -gt 0 ]; do
         case "$1" in
             --nodes) count="${2:-}"; shift ;;
@@ -144,6 +159,9 @@ cmd_up() {
             --cpus=*) cpus="${1#*=}" ;;
             --extra-conf) extra="${2:-}"; shift ;;
             --extra-conf=*) extra="${1#*=}" ;;
+            --gpus) gpus="${2:-}"; shape=gpu; shift ;;
+            --gpus=*) gpus="${1#*=}"; shape=gpu ;;
+            --cpu-only) shape=cpu-only ;;
             --power-save) power=1 ;;
             --no-resume) resume=0 ;;
             --no-accounting) accounting=0 ;;
@@ -159,12 +177,17 @@ cmd_up() {
         die "--slurmd-timeout must be >= 3 seconds: '$timeout'"
     fi
     [[ "$cpus" =~ ^[1-9][0-9]{0,3}$ ]] || die "--cpus must be a positive number: '$cpus'"
+    [[ "$gpus" =~ ^[1-9][0-9]?$ ]] || die "--gpus must be 1..99: '$gpus'"
+    case "$shape" in
+        gpu|cpu-only) ;;
+        *) die "AR_CLUSTER_SHAPE must be gpu or cpu-only: '$shape'" ;;
+    esac
     if [ -n "$extra" ]; then
         [ -r "$extra" ] || die "--extra-conf file not readable: '$extra'"
         extra="$(cd "$(dirname "$extra")" && pwd)/$(basename "$extra")"
     fi
     need_root up
-    cluster_up "$count" "$timeout" "$cpus" "$power" "$extra" "$resume" "$accounting"
+    cluster_up "$count" "$timeout" "$cpus" "$power" "$extra" "$resume" "$accounting" "$shape" "$gpus"
 }
 
 cmd_down() {

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # The demo on a fresh Debian machine: installs what is missing, builds the toolkit, starts
-# the local 4-node Slurm cluster, installs the toolkit from its tarball with install.sh and
-# starts the root agent for the demo's duration, then, as the ordinary user `artest`, submits
-# the installed examples:
-#   1. show-env.sh, a 2-node job whose script learns its nodes and master from `autoresume env`;
-#   2. batch.sh, a toy training job (`srun --auto-resume=1`, train.py checkpointing every step)
-#      on node[1-2] with node4 as the hot spare: node2 is killed mid-step, the step is re-run on
-#      node[1,4] and resumes after its last checkpoint.
+# the local 4-node Slurm cluster in its default GPU shape (every node Gres=gpu:4,
+# PrologFlags=Contain, as a production GPU partition), installs the toolkit from its tarball
+# with install.sh and starts the root agent for the demo's duration, then, as the ordinary
+# user `artest`, submits the installed examples:
+#   1. show-env.sh, a 2-node GPU job whose script learns its nodes and master from `autoresume env`;
+#   2. the toy training step of batch.sh (`srun --auto-resume=1`, train.py checkpointing every
+#      step) as a GPU job of 3 nodes whose step runs on 2: node3 is its in-job spare. node2 is
+#      killed mid-step, the step is re-run on node[1,3] with node3's GPUs and resumes after its
+#      last checkpoint. (batch.sh itself takes its spare from a spare pool, which needs job
+#      expansion: Slurm refuses that for jobs with GPUs and under PrologFlags=Contain.)
 # Needs root.
 set -euo pipefail
 
@@ -26,7 +29,7 @@ say "Installing what is missing (JDK, Maven, munge, Slurm)"
 say "Building slurm-autoresume"
 (cd "$repo" && mvn -B -ntp -q package -DskipTests)
 
-say "Starting the local Slurm cluster"
+say "Starting the local Slurm cluster (GPU shape: Gres=gpu:4 per node, PrologFlags=Contain)"
 "$cluster" up --nodes 4
 # shellcheck disable=SC1091
 source "${AR_CLUSTER_DIR:-/var/tmp/autoresume-cluster}/cluster.env"
@@ -51,8 +54,8 @@ submit() {
       sbatch --parsable --output="$AR_JOBS_DIR/%j.out" --chdir="$AR_JOBS_DIR" "$@"
 }
 
-say "Submitting examples/sbatch/show-env.sh with --auto-resume=1 as $AR_TEST_USER on 2 nodes"
-job=$(submit -- -N2 --exclusive --auto-resume=1 show-env.sh)
+say "Submitting examples/sbatch/show-env.sh with --auto-resume=1 as $AR_TEST_USER on 2 nodes with 2 GPUs each"
+job=$(submit -- -N2 --exclusive --gpus-per-node=2 --auto-resume=1 show-env.sh)
 echo "submitted job $job"
 
 say "Waiting for job $job to end"
@@ -70,14 +73,19 @@ say "Starting the privileged agent (root): it marks a job's failed nodes, nothin
 agent_dir="$AR_CLUSTER_DIR/demo-agent"
 start_agent "$agent_dir" --metrics-listen 127.0.0.1:0
 
-say "Submitting examples/sbatch/batch.sh (train.py, 20 steps) on node[1-2] with node4 as the hot spare"
+say "Submitting batch.sh's training step (train.py, 20 steps) on node[1-2] with 4 GPUs each; node3 is the job's in-job spare"
 ckpt="$AR_JOBS_DIR/demo-checkpoints-$$"
 rm -rf -- "$ckpt"
-train=$(submit AUTORESUME_SPARE_NODES=node4 AUTORESUME_AGENT_SOCKET="$agent_dir/agent.sock" CKPT_DIR="$ckpt" \
-          -- -w 'node[1-2]' batch.sh)
+# batch.sh's srun with -N2 in a 3-node job: the supervisor keeps the third node idle as a spare.
+# The tasks print the GPUs Slurm gave them, before and after the spare takes over.
+train_step='srun --auto-resume=1 -N2 --ntasks-per-node=1 bash -c '"'"'echo "$SLURMD_NODENAME attempt $AUTO_RESUME_ATTEMPT: CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"; exec "$EXAMPLES_DIR/entry.sh" python3 "$EXAMPLES_DIR/train.py"'"'"' && echo "training finished: $(tail -n 1 "$CKPT_DIR/steps.log")"'
+train=$(submit AUTORESUME_AGENT_SOCKET="$agent_dir/agent.sock" CKPT_DIR="$ckpt" EXAMPLES_DIR="$examples" \
+          -- -N3 -w 'node[1-3]' --exclusive --gpus-per-node=4 --job-name=train --wrap "$train_step")
 echo "submitted job $train"
 steps_done() { if [[ -f "$ckpt/steps.log" ]]; then wc -l < "$ckpt/steps.log"; else echo 0; fi; }
-for _ in $(seq 1 240); do
+# Up to 300 s: a cluster that just ran the e2e suite can keep nodes PLANNED for minutes after a
+# resized job (docs/slurm-behaviour.md), and the job waits for them.
+for _ in $(seq 1 1200); do
   [[ "$(steps_done)" -ge 5 ]] && break
   sleep 0.25
 done

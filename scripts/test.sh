@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on this machine, from nothing: installs what is missing (JDK,
-# Maven, gcc, munge, Slurm 22.05 from Debian), brings up the local 4-node Slurm cluster,
+# Maven, gcc, munge, Slurm 22.05 from Debian), brings up the local 4-node Slurm cluster
+# (its default GPU shape; the e2e harness switches it to cpu-only once, for the job-expansion
+# tests, which run last),
 # builds everything and runs unit, C and end-to-end tests. Needs root (packages, daemons,
 # and jobs submitted as the ordinary test user). The cluster is stopped afterwards unless
 # AR_KEEP_CLUSTER=1.

@@ -4,11 +4,12 @@
 
 # One line per node, each with its own loopback address (127.0.0.K) and slurmd port, so that
 # NodeAddr, and so MASTER_ADDR, tells nodes apart as on a real cluster.
-# lifecycle_json COUNT CPUS DIR: the local cluster described the way a platform describes
+# lifecycle_json COUNT CPUS DIR SHAPE GPUS: the local cluster described the way a platform describes
 # one, for `autoresume lifecycle apply`: DIR/resource_config.json (a controller and nodeK on
-# 127.0.0.K, slurmd port base+K-1) and DIR/provisioning_parameters.json (partition, CPUs).
+# 127.0.0.K, slurmd port base+K-1) and DIR/provisioning_parameters.json (partition, CPUs, and
+# in the GPU shape Gres=gpu:GPUS, as a site's GPU instance group declares it).
 lifecycle_json() {
-    local count="$1" cpus="$2" dir="$3" k sep=""
+    local count="$1" cpus="$2" dir="$3" shape="$4" gpus="$5" k sep=""
     {
         printf '{\n  "ClusterConfig": { "ClusterName": "%s" },\n  "InstanceGroups": [\n' "$CLUSTER_NAME"
         printf '    { "Name": "controller", "InstanceType": "local", "Instances": [\n'
@@ -32,7 +33,7 @@ lifecycle_json() {
       "instance_group_name": "nodes",
       "partition_name": "$PARTITION",
       "autoresume": {
-        "node_options": "CPUs=$cpus Boards=1 SocketsPerBoard=1 CoresPerSocket=$cpus ThreadsPerCore=1 RealMemory=2048"
+        "node_options": "CPUs=$cpus Boards=1 SocketsPerBoard=1 CoresPerSocket=$cpus ThreadsPerCore=1 RealMemory=2048$(shape_node_options "$shape" "$gpus")"
       }
     }
   ],
@@ -41,16 +42,16 @@ lifecycle_json() {
 JSON
 }
 
-# with_lifecycle_nodes COUNT CPUS: reads a slurm.conf without nodes on stdin and prints it
+# with_lifecycle_nodes COUNT CPUS SHAPE GPUS: reads a slurm.conf without nodes on stdin and prints it
 # with the node and partition lines that `autoresume lifecycle apply` writes for the
 # controller (dogfood: the tests' cluster is configured through the product's own path).
 with_lifecycle_nodes() {
-    local count="$1" cpus="$2" work rc=0
+    local count="$1" cpus="$2" shape="$3" gpus="$4" work rc=0
     [ -x "$AUTORESUME" ] || die "$AUTORESUME is missing: build the toolkit first (mvn -B -ntp -q package -DskipTests); 'up' configures the nodes through 'autoresume lifecycle apply'"
     work="$(mktemp -d)"
     mkdir -p "$work/root" "$ETC/lifecycle"
     cat >"$work/root/slurm.conf"
-    lifecycle_json "$count" "$cpus" "$ETC/lifecycle" # kept: the cluster as the platform would describe it
+    lifecycle_json "$count" "$cpus" "$ETC/lifecycle" "$shape" "$gpus" # kept: the cluster as the platform would describe it
     "$AUTORESUME" lifecycle apply --provisioning "$ETC/lifecycle/provisioning_parameters.json" \
         --resource-config "$ETC/lifecycle/resource_config.json" --node controller --root "$work/root" \
         --slurm-conf /slurm.conf >"$work/apply.out" 2>&1 || rc=$?
@@ -63,8 +64,8 @@ with_lifecycle_nodes() {
     [ "$rc" -eq 0 ] || die "autoresume lifecycle apply failed (exit $rc) for the local cluster's JSON files"
 }
 
-gen_conf() { # COUNT TIMEOUT CPUS POWER_SAVE(0|1) EXTRA_FILE ACCOUNTING(0|1)
-    local count="$1" timeout="$2" cpus="$3" power="$4" extra="$5" accounting="$6" host storage
+gen_conf() { # COUNT TIMEOUT CPUS POWER_SAVE(0|1) EXTRA_FILE ACCOUNTING(0|1) SHAPE GPUS
+    local count="$1" timeout="$2" cpus="$3" power="$4" extra="$5" accounting="$6" shape="$7" gpus="$8" host storage
     host="$(uname -n)"
     host="${host%%.*}"
     if [ "$accounting" -eq 1 ]; then
@@ -117,6 +118,7 @@ SlurmdPidFile=$RUN/slurmd-%n.pid
 SlurmdLogFile=$LOGDIR/slurmd-%n.log
 SlurmdDebug=info
 CONF
+    shape_conf "$shape" "$gpus" "$accounting"
     if [ "$power" -eq 1 ]; then
         cat <<CONF
 # --- power saving (--power-save): fake programs kill / revive the node's slurmd
@@ -132,7 +134,7 @@ CONF
     fi
 }
 
-write_env() { # COUNT TIMEOUT CPUS POWER_SAVE ACCOUNTING
+write_env() { # COUNT TIMEOUT CPUS POWER_SAVE ACCOUNTING SHAPE GPUS
     local tmp="$ENV_FILE.tmp"
     {
         echo "AR_CLUSTER_DIR=$DIR"
@@ -152,6 +154,8 @@ write_env() { # COUNT TIMEOUT CPUS POWER_SAVE ACCOUNTING
         echo "AR_POWER_SAVE=$4"
         echo "AR_ACCOUNTING=$5"
         echo "AR_SLURMDBD_PORT=$DBD_PORT"
+        echo "AR_CLUSTER_SHAPE=$6"
+        if [ "$6" = gpu ]; then echo "AR_GPUS_PER_NODE=$7"; else echo "AR_GPUS_PER_NODE=0"; fi
     } >"$tmp"
     chmod 0644 "$tmp"
     mv -f "$tmp" "$ENV_FILE"

@@ -22,6 +22,7 @@ cluster_status() {
         return 3
     fi
     count="$(configured_count)"
+    shape_line
     status_line munged "$(munged_pid)" munge_works || ok=3
     pids="$(ctld_pids | tr '\n' ' ' | sed 's/ $//')"
     if [ -n "$pids" ] && ctld_up; then

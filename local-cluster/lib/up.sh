@@ -8,8 +8,10 @@ ensure_user() {
 }
 
 # cluster_up COUNT SLURMD_TIMEOUT CPUS POWER_SAVE(0|1) EXTRA_FILE RESUME(0|1) ACCOUNTING(0|1)
+#            SHAPE(gpu|cpu-only) GPUS
 cluster_up() {
     local count="$1" timeout="$2" cpus="$3" power="$4" extra="$5" resume="$6" accounting="$7"
+    local shape="$8" gpus="$9"
     local t0 newconf node name state pid started=0
     local -a powered
     t0="$(now)"
@@ -28,7 +30,8 @@ cluster_up() {
     chown "$AR_TEST_USER": "$JOBS"
     chmod 0755 "$JOBS"
 
-    newconf="$(gen_conf "$count" "$timeout" "$cpus" "$power" "$extra" "$accounting" | with_lifecycle_nodes "$count" "$cpus")"
+    newconf="$(gen_conf "$count" "$timeout" "$cpus" "$power" "$extra" "$accounting" "$shape" "$gpus" \
+        | with_lifecycle_nodes "$count" "$cpus" "$shape" "$gpus")"
     if [ ! -f "$CONF" ] || [ "$(cat "$CONF")" != "$newconf" ]; then
         if [ -f "$CONF" ]; then
             if [ -n "$(ctld_pids)$(all_slurmd_pids)" ]; then
@@ -47,8 +50,10 @@ cluster_up() {
         printf '%s\n' "$newconf" >"$CONF.tmp"
         chmod 0644 "$CONF.tmp"
         mv -f "$CONF.tmp" "$CONF"
-        log "wrote $CONF ($(hostlist "$count"), $cpus CPUs each, SlurmdTimeout=$timeout)"
+        log "wrote $CONF ($(hostlist "$count"), $cpus CPUs each, SlurmdTimeout=$timeout, shape $shape$(
+            [ "$shape" = gpu ] && printf ' with %d GPUs each' "$gpus"))"
     fi
+    write_shape_files "$shape" "$count" "$gpus"
     if [ ! -f "$PLUGSTACK" ] || [ "$(cat "$PLUGSTACK")" != "include $PLUGSTACK_D/*.conf" ]; then
         printf 'include %s/*.conf\n' "$PLUGSTACK_D" >"$PLUGSTACK"
     fi
@@ -99,8 +104,8 @@ cluster_up() {
     if [ "$started" -eq 1 ] || [ "$resume" -eq 0 ] || [ "${#powered[@]}" -gt 0 ] || ! nodes_schedulable "$count"; then
         wait_nodes_usable "$count" "$resume" "${powered[@]}"
     fi
-    write_env "$count" "$timeout" "$cpus" "$power" "$accounting"
-    log "cluster $CLUSTER_NAME up: $(hostlist "$count") in partition $PARTITION ($(elapsed "$t0") s); env in $ENV_FILE"
+    write_env "$count" "$timeout" "$cpus" "$power" "$accounting" "$shape" "$gpus"
+    log "cluster $CLUSTER_NAME up ($shape shape): $(hostlist "$count") in partition $PARTITION ($(elapsed "$t0") s); env in $ENV_FILE"
 }
 
 # wait_nodes_usable COUNT RESUME(0|1) [NODE=STATE...]: wait until every node registered (or

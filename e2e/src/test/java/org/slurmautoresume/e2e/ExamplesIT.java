@@ -20,6 +20,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.model.Job;
@@ -140,6 +141,7 @@ class ExamplesIT {
      * and the job completes with every step trained once.
      */
     @Test
+    @Tag(LocalCluster.CPU_ONLY) // batch.sh's spare comes from a spare pool: job expansion, refused on the GPU shape
     void theTrainingJobSurvivesAKilledNodeAndRepeatsNoCheckpointedStep() {
         Path checkpoints = checkpointDir("batch");
         int totalSteps = 12;

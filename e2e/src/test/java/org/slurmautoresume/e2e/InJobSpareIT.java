@@ -18,10 +18,12 @@ import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobState;
 
 /**
- * In-job spares: a 3-node job (with and without --no-kill) runs {@code srun --auto-resume=1 -N2},
+ * In-job spares: a 3-node GPU job (with and without --no-kill) runs {@code srun --auto-resume=1 -N2},
  * so it holds one idle node. When the second step node dies, the supervisor has the agent mark
  * it, drops it from the job and re-runs the step at once on the first node and the spare, with
- * no replacement configured and no job expansion; the job ends COMPLETED on two nodes.
+ * no replacement configured and no job expansion; the job ends COMPLETED on two nodes, and the
+ * re-run's tasks have their GPUs on the spare. Runs on the GPU shape (GRES and
+ * PrologFlags=Contain), where this is the path that works.
  */
 class InJobSpareIT {
 
@@ -32,6 +34,8 @@ class InJobSpareIT {
     private static final Duration FIRST_START = Duration.ofSeconds(300);
 
     private static final String PREFIX = "84-in-job-spare-it-";
+    /** As a training job asks for them; srun's steps get the job's GPUs unless they ask otherwise. */
+    private static final String GPUS = "--gpus-per-node=2";
     private static LocalCluster cluster;
     private static SlurmTruth truth;
     private static SupervisedSteps supervised;
@@ -55,12 +59,12 @@ class InJobSpareIT {
                 #!/bin/bash
                 export AUTORESUME_AGENT_SOCKET=%s
                 srun --auto-resume=1 -N2 --ntasks-per-node=1 bash -c '
-                  echo "attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST master=$MASTER_ADDR"
+                  echo "attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST master=$MASTER_ADDR gpus=${CUDA_VISIBLE_DEVICES-none}"
                   if [ "$AUTO_RESUME_ATTEMPT" = 1 ]; then touch "$SLURM_JOB_ID.up.$SLURMD_NODENAME"; sleep 300; fi'
                 echo "SRUN_EXIT=$?"
                 """.formatted(supervised.agent().socket());
-        List<String> options = noKill ? List.of("-N3", "-w", "node[1-3]", "--exclusive", "--no-kill")
-                : List.of("-N3", "-w", "node[1-3]", "--exclusive");
+        List<String> options = noKill ? List.of("-N3", "-w", "node[1-3]", "--exclusive", GPUS, "--no-kill")
+                : List.of("-N3", "-w", "node[1-3]", "--exclusive", GPUS);
         String jobId = cluster.submit(script, options);
         try {
             Wait.until("the step of job " + jobId + " to run on node1 and node2", FIRST_START, () ->
@@ -74,8 +78,11 @@ class InJobSpareIT {
             assertEquals(JobState.COMPLETED, done.state(), output);
             assertTrue(output.contains("SRUN_EXIT=0"), output);
             assertFalse(output.contains("attempt=1 node=node3"), "the spare stays idle at first: " + output);
-            assertTrue(output.contains("attempt=2 node=node1 list=node[1,3] master=127.0.0.1"), output);
-            assertTrue(output.contains("attempt=2 node=node3 list=node[1,3] master=127.0.0.1"), output);
+            assertTrue(output.lines().anyMatch(l -> l.startsWith("attempt=1 node=node2 ") && l.endsWith(" gpus=0,1")), output);
+            assertTrue(output.contains("attempt=2 node=node1 list=node[1,3] master=127.0.0.1 gpus=0,1"), output);
+            // The spare's own GPUs, handed out by Slurm's gres/gpu plugin to the re-run.
+            assertTrue(output.contains("attempt=2 node=node3 list=node[1,3] master=127.0.0.1 gpus=0,1"), output);
+            assertEquals("gres:gpu:2", truth.jobField(jobId, "TresPerNode"));
             assertEquals("node[1,3]", truth.jobField(jobId, "NodeList"));
             assertTrue(truth.nodeField("node2", "State").contains("FAIL"), truth.nodeField("node2", "State"));
             assertTrue(truth.nodeField("node2", "Reason").startsWith("Action:Replace"), truth.nodeField("node2", "Reason"));
@@ -102,11 +109,11 @@ class InJobSpareIT {
                 #!/bin/bash
                 export AUTORESUME_AGENT_SOCKET=%s
                 srun --auto-resume=1 -N2 --ntasks-per-node=1 bash -c '
-                  echo "attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST master=$MASTER_ADDR"
+                  echo "attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST master=$MASTER_ADDR gpus=${CUDA_VISIBLE_DEVICES-none}"
                   if [ "$AUTO_RESUME_ATTEMPT" -lt 3 ]; then touch "$SLURM_JOB_ID.up$AUTO_RESUME_ATTEMPT.$SLURMD_NODENAME"; sleep 300; fi'
                 echo "SRUN_EXIT=$?"
                 """.formatted(supervised.agent().socket());
-        String jobId = cluster.submit(script, List.of("-N4", "-w", "node[1-4]", "--exclusive"));
+        String jobId = cluster.submit(script, List.of("-N4", "-w", "node[1-4]", "--exclusive", GPUS));
         try {
             waitForTasks(jobId, 1, "node1", "node2");
             cluster.killNode("node2");
@@ -115,8 +122,8 @@ class InJobSpareIT {
             Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
             String output = cluster.jobOutput(jobId);
             assertEquals(JobState.COMPLETED, done.state(), output);
-            assertTrue(output.contains("attempt=3 node=node1 list=node[1,4] master=127.0.0.1"), output);
-            assertTrue(output.contains("attempt=3 node=node4 list=node[1,4] master=127.0.0.1"), output);
+            assertTrue(output.contains("attempt=3 node=node1 list=node[1,4] master=127.0.0.1 gpus=0,1"), output);
+            assertTrue(output.contains("attempt=3 node=node4 list=node[1,4] master=127.0.0.1 gpus=0,1"), output);
             assertEquals("node[1,4]", truth.jobField(jobId, "NodeList"));
             for (String node : List.of("node2", "node3")) {
                 assertTrue(truth.nodeField(node, "State").contains("FAIL"), node + " " + truth.nodeField(node, "State"));

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slurmautoresume.slurm.exec.CommandRunner;
 import org.slurmautoresume.slurm.model.Job;
@@ -21,6 +22,7 @@ import org.slurmautoresume.slurm.client.SlurmException;
  * Shrinking a running job and growing it back through a donor allocation, done as the job's
  * owner (the ordinary test user), on the real controller.
  */
+@Tag(LocalCluster.CPU_ONLY) // growing a job back is job expansion, refused on the GPU shape
 class JobResizerIT {
 
     private static LocalCluster cluster;

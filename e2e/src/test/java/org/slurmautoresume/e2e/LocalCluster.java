@@ -28,8 +28,20 @@ import org.slurmautoresume.slurm.client.SlurmClient;
  * The local Slurm cluster brought up by {@code local-cluster/local-cluster.sh up}.
  * Found through its {@code cluster.env}; when it is missing the tests are skipped on a
  * developer's machine and fail in CI ({@code CI=true}).
+ *
+ * <p>The cluster has a shape: {@code gpu} (GRES and PrologFlags=Contain, the default, what
+ * production training clusters look like) or {@code cpu-only} (where job expansion works).
+ * Each failsafe execution names the shape its tests need in the system property
+ * {@value #SHAPE_PROPERTY}; classes and methods tagged {@value #CPU_ONLY} run in the
+ * cpu-only execution. When the running cluster has the other shape, {@link #get()} brings it
+ * up again in the wanted one, with the node count, timeouts and accounting it had.
  */
 final class LocalCluster {
+
+    /** The JUnit tag of tests of the expansion path, which Slurm refuses on the GPU shape. */
+    static final String CPU_ONLY = "cpu-only";
+    static final String SHAPE_PROPERTY = "autoresume.cluster.shape";
+    private static final Duration RESHAPE_TIMEOUT = Duration.ofSeconds(240);
 
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
     private static final AtomicInteger SCRIPT_COUNTER = new AtomicInteger();
@@ -62,6 +74,12 @@ final class LocalCluster {
         }
         Path repo = Path.of(System.getProperty("autoresume.repo", ".")).toAbsolutePath().normalize();
         if (problem == null) {
+            problem = reshapeIfNeeded(values, repo, dir);
+            if (problem == null) {
+                values = readEnvFile(envFile);
+            }
+        }
+        if (problem == null) {
             CommandResult status = new CommonsExecCommandRunner().run(new CommandRequest(
                     List.of(repo.resolve("local-cluster/local-cluster.sh").toString(), "status"),
                     COMMAND_TIMEOUT, Map.of("AR_CLUSTER_DIR", dir)));
@@ -78,6 +96,51 @@ final class LocalCluster {
         instance = new LocalCluster(values, repo);
         Plugstack.removeLeftovers(instance);
         return instance;
+    }
+
+    /**
+     * Brings the cluster up in the shape this execution asked for when it runs in the other
+     * one: a changed configuration restarts it with fresh slurmctld state, so the suite orders
+     * its executions to reshape once. Returns a problem, or null.
+     */
+    private static String reshapeIfNeeded(Map<String, String> values, Path repo, String dir) {
+        String wanted = System.getProperty(SHAPE_PROPERTY, "gpu");
+        // A cluster.env written before shapes existed describes a CPU-only cluster.
+        String running = values.getOrDefault("AR_CLUSTER_SHAPE", CPU_ONLY);
+        if (wanted.equals(running)) {
+            return null;
+        }
+        if (!wanted.equals("gpu") && !wanted.equals(CPU_ONLY)) {
+            return SHAPE_PROPERTY + " must be gpu or " + CPU_ONLY + ": '" + wanted + "'";
+        }
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return "these tests need the " + wanted + " cluster shape, the running one is " + running
+                    + ": run as root, or: sudo local-cluster/local-cluster.sh up " + (wanted.equals("gpu") ? "" : "--cpu-only");
+        }
+        List<String> argv = new ArrayList<>(List.of(repo.resolve("local-cluster/local-cluster.sh").toString(), "up",
+                "--nodes", values.getOrDefault("AR_NODE_COUNT", "4"),
+                "--slurmd-timeout", values.getOrDefault("AR_SLURMD_TIMEOUT", "300"),
+                "--cpus", values.getOrDefault("AR_CPUS_PER_NODE", "4")));
+        if (wanted.equals("gpu")) {
+            String gpus = values.getOrDefault("AR_GPUS_PER_NODE", "0");
+            argv.addAll(List.of("--gpus", gpus.equals("0") ? "4" : gpus));
+        } else {
+            argv.add("--cpu-only");
+        }
+        if ("1".equals(values.get("AR_POWER_SAVE"))) {
+            argv.add("--power-save");
+        }
+        if ("0".equals(values.get("AR_ACCOUNTING"))) {
+            argv.add("--no-accounting");
+        }
+        CommandResult up = new CommonsExecCommandRunner().run(new CommandRequest(argv, RESHAPE_TIMEOUT,
+                Map.of("AR_CLUSTER_DIR", dir)));
+        if (!up.succeeded()) {
+            return "could not bring the local cluster up in the " + wanted + " shape (" + String.join(" ", argv) + "):\n"
+                    + up.stdout() + up.stderr();
+        }
+        System.out.println("local cluster reshaped from " + running + " to " + wanted + " for these tests");
+        return null;
     }
 
     Path repo() {

@@ -34,7 +34,10 @@ class NodeAdminIT {
 
     private String holdNode(String node) {
         String jobId = cluster.submit("#!/bin/bash\nsleep 300\n", List.of("-N1", "-w", node, "--job-name=node-admin-it"));
-        cluster.waitForJob(jobId, "to run", Duration.ofSeconds(60), j -> j.state() == JobState.RUNNING);
+        // InJobSpareIT, just before, shrinks jobs off node[1-3]; in the full suite node3 then stayed
+        // PLANNED for over 2 minutes (until slurmctld's next node ping, docs/slurm-behaviour.md),
+        // so this allows what InJobSpareIT's and RecoveryScenariosIT's first starts allow.
+        cluster.waitForJob(jobId, "to run", Duration.ofSeconds(300), j -> j.state() == JobState.RUNNING);
         return jobId;
     }
 

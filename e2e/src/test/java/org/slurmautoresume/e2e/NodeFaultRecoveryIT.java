@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.slurmautoresume.slurm.model.Job;
@@ -21,6 +22,7 @@ import org.slurmautoresume.slurm.model.JobState;
  * FAIL with Action:Replace, the job drops it and grows onto a spare, and the step runs again
  * with a fresh NODE_LIST and MASTER_ADDR; the job ends COMPLETED. With and without --no-kill.
  */
+@Tag(LocalCluster.CPU_ONLY) // the spare comes from outside the job: job expansion, refused on the GPU shape
 class NodeFaultRecoveryIT {
 
     private static final String PREFIX = "85-node-fault-it-";

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -30,6 +31,10 @@ import org.slurmautoresume.slurm.model.JobState;
  * repaired; the
  * budget used up (exit, or requeue); the job cancelled, and the supervisor SIGKILLed, while
  * recovery waits. Every node a test kills is revived and resumed after it.
+ *
+ * <p>Those that grow the job back from outside it (a spare pool, the node under its own name)
+ * are job expansion and run on the cpu-only cluster; a GPU job with an in-job spare told its
+ * checkpoint, and the budget used up, run on the GPU shape.
  */
 class RecoveryScenariosIT {
 
@@ -153,6 +158,7 @@ class RecoveryScenariosIT {
     }
 
     @Test
+    @Tag(LocalCluster.CPU_ONLY)
     void theNodeBackUnderItsOwnHostnameIsResumedAndTheStepRunsOnIt() {
         String jobId = waitingForNode2UnderItsOwnName();
         cluster.reviveNode("node2"); // the platform's new instance registers under the old name
@@ -167,6 +173,7 @@ class RecoveryScenariosIT {
     }
 
     @Test
+    @Tag(LocalCluster.CPU_ONLY)
     void theAgentRunsTheSitesReplaceCommandAndTheStepRunsOnTheReplacedNode() {
         String jobId = submit(script("AUTORESUME_REPLACEMENT=command AUTORESUME_REPLACEMENT_TIMEOUT=120", 2),
                 "-N2", "-w", "node[1-2]", "--exclusive");
@@ -185,6 +192,7 @@ class RecoveryScenariosIT {
     }
 
     @Test
+    @Tag(LocalCluster.CPU_ONLY)
     void theMasterNodeOfAnSallocJobDiesAndTheStepMovesToANewMaster() throws Exception {
         Path out = cluster.jobsDir().resolve("salloc-master-" + System.nanoTime() + ".out");
         List<String> argv = cluster.asTestUser(List.of("salloc", "-N2", "-w", "node[1-2]", "--exclusive",
@@ -223,6 +231,7 @@ class RecoveryScenariosIT {
      * every change to a job once it has been grown, which {@code JobResizerTest} covers.
      */
     @Test
+    @Tag(LocalCluster.CPU_ONLY)
     void twoFaultsInARowAreBothRepaired() {
         String before = agent.scrapeMetrics();
         String jobId = submit(script("AUTORESUME_SPARE_NODES=node[3-4]", 3), "-N2", "-w", "node[1-2]", "--exclusive");
@@ -261,16 +270,17 @@ class RecoveryScenariosIT {
 
     /**
      * Checkpoint-aware re-run: the re-run is told the newest complete checkpoint (a DCP-style
-     * directory whose .metadata was written), never the one the fault cut short.
+     * directory whose .metadata was written), never the one the fault cut short. A GPU job
+     * whose third node is its in-job spare: the re-run has the spare's GPUs.
      */
     @Test
     void theReRunIsToldTheNewestCompleteCheckpoint() {
         String jobId = submit("""
                 #!/bin/bash
-                export AUTORESUME_AGENT_SOCKET=%s AUTORESUME_SPARE_NODES=node4
+                export AUTORESUME_AGENT_SOCKET=%s
                 export AUTORESUME_CHECKPOINT_DIR="$PWD/ckpt-$SLURM_JOB_ID"
                 srun --auto-resume=1 -N2 --ntasks-per-node=1 bash -c '
-                  echo "attempt=$AUTO_RESUME_ATTEMPT rank=$SLURM_PROCID resume_from=${AUTO_RESUME_CHECKPOINT:-none}"
+                  echo "attempt=$AUTO_RESUME_ATTEMPT rank=$SLURM_PROCID resume_from=${AUTO_RESUME_CHECKPOINT:-none} gpus=${CUDA_VISIBLE_DEVICES-none}"
                   if [ "$AUTO_RESUME_ATTEMPT" -lt 2 ]; then
                     if [ "$SLURM_PROCID" = 0 ]; then
                       for s in 100 200; do
@@ -282,16 +292,17 @@ class RecoveryScenariosIT {
                     touch "$SLURM_JOB_ID.a$AUTO_RESUME_ATTEMPT.$SLURM_PROCID"; sleep 300
                   fi'
                 echo "SRUN_EXIT=$?"
-                """.formatted(agent.socket()), "-N2", "-w", "node[1-2]", "--exclusive");
+                """.formatted(agent.socket()), "-N3", "-w", "node[1-3]", "--exclusive", "--gpus-per-node=4");
         awaitAttempt(jobId, 1);
         kill("node2");
         Job done = cluster.waitForJobEnd(jobId, JOB_END);
         String output = cluster.jobOutput(jobId);
         assertEquals(JobState.COMPLETED, done.state(), output);
         String expected = cluster.jobsDir().resolve("ckpt-" + jobId).resolve("step-200").toString();
-        assertTrue(output.contains("attempt=1 rank=0 resume_from=none"), output);
-        assertTrue(output.contains("attempt=2 rank=0 resume_from=" + expected), output);
-        assertTrue(output.contains("attempt=2 rank=1 resume_from=" + expected), output);
+        assertTrue(output.contains("attempt=1 rank=0 resume_from=none gpus=0,1,2,3"), output);
+        assertTrue(output.contains("attempt=2 rank=0 resume_from=" + expected + " gpus=0,1,2,3"), output);
+        assertTrue(output.contains("attempt=2 rank=1 resume_from=" + expected + " gpus=0,1,2,3"), output);
+        assertEquals("node[1,3]", truth.jobField(jobId, "NodeList")); // node3, the job's own spare, took node2's place
         assertTrue(output.contains("SRUN_EXIT=0"), output);
     }
 
@@ -299,7 +310,7 @@ class RecoveryScenariosIT {
     @ValueSource(strings = {"exit", "requeue"})
     void pastTheNodeBudgetTheJobExitsOrIsRequeuedAsConfigured(String onExhausted) {
         String jobId = submit(script("AUTORESUME_SPARE_NODES=node4 AUTORESUME_MAX_NODE_RETRIES=0"
-                + " AUTORESUME_ON_EXHAUSTED=" + onExhausted, 2), "-N2", "-w", "node[1-2]", "--exclusive", "--requeue",
+                + " AUTORESUME_ON_EXHAUSTED=" + onExhausted, 2), "-N2", "-w", "node[1-2]", "--exclusive", "--gpus-per-node=2", "--requeue",
                 "--open-mode=append");
         awaitAttempt(jobId, 1);
         kill("node2");
@@ -328,6 +339,7 @@ class RecoveryScenariosIT {
     }
 
     @Test
+    @Tag(LocalCluster.CPU_ONLY)
     void aJobCancelledWhileRecoveryWaitsIsNotRerunAndLeavesNoDonor() {
         String jobId = waitingForNode2UnderItsOwnName();
         cluster.runAsTestUser(List.of("scancel", jobId));
@@ -339,6 +351,7 @@ class RecoveryScenariosIT {
     }
 
     @Test
+    @Tag(LocalCluster.CPU_ONLY)
     void aSupervisorKilledWhileRecoveryWaitsLeavesTheNodeMarkedAndNoDonor() {
         String jobId = waitingForNode2UnderItsOwnName();
         CommandResult pkill = cluster.run(List.of("pkill", "-KILL", "-u", cluster.testUser(), "-f",

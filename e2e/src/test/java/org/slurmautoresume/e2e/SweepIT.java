@@ -15,6 +15,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.model.JobState;
@@ -144,6 +145,7 @@ class SweepIT {
     }
 
     @Test
+    @Tag(LocalCluster.CPU_ONLY) // a donor allocation exists only for job expansion
     void anOrphanDonorJobIsCancelled() throws Exception {
         String target = cluster.submit("#!/bin/bash\nsleep 300\n", List.of("-N1", "-w", "node1", "--job-name=sweep-it"));
         cluster.waitForJob(target, "to run", Duration.ofSeconds(60), j -> j.state() == JobState.RUNNING);
