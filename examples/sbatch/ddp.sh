@@ -26,5 +26,8 @@ export CKPT_DIR="${CKPT_DIR:-$SLURM_SUBMIT_DIR/ddp-$SLURM_JOB_ID}"
 export STEPS="${STEPS:-20}"
 step_nodes="${STEP_NODES:-2}"
 
-srun --auto-resume=1 -N "$step_nodes" --ntasks-per-node=1 "${PYTHON:-python3}" "$here/ddp_train.py"
+# --ntasks as well as -N: srun would otherwise take the job's task count (one per node of all 3)
+# and start 3 ranks on 2 nodes.
+srun --auto-resume=1 -N "$step_nodes" --ntasks="$step_nodes" --ntasks-per-node=1 \
+    "${PYTHON:-python3}" "$here/ddp_train.py"
 echo "training finished: $(tail -n 1 "$CKPT_DIR/steps.log")"

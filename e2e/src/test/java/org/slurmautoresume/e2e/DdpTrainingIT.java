@@ -158,12 +158,16 @@ class DdpTrainingIT {
         }
     }
 
-    /** The job's state in Slurm's accounting, once slurmdbd has recorded its end. */
+    /**
+     * The job's final state in Slurm's accounting, once slurmdbd has recorded its end. Each shrink
+     * closes one record of the job as RESIZING and opens the next, so the last record is the job's end.
+     */
     private static String accountedState(String jobId) {
         return Wait.until("sacct to record the end of job " + jobId, Duration.ofSeconds(60), () -> {
             CommandResult sacct = cluster.run(List.of("sacct", "-X", "-n", "-P", "-j", jobId, "-o", "State"));
-            String state = sacct.stdout().strip();
-            return sacct.succeeded() && !state.isEmpty() && !state.equals("RUNNING") ? Optional.of(state) : Optional.empty();
+            List<String> records = sacct.stdout().lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+            String last = records.isEmpty() ? "" : records.get(records.size() - 1);
+            return sacct.succeeded() && !last.isEmpty() && !last.equals("RUNNING") ? Optional.of(last) : Optional.empty();
         });
     }
 }
