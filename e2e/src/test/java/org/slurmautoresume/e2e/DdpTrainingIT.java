@@ -107,9 +107,13 @@ class DdpTrainingIT {
         first.forEach(r -> assertEquals("node1,node2", r.hosts(), r.toString()));
         second.forEach(r -> assertEquals("node1,node3", r.hosts(), r.toString()));
 
-        // The re-run's ranks met at the master auto-resume gave them and went on after the last checkpoint.
-        Matcher reformed = Pattern.compile("rank 0/2 on node1: attempt 2, process group of 2 on node1,node3,"
-                + " master 127\\.0\\.0\\.1:\\d+, resuming after step (\\d+)").matcher(output);
+        // Both attempts met at node1's address on the port derived from the job id; the re-run went
+        // on after the last checkpoint.
+        String master = "master 127.0.0.1:" + (20000 + Integer.parseInt(jobId) % 10000);
+        assertTrue(output.contains("rank 0/2 on node1: attempt 1, process group of 2 on node1,node2, " + master
+                + ", resuming after step 0"), output);
+        Matcher reformed = Pattern.compile("rank 0/2 on node1: attempt 2, process group of 2 on node1,node3, "
+                + Pattern.quote(master) + ", resuming after step (\\d+)").matcher(output);
         assertTrue(reformed.find(), output);
         assertEquals(first.get(first.size() - 1).step(), Integer.parseInt(reformed.group(1)), output);
         assertTrue(output.contains("rank 1/2 on node3: finished step " + STEPS), output);
