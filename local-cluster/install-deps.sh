@@ -2,8 +2,10 @@
 # Install what slurm-autoresume needs on a fresh Debian bookworm machine:
 # the Slurm 22.05 daemons (slurmdbd on MariaDB for accounting) and client, munge,
 # the Slurm headers for the SPANK plugin, python3 (the toy trainer examples/sbatch/train.py),
-# and the Java/C build tools. Idempotent: packages that are already installed are skipped, and
-# `apt-get update` only runs when something is missing.
+# python3-torch (PyTorch 1.13 with torch.distributed on gloo, CPU only: the DDP example
+# examples/sbatch/ddp_train.py and its end-to-end test), and the Java/C build tools.
+# Idempotent: packages that are already installed are skipped, and `apt-get update` only runs
+# when something is missing.
 #
 # Usage: install-deps.sh [--runtime-only] [--check] [--quiet] [--help]
 #   --runtime-only  only what the local cluster needs to run (Slurm, munge, procps...)
@@ -11,11 +13,11 @@
 #   --quiet         print nothing when nothing is missing
 set -euo pipefail
 
-RUNTIME_PKGS=(slurmctld slurmd slurmdbd mariadb-server slurm-client munge libslurm-dev procps iproute2 util-linux passwd coreutils perl-base python3)
+RUNTIME_PKGS=(slurmctld slurmd slurmdbd mariadb-server slurm-client munge libslurm-dev procps iproute2 util-linux passwd coreutils perl-base python3 python3-torch)
 BUILD_PKGS=(openjdk-17-jdk-headless maven build-essential make gcc)
 
 usage() {
-    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 runtime_only=0

@@ -8,9 +8,15 @@
 #
 #   cd examples/sbatch && sbatch torchrun.sh            # TRAIN_SCRIPT=my_train.py for yours
 #
-# Where torchrun is not installed (the project's test cluster has no PyTorch), each node runs
-# the same trainer directly with the variables torchrun would give it (RANK, LOCAL_RANK,
-# WORLD_SIZE, LOCAL_WORLD_SIZE), so the example still runs end to end; the output says which.
+# LAUNCHER picks how each node starts the trainer:
+#   torchrun  torchrun, as above (fails where torchrun is missing or broken)
+#   direct    the trainer itself, with the variables torchrun would give it (RANK, LOCAL_RANK,
+#             WORLD_SIZE, LOCAL_WORLD_SIZE): for machines without a working torchrun
+#   auto      (default) torchrun where it can launch one process on this node (a 2 s check),
+#             direct otherwise
+# Debian bookworm's torchrun (torch 1.13) is on PATH but fails to launch anything under Python
+# 3.11 (`Std` enum), so auto takes direct there; ddp.sh shows ranks launched by srun instead.
+# The output says which launcher ran.
 #SBATCH --job-name=torchrun
 #SBATCH --nodes=2
 #SBATCH --ntasks-per-node=1
@@ -21,18 +27,24 @@ here="${EXAMPLES_DIR:-$SLURM_SUBMIT_DIR}"
 export CKPT_DIR="${CKPT_DIR:-$SLURM_SUBMIT_DIR/checkpoints-$SLURM_JOB_ID}"
 export TRAIN_SCRIPT="${TRAIN_SCRIPT:-$here/train.py}"
 export GPUS_PER_NODE="${GPUS_PER_NODE:-1}"
+export LAUNCHER="${LAUNCHER:-auto}"
+case "$LAUNCHER" in
+  auto|torchrun|direct) ;;
+  *) echo "torchrun.sh: LAUNCHER must be auto, torchrun or direct, not '$LAUNCHER'" >&2; exit 2 ;;
+esac
 
 # The single quotes are deliberate: the variables are expanded by each task, after entry.sh
 # has set them for the job as it is at this attempt.
 # shellcheck disable=SC2016
 srun --auto-resume=1 --ntasks-per-node=1 "$here/entry.sh" bash -c '
   set -euo pipefail
-  if command -v torchrun >/dev/null 2>&1; then
+  if [ "$LAUNCHER" = torchrun ] || { [ "$LAUNCHER" = auto ] \
+      && torchrun --standalone --nnodes=1 --nproc_per_node=1 --no_python true >/dev/null 2>&1; }; then
     echo "node $NODE_RANK: torchrun --nnodes=$NNODES --node_rank=$NODE_RANK --master_addr=$MASTER_ADDR"
     exec torchrun --nnodes="$NNODES" --node_rank="$NODE_RANK" --nproc_per_node="$GPUS_PER_NODE" \
         --master_addr="$MASTER_ADDR" --master_port="$MASTER_PORT" "$TRAIN_SCRIPT"
   fi
-  echo "node $NODE_RANK: torchrun not installed; stand-in: python3 $TRAIN_SCRIPT as rank $NODE_RANK of $NNODES, master $MASTER_ADDR:$MASTER_PORT"
+  echo "node $NODE_RANK: direct launch (LAUNCHER=$LAUNCHER): stand-in: python3 $TRAIN_SCRIPT as rank $NODE_RANK of $NNODES, master $MASTER_ADDR:$MASTER_PORT"
   RANK="$NODE_RANK" LOCAL_RANK=0 WORLD_SIZE="$NNODES" LOCAL_WORLD_SIZE=1 exec python3 "$TRAIN_SCRIPT"
 '
 echo "training finished: $(tail -n 1 "$CKPT_DIR/steps.log")"
