@@ -133,6 +133,10 @@ final class AttemptLoop {
                     + Hostlist.compress(plan.jobNodes()) + "; " + Hostlist.compress(plan.spares())
                     + " wait" + (plan.spares().size() == 1 ? "s" : "") + " to replace a failed node");
         });
+        if (jobId.isPresent()) {
+            launch.firstAttemptNodes(spares).ifPresent(nodes ->
+                    actions.firstAttemptVariables(nodes.variables(masterAddress(nodes.master()))));
+        }
         try {
             for (int attempt = 1; ; attempt++) {
                 if (attempt > 1) {
@@ -232,6 +236,25 @@ final class AttemptLoop {
             default:
                 log.say(describe(result) + "; not re-running (exit " + status + ")");
                 return OptionalInt.of(status);
+        }
+    }
+
+    /**
+     * The master's NodeAddr, as re-runs get it ({@link org.slurmautoresume.slurm.env.JobEnvironmentResolver}):
+     * the one Slurm read before the first srun, as the environment does not carry node addresses.
+     * Empty, and said, when Slurm does not answer: the step still starts, without MASTER_ADDR.
+     */
+    private Optional<String> masterAddress(String master) {
+        try {
+            Optional<String> address = slurm.node(master).map(Node::address).filter(a -> !a.isBlank());
+            if (address.isEmpty()) {
+                log.say("scontrol does not know the step's first node " + master + "; the first attempt gets no MASTER_ADDR");
+            }
+            return address;
+        } catch (SlurmException e) {
+            log.say("could not read the address of " + master + " (" + e.getMessage()
+                    + "); the first attempt gets no MASTER_ADDR");
+            return Optional.empty();
         }
     }
 
