@@ -55,7 +55,7 @@ class InJobSpareIT {
                 #!/bin/bash
                 export AUTORESUME_AGENT_SOCKET=%s
                 srun --auto-resume=1 -N2 --ntasks-per-node=1 bash -c '
-                  echo "attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST master=$MASTER_ADDR"
+                  echo "attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST master=$MASTER_ADDR mnode=$MASTER_NODE nnodes=$NNODES"
                   if [ "$AUTO_RESUME_ATTEMPT" = 1 ]; then touch "$SLURM_JOB_ID.up.$SLURMD_NODENAME"; sleep 300; fi'
                 echo "SRUN_EXIT=$?"
                 """.formatted(supervised.agent().socket());
@@ -74,6 +74,12 @@ class InJobSpareIT {
             assertEquals(JobState.COMPLETED, done.state(), output);
             assertTrue(output.contains("SRUN_EXIT=0"), output);
             assertFalse(output.contains("attempt=1 node=node3"), "the spare stays idle at first: " + output);
+            // The first attempt, launched before the job is read, is told the step's nodes as re-runs are.
+            for (String node : List.of("node1", "node2")) {
+                assertTrue(output.contains("attempt=1 node=" + node + " list=node[1-2] master=127.0.0.1 mnode=node1 nnodes=2\n"),
+                        output);
+            }
+            assertTrue(output.contains("attempt=2 node=node1 list=node[1,3] master=127.0.0.1 mnode=node1 nnodes=2\n"), output);
             assertTrue(output.contains("attempt=2 node=node1 list=node[1,3] master=127.0.0.1"), output);
             assertTrue(output.contains("attempt=2 node=node3 list=node[1,3] master=127.0.0.1"), output);
             assertEquals("node[1,3]", truth.jobField(jobId, "NodeList"));
