@@ -58,14 +58,9 @@ final class NodeFaultRequeue {
         this.stopRequested = stopRequested;
     }
 
-    /** Whether a node fault may end in a requeue here: the setting is on and the job is not being stopped. */
+    /** Whether a node fault with no repair left may end in a requeue (the setting). */
     boolean enabled() {
         return setting == SupervisorSettings.NodeFaultFallback.REQUEUE;
-    }
-
-    /** Whether this supervisor can mark a node through the agent (and so may watch slurmd itself). */
-    boolean canMark() {
-        return marker.isPresent();
     }
 
     /**

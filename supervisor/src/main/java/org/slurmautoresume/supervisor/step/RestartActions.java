@@ -7,6 +7,7 @@ import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.model.StepId;
 import org.slurmautoresume.slurm.model.JobId;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -106,21 +107,18 @@ final class RestartActions implements StepWatch.SlurmdFindings {
                 stopRequested);
     }
 
-    /**
-     * The slurmd probes, handed to a step watch: when recovery is configured, the job has in-job
-     * spares, or a node fault would end in a requeue (noticed before SlurmdTimeout, the job is
-     * requeued with the node marked FAIL, not killed by Slurm with the node merely DOWN).
-     */
+    /** The slurmd probes for a step watch: with recovery, in-job spares, or a requeue to follow (node marked, before SlurmdTimeout). */
     Optional<StepWatch.SlurmdFindings> slurmdFindings() {
         return watcher().isPresent() ? Optional.of(this) : Optional.empty();
     }
 
-    /** Who confirms and marks a silent node: the active recovery, else the agent alone when a requeue may follow. */
+    /**
+     * Who confirms and marks a silent node: the active recovery, else, when a requeue may follow,
+     * the agent alone (without an agent on this host Slurm's own DOWN has to do).
+     */
     private Optional<NodeFaultRecovery> watcher() {
-        if (active().isPresent()) {
-            return active();
-        }
-        return jobId.isPresent() && fallback.enabled() ? spareRecovery : Optional.empty();
+        return active().isPresent() ? active() : jobId.isPresent() && fallback.enabled()
+                && Files.exists(settings.agentSocket()) ? spareRecovery : Optional.empty();
     }
 
     /** The recovery that repairs this step: with in-job spares the spares' one. */

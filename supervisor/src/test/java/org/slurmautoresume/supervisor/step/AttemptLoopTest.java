@@ -213,6 +213,24 @@ class AttemptLoopTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(30) // without the probes the attempt would run until stopped
+    void aSilentSlurmdWithoutAnyRepairIsMarkedAndTheJobRequeuedAtItsFullSize() throws Exception {
+        job.silentSlurmd.add("node2");
+        ScriptedSrun srun = new ScriptedSrun(
+                Attempt.runsUntilStopped().onStart(running -> job.slurm.step("0", running.pid(), "node[1-2]")));
+
+        assertEquals(137, job.run(srun));
+
+        assertEquals(1, srun.starts().size());
+        assertEquals("node2", job.agent.requests("mark").get(0).path("nodes").get(0).asText());
+        assertEquals(1, job.agent.requests("mark").size(), "marked once, by the watch");
+        assertEquals(List.of(List.of("scancel", "42.0")), job.slurm.ran("scancel"));
+        assertEquals("node[1-2]", job.slurm.jobNodeList(), "a job about to be requeued is not shrunk");
+        assertEquals(List.of(List.of("scontrol", "requeue", FakeSlurm.JOB)), job.slurm.ran("requeue"));
+        assertEquals("node2", only(job.timeline(), "requeue").details().get("faultyNodes"));
+    }
+
+    @Test
     void aNodeFaultWithoutReplacementIsNotRerunNorRequeuedWhenTheFallbackIsOff() throws Exception {
         job.with(SupervisorSettings.NODE_FAULT_FALLBACK, "exit");
         ScriptedSrun srun = new ScriptedSrun(Attempt.exits(1)
