@@ -353,7 +353,8 @@ class RecoveryScenariosIT {
         kill(victim);
         Job requeued = cluster.waitForJob(jobId, "to be requeued", Duration.ofSeconds(90), job -> job.restarts() >= 1);
         assertEquals(1, requeued.restarts());
-        assertTrue(truth.nodeField(victim, "State").contains("FAIL"), truth.nodeField(victim, "State"));
+        // Marked FAIL (kept out), then DOWN so that Slurm lets go of the requeued job's dead node at once.
+        assertTrue(truth.nodeField(victim, "State").matches(".*(FAIL|DOWN).*"), truth.nodeField(victim, "State"));
         assertTrue(truth.nodeField(victim, "Reason").startsWith("Action:Replace"), truth.nodeField(victim, "Reason"));
         // A requeued job waits out Slurm's requeue delay (about 2 minutes) before it may start again.
         Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(480));

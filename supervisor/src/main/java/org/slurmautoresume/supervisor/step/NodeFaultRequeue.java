@@ -143,12 +143,34 @@ final class NodeFaultRequeue {
                 "faultyNodes", nodes, "expedited", Boolean.toString(verdict.expedited()));
         log.say(what + "; no repair is left: requeueing job " + jobId + (nodes.isEmpty() ? "" : " with " + nodes
                 + " kept out") + " (" + verdict.why() + ")");
+        if (!faulty.isEmpty()) {
+            releaseDeadNodes(jobId, faulty);
+        }
         WriteResult requeue = control.requeue(jobId);
         if (!requeue.ok()) {
             log.say("Slurm did not requeue job " + jobId + " (" + requeue.diagnosticTail().strip() + ")");
             return false;
         }
         return true;
+    }
+
+    /**
+     * A requeued job stays COMPLETING, and cannot start again, while one of its nodes is dead and
+     * not yet DOWN (seen on 22.05: over 7 minutes with SlurmdTimeout=300). The agent marks such a
+     * node DOWN, as slurmctld would at SlurmdTimeout, and refuses for a node whose slurmd answers
+     * (which lets go of the job by itself). Slurm may then requeue a job without --no-kill itself,
+     * ending this script before the requeue below.
+     */
+    private void releaseDeadNodes(JobId jobId, List<String> faulty) {
+        if (marker.isEmpty()) {
+            return;
+        }
+        try {
+            marker.get().confirmAndMarkDown(jobId.toString(), faulty);
+        } catch (RuntimeException e) {
+            log.say("the agent could not mark " + Hostlist.compress(faulty) + " down (" + e.getMessage()
+                    + "); the requeued job waits until Slurm declares it DOWN");
+        }
     }
 
     /** The scheduler avoids a FAIL node; without the mark a revived node could take the requeued job again. */

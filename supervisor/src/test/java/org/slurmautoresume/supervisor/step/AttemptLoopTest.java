@@ -203,7 +203,8 @@ class AttemptLoopTest {
         assertEquals(1, job.run(srun));
 
         assertEquals(1, srun.starts().size());
-        assertEquals(1, job.agent.requests("mark").size(), "the node is marked FAIL so the requeued job avoids it");
+        assertEquals(List.of("fail", "down"), job.agent.requests("mark").stream().map(r -> r.path("state").asText())
+                .toList(), "FAIL so the requeued job avoids it, then DOWN so Slurm lets go of the dead node at once");
         assertEquals(List.of(List.of("scontrol", "requeue", FakeSlurm.JOB)), job.slurm.ran("requeue"));
         EventHistory.Event requeue = only(job.timeline(), "requeue");
         assertEquals(List.of("node-fault", "node2", "false"), List.of(requeue.details().get("path"),
@@ -223,7 +224,8 @@ class AttemptLoopTest {
 
         assertEquals(1, srun.starts().size());
         assertEquals("node2", job.agent.requests("mark").get(0).path("nodes").get(0).asText());
-        assertEquals(1, job.agent.requests("mark").size(), "marked once, by the watch");
+        assertEquals(List.of("fail", "down"), job.agent.requests("mark").stream().map(r -> r.path("state").asText())
+                .toList(), "FAIL once, by the watch, then DOWN before the requeue");
         assertEquals(List.of(List.of("scancel", "42.0")), job.slurm.ran("scancel"));
         assertEquals("node[1-2]", job.slurm.jobNodeList(), "a job about to be requeued is not shrunk");
         assertEquals(List.of(List.of("scontrol", "requeue", FakeSlurm.JOB)), job.slurm.ran("requeue"));
