@@ -64,6 +64,7 @@ final class AttemptLoop {
     private final AutoresumeConfig config;
     private final Optional<CheckpointLocator> checkpoints;
     private final Supplier<NodeProber> prober;
+    private final MasterAddressLookup masterAddress;
     private final AttemptClassifier classifier = new AttemptClassifier();
     private final StopRequest stop;
     private final AtomicReference<RuleStop> ruleStop = new AtomicReference<>();
@@ -73,7 +74,7 @@ final class AttemptLoop {
 
     AttemptLoop(SrunLauncher launcher, SlurmClient slurm, Optional<JobId> jobId, SupervisorLog log,
                 JobTimeline timeline, RestartActions actions, StopRequest stop, AttemptLaunch launch, AutoresumeConfig config,
-                Optional<CheckpointLocator> checkpoints, Supplier<NodeProber> prober) {
+                Optional<CheckpointLocator> checkpoints, Supplier<NodeProber> prober, MasterAddressLookup masterAddress) {
         this.launcher = launcher;
         this.slurm = slurm;
         this.jobId = jobId;
@@ -85,6 +86,7 @@ final class AttemptLoop {
         this.config = config;
         this.checkpoints = checkpoints;
         this.prober = prober;
+        this.masterAddress = masterAddress;
     }
 
     /** A signal to the supervisor: passed to the running srun unless the terminal already sent it there. */
@@ -135,7 +137,7 @@ final class AttemptLoop {
         });
         if (jobId.isPresent()) {
             launch.firstAttemptNodes(spares).ifPresent(nodes ->
-                    actions.firstAttemptVariables(nodes.variables(masterAddress(nodes.master()))));
+                    actions.firstAttemptVariables(nodes.variables(masterAddress.of(nodes.master()))));
         }
         try {
             for (int attempt = 1; ; attempt++) {
@@ -236,25 +238,6 @@ final class AttemptLoop {
             default:
                 log.say(describe(result) + "; not re-running (exit " + status + ")");
                 return OptionalInt.of(status);
-        }
-    }
-
-    /**
-     * The master's NodeAddr, as re-runs get it ({@link org.slurmautoresume.slurm.env.JobEnvironmentResolver}):
-     * the one Slurm read before the first srun, as the environment does not carry node addresses.
-     * Empty, and said, when Slurm does not answer: the step still starts, without MASTER_ADDR.
-     */
-    private Optional<String> masterAddress(String master) {
-        try {
-            Optional<String> address = slurm.node(master).map(Node::address).filter(a -> !a.isBlank());
-            if (address.isEmpty()) {
-                log.say("scontrol does not know the step's first node " + master + "; the first attempt gets no MASTER_ADDR");
-            }
-            return address;
-        } catch (SlurmException e) {
-            log.say("could not read the address of " + master + " (" + e.getMessage()
-                    + "); the first attempt gets no MASTER_ADDR");
-            return Optional.empty();
         }
     }
 
