@@ -147,11 +147,20 @@ final class NodeFaultRequeue {
             releaseDeadNodes(jobId, faulty);
         }
         WriteResult requeue = control.requeue(jobId);
-        if (!requeue.ok()) {
+        if (!requeue.ok() && !requeuedMeanwhile(jobId, job.get().restarts())) {
             log.say("Slurm did not requeue job " + jobId + " (" + requeue.diagnosticTail().strip() + ")");
             return false;
         }
         return true;
+    }
+
+    /** The DOWN mark can have Slurm requeue the job itself (node failure) before our request arrives. */
+    private boolean requeuedMeanwhile(JobId jobId, int restartsBefore) {
+        try {
+            return slurm.job(jobId).map(j -> j.restarts() > restartsBefore).orElse(false);
+        } catch (SlurmException e) {
+            return false;
+        }
     }
 
     /**
