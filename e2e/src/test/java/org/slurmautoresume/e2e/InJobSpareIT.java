@@ -59,7 +59,7 @@ class InJobSpareIT {
                 #!/bin/bash
                 export AUTORESUME_AGENT_SOCKET=%s
                 srun --auto-resume=1 -N2 --ntasks-per-node=1 bash -c '
-                  echo "attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST master=$MASTER_ADDR gpus=${CUDA_VISIBLE_DEVICES-none}"
+                  echo "attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST master=$MASTER_ADDR mnode=$MASTER_NODE nnodes=$NNODES gpus=${CUDA_VISIBLE_DEVICES-none}"
                   if [ "$AUTO_RESUME_ATTEMPT" = 1 ]; then touch "$SLURM_JOB_ID.up.$SLURMD_NODENAME"; sleep 300; fi'
                 echo "SRUN_EXIT=$?"
                 """.formatted(supervised.agent().socket());
@@ -78,10 +78,16 @@ class InJobSpareIT {
             assertEquals(JobState.COMPLETED, done.state(), output);
             assertTrue(output.contains("SRUN_EXIT=0"), output);
             assertFalse(output.contains("attempt=1 node=node3"), "the spare stays idle at first: " + output);
-            assertTrue(output.lines().anyMatch(l -> l.startsWith("attempt=1 node=node2 ") && l.endsWith(" gpus=0,1")), output);
-            assertTrue(output.contains("attempt=2 node=node1 list=node[1,3] master=127.0.0.1 gpus=0,1"), output);
+            // The first attempt, launched before the job is read, is told the step's nodes as re-runs are.
+            for (String node : List.of("node1", "node2")) {
+                assertTrue(output.contains("attempt=1 node=" + node + " list=node[1-2] master=127.0.0.1 mnode=node1 nnodes=2"
+                        + " gpus=0,1\n"), output);
+            }
+            assertTrue(output.contains("attempt=2 node=node1 list=node[1,3] master=127.0.0.1 mnode=node1 nnodes=2 gpus=0,1\n"),
+                    output);
             // The spare's own GPUs, handed out by Slurm's gres/gpu plugin to the re-run.
-            assertTrue(output.contains("attempt=2 node=node3 list=node[1,3] master=127.0.0.1 gpus=0,1"), output);
+            assertTrue(output.contains("attempt=2 node=node3 list=node[1,3] master=127.0.0.1 mnode=node1 nnodes=2 gpus=0,1\n"),
+                    output);
             assertEquals("gres:gpu:2", truth.jobField(jobId, "TresPerNode"));
             assertEquals("node[1,3]", truth.jobField(jobId, "NodeList"));
             assertTrue(truth.nodeField("node2", "State").contains("FAIL"), truth.nodeField("node2", "State"));

@@ -338,6 +338,60 @@ class RecoveryScenariosIT {
         }
     }
 
+    /**
+     * Never worse than Slurm alone: a requeueable 2-node job with no spare and no replacement
+     * loses its second node. The supervisor has the node marked FAIL and requeues the job (not
+     * failed); its next run starts on healthy nodes, without the killed one, and completes.
+     * The first attempt was told the job's nodes and master although it started before the job was read.
+     */
+    @Test
+    void aNodeFaultWithNoRepairLeftRequeuesTheJobAndItsNextRunAvoidsTheNode() {
+        String script = """
+                #!/bin/bash
+                export AUTORESUME_AGENT_SOCKET=%s
+                srun --auto-resume=1 -N2 --ntasks-per-node=1 bash -c '
+                  echo "run=${SLURM_RESTART_COUNT:-0} attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST mnode=$MASTER_NODE master=$MASTER_ADDR nnodes=$NNODES"
+                  if [ "${SLURM_RESTART_COUNT:-0}" = 0 ]; then touch "$SLURM_JOB_ID.a1.$SLURM_PROCID"; sleep 300; fi'
+                echo "SRUN_EXIT=$?"
+                """.formatted(agent.socket());
+        // No -w: Slurm keeps ReqNodeList across a requeue, and the job would wait for the dead node.
+        String jobId = submit(script, "-N2", "--exclusive", "--requeue", "--open-mode=append");
+        awaitAttempt(jobId, 1);
+        String jobList = truth.jobField(jobId, "NodeList");
+        List<String> firstNodes = truth.hostnames(jobList);
+        String batchHost = truth.jobField(jobId, "BatchHost");
+        String victim = firstNodes.stream().filter(n -> !n.equals(batchHost)).findFirst().orElseThrow();
+        kill(victim);
+        Job requeued = cluster.waitForJob(jobId, "to be requeued", Duration.ofSeconds(90), job -> job.restarts() >= 1);
+        assertEquals(1, requeued.restarts());
+        // Marked FAIL (kept out), then DOWN so that Slurm lets go of the requeued job's dead node at once.
+        assertTrue(truth.nodeField(victim, "State").matches(".*(FAIL|DOWN).*"), truth.nodeField(victim, "State"));
+        assertTrue(truth.nodeField(victim, "Reason").startsWith("Action:Replace"), truth.nodeField(victim, "Reason"));
+        // A requeued job waits out Slurm's requeue delay (about 2 minutes) before it may start again.
+        Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(480));
+        String output = cluster.jobOutput(jobId);
+        assertEquals(JobState.COMPLETED, done.state(), output);
+        assertEquals(1, done.restarts(), output);
+        List<String> secondNodes = truth.hostnames(done.nodeList());
+        assertEquals(2, secondNodes.size(), done.nodeList());
+        assertFalse(secondNodes.contains(victim), "the requeued job ran on " + done.nodeList() + " again");
+        assertTrue(output.contains("SRUN_EXIT=0"), output);
+        for (String node : secondNodes) {
+            assertTrue(output.contains("run=1 attempt=1 node=" + node + " "), output);
+        }
+        String master = firstNodes.get(0);
+        for (String node : firstNodes) {
+            assertTrue(output.contains("run=0 attempt=1 node=" + node + " list=" + jobList + " mnode=" + master
+                    + " master=" + truth.nodeField(master, "NodeAddr") + " nnodes=2\n"), output);
+        }
+        Timeline timeline = Timeline.of(cluster, jobId);
+        Timeline.Event requeue = timeline.only(Timeline.Kind.REQUEUE);
+        assertEquals(List.of("node-fault", victim), List.of(requeue.detail("path"), requeue.faultyNodes()),
+                timeline.toString());
+        assertTrue(timeline.all(Timeline.Kind.GIVE_UP).isEmpty(), timeline.toString());
+        assertEquals(1, timeline.all(Timeline.Kind.SUCCEEDED).size(), timeline.toString());
+    }
+
     @Test
     @Tag(LocalCluster.CPU_ONLY)
     void aJobCancelledWhileRecoveryWaitsIsNotRerunAndLeavesNoDonor() {

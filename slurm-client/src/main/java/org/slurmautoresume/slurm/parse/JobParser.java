@@ -17,7 +17,8 @@ public final class JobParser {
      * scontrol's info_job.c in 24.11). 23.02 replaced TRES with ReqTRES/AllocTRES and added
      * FailedNode, Extra and ContainerID; 23.11 the GresAllowTaskSharing/GresOneTaskPerSharing
      * flags; 24.05 StepMgrEnabled and ResvPorts (and dropped Power); 24.11 OOMKillStep and
-     * MinMemoryTRES; 25.05 LicensesAlloc and SegmentSize.
+     * MinMemoryTRES; 25.05 LicensesAlloc and SegmentSize; 25.11 ExpeditedRequeue (read from
+     * its source: printed as ExpeditedRequeue=Yes for a job submitted with --requeue=expedite).
      */
     static final Set<String> KNOWN_KEYS = Set.of(
             "JobId", "ArrayJobId", "ArrayTaskId", "ArrayTaskThrottle", "HetJobId", "HetJobOffset",
@@ -40,7 +41,7 @@ public final class JobParser {
             "WCKey", "SELinuxContext", "StepMgrEnabled", "FailedNode", "BatchFeatures", "ResizeTime",
             "FedOrigin", "FedViableSiblings", "FedActiveSiblings", "JOB_GRES", "GresEnforceBind",
             "GresAllowTaskSharing", "GresOneTaskPerSharing", "SpreadJob", "MinMemoryTRES",
-            "CPUFreqReq", "Profile", "MaxNodes", "CPUs");
+            "CPUFreqReq", "Profile", "MaxNodes", "CPUs", "ExpeditedRequeue");
 
     static final Set<String> FREE_TEXT_KEYS = Set.of(
             "JobName", "Comment", "AdminComment", "SystemComment", "Command", "WorkDir", "StdErr",

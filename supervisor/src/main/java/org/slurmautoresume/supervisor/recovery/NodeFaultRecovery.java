@@ -54,16 +54,29 @@ public final class NodeFaultRecovery {
 
     /** Asks the agent to confirm and mark suspect nodes; returns those it marked. */
     public List<String> confirmAndMark(String jobId, List<String> suspects) {
+        return confirmAndMark(jobId, suspects, AgentRequest.MarkState.FAIL);
+    }
+
+    /**
+     * As {@link #confirmAndMark(String, List)}, marking them DOWN: what slurmctld itself does at
+     * SlurmdTimeout, after which it lets go of a job's dead nodes (a requeued job otherwise stays
+     * COMPLETING on a dead node until then, and cannot start again).
+     */
+    public List<String> confirmAndMarkDown(String jobId, List<String> suspects) {
+        return confirmAndMark(jobId, suspects, AgentRequest.MarkState.DOWN);
+    }
+
+    private List<String> confirmAndMark(String jobId, List<String> suspects, AgentRequest.MarkState state) {
         long start = System.nanoTime();
         say.accept("diagnosing nodes " + Hostlist.compress(suspects));
         NodeMark.Action action = provider.action();
-        AgentResponse response = agent.send(AgentRequest.mark(jobId, suspects, action, AgentRequest.MarkState.FAIL));
+        AgentResponse response = agent.send(AgentRequest.mark(jobId, suspects, action, state));
         List<String> marked = new ArrayList<>();
         for (NodeDecision decision : response.decisions()) {
             if (decision.decision().equals(NodeDecision.MARKED)) {
                 marked.add(decision.node());
                 say.accept("response: " + decision.node() + " is unhealthy (" + decision.evidence()
-                        + "); marked fail with reason " + action.reason());
+                        + "); marked " + state.word() + " with reason " + action.reason());
             } else {
                 say.accept("response: " + decision.node() + " " + decision.decision() + " (" + decision.why() + ")");
             }

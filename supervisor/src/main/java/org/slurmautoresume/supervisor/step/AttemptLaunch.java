@@ -56,7 +56,12 @@ final class AttemptLaunch {
         return InJobSpares.plan(srunArgv, environment);
     }
 
-    /** @param fresh the repaired job's variables, empty before any repair */
+    /** The nodes the first attempt is told of, from the environment the supervisor was started with. */
+    Optional<FirstAttemptNodes> firstAttemptNodes(Optional<InJobSpares> spares) {
+        return FirstAttemptNodes.of(environment, spares);
+    }
+
+    /** @param fresh the node variables for this attempt (see {@link RestartActions#freshVariables()}) */
     Map<String, String> environment(int attempt, Map<String, String> fresh) {
         Map<String, String> env = new HashMap<>(environment);
         env.remove(StepSupervisor.SLURM_VERSION_HINT); // the plugin's word to this supervisor, not the step's

@@ -64,6 +64,7 @@ final class AttemptLoop {
     private final AutoresumeConfig config;
     private final Optional<CheckpointLocator> checkpoints;
     private final Supplier<NodeProber> prober;
+    private final MasterAddressLookup masterAddress;
     private final AttemptClassifier classifier = new AttemptClassifier();
     private final StopRequest stop;
     private final AtomicReference<RuleStop> ruleStop = new AtomicReference<>();
@@ -73,7 +74,7 @@ final class AttemptLoop {
 
     AttemptLoop(SrunLauncher launcher, SlurmClient slurm, Optional<JobId> jobId, SupervisorLog log,
                 JobTimeline timeline, RestartActions actions, StopRequest stop, AttemptLaunch launch, AutoresumeConfig config,
-                Optional<CheckpointLocator> checkpoints, Supplier<NodeProber> prober) {
+                Optional<CheckpointLocator> checkpoints, Supplier<NodeProber> prober, MasterAddressLookup masterAddress) {
         this.launcher = launcher;
         this.slurm = slurm;
         this.jobId = jobId;
@@ -85,6 +86,7 @@ final class AttemptLoop {
         this.config = config;
         this.checkpoints = checkpoints;
         this.prober = prober;
+        this.masterAddress = masterAddress;
     }
 
     /** A signal to the supervisor: passed to the running srun unless the terminal already sent it there. */
@@ -133,6 +135,10 @@ final class AttemptLoop {
                     + Hostlist.compress(plan.jobNodes()) + "; " + Hostlist.compress(plan.spares())
                     + " wait" + (plan.spares().size() == 1 ? "s" : "") + " to replace a failed node");
         });
+        if (jobId.isPresent()) {
+            launch.firstAttemptNodes(spares).ifPresent(nodes ->
+                    actions.firstAttemptVariables(nodes.variables(masterAddress.of(nodes.master()))));
+        }
         try {
             for (int attempt = 1; ; attempt++) {
                 if (attempt > 1) {

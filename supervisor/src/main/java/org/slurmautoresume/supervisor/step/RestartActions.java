@@ -7,6 +7,7 @@ import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.model.StepId;
 import org.slurmautoresume.slurm.model.JobId;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -29,6 +30,7 @@ import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.model.Step;
 import org.slurmautoresume.supervisor.policy.Decision;
 import org.slurmautoresume.supervisor.policy.Fault;
+import org.slurmautoresume.supervisor.policy.FaultKind;
 import org.slurmautoresume.supervisor.policy.SignalNumber;
 import org.slurmautoresume.supervisor.recovery.NodeFaultRecovery;
 import org.slurmautoresume.supervisor.policy.RestartRecord;
@@ -75,6 +77,10 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     private volatile LocalDateTime faultConfirmedAt;
     private final Map<String, String> freshVariables = new HashMap<>();
     private volatile boolean overlapNextAttempt;
+    /** Whether this attempt's faulty nodes were marked FAIL already (by the watch or by recovery). */
+    private volatile boolean faultyMarked;
+    /** The end of the node-fault path when no repair is left. */
+    private final NodeFaultRequeue fallback;
 
     RestartActions(SlurmClient slurm, CommandRunner runner, Optional<NodeFaultRecovery> recovery,
                    SupervisorSettings settings, Optional<JobId> jobId, SupervisorLog log, JobTimeline timeline,
@@ -97,11 +103,22 @@ final class RestartActions implements StepWatch.SlurmdFindings {
         this.timeline = timeline;
         this.historyFile = historyFile;
         this.stopRequested = stopRequested;
+        this.fallback = new NodeFaultRequeue(slurm, control, spareRecovery, settings.nodeFaultFallback(), log, timeline,
+                stopRequested);
     }
 
-    /** The slurmd probes, handed to a step watch: only when recovery is configured or the job has in-job spares. */
+    /** The slurmd probes for a step watch: with recovery, in-job spares, or a requeue to follow (node marked, before SlurmdTimeout). */
     Optional<StepWatch.SlurmdFindings> slurmdFindings() {
-        return active().isPresent() ? Optional.of(this) : Optional.empty();
+        return watcher().isPresent() ? Optional.of(this) : Optional.empty();
+    }
+
+    /**
+     * Who confirms and marks a silent node: the active recovery, else, when a requeue may follow,
+     * the agent alone (without an agent on this host Slurm's own DOWN has to do).
+     */
+    private Optional<NodeFaultRecovery> watcher() {
+        return active().isPresent() ? active() : jobId.isPresent() && fallback.enabled()
+                && Files.exists(settings.agentSocket()) ? spareRecovery : Optional.empty();
     }
 
     /** The recovery that repairs this step: with in-job spares the spares' one. */
@@ -122,6 +139,7 @@ final class RestartActions implements StepWatch.SlurmdFindings {
 
     void beginAttempt() {
         markedByWatch.set(List.of());
+        faultyMarked = false;
     }
 
     /** The nodes the slurmd watch marked during this attempt, after which it ended the step; empty if none. */
@@ -129,10 +147,18 @@ final class RestartActions implements StepWatch.SlurmdFindings {
         return markedByWatch.get();
     }
 
-    /** The repaired job's node list, sizes and master, for the next attempt; empty before any repair. */
+    /** The node list, sizes and master for the next attempt: the first attempt's until a repair. */
     Map<String, String> freshVariables() {
         synchronized (freshVariables) {
             return Map.copyOf(freshVariables);
+        }
+    }
+
+    /** The first attempt's NODE_LIST, MASTER_NODE, MASTER_ADDR, NNODES: a repair replaces them, a re-run in place keeps them. */
+    void firstAttemptVariables(Map<String, String> variables) {
+        synchronized (freshVariables) {
+            freshVariables.clear();
+            freshVariables.putAll(variables);
         }
     }
 
@@ -144,7 +170,7 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     @Override
     public void watching(Step step) {
         try {
-            active().orElseThrow().recordJobNodes(step.jobId());
+            watcher().orElseThrow().recordJobNodes(step.jobId());
         } catch (RuntimeException e) {
             log.say("the agent did not record the job's nodes (" + e.getMessage() + ")");
         }
@@ -160,14 +186,18 @@ final class RestartActions implements StepWatch.SlurmdFindings {
                 Hostlist.compress(suspects), "reason", StepWatch.PROBE_MISSES + " probes in a row missed");
         log.say("slurmd of " + Hostlist.compress(suspects) + " missed " + StepWatch.PROBE_MISSES + " probes in a row");
         try {
-            NodeFaultRecovery recovery = active().orElseThrow();
+            NodeFaultRecovery recovery = watcher().orElseThrow();
             List<String> marked = recovery.confirmAndMark(step.jobId(), suspects);
             if (!marked.isEmpty() && srun.isAlive()) {
                 faultConfirmedAt = LocalDateTime.now();
                 markedByWatch.set(List.copyOf(marked));
+                faultyMarked = true;
                 log.say("ending step " + step.fullId() + " now so it can run again without " + Hostlist.compress(marked));
                 control.cancel(StepId.parse(step.fullId()));
-                recovery.dropNow(step.jobId(), marked);
+                if (active().isPresent()) {
+                    // Only a repair needs the job smaller; a job about to be requeued keeps its size.
+                    recovery.dropNow(step.jobId(), marked);
+                }
                 SrunStopper.stop(srun, SRUN_GRACE);
             }
         } catch (AgentException e) {
@@ -218,6 +248,11 @@ final class RestartActions implements StepWatch.SlurmdFindings {
             case REQUEUE_JOB:
                 return requeue(decision, fault, what, end.status(), gate);
             default:
+                if (fault.kind() == FaultKind.NODE_FAULT && jobId.isPresent() && fallback.tryRequeue(jobId.get(),
+                        end.result().faultyNodes(), faultyMarked || !markedByWatch.get().isEmpty(),
+                        what + "; " + RestartGate.whyNot(decision, fault.kind()))) {
+                    return OptionalInt.of(end.status());
+                }
                 timeline.record(EventHistory.Kind.GIVE_UP, OptionalLong.empty(), "status", Integer.toString(end.status()),
                         "reason", RestartGate.whyNot(decision, fault.kind()));
                 log.say(what + "; " + RestartGate.whyNot(decision, fault.kind()) + "; not re-running (exit "
@@ -283,6 +318,7 @@ final class RestartActions implements StepWatch.SlurmdFindings {
                 faultConfirmedAt = LocalDateTime.now();
                 recovery.get().confirmAndMark(job, result.faultyNodes());
             }
+            faultyMarked = true;
             overlapNextAttempt = end.stepId().isPresent() && recovery.get().stepLingers(job, end.stepId().get());
             if (overlapNextAttempt) {
                 log.say("step " + job + "." + end.stepId().get() + " is still on record with its CPUs on the surviving"

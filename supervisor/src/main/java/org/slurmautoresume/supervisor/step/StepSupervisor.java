@@ -95,6 +95,9 @@ public final class StepSupervisor {
     StepSupervisor(SlurmClient slurm, CommandRunner runner, SupervisorSettings settings,
                    Optional<AutoresumeConfig> config, Map<String, String> environment, SupervisorLog log,
                    SrunLauncher launcher, Supplier<NodeProber> prober) {
+        // First, so that Slurm's answer arrives while the rest is built (see MasterAddressLookup).
+        MasterAddressLookup masterAddress = environment.containsKey("SLURM_JOB_ID")
+                ? MasterAddressLookup.readAhead(slurm, log, environment) : MasterAddressLookup.none(slurm, log);
         AutoresumeConfig effective = config.orElse(AutoresumeConfig.DEFAULT);
         this.configuredPolicy = config.map(AutoresumeConfig::policy);
         String user = user(environment);
@@ -122,7 +125,7 @@ public final class StepSupervisor {
         RestartActions actions = new RestartActions(slurm, runner, recovery, spareRecovery, settings, jobId, log, timeline,
                 historyFile, stop::requested);
         this.loop = new AttemptLoop(launcher, slurm, jobId, log, timeline, actions, stop,
-                new AttemptLaunch(environment, checkpoints, log), effective, checkpoints, prober);
+                new AttemptLaunch(environment, checkpoints, log), effective, checkpoints, prober, masterAddress);
     }
 
     private static ReplacementProvider provider(Replacement kind, SupervisorSettings settings, SlurmClient slurm,

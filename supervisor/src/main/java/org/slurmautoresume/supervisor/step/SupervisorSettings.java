@@ -28,22 +28,36 @@ import org.slurmautoresume.supervisor.recovery.SparePool;
  * @param onExhausted        what happens to the job when a node fault cannot be repaired or the
  *                           retries are used up ({@code AUTORESUME_ON_EXHAUSTED}: exit, the default,
  *                           or requeue: Slurm requeues the whole batch job)
+ * @param nodeFaultFallback  the end of the node-fault path when no repair is left
+ *                           ({@code AUTORESUME_NODE_FAULT_FALLBACK}: requeue, the default, has Slurm
+ *                           requeue a requeueable job with the faulty nodes kept out, as Slurm alone
+ *                           would have; exit ends as the policy says. An explicit
+ *                           {@code AUTORESUME_ON_EXHAUSTED=exit} without it means exit too.)
  * @param agentSocket        the privileged agent's socket ({@code AUTORESUME_AGENT_SOCKET})
  * @param stateDir           where the once-per-job preflight marker lives ({@code TMPDIR}, default /tmp)
  */
 public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional<Replacement> replacement,
                                  Optional<SparePool> spares, Duration replacementTimeout, OnExhausted onExhausted,
-                                 Path agentSocket, Path stateDir) {
+                                 NodeFaultFallback nodeFaultFallback, Path agentSocket, Path stateDir) {
 
     public static final String MAX_APP_RETRIES = "AUTORESUME_MAX_APP_RETRIES";
     public static final String MAX_NODE_RETRIES = "AUTORESUME_MAX_NODE_RETRIES";
     public static final String REPLACEMENT = "AUTORESUME_REPLACEMENT";
     public static final String REPLACEMENT_TIMEOUT = "AUTORESUME_REPLACEMENT_TIMEOUT";
     public static final String ON_EXHAUSTED = "AUTORESUME_ON_EXHAUSTED";
+    public static final String NODE_FAULT_FALLBACK = "AUTORESUME_NODE_FAULT_FALLBACK";
 
     /** Past the budgets: end with the step's status, or have Slurm requeue the whole job. */
     public enum OnExhausted {
         EXIT, REQUEUE
+    }
+
+    /**
+     * When a node fault has no repair left (no in-job spare, no replacement, the budget spent):
+     * requeue the job (never worse than Slurm alone, which requeues a job whose node died), or exit.
+     */
+    public enum NodeFaultFallback {
+        REQUEUE, EXIT
     }
 
     public SupervisorSettings {
@@ -71,9 +85,13 @@ public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional
         Optional<Replacement> replacement = value(env, REPLACEMENT).map(SupervisorSettings::replacement)
                 .or(() -> spares.map(s -> Replacement.SPARE));
         OnExhausted onExhausted = value(env, ON_EXHAUSTED).map(SupervisorSettings::onExhausted).orElse(OnExhausted.EXIT);
+        // Someone who wrote AUTORESUME_ON_EXHAUSTED=exit asked for no requeue at all (docs/log-rules.md).
+        NodeFaultFallback fallback = value(env, NODE_FAULT_FALLBACK).map(SupervisorSettings::fallback)
+                .orElse(value(env, ON_EXHAUSTED).isPresent() && onExhausted == OnExhausted.EXIT
+                        ? NodeFaultFallback.EXIT : NodeFaultFallback.REQUEUE);
         String tmp = env.getOrDefault("TMPDIR", "/tmp");
         return new SupervisorSettings(count(env, MAX_APP_RETRIES, 0), count(env, MAX_NODE_RETRIES, 2), replacement,
-                spares, Duration.ofSeconds(count(env, REPLACEMENT_TIMEOUT, 300)), onExhausted,
+                spares, Duration.ofSeconds(count(env, REPLACEMENT_TIMEOUT, 300)), onExhausted, fallback,
                 value(env, "AUTORESUME_AGENT_SOCKET").map(Path::of).orElse(AgentClient.DEFAULT_SOCKET),
                 Path.of(tmp.isBlank() ? "/tmp" : tmp));
     }
@@ -88,6 +106,14 @@ public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional
             return OnExhausted.valueOf(word.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(ON_EXHAUSTED + " must be exit or requeue: \"" + word + "\"", e);
+        }
+    }
+
+    private static NodeFaultFallback fallback(String word) {
+        try {
+            return NodeFaultFallback.valueOf(word.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(NODE_FAULT_FALLBACK + " must be requeue or exit: \"" + word + "\"", e);
         }
     }
 

@@ -157,7 +157,84 @@ class AttemptLoopTest {
     }
 
     @Test
-    void aNodeFaultWithoutReplacementIsNotRerun() throws Exception {
+    void theFirstAttemptIsToldTheJobsNodesAndMasterAsAReRunWouldBe() throws Exception {
+        job.with("SLURM_JOB_NODELIST", "node[1-2]").with("SLURM_JOB_NUM_NODES", "2").with("SLURMD_NODENAME", "node1");
+        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(0));
+
+        assertEquals(0, job.run(srun));
+
+        Map<String, String> first = srun.starts().get(0).environment();
+        assertEquals(List.of("node[1-2]", "node1", "10.0.0.1", "2"), List.of(first.get("NODE_LIST"),
+                first.get("MASTER_NODE"), first.get("MASTER_ADDR"), first.get("NNODES")));
+        assertEquals(List.of(List.of("scontrol", "-o", "show", "node", "node1")), job.slurm.ran("node1"),
+                "one read for MASTER_ADDR, the node record re-runs take it from");
+    }
+
+    @Test
+    void aReRunInPlaceKeepsTheFirstAttemptsNodes() throws Exception {
+        job.with("SLURM_JOB_NODELIST", "node[1-2]").with("SLURM_JOB_NUM_NODES", "2")
+                .with(SupervisorSettings.MAX_APP_RETRIES, "1");
+        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(3), Attempt.exits(0));
+
+        assertEquals(0, job.run(srun));
+
+        assertEquals("node[1-2]", srun.starts().get(1).environment().get("NODE_LIST"));
+        assertEquals("10.0.0.1", srun.starts().get(1).environment().get("MASTER_ADDR"));
+    }
+
+    @Test
+    void withoutAnAllocationsNodeListTheFirstAttemptGetsNoNodeVariables() throws Exception {
+        job.with("NODE_LIST", "set-by-the-user");
+        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(0));
+
+        assertEquals(0, job.run(srun));
+
+        Map<String, String> first = srun.starts().get(0).environment();
+        assertEquals("set-by-the-user", first.get("NODE_LIST"));
+        assertFalse(first.containsKey("MASTER_ADDR"));
+        assertTrue(job.slurm.ran("node").isEmpty(), "nothing read before the launch");
+    }
+
+    @Test
+    void aNodeFaultWithoutReplacementRequeuesTheJobWithTheNodeMarkedFirst() throws Exception {
+        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(1)
+                .onStart(running -> job.slurm.nodeState("node2", "DOWN+NOT_RESPONDING")));
+
+        assertEquals(1, job.run(srun));
+
+        assertEquals(1, srun.starts().size());
+        assertEquals(List.of("fail", "down"), job.agent.requests("mark").stream().map(r -> r.path("state").asText())
+                .toList(), "FAIL so the requeued job avoids it, then DOWN so Slurm lets go of the dead node at once");
+        assertEquals(List.of(List.of("scontrol", "requeue", FakeSlurm.JOB)), job.slurm.ran("requeue"));
+        EventHistory.Event requeue = only(job.timeline(), "requeue");
+        assertEquals(List.of("node-fault", "node2", "false"), List.of(requeue.details().get("path"),
+                requeue.details().get("faultyNodes"), requeue.details().get("expedited")));
+        assertTrue(job.timelineWords().stream().noneMatch("give-up"::equals), job.timelineWords().toString());
+        assertTrue(job.said().contains("no replacement is configured"), job.said());
+    }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(30) // without the probes the attempt would run until stopped
+    void aSilentSlurmdWithoutAnyRepairIsMarkedAndTheJobRequeuedAtItsFullSize() throws Exception {
+        job.silentSlurmd.add("node2");
+        ScriptedSrun srun = new ScriptedSrun(
+                Attempt.runsUntilStopped().onStart(running -> job.slurm.step("0", running.pid(), "node[1-2]")));
+
+        assertEquals(137, job.run(srun));
+
+        assertEquals(1, srun.starts().size());
+        assertEquals("node2", job.agent.requests("mark").get(0).path("nodes").get(0).asText());
+        assertEquals(List.of("fail", "down"), job.agent.requests("mark").stream().map(r -> r.path("state").asText())
+                .toList(), "FAIL once, by the watch, then DOWN before the requeue");
+        assertEquals(List.of(List.of("scancel", "42.0")), job.slurm.ran("scancel"));
+        assertEquals("node[1-2]", job.slurm.jobNodeList(), "a job about to be requeued is not shrunk");
+        assertEquals(List.of(List.of("scontrol", "requeue", FakeSlurm.JOB)), job.slurm.ran("requeue"));
+        assertEquals("node2", only(job.timeline(), "requeue").details().get("faultyNodes"));
+    }
+
+    @Test
+    void aNodeFaultWithoutReplacementIsNotRerunNorRequeuedWhenTheFallbackIsOff() throws Exception {
+        job.with(SupervisorSettings.NODE_FAULT_FALLBACK, "exit");
         ScriptedSrun srun = new ScriptedSrun(Attempt.exits(1)
                 .onStart(running -> job.slurm.nodeState("node2", "DOWN+NOT_RESPONDING")));
 
@@ -165,7 +242,22 @@ class AttemptLoopTest {
 
         assertEquals(1, srun.starts().size());
         assertTrue(job.agent.requests("mark").isEmpty());
-        assertTrue(job.said().contains("no replacement is configured"), job.said());
+        assertTrue(job.slurm.ran("requeue").isEmpty());
+        only(job.timeline(), "give-up");
+        assertTrue(job.said().contains("not requeueing the job: requeueing after a node fault is off"), job.said());
+    }
+
+    @Test
+    void aNodeFaultInAJobThatIsNotRequeueableEndsAsBeforeAndSaysWhy() throws Exception {
+        job.slurm.requeueable(false);
+        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(1)
+                .onStart(running -> job.slurm.nodeState("node2", "DOWN+NOT_RESPONDING")));
+
+        assertEquals(1, job.run(srun));
+
+        assertTrue(job.slurm.ran("requeue").isEmpty());
+        only(job.timeline(), "give-up");
+        assertEquals(1, job.said().split("is not requeueable", -1).length - 1, job.said());
     }
 
     @Test

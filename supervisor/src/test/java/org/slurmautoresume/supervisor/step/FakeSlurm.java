@@ -35,6 +35,9 @@ final class FakeSlurm implements CommandRunner {
     private final Map<String, String> steps = new LinkedHashMap<>();
     private final List<String> donorNodes = new ArrayList<>();
     private String jobState = "RUNNING";
+    private boolean requeueable = true;
+    private String extraJobFields = "";
+    private String configOverride;
     private final Map<String, String> refusals = new LinkedHashMap<>();
     private final Map<String, Runnable> onScancel = new LinkedHashMap<>();
 
@@ -56,6 +59,21 @@ final class FakeSlurm implements CommandRunner {
 
     synchronized void jobState(String state) {
         jobState = state;
+    }
+
+    /** Requeue=1 (the default, as JobRequeue=1 gives) or Requeue=0 (sbatch --no-requeue). */
+    synchronized void requeueable(boolean requeue) {
+        requeueable = requeue;
+    }
+
+    /** Fields the job record prints beyond the recorded 22.05 ones (e.g. a later release's). */
+    synchronized void jobFields(String fields) {
+        extraJobFields = fields;
+    }
+
+    /** scontrol show config answers with {@code text} instead of the recorded 22.05 configuration. */
+    synchronized void config(String text) {
+        configOverride = text;
     }
 
     /** Step {@code JOB.id} on {@code nodes}, created by the srun with pid {@code srunPid}. */
@@ -114,7 +132,7 @@ final class FakeSlurm implements CommandRunner {
             return ok(request, out.toString());
         }
         if (scontrol.equals(List.of("scontrol", "show", "config"))) {
-            return ok(request, Fixtures.read(V22, "show-config.txt"));
+            return ok(request, configOverride != null ? configOverride : Fixtures.read(V22, "show-config.txt"));
         }
         if (scontrol.size() == 4 && scontrol.subList(0, 3).equals(List.of("scontrol", "update", "jobid=" + JOB))
                 && scontrol.get(3).startsWith("NodeList=")) {
@@ -151,6 +169,8 @@ final class FakeSlurm implements CommandRunner {
         return Fixtures.read(V22, "show-job-running.txt")
                 .replace("JobId=8 ", "JobId=" + JOB + " ")
                 .replace("JobState=RUNNING", "JobState=" + jobState)
+                .replace("Requeue=1 ", "Requeue=" + (requeueable ? 1 : 0) + " ")
+                .replace(" Power=", extraJobFields.isEmpty() ? " Power=" : " " + extraJobFields + " Power=")
                 .replace("NodeList=node1 ", "NodeList=" + nodes + " ")
                 .replace("BatchHost=node1", "BatchHost=" + jobNodes.get(0))
                 .replace("NumNodes=1 ", "NumNodes=" + jobNodes.size() + " ");

@@ -52,6 +52,10 @@ class InJobSpareRecoveryTest {
         assertEquals(List.of("srun", "--nodelist=node1,node2", "-N2", "train.sh"), srun.starts().get(0).argv());
         assertTrue(job.said().contains("in-job spares: the step runs on node[1-2] of the job's node[1-3]; node3 waits"),
                 job.said());
+        Map<String, String> first = srun.starts().get(0).environment();
+        assertEquals(List.of("node[1-2]", "node1", "10.0.0.1", "2"), List.of(first.get("NODE_LIST"),
+                first.get("MASTER_NODE"), first.get("MASTER_ADDR"), first.get("NNODES")), "the step's nodes, not the job's");
+        assertEquals("node[1-3]", first.get("SLURM_JOB_NODELIST"), "Slurm's own variables stay the job's");
     }
 
     @Test
@@ -67,6 +71,7 @@ class InJobSpareRecoveryTest {
 
     @Test
     void aUserPlacedStepKeepsItsArgvAndHasNoSpares() throws Exception {
+        job.with(SupervisorSettings.NODE_FAULT_FALLBACK, "exit");
         List<String> argv = List.of("srun", "-N2", "-w", "node[1-2]", "train.sh");
         ScriptedSrun srun = new ScriptedSrun(nodeDies("node2"));
 
@@ -156,7 +161,7 @@ class InJobSpareRecoveryTest {
     }
 
     @Test
-    void whenTheSparesRunOutWithoutAReplacementTheStepIsNotRerun() throws Exception {
+    void whenTheSparesRunOutWithoutAReplacementTheJobIsRequeued() throws Exception {
         ScriptedSrun srun = new ScriptedSrun(nodeDies("node2"), nodeDies("node3"));
 
         assertEquals(1, job.run(srun));
@@ -164,7 +169,8 @@ class InJobSpareRecoveryTest {
         assertEquals(2, srun.starts().size());
         assertEquals("node1", job.slurm.jobNodeList());
         only(job.timeline(), "replacement");
-        only(job.timeline(), "give-up");
+        assertEquals("node3", only(job.timeline(), "requeue").details().get("faultyNodes"));
+        assertEquals(List.of(List.of("scontrol", "requeue", FakeSlurm.JOB)), job.slurm.ran("requeue"));
         assertTrue(job.said().contains("no in-job spare is left and no replacement is configured"), job.said());
     }
 

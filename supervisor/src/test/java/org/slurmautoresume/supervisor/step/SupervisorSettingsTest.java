@@ -19,6 +19,21 @@ class SupervisorSettingsTest {
     }
 
     @Test
+    void anUnrepairedNodeFaultRequeuesByDefaultUnlessExitIsSaid() {
+        assertEquals(SupervisorSettings.NodeFaultFallback.REQUEUE,
+                SupervisorSettings.fromEnvironment(Map.of()).nodeFaultFallback());
+        assertEquals(SupervisorSettings.NodeFaultFallback.EXIT, SupervisorSettings.fromEnvironment(
+                Map.of(SupervisorSettings.NODE_FAULT_FALLBACK, "exit")).nodeFaultFallback());
+        assertEquals(SupervisorSettings.NodeFaultFallback.EXIT, SupervisorSettings.fromEnvironment(
+                Map.of(SupervisorSettings.ON_EXHAUSTED, "exit")).nodeFaultFallback(), "exit: no requeue at all");
+        assertEquals(SupervisorSettings.NodeFaultFallback.REQUEUE, SupervisorSettings.fromEnvironment(
+                Map.of(SupervisorSettings.ON_EXHAUSTED, "exit", SupervisorSettings.NODE_FAULT_FALLBACK, "requeue"))
+                .nodeFaultFallback(), "the narrower setting wins");
+        assertThrows(IllegalArgumentException.class, () -> SupervisorSettings.fromEnvironment(
+                Map.of(SupervisorSettings.NODE_FAULT_FALLBACK, "fail")));
+    }
+
+    @Test
     void readsTheEnvironment() {
         SupervisorSettings settings = SupervisorSettings.fromEnvironment(
                 Map.of("AUTORESUME_MAX_APP_RETRIES", " 2 ", "TMPDIR", "/scratch/u"));

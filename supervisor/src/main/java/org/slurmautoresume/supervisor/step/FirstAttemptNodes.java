@@ -1,0 +1,74 @@
+package org.slurmautoresume.supervisor.step;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.slurm.hostlist.HostlistException;
+
+/**
+ * The nodes the first attempt's NODE_LIST, MASTER_NODE and NNODES describe, known before srun
+ * starts from the environment the allocation gave the batch script: re-runs read them from
+ * {@code scontrol show job} after a repair, but the first srun is launched before the job is
+ * read (start-up speed), and its environment already says which nodes the job holds.
+ *
+ * <p>The same nodes, in the same order, a re-run would be given without a fault: with in-job
+ * spares the step's own nodes ({@link InJobSpares#stepNodes()}), else the job's nodes in
+ * Slurm's order, the first being the master. A step the user places on a subset (-w, -x, -r,
+ * fewer tasks than nodes) is told the job's nodes, as its re-runs are.
+ *
+ * @param nodeList Slurm's compressed form, as NODE_LIST carries it
+ * @param hosts    the nodes in order; the first is MASTER_NODE
+ */
+record FirstAttemptNodes(String nodeList, List<String> hosts) {
+
+    FirstAttemptNodes {
+        hosts = List.copyOf(hosts);
+        if (hosts.isEmpty()) {
+            throw new IllegalArgumentException("no nodes");
+        }
+    }
+
+    String master() {
+        return hosts.get(0);
+    }
+
+    /**
+     * From the in-job spares plan when there is one, else from SLURM_JOB_NODELIST (checked
+     * against SLURM_JOB_NUM_NODES); empty outside an allocation or when the two disagree (a
+     * hand-made environment is no basis for telling a training script where its master is).
+     */
+    static Optional<FirstAttemptNodes> of(Map<String, String> environment, Optional<InJobSpares> spares) {
+        if (spares.isPresent()) {
+            List<String> step = spares.get().stepNodes();
+            return Optional.of(new FirstAttemptNodes(Hostlist.compress(step), step));
+        }
+        String nodeList = environment.getOrDefault("SLURM_JOB_NODELIST", environment.get("SLURM_NODELIST"));
+        String count = environment.getOrDefault("SLURM_JOB_NUM_NODES", environment.get("SLURM_NNODES"));
+        if (nodeList == null || count == null || nodeList.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            List<String> hosts = Hostlist.expand(nodeList.strip());
+            if (hosts.isEmpty() || hosts.size() != Integer.parseInt(count.strip())) {
+                return Optional.empty();
+            }
+            return Optional.of(new FirstAttemptNodes(nodeList.strip(), hosts));
+        } catch (HostlistException | NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * NODE_LIST, MASTER_NODE, NNODES and, when known, MASTER_ADDR: the names and meanings
+     * {@link org.slurmautoresume.slurm.env.JobEnvironment#variables()} gives re-runs.
+     */
+    Map<String, String> variables(Optional<String> masterAddr) {
+        Map<String, String> vars = new java.util.LinkedHashMap<>();
+        vars.put("NODE_LIST", nodeList);
+        vars.put("MASTER_NODE", master());
+        masterAddr.ifPresent(addr -> vars.put("MASTER_ADDR", addr));
+        vars.put("NNODES", Integer.toString(hosts.size()));
+        return vars;
+    }
+}
