@@ -115,6 +115,10 @@ final class AgentCommand implements Callable<Integer> {
                 + " simulated node's kernel log). docs/health-checks.md explains the table and the guards.")
     private String xidSource;
 
+    /** Where the Xid watch looks up this node's PCI devices: tests point it at a tree with a GPU in it. */
+    @Option(names = "--sysfs-root", paramLabel = "DIR", defaultValue = "/sys", hidden = true)
+    private Path sysfsRoot;
+
     @Option(names = "--sweep-every", paramLabel = "SECONDS", defaultValue = "0",
             description = "Also run `autoresume sweep` every SECONDS (after the previous pass ended), so this node"
                 + " needs no timer for it: run it on one node, the controller. Each report goes to the audit log"
@@ -255,7 +259,7 @@ final class AgentCommand implements Callable<Integer> {
             throw new CliException(ExitCode.USAGE, "--node: not a valid node name: \"" + node + "\"");
         }
         try {
-            Optional<XidWatch> watch = NodeXidWatch.start(xidSource, new XidResponder(node, context.slurm(),
+            Optional<XidWatch> watch = NodeXidWatch.start(xidSource, sysfsRoot, new XidResponder(node, context.slurm(),
                     new SlurmControl(context.runner()), audit, metrics));
             watch.ifPresent(w -> metrics.followKernelLog(w::lastSequence));
             return watch;

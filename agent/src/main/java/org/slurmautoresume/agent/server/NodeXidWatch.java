@@ -29,7 +29,8 @@ public final class NodeXidWatch {
     }
 
     /** The started watch, or empty when {@code source} says none (the reason is logged by the caller). */
-    public static Optional<XidWatch> start(String source, XidWatch.Listener listener) throws IOException {
+    public static Optional<XidWatch> start(String source, Path sysfsRoot, XidWatch.Listener listener)
+            throws IOException {
         Optional<Path> path = resolve(source);
         if (path.isEmpty()) {
             return Optional.empty();
@@ -38,7 +39,7 @@ public final class NodeXidWatch {
         Predicate<String> isGpu;
         if (path.get().equals(KMSG)) {
             records = KernelRecordSource.kmsg(KMSG);
-            isGpu = new PciGpus(Path.of("/sys"));
+            isGpu = new PciGpus(sysfsRoot);
         } else {
             records = KernelRecordSource.followFile(path.get(), FILE_POLL);
             isGpu = address -> true;
