@@ -92,6 +92,9 @@ Commands:
         ADDR (default 0000:3b:00) of NODE: one kernel record appended to NODE's kernel log,
         which an agent started with --xid-source `kernel-log NODE` follows. The node's
         processes are untouched: a real job would see CUDA errors, kill its tasks to model that.
+  crash-task NODE [--signal SIG]
+        Fault injection: the tasks of every job step on NODE (not batch scripts, not extern
+        steps) get SIG (default KILL) while the node, its slurmd and slurmstepd stay up.
   kernel-log NODE
         Print the path of NODE's simulated kernel log (created empty, root-only, if missing).
   set-slurmd-timeout S
@@ -242,6 +245,24 @@ cmd_gpu_fault() {
     gpu_fault "$node" "$xid" "$addr"
 }
 
+cmd_crash_task() {
+    local node="" signal="KILL"
+    while [ "$#" -gt 0 ]; do
+        case "$1" in
+            --signal) signal="${2:-}"; shift ;;
+            --signal=*) signal="${1#*=}" ;;
+            -*) die "crash-task: unknown option '$1'" ;;
+            *) [ -z "$node" ] || die "usage: crash-task NODE [--signal SIG]"; node="$1" ;;
+        esac
+        shift
+    done
+    [ -n "$node" ] || die "usage: crash-task NODE [--signal SIG]"
+    validate_node "$node"
+    [[ "$signal" =~ ^(KILL|ABRT|SEGV|TERM|BUS)$ ]] || die "crash-task: --signal must be one of KILL ABRT SEGV TERM BUS: '$signal'"
+    need_root crash-task
+    crash_task "$node" "$signal"
+}
+
 cmd_kernel_log() {
     [ "$#" -eq 1 ] || die "usage: kernel-log NODE"
     validate_node "$1"
@@ -273,6 +294,7 @@ main() {
         revive-node) cmd_revive_node "$@" ;;
         gpu-fault) cmd_gpu_fault "$@" ;;
         kernel-log) cmd_kernel_log "$@" ;;
+        crash-task) cmd_crash_task "$@" ;;
         set-slurmd-timeout) cmd_set_slurmd_timeout "$@" ;;
         logs) cmd_logs ;;
         help|-h|--help) usage ;;

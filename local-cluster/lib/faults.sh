@@ -111,3 +111,21 @@ gpu_fault() {
         "$seq" "$usec" "$addr" "$xid" "$text" >>"$log"
     echo "gpu-fault: Xid $xid on GPU PCI:$addr of $node, written to $log (record $seq)"
 }
+
+# crash_task NODE SIGNAL (validated by the caller): the tasks of every job step (not the batch
+# script, not the extern step) on NODE die of SIGNAL while the node, its slurmd and slurmstepd
+# stay up: what a CUDA error after a GPU fault does to a training process.
+crash_task() {
+    local node="$1" signal="$2" job pid step
+    local -a tasks=()
+    for job in $(timeout 20 squeue -h -w "$node" -t R -o %A 2>/dev/null || true); do
+        [[ "$job" =~ ^[0-9_]+$ ]] || continue
+        while read -r pid _ step _; do
+            [[ "$pid" =~ ^[0-9]+$ && "$step" =~ ^[0-9]+$ ]] || continue
+            tasks+=("$pid")
+        done < <(timeout 10 scontrol listpids "$job" "$node" 2>/dev/null || true)
+    done
+    [ "${#tasks[@]}" -gt 0 ] || die "crash-task: no step task runs on $node"
+    kill -s "$signal" "${tasks[@]}" 2>/dev/null || true
+    echo "crash-task: sent SIG$signal to ${#tasks[@]} task process(es) on $node: ${tasks[*]}"
+}

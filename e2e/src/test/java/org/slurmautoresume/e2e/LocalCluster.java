@@ -197,6 +197,11 @@ final class LocalCluster {
         return clusterScript("gpu-fault", node, Integer.toString(xid));
     }
 
+    /** Fault injection: the step tasks on {@code node} are killed; the node and its daemons stay up. */
+    CommandResult crashTask(String node) {
+        return clusterScript("crash-task", node);
+    }
+
     /** The node's simulated kernel log, which a per-node agent follows ({@code --xid-source}). */
     Path kernelLog(String node) {
         return Path.of(clusterScript("kernel-log", node).stdout().strip());
