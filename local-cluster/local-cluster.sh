@@ -96,6 +96,17 @@ Commands:
         wait (default 60 s) until slurmctld sees it registered (new SlurmdStartTime, state
         without `*`). --fresh wipes spool/NODE first, like a new instance; --boot starts
         slurmd with -b (reports a reboot, i.e. a new BootTime).
+  gpu-fault NODE XID [--gpu ADDR]
+        Fault injection: the NVIDIA driver reports Xid XID (79 fallen off the bus, 48 double-bit
+        ECC, 64 row remap failure, 13 an application's fault, ...) on the GPU at PCI address
+        ADDR (default 0000:3b:00) of NODE: one kernel record appended to NODE's kernel log,
+        which an agent started with --xid-source `kernel-log NODE` follows. The node's
+        processes are untouched: a real job would see CUDA errors, kill its tasks to model that.
+  crash-task NODE [--signal SIG]
+        Fault injection: the tasks of every job step on NODE (not batch scripts, not extern
+        steps) get SIG (default KILL) while the node, its slurmd and slurmstepd stay up.
+  kernel-log NODE
+        Print the path of NODE's simulated kernel log (created empty, root-only, if missing).
   set-slurmd-timeout S
         Change SlurmdTimeout of the running cluster in place (`scontrol reconfigure`; jobs
         and node states are kept) and wait until slurmctld uses it. For tests of
@@ -238,6 +249,50 @@ cmd_revive_node() {
     revive_node "$node" "$fresh" "$boot" "$timeout"
 }
 
+cmd_gpu_fault() {
+    local node="" xid="" addr="0000:3b:00"
+    while [ "$#" -gt 0 ]; do
+        case "$1" in
+            --gpu) addr="${2:-}"; shift ;;
+            --gpu=*) addr="${1#*=}" ;;
+            -*) die "gpu-fault: unknown option '$1'" ;;
+            *) if [ -z "$node" ]; then node="$1"; elif [ -z "$xid" ]; then xid="$1"; else die "usage: gpu-fault NODE XID [--gpu ADDR]"; fi ;;
+        esac
+        shift
+    done
+    [ -n "$node" ] && [ -n "$xid" ] || die "usage: gpu-fault NODE XID [--gpu ADDR]"
+    validate_node "$node"
+    [[ "$xid" =~ ^[1-9][0-9]{0,3}$ ]] || die "gpu-fault: XID must be a number: '$xid'"
+    [[ "$addr" =~ ^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}$ ]] || die "gpu-fault: --gpu must be a PCI address like 0000:3b:00: '$addr'"
+    need_root gpu-fault
+    gpu_fault "$node" "$xid" "$addr"
+}
+
+cmd_crash_task() {
+    local node="" signal="KILL"
+    while [ "$#" -gt 0 ]; do
+        case "$1" in
+            --signal) signal="${2:-}"; shift ;;
+            --signal=*) signal="${1#*=}" ;;
+            -*) die "crash-task: unknown option '$1'" ;;
+            *) [ -z "$node" ] || die "usage: crash-task NODE [--signal SIG]"; node="$1" ;;
+        esac
+        shift
+    done
+    [ -n "$node" ] || die "usage: crash-task NODE [--signal SIG]"
+    validate_node "$node"
+    [[ "$signal" =~ ^(KILL|ABRT|SEGV|TERM|BUS)$ ]] || die "crash-task: --signal must be one of KILL ABRT SEGV TERM BUS: '$signal'"
+    need_root crash-task
+    crash_task "$node" "$signal"
+}
+
+cmd_kernel_log() {
+    [ "$#" -eq 1 ] || die "usage: kernel-log NODE"
+    validate_node "$1"
+    need_root kernel-log
+    node_kernel_log "$1"
+}
+
 cmd_set_slurmd_timeout() {
     local timeout="${1:-}"
     if [[ ! "$timeout" =~ ^[1-9][0-9]{0,4}$ ]] || [ "$timeout" -lt 3 ]; then
@@ -260,6 +315,9 @@ main() {
         status) cmd_status "$@" ;;
         kill-node) cmd_kill_node "$@" ;;
         revive-node) cmd_revive_node "$@" ;;
+        gpu-fault) cmd_gpu_fault "$@" ;;
+        kernel-log) cmd_kernel_log "$@" ;;
+        crash-task) cmd_crash_task "$@" ;;
         set-slurmd-timeout) cmd_set_slurmd_timeout "$@" ;;
         logs) cmd_logs ;;
         help|-h|--help) usage ;;

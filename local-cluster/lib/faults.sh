@@ -79,3 +79,53 @@ revive_node() {
     fi
     log "$node: registered after $(elapsed "$t0") s, SlurmdStartTime=$REGISTERED_START_TIME State=$REGISTERED_STATE"
 }
+
+# Each simulated node's kernel log: a file of /dev/kmsg-format records that only root writes,
+# which a per-node agent follows with --xid-source (all nodes share this machine's real kernel).
+node_kernel_log() {
+    local node="$1" dir="$DIR/kmsg"
+    if [ ! -d "$dir" ]; then
+        install -d -m 0755 -o root -g root "$dir"
+    fi
+    if [ ! -f "$dir/$node" ]; then
+        install -m 0644 -o root -g root /dev/null "$dir/$node"
+    fi
+    printf '%s\n' "$dir/$node"
+}
+
+# gpu_fault NODE XID ADDR (validated by the caller): the NVIDIA driver's report of Xid XID on the
+# GPU at PCI address ADDR, as a kernel record (facility 0, level 3) in NODE's kernel log.
+gpu_fault() {
+    local node="$1" xid="$2" addr="$3" log seq usec text
+    log="$(node_kernel_log "$node")"
+    seq="$(wc -l <"$log")"
+    usec="$(awk '{ printf "%d", $1 * 1000000 }' /proc/uptime)"
+    case "$xid" in
+        79) text="GPU has fallen off the bus." ;;
+        48) text="An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer." ;;
+        64) text="Row Remapper Error: All reserved rows for bank are remapped" ;;
+        13) text="Graphics SM Warp Exception on (GPC 0, TPC 1, SM 0): Out Of Range Address" ;;
+        *) text="injected by local-cluster.sh" ;;
+    esac
+    printf '3,%s,%s,-;NVRM: Xid (PCI:%s): %s, pid='"'"'<unknown>'"'"', name=<unknown>, %s\n' \
+        "$seq" "$usec" "$addr" "$xid" "$text" >>"$log"
+    echo "gpu-fault: Xid $xid on GPU PCI:$addr of $node, written to $log (record $seq)"
+}
+
+# crash_task NODE SIGNAL (validated by the caller): the tasks of every job step (not the batch
+# script, not the extern step) on NODE die of SIGNAL while the node, its slurmd and slurmstepd
+# stay up: what a CUDA error after a GPU fault does to a training process.
+crash_task() {
+    local node="$1" signal="$2" job pid step
+    local -a tasks=()
+    for job in $(timeout 20 squeue -h -w "$node" -t R -o %A 2>/dev/null || true); do
+        [[ "$job" =~ ^[0-9_]+$ ]] || continue
+        while read -r pid _ step _; do
+            [[ "$pid" =~ ^[0-9]+$ && "$step" =~ ^[0-9]+$ ]] || continue
+            tasks+=("$pid")
+        done < <(timeout 10 scontrol listpids "$job" "$node" 2>/dev/null || true)
+    done
+    [ "${#tasks[@]}" -gt 0 ] || die "crash-task: no step task runs on $node"
+    kill -s "$signal" "${tasks[@]}" 2>/dev/null || true
+    echo "crash-task: sent SIG$signal to ${#tasks[@]} task process(es) on $node: ${tasks[*]}"
+}

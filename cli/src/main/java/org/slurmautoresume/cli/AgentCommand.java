@@ -20,6 +20,12 @@ import org.slurmautoresume.agent.server.AgentService;
 import org.slurmautoresume.agent.server.AuditLog;
 import org.slurmautoresume.slurm.probe.TcpNodeProber;
 import org.slurmautoresume.agent.server.UnixUsers;
+import org.slurmautoresume.agent.server.NodeXidWatch;
+import org.slurmautoresume.agent.server.XidResponder;
+import org.slurmautoresume.nodeops.health.LocalNode;
+import org.slurmautoresume.nodeops.xid.XidWatch;
+import org.slurmautoresume.slurm.client.SlurmControl;
+import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.nodeops.sweep.CommandNodeHealth;
 import org.slurmautoresume.nodeops.health.NodeHealth;
 import org.slurmautoresume.nodeops.sweep.Sweep;
@@ -95,6 +101,23 @@ final class AgentCommand implements Callable<Integer> {
                 + " latency, log-rule violations, nodes replaced, steps succeeded or given up) and what the agent"
                 + " did (nodes marked, requests answered); docs/metrics.md lists them. Default: not served.")
     private String metricsListen;
+
+    @Option(names = "--node", paramLabel = "NAME",
+            description = "The Slurm name of the node this agent runs on, which its Xid watch marks. Default:"
+                + " SLURMD_NODENAME, else the short host name.")
+    private String node;
+
+    @Option(names = "--xid-source", paramLabel = "auto|off|PATH", defaultValue = NodeXidWatch.AUTO,
+            description = "Watch this node's kernel log for NVIDIA Xid errors and mark the node fail at once on a"
+                + " reset-class one (reason Action:Reboot) or an isolate-class one (Action:Replace); other Xids are"
+                + " counted and logged. auto (default): /dev/kmsg when the NVIDIA driver is loaded, else no watch;"
+                + " off: no watch; /dev/kmsg; or a file of kernel records owned and writable by root alone (a"
+                + " simulated node's kernel log). docs/health-checks.md explains the table and the guards.")
+    private String xidSource;
+
+    /** Where the Xid watch looks up this node's PCI devices: tests point it at a tree with a GPU in it. */
+    @Option(names = "--sysfs-root", paramLabel = "DIR", defaultValue = "/sys", hidden = true)
+    private Path sysfsRoot;
 
     @Option(names = "--sweep-every", paramLabel = "SECONDS", defaultValue = "0",
             description = "Also run `autoresume sweep` every SECONDS (after the previous pass ended), so this node"
@@ -172,6 +195,7 @@ final class AgentCommand implements Callable<Integer> {
         AgentPolicy policy = new AgentPolicy(context.slurm(), context.runner(), "scontrol",
                 new TcpNodeProber(Duration.ofSeconds(probeTimeoutSeconds)), System.getProperty("user.name"), replace,
                 metrics, health);
+        Optional<XidWatch> xidWatch = startXidWatch(audit, metrics);
         Optional<HTTPServer> metricsServer = Optional.empty();
         if (metricsAddress.isPresent()) {
             try {
@@ -202,6 +226,7 @@ final class AgentCommand implements Callable<Integer> {
         Optional<HTTPServer> stopMetrics = metricsServer;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             stopSweeps.ifPresent(SweepSchedule::close);
+            xidWatch.ifPresent(XidWatch::close);
             stopMetrics.ifPresent(HTTPServer::close);
             server.close();
             try {
@@ -213,11 +238,34 @@ final class AgentCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         err.println("autoresume agent: listening on " + server.socket() + ", audit log " + audit.file()
                 + (sweepEverySeconds > 0 ? ", sweeping every " + sweepEverySeconds + " s" : "")
+                + NodeXidWatch.resolve(xidSource).map(p -> ", watching " + p + " for Xids of node " + node).orElse(
+                        ", no Xid watch" + (xidSource.equals(NodeXidWatch.AUTO) ? " (no NVIDIA driver loaded)" : ""))
                 + metricsServer.map(m -> ", metrics on http://" + hostForUrl(metricsAddress.get()) + ":" + m.getPort()
                         + "/metrics").orElse(""));
         err.flush();
         server.awaitStopped();
         return ExitCode.OK.code();
+    }
+
+    private Optional<XidWatch> startXidWatch(AuditLog audit, AgentMetrics metrics) {
+        if (NodeXidWatch.resolve(xidSource).isEmpty()) {
+            return Optional.empty();
+        }
+        if (node == null) {
+            node = LocalNode.name(context.environment()).orElseThrow(() -> new CliException(ExitCode.USAGE,
+                    "--xid-source: this node's Slurm name is unknown (no SLURMD_NODENAME, no host name): give --node"));
+        }
+        if (!Hostlist.isValidHostname(node)) {
+            throw new CliException(ExitCode.USAGE, "--node: not a valid node name: \"" + node + "\"");
+        }
+        try {
+            Optional<XidWatch> watch = NodeXidWatch.start(xidSource, sysfsRoot, new XidResponder(node, context.slurm(),
+                    new SlurmControl(context.runner()), audit, metrics));
+            watch.ifPresent(w -> metrics.followKernelLog(w::lastSequence));
+            return watch;
+        } catch (IOException e) {
+            throw new CliException(ExitCode.USAGE, "--xid-source: " + e.getMessage(), e);
+        }
     }
 
     /** {@code PORT} or {@code HOST:PORT} ({@code [v6]:PORT} too); port 0 takes a free one. */

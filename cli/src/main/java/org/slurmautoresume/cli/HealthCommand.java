@@ -99,6 +99,11 @@ final class HealthCommand implements Callable<Integer> {
             description = "Where sysfs is mounted (default: ${DEFAULT-VALUE}; another root for containers and tests).")
     private Path sysfsRoot;
 
+    @Option(names = "--kernel-log", paramLabel = "DEVICE", defaultValue = "/dev/kmsg",
+            description = "The kernel's log device, read first for Xid reports (default: ${DEFAULT-VALUE}; root only)."
+                + " When it cannot be opened, or with '-', `dmesg --kernel` and then `journalctl -k` are read instead.")
+    private String kernelLog;
+
     @Option(names = "--mounts-file", paramLabel = "FILE", defaultValue = "/proc/mounts", hidden = true)
     private Path mountsFile;
 
@@ -119,7 +124,8 @@ final class HealthCommand implements Callable<Integer> {
         ToolLocator tools = ToolLocator.fromEnvironment(context.environment());
         Optional<String> nodeName = node != null ? Optional.of(node) : LocalNode.name(context.environment());
         HealthContext healthContext = new HealthContext(context.toolRunner(), tools, settings,
-                () -> gpusFromSlurm(tools, nodeName));
+                () -> gpusFromSlurm(tools, nodeName),
+                kernelLog.equals("-") ? Optional.empty() : Optional.of(Path.of(kernelLog)));
         HealthReport report = checks.isEmpty() ? registry.run(healthContext) : registry.run(healthContext, checks);
 
         String markCommand = null;

@@ -36,7 +36,14 @@ class HealthCommandTest {
         tools = new FakeTools(bin);
     }
 
-    private int run(String... args) {
+    private int run(String... given) {
+        // The fake dmesg is the kernel log here: the machine's own /dev/kmsg is not part of the test.
+        String[] args = given;
+        if (given.length > 0 && given[0].equals("health")) {
+            args = java.util.Arrays.copyOf(given, given.length + 2);
+            args[given.length] = "--kernel-log";
+            args[given.length + 1] = "-";
+        }
         CliHarness cli = new CliHarness(Map.of("PATH", tools.path(), "SLURMD_NODENAME", "node7"),
                 CommonsExecCommandRunner::new);
         int code = cli.run(args);

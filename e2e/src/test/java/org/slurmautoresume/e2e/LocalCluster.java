@@ -255,6 +255,21 @@ final class LocalCluster {
         return clusterScript("kill-node", node);
     }
 
+    /** Fault injection: the driver reports Xid {@code xid} on {@code node}'s GPU, in that node's kernel log. */
+    CommandResult gpuFault(String node, int xid) {
+        return clusterScript("gpu-fault", node, Integer.toString(xid));
+    }
+
+    /** Fault injection: the step tasks on {@code node} are killed; the node and its daemons stay up. */
+    CommandResult crashTask(String node) {
+        return clusterScript("crash-task", node);
+    }
+
+    /** The node's simulated kernel log, which a per-node agent follows ({@code --xid-source}). */
+    Path kernelLog(String node) {
+        return Path.of(clusterScript("kernel-log", node).stdout().strip());
+    }
+
     /** Something run against the cluster that may throw, for {@link #withSlurmdTimeout}. */
     interface ClusterAction {
         void run() throws Exception;

@@ -6,6 +6,7 @@ import org.slurmautoresume.agent.protocol.AgentReport;
 import org.slurmautoresume.agent.protocol.AgentRequest;
 
 import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -14,6 +15,8 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.LongSupplier;
+import org.slurmautoresume.nodeops.xid.XidCatalog;
 
 /**
  * The agent's Prometheus metrics, named after the training operator's (seed 001:
@@ -61,6 +64,9 @@ public final class AgentMetrics {
     private final Counter nodesMarked = counter("autoresume_nodes_marked",
             "Nodes this agent set to fail/down with reason Action:Replace or Action:Reboot, or asked Slurm to"
                     + " reboot.", "action");
+    private final Counter xids = counter("autoresume_agent_xids",
+            "Kinds of Xid (code and GPU, each counted once) the agent's kernel-log watch saw on its node, by class"
+                    + " (reset, isolate, application, unknown).", "class");
     private final Counter requests = counter("autoresume_agent_requests",
             "Requests this agent answered, by op and outcome (ok, refused).", "op", "outcome");
 
@@ -103,6 +109,17 @@ public final class AgentMetrics {
     /** A node this agent marked, or asked Slurm to reboot: {@code replace} or {@code reboot}. */
     void nodeMarked(NodeMark.Action action) {
         nodesMarked.labelValues(action.word().toLowerCase(java.util.Locale.ROOT)).inc();
+    }
+
+    void xidSeen(XidCatalog.XidClass xidClass) {
+        xids.labelValues(xidClass.name().toLowerCase(java.util.Locale.ROOT)).inc();
+    }
+
+    /** Where the Xid watch has got to, read at each scrape; call once, when the watch starts. */
+    public void followKernelLog(LongSupplier sequence) {
+        GaugeWithCallback.builder().name("autoresume_agent_kernel_log_sequence")
+                .help("Sequence number of the last kernel record the agent's Xid watch read (-1: none yet).")
+                .callback(callback -> callback.call(sequence.getAsLong())).register(registry);
     }
 
     void answered(AgentRequest.Op op, boolean ok) {

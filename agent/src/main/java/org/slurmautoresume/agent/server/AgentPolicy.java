@@ -219,9 +219,22 @@ public final class AgentPolicy {
     }
 
     private NodeDecision mark(String name, NodeMark.Action action, AgentRequest.MarkState state) {
-        return counted(action, actOnUnhealthy(name, "marks", diagnosis -> decided(name,
-                control.mark(NodeMark.of(name, state.mark(), action)),
-                NodeDecision.MARKED, diagnosis.evidence(), "set " + state.word() + " with reason " + action.reason())));
+        return actOnUnhealthy(name, "marks", diagnosis -> {
+            Optional<NodeReason> kept = actionReasonOfFailedNode(diagnosis.record());
+            if (kept.isPresent()) {
+                // Marked already, typically by this node's own agent on an Xid with the evidence in the
+                // reason (Action:Reboot for a GPU reset); a job's generic Action:Replace must not erase it.
+                return new NodeDecision(name, NodeDecision.MARKED, diagnosis.evidence(),
+                        "already out of service with reason \"" + kept.get().text() + "\": kept");
+            }
+            return counted(action, decided(name, control.mark(NodeMark.of(name, state.mark(), action)),
+                    NodeDecision.MARKED, diagnosis.evidence(), "set " + state.word() + " with reason " + action.reason()));
+        });
+    }
+
+    private static Optional<NodeReason> actionReasonOfFailedNode(Optional<Node> node) {
+        return node.filter(n -> n.state().isFail() || n.state().isDown()).flatMap(Node::reason)
+                .filter(r -> r.isAction(NodeMark.Action.REPLACE.word()) || r.isAction(NodeMark.Action.REBOOT.word()));
     }
 
     private NodeDecision counted(NodeMark.Action action, NodeDecision decision) {

@@ -79,6 +79,15 @@ public final class AuditLog implements Closeable {
         append(entry);
     }
 
+    /** One line for an Xid the agent's own watch saw on its node, and what the agent did about it. */
+    public void recordXid(Map<String, Object> sighting, String outcome) {
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("time", Instant.now(clock).toString());
+        entry.put("xid", sighting);
+        entry.put("outcome", outcome);
+        append(entry);
+    }
+
     private void append(Map<String, Object> entry) {
         byte[] line = (AgentJson.line(entry) + "\n").getBytes(StandardCharsets.UTF_8);
         synchronized (this) {

@@ -53,6 +53,18 @@ class AgentPolicyTest {
     }
 
     @Test
+    void aNodeAlreadyMarkedWithAnActionKeepsItsReason() {
+        FakeSlurm marked = new FakeSlurm().job("6", "show-job-running-shrunk-nokill.txt", null)
+                .node("node3", "show-node-mixed-fail.txt");
+        AgentResponse response = new AgentPolicy(marked.runner, prober, "root").handle(ARTEST,
+                AgentRequest.mark("6", List.of("node3"), Action.REBOOT, MarkState.FAIL));
+        assertTrue(response.ok(), response.message());
+        assertEquals(NodeDecision.MARKED, response.decisions().get(0).decision());
+        assertTrue(response.decisions().get(0).toString().contains("Action:Replace"), response.decisions().toString());
+        assertEquals(List.of(), marked.updates, "no scontrol update over the reason the node has");
+    }
+
+    @Test
     void refusesAnotherUsersJob() {
         AgentResponse response = policy.handle(MALLORY, markReplace("6", "node2"));
         assertFalse(response.ok());

@@ -10,6 +10,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.slurmautoresume.nodeops.xid.XidCatalog;
+import org.slurmautoresume.nodeops.xid.XidEvent;
+import org.slurmautoresume.nodeops.xid.XidParser;
 import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.parse.ParseException;
 
@@ -114,6 +117,14 @@ public final class GpuCheck implements HealthCheck {
         }
     }
 
+    static HealthAction action(XidCatalog.XidClass xidClass) {
+        return switch (xidClass) {
+            case RESET -> HealthAction.REBOOT;
+            case ISOLATE -> HealthAction.REPLACE;
+            case APPLICATION, UNKNOWN -> HealthAction.NONE;
+        };
+    }
+
     private static void addXids(HealthContext context, List<Finding> findings) {
         KernelLog.Reading log = KernelLog.read(context);
         if (log.text().isEmpty()) {
@@ -136,7 +147,7 @@ public final class GpuCheck implements HealthCheck {
             XidCatalog.XidClass xidClass = XidCatalog.classify(event);
             String text = XidCatalog.describe(event) + (entry.getValue() > 1 ? ", " + entry.getValue() + " times" : "")
                     + " [" + xidClass.name().toLowerCase(Locale.ROOT) + "-class]";
-            findings.add(xidClass.isFault() ? Finding.fault(xidClass.action(), text) : Finding.note(text));
+            findings.add(xidClass.isFault() ? Finding.fault(action(xidClass), text) : Finding.note(text));
         }
     }
 }

@@ -28,9 +28,18 @@ public final class HealthContext {
     private final ToolLocator tools;
     private final HealthSettings settings;
     private final Supplier<OptionalInt> slurmGpuCount;
+    private final Optional<Path> kernelLogDevice;
 
+    /** A context that reads the kernel log through dmesg or journalctl only (tests, non-root callers). */
     public HealthContext(CommandRunner runner, ToolLocator tools, HealthSettings settings,
                          Supplier<OptionalInt> slurmGpuCount) {
+        this(runner, tools, settings, slurmGpuCount, Optional.empty());
+    }
+
+    /** {@code kernelLogDevice}: {@code /dev/kmsg} on a real node, read first when it can be opened. */
+    public HealthContext(CommandRunner runner, ToolLocator tools, HealthSettings settings,
+                         Supplier<OptionalInt> slurmGpuCount, Optional<Path> kernelLogDevice) {
+        this.kernelLogDevice = Objects.requireNonNull(kernelLogDevice);
         this.runner = Objects.requireNonNull(runner);
         this.tools = Objects.requireNonNull(tools);
         this.settings = Objects.requireNonNull(settings);
@@ -39,6 +48,10 @@ public final class HealthContext {
 
     public HealthSettings settings() {
         return settings;
+    }
+
+    public Optional<Path> kernelLogDevice() {
+        return kernelLogDevice;
     }
 
     public Optional<Path> tool(String name) {

@@ -9,7 +9,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.slurmautoresume.slurm.exec.CommandRequest;
 import org.slurmautoresume.slurm.exec.CommandResult;
-import org.slurmautoresume.nodeops.health.XidCatalog.XidClass;
+import org.slurmautoresume.nodeops.xid.XidCatalog;
+import org.slurmautoresume.nodeops.xid.XidCatalog.XidClass;
+import org.slurmautoresume.nodeops.xid.XidEvent;
+import org.slurmautoresume.nodeops.xid.XidParser;
 
 class ClassificationTest {
 
@@ -22,7 +25,7 @@ class ClassificationTest {
     void xidClasses(int code, XidClass expected, HealthAction action) {
         XidClass actual = XidCatalog.classify(new XidEvent("PCI:0000:18:00", code, "detail"));
         assertEquals(expected, actual);
-        assertEquals(action, actual.action());
+        assertEquals(action, GpuCheck.action(actual));
     }
 
     @Test

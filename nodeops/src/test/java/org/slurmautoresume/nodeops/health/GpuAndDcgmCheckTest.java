@@ -102,7 +102,7 @@ class GpuAndDcgmCheckTest {
         tools.tool("journalctl", Answer.out("-k", "kernel-log/dmesg-xid-64-94.txt", 0));
         CheckResult result = new GpuCheck().run(context(OptionalInt.of(8), OptionalInt.empty()));
         assertEquals(HealthAction.REPLACE, result.action(), result.toString());
-        assertEquals(List.of("-k -b --no-pager -q"), tools.calls("journalctl"));
+        assertEquals(List.of("-k -b --no-pager -q -o cat"), tools.calls("journalctl"));
     }
 
     @Test

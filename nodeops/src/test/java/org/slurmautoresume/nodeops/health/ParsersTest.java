@@ -9,6 +9,8 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
+import org.slurmautoresume.nodeops.xid.XidEvent;
+import org.slurmautoresume.nodeops.xid.XidParser;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.slurmautoresume.slurm.parse.ParseException;
@@ -66,7 +68,7 @@ class ParsersTest {
     }
 
     @Test
-    void journalLinesWithSyslogPrefixesParse() {
+    void journalMessagesParse() {
         List<XidEvent> events = XidParser.parse(HealthFixtures.read("kernel-log/journal-xid-154.txt"));
         assertEquals(List.of(154, 154, 999), events.stream().map(XidEvent::code).toList());
     }

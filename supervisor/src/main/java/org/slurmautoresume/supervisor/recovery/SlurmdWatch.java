@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slurmautoresume.slurm.probe.NodeProber;
 import org.slurmautoresume.slurm.model.Node;
 
@@ -37,8 +38,25 @@ public final class SlurmdWatch {
      * {@code threshold} probes in a row; those are passed to {@code onSuspects} and watching ends.
      */
     public void watch(List<Node> nodes, BooleanSupplier running, Consumer<List<String>> onSuspects) {
+        watch(nodes, running, onSuspects, List::of, 1, marked -> { });
+    }
+
+    /**
+     * As above, and every {@code markEvery} rounds asks {@code markedNow} which nodes are out of
+     * service already (marked by their own agent on a GPU fault, say, while their slurmd answers);
+     * if any, they go to {@code onMarked} and watching ends.
+     */
+    public void watch(List<Node> nodes, BooleanSupplier running, Consumer<List<String>> onSuspects,
+                      Supplier<List<String>> markedNow, int markEvery, Consumer<List<String>> onMarked) {
         Map<String, Integer> misses = new HashMap<>();
-        while (running.getAsBoolean() && !Thread.currentThread().isInterrupted()) {
+        for (int round = 1; running.getAsBoolean() && !Thread.currentThread().isInterrupted(); round++) {
+            if (round % markEvery == 0) {
+                List<String> marked = markedNow.get();
+                if (!marked.isEmpty() && running.getAsBoolean()) {
+                    onMarked.accept(marked);
+                    return;
+                }
+            }
             List<String> suspects = new ArrayList<>();
             for (Node node : nodes) {
                 int missed = prober.unreachable(node).isPresent() ? misses.getOrDefault(node.name(), 0) + 1 : 0;

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.HashMap;
 import java.util.List;
+import java.util.stream.Collectors;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -185,6 +186,22 @@ final class RestartActions implements StepWatch.SlurmdFindings {
         timeline.record(EventHistory.Kind.DETECTION, OptionalLong.empty(), "source", "slurmd-probe", "nodes",
                 Hostlist.compress(suspects), "reason", StepWatch.PROBE_MISSES + " probes in a row missed");
         log.say("slurmd of " + Hostlist.compress(suspects) + " missed " + StepWatch.PROBE_MISSES + " probes in a row");
+        endStepWithout(step, srun, suspects);
+    }
+
+    @Override
+    public void markedOut(Step step, Srun srun, List<Node> marked) {
+        List<String> names = marked.stream().map(Node::name).toList();
+        String why = marked.stream().map(n -> n.name() + " " + n.state().display()
+                + n.reason().map(r -> " (" + r.text() + ")").orElse("")).collect(Collectors.joining("; "));
+        timeline.record(EventHistory.Kind.DETECTION, OptionalLong.empty(), "source", "node-state", "nodes",
+                Hostlist.compress(names), "reason", why);
+        log.say("Slurm took " + why + " out of service while the step ran");
+        endStepWithout(step, srun, names);
+    }
+
+    /** The agent confirms and marks, then the step is ended and the nodes dropped from the job. */
+    private void endStepWithout(Step step, Srun srun, List<String> suspects) {
         try {
             NodeFaultRecovery recovery = watcher().orElseThrow();
             List<String> marked = recovery.confirmAndMark(step.jobId(), suspects);

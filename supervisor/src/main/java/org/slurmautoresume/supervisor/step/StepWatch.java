@@ -4,10 +4,13 @@ import org.slurmautoresume.slurm.model.JobId;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import org.slurmautoresume.slurm.client.NodeMark;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.exec.DebugLogging;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
@@ -34,6 +37,12 @@ final class StepWatch {
 
         /** Some of the step's nodes missed {@link #PROBE_MISSES} probes in a row while srun still ran. */
         void silent(Step step, Srun srun, List<String> suspects);
+
+        /**
+         * Some of the step's nodes were taken out of service while srun still ran, though their
+         * slurmd answers: marked by their own agent (a GPU fault), or set down.
+         */
+        void markedOut(Step step, Srun srun, List<Node> marked);
     }
 
     private static final int STEP_LOOKUP_POLLS = 50;
@@ -44,6 +53,12 @@ final class StepWatch {
     /** Fast detection: a probe every second, three misses in a row make a node suspect. */
     static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
     static final int PROBE_MISSES = 3;
+    /**
+     * Slurm's view of the step's nodes is read every this many probes (one scontrol call for all
+     * of them): a node its own agent marked on a GPU fault ends the step within about this many
+     * seconds, while the cost to slurmctld stays one RPC per running supervised step per interval.
+     */
+    static final int STATE_EVERY_PROBES = 3;
     /** How long the end of an attempt waits for a rule violation's handler (dump grace included elsewhere). */
     private static final Duration HANDLER_JOIN = Duration.ofSeconds(30);
 
@@ -142,10 +157,41 @@ final class StepWatch {
             DebugLogging.debug(StepWatch.class, "cannot read the step's nodes to probe them: {}", e.getMessage());
             return;
         }
+        Map<String, Node> lastRead = new ConcurrentHashMap<>();
         new SlurmdWatch(prober.get(), PROBE_INTERVAL, PROBE_MISSES).watch(nodes, srun::isAlive, suspects -> {
             handedOn.set(true);
             to.silent(step, srun, suspects);
+        }, () -> markedOut(step, lastRead), STATE_EVERY_PROBES, marked -> {
+            handedOn.set(true);
+            to.markedOut(step, srun, marked.stream().map(lastRead::get).toList());
         });
+    }
+
+    /** The step's nodes Slurm now has out of service for a fault; none when it cannot be asked. */
+    private List<String> markedOut(Step step, Map<String, Node> lastRead) {
+        try {
+            List<String> out = new ArrayList<>();
+            for (Node node : slurm.nodes(step.nodeList())) {
+                lastRead.put(node.name(), node);
+                if (outForAFault(node)) {
+                    out.add(node.name());
+                }
+            }
+            return out;
+        } catch (RuntimeException e) {
+            DebugLogging.debug(StepWatch.class, "cannot read the step's nodes: {}", e.getMessage());
+            return List.of();
+        }
+    }
+
+    /**
+     * Down (Slurm kills its jobs anyway), or failing/draining with the toolkit's Action reason.
+     * An administrator's plain drain lets running work finish, so it does not end the step.
+     */
+    static boolean outForAFault(Node node) {
+        boolean action = node.reason().map(r -> r.isAction(NodeMark.Action.REPLACE.word())
+                || r.isAction(NodeMark.Action.REBOOT.word())).orElse(false);
+        return node.state().isDown() || (action && (node.state().isFail() || node.state().isDrain()));
     }
 
     /**

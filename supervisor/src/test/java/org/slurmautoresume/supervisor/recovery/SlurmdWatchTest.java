@@ -51,4 +51,18 @@ class SlurmdWatchTest {
                 () -> rounds.incrementAndGet() <= 2, reports::add);
         assertEquals(List.of(), reports);
     }
+
+    @Test
+    void aNodeMarkedOutEndsTheWatchThoughItsSlurmdAnswers() {
+        List<List<String>> silent = new ArrayList<>();
+        List<List<String>> marked = new ArrayList<>();
+        AtomicInteger rounds = new AtomicInteger();
+        AtomicInteger asked = new AtomicInteger();
+        new SlurmdWatch(scripted(Map.of()), Duration.ZERO, 3).watch(List.of(node("node1"), node("node2")),
+                () -> rounds.incrementAndGet() < 50, silent::add,
+                () -> asked.incrementAndGet() < 3 ? List.of() : List.of("node2"), 2, marked::add);
+        assertEquals(List.of(), silent);
+        assertEquals(List.of(List.of("node2")), marked);
+        assertEquals(3, asked.get(), "Slurm is asked every second round only, until a node is out");
+    }
 }

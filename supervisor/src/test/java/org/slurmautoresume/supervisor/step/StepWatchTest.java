@@ -19,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.model.Step;
 import org.slurmautoresume.slurm.probe.NodeProber;
 import org.slurmautoresume.supervisor.step.ScriptedSrun.Attempt;
@@ -52,6 +53,12 @@ class StepWatchTest {
         @Override
         public synchronized void silent(Step step, Srun srun, List<String> suspects) {
             calls.add("silent " + suspects + " on " + Thread.currentThread().getName());
+            srun.kill();
+        }
+
+        @Override
+        public synchronized void markedOut(Step step, Srun srun, List<Node> marked) {
+            calls.add("marked " + marked.stream().map(Node::name).toList() + " on " + Thread.currentThread().getName());
             srun.kill();
         }
 
@@ -143,5 +150,19 @@ class StepWatchTest {
 
     private static List<String> threadsOf(List<FakeSlurm.Ran> ran, List<String> argv) {
         return ran.stream().filter(r -> r.argv().equals(argv)).map(FakeSlurm.Ran::thread).toList();
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = ';', value = {
+        "MIXED+FAIL;Action:Reboot Xid 79 GPU PCI:0000:3b:00 (GPU has fallen off the bus);true",
+        "IDLE+DRAIN;Action:Replace;true",
+        "DOWN;Not responding;true",
+        "MIXED+DRAIN;maintenance at noon;false",
+        "MIXED+FAIL;disk check by hand;false",
+        "ALLOCATED;;false"})
+    void aNodeEndsTheStepWhenSlurmHasItOutForAFault(String state, String reason, boolean out) {
+        Node node = new org.slurmautoresume.slurm.parse.NodeParser().parse("NodeName=node2 NodeAddr=127.0.0.1 Port=17002"
+                + " State=" + state + (reason == null ? "" : " Reason=" + reason + " [root@2026-11-24T17:00:00]"));
+        assertEquals(out, StepWatch.outForAFault(node), node.toString());
     }
 }

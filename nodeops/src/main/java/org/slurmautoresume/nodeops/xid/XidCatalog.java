@@ -1,4 +1,4 @@
-package org.slurmautoresume.nodeops.health;
+package org.slurmautoresume.nodeops.xid;
 
 import java.util.Locale;
 import java.util.Map;
@@ -15,9 +15,9 @@ import java.util.regex.Pattern;
  *   <li>RESET: cleared by a GPU reset or a reboot (double-bit ECC 48, row-remap event 63 that
  *       takes effect at the next reset, NVLink 74, fallen off the bus 79, high single-bit ECC
  *       rate 92, contained/uncontained ECC 94/95, micro-controller 61/62, GSP 119/120,
- *       unrecovered ECC 140): the node needs {@link HealthAction#REBOOT}.</li>
+ *       unrecovered ECC 140): the node needs a reboot.</li>
  *   <li>ISOLATE: the memory could not be repaired (64, a failed page retirement or row remap):
- *       the GPU is bad for good, {@link HealthAction#REPLACE}.</li>
+ *       the GPU is bad for good, the node needs replacing.</li>
  * </ul>
  * Xid 154 carries the driver's own recommendation ("GPU recovery action changed from ... to
  * 0x2 (Node Reboot Required)"); anything but "None" is RESET. Codes not listed are UNKNOWN: they
@@ -27,14 +27,6 @@ public final class XidCatalog {
 
     public enum XidClass {
         APPLICATION, RESET, ISOLATE, UNKNOWN;
-
-        public HealthAction action() {
-            return switch (this) {
-                case RESET -> HealthAction.REBOOT;
-                case ISOLATE -> HealthAction.REPLACE;
-                case APPLICATION, UNKNOWN -> HealthAction.NONE;
-            };
-        }
 
         public boolean isFault() {
             return this == RESET || this == ISOLATE;

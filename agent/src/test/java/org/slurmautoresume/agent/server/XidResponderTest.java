@@ -1,0 +1,74 @@
+package org.slurmautoresume.agent.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slurmautoresume.nodeops.xid.XidCatalog.XidClass;
+import org.slurmautoresume.nodeops.xid.XidEvent;
+import org.slurmautoresume.nodeops.xid.XidWatch.Sighting;
+import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.slurm.client.SlurmControl;
+
+/** What the agent does with its own node's Xids, over recorded scontrol output. */
+class XidResponderTest {
+
+    @TempDir
+    Path dir;
+
+    private final FakeSlurm slurm = new FakeSlurm()
+            .node("node1", "show-node-idle.txt")
+            .node("node2", "show-node-down-not-responding.txt");
+    private final AgentMetrics metrics = new AgentMetrics();
+
+    private XidResponder responder(String node) throws IOException {
+        return new XidResponder(node, new SlurmClient(slurm.runner), new SlurmControl(slurm.runner),
+                new AuditLog(dir.resolve("audit.log")), metrics);
+    }
+
+    private static Sighting sighting(int code, XidClass xidClass, boolean afterStart) {
+        return new Sighting(new XidEvent("PCI:0000:3b:00", code, "pid=1, name=`rm -rf /`, detail"), xidClass,
+                afterStart, 42);
+    }
+
+    @Test
+    void aResetClassXidMarksTheNodeForAReboot() throws IOException {
+        responder("node1").seen(sighting(79, XidClass.RESET, true));
+        assertEquals(List.of(List.of("scontrol", "update", "nodename=node1", "state=fail",
+                "reason=Action:Reboot Xid 79 GPU PCI:0000:3b:00 (GPU has fallen off the bus), seen by autoresume agent")),
+                slurm.updates);
+        String audit = Files.readString(dir.resolve("audit.log"));
+        assertTrue(audit.contains("\"xid\":79") && audit.contains("marked fail: Action:Reboot"), audit);
+        assertFalse(audit.contains("rm -rf"), "the driver's text after the code is not the agent's to repeat");
+    }
+
+    @Test
+    void anIsolateClassXidAsksForAReplacement() throws IOException {
+        responder("node1").seen(sighting(64, XidClass.ISOLATE, true));
+        assertEquals(1, slurm.updates.size());
+        assertTrue(slurm.updates.get(0).get(4).startsWith("reason=Action:Replace Xid 64 "), slurm.updates.toString());
+    }
+
+    @Test
+    void applicationClassXidsAndOldOnesMarkNothing() throws IOException {
+        XidResponder responder = responder("node1");
+        responder.seen(sighting(31, XidClass.APPLICATION, true));
+        responder.seen(sighting(999, XidClass.UNKNOWN, true));
+        responder.seen(sighting(48, XidClass.RESET, false));
+        assertEquals(List.of(), slurm.updates);
+        assertEquals(3, Files.readAllLines(dir.resolve("audit.log")).size(), "each is audited");
+    }
+
+    @Test
+    void aNodeAlreadyOutOfServiceKeepsItsReason() throws IOException {
+        responder("node2").seen(sighting(79, XidClass.RESET, true));
+        assertEquals(List.of(), slurm.updates);
+        assertTrue(Files.readString(dir.resolve("audit.log")).contains("not marked"));
+    }
+}
