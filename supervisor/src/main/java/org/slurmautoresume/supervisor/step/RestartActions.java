@@ -13,7 +13,6 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.HashMap;
 import java.util.List;
-import java.util.stream.Collectors;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -32,7 +31,6 @@ import org.slurmautoresume.slurm.model.Step;
 import org.slurmautoresume.supervisor.policy.Decision;
 import org.slurmautoresume.supervisor.policy.Fault;
 import org.slurmautoresume.supervisor.policy.FaultKind;
-import org.slurmautoresume.supervisor.policy.SignalNumber;
 import org.slurmautoresume.supervisor.recovery.NodeFaultRecovery;
 import org.slurmautoresume.supervisor.policy.RestartRecord;
 import org.slurmautoresume.supervisor.rules.RuleViolation;
@@ -49,8 +47,6 @@ final class RestartActions implements StepWatch.SlurmdFindings {
 
     /** How long srun may take to end by itself after its step was cancelled for a dead node. */
     private static final Duration SRUN_GRACE = Duration.ofMillis(500);
-    /** After a log rule ended a step on healthy nodes: srun normally ends within a second of the scancel. */
-    private static final Duration RULE_STOP_GRACE = Duration.ofSeconds(10);
 
     private final SlurmClient slurm;
     private final SlurmControl control;
@@ -192,8 +188,7 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     @Override
     public void markedOut(Step step, Srun srun, List<Node> marked) {
         List<String> names = marked.stream().map(Node::name).toList();
-        String why = marked.stream().map(n -> n.name() + " " + n.state().display()
-                + n.reason().map(r -> " (" + r.text() + ")").orElse("")).collect(Collectors.joining("; "));
+        String why = StepWatch.describe(marked);
         timeline.record(EventHistory.Kind.DETECTION, OptionalLong.empty(), "source", "node-state", "nodes",
                 Hostlist.compress(names), "reason", why);
         log.say("Slurm took " + why + " out of service while the step ran");
@@ -226,19 +221,7 @@ final class RestartActions implements StepWatch.SlurmdFindings {
 
     /** Ends a step a log rule fired on: a dump first when the decision asks for one, then scancel. */
     void stopForRule(Srun srun, Decision decision, RuleViolation violation) {
-        decision.dumpFirst().ifPresent(dump -> SrunStopper.dump(srun, dump, log, timeline));
-        if (!srun.isAlive()) {
-            return;
-        }
-        Optional<String> id = timeline.stepId();
-        log.say("stopping step " + id.map(s -> jobId.map(JobId::toString).orElse("?") + "." + s).orElse("(srun " + srun.pid() + ")")
-                + " for " + violation.title());
-        if (id.isPresent() && jobId.isPresent()) {
-            control.cancel(StepId.parse(jobId.get() + "." + id.get()));
-        } else {
-            srun.signal(SignalNumber.TERM);
-        }
-        SrunStopper.stop(srun, RULE_STOP_GRACE);
+        SrunStopper.stopForRule(srun, decision, violation, log, timeline, jobId, control);
     }
 
     /**

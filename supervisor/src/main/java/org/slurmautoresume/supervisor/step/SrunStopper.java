@@ -1,7 +1,14 @@
 package org.slurmautoresume.supervisor.step;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.OptionalLong;
+import org.slurmautoresume.slurm.client.SlurmControl;
+import org.slurmautoresume.slurm.model.JobId;
+import org.slurmautoresume.slurm.model.StepId;
+import org.slurmautoresume.supervisor.policy.Decision;
+import org.slurmautoresume.supervisor.policy.SignalNumber;
+import org.slurmautoresume.supervisor.rules.RuleViolation;
 import org.slurmautoresume.supervisor.policy.DumpSettings;
 
 /**
@@ -58,5 +65,26 @@ final class SrunStopper {
             Thread.currentThread().interrupt();
             return !step.isAlive();
         }
+    }
+
+    /** After a log rule ended a step on healthy nodes: srun normally ends within a second of the scancel. */
+    private static final Duration RULE_STOP_GRACE = Duration.ofSeconds(10);
+
+    /** Ends a step a log rule fired on: a dump first when the decision asks for one, then scancel. */
+    static void stopForRule(Srun srun, Decision decision, RuleViolation violation, SupervisorLog log,
+                            JobTimeline timeline, Optional<JobId> jobId, SlurmControl control) {
+        decision.dumpFirst().ifPresent(dump -> dump(srun, dump, log, timeline));
+        if (!srun.isAlive()) {
+            return;
+        }
+        Optional<String> id = timeline.stepId();
+        log.say("stopping step " + id.map(s -> jobId.map(JobId::toString).orElse("?") + "." + s).orElse("(srun " + srun.pid() + ")")
+                + " for " + violation.title());
+        if (id.isPresent() && jobId.isPresent()) {
+            control.cancel(StepId.parse(jobId.get() + "." + id.get()));
+        } else {
+            srun.signal(SignalNumber.TERM);
+        }
+        stop(srun, RULE_STOP_GRACE);
     }
 }

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.slurmautoresume.slurm.client.NodeMark;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.exec.DebugLogging;
@@ -182,6 +183,12 @@ final class StepWatch {
             DebugLogging.debug(StepWatch.class, "cannot read the step's nodes: {}", e.getMessage());
             return List.of();
         }
+    }
+
+    /** "node2 MIXED+FAIL (Action:Reboot Xid 79 ...)" for each node, for the log and the timeline. */
+    static String describe(List<Node> nodes) {
+        return nodes.stream().map(n -> n.name() + " " + n.state().display()
+                + n.reason().map(r -> " (" + r.text() + ")").orElse("")).collect(Collectors.joining("; "));
     }
 
     /**
