@@ -68,9 +68,17 @@ class EnvCommandIT {
                 echo "SRUN_HOSTS=$(wc -l < "hosts-$SLURM_JOB_ID.txt")"
                 """.formatted(cluster.launcher());
         String jobId = cluster.submit(script, List.of("-N3", "--no-kill", "--job-name=env-shrink"));
-        Job running = cluster.waitForJob(jobId, "to run its 3-node step", Duration.ofSeconds(60),
+        // A first start may wait for nodes an earlier class's resized job left PLANNED (docs/slurm-behaviour.md);
+        // the job is cancelled whatever happens, or its 10-minute step would hold three nodes for the classes after.
+        Job running;
+        try {
+            running = cluster.waitForJob(jobId, "to run its 3-node step", Duration.ofSeconds(300),
                 j -> j.state() == JobState.RUNNING && cluster.slurm().steps(jobId).stream()
                         .anyMatch(s -> s.stepId().equals("0") && "RUNNING".equals(s.state())));
+        } catch (AssertionError e) {
+            cluster.run(List.of("scancel", jobId));
+            throw e;
+        }
         List<String> before = truth.hostnames(running.nodeList());
         String victim = before.stream().filter(n -> !n.equals(running.batchHost().orElse(""))).reduce((a, b) -> b)
                 .orElseThrow();
@@ -96,6 +104,7 @@ class EnvCommandIT {
             assertEquals("0", printed.get("SRUN_EXIT"), output);
             assertEquals("2", printed.get("SRUN_HOSTS"), output);
         } finally {
+            cluster.run(List.of("scancel", jobId));
             cluster.reviveNode(victim);
             cluster.run(List.of("scontrol", "update", "nodename=" + victim, "state=resume"));
         }
