@@ -2,6 +2,8 @@ package org.slurmautoresume.nodeops.xid;
 
 import java.io.IOException;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -14,7 +16,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Follows this node's kernel log and reports each kind of Xid (code and GPU) the first time it
- * appears, classified by {@link XidCatalog}. Only records the kernel wrote count, only
+ * appears (once among the records already there, once among new ones), classified by {@link XidCatalog}. Only records the kernel wrote count, only
  * well-formed driver messages ({@link XidParser}), and only for an address that {@code isGpu}
  * accepts (an NVIDIA device present on this node): each is a guard against text a user put in
  * the log. Records already in the log when the watch began are reported as such, so the caller can tell an Xid
@@ -39,6 +41,8 @@ public final class XidWatch implements AutoCloseable {
     private final Listener listener;
     private final AtomicLong lastSequence = new AtomicLong(-1);
     private final Map<String, Integer> counts = new HashMap<>();
+    private final Set<String> reportedBefore = new HashSet<>();
+    private final Set<String> reportedAfterStart = new HashSet<>();
     private final List<Sighting> sightings = new CopyOnWriteArrayList<>();
     private final List<String> ignored = new CopyOnWriteArrayList<>();
     private volatile Thread thread;
@@ -108,8 +112,12 @@ public final class XidWatch implements AutoCloseable {
             }
             return;
         }
+        String key = event.code() + "@" + event.device();
         synchronized (this) {
-            if (counts.merge(event.code() + "@" + event.device(), 1, Integer::sum) > 1) {
+            counts.merge(key, 1, Integer::sum);
+            // Once before the watch began and once after: an Xid an earlier boot-time run dealt with
+            // must not hide the same Xid coming back (the GPU reset by hand, the node resumed).
+            if (!(afterStart ? reportedAfterStart : reportedBefore).add(key)) {
                 return;
             }
         }

@@ -45,6 +45,16 @@ class XidWatchTest {
     }
 
     @Test
+    void anXidAlreadyInTheLogDoesNotHideTheSameXidComingBack() {
+        XidWatch watch = watch("0000:5d:00");
+        watch.accept(KernelRecord.parse("3,1,100,-;NVRM: Xid (PCI:0000:5d:00): 79, before the agent started").get(), false);
+        watch.accept(KernelRecord.parse("3,2,200,-;NVRM: Xid (PCI:0000:5d:00): 79, again after a reset by hand").get(), true);
+        watch.accept(KernelRecord.parse("3,3,300,-;NVRM: Xid (PCI:0000:5d:00): 79, and again").get(), true);
+        assertEquals(List.of(false, true), seen.stream().map(XidWatch.Sighting::afterStart).toList());
+        assertEquals(3, watch.count(seen.get(0).event()));
+    }
+
+    @Test
     void onlyTheKernelsRecordsForThisNodesGpusCount() {
         XidWatch watch = watch("0000:5d:00");
         // user space (root included) writing to /dev/kmsg gets facility 1
