@@ -270,10 +270,17 @@ class RecoveryScenariosIT {
 
     /**
      * Checkpoint-aware re-run: the re-run is told the newest complete checkpoint (a DCP-style
-     * directory whose .metadata was written), never the one the fault cut short. A GPU job
-     * whose third node is its in-job spare: the re-run has the spare's GPUs.
+     * directory whose .metadata was written), never the one the fault cut short. A job whose
+     * third node is its in-job spare.
+     *
+     * <p>On the cpu-only cluster for now: on Slurm 22.05 a GPU job shrunk after a node fault
+     * leaves its spare's GPUs counted as used (GresUsed=gpu:4 on an IDLE node, for more than five
+     * minutes) once the job ends, so this 3-node GPU job, after InJobSpareIT and
+     * GpuFaultRecoveryIT, waited 300 s for GPUs Slurm no longer had free (docs/slurm-behaviour.md,
+     * "GPUs left counted as used after a shrink"). The GPU path itself is tested by those classes.
      */
     @Test
+    @Tag(LocalCluster.CPU_ONLY)
     void theReRunIsToldTheNewestCompleteCheckpoint() {
         String jobId = submit("""
                 #!/bin/bash
@@ -292,15 +299,15 @@ class RecoveryScenariosIT {
                     touch "$SLURM_JOB_ID.a$AUTO_RESUME_ATTEMPT.$SLURM_PROCID"; sleep 300
                   fi'
                 echo "SRUN_EXIT=$?"
-                """.formatted(agent.socket()), "-N3", "-w", "node[1-3]", "--exclusive", "--gpus-per-node=4");
+                """.formatted(agent.socket()), "-N3", "-w", "node[1-3]", "--exclusive");
         awaitAttempt(jobId, 1);
         kill("node2");
         Job done = cluster.waitForJobEnd(jobId, JOB_END);
         String output = cluster.jobOutput(jobId);
         assertEquals(JobState.COMPLETED, done.state(), output);
         String expected = cluster.jobsDir().resolve("ckpt-" + jobId).resolve("step-200").toString();
-        assertTrue(output.contains("attempt=1 rank=0 resume_from=none gpus=0,1,2,3"), output);
-        assertTrue(output.contains("attempt=2 rank=0 resume_from=" + expected + " gpus=0,1,2,3"), output);
+        assertTrue(output.contains("attempt=1 rank=0 resume_from=none gpus=none"), output);
+        assertTrue(output.contains("attempt=2 rank=0 resume_from=" + expected + " gpus=none"), output);
         assertTrue(output.contains("attempt=2 rank=1 resume_from=" + expected + " gpus=0,1,2,3"), output);
         assertEquals("node[1,3]", truth.jobField(jobId, "NodeList")); // node3, the job's own spare, took node2's place
         assertTrue(output.contains("SRUN_EXIT=0"), output);
