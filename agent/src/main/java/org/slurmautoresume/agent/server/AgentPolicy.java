@@ -224,6 +224,13 @@ public final class AgentPolicy {
             if (kept.isPresent()) {
                 // Marked already, typically by this node's own agent on an Xid with the evidence in the
                 // reason (Action:Reboot for a GPU reset); a job's generic Action:Replace must not erase it.
+                // A failing node asked to go down still goes down (a requeue needs it), with that reason.
+                boolean down = diagnosis.record().get().state().isDown();
+                if (state.mark() == NodeMark.State.DOWN && !down) {
+                    return counted(action, decided(name, control.mark(new NodeMark(name, NodeMark.State.DOWN,
+                            kept.get().text())), NodeDecision.MARKED, diagnosis.evidence(),
+                            "set down, reason \"" + kept.get().text() + "\" kept"));
+                }
                 return new NodeDecision(name, NodeDecision.MARKED, diagnosis.evidence(),
                         "already out of service with reason \"" + kept.get().text() + "\": kept");
             }

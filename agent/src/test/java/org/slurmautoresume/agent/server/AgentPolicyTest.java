@@ -65,6 +65,17 @@ class AgentPolicyTest {
     }
 
     @Test
+    void aFailingNodeAskedToGoDownGoesDownWithTheReasonItHas() {
+        FakeSlurm marked = new FakeSlurm().job("6", "show-job-running-shrunk-nokill.txt", null)
+                .node("node3", "show-node-mixed-fail.txt");
+        AgentResponse response = new AgentPolicy(marked.runner, prober, "root").handle(ARTEST,
+                AgentRequest.mark("6", List.of("node3"), Action.REPLACE, MarkState.DOWN));
+        assertTrue(response.ok(), response.message());
+        assertEquals(List.of(List.of("scontrol", "update", "nodename=node3", "state=down", "reason=Action:Replace")),
+                marked.updates);
+    }
+
+    @Test
     void refusesAnotherUsersJob() {
         AgentResponse response = policy.handle(MALLORY, markReplace("6", "node2"));
         assertFalse(response.ok());
