@@ -131,7 +131,9 @@ class SweepIT {
         }
         Files.writeString(policy, "maxNodes: 10\nmaxPartitionPercent: 100\nhealthCommand: [\"env\", \"PATH=" + bin + ":"
                 + System.getenv("PATH") + "\", \"" + cluster.launcher() + "\", \"health\", \"--check\", \"gpu\","
-                + " \"--expected-gpus\", \"8\", \"--node\", \"{node}\"]\n");
+                + " \"--expected-gpus\", \"8\", \"--node\", \"{node}\","
+                // The fake dmesg is this node's kernel log here, not the machine's own /dev/kmsg.
+                + " \"--kernel-log\", \"-\"]\n");
         nodes.replaceAndRevive("node2");
 
         CommandResult swept = sweep();
