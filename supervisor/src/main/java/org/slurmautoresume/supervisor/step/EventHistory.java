@@ -33,7 +33,8 @@ public final class EventHistory {
     /** What happened; the names are the {@code event} field's values. */
     public enum Kind {
         LAUNCH("launch"), DETECTION("detection"), ATTEMPT_ENDED("attempt-ended"), DECISION("decision"),
-        DUMP("dump"), REPLACEMENT("replacement"), REQUEUE("requeue"), GIVE_UP("give-up"), SUCCEEDED("succeeded");
+        DUMP("dump"), REPLACEMENT("replacement"), REQUEUE("requeue"), GIVE_UP("give-up"), SUCCEEDED("succeeded"),
+        PATHS("recovery-paths");
 
         private final String word;
 

@@ -63,6 +63,11 @@ final class NodeFaultRequeue {
         return setting == SupervisorSettings.NodeFaultFallback.REQUEUE;
     }
 
+    /** What {@link #tryRequeue} would decide for this job now. */
+    Verdict verdict(Optional<Job> job, Optional<SlurmConfig> config) {
+        return decide(setting, job, config);
+    }
+
     /**
      * The decision, pure: from the setting, the job record (Requeue=, BatchFlag=, its state,
      * ExpeditedRequeue=) and the cluster's configuration (SLURM_VERSION, SlurmctldParameters).

@@ -38,12 +38,14 @@ public final class Preflight {
                             + " node may not offer the same resources",
                     "submit with `sbatch --exclusive` (or `salloc --exclusive`)"));
         }
-        String gres = job.raw().getOrDefault("TresPerNode", "");
-        if (!gres.isEmpty() && !gres.equals("(null)")) {
-            findings.add(new PreflightFinding("GRES",
-                    "the job requests generic resources per node (" + gres + "); a replacement must offer the same",
-                    "make sure spare nodes carry the same Gres= in slurm.conf"));
-        }
+        // Where Slurm refuses to grow the job, a node fault is repaired by in-job spares or not at all.
+        RecoveryPaths.whyNoExpansion(config, job).filter(why -> !why.contains("permit_job_expansion")).ifPresent(why ->
+                findings.add(new PreflightFinding(why.startsWith("PrologFlags") ? "PrologFlags"
+                        : why.contains("GRES") ? "GRES" : "Licenses",
+                        "the job cannot be grown back after a node fault: " + why + "; without an in-job spare it is"
+                                + " requeued (if requeueable) instead of repaired",
+                        "give the job spare nodes of its own: sbatch -N more than the supervised srun's -N"
+                                + " (docs/in-job-spares.md)")));
         return findings;
     }
 }

@@ -3,10 +3,10 @@ package org.slurmautoresume.supervisor.step;
 import org.slurmautoresume.slurm.client.WriteResult;
 import org.slurmautoresume.slurm.client.SlurmControl;
 import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.SlurmConfig;
 import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.model.StepId;
 import org.slurmautoresume.slurm.model.JobId;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,7 +32,6 @@ import org.slurmautoresume.supervisor.policy.Decision;
 import org.slurmautoresume.supervisor.policy.Fault;
 import org.slurmautoresume.supervisor.policy.FaultKind;
 import org.slurmautoresume.supervisor.recovery.NodeFaultRecovery;
-import org.slurmautoresume.supervisor.policy.RestartRecord;
 import org.slurmautoresume.supervisor.rules.RuleViolation;
 
 /**
@@ -66,11 +65,7 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     private final BooleanSupplier stopRequested;
     /** Nodes the slurmd watch had marked before it ended the current attempt's step. */
     private final AtomicReference<List<String>> markedByWatch = new AtomicReference<>(List.of());
-    /**
-     * When the fault being recovered from was confirmed (a node back under its name started after
-     * it): set before every read, not at construction,
-     * where LocalDateTime.now() would load the time zone rules (about 40 ms) before srun starts.
-     */
+    /** When the fault was confirmed; set before every read, never at construction (zone rules cost 40 ms before srun). */
     private volatile LocalDateTime faultConfirmedAt;
     private final Map<String, String> freshVariables = new HashMap<>();
     private volatile boolean overlapNextAttempt;
@@ -78,12 +73,8 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     private volatile boolean faultyMarked;
     /** The end of the node-fault path when no repair is left. */
     private final NodeFaultRequeue fallback;
-
-    RestartActions(SlurmClient slurm, CommandRunner runner, Optional<NodeFaultRecovery> recovery,
-                   SupervisorSettings settings, Optional<JobId> jobId, SupervisorLog log, JobTimeline timeline,
-                   Optional<RestartHistoryFile> historyFile, BooleanSupplier stopRequested) {
-        this(slurm, runner, recovery, recovery, settings, jobId, log, timeline, historyFile, stopRequested);
-    }
+    /** What this job can fall back on, once the job was read; nothing ruled out before. */
+    private volatile RecoveryPaths paths = RecoveryPaths.UNKNOWN;
 
     /** @param spareRecovery what repairs a step that has in-job spares (see {@link #useInJobSpares}) */
     RestartActions(SlurmClient slurm, CommandRunner runner, Optional<NodeFaultRecovery> recovery,
@@ -127,6 +118,21 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     void useInJobSpares(InJobSpares plan) {
         stepNodes = plan.stepNodes();
         spares = plan;
+    }
+
+    /** Learns, once the job was read, which ways back it has; says them once and records them. */
+    void knowPaths(Job job, Optional<SlurmConfig> config) {
+        paths = config.map(c -> RecoveryPaths.of(c, job)).orElse(RecoveryPaths.UNKNOWN);
+        NodeFaultRequeue.Verdict requeue = fallback.verdict(Optional.of(job), config);
+        log.say("recovery paths: " + paths.describe(Optional.ofNullable(spares), recovery.isPresent(), requeue));
+        timeline.record(EventHistory.Kind.PATHS, OptionalLong.empty(),
+                paths.details(Optional.ofNullable(spares), recovery.isPresent(), requeue));
+    }
+
+    /** Why nothing can repair the job after these nodes failed, known without trying; empty when something may. */
+    private Optional<String> noRepairFor(List<String> failed) {
+        return paths.noRepairFor(Optional.ofNullable(spares), stepNodes, failed, recovery.isPresent(),
+                () -> Hostlist.expand(slurm.requireJob(jobId.orElseThrow().toString()).nodeList()));
     }
 
     /** With in-job spares, the nodes the next attempt must run on (srun's --nodelist); empty without. */
@@ -206,8 +212,8 @@ final class RestartActions implements StepWatch.SlurmdFindings {
                 faultyMarked = true;
                 log.say("ending step " + step.fullId() + " now so it can run again without " + Hostlist.compress(marked));
                 control.cancel(StepId.parse(step.fullId()));
-                if (active().isPresent()) {
-                    // Only a repair needs the job smaller; a job about to be requeued keeps its size.
+                // Only a repair needs the job smaller; a job about to be requeued keeps its size.
+                if (active().isPresent() && noRepairFor(marked).isEmpty()) {
                     recovery.dropNow(step.jobId(), marked);
                 }
                 SrunStopper.stop(srun, SRUN_GRACE);
@@ -281,18 +287,8 @@ final class RestartActions implements StepWatch.SlurmdFindings {
         return OptionalInt.of(status);
     }
 
-    /** Counts a restart toward the budgets, here and in the job's history file for later runs. */
     private void remember(RestartGate gate, Decision decision) {
-        RestartRecord record = gate.carriedOut(decision, Instant.now());
-        if (record == null || historyFile.isEmpty()) {
-            return;
-        }
-        try {
-            historyFile.get().append(record);
-        } catch (IOException e) {
-            log.say("cannot record the restart in " + historyFile.get().path() + " (" + e.getMessage()
-                    + "); budgets over the job's life will not count it after a requeue");
-        }
+        RestartHistoryFile.remember(historyFile, gate.carriedOut(decision, Instant.now()), log::say);
     }
 
     /** Marks, drops and replaces the faulty nodes; empty when the step may run again, else why not. */
@@ -310,6 +306,10 @@ final class RestartActions implements StepWatch.SlurmdFindings {
         if (plan == null && end.jobSize() <= 0) {
             return Optional.of("the job's size could not be read from Slurm when the step started,"
                     + " so there is nothing to grow it back to");
+        }
+        Optional<String> hopeless = noRepairFor(result.faultyNodes());
+        if (hopeless.isPresent()) {
+            return Optional.of("cannot repair the job: " + hopeless.get());
         }
         log.say("node fault: " + result.reason());
         String job = jobId.get().toString();

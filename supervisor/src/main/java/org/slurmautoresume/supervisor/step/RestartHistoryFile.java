@@ -11,6 +11,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.slurmautoresume.supervisor.policy.RestartLevel;
 import org.slurmautoresume.supervisor.policy.RestartRecord;
 
@@ -55,6 +56,22 @@ public final class RestartHistoryFile {
                     .ifPresent(records::add);
         }
         return records;
+    }
+
+    /**
+     * Counts a restart toward the budgets in the job's history file, for later runs; says so
+     * when it cannot. A null record (nothing to count) or no file does nothing.
+     */
+    static void remember(Optional<RestartHistoryFile> file, RestartRecord record, Consumer<String> say) {
+        if (record == null || file.isEmpty()) {
+            return;
+        }
+        try {
+            file.get().append(record);
+        } catch (IOException e) {
+            say.accept("cannot record the restart in " + file.get().path() + " (" + e.getMessage()
+                    + "); budgets over the job's life will not count it after a requeue");
+        }
     }
 
     public void append(RestartRecord record) throws IOException {

@@ -19,6 +19,7 @@ import org.slurmautoresume.slurm.client.SlurmException;
 import org.slurmautoresume.slurm.exec.CommandRunner;
 import org.slurmautoresume.slurm.exec.DebugLogging;
 import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.SlurmConfig;
 import org.slurmautoresume.slurm.probe.NodeProber;
 import org.slurmautoresume.slurm.probe.TcpNodeProber;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointLocator;
@@ -71,6 +72,7 @@ public final class StepSupervisor {
     private final Optional<JobId> jobId;
     private final boolean recovers;
     private final AttemptLoop loop;
+    private final RestartActions actions;
 
     /** A supervisor with no configuration file: no log rules, the budgets from the environment. */
     public StepSupervisor(SlurmClient slurm, CommandRunner runner, SupervisorSettings settings,
@@ -122,7 +124,7 @@ public final class StepSupervisor {
                         .orElseThrow(() -> new IllegalArgumentException(CheckpointRule.NO_DIRECTORY)))
                 .or(() -> CheckpointLocator.fromEnvironment(environment));
         StopRequest stop = new StopRequest();
-        RestartActions actions = new RestartActions(slurm, runner, recovery, spareRecovery, settings, jobId, log, timeline,
+        this.actions = new RestartActions(slurm, runner, recovery, spareRecovery, settings, jobId, log, timeline,
                 historyFile, stop::requested);
         this.loop = new AttemptLoop(launcher, slurm, jobId, log, timeline, actions, stop,
                 new AttemptLaunch(environment, checkpoints, log), effective, checkpoints, prober, masterAddress);
@@ -152,7 +154,9 @@ public final class StepSupervisor {
         try {
             return loop.run(srunArgv, () -> {
                 Optional<Job> job = jobAtStart();
-                preflightOncePerJob(job);
+                Optional<SlurmConfig> config = job.flatMap(j -> clusterConfig());
+                preflightOncePerJob(job, config);
+                job.ifPresent(j -> actions.knowPaths(j, config));
                 return new AttemptLoop.JobStart(restartGate(job), recovers ? job.map(Job::numNodes).orElse(0) : 0);
             });
         } finally {
@@ -230,8 +234,8 @@ public final class StepSupervisor {
      * its id and submit time: job ids come round again (MaxJobId, or a controller started with
      * its state cleared), and a stale marker would hide the findings from a new job.
      */
-    private void preflightOncePerJob(Optional<Job> job) {
-        if (job.isEmpty()) {
+    private void preflightOncePerJob(Optional<Job> job, Optional<SlurmConfig> config) {
+        if (job.isEmpty() || config.isEmpty()) {
             return;
         }
         String user = user(environment);
@@ -245,12 +249,19 @@ public final class StepSupervisor {
         } catch (IOException e) {
             DebugLogging.debug(StepSupervisor.class, "cannot write preflight marker {}: {}", marker, e.getMessage());
         }
+        for (PreflightFinding finding : new Preflight().check(config.get(), job.get())) {
+            log.say("preflight: " + finding.describe());
+        }
+    }
+
+    /** The cluster's configuration, read once per srun for the preflight and the recovery paths. */
+    private Optional<SlurmConfig> clusterConfig() {
         try {
-            for (PreflightFinding finding : new Preflight().check(slurm.config(), job.get())) {
-                log.say("preflight: " + finding.describe());
-            }
+            return Optional.of(slurm.config());
         } catch (SlurmException e) {
-            log.say("preflight skipped: " + e.getMessage());
+            log.say("could not read the cluster's configuration (" + e.getMessage() + "); preflight skipped, and"
+                    + " every recovery path is tried as it comes");
+            return Optional.empty();
         }
     }
 }

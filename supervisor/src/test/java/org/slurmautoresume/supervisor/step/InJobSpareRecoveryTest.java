@@ -188,6 +188,29 @@ class InJobSpareRecoveryTest {
         assertEquals("node[1,4]", srun.starts().get(2).environment().get("NODE_LIST"));
     }
 
+    /**
+     * A GPU job: Slurm refuses to grow it, so when its spares are gone the configured spare pool
+     * is not tried (no donor salloc, no shrink that would only leave it a node short) and the
+     * job goes straight to the requeue, its size kept.
+     */
+    @Test
+    void aGpuJobWhoseSparesRanOutIsRequeuedWithoutTryingExpansion() throws Exception {
+        job.with("AUTORESUME_SPARE_NODES", "node4");
+        job.slurm.jobFields("TresPerNode=gres:gpu:4");
+        ScriptedSrun srun = new ScriptedSrun(nodeDies("node2"), nodeDies("node3"));
+
+        assertEquals(1, job.run(srun));
+
+        assertEquals(2, srun.starts().size());
+        assertEquals(List.of(), job.slurm.ran("salloc"));
+        assertEquals("node[1,3]", job.slurm.jobNodeList(), "only the first fault, which a spare repaired, shrank the job");
+        assertEquals(List.of(List.of("scontrol", "requeue", FakeSlurm.JOB)), job.slurm.ran("requeue"));
+        EventHistory.Event paths = only(job.timeline(), "recovery-paths");
+        assertEquals(List.of("node3", "impossible", "true"), List.of(paths.details().get("spares"),
+                paths.details().get("expansion"), paths.details().get("requeue")));
+        assertTrue(paths.details().get("noExpansion").contains("gres:gpu:4"), paths.details().toString());
+    }
+
     private SupervisedRun restart(FakeSlurm slurm) throws IOException {
         job.close();
         Path sub = dir.resolve("second");

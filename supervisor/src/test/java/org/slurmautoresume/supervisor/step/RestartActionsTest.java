@@ -69,7 +69,7 @@ class RestartActionsTest {
         Optional<NodeFaultRecovery> recovery = settings.spares().map(pool -> new NodeFaultRecovery(client,
                 new AgentClient(agent.socket(), Duration.ofSeconds(5)), new JobResizer(slurm, client, Duration.ofSeconds(5)),
                 new SpareProvider(pool, client), log::say));
-        return new RestartActions(client, slurm, recovery, settings, Optional.of(JobId.parse(FakeSlurm.JOB)), log, timeline,
+        return new RestartActions(client, slurm, recovery, recovery, settings, Optional.of(JobId.parse(FakeSlurm.JOB)), log, timeline,
                 Optional.of(new RestartHistoryFile(dir, "tester", FakeSlurm.JOB)), () -> false);
     }
 

@@ -1,0 +1,137 @@
+package org.slurmautoresume.supervisor.step;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.SlurmConfig;
+import org.slurmautoresume.slurm.model.SlurmVersion;
+
+/**
+ * What a job can count on after a node fault, decided once from the job and the cluster before
+ * any fault: in-job spares, job expansion (a spare pool, or the failed nodes back under their
+ * names), and as the last resort a requeue. Slurm itself refuses expansion in cases that can be
+ * read up front (docs/slurm-behaviour.md); trying it anyway costs time, leaves a donor job on
+ * record and the job one node short, and ends in the requeue it could have started with.
+ *
+ * @param noExpansion why job expansion cannot work for this job; empty when it may
+ */
+record RecoveryPaths(Optional<String> noExpansion) {
+
+    /** Before the job was read: nothing is ruled out, as before this check existed. */
+    static final RecoveryPaths UNKNOWN = new RecoveryPaths(Optional.empty());
+
+    /** 25.05 refuses to expand a job whose licenses are OR'd ({@code a|b}). */
+    static final SlurmVersion FIRST_REFUSING_OR_LICENSES = new SlurmVersion(25, 5, 0);
+
+    /** The job's GRES, as the text (22.05: {@code gres:gpu:2}, 24.11: {@code gres/gpu:2}) or --json names them. */
+    private static final List<String> PER_UNIT_GRES = List.of("TresPerNode", "TresPerJob", "TresPerTask", "TresPerSocket",
+            "tres_per_node", "tres_per_job", "tres_per_task", "tres_per_socket");
+    /** What the job was given: 22.05's TRES, 23.02's AllocTRES, --json's tres_alloc_str. */
+    private static final List<String> ALLOCATED = List.of("AllocTRES", "TRES", "tres_alloc_str");
+
+    static RecoveryPaths of(SlurmConfig config, Job job) {
+        return new RecoveryPaths(whyNoExpansion(config, job));
+    }
+
+    /**
+     * Why Slurm would refuse to grow this job, checked in the order an administrator can act on:
+     * the switch, then what the job or the cluster holds that the merge refuses.
+     */
+    static Optional<String> whyNoExpansion(SlurmConfig config, Job job) {
+        if (!config.listContains("SchedulerParameters", "permit_job_expansion")) {
+            return Optional.of("SchedulerParameters has no permit_job_expansion");
+        }
+        Optional<String> gres = gres(job);
+        if (gres.isPresent()) {
+            return Optional.of("job " + job.jobId() + " holds GRES (" + gres.get() + "), and Slurm's select/cons_tres"
+                    + " refuses to merge a job with allocated GRES");
+        }
+        // X11 forwarding turns Contain on by itself.
+        if (config.listContains("PrologFlags", "Contain") || config.listContains("PrologFlags", "X11")) {
+            return Optional.of("PrologFlags=" + config.get("PrologFlags").orElse("").strip() + " gives every allocation"
+                    + " an extern step, and Slurm refuses to merge an allocation that has steps");
+        }
+        String licenses = job.raw().getOrDefault("Licenses", job.raw().getOrDefault("licenses", ""));
+        if (licenses.contains("|") && release(config).filter(r -> r.atLeast(FIRST_REFUSING_OR_LICENSES)).isPresent()) {
+            return Optional.of("job " + job.jobId() + " asks for either of several licenses (" + licenses.strip()
+                    + "), and Slurm 25.05 and later refuse to expand such a job");
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> gres(Job job) {
+        for (String key : PER_UNIT_GRES) {
+            String value = job.raw().getOrDefault(key, "").strip();
+            if (value.toLowerCase(Locale.ROOT).startsWith("gres")) {
+                return Optional.of(value);
+            }
+        }
+        for (String key : ALLOCATED) {
+            for (String part : job.raw().getOrDefault(key, "").split(",")) {
+                if (part.strip().startsWith("gres/")) {
+                    return Optional.of(part.strip());
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<SlurmVersion> release(SlurmConfig config) {
+        try {
+            return config.get("SLURM_VERSION").map(v -> SlurmVersion.parse(v.strip()));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Why no repair can work for these failed nodes, known without trying; empty when one may.
+     * With in-job spares a repair needs a spare the job still holds, or else expansion; without,
+     * a configured replacement needs expansion.
+     *
+     * @param jobNodesNow the job's nodes as Slurm holds them now (read only when needed)
+     */
+    Optional<String> noRepairFor(Optional<InJobSpares> spares, List<String> stepNodes, List<String> failed,
+                                 boolean replacementConfigured, Supplier<List<String>> jobNodesNow) {
+        if (noExpansion.isEmpty()) {
+            return Optional.empty();
+        }
+        if (spares.isPresent()) {
+            try {
+                if (InJobSpares.replace(stepNodes, failed, jobNodesNow.get()).isPresent()) {
+                    return Optional.empty();
+                }
+            } catch (RuntimeException e) {
+                return Optional.empty(); // unread: let the repair try, as it always did
+            }
+            return Optional.of("no in-job spare is left, and job expansion cannot work (" + noExpansion.get() + ")");
+        }
+        return replacementConfigured ? Optional.of("job expansion cannot work (" + noExpansion.get() + ")")
+                : Optional.empty();
+    }
+
+    /** The one line that says, at the start, what this step has to fall back on. */
+    String describe(Optional<InJobSpares> spares, boolean replacementConfigured, NodeFaultRequeue.Verdict requeue) {
+        List<String> parts = new ArrayList<>();
+        parts.add(spares.map(s -> "in-job spare" + (s.spares().size() == 1 ? " " : "s ") + Hostlist.compress(s.spares()))
+                .orElse("no in-job spare (ask the job for more nodes than the step's -N to have some)"));
+        if (replacementConfigured || spares.isPresent()) {
+            parts.add(noExpansion.map(why -> "no job expansion: " + why).orElse("job expansion"
+                    + (replacementConfigured ? "" : " (no replacement configured beyond the spares)")));
+        }
+        parts.add(requeue.requeue() ? "then requeue: " + requeue.why() : "no requeue: " + requeue.why());
+        return String.join("; ", parts);
+    }
+
+    /** The same, for the job's timeline: words a program can compare. */
+    String[] details(Optional<InJobSpares> spares, boolean replacementConfigured, NodeFaultRequeue.Verdict requeue) {
+        String expansion = noExpansion.isPresent() ? "impossible"
+                : replacementConfigured || spares.isPresent() ? "possible" : "unused";
+        return new String[] {"spares", spares.map(s -> Hostlist.compress(s.spares())).orElse(""), "expansion", expansion,
+                "noExpansion", noExpansion.orElse(""), "requeue", Boolean.toString(requeue.requeue())};
+    }
+}
