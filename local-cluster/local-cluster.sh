@@ -96,6 +96,13 @@ Commands:
         wait (default 60 s) until slurmctld sees it registered (new SlurmdStartTime, state
         without `*`). --fresh wipes spool/NODE first, like a new instance; --boot starts
         slurmd with -b (reports a reboot, i.e. a new BootTime).
+  freeze-node NODE
+        Fault injection: every process of NODE (its slurmd, slurmstepds, tasks and the
+        autoresume agent bound to it with --node NODE) is stopped with SIGSTOP and stays
+        stopped: a hung machine whose kernel still completes TCP handshakes. Slurm notices
+        only at SlurmdTimeout. thaw-node NODE continues them.
+  thaw-node NODE
+        SIGCONT to the processes freeze-node stopped.
   gpu-fault NODE XID [--gpu ADDR]
         Fault injection: the NVIDIA driver reports Xid XID (79 fallen off the bus, 48 double-bit
         ECC, 64 row remap failure, 13 an application's fault, ...) on the GPU at PCI address
@@ -286,6 +293,20 @@ cmd_crash_task() {
     crash_task "$node" "$signal"
 }
 
+cmd_freeze_node() {
+    [ "$#" -eq 1 ] || die "usage: freeze-node NODE"
+    validate_node "$1"
+    need_root freeze-node
+    freeze_node "$1"
+}
+
+cmd_thaw_node() {
+    [ "$#" -eq 1 ] || die "usage: thaw-node NODE"
+    validate_node "$1"
+    need_root thaw-node
+    thaw_node "$1"
+}
+
 cmd_kernel_log() {
     [ "$#" -eq 1 ] || die "usage: kernel-log NODE"
     validate_node "$1"
@@ -315,6 +336,8 @@ main() {
         status) cmd_status "$@" ;;
         kill-node) cmd_kill_node "$@" ;;
         revive-node) cmd_revive_node "$@" ;;
+        freeze-node) cmd_freeze_node "$@" ;;
+        thaw-node) cmd_thaw_node "$@" ;;
         gpu-fault) cmd_gpu_fault "$@" ;;
         kernel-log) cmd_kernel_log "$@" ;;
         crash-task) cmd_crash_task "$@" ;;

@@ -3,11 +3,12 @@
 # machine does (its slurmd, slurmstepd and tasks all at once); revive-node brings it back with
 # the same hostname, as a replacement instance would.
 
-# kill_node NODE (validated by the caller)
-kill_node() {
-    local node="$1" job pid ppid t0
-    t0="$(now)"
-    local -A victims=()
+# node_processes NODE: fills NODE_PROCS (pid -> what it is) with everything that runs as NODE:
+# the tasks of its job steps, its slurmstepds and what they forked, its slurmd and its children.
+declare -gA NODE_PROCS=()
+node_processes() {
+    local node="$1" job pid ppid
+    NODE_PROCS=()
     local -a stepds=()
     # 1. Task pids of each job step, asked from the node's slurmd while it still answers.
     if ctld_up; then
@@ -15,32 +16,57 @@ kill_node() {
             [[ "$job" =~ ^[0-9_]+$ ]] || continue
             while read -r pid _; do
                 [[ "$pid" =~ ^[0-9]+$ ]] || continue
-                victims[$pid]="task of job $job"
+                NODE_PROCS[$pid]="task of job $job"
                 ppid="$(proc_ppid "$pid")"
                 if [ -n "$ppid" ] && [ "$(proc_comm "$ppid")" = "slurmstepd" ]; then
-                    victims[$ppid]="slurmstepd of job $job"
+                    NODE_PROCS[$ppid]="slurmstepd of job $job"
                 fi
             done < <(timeout 10 scontrol listpids "$job" "$node" 2>/dev/null || true)
         done
     else
-        warn "slurmctld does not answer: killing by spool sockets only"
+        warn "slurmctld does not answer: finding $node's processes by spool sockets only"
     fi
     # 2. Every slurmstepd of the node (found by its socket in the node's spool dir) and
     #    every process below them.
     mapfile -t stepds < <(stepd_pids "$node")
-    for pid in "${stepds[@]}"; do victims[$pid]="slurmstepd"; done
+    for pid in "${stepds[@]}"; do NODE_PROCS[$pid]="slurmstepd"; done
     if [ "${#stepds[@]}" -gt 0 ]; then
         for pid in $(descendants "${stepds[@]}"); do
-            [ -n "${victims[$pid]:-}" ] || victims[$pid]="step process"
+            [ -n "${NODE_PROCS[$pid]:-}" ] || NODE_PROCS[$pid]="step process"
         done
     fi
     # 3. The node's slurmd and whatever it forked.
     for pid in $(slurmd_pids "$node"); do
-        victims[$pid]="slurmd"
-        for ppid in $(descendants "$pid"); do victims[$ppid]="child of slurmd"; done
+        NODE_PROCS[$pid]="slurmd"
+        for ppid in $(descendants "$pid"); do NODE_PROCS[$ppid]="child of slurmd"; done
     done
+}
+
+# node_agent_pids NODE: the autoresume agents bound to NODE (`autoresume agent ... --node NODE`).
+node_agent_pids() {
+    local node="$1" proc pid
+    local -a args
+    for proc in /proc/[0-9]*; do
+        pid="${proc#/proc/}"
+        mapfile -t args < <(proc_args "$pid")
+        local i is_agent=0 bound=0
+        for ((i = 0; i < ${#args[@]}; i++)); do
+            [ "${args[$i]}" = "agent" ] && is_agent=1
+            if [ "${args[$i]}" = "--node" ] && [ "${args[$((i + 1))]:-}" = "$node" ]; then bound=1; fi
+            [ "${args[$i]}" = "--node=$node" ] && bound=1
+        done
+        [ "$is_agent" -eq 1 ] && [ "$bound" -eq 1 ] && echo "$pid"
+    done
+    return 0
+}
+
+# kill_node NODE (validated by the caller)
+kill_node() {
+    local node="$1" pid t0
+    t0="$(now)"
+    node_processes "$node"
     local -a all=()
-    for pid in "${!victims[@]}"; do
+    for pid in "${!NODE_PROCS[@]}"; do
         pid_alive "$pid" && all+=("$pid")
     done
     if [ "${#all[@]}" -eq 0 ]; then
@@ -48,13 +74,47 @@ kill_node() {
         return 0
     fi
     local -a lines=()
-    for pid in "${all[@]}"; do lines+=("$(printf '  %-22s %s' "${victims[$pid]}" "$(proc_desc "$pid")")"); done
+    for pid in "${all[@]}"; do lines+=("$(printf '  %-22s %s' "${NODE_PROCS[$pid]}" "$(proc_desc "$pid")")"); done
     kill -STOP "${all[@]}" 2>/dev/null || true
     kill -KILL "${all[@]}" 2>/dev/null || true
     wait_for 10 "killed processes to vanish" all_dead "${all[@]}" \
         || warn "some killed processes still exist: ${all[*]}"
     log "killed $node at $(date '+%FT%T') ($(elapsed "$t0") s): ${#all[@]} processes"
     printf '%s\n' "${lines[@]}"
+}
+
+# freeze_node NODE (validated by the caller): every process of NODE, its agent included, is
+# stopped (SIGSTOP) and stays: a hung machine whose kernel still completes TCP handshakes.
+# The pids go to $DIR/frozen/NODE for thaw_node.
+freeze_node() {
+    local node="$1" pid t0 dir="$DIR/frozen"
+    t0="$(now)"
+    [ ! -s "$dir/$node" ] || die "$node is frozen already (thaw-node $node first)"
+    node_processes "$node"
+    for pid in $(node_agent_pids "$node"); do NODE_PROCS[$pid]="autoresume agent"; done
+    local -a all=()
+    for pid in "${!NODE_PROCS[@]}"; do
+        pid_alive "$pid" && all+=("$pid")
+    done
+    [ "${#all[@]}" -gt 0 ] || die "$node: nothing to freeze (its slurmd is not running)"
+    install -d -m 0700 -o root -g root "$dir"
+    printf '%s\n' "${all[@]}" >"$dir/$node"
+    kill -STOP "${all[@]}" 2>/dev/null || true
+    log "froze $node at $(date '+%FT%T') ($(elapsed "$t0") s): ${#all[@]} processes"
+    for pid in "${all[@]}"; do printf '  %-22s %s\n' "${NODE_PROCS[$pid]}" "$(proc_desc "$pid")"; done
+}
+
+# thaw_node NODE: SIGCONT to what freeze_node stopped.
+thaw_node() {
+    local node="$1" file="$DIR/frozen/$1" pid
+    local -a all=()
+    [ -s "$file" ] || { log "$node is not frozen"; return 0; }
+    while read -r pid; do
+        [[ "$pid" =~ ^[0-9]+$ ]] && pid_alive "$pid" && all+=("$pid")
+    done <"$file"
+    [ "${#all[@]}" -eq 0 ] || kill -CONT "${all[@]}" 2>/dev/null || true
+    rm -f "$file"
+    log "thawed $node: ${#all[@]} processes continued"
 }
 
 # revive_node NODE FRESH(0|1) BOOT(0|1) TIMEOUT_S (validated by the caller)

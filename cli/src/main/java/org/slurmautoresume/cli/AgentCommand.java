@@ -19,6 +19,9 @@ import org.slurmautoresume.agent.server.AgentServer;
 import org.slurmautoresume.agent.server.AgentService;
 import org.slurmautoresume.agent.server.AuditLog;
 import org.slurmautoresume.slurm.probe.TcpNodeProber;
+import org.slurmautoresume.slurm.probe.LivenessProber;
+import org.slurmautoresume.slurm.probe.NodeProber;
+import org.slurmautoresume.agent.server.LivenessListener;
 import org.slurmautoresume.agent.server.UnixUsers;
 import org.slurmautoresume.agent.server.NodeXidWatch;
 import org.slurmautoresume.agent.server.XidResponder;
@@ -66,8 +69,9 @@ final class AgentCommand implements Callable<Integer> {
     private Path auditLog = DEFAULT_AUDIT_LOG;
 
     @Option(names = "--probe-timeout", paramLabel = "SECONDS", defaultValue = "2",
-            description = "How long a node's slurmd may take to accept a TCP connection before the node counts"
-                + " as unreachable. Default: ${DEFAULT-VALUE}.")
+            description = "How long a node's agent may take to greet on its liveness port, or (where no agent"
+                + " answers) its slurmd to accept a TCP connection, before the node counts as unreachable."
+                + " Default: ${DEFAULT-VALUE}.")
     private int probeTimeoutSeconds;
 
     @Option(names = "--replace-command", paramLabel = "PATH",
@@ -118,6 +122,15 @@ final class AgentCommand implements Callable<Integer> {
     /** Where the Xid watch looks up this node's PCI devices: tests point it at a tree with a GPU in it. */
     @Option(names = "--sysfs-root", paramLabel = "DIR", defaultValue = "/sys", hidden = true)
     private Path sysfsRoot;
+
+    @Option(names = "--liveness-port", paramLabel = "PORT", defaultValue = "" + LivenessProber.DEFAULT_PORT,
+            description = "Greet every TCP connection to PORT with one line and close it, so that supervisors and"
+                + " agents on other nodes can tell a frozen node (processes stopped, kernel wedged: the handshake"
+                + " may still complete, nothing answers) from a live one within seconds. Nothing is read from the"
+                + " peer. Nodes whose slurmd listens on another port than 6818 (several on one host) use PORT plus"
+                + " the difference. The same PORT is what this agent probes other nodes on (AUTORESUME_LIVENESS_PORT"
+                + " for supervisors). 0: do not listen. Default: ${DEFAULT-VALUE} (privileged: no user can take it).")
+    private int livenessPort;
 
     @Option(names = "--sweep-every", paramLabel = "SECONDS", defaultValue = "0",
             description = "Also run `autoresume sweep` every SECONDS (after the previous pass ended), so this node"
@@ -192,9 +205,11 @@ final class AgentCommand implements Callable<Integer> {
                     List.of(healthCommand.toAbsolutePath().toString(), "{node}"), Duration.ofSeconds(healthTimeoutSeconds)));
         }
         AgentMetrics metrics = new AgentMetrics();
-        AgentPolicy policy = new AgentPolicy(context.slurm(), context.runner(), "scontrol",
-                new TcpNodeProber(Duration.ofSeconds(probeTimeoutSeconds)), System.getProperty("user.name"), replace,
-                metrics, health);
+        NodeProber slurmd = new TcpNodeProber(Duration.ofSeconds(probeTimeoutSeconds));
+        // Asked by a supervisor, a connected but silent agent is evidence on its own: the supervisor saw it answer before.
+        AgentPolicy policy = new AgentPolicy(context.slurm(), context.runner(), "scontrol", livenessPort == 0 ? slurmd
+                : new LivenessProber(Duration.ofSeconds(probeTimeoutSeconds), livenessPort, false, slurmd),
+                System.getProperty("user.name"), replace, metrics, health);
         Optional<XidWatch> xidWatch = startXidWatch(audit, metrics);
         Optional<HTTPServer> metricsServer = Optional.empty();
         if (metricsAddress.isPresent()) {
@@ -214,6 +229,8 @@ final class AgentCommand implements Callable<Integer> {
             audit.close();
             throw new CliException(ExitCode.FAILED, "cannot listen on " + socket + ": " + e.getMessage(), e);
         }
+        Optional<LivenessListener> liveness = AgentLiveness.start(livenessPort, node, context,
+                spec.commandLine().getErr());
         Optional<SweepSchedule> sweeps = Optional.empty();
         if (sweepEverySeconds > 0) {
             SweepSchedule schedule = new SweepSchedule(Sweep.forPolicy(context.slurm(), context.runner(),
@@ -226,6 +243,7 @@ final class AgentCommand implements Callable<Integer> {
         Optional<HTTPServer> stopMetrics = metricsServer;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             stopSweeps.ifPresent(SweepSchedule::close);
+            liveness.ifPresent(LivenessListener::close);
             xidWatch.ifPresent(XidWatch::close);
             stopMetrics.ifPresent(HTTPServer::close);
             server.close();
@@ -240,6 +258,7 @@ final class AgentCommand implements Callable<Integer> {
                 + (sweepEverySeconds > 0 ? ", sweeping every " + sweepEverySeconds + " s" : "")
                 + NodeXidWatch.resolve(xidSource).map(p -> ", watching " + p + " for Xids of node " + node).orElse(
                         ", no Xid watch" + (xidSource.equals(NodeXidWatch.AUTO) ? " (no NVIDIA driver loaded)" : ""))
+                + liveness.map(l -> ", answering liveness probes on port " + l.port()).orElse(", no liveness port")
                 + metricsServer.map(m -> ", metrics on http://" + hostForUrl(metricsAddress.get()) + ":" + m.getPort()
                         + "/metrics").orElse(""));
         err.flush();

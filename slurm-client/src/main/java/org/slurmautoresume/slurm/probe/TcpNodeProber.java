@@ -10,12 +10,15 @@ import org.slurmautoresume.slurm.model.Node;
 /**
  * Whether the node's slurmd accepts a TCP connection on {@code NodeAddr:Port}: a dead node or a
  * dead slurmd is seen in about the connect timeout, long before slurmctld's SlurmdTimeout. The
- * connection is closed at once; slurmd logs nothing for it.
+ * connection is closed at once, and slurmd logs an error for each ("service_connection:
+ * slurm_receive_msg: Zero Bytes were transmitted or received", seen on 22.05): where the node's
+ * agent answers, {@link LivenessProber} asks it instead. A stopped slurmd on a live kernel still
+ * completes the handshake, so this probe cannot see a frozen node.
  */
 public final class TcpNodeProber implements NodeProber {
 
     /** slurmd's port when slurm.conf names none. */
-    static final int DEFAULT_SLURMD_PORT = 6818;
+    public static final int DEFAULT_SLURMD_PORT = 6818;
 
     private final Duration timeout;
 

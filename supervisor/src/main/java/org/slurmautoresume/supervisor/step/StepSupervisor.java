@@ -22,6 +22,7 @@ import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.SlurmConfig;
 import org.slurmautoresume.slurm.probe.NodeProber;
 import org.slurmautoresume.slurm.probe.TcpNodeProber;
+import org.slurmautoresume.slurm.probe.LivenessProber;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointLocator;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointRule;
 import org.slurmautoresume.supervisor.config.AutoresumeConfig;
@@ -87,7 +88,15 @@ public final class StepSupervisor {
     public StepSupervisor(SlurmClient slurm, CommandRunner runner, SupervisorSettings settings,
                           Optional<AutoresumeConfig> config, Map<String, String> environment, SupervisorLog log) {
         this(slurm, runner, settings, config, environment, log, StepProcess::start,
-                () -> new TcpNodeProber(StepWatch.PROBE_INTERVAL));
+                prober(SupervisorSettings.livenessPort(environment)));
+    }
+
+    /** Each node's agent first, where it answers; its slurmd where none does (docs/health-checks.md). */
+    private static Supplier<NodeProber> prober(int livenessPort) {
+        return () -> {
+            NodeProber slurmd = new TcpNodeProber(StepWatch.PROBE_INTERVAL);
+            return livenessPort == 0 ? slurmd : new LivenessProber(StepWatch.PROBE_INTERVAL, livenessPort, true, slurmd);
+        };
     }
 
     /**

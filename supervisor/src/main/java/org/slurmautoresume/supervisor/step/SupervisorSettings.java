@@ -1,5 +1,6 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.slurm.probe.LivenessProber;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -46,6 +47,7 @@ public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional
     public static final String REPLACEMENT_TIMEOUT = "AUTORESUME_REPLACEMENT_TIMEOUT";
     public static final String ON_EXHAUSTED = "AUTORESUME_ON_EXHAUSTED";
     public static final String NODE_FAULT_FALLBACK = "AUTORESUME_NODE_FAULT_FALLBACK";
+    public static final String LIVENESS_PORT = "AUTORESUME_LIVENESS_PORT";
 
     /** Past the budgets: end with the step's status, or have Slurm requeue the whole job. */
     public enum OnExhausted {
@@ -120,6 +122,18 @@ public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional
     private static Optional<String> value(Map<String, String> env, String name) {
         String raw = env.get(name);
         return raw == null || raw.isBlank() ? Optional.empty() : Optional.of(raw.strip());
+    }
+
+    /**
+     * The port the nodes' agents answer liveness probes on ({@code autoresume agent --liveness-port});
+     * 0 probes slurmd alone.
+     */
+    public static int livenessPort(Map<String, String> env) {
+        int port = count(env, LIVENESS_PORT, LivenessProber.DEFAULT_PORT);
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException(LIVENESS_PORT + " must be a port, or 0 for none: " + port);
+        }
+        return port;
     }
 
     private static int count(Map<String, String> env, String name, int fallback) {

@@ -1,0 +1,100 @@
+package org.slurmautoresume.agent.server;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.slurm.probe.LivenessProber;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Answers "is this node's software still running?" over TCP for supervisors and agents on other
+ * nodes: every connection gets one greeting line ({@code autoresume-agent 1 NODE ok}) and is
+ * closed. Nothing is read from the peer, so there is no input to trust, parse or wait for, and
+ * nothing privileged happens: the answer says only that this process still runs, which
+ * {@code sinfo} tells anyone anyway. One thread accepts, writes at most a few dozen bytes into
+ * a fresh socket's empty send buffer (never blocks) and closes, so a flood of connections costs
+ * each one microseconds, not a thread. When the node freezes, this thread stops with it while
+ * the kernel may still complete handshakes: the silence is what the probe sees.
+ */
+public final class LivenessListener implements Closeable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LivenessListener.class);
+    /** Connections the kernel queues while this thread is busy; a burst of probes fits. */
+    private static final int BACKLOG = 1024;
+
+    private final ServerSocketChannel channel;
+    private final byte[] greeting;
+    private final Thread thread;
+    private final AtomicLong answered = new AtomicLong();
+
+    private LivenessListener(ServerSocketChannel channel, String node) {
+        this.channel = channel;
+        this.greeting = (LivenessProber.GREETING + node + " ok\n").getBytes(StandardCharsets.US_ASCII);
+        this.thread = new Thread(this::serve, "liveness");
+        this.thread.setDaemon(true);
+    }
+
+    /** Listens on {@code address} for {@code node} (a valid node name) and starts answering. */
+    public static LivenessListener start(InetSocketAddress address, String node) throws IOException {
+        if (!Hostlist.isValidHostname(node)) {
+            throw new IllegalArgumentException("not a node name: " + node);
+        }
+        ServerSocketChannel channel = ServerSocketChannel.open();
+        try {
+            channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            channel.bind(address, BACKLOG);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+        LivenessListener listener = new LivenessListener(channel, node);
+        listener.thread.start();
+        return listener;
+    }
+
+    public int port() {
+        try {
+            return ((InetSocketAddress) channel.getLocalAddress()).getPort();
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    /** Connections greeted so far. */
+    public long answered() {
+        return answered.get();
+    }
+
+    private void serve() {
+        while (channel.isOpen()) {
+            try (SocketChannel peer = channel.accept()) {
+                peer.configureBlocking(false);
+                peer.write(ByteBuffer.wrap(greeting));
+                answered.incrementAndGet();
+            } catch (ClosedChannelException e) {
+                return;
+            } catch (IOException e) {
+                // A peer that left before its greeting: nothing to do for it.
+                LOG.debug("liveness answer not delivered: {}", e.getMessage());
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            LOG.debug("closing the liveness port: {}", e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package org.slurmautoresume.agent.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.slurmautoresume.slurm.parse.NodeParser;
+import org.slurmautoresume.slurm.probe.LivenessProber;
+
+class LivenessListenerTest {
+
+    private static InetSocketAddress anyLoopbackPort() {
+        return new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+    }
+
+    private static String firstLine(int port, String send) throws IOException {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            socket.setSoTimeout(5000);
+            if (!send.isEmpty()) {
+                socket.getOutputStream().write(send.getBytes(StandardCharsets.UTF_8));
+            }
+            return new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+        }
+    }
+
+    @Test
+    void everyConnectionIsGreetedWithTheNodeAndClosed() throws IOException {
+        try (LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2")) {
+            for (int i = 0; i < 200; i++) {
+                assertEquals("autoresume-agent 1 node2 ok", firstLine(listener.port(), ""));
+            }
+            assertEquals(200, listener.answered());
+        }
+    }
+
+    @Test
+    void whatAPeerSendsIsNeverRead() throws IOException {
+        try (LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2")) {
+            assertEquals("autoresume-agent 1 node2 ok", firstLine(listener.port(), "mark node[1-64] fail\n".repeat(500)));
+        }
+    }
+
+    @Test
+    void theProberAndTheListenerAgree() throws IOException {
+        try (LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2")) {
+            LivenessProber prober = new LivenessProber(Duration.ofSeconds(2), listener.port(), true,
+                    node -> Optional.of("not asked"));
+            assertEquals(Optional.empty(), prober.unreachable(new NodeParser().parse(
+                    "NodeName=node2 NodeAddr=127.0.0.1 Port=6818 State=IDLE")));
+        }
+    }
+
+    @Test
+    void aClosedListenerTakesNoMoreConnections() throws IOException {
+        LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2");
+        int port = listener.port();
+        listener.close();
+        assertThrows(IOException.class, () -> firstLine(port, ""));
+    }
+
+    @Test
+    void onlyANodeNameGoesIntoTheGreeting() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> LivenessListener.start(anyLoopbackPort(), "node2 ok\nautoresume-agent 1 node3"));
+        assertTrue(e.getMessage().contains("not a node name"), e.getMessage());
+    }
+}

@@ -1,0 +1,130 @@
+package org.slurmautoresume.slurm.probe;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slurmautoresume.slurm.model.Node;
+
+/**
+ * Whether a node's processes still run, asked of the node's own autoresume agent: the agent
+ * greets every connection on its liveness port with one line and closes it. A node whose
+ * processes are stopped, or whose kernel is wedged, often still completes the TCP handshake
+ * (the kernel queues the connection) but nothing answers: a plain connect to slurmd cannot tell
+ * that from a live node, and slurmd logs an error for every such connect.
+ *
+ * <p>Where no agent answers (none installed, the port filtered, something else listening), the
+ * node is judged by {@code fallback}, so a site without agents loses nothing. With
+ * {@code requireAnswerFirst} a silent agent counts only once that node's agent has greeted this
+ * prober before: the in-step probe, which asks every second, never raises an alarm over a port
+ * that never answered.
+ */
+public final class LivenessProber implements NodeProber {
+
+    /** The agent's port on a node whose slurmd listens on slurmd's default port (privileged: no user can take it). */
+    public static final int DEFAULT_PORT = 818;
+    /** What every greeting starts with. */
+    public static final String GREETING = "autoresume-agent 1 ";
+    private static final int SLURMD_DEFAULT_PORT = TcpNodeProber.DEFAULT_SLURMD_PORT;
+    private static final int MAX_GREETING = 256;
+
+    private final Duration timeout;
+    private final int basePort;
+    private final boolean requireAnswerFirst;
+    private final NodeProber fallback;
+    private final Set<String> answered = ConcurrentHashMap.newKeySet();
+
+    public LivenessProber(Duration timeout, int basePort, boolean requireAnswerFirst, NodeProber fallback) {
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive: " + timeout);
+        }
+        if (basePort < 1 || basePort > 65535) {
+            throw new IllegalArgumentException("not a port: " + basePort);
+        }
+        this.timeout = timeout;
+        this.basePort = basePort;
+        this.requireAnswerFirst = requireAnswerFirst;
+        this.fallback = fallback;
+    }
+
+    /**
+     * The liveness port of a node's agent: the base port, moved as far as the node's slurmd port
+     * is from slurmd's default, so that several simulated nodes on one host (Slurm's
+     * multiple-slurmd, the local cluster) get one port each while a real cluster uses one.
+     */
+    public static int port(int basePort, Node node) {
+        return port(basePort, node.port().orElse(SLURMD_DEFAULT_PORT));
+    }
+
+    /** As {@link #port(int, Node)}, from the slurmd port; IllegalArgumentException when out of range. */
+    public static int port(int basePort, int slurmdPort) {
+        int port = basePort + slurmdPort - SLURMD_DEFAULT_PORT;
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("liveness port " + basePort + " with slurmd port " + slurmdPort
+                    + " gives " + port + ", not a port");
+        }
+        return port;
+    }
+
+    @Override
+    public Optional<String> unreachable(Node node) {
+        String host = node.address() == null || node.address().isBlank() ? node.name() : node.address();
+        int port;
+        try {
+            port = port(basePort, node);
+        } catch (IllegalArgumentException e) {
+            return fallback.unreachable(node);
+        }
+        long start = System.nanoTime();
+        int millis = Math.toIntExact(timeout.toMillis());
+        try (Socket socket = new Socket()) {
+            try {
+                socket.connect(new InetSocketAddress(host, port), millis);
+            } catch (IOException e) {
+                return fallback.unreachable(node); // refused, filtered or no route: judge by slurmd
+            }
+            Optional<String> line;
+            try {
+                socket.setSoTimeout(Math.max(1, millis - (int) ((System.nanoTime() - start) / 1_000_000)));
+                line = greeting(socket.getInputStream());
+            } catch (SocketTimeoutException e) {
+                if (requireAnswerFirst && !answered.contains(node.name())) {
+                    return fallback.unreachable(node);
+                }
+                return Optional.of("the autoresume agent at " + host + ":" + port + " accepted a connection but did"
+                        + " not answer within " + timeout.toMillis() + " ms: the node's processes are stopped or its"
+                        + " kernel is wedged");
+            }
+            if (line.isPresent() && line.get().startsWith(GREETING)) {
+                answered.add(node.name());
+                return Optional.empty();
+            }
+            return fallback.unreachable(node); // something else listens there
+        } catch (IOException e) {
+            return fallback.unreachable(node);
+        }
+    }
+
+    /** The first line the peer sends, up to {@value #MAX_GREETING} bytes; empty at end of stream. */
+    private static Optional<String> greeting(InputStream in) throws IOException {
+        byte[] buffer = new byte[MAX_GREETING];
+        int length = 0;
+        while (length < buffer.length) {
+            int b = in.read();
+            if (b < 0) {
+                break;
+            }
+            if (b == '\n') {
+                return Optional.of(new String(buffer, 0, length, StandardCharsets.US_ASCII));
+            }
+            buffer[length++] = (byte) b;
+        }
+        return length == 0 ? Optional.empty() : Optional.of(new String(buffer, 0, length, StandardCharsets.US_ASCII));
+    }
+}

@@ -1,0 +1,94 @@
+package org.slurmautoresume.slurm.probe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.parse.NodeParser;
+
+/** Against real loopback sockets: a greeting agent, a silent one (accepted by the kernel, never served), none. */
+class LivenessProberTest {
+
+    private static final NodeProber FALLBACK = node -> Optional.of("judged by slurmd");
+    private static final Duration TIMEOUT = Duration.ofMillis(300);
+    private ServerSocket server;
+
+    @AfterEach
+    void close() throws IOException {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    /** A node whose slurmd port is slurmd's default, so its agent's port is the base port itself. */
+    private static Node node() {
+        return new NodeParser().parse("NodeName=node2 NodeAddr=127.0.0.1 NodeHostName=localhost Port=6818 State=IDLE");
+    }
+
+    /** Answers the first {@code answers} connections with {@code line}, then leaves the rest to the kernel's queue. */
+    private int serve(String line, int answers) throws IOException {
+        server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread thread = new Thread(() -> {
+            for (int i = 0; i < answers; i++) {
+                try (Socket peer = server.accept(); OutputStream out = peer.getOutputStream()) {
+                    out.write(line.getBytes(StandardCharsets.US_ASCII));
+                } catch (IOException e) {
+                    return;
+                }
+            }
+        });
+        thread.setDaemon(true);
+        thread.start();
+        return server.getLocalPort();
+    }
+
+    @Test
+    void aGreetingAgentMeansTheNodeRuns() throws IOException {
+        int port = serve(LivenessProber.GREETING + "node2 ok\n", 1);
+        assertEquals(Optional.empty(), new LivenessProber(TIMEOUT, port, true, FALLBACK).unreachable(node()));
+    }
+
+    @Test
+    void anAgentThatGreetedAndFellSilentIsAFrozenNode() throws IOException {
+        int port = serve(LivenessProber.GREETING + "node2 ok\n", 1);
+        LivenessProber prober = new LivenessProber(TIMEOUT, port, true, FALLBACK);
+        assertEquals(Optional.empty(), prober.unreachable(node()));
+        Optional<String> silent = prober.unreachable(node());
+        assertTrue(silent.orElseThrow().contains("accepted a connection but did not answer within 300 ms"), silent.toString());
+    }
+
+    @Test
+    void silenceFromAPortThatNeverAnsweredIsOnlyEvidenceWhenAskedToTrustIt() throws IOException {
+        int port = serve("unused\n", 0);
+        assertEquals(Optional.of("judged by slurmd"), new LivenessProber(TIMEOUT, port, true, FALLBACK).unreachable(node()));
+        assertTrue(new LivenessProber(TIMEOUT, port, false, FALLBACK).unreachable(node()).orElseThrow()
+                .contains("did not answer"));
+    }
+
+    @Test
+    void noAgentOrAnotherServiceLeavesTheJudgementToSlurmd() throws IOException {
+        int port = serve("SSH-2.0-OpenSSH_9.2\r\n", 1);
+        assertEquals(Optional.of("judged by slurmd"), new LivenessProber(TIMEOUT, port, false, FALLBACK).unreachable(node()));
+        server.close();
+        assertEquals(Optional.of("judged by slurmd"), new LivenessProber(TIMEOUT, port, false, FALLBACK).unreachable(node()));
+    }
+
+    @Test
+    void severalNodesOnOneHostGetOnePortEach() {
+        assertEquals(818, LivenessProber.port(818, node()));
+        assertEquals(818 + 17003 - 6818, LivenessProber.port(818,
+                new NodeParser().parse("NodeName=node3 NodeAddr=127.0.0.1 Port=17003 State=IDLE")));
+        assertThrows(IllegalArgumentException.class, () -> LivenessProber.port(65500, 7000));
+    }
+}
