@@ -120,13 +120,13 @@ final class RestartActions implements StepWatch.SlurmdFindings {
         spares = plan;
     }
 
-    /** Learns, once the job was read, which ways back it has; says them once and records them. */
-    void knowPaths(Job job, Optional<SlurmConfig> config) {
+    /** Learns, once the job was read, which ways back it has; records them and returns them in words. */
+    String knowPaths(Job job, Optional<SlurmConfig> config) {
         paths = config.map(c -> RecoveryPaths.of(c, job)).orElse(RecoveryPaths.UNKNOWN);
         NodeFaultRequeue.Verdict requeue = fallback.verdict(Optional.of(job), config);
-        log.say("recovery paths: " + paths.describe(Optional.ofNullable(spares), recovery.isPresent(), requeue));
         timeline.record(EventHistory.Kind.PATHS, OptionalLong.empty(),
                 paths.details(Optional.ofNullable(spares), recovery.isPresent(), requeue));
+        return paths.describe(Optional.ofNullable(spares), recovery.isPresent(), requeue);
     }
 
     /** Why nothing can repair the job after these nodes failed, known without trying; empty when something may. */

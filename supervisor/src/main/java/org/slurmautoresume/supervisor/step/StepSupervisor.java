@@ -164,8 +164,8 @@ public final class StepSupervisor {
             return loop.run(srunArgv, () -> {
                 Optional<Job> job = jobAtStart();
                 Optional<SlurmConfig> config = job.flatMap(j -> clusterConfig());
-                preflightOncePerJob(job, config);
-                job.ifPresent(j -> actions.knowPaths(j, config));
+                Optional<String> paths = job.map(j -> actions.knowPaths(j, config));
+                preflightOncePerJob(job, config, paths);
                 return new AttemptLoop.JobStart(restartGate(job), recovers ? job.map(Job::numNodes).orElse(0) : 0);
             });
         } finally {
@@ -243,7 +243,7 @@ public final class StepSupervisor {
      * its id and submit time: job ids come round again (MaxJobId, or a controller started with
      * its state cleared), and a stale marker would hide the findings from a new job.
      */
-    private void preflightOncePerJob(Optional<Job> job, Optional<SlurmConfig> config) {
+    private void preflightOncePerJob(Optional<Job> job, Optional<SlurmConfig> config, Optional<String> paths) {
         if (job.isEmpty() || config.isEmpty()) {
             return;
         }
@@ -261,6 +261,8 @@ public final class StepSupervisor {
         for (PreflightFinding finding : new Preflight().check(config.get(), job.get())) {
             log.say("preflight: " + finding.describe());
         }
+        // Said once per job, beside the findings: a healthy step's supervisor is otherwise silent.
+        paths.ifPresent(p -> log.say("preflight: recovery paths: " + p));
     }
 
     /** The cluster's configuration, read once per srun for the preflight and the recovery paths. */
