@@ -103,6 +103,10 @@ Commands:
         only at SlurmdTimeout. thaw-node NODE continues them.
   thaw-node NODE
         SIGCONT to the processes freeze-node stopped.
+  hang-step JOBID
+        Fault injection: the tasks of every step of job JOBID (not its batch script, not its
+        extern step), on all its nodes, are stopped with SIGSTOP: ranks hung in a collective.
+        Nodes and daemons stay up; only a heartbeat or a log rule can tell.
   gpu-fault NODE XID [--gpu ADDR]
         Fault injection: the NVIDIA driver reports Xid XID (79 fallen off the bus, 48 double-bit
         ECC, 64 row remap failure, 13 an application's fault, ...) on the GPU at PCI address
@@ -307,6 +311,13 @@ cmd_thaw_node() {
     thaw_node "$1"
 }
 
+cmd_hang_step() {
+    [ "$#" -eq 1 ] || die "usage: hang-step JOBID"
+    [[ "$1" =~ ^[1-9][0-9]{0,9}$ ]] || die "hang-step: not a job id: '$1'"
+    need_root hang-step
+    hang_step "$1"
+}
+
 cmd_kernel_log() {
     [ "$#" -eq 1 ] || die "usage: kernel-log NODE"
     validate_node "$1"
@@ -338,6 +349,7 @@ main() {
         revive-node) cmd_revive_node "$@" ;;
         freeze-node) cmd_freeze_node "$@" ;;
         thaw-node) cmd_thaw_node "$@" ;;
+        hang-step) cmd_hang_step "$@" ;;
         gpu-fault) cmd_gpu_fault "$@" ;;
         kernel-log) cmd_kernel_log "$@" ;;
         crash-task) cmd_crash_task "$@" ;;

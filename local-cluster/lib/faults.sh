@@ -104,6 +104,24 @@ freeze_node() {
     for pid in "${all[@]}"; do printf '  %-22s %s\n' "${NODE_PROCS[$pid]}" "$(proc_desc "$pid")"; done
 }
 
+# hang_step JOB (validated by the caller): the tasks of every step of JOB (not its batch script,
+# not its extern step), on every node of the job, are stopped with SIGSTOP: a training run whose
+# ranks all wait in a collective that never completes. The nodes and daemons stay up.
+hang_step() {
+    local job="$1" node pid step
+    local -a tasks=()
+    for node in $(timeout 20 squeue -h -j "$job" -t R -o %N 2>/dev/null | xargs -r scontrol show hostnames 2>/dev/null || true); do
+        validate_node "$node"
+        while read -r pid _ step _; do
+            [[ "$pid" =~ ^[0-9]+$ && "$step" =~ ^[0-9]+$ ]] || continue
+            tasks+=("$pid")
+        done < <(timeout 10 scontrol listpids "$job" "$node" 2>/dev/null || true)
+    done
+    [ "${#tasks[@]}" -gt 0 ] || die "hang-step: no step task of job $job runs"
+    kill -STOP "${tasks[@]}" 2>/dev/null || true
+    echo "hang-step: stopped ${#tasks[@]} task process(es) of job $job: ${tasks[*]}"
+}
+
 # thaw_node NODE: SIGCONT to what freeze_node stopped.
 thaw_node() {
     local node="$1" file="$DIR/frozen/$1" pid

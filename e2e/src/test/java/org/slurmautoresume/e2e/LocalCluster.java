@@ -265,6 +265,21 @@ final class LocalCluster {
         return clusterScript("crash-task", node);
     }
 
+    /** Fault injection: every process of {@code node}, its bound agent included, stops (SIGSTOP) and stays stopped. */
+    CommandResult freezeNode(String node) {
+        return clusterScript("freeze-node", node);
+    }
+
+    /** Fault injection: every task of the job's steps stops (SIGSTOP), on all its nodes; nodes and daemons stay up. */
+    CommandResult hangStep(String jobId) {
+        return clusterScript("hang-step", jobId);
+    }
+
+    /** Continues what {@link #freezeNode} stopped. */
+    CommandResult thawNode(String node) {
+        return clusterScript("thaw-node", node);
+    }
+
     /** The node's simulated kernel log, which a per-node agent follows ({@code --xid-source}). */
     Path kernelLog(String node) {
         return Path.of(clusterScript("kernel-log", node).stdout().strip());

@@ -28,7 +28,8 @@ final class Timeline {
     /** The {@code event} field's values. */
     enum Kind {
         LAUNCH("launch"), DETECTION("detection"), ATTEMPT_ENDED("attempt-ended"), DECISION("decision"), DUMP("dump"),
-        REPLACEMENT("replacement"), REQUEUE("requeue"), GIVE_UP("give-up"), SUCCEEDED("succeeded");
+        REPLACEMENT("replacement"), REQUEUE("requeue"), GIVE_UP("give-up"), SUCCEEDED("succeeded"),
+        PATHS("recovery-paths");
 
         final String word;
 
@@ -158,9 +159,14 @@ final class Timeline {
         return events.stream().map(Event::event).toList();
     }
 
-    /** Each event as ATTEMPT:EVENT, in order. */
+    /**
+     * Each event as ATTEMPT:EVENT, in order, but for the recovery paths: those are recorded once
+     * the job has been read, beside the first launch, so their place in the order is not the
+     * step's story (read them with {@code all(Kind.PATHS)}).
+     */
     List<String> attemptsAndKinds() {
-        return events.stream().map(e -> e.attempt() + ":" + e.event()).toList();
+        return events.stream().filter(e -> !e.event().equals(Kind.PATHS.word)).map(e -> e.attempt() + ":" + e.event())
+                .toList();
     }
 
     /** The attempt numbers launched, in order. */

@@ -42,6 +42,13 @@ public final class ConfigRenderer {
         runPolicy.put("dump", dump);
         runPolicy.put(RuleSection.FIELD, config.rules().stream().map(ConfigRenderer::rule).toList());
         config.checkpointMonitoring().ifPresent(rule -> runPolicy.put(CheckpointSection.FIELD, checkpoints(rule)));
+        config.heartbeat().ifPresent(beat -> {
+            Map<String, Object> fields = new LinkedHashMap<>();
+            fields.put("startupTimeoutSeconds", beat.startupTimeoutSeconds());
+            fields.put("steadyTimeoutSeconds", beat.steadyTimeoutSeconds());
+            fields.put("checkpointTimeoutSeconds", beat.checkpointTimeoutSeconds());
+            runPolicy.put(HeartbeatSection.FIELD, fields);
+        });
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("runPolicy", runPolicy);
         return root;

@@ -10,6 +10,7 @@ import org.slurmautoresume.configfile.Field;
 import org.slurmautoresume.configfile.Problems;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointRule;
 import org.slurmautoresume.supervisor.policy.RestartPolicy;
+import org.slurmautoresume.supervisor.rules.Heartbeat;
 import org.slurmautoresume.supervisor.rules.LogRule;
 
 /**
@@ -23,12 +24,13 @@ import org.slurmautoresume.supervisor.rules.LogRule;
  *   dump: {signal: SIGUSR1, gracePeriodSeconds: 120}
  *   logMonitoringConfiguration: [ {name: ..., logPattern: ...}, ... ]
  *   checkpointMonitoring: {directory: ..., expectedRecurringFrequencyInSeconds: 1800}
+ *   heartbeat: {startupTimeoutSeconds: 600, steadyTimeoutSeconds: 300, checkpointTimeoutSeconds: 1800}
  * </pre>
  */
 final class ConfigValidator {
 
     static final Set<String> RUN_POLICY_FIELDS = Set.of("jobMaxRetryCount", "cleanPodPolicy", "restartPolicy",
-            "recoverStrategy", "dump", RuleSection.FIELD, CheckpointSection.FIELD);
+            "recoverStrategy", "dump", RuleSection.FIELD, CheckpointSection.FIELD, HeartbeatSection.FIELD);
 
     private ConfigValidator() {
     }
@@ -69,6 +71,11 @@ final class ConfigValidator {
         RestartPolicy policy = PolicySection.read(runPolicy, complete);
         List<LogRule> rules = RuleSection.read(runPolicy.field(RuleSection.FIELD), problems, complete, origins);
         Optional<CheckpointRule> checkpoints = CheckpointSection.read(runPolicy.field(CheckpointSection.FIELD), complete);
-        return new AutoresumeConfig(policy, rules, checkpoints);
+        Optional<Heartbeat> heartbeat = HeartbeatSection.read(runPolicy.field(HeartbeatSection.FIELD), complete);
+        if (heartbeat.isPresent() && rules.stream().anyMatch(r -> r.name().equals(Heartbeat.NAME))) {
+            runPolicy.error(HeartbeatSection.FIELD, "a rule of logMonitoringConfiguration is already named \""
+                    + Heartbeat.NAME + "\", the heartbeat's name in every report: rename that rule");
+        }
+        return new AutoresumeConfig(policy, rules, checkpoints, heartbeat);
     }
 }

@@ -22,19 +22,32 @@ import java.util.regex.Pattern;
  * @param metricThreshold                     compared with capture group 1 of {@code logPattern}
  * @param operator                            how the metric is compared; needed with a threshold
  * @param metricEvaluationDataPoints          consecutive bad data points before the rule is SLOW
+ * @param longerWait                          after a match whose line contains its text, the next
+ *                                            match may take this long instead (the heartbeat's
+ *                                            checkpoint phase); not a field users write
  */
 public record LogRule(String name, String logPattern, Optional<String> stopPattern,
                       OptionalLong expectedStartCutOffInSeconds, OptionalLong expectedRecurringFrequencyInSeconds,
                       OptionalDouble metricThreshold, Optional<MetricOperator> operator,
-                      int metricEvaluationDataPoints) {
+                      int metricEvaluationDataPoints, Optional<LongerWait> longerWait) {
 
     public static final int DEFAULT_DATA_POINTS = 1;
+
+    /** After a matching line that also contains {@code text}, the next match may take {@code seconds}. */
+    public record LongerWait(String text, long seconds) {
+        public LongerWait {
+            if (text.isEmpty() || seconds <= 0) {
+                throw new IllegalArgumentException("a longer wait needs a text and a positive duration");
+            }
+        }
+    }
 
     public LogRule {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(logPattern, "logPattern");
         Objects.requireNonNull(stopPattern, "stopPattern");
         Objects.requireNonNull(operator, "operator");
+        Objects.requireNonNull(longerWait, "longerWait");
         if (metricThreshold.isPresent() != operator.isPresent()) {
             throw new IllegalArgumentException(name + ": metricThreshold and operator go together");
         }
@@ -72,6 +85,7 @@ public record LogRule(String name, String logPattern, Optional<String> stopPatte
         private OptionalDouble threshold = OptionalDouble.empty();
         private Optional<MetricOperator> operator = Optional.empty();
         private int dataPoints = DEFAULT_DATA_POINTS;
+        private Optional<LongerWait> longerWait = Optional.empty();
 
         private Builder(String name, String logPattern) {
             this.name = name;
@@ -104,9 +118,14 @@ public record LogRule(String name, String logPattern, Optional<String> stopPatte
             return this;
         }
 
+        public Builder longerWaitAfter(String text, long seconds) {
+            this.longerWait = Optional.of(new LongerWait(text, seconds));
+            return this;
+        }
+
         public LogRule build() {
             return new LogRule(name, logPattern, stopPattern, startCutOff, recurringFrequency, threshold,
-                    operator, dataPoints);
+                    operator, dataPoints, longerWait);
         }
     }
 }

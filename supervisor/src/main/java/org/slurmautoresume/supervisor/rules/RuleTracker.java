@@ -32,6 +32,8 @@ final class RuleTracker {
     private boolean reported;
     private long matches;
     private long lastMatchAt;
+    /** How long the next match may take: the recurring frequency, or the longer wait the last line asked for. */
+    private long nextWithinMillis;
     private String lastMatchLine;
     private OutputObserver.Stream lastMatchStream;
     private int badRun;
@@ -93,6 +95,8 @@ final class RuleTracker {
         }
         matches++;
         lastMatchAt = now;
+        nextWithinMillis = rule.longerWait().filter(w -> line.contains(w.text())).map(w -> w.seconds() * 1000)
+                .orElse(recurringMillis);
         lastMatchLine = line;
         lastMatchStream = stream;
         if (match == null) {
@@ -116,9 +120,12 @@ final class RuleTracker {
                 return violate(RuleState.HANGING, "no line matched logPattern within expectedStartCutOffInSeconds="
                         + seconds(startCutOffMillis) + " of the start (" + seconds(now - startedAt) + " s)", now);
             }
-        } else if (recurringMillis > 0 && now - lastMatchAt > recurringMillis) {
+        } else if (nextWithinMillis > 0 && now - lastMatchAt > nextWithinMillis) {
+            String allowed = nextWithinMillis == recurringMillis ? "expectedRecurringFrequencyInSeconds="
+                    + seconds(recurringMillis) : seconds(nextWithinMillis) + " s after a line with \""
+                    + rule.longerWait().orElseThrow().text() + "\"";
             return violate(RuleState.HANGING, "no line matched logPattern for " + seconds(now - lastMatchAt)
-                    + " s, more than expectedRecurringFrequencyInSeconds=" + seconds(recurringMillis), now);
+                    + " s, more than " + allowed, now);
         }
         return null;
     }

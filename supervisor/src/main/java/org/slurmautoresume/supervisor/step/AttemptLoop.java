@@ -123,7 +123,7 @@ final class AttemptLoop {
      * {@code afterFirstLaunch} runs once, right after the first srun has started.
      */
     int run(List<String> srunArgv, Supplier<JobStart> afterFirstLaunch) throws InterruptedException {
-        ScheduledExecutorService ticker = config.rules().isEmpty() && config.checkpointMonitoring().isEmpty() ? null
+        ScheduledExecutorService ticker = config.watchedRules().isEmpty() && config.checkpointMonitoring().isEmpty() ? null
                 : daemonScheduler("log-rules");
         // Checkpoint scans read a file system that may hang (NFS): never on the log rules' thread.
         ScheduledExecutorService scanner = config.checkpointMonitoring().isEmpty() ? null
@@ -169,7 +169,7 @@ final class AttemptLoop {
         actions.beginAttempt();
         ruleStop.set(null);
         timeline.beginAttempt(attempt);
-        RuleWatch rules = ticker == null ? null : new RuleWatch(config.rules(), config.checkpointMonitoring()
+        RuleWatch rules = ticker == null ? null : new RuleWatch(config.watchedRules(), config.checkpointMonitoring()
                 .map(rule -> new CheckpointMonitor(rule, checkpoints.orElseThrow(), InstantSource.system())),
                 InstantSource.system(), ticker, scanner, this::onRuleViolation);
         StepWatch watch = new StepWatch(slurm, jobId, log, timeline, prober, actions.slurmdFindings(), rules);

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
+import org.slurmautoresume.supervisor.rules.Heartbeat;
 import org.slurmautoresume.configfile.ConfigProblem;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointLocator;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointRule;
@@ -72,6 +73,15 @@ class ExampleConfigTest {
                 OptionalLong.of(1800)), rule);
         assertEquals(Path.of("/scratch/run/ckpt"), rule.locator(Map.of(CheckpointLocator.DIR, "/scratch/run/ckpt"))
                 .orElseThrow().dir());
+    }
+
+    @Test
+    void theHeartbeatExampleLoadsOverTheSiteFile() {
+        ConfigResult result = ConfigLoader.check(List.of(EXAMPLES.resolve("site.yaml"),
+                EXAMPLES.resolve("job-heartbeat.yaml")));
+        assertTrue(result.ok(), result.problems().toString());
+        assertTrue(result.problems().isEmpty(), result.problems().toString());
+        assertEquals(Optional.of(new Heartbeat(600, 300, 1800)), result.config().orElseThrow().heartbeat());
     }
 
     @Test
