@@ -163,10 +163,12 @@ public final class StepSupervisor {
         try {
             return loop.run(srunArgv, () -> {
                 Optional<Job> job = jobAtStart();
+                // First: it removes another job's files of this id before this job's timeline is written to.
+                RestartGate gate = restartGate(job);
                 Optional<SlurmConfig> config = job.flatMap(j -> clusterConfig());
                 Optional<String> paths = job.map(j -> actions.knowPaths(j, config));
                 preflightOncePerJob(job, config, paths);
-                return new AttemptLoop.JobStart(restartGate(job), recovers ? job.map(Job::numNodes).orElse(0) : 0);
+                return new AttemptLoop.JobStart(gate, recovers ? job.map(Job::numNodes).orElse(0) : 0);
             });
         } finally {
             timeline.close();
