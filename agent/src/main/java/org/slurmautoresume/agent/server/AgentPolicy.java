@@ -218,13 +218,18 @@ public final class AgentPolicy {
         return new Diagnosis(name, true, slurmSays + "; slurmd accepts connections", found);
     }
 
-    private NodeDecision mark(String name, NodeMark.Action action, AgentRequest.MarkState state) {
+    private NodeDecision mark(String name, NodeMark.Action action, AgentRequest.MarkState asked) {
         return actOnUnhealthy(name, "marks", diagnosis -> {
+            // DOWN is for a dead node, which Slurm would otherwise hold a requeued job on until
+            // SlurmdTimeout. A node that still answers lets go of its jobs by itself: DOWN would only
+            // kill its processes (the batch script, on a batch host with a GPU fault), so it gets FAIL.
+            AgentRequest.MarkState state = asked == AgentRequest.MarkState.DOWN && diagnosis.record().isPresent()
+                    && prober.unreachable(diagnosis.record().get()).isEmpty() ? AgentRequest.MarkState.FAIL : asked;
             Optional<NodeReason> kept = actionReasonOfFailedNode(diagnosis.record());
             if (kept.isPresent()) {
                 // Marked already, typically by this node's own agent on an Xid with the evidence in the
                 // reason (Action:Reboot for a GPU reset); a job's generic Action:Replace must not erase it.
-                // A failing node asked to go down still goes down (a requeue needs it), with that reason.
+                // A failing dead node asked to go down still goes down (a requeue needs it), with that reason.
                 boolean down = diagnosis.record().get().state().isDown();
                 if (state.mark() == NodeMark.State.DOWN && !down) {
                     return counted(action, decided(name, control.mark(new NodeMark(name, NodeMark.State.DOWN,

@@ -65,7 +65,8 @@ class AgentPolicyTest {
     }
 
     @Test
-    void aFailingNodeAskedToGoDownGoesDownWithTheReasonItHas() {
+    void aFailingDeadNodeAskedToGoDownGoesDownWithTheReasonItHas() {
+        silent = Set.of("node3");
         FakeSlurm marked = new FakeSlurm().job("6", "show-job-running-shrunk-nokill.txt", null)
                 .node("node3", "show-node-mixed-fail.txt");
         AgentResponse response = new AgentPolicy(marked.runner, prober, "root").handle(ARTEST,
@@ -73,6 +74,32 @@ class AgentPolicyTest {
         assertTrue(response.ok(), response.message());
         assertEquals(List.of(List.of("scontrol", "update", "nodename=node3", "state=down", "reason=Action:Replace")),
                 marked.updates);
+    }
+
+    /** A batch host with a GPU fault: DOWN would kill the job script; FAIL keeps it out and lets the job go. */
+    @Test
+    void aFailingNodeThatStillAnswersStaysFailWhenAskedToGoDown() {
+        FakeSlurm marked = new FakeSlurm().job("6", "show-job-running-shrunk-nokill.txt", null)
+                .node("node3", "show-node-mixed-fail.txt");
+        AgentResponse response = new AgentPolicy(marked.runner, prober, "root").handle(ARTEST,
+                AgentRequest.mark("6", List.of("node3"), Action.REPLACE, MarkState.DOWN));
+        assertTrue(response.ok(), response.message());
+        assertEquals(NodeDecision.MARKED, response.decisions().get(0).decision());
+        assertEquals(List.of(), marked.updates, "no DOWN over a node whose slurmd answers");
+    }
+
+    @Test
+    void aLiveNodeAskedToGoDownIsSetFailInstead() {
+        FakeSlurm idle = new FakeSlurm().job("6", "show-job-running-shrunk-nokill.txt", null)
+                .node("node3", "show-node-idle.txt");
+        AgentPolicy withFailingCheck = new AgentPolicy(new org.slurmautoresume.slurm.client.SlurmClient(idle.runner),
+                idle.runner, "scontrol", prober, "root", Optional.empty(), new AgentMetrics(),
+                Optional.of(node -> org.slurmautoresume.nodeops.health.NodeHealth.Verdict.unhealthy("replace", "Xid 79")));
+        AgentResponse response = withFailingCheck.handle(ARTEST,
+                AgentRequest.mark("6", List.of("node3"), Action.REPLACE, MarkState.DOWN));
+        assertTrue(response.ok(), response.message());
+        assertEquals(List.of(List.of("scontrol", "update", "nodename=node3", "state=fail", "reason=Action:Replace")),
+                idle.updates);
     }
 
     @Test

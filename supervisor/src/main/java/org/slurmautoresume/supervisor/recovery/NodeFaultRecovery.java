@@ -6,6 +6,7 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slurmautoresume.agent.protocol.AgentClient;
@@ -124,19 +125,26 @@ public final class NodeFaultRecovery {
 
     /**
      * After the step ended: drop the faulty nodes, obtain replacements from the provider within
-     * {@code wait}, grow the job back to {@code size}. Gives up early when {@code stopped} says
-     * so (the job was cancelled) or the job is no longer running.
+     * {@code wait}, grow the job until it holds {@code size} healthy nodes. Gives up early when
+     * {@code stopped} says so (the job was cancelled) or the job is no longer running.
+     *
+     * @param stepPicksItsNodes the next attempt runs on nodes the supervisor names (in-job
+     *                          spares), so a faulty node that cannot leave the job is simply not
+     *                          among them; otherwise the step runs on every node of the job
      */
-    public Result repair(String jobId, List<String> faulty, int size, LocalDateTime failedAt, Duration wait,
-                         BooleanSupplier stopped) {
+    public Result repair(String jobId, List<String> faulty, int size, boolean stepPicksItsNodes, LocalDateTime failedAt,
+                         Duration wait, BooleanSupplier stopped) {
         long start = System.nanoTime();
         Job job = slurm.requireJob(jobId);
-        if (job.batchScriptHost().isPresent() && faulty.contains(job.batchScriptHost().get())) {
-            return new Result(false, job, "the batch host " + job.batchScriptHost().get() + " failed: the job script died"
-                    + " with it, so only Slurm's requeue of the whole job can recover");
+        Optional<String> batchHost = job.batchScriptHost().filter(faulty::contains);
+        if (batchHost.isPresent() && !stepPicksItsNodes) {
+            // This supervisor runs there, so the node lives (a GPU fault, say) but cannot leave the job.
+            return new Result(false, job, "the batch host " + batchHost.get() + " is faulty and cannot leave the job"
+                    + " (the job script runs there), and a step on all of the job's nodes would run there again;"
+                    + " with an in-job spare the step moves off it");
         }
         job = drop(job, faulty);
-        if (Hostlist.count(job.nodeList()) >= size) {
+        if (healthy(job, faulty) >= size) {
             return done(job, start);
         }
         try {
@@ -153,7 +161,7 @@ public final class NodeFaultRecovery {
                         + "; recovery stopped");
             }
             List<String> current = Hostlist.expand(job.nodeList());
-            int missing = size - current.size();
+            int missing = size - healthy(job, faulty);
             List<String> exclude = new ArrayList<>(current);
             List<String> picked;
             try {
@@ -170,7 +178,7 @@ public final class NodeFaultRecovery {
                     return new Result(false, slurm.requireJob(jobId), "job expansion failed: " + e.getMessage());
                 }
                 say.accept("job expansion complete: job " + jobId + " now runs on " + job.nodeList());
-                if (Hostlist.count(job.nodeList()) >= size) {
+                if (healthy(job, faulty) >= size) {
                     return done(job, start);
                 }
                 continue;
@@ -194,6 +202,11 @@ public final class NodeFaultRecovery {
             }
             job = slurm.requireJob(jobId);
         }
+    }
+
+    /** The job's nodes that are not faulty (a faulty batch host stays in the job). */
+    private static int healthy(Job job, List<String> faulty) {
+        return (int) Hostlist.expand(job.nodeList()).stream().filter(n -> !faulty.contains(n)).count();
     }
 
     private Result done(Job job, long startNanos) {

@@ -327,8 +327,8 @@ final class RestartActions implements StepWatch.SlurmdFindings {
             // With in-job spares the step needs only its own N nodes: when the job still holds
             // them after the drop, recovery is done without asking any provider.
             NodeFaultRecovery.Result repaired = recovery.get().repair(job, result.faultyNodes(),
-                    plan == null ? end.jobSize() : plan.stepSize(), faultConfirmedAt, settings.replacementTimeout(),
-                    stopRequested);
+                    plan == null ? end.jobSize() : plan.stepSize(), plan != null, faultConfirmedAt,
+                    settings.replacementTimeout(), stopRequested);
             if (!repaired.repaired()) {
                 return Optional.of("cannot repair the job: " + repaired.why());
             }

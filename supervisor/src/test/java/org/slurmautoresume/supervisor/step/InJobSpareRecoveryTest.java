@@ -189,6 +189,24 @@ class InJobSpareRecoveryTest {
     }
 
     /**
+     * The batch host's GPU fails while the node lives: it cannot leave the job (the script, and
+     * this supervisor, run there), but the step moves off it: the spare takes its place, first in
+     * the step's order, and so becomes the master.
+     */
+    @Test
+    void aFaultyBatchHostThatLivesLeavesTheStepAndTheSpareBecomesTheMaster() throws Exception {
+        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(1)
+                .onStart(running -> job.slurm.nodeState("node1", "ALLOCATED+FAIL")), Attempt.exits(0));
+
+        assertEquals(0, job.run(srun));
+
+        assertEquals(List.of("srun", "--nodelist=node3,node2", "-N2", "train.sh"), srun.starts().get(1).argv());
+        Map<String, String> second = srun.starts().get(1).environment();
+        assertEquals(List.of("node[3,2]", "node3"), List.of(second.get("NODE_LIST"), second.get("MASTER_NODE")));
+        assertEquals("node[1-3]", job.slurm.jobNodeList(), "the batch host stays in the job");
+    }
+
+    /**
      * A GPU job: Slurm refuses to grow it, so when its spares are gone the configured spare pool
      * is not tried (no donor salloc, no shrink that would only leave it a node short) and the
      * job goes straight to the requeue, its size kept.

@@ -159,7 +159,8 @@ class RestartActionsTest {
         OptionalInt end = actions.carryOut(gate.decide(fault), fault, "node fault", nodeFault(List.of("node1")), gate);
 
         assertEquals(OptionalInt.of(1), end);
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("the batch host node1 failed"), err.toString());
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("the batch host node1 is faulty and cannot leave the job"),
+                err.toString());
         assertTrue(actions.freshVariables().isEmpty());
         assertTrue(slurm.ran("salloc").isEmpty());
     }
