@@ -35,6 +35,11 @@ done
 [[ "$(id -u)" -eq 0 ]] || { echo "recovery-timeline.sh: run as root" >&2; exit 2; }
 # shellcheck disable=SC1091
 source "${AR_CLUSTER_DIR:-/var/tmp/autoresume-cluster}/cluster.env"
+# Each mode times the path that works on its shape: expansion needs cpu-only, in-job spares are for GRES.
+case "$in_job_spare:${AR_CLUSTER_SHAPE:-}" in
+  1:cpu-only) echo "--in-job-spare needs the GPU-shaped cluster: local-cluster.sh up --nodes 4" >&2; exit 2 ;;
+  0:gpu) echo "the spare-pool mode needs job expansion: local-cluster.sh up --cpu-only (or pass --in-job-spare)" >&2; exit 2 ;;
+esac
 # shellcheck source=scripts/lib/toolkit-on-cluster.sh
 source "$repo/scripts/lib/toolkit-on-cluster.sh"
 
