@@ -124,7 +124,7 @@ in_job_spare_auto_resume() {
   echo "== auto-resume, in-job spare (GPU shape, gpu:${AR_GPUS_PER_NODE:-?} per node, PrologFlags=Contain;" \
        "SlurmdTimeout=${slurmd_timeout}s; detection is the supervisor's own probe)"
   local script="$AR_JOBS_DIR/bench-in-job.sh" audit="$AR_CLUSTER_DIR/bench-agent/audit.log" out history
-  local killed killed_done detect marked ended replaced relaunch running
+  local killed killed_done refused detect marked ended replaced relaunch running watcher
   printf '#!/bin/bash\nsrun --auto-resume=1 -N2 --ntasks-per-node=1 bash -c %q\n' "$step" > "$script"
   chmod 0755 "$script"
   audit_from=$(( $(wc -l < "$audit" 2>/dev/null || echo 0) + 1 )) # earlier runs' answers do not count
@@ -137,9 +137,15 @@ in_job_spare_auto_resume() {
     audit_time watch "$audit" >/dev/null && break; sleep 0.1
   done
   audit_time watch "$audit" >/dev/null || { echo "the supervisor never started probing (no watch in $audit)" >&2; return 1; }
+  # kill-node first asks the node's slurmd for the step's pids, then SIGKILLs: the moment the
+  # probes can notice is when node2's slurmd port refuses connections, so that is timed too.
+  port_refused_at "$(sinfo -h -n node2 -o %o)" $(( AR_SLURMD_PORT_BASE + 1 )) "$AR_JOBS_DIR/bench-$job.refused" &
+  watcher=$!
   killed=$(now)
   "$cluster" kill-node node2 >/dev/null
   killed_done=$(now)
+  wait "$watcher"
+  refused=$(cat "$AR_JOBS_DIR/bench-$job.refused")
   wait_for "$out" "TASK attempt=2 node=node3" 120
   wait_for "$out" "TASK attempt=2 node=node1" 30
   history=$(autoresume history --json --user "$AR_TEST_USER" "$job")
@@ -158,14 +164,16 @@ in_job_spare_auto_resume() {
   marked=$(iso "$(audit_time mark "$audit" || true)")
   latency_replace=$(event replacement 1 latencyMs) latency_launch=$(event launch 2 latencyMs)
   running=$(later "$(task_clock "TASK attempt=2 node=node3" "$out")" "$(task_clock "TASK attempt=2 node=node1" "$out")")
-  row "phase (ms after the kill)" "ms"
-  row "kill-node itself (finds the step's pids, SIGKILL)" "$(ms "$killed" "$killed_done")"
-  row "detect: 3 probes missed in a row (timeline)" "$(ms "$killed" "$detect")"
-  row "diagnose + mark (agent's audit: fail, Action:Replace)" "$(ms "$killed" "$marked")"
-  row "old step ended (scancel, shrink, srun stopped)" "$(ms "$killed" "$ended")"
-  row "in-job spare node3 takes node2's place (timeline)" "$(ms "$killed" "$replaced")"
-  row "re-run: srun started again (timeline launch 2)" "$(ms "$killed" "$relaunch")"
-  row "step running again (both tasks' own clocks)" "$(ms "$killed" "$running")"
+  two() { printf '%-52s %8s %9s\n' "$1" "$(ms "$killed" "$2")" "$(ms "$refused" "$2")"; }
+  printf '%-52s %8s %9s\n' "phase (ms after: kill-node started | port refused)" "kill" "refused"
+  two "kill-node returned (pids found, SIGKILL done)" "$killed_done"
+  two "node2's slurmd port refuses connections" "$refused"
+  two "detect: 3 probes missed in a row (timeline)" "$detect"
+  two "diagnose + mark (agent's audit: fail, Action:Replace)" "$marked"
+  two "old step ended (scancel, shrink, srun stopped)" "$ended"
+  two "in-job spare node3 takes node2's place (timeline)" "$replaced"
+  two "re-run: srun started again (timeline launch 2)" "$relaunch"
+  two "step running again (both tasks' own clocks)" "$running"
   row "toolkit's own share (detect -> srun started again)" "$(ms "$detect" "$relaunch")"
   row "  of which detect -> marked (agent's diagnosis)" "$(ms "$detect" "$marked")"
   row "  of which marked -> old step ended" "$(ms "$marked" "$ended")"
@@ -175,6 +183,10 @@ in_job_spare_auto_resume() {
   echo "re-run's tasks: $(grep "TASK attempt=2" "$out" | sed 's/ t=.*//' | sort | tr '\n' ';')"
   scancel "$job" 2>/dev/null || true
   auto_total=$(ms "$killed" "$running")
+}
+port_refused_at() { # ADDR PORT FILE: writes when ADDR:PORT first refuses a TCP connection (bash's /dev/tcp)
+  while true 3<>"/dev/tcp/$1/$2"; do sleep 0.01; done 2>/dev/null # a builtin: no fork per try
+  now > "$3"
 }
 audit_time() { # OP FILE: when the agent last answered OP for $job (its audit log is JSON lines)
   local t
