@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -71,6 +72,7 @@ class InJobSpareIT {
                     Files.exists(cluster.jobsDir().resolve(jobId + ".up.node1"))
                             && Files.exists(cluster.jobsDir().resolve(jobId + ".up.node2")) ? Optional.of(true) : Optional.empty());
             long killed = System.nanoTime();
+            Instant killedAt = Instant.now();
             cluster.killNode("node2");
             Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
             long seconds = Duration.ofNanos(System.nanoTime() - killed).toSeconds();
@@ -100,6 +102,7 @@ class InJobSpareIT {
             assertEquals("node[1,3]", replacement.nodeList(), timeline.toString());
             assertEquals(List.of(1, 2), timeline.launchedAttempts(), timeline.toString());
             output.lines().filter(l -> l.contains("spare") || l.contains("attempt=")).forEach(System.out::println);
+            FaultMatrix.row(noKill ? "dead-node-no-kill" : "dead-node", killedAt, timeline, done.state().name());
             System.out.println("in-job spare recovery (" + (noKill ? "--no-kill" : "default") + "): job ended " + seconds + " s after the kill, the re-run "
                     + replacement.latency() + " ms after the failed step ended");
         } finally {

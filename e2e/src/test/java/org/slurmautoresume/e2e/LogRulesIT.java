@@ -101,6 +101,45 @@ class LogRulesIT {
         return detection;
     }
 
+    /**
+     * The heartbeat, no log rule written: the step beats, says a checkpoint begins and stays
+     * silent past the steady timeout but within the checkpoint one (no alarm), beats again, and
+     * is then hung from outside (every task stopped, `local-cluster.sh hang-step`). The hang is
+     * found after the steady timeout and the step runs again.
+     */
+    @Test
+    void aHeartbeatWithPhasesFindsAHungStepAndNotASlowCheckpoint() throws IOException {
+        Path config = config("""
+                runPolicy:
+                  jobMaxRetryCount: 1
+                  heartbeat: {startupTimeoutSeconds: 60, steadyTimeoutSeconds: 4, checkpointTimeoutSeconds: 30}
+                """);
+        String jobId = submit(config, """
+                echo "AUTORESUME_HEARTBEAT"; echo "AUTORESUME_HEARTBEAT phase=checkpoint"; sleep 8
+                echo "checkpoint written $(date +%s%3N) attempt $AUTO_RESUME_ATTEMPT"
+                if [ "$AUTO_RESUME_ATTEMPT" = 1 ]; then touch "$SLURM_JOB_ID.beating"; while true; do echo AUTORESUME_HEARTBEAT; sleep 0.5; done; fi
+                echo "done $(date +%s%3N)"
+                """);
+        Wait.until("job " + jobId + " to beat after its checkpoint", Duration.ofSeconds(300), () ->
+                Files.exists(cluster.jobsDir().resolve(jobId + ".beating")) ? Optional.of(true) : Optional.empty());
+        Instant hung = Instant.now();
+        cluster.hangStep(jobId);
+        String output = finished(jobId);
+        Timeline timeline = Timeline.of(cluster, jobId);
+        assertEquals(RE_RUN_ONCE, timeline.attemptsAndKinds(), timeline.toString());
+        Timeline.Event detection = detection(timeline, "log-rule", "Heartbeat", "HANGING");
+        long detectedMs = Duration.between(hung, detection.at()).toMillis();
+        long rerunMs = Duration.between(hung, timeline.last(Timeline.Kind.LAUNCH).at()).toMillis();
+        // The steady timeout (4 s) after the last beat, which came at most 0.5 s before the hang.
+        assertTrue(detectedMs >= 3000 && detectedMs <= 6000, "detected " + detectedMs + " ms after the hang: " + timeline);
+        assertEquals(2, linesStarting(output, "checkpoint written").size(), "both attempts got past the 8 s checkpoint: "
+                + output);
+        assertTrue(output.contains("SUP 0"), output);
+        FaultMatrix.row("hang-heartbeat", hung, timeline, "COMPLETED");
+        System.out.printf("heartbeat: hang found %d ms after every task stopped (steady timeout 4000 ms); attempt 2"
+                + " launched %d ms after the hang%n", detectedMs, rerunMs);
+    }
+
     @Test
     void aStepThatStopsPrintingIsFoundWithinItsFrequencyAndReRun() throws IOException {
         Path config = config("""

@@ -350,19 +350,21 @@ class RecoveryScenariosIT {
      * loses its second node. The supervisor has the node marked FAIL and requeues the job (not
      * failed); its next run starts on healthy nodes, without the killed one, and completes.
      * The first attempt was told the job's nodes and master although it started before the job was read.
+     * It is a GPU job with a spare pool configured: Slurm refuses to grow a job holding GRES, so
+     * the supervisor says so at the start and goes straight to the requeue, trying no expansion.
      */
     @Test
     void aNodeFaultWithNoRepairLeftRequeuesTheJobAndItsNextRunAvoidsTheNode() {
         String script = """
                 #!/bin/bash
-                export AUTORESUME_AGENT_SOCKET=%s
+                export AUTORESUME_AGENT_SOCKET=%s AUTORESUME_SPARE_NODES=node4
                 srun --auto-resume=1 -N2 --ntasks-per-node=1 bash -c '
-                  echo "run=${SLURM_RESTART_COUNT:-0} attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST mnode=$MASTER_NODE master=$MASTER_ADDR nnodes=$NNODES"
+                  echo "run=${SLURM_RESTART_COUNT:-0} attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST mnode=$MASTER_NODE master=$MASTER_ADDR nnodes=$NNODES gpus=${CUDA_VISIBLE_DEVICES-none}"
                   if [ "${SLURM_RESTART_COUNT:-0}" = 0 ]; then touch "$SLURM_JOB_ID.a1.$SLURM_PROCID"; sleep 300; fi'
                 echo "SRUN_EXIT=$?"
                 """.formatted(agent.socket());
         // No -w: Slurm keeps ReqNodeList across a requeue, and the job would wait for the dead node.
-        String jobId = submit(script, "-N2", "--exclusive", "--requeue", "--open-mode=append");
+        String jobId = submit(script, "-N2", "--exclusive", "--gpus-per-node=2", "--requeue", "--open-mode=append");
         awaitAttempt(jobId, 1);
         String jobList = truth.jobField(jobId, "NodeList");
         List<String> firstNodes = truth.hostnames(jobList);
@@ -386,12 +388,22 @@ class RecoveryScenariosIT {
         for (String node : secondNodes) {
             assertTrue(output.contains("run=1 attempt=1 node=" + node + " "), output);
         }
+        assertEquals(2, output.lines().filter(l -> l.startsWith("run=1 attempt=1 ") && l.endsWith(" gpus=0,1")).count(),
+                "the requeued run got its GPUs on both nodes: " + output);
         String master = firstNodes.get(0);
         for (String node : firstNodes) {
             assertTrue(output.contains("run=0 attempt=1 node=" + node + " list=" + jobList + " mnode=" + master
-                    + " master=" + truth.nodeField(master, "NodeAddr") + " nnodes=2\n"), output);
+                    + " master=" + truth.nodeField(master, "NodeAddr") + " nnodes=2 gpus=0,1\n"), output);
         }
         Timeline timeline = Timeline.of(cluster, jobId);
+        // Each run's supervisor says once what the job can fall back on.
+        for (Timeline.Event paths : timeline.all(Timeline.Kind.PATHS)) {
+            assertEquals(List.of("", "impossible", "true"), List.of(paths.detail("spares"), paths.detail("expansion"),
+                    paths.detail("requeue")), timeline.toString());
+            assertTrue(paths.detail("noExpansion").contains("GRES"), timeline.toString());
+        }
+        assertEquals(2, timeline.all(Timeline.Kind.PATHS).size(), timeline.toString());
+        assertTrue(timeline.all(Timeline.Kind.REPLACEMENT).isEmpty(), timeline.toString());
         Timeline.Event requeue = timeline.only(Timeline.Kind.REQUEUE);
         assertEquals(List.of("node-fault", victim), List.of(requeue.detail("path"), requeue.faultyNodes()),
                 timeline.toString());
