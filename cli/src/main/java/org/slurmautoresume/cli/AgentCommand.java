@@ -22,6 +22,7 @@ import org.slurmautoresume.slurm.probe.TcpNodeProber;
 import org.slurmautoresume.slurm.probe.LivenessProber;
 import org.slurmautoresume.slurm.probe.NodeProber;
 import org.slurmautoresume.agent.server.LivenessListener;
+import org.slurmautoresume.agent.server.NodeVerdict;
 import org.slurmautoresume.agent.server.UnixUsers;
 import org.slurmautoresume.agent.server.NodeXidWatch;
 import org.slurmautoresume.agent.server.XidResponder;
@@ -210,7 +211,8 @@ final class AgentCommand implements Callable<Integer> {
         AgentPolicy policy = new AgentPolicy(context.slurm(), context.runner(), "scontrol", livenessPort == 0 ? slurmd
                 : new LivenessProber(Duration.ofSeconds(probeTimeoutSeconds), livenessPort, false, slurmd),
                 System.getProperty("user.name"), replace, metrics, health);
-        Optional<XidWatch> xidWatch = startXidWatch(audit, metrics);
+        NodeVerdict verdict = new NodeVerdict();
+        Optional<XidWatch> xidWatch = startXidWatch(audit, metrics, verdict);
         Optional<HTTPServer> metricsServer = Optional.empty();
         if (metricsAddress.isPresent()) {
             try {
@@ -229,7 +231,7 @@ final class AgentCommand implements Callable<Integer> {
             audit.close();
             throw new CliException(ExitCode.FAILED, "cannot listen on " + socket + ": " + e.getMessage(), e);
         }
-        Optional<LivenessListener> liveness = AgentLiveness.start(livenessPort, node, context,
+        Optional<LivenessListener> liveness = AgentLiveness.start(livenessPort, node, verdict, context,
                 spec.commandLine().getErr());
         Optional<SweepSchedule> sweeps = Optional.empty();
         if (sweepEverySeconds > 0) {
@@ -266,7 +268,7 @@ final class AgentCommand implements Callable<Integer> {
         return ExitCode.OK.code();
     }
 
-    private Optional<XidWatch> startXidWatch(AuditLog audit, AgentMetrics metrics) {
+    private Optional<XidWatch> startXidWatch(AuditLog audit, AgentMetrics metrics, NodeVerdict verdict) {
         if (NodeXidWatch.resolve(xidSource).isEmpty()) {
             return Optional.empty();
         }
@@ -279,7 +281,7 @@ final class AgentCommand implements Callable<Integer> {
         }
         try {
             Optional<XidWatch> watch = NodeXidWatch.start(xidSource, sysfsRoot, new XidResponder(node, context.slurm(),
-                    new SlurmControl(context.runner()), audit, metrics));
+                    new SlurmControl(context.runner()), audit, metrics, verdict));
             watch.ifPresent(w -> metrics.followKernelLog(w::lastSequence));
             return watch;
         } catch (IOException e) {

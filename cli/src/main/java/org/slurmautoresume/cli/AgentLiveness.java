@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.util.Optional;
 import org.slurmautoresume.agent.server.LivenessListener;
+import org.slurmautoresume.agent.server.NodeVerdict;
 import org.slurmautoresume.nodeops.health.LocalNode;
 import org.slurmautoresume.slurm.client.SlurmException;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
@@ -21,7 +22,8 @@ final class AgentLiveness {
     private AgentLiveness() {
     }
 
-    static Optional<LivenessListener> start(int basePort, String node, CliContext context, PrintWriter err) {
+    static Optional<LivenessListener> start(int basePort, String node, NodeVerdict verdict, CliContext context,
+                                            PrintWriter err) {
         if (basePort == 0) {
             return Optional.empty();
         }
@@ -49,7 +51,7 @@ final class AgentLiveness {
             throw new CliException(ExitCode.USAGE, "--liveness-port: " + e.getMessage());
         }
         try {
-            return Optional.of(LivenessListener.start(new InetSocketAddress(port), name.get()));
+            return Optional.of(LivenessListener.start(new InetSocketAddress(port), name.get(), verdict));
         } catch (IOException e) {
             return said(err, "cannot listen on port " + port + " (" + e.getMessage() + ")");
         }

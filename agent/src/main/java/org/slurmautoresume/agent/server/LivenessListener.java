@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Answers "is this node's software still running?" over TCP for supervisors and agents on other
- * nodes: every connection gets one greeting line ({@code autoresume-agent 1 NODE ok}) and is
- * closed. Nothing is read from the peer, so there is no input to trust, parse or wait for, and
+ * nodes: every connection gets one greeting line ({@code autoresume-agent 1 NODE ok}, or
+ * {@code unhealthy} for a minute after this agent marked its node) and is closed. Nothing is read from the peer, so there is no input to trust, parse or wait for, and
  * nothing privileged happens: the answer says only that this process still runs, which
  * {@code sinfo} tells anyone anyway. One thread accepts, writes at most a few dozen bytes into
  * a fresh socket's empty send buffer (never blocks) and closes, so a flood of connections costs
@@ -32,19 +32,28 @@ public final class LivenessListener implements Closeable {
     private static final int BACKLOG = 1024;
 
     private final ServerSocketChannel channel;
-    private final byte[] greeting;
+    private final byte[] healthy;
+    private final byte[] unhealthy;
+    private final NodeVerdict verdict;
     private final Thread thread;
     private final AtomicLong answered = new AtomicLong();
 
-    private LivenessListener(ServerSocketChannel channel, String node) {
+    private LivenessListener(ServerSocketChannel channel, String node, NodeVerdict verdict) {
         this.channel = channel;
-        this.greeting = (LivenessProber.GREETING + node + " ok\n").getBytes(StandardCharsets.US_ASCII);
+        this.healthy = (LivenessProber.GREETING + node + " ok\n").getBytes(StandardCharsets.US_ASCII);
+        this.unhealthy = (LivenessProber.GREETING + node + " unhealthy\n").getBytes(StandardCharsets.US_ASCII);
+        this.verdict = verdict;
         this.thread = new Thread(this::serve, "liveness");
         this.thread.setDaemon(true);
     }
 
     /** Listens on {@code address} for {@code node} (a valid node name) and starts answering. */
     public static LivenessListener start(InetSocketAddress address, String node) throws IOException {
+        return start(address, node, new NodeVerdict());
+    }
+
+    /** As above, saying what {@code verdict} says of the node: ok, or unhealthy for a while after a mark. */
+    public static LivenessListener start(InetSocketAddress address, String node, NodeVerdict verdict) throws IOException {
         if (!Hostlist.isValidHostname(node)) {
             throw new IllegalArgumentException("not a node name: " + node);
         }
@@ -56,7 +65,7 @@ public final class LivenessListener implements Closeable {
             channel.close();
             throw e;
         }
-        LivenessListener listener = new LivenessListener(channel, node);
+        LivenessListener listener = new LivenessListener(channel, node, verdict);
         listener.thread.start();
         return listener;
     }
@@ -78,7 +87,7 @@ public final class LivenessListener implements Closeable {
         while (channel.isOpen()) {
             try (SocketChannel peer = channel.accept()) {
                 peer.configureBlocking(false);
-                peer.write(ByteBuffer.wrap(greeting));
+                peer.write(ByteBuffer.wrap(verdict.word().equals("ok") ? healthy : unhealthy));
                 answered.incrementAndGet();
             } catch (ClosedChannelException e) {
                 return;

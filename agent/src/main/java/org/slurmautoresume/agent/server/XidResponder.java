@@ -37,8 +37,16 @@ public final class XidResponder implements XidWatch.Listener {
     private final SlurmControl control;
     private final AuditLog audit;
     private final AgentMetrics metrics;
+    private final NodeVerdict verdict;
 
     public XidResponder(String node, SlurmClient slurm, SlurmControl control, AuditLog audit, AgentMetrics metrics) {
+        this(node, slurm, control, audit, metrics, new NodeVerdict());
+    }
+
+    /** @param verdict told when the node was marked, so that the liveness port says so */
+    public XidResponder(String node, SlurmClient slurm, SlurmControl control, AuditLog audit, AgentMetrics metrics,
+                        NodeVerdict verdict) {
+        this.verdict = Objects.requireNonNull(verdict);
         this.node = Objects.requireNonNull(node);
         this.slurm = Objects.requireNonNull(slurm);
         this.control = Objects.requireNonNull(control);
@@ -83,6 +91,7 @@ public final class XidResponder implements XidWatch.Listener {
         NodeMark mark = NodeMark.of(node, NodeMark.State.FAIL, action, reasonDetail(sighting));
         WriteResult result = control.mark(mark);
         if (result.ok()) {
+            verdict.markedUnhealthy();
             metrics.nodeMarked(action);
             LOG.warn("{} on {}: marked the node fail, reason \"{}\"", what, node, mark.reason());
             audit.recordXid(entry, "marked fail: " + mark.reason());

@@ -61,6 +61,21 @@ class LivenessListenerTest {
     }
 
     @Test
+    void afterAMarkTheGreetingSaysUnhealthyForAMinute() throws IOException {
+        long[] now = {0};
+        NodeVerdict verdict = new NodeVerdict(() -> now[0]);
+        try (LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2", verdict)) {
+            assertEquals("autoresume-agent 1 node2 ok", firstLine(listener.port(), ""));
+            verdict.markedUnhealthy();
+            assertEquals("autoresume-agent 1 node2 unhealthy", firstLine(listener.port(), ""));
+            now[0] += NodeVerdict.UNHEALTHY_FOR.toNanos() - 1;
+            assertEquals("autoresume-agent 1 node2 unhealthy", firstLine(listener.port(), ""));
+            now[0] += 2;
+            assertEquals("autoresume-agent 1 node2 ok", firstLine(listener.port(), ""), "it lapses by itself");
+        }
+    }
+
+    @Test
     void aClosedListenerTakesNoMoreConnections() throws IOException {
         LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2");
         int port = listener.port();

@@ -26,10 +26,11 @@ class XidResponderTest {
             .node("node1", "show-node-idle.txt")
             .node("node2", "show-node-down-not-responding.txt");
     private final AgentMetrics metrics = new AgentMetrics();
+    private final NodeVerdict verdict = new NodeVerdict();
 
     private XidResponder responder(String node) throws IOException {
         return new XidResponder(node, new SlurmClient(slurm.runner), new SlurmControl(slurm.runner),
-                new AuditLog(dir.resolve("audit.log")), metrics);
+                new AuditLog(dir.resolve("audit.log")), metrics, verdict);
     }
 
     private static Sighting sighting(int code, XidClass xidClass, boolean afterStart) {
@@ -46,6 +47,7 @@ class XidResponderTest {
         String audit = Files.readString(dir.resolve("audit.log"));
         assertTrue(audit.contains("\"xid\":79") && audit.contains("marked fail: Action:Reboot"), audit);
         assertFalse(audit.contains("rm -rf"), "the driver's text after the code is not the agent's to repeat");
+        assertEquals("unhealthy", verdict.word(), "the liveness port says so, for supervisors to read Slurm now");
     }
 
     @Test
@@ -63,6 +65,7 @@ class XidResponderTest {
         responder.seen(sighting(48, XidClass.RESET, false));
         assertEquals(List.of(), slurm.updates);
         assertEquals(3, Files.readAllLines(dir.resolve("audit.log")).size(), "each is audited");
+        assertEquals("ok", verdict.word());
     }
 
     @Test

@@ -39,6 +39,7 @@ public final class LivenessProber implements NodeProber {
     private final boolean requireAnswerFirst;
     private final NodeProber fallback;
     private final Set<String> answered = ConcurrentHashMap.newKeySet();
+    private final Set<String> saysUnhealthy = ConcurrentHashMap.newKeySet();
 
     public LivenessProber(Duration timeout, int basePort, boolean requireAnswerFirst, NodeProber fallback) {
         if (timeout.isNegative() || timeout.isZero()) {
@@ -103,12 +104,22 @@ public final class LivenessProber implements NodeProber {
             }
             if (line.isPresent() && line.get().startsWith(GREETING)) {
                 answered.add(node.name());
+                if (line.get().equals(GREETING + node.name() + " unhealthy")) {
+                    saysUnhealthy.add(node.name());
+                } else {
+                    saysUnhealthy.remove(node.name());
+                }
                 return Optional.empty();
             }
             return fallback.unreachable(node); // something else listens there
         } catch (IOException e) {
             return fallback.unreachable(node);
         }
+    }
+
+    @Override
+    public boolean reportsUnhealthy(Node node) {
+        return saysUnhealthy.contains(node.name());
     }
 
     /** The first line the peer sends, up to {@value #MAX_GREETING} bytes; empty at end of stream. */

@@ -85,6 +85,22 @@ class LivenessProberTest {
     }
 
     @Test
+    void anAgentThatSaysItsNodeIsUnhealthyIsAliveButReportsIt() throws IOException {
+        int port = serve(LivenessProber.GREETING + "node2 unhealthy\n" , 1);
+        LivenessProber prober = new LivenessProber(TIMEOUT, port, true, FALLBACK);
+        assertEquals(Optional.empty(), prober.unreachable(node()));
+        assertTrue(prober.reportsUnhealthy(node()));
+    }
+
+    @Test
+    void onlyTheNodesOwnUnhealthyWordCounts() throws IOException {
+        int port = serve(LivenessProber.GREETING + "node3 unhealthy\n", 1);
+        LivenessProber prober = new LivenessProber(TIMEOUT, port, true, FALLBACK);
+        assertEquals(Optional.empty(), prober.unreachable(node()));
+        assertEquals(false, prober.reportsUnhealthy(node()), "an answer about another node says nothing of node2");
+    }
+
+    @Test
     void severalNodesOnOneHostGetOnePortEach() {
         assertEquals(818, LivenessProber.port(818, node()));
         assertEquals(818 + 17003 - 6818, LivenessProber.port(818,

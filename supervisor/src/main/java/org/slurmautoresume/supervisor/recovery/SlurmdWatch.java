@@ -44,36 +44,53 @@ public final class SlurmdWatch {
     /**
      * As above, and every {@code markEvery} rounds asks {@code markedNow} which nodes are out of
      * service already (marked by their own agent on a GPU fault, say, while their slurmd answers);
-     * if any, they go to {@code onMarked} and watching ends.
+     * if any, they go to {@code onMarked} and watching ends. A node whose own answer says it is
+     * unhealthy ({@link NodeProber#reportsUnhealthy}) has Slurm asked at once instead.
      */
     public void watch(List<Node> nodes, BooleanSupplier running, Consumer<List<String>> onSuspects,
                       Supplier<List<String>> markedNow, int markEvery, Consumer<List<String>> onMarked) {
         Map<String, Integer> misses = new HashMap<>();
         for (int round = 1; running.getAsBoolean() && !Thread.currentThread().isInterrupted(); round++) {
-            if (round % markEvery == 0) {
-                List<String> marked = markedNow.get();
-                if (!marked.isEmpty() && running.getAsBoolean()) {
-                    onMarked.accept(marked);
-                    return;
-                }
+            long roundStart = System.nanoTime();
+            if (round % markEvery == 0 && handedOnMarked(markedNow, running, onMarked)) {
+                return;
             }
             List<String> suspects = new ArrayList<>();
+            boolean readNow = false;
             for (Node node : nodes) {
                 int missed = prober.unreachable(node).isPresent() ? misses.getOrDefault(node.name(), 0) + 1 : 0;
                 misses.put(node.name(), missed);
                 if (missed >= threshold) {
                     suspects.add(node.name());
                 }
+                readNow |= missed == 0 && prober.reportsUnhealthy(node);
             }
             if (!suspects.isEmpty() && running.getAsBoolean()) {
                 onSuspects.accept(suspects);
                 return;
             }
+            // A node's own agent says it just marked the node: read Slurm now, not at the next periodic read.
+            if (readNow && round % markEvery != 0 && handedOnMarked(markedNow, running, onMarked)) {
+                return;
+            }
             try {
-                Thread.sleep(interval.toMillis());
+                // A silent node's probe already took its timeout: the round, not each pause, lasts the interval.
+                long spent = (System.nanoTime() - roundStart) / 1_000_000;
+                Thread.sleep(Math.max(0, interval.toMillis() - spent));
             } catch (InterruptedException e) {
                 return;
             }
         }
+    }
+
+    /** Reads which nodes are out of service now; true when some were, and were handed on. */
+    private static boolean handedOnMarked(Supplier<List<String>> markedNow, BooleanSupplier running,
+                                          Consumer<List<String>> onMarked) {
+        List<String> marked = markedNow.get();
+        if (!marked.isEmpty() && running.getAsBoolean()) {
+            onMarked.accept(marked);
+            return true;
+        }
+        return false;
     }
 }

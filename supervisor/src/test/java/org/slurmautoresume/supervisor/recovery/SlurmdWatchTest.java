@@ -65,4 +65,28 @@ class SlurmdWatchTest {
         assertEquals(List.of(List.of("node2")), marked);
         assertEquals(3, asked.get(), "Slurm is asked every second round only, until a node is out");
     }
+
+    @Test
+    void aNodeWhoseAgentSaysItIsUnhealthyHasSlurmAskedAtOnce() {
+        NodeProber saysNode2Unhealthy = new NodeProber() {
+            @Override
+            public Optional<String> unreachable(Node node) {
+                return Optional.empty();
+            }
+
+            @Override
+            public boolean reportsUnhealthy(Node node) {
+                return node.name().equals("node2");
+            }
+        };
+        List<List<String>> marked = new ArrayList<>();
+        AtomicInteger asked = new AtomicInteger();
+        new SlurmdWatch(saysNode2Unhealthy, Duration.ZERO, 3).watch(List.of(node("node1"), node("node2")),
+                () -> true, silent -> { }, () -> {
+                    asked.incrementAndGet();
+                    return List.of("node2");
+                }, 3, marked::add);
+        assertEquals(List.of(List.of("node2")), marked);
+        assertEquals(1, asked.get(), "in the first round, not at the third");
+    }
 }
