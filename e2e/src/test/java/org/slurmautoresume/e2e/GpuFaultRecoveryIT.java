@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.slurmautoresume.slurm.model.Job;
@@ -94,6 +95,52 @@ class GpuFaultRecoveryIT {
         } finally {
             cluster.run(List.of("scancel", jobId));
             cluster.run(List.of("scontrol", "update", "nodename=" + victim, "state=resume"));
+            SupervisedSteps.stop(supervised);
+        }
+    }
+
+    /**
+     * Diagnose before deciding: every rank dies at once (as when a framework aborts all ranks on
+     * a CUDA error) before the driver's Xid reaches node2's agent, so the attempt ends as a plain
+     * application failure on nodes Slurm calls healthy. Before settling that, the supervisor asks
+     * the step nodes' agents; node2's marks its node meanwhile and says so, and the failure is
+     * taken as node2's fault: the step runs again on node1 and the spare.
+     */
+    @Test
+    void aFailureBeforeTheXidReachedTheAgentIsStillTakenAsTheNodesFault() throws Exception {
+        SupervisedSteps supervised = SupervisedSteps.start(cluster, PREFIX, "--node", "node2",
+                "--xid-source", cluster.kernelLog("node2").toString());
+        String script = """
+                #!/bin/bash
+                export AUTORESUME_AGENT_SOCKET=%s
+                srun --auto-resume=1 -N2 --ntasks-per-node=1 bash -c '
+                  echo "attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST"
+                  if [ "$AUTO_RESUME_ATTEMPT" = 1 ]; then touch "$SLURM_JOB_ID.up.$SLURMD_NODENAME"; sleep 300; fi'
+                echo "SRUN_EXIT=$?"
+                """.formatted(supervised.agent().socket());
+        String jobId = cluster.submit(script, List.of("-N3", "-w", "node[1-3]", "--exclusive"));
+        try {
+            Wait.until("the step of job " + jobId + " to run on node1 and node2", FIRST_START, () ->
+                    Files.exists(cluster.jobsDir().resolve(jobId + ".up.node1"))
+                            && Files.exists(cluster.jobsDir().resolve(jobId + ".up.node2")) ? Optional.of(true) : Optional.empty());
+            cluster.crashTask("node2");
+            cluster.crashTask("node1");
+            cluster.gpuFault("node2", 79);
+            Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
+            String output = cluster.jobOutput(jobId);
+            assertEquals(JobState.COMPLETED, done.state(), output);
+            assertTrue(output.contains("attempt=2 node=node3 list=node[1,3]"), output);
+            Timeline timeline = Timeline.of(cluster, jobId);
+            Timeline.Event ended = timeline.all(Timeline.Kind.ATTEMPT_ENDED).get(0);
+            Timeline.Event detection = timeline.only(Timeline.Kind.DETECTION);
+            // The Xid came after every rank had died: only the agent's word, asked after the failure, tells.
+            assertEquals("NODE_FAULT", ended.detail("outcome"), timeline.toString());
+            assertEquals("agent-verdict", detection.detail("source"), timeline.toString());
+            assertEquals("node2", detection.detail("nodes"), timeline.toString());
+            assertEquals(List.of(1, 2), timeline.launchedAttempts(), timeline.toString());
+        } finally {
+            cluster.run(List.of("scancel", jobId));
+            cluster.run(List.of("scontrol", "update", "nodename=node2", "state=resume"));
             SupervisedSteps.stop(supervised);
         }
     }

@@ -117,6 +117,11 @@ public final class LivenessProber implements NodeProber {
         }
     }
 
+    /** Whether the node's agent has greeted this prober. */
+    public boolean hasAgent(Node node) {
+        return answered.contains(node.name());
+    }
+
     @Override
     public boolean reportsUnhealthy(Node node) {
         return saysUnhealthy.contains(node.name());

@@ -199,7 +199,11 @@ final class AttemptLoop {
         long ended = System.nanoTime();
         previousAttemptEnded = ended;
         watch.attemptEnded(status);
-        Classification result = classifier.classify(evidence(status, step, watch.hosts()));
+        AttemptEvidence evidence = evidence(status, step, watch.hosts());
+        Classification result = classifier.classify(evidence);
+        if (result.outcome() == Outcome.APP_FAILURE && !stop.requested() && actions.slurmdFindings().isPresent()) {
+            result = askedTheAgents(result, evidence.stepNodesAfter());
+        }
         List<String> marked = actions.markedByWatch();
         if (!marked.isEmpty() && !stop.requested()) {
             // We ended the step ourselves (scancel) because its node died: not a user's cancel.
@@ -239,6 +243,20 @@ final class AttemptLoop {
                 log.say(describe(result) + "; not re-running (exit " + status + ")");
                 return OptionalInt.of(status);
         }
+    }
+
+    /** An application failure on nodes whose own agent marked them meanwhile is a node fault ({@link NodeVerdicts}). */
+    private Classification askedTheAgents(Classification result, List<Node> stepNodes) throws InterruptedException {
+        List<Node> out = NodeVerdicts.unhealthy(prober.get(), stepNodes, slurm);
+        if (out.isEmpty()) {
+            return result;
+        }
+        List<String> names = out.stream().map(Node::name).toList();
+        String why = NodeVerdicts.reason(out);
+        timeline.record(EventHistory.Kind.DETECTION, OptionalLong.empty(), "source", "agent-verdict", "nodes",
+                Hostlist.compress(names), "reason", why);
+        log.say("the attempt failed, and " + why);
+        return new Classification(Outcome.NODE_FAULT, why, names);
     }
 
     private void completeJobStart(Supplier<JobStart> afterFirstLaunch) {

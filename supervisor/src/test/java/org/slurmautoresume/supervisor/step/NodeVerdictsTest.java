@@ -1,0 +1,83 @@
+package org.slurmautoresume.supervisor.step;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.parse.NodeParser;
+import org.slurmautoresume.slurm.probe.LivenessProber;
+
+/** Against real loopback agents' greetings and the fake Slurm's node records. */
+class NodeVerdictsTest {
+
+    private static final int BASE = 818;
+    private final List<ServerSocket> agents = new ArrayList<>();
+    private final FakeSlurm slurm = new FakeSlurm(List.of("node1", "node2"), List.of("node1", "node2"));
+
+    @AfterEach
+    void close() throws IOException {
+        for (ServerSocket agent : agents) {
+            agent.close();
+        }
+    }
+
+    /** A node whose agent greets with {@code word} on a free loopback port, its slurmd port set to match. */
+    private Node agentSaying(String name, String word) throws IOException {
+        ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        agents.add(server);
+        Thread thread = new Thread(() -> {
+            while (!server.isClosed()) {
+                try (Socket peer = server.accept(); OutputStream out = peer.getOutputStream()) {
+                    out.write((LivenessProber.GREETING + name + " " + word + "\n").getBytes(StandardCharsets.US_ASCII));
+                } catch (IOException e) {
+                    return;
+                }
+            }
+        });
+        thread.setDaemon(true);
+        thread.start();
+        int slurmdPort = server.getLocalPort() - BASE + 6818;
+        return new NodeParser().parse("NodeName=" + name + " NodeAddr=127.0.0.1 Port=" + slurmdPort + " State=ALLOCATED");
+    }
+
+    private static LivenessProber prober() {
+        return new LivenessProber(Duration.ofSeconds(1), BASE, false, node -> Optional.empty());
+    }
+
+    @Test
+    void aNodeItsAgentMarkedTurnsTheFailureIntoANodeFault() throws Exception {
+        List<Node> nodes = List.of(agentSaying("node1", "ok"), agentSaying("node2", "unhealthy"));
+        slurm.nodeState("node2", "ALLOCATED+DOWN");
+
+        List<Node> out = NodeVerdicts.unhealthy(prober(), nodes, slurm.client());
+
+        assertEquals(List.of("node2"), out.stream().map(Node::name).toList());
+    }
+
+    @Test
+    void theAgentsWordAloneIsNoEvidence() throws Exception {
+        List<Node> nodes = List.of(agentSaying("node2", "unhealthy"));
+
+        assertEquals(List.of(), NodeVerdicts.unhealthy(prober(), nodes, slurm.client()),
+                "Slurm has node2 in service: no mark, no node fault");
+    }
+
+    @Test
+    void withoutAgentsNothingIsAsked() throws Exception {
+        Node noAgent = new NodeParser().parse("NodeName=node1 NodeAddr=127.0.0.1 Port=6819 State=ALLOCATED");
+
+        assertEquals(List.of(), NodeVerdicts.unhealthy(prober(), List.of(noAgent), slurm.client()));
+        assertEquals(List.of(), NodeVerdicts.unhealthy(node -> Optional.empty(), List.of(noAgent), slurm.client()));
+    }
+}
