@@ -75,6 +75,7 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     private final NodeFaultRequeue fallback;
     /** What this job can fall back on, once the job was read; nothing ruled out before. */
     private volatile RecoveryPaths paths = RecoveryPaths.UNKNOWN;
+    private volatile boolean requeueAtEnd; // a node fault with no repair ends in a requeue, which wants the job's size
 
     /** @param spareRecovery what repairs a step that has in-job spares (see {@link #useInJobSpares}) */
     RestartActions(SlurmClient slurm, CommandRunner runner, Optional<NodeFaultRecovery> recovery,
@@ -124,6 +125,7 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     String knowPaths(Job job, Optional<SlurmConfig> config) {
         paths = config.map(c -> RecoveryPaths.of(c, job)).orElse(RecoveryPaths.UNKNOWN);
         NodeFaultRequeue.Verdict requeue = fallback.verdict(Optional.of(job), config);
+        requeueAtEnd = requeue.requeue();
         timeline.record(EventHistory.Kind.PATHS, OptionalLong.empty(),
                 paths.details(Optional.ofNullable(spares), recovery.isPresent(), requeue));
         return paths.describe(Optional.ofNullable(spares), recovery.isPresent(), requeue);
@@ -212,8 +214,8 @@ final class RestartActions implements StepWatch.SlurmdFindings {
                 faultyMarked = true;
                 log.say("ending step " + step.fullId() + " now so it can run again without " + Hostlist.compress(marked));
                 control.cancel(StepId.parse(step.fullId()));
-                // Only a repair needs the job smaller; a job about to be requeued keeps its size.
-                if (active().isPresent() && noRepairFor(marked).isEmpty()) {
+                // A job to be requeued keeps its size; any other loses the node, or cannot end while it is dead.
+                if (active().isPresent() && (noRepairFor(marked).isEmpty() || !requeueAtEnd)) {
                     recovery.dropNow(step.jobId(), marked);
                 }
                 SrunStopper.stop(srun, SRUN_GRACE);
