@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -44,19 +43,8 @@ class FrozenNodeIT {
                     n -> Optional.of("no agent answers on " + LivenessProber.port(LivenessProber.DEFAULT_PORT, n)));
             Wait.until("node2's agent to answer liveness probes", Duration.ofSeconds(30), () ->
                     asked.unreachable(node2).isEmpty() ? Optional.of(true) : Optional.empty());
-            String script = """
-                    #!/bin/bash
-                    export AUTORESUME_AGENT_SOCKET=%s
-                    srun --auto-resume=1 -N2 --ntasks-per-node=1 bash -c '
-                      echo "attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST"
-                      if [ "$AUTO_RESUME_ATTEMPT" = 1 ]; then touch "$SLURM_JOB_ID.up.$SLURMD_NODENAME"; sleep 300; fi'
-                    echo "SRUN_EXIT=$?"
-                    """.formatted(supervised.agent().socket());
-            String id = cluster.submit(script, List.of("-N3", "-w", "node[1-3]", "--exclusive"));
+            String id = supervised.stepWithSpare(cluster, FIRST_START);
             jobId = id;
-            Wait.until("the step of job " + id + " to run on node1 and node2", FIRST_START, () ->
-                    Files.exists(cluster.jobsDir().resolve(id + ".up.node1"))
-                            && Files.exists(cluster.jobsDir().resolve(id + ".up.node2")) ? Optional.of(true) : Optional.empty());
             Instant frozen = Instant.now();
             cluster.freezeNode("node2");
             // What a plain connect to slurmd says of the frozen node: alive.

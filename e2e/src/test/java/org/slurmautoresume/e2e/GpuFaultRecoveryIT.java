@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -44,19 +43,8 @@ class GpuFaultRecoveryIT {
         // The agent the job's supervisor talks to is the victim's own, watching its kernel log.
         SupervisedSteps supervised = SupervisedSteps.start(cluster, PREFIX, "--node", victim,
                 "--xid-source", cluster.kernelLog(victim).toString());
-        String script = """
-                #!/bin/bash
-                export AUTORESUME_AGENT_SOCKET=%s
-                srun --auto-resume=1 -N2 --ntasks-per-node=1 bash -c '
-                  echo "attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST mnode=$MASTER_NODE"
-                  if [ "$AUTO_RESUME_ATTEMPT" = 1 ]; then touch "$SLURM_JOB_ID.up.$SLURMD_NODENAME"; sleep 300; fi'
-                echo "SRUN_EXIT=$?"
-                """.formatted(supervised.agent().socket());
-        String jobId = cluster.submit(script, List.of("-N3", "-w", "node[1-3]", "--exclusive"));
+        String jobId = supervised.stepWithSpare(cluster, FIRST_START);
         try {
-            Wait.until("the step of job " + jobId + " to run on node1 and node2", FIRST_START, () ->
-                    Files.exists(cluster.jobsDir().resolve(jobId + ".up.node1"))
-                            && Files.exists(cluster.jobsDir().resolve(jobId + ".up.node2")) ? Optional.of(true) : Optional.empty());
             long injected = System.nanoTime();
             Instant xidAt = Instant.now();
             cluster.gpuFault(victim, 79);
@@ -110,19 +98,8 @@ class GpuFaultRecoveryIT {
     void aFailureBeforeTheXidReachedTheAgentIsStillTakenAsTheNodesFault() throws Exception {
         SupervisedSteps supervised = SupervisedSteps.start(cluster, PREFIX, "--node", "node2",
                 "--xid-source", cluster.kernelLog("node2").toString());
-        String script = """
-                #!/bin/bash
-                export AUTORESUME_AGENT_SOCKET=%s
-                srun --auto-resume=1 -N2 --ntasks-per-node=1 bash -c '
-                  echo "attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST"
-                  if [ "$AUTO_RESUME_ATTEMPT" = 1 ]; then touch "$SLURM_JOB_ID.up.$SLURMD_NODENAME"; sleep 300; fi'
-                echo "SRUN_EXIT=$?"
-                """.formatted(supervised.agent().socket());
-        String jobId = cluster.submit(script, List.of("-N3", "-w", "node[1-3]", "--exclusive"));
+        String jobId = supervised.stepWithSpare(cluster, FIRST_START);
         try {
-            Wait.until("the step of job " + jobId + " to run on node1 and node2", FIRST_START, () ->
-                    Files.exists(cluster.jobsDir().resolve(jobId + ".up.node1"))
-                            && Files.exists(cluster.jobsDir().resolve(jobId + ".up.node2")) ? Optional.of(true) : Optional.empty());
             cluster.crashTask("node2");
             cluster.crashTask("node1");
             cluster.gpuFault("node2", 79);

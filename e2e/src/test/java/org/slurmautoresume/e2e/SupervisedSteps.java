@@ -1,6 +1,9 @@
 package org.slurmautoresume.e2e;
 
+import java.nio.file.Files;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What a test class of node-fault recovery needs on the cluster: auto_resume.so in
@@ -29,6 +32,33 @@ final class SupervisedSteps {
 
     LocalAgent agent() {
         return agent;
+    }
+
+    /**
+     * A 3-node job on node[1-3] whose {@code srun --auto-resume=1 -N2} step prints
+     * {@code attempt=N node=NODE list=NODE_LIST mnode=MASTER_NODE} per task and, on attempt 1,
+     * sleeps on node1 and node2 until the test acts; node3 is its in-job spare. Returns the job id
+     * once both tasks run; a job whose tasks do not start is cancelled before the failure.
+     */
+    String stepWithSpare(LocalCluster cluster, Duration firstStart) {
+        String script = """
+                #!/bin/bash
+                export AUTORESUME_AGENT_SOCKET=%s
+                srun --auto-resume=1 -N2 --ntasks-per-node=1 bash -c '
+                  echo "attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST mnode=$MASTER_NODE"
+                  if [ "$AUTO_RESUME_ATTEMPT" = 1 ]; then touch "$SLURM_JOB_ID.up.$SLURMD_NODENAME"; sleep 300; fi'
+                echo "SRUN_EXIT=$?"
+                """.formatted(agent.socket());
+        String jobId = cluster.submit(script, List.of("-N3", "-w", "node[1-3]", "--exclusive"));
+        try {
+            Wait.until("the step of job " + jobId + " to run on node1 and node2", firstStart, () ->
+                    Files.exists(cluster.jobsDir().resolve(jobId + ".up.node1"))
+                            && Files.exists(cluster.jobsDir().resolve(jobId + ".up.node2")) ? Optional.of(true) : Optional.empty());
+        } catch (RuntimeException | Error e) {
+            cluster.run(List.of("scancel", jobId));
+            throw e;
+        }
+        return jobId;
     }
 
     /** Null-safe for an {@code @AfterAll} after a failed {@code @BeforeAll}. */
