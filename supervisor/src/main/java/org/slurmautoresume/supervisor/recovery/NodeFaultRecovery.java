@@ -204,9 +204,14 @@ public final class NodeFaultRecovery {
         }
     }
 
-    /** The job's nodes that are not faulty (a faulty batch host stays in the job). */
+    /**
+     * The job's nodes the step can use: all but a faulty batch host, the one faulty node a drop
+     * leaves in the job. A failed node that came back under its own name (the replacement
+     * provider's doing) counts again.
+     */
     private static int healthy(Job job, List<String> faulty) {
-        return (int) Hostlist.expand(job.nodeList()).stream().filter(n -> !faulty.contains(n)).count();
+        int faultyBatchHost = job.batchScriptHost().filter(faulty::contains).isPresent() ? 1 : 0;
+        return Math.toIntExact(Hostlist.count(job.nodeList()) - faultyBatchHost);
     }
 
     private Result done(Job job, long startNanos) {

@@ -263,8 +263,8 @@ public final class StepSupervisor {
         for (PreflightFinding finding : new Preflight().check(config.get(), job.get())) {
             log.say("preflight: " + finding.describe());
         }
-        // Said once per job, beside the findings: a healthy step's supervisor is otherwise silent.
-        paths.ifPresent(p -> log.say("preflight: recovery paths: " + p));
+        // Once per job, beside the findings (information, not advice); a healthy step's supervisor says nothing else.
+        paths.ifPresent(p -> log.say("recovery paths: " + p));
     }
 
     /** The cluster's configuration, read once per srun for the preflight and the recovery paths. */
