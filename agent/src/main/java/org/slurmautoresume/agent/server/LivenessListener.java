@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Answers "is this node's software still running?" over TCP for supervisors and agents on other
  * nodes: every connection gets one greeting line ({@code autoresume-agent 1 NODE ok}, or
- * {@code unhealthy} for a minute after this agent marked its node) and is closed. Nothing is read from the peer, so there is no input to trust, parse or wait for, and
- * nothing privileged happens: the answer says only that this process still runs, which
+ * {@code unhealthy} for a minute after this agent marked its node) and is closed. Nothing is
+ * read from the peer, so there is no input to trust, parse or wait for, and nothing privileged
+ * happens: the answer says only that this process still runs, which
  * {@code sinfo} tells anyone anyway. One thread accepts, writes at most a few dozen bytes into
  * a fresh socket's empty send buffer (never blocks) and closes, so a flood of connections costs
  * each one microseconds, not a thread. When the node freezes, this thread stops with it while
@@ -47,12 +48,10 @@ public final class LivenessListener implements Closeable {
         this.thread.setDaemon(true);
     }
 
-    /** Listens on {@code address} for {@code node} (a valid node name) and starts answering. */
-    public static LivenessListener start(InetSocketAddress address, String node) throws IOException {
-        return start(address, node, new NodeVerdict());
-    }
-
-    /** As above, saying what {@code verdict} says of the node: ok, or unhealthy for a while after a mark. */
+    /**
+     * Listens on {@code address} for {@code node} (a valid node name) and starts answering what
+     * {@code verdict} says of the node: ok, or unhealthy for a while after a mark.
+     */
     public static LivenessListener start(InetSocketAddress address, String node, NodeVerdict verdict) throws IOException {
         if (!Hostlist.isValidHostname(node)) {
             throw new IllegalArgumentException("not a node name: " + node);
@@ -87,7 +86,7 @@ public final class LivenessListener implements Closeable {
         while (channel.isOpen()) {
             try (SocketChannel peer = channel.accept()) {
                 peer.configureBlocking(false);
-                peer.write(ByteBuffer.wrap(verdict.word().equals("ok") ? healthy : unhealthy));
+                peer.write(ByteBuffer.wrap(verdict.unhealthy() ? unhealthy : healthy));
                 answered.incrementAndGet();
             } catch (ClosedChannelException e) {
                 return;

@@ -16,8 +16,8 @@ public final class NodeVerdict {
     static final Duration UNHEALTHY_FOR = Duration.ofSeconds(60);
 
     private final LongSupplier nanoClock;
+    /** Until when the node counts as unhealthy; "now" at the start, so a verdict nobody marked says ok. */
     private volatile long unhealthyUntil;
-    private volatile boolean marked;
 
     public NodeVerdict() {
         this(System::nanoTime);
@@ -25,16 +25,16 @@ public final class NodeVerdict {
 
     NodeVerdict(LongSupplier nanoClock) {
         this.nanoClock = nanoClock;
+        this.unhealthyUntil = nanoClock.getAsLong();
     }
 
     /** The node was just marked out of service by this agent. */
     public void markedUnhealthy() {
         unhealthyUntil = nanoClock.getAsLong() + UNHEALTHY_FOR.toNanos();
-        marked = true;
     }
 
-    /** "ok" or "unhealthy", as the greeting says it. */
-    public String word() {
-        return marked && nanoClock.getAsLong() - unhealthyUntil < 0 ? "unhealthy" : "ok";
+    /** Whether the greeting says "unhealthy" now rather than "ok". */
+    public boolean unhealthy() {
+        return nanoClock.getAsLong() - unhealthyUntil < 0;
     }
 }

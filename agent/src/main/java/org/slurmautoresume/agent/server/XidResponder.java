@@ -39,10 +39,6 @@ public final class XidResponder implements XidWatch.Listener {
     private final AgentMetrics metrics;
     private final NodeVerdict verdict;
 
-    public XidResponder(String node, SlurmClient slurm, SlurmControl control, AuditLog audit, AgentMetrics metrics) {
-        this(node, slurm, control, audit, metrics, new NodeVerdict());
-    }
-
     /** @param verdict told when the node was marked, so that the liveness port says so */
     public XidResponder(String node, SlurmClient slurm, SlurmControl control, AuditLog audit, AgentMetrics metrics,
                         NodeVerdict verdict) {

@@ -35,7 +35,7 @@ class LivenessListenerTest {
 
     @Test
     void everyConnectionIsGreetedWithTheNodeAndClosed() throws IOException {
-        try (LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2")) {
+        try (LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2", new NodeVerdict())) {
             for (int i = 0; i < 200; i++) {
                 assertEquals("autoresume-agent 1 node2 ok", firstLine(listener.port(), ""));
             }
@@ -45,14 +45,14 @@ class LivenessListenerTest {
 
     @Test
     void whatAPeerSendsIsNeverRead() throws IOException {
-        try (LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2")) {
+        try (LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2", new NodeVerdict())) {
             assertEquals("autoresume-agent 1 node2 ok", firstLine(listener.port(), "mark node[1-64] fail\n".repeat(500)));
         }
     }
 
     @Test
     void theProberAndTheListenerAgree() throws IOException {
-        try (LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2")) {
+        try (LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2", new NodeVerdict())) {
             LivenessProber prober = new LivenessProber(Duration.ofSeconds(2), listener.port(), true,
                     node -> Optional.of("not asked"));
             assertEquals(Optional.empty(), prober.unreachable(new NodeParser().parse(
@@ -77,7 +77,7 @@ class LivenessListenerTest {
 
     @Test
     void aClosedListenerTakesNoMoreConnections() throws IOException {
-        LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2");
+        LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2", new NodeVerdict());
         int port = listener.port();
         listener.close();
         assertThrows(IOException.class, () -> firstLine(port, ""));
@@ -86,7 +86,7 @@ class LivenessListenerTest {
     @Test
     void onlyANodeNameGoesIntoTheGreeting() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> LivenessListener.start(anyLoopbackPort(), "node2 ok\nautoresume-agent 1 node3"));
+                () -> LivenessListener.start(anyLoopbackPort(), "node2 ok\nautoresume-agent 1 node3", new NodeVerdict()));
         assertTrue(e.getMessage().contains("not a node name"), e.getMessage());
     }
 }

@@ -47,7 +47,7 @@ class XidResponderTest {
         String audit = Files.readString(dir.resolve("audit.log"));
         assertTrue(audit.contains("\"xid\":79") && audit.contains("marked fail: Action:Reboot"), audit);
         assertFalse(audit.contains("rm -rf"), "the driver's text after the code is not the agent's to repeat");
-        assertEquals("unhealthy", verdict.word(), "the liveness port says so, for supervisors to read Slurm now");
+        assertTrue(verdict.unhealthy(), "the liveness port says so, for supervisors to read Slurm now");
     }
 
     @Test
@@ -65,7 +65,7 @@ class XidResponderTest {
         responder.seen(sighting(48, XidClass.RESET, false));
         assertEquals(List.of(), slurm.updates);
         assertEquals(3, Files.readAllLines(dir.resolve("audit.log")).size(), "each is audited");
-        assertEquals("ok", verdict.word());
+        assertFalse(verdict.unhealthy());
     }
 
     @Test
