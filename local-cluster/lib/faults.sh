@@ -104,18 +104,25 @@ freeze_node() {
     for pid in "${all[@]}"; do printf '  %-22s %s\n' "${NODE_PROCS[$pid]}" "$(proc_desc "$pid")"; done
 }
 
+# step_task_pids JOB NODE: the pids of JOB's numbered steps' tasks on NODE, one a line (not the
+# batch script, not the extern step), as that node's slurmd lists them.
+step_task_pids() {
+    local job="$1" node="$2" pid step
+    while read -r pid _ step _; do
+        [[ "$pid" =~ ^[0-9]+$ && "$step" =~ ^[0-9]+$ ]] && echo "$pid"
+    done < <(timeout 10 scontrol listpids "$job" "$node" 2>/dev/null || true)
+    return 0
+}
+
 # hang_step JOB (validated by the caller): the tasks of every step of JOB (not its batch script,
 # not its extern step), on every node of the job, are stopped with SIGSTOP: a training run whose
 # ranks all wait in a collective that never completes. The nodes and daemons stay up.
 hang_step() {
-    local job="$1" node pid step
+    local job="$1" node
     local -a tasks=()
     for node in $(timeout 20 squeue -h -j "$job" -t R -o %N 2>/dev/null | xargs -r scontrol show hostnames 2>/dev/null || true); do
         validate_node "$node"
-        while read -r pid _ step _; do
-            [[ "$pid" =~ ^[0-9]+$ && "$step" =~ ^[0-9]+$ ]] || continue
-            tasks+=("$pid")
-        done < <(timeout 10 scontrol listpids "$job" "$node" 2>/dev/null || true)
+        mapfile -t -O "${#tasks[@]}" tasks < <(step_task_pids "$job" "$node")
     done
     [ "${#tasks[@]}" -gt 0 ] || die "hang-step: no step task of job $job runs"
     kill -STOP "${tasks[@]}" 2>/dev/null || true
@@ -194,14 +201,11 @@ gpu_fault() {
 # script, not the extern step) on NODE die of SIGNAL while the node, its slurmd and slurmstepd
 # stay up: what a CUDA error after a GPU fault does to a training process.
 crash_task() {
-    local node="$1" signal="$2" job pid step
+    local node="$1" signal="$2" job
     local -a tasks=()
     for job in $(timeout 20 squeue -h -w "$node" -t R -o %A 2>/dev/null || true); do
         [[ "$job" =~ ^[0-9_]+$ ]] || continue
-        while read -r pid _ step _; do
-            [[ "$pid" =~ ^[0-9]+$ && "$step" =~ ^[0-9]+$ ]] || continue
-            tasks+=("$pid")
-        done < <(timeout 10 scontrol listpids "$job" "$node" 2>/dev/null || true)
+        mapfile -t -O "${#tasks[@]}" tasks < <(step_task_pids "$job" "$node")
     done
     [ "${#tasks[@]}" -gt 0 ] || die "crash-task: no step task runs on $node"
     kill -s "$signal" "${tasks[@]}" 2>/dev/null || true

@@ -68,9 +68,7 @@ class InJobSpareIT {
                 : List.of("-N3", "-w", "node[1-3]", "--exclusive", GPUS);
         String jobId = cluster.submit(script, options);
         try {
-            Wait.until("the step of job " + jobId + " to run on node1 and node2", FIRST_START, () ->
-                    Files.exists(cluster.jobsDir().resolve(jobId + ".up.node1"))
-                            && Files.exists(cluster.jobsDir().resolve(jobId + ".up.node2")) ? Optional.of(true) : Optional.empty());
+            SupervisedSteps.awaitFirstAttempt(cluster, jobId, FIRST_START);
             long killed = System.nanoTime();
             Instant killedAt = Instant.now();
             cluster.killNode("node2");

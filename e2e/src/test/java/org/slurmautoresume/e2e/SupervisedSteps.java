@@ -51,14 +51,19 @@ final class SupervisedSteps {
                 """.formatted(agent.socket());
         String jobId = cluster.submit(script, List.of("-N3", "-w", "node[1-3]", "--exclusive"));
         try {
-            Wait.until("the step of job " + jobId + " to run on node1 and node2", firstStart, () ->
-                    Files.exists(cluster.jobsDir().resolve(jobId + ".up.node1"))
-                            && Files.exists(cluster.jobsDir().resolve(jobId + ".up.node2")) ? Optional.of(true) : Optional.empty());
+            awaitFirstAttempt(cluster, jobId, firstStart);
         } catch (RuntimeException | Error e) {
             cluster.run(List.of("scancel", jobId));
             throw e;
         }
         return jobId;
+    }
+
+    /** Waits until the job's first attempt runs on node1 and node2: each task touched {@code JOBID.up.NODE}. */
+    static void awaitFirstAttempt(LocalCluster cluster, String jobId, Duration firstStart) {
+        Wait.until("the step of job " + jobId + " to run on node1 and node2", firstStart, () ->
+                Files.exists(cluster.jobsDir().resolve(jobId + ".up.node1"))
+                        && Files.exists(cluster.jobsDir().resolve(jobId + ".up.node2")) ? Optional.of(true) : Optional.empty());
     }
 
     /** Null-safe for an {@code @AfterAll} after a failed {@code @BeforeAll}. */

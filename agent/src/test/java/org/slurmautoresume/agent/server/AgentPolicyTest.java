@@ -54,8 +54,7 @@ class AgentPolicyTest {
 
     @Test
     void aNodeAlreadyMarkedWithAnActionKeepsItsReason() {
-        FakeSlurm marked = new FakeSlurm().job("6", "show-job-running-shrunk-nokill.txt", null)
-                .node("node3", "show-node-mixed-fail.txt");
+        FakeSlurm marked = withFailingNode3();
         AgentResponse response = new AgentPolicy(marked.runner, prober, "root").handle(ARTEST,
                 AgentRequest.mark("6", List.of("node3"), Action.REBOOT, MarkState.FAIL));
         assertTrue(response.ok(), response.message());
@@ -64,13 +63,21 @@ class AgentPolicyTest {
         assertEquals(List.of(), marked.updates, "no scontrol update over the reason the node has");
     }
 
+    /** Job 6 with its node3 marked fail already (Action:Replace). */
+    private FakeSlurm withFailingNode3() {
+        return new FakeSlurm().job("6", "show-job-running-shrunk-nokill.txt", null)
+                .node("node3", "show-node-mixed-fail.txt");
+    }
+
+    private static AgentRequest askDown(String node) {
+        return AgentRequest.mark("6", List.of(node), Action.REPLACE, MarkState.DOWN);
+    }
+
     @Test
     void aFailingDeadNodeAskedToGoDownGoesDownWithTheReasonItHas() {
         silent = Set.of("node3");
-        FakeSlurm marked = new FakeSlurm().job("6", "show-job-running-shrunk-nokill.txt", null)
-                .node("node3", "show-node-mixed-fail.txt");
-        AgentResponse response = new AgentPolicy(marked.runner, prober, "root").handle(ARTEST,
-                AgentRequest.mark("6", List.of("node3"), Action.REPLACE, MarkState.DOWN));
+        FakeSlurm marked = withFailingNode3();
+        AgentResponse response = new AgentPolicy(marked.runner, prober, "root").handle(ARTEST, askDown("node3"));
         assertTrue(response.ok(), response.message());
         assertEquals(List.of(List.of("scontrol", "update", "nodename=node3", "state=down", "reason=Action:Replace")),
                 marked.updates);
@@ -79,10 +86,8 @@ class AgentPolicyTest {
     /** A batch host with a GPU fault: DOWN would kill the job script; FAIL keeps it out and lets the job go. */
     @Test
     void aFailingNodeThatStillAnswersStaysFailWhenAskedToGoDown() {
-        FakeSlurm marked = new FakeSlurm().job("6", "show-job-running-shrunk-nokill.txt", null)
-                .node("node3", "show-node-mixed-fail.txt");
-        AgentResponse response = new AgentPolicy(marked.runner, prober, "root").handle(ARTEST,
-                AgentRequest.mark("6", List.of("node3"), Action.REPLACE, MarkState.DOWN));
+        FakeSlurm marked = withFailingNode3();
+        AgentResponse response = new AgentPolicy(marked.runner, prober, "root").handle(ARTEST, askDown("node3"));
         assertTrue(response.ok(), response.message());
         assertEquals(NodeDecision.MARKED, response.decisions().get(0).decision());
         assertEquals(List.of(), marked.updates, "no DOWN over a node whose slurmd answers");
@@ -95,8 +100,7 @@ class AgentPolicyTest {
         AgentPolicy withFailingCheck = new AgentPolicy(new org.slurmautoresume.slurm.client.SlurmClient(idle.runner),
                 idle.runner, "scontrol", prober, "root", Optional.empty(), new AgentMetrics(),
                 Optional.of(node -> org.slurmautoresume.nodeops.health.NodeHealth.Verdict.unhealthy("replace", "Xid 79")));
-        AgentResponse response = withFailingCheck.handle(ARTEST,
-                AgentRequest.mark("6", List.of("node3"), Action.REPLACE, MarkState.DOWN));
+        AgentResponse response = withFailingCheck.handle(ARTEST, askDown("node3"));
         assertTrue(response.ok(), response.message());
         assertEquals(List.of(List.of("scontrol", "update", "nodename=node3", "state=fail", "reason=Action:Replace")),
                 idle.updates);
