@@ -111,13 +111,25 @@ Commands:
         Fault injection: the NVIDIA driver reports Xid XID (79 fallen off the bus, 48 double-bit
         ECC, 64 row remap failure, 13 an application's fault, ...) on the GPU at PCI address
         ADDR (default 0000:3b:00) of NODE: one kernel record appended to NODE's kernel log,
-        which an agent started with --xid-source `kernel-log NODE` follows. The node's
-        processes are untouched: a real job would see CUDA errors, kill its tasks to model that.
+        which an agent started with --xid-source `kernel-log NODE` follows, and the state of
+        NODE's stand-in nvidia-smi (`gpu-tools NODE`): 79 loses the GPU (nvidia-smi fails),
+        48 and 95 count an uncorrected ECC error (48: page retirement pending), 63 leaves a
+        row remap pending, 64 a failed one; others change nothing there. `up` (unless
+        --no-resume) and `revive-node --fresh` clear them, `revive-node --boot` all but 64.
+        The node's processes are untouched: a real job would see CUDA errors, kill its tasks
+        to model that.
   crash-task NODE [--signal SIG]
         Fault injection: the tasks of every job step on NODE (not batch scripts, not extern
         steps) get SIG (default KILL) while the node, its slurmd and slurmstepd stay up.
   kernel-log NODE
         Print the path of NODE's simulated kernel log (created empty, root-only, if missing).
+  gpu-tools NODE
+        Print the directory holding NODE's stand-in nvidia-smi (GPU shape), for an agent's
+        --gpu-tools: it lists NODE's GPUs (GPU 0 on PCI 0000:3b:00) with what gpu-fault
+        injected, in the form of the real one's answers (docs/health-checks.md).
+  gpu-repair NODE
+        A technician reset or swapped NODE's GPUs: its stand-in nvidia-smi forgets every
+        fault gpu-fault injected (the node's state in Slurm is left as it is).
   set-slurmd-timeout S
         Change SlurmdTimeout of the running cluster in place (`scontrol reconfigure`; jobs
         and node states are kept) and wait until slurmctld uses it. For tests of
@@ -325,6 +337,21 @@ cmd_kernel_log() {
     node_kernel_log "$1"
 }
 
+cmd_gpu_tools() {
+    [ "$#" -eq 1 ] || die "usage: gpu-tools NODE"
+    validate_node "$1"
+    [ -x "$(node_gpu_tools "$1")/nvidia-smi" ] || die "gpu-tools: $1 has no stand-in nvidia-smi (a GPU-shaped cluster's nodes have one: run 'up')"
+    node_gpu_tools "$1"
+}
+
+cmd_gpu_repair() {
+    [ "$#" -eq 1 ] || die "usage: gpu-repair NODE"
+    validate_node "$1"
+    need_root gpu-repair
+    clear_gpu_faults "$1" 0
+    echo "gpu-repair: $1's stand-in nvidia-smi reports sound GPUs again"
+}
+
 cmd_set_slurmd_timeout() {
     local timeout="${1:-}"
     if [[ ! "$timeout" =~ ^[1-9][0-9]{0,4}$ ]] || [ "$timeout" -lt 3 ]; then
@@ -352,6 +379,8 @@ main() {
         hang-step) cmd_hang_step "$@" ;;
         gpu-fault) cmd_gpu_fault "$@" ;;
         kernel-log) cmd_kernel_log "$@" ;;
+        gpu-tools) cmd_gpu_tools "$@" ;;
+        gpu-repair) cmd_gpu_repair "$@" ;;
         crash-task) cmd_crash_task "$@" ;;
         set-slurmd-timeout) cmd_set_slurmd_timeout "$@" ;;
         logs) cmd_logs ;;

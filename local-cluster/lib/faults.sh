@@ -156,6 +156,9 @@ revive_node() {
     if [ "$fresh" -eq 1 ]; then
         rm -rf "${SPOOL:?}/$node"
         log "$node: wiped spool $SPOOL/$node"
+        clear_gpu_faults "$node" 0
+    elif [ "$boot" -eq 1 ]; then
+        clear_gpu_faults "$node" 1
     fi
     if [ "$boot" -eq 1 ]; then start_slurmd "$node" -b; else start_slurmd "$node"; fi
     log "$node: started slurmd (pid $(slurmd_pids "$node" | tr '\n' ' ' | sed 's/ $//')), waiting for registration"
@@ -194,7 +197,10 @@ gpu_fault() {
     esac
     printf '3,%s,%s,-;NVRM: Xid (PCI:%s): %s, pid='"'"'<unknown>'"'"', name=<unknown>, %s\n' \
         "$seq" "$usec" "$addr" "$xid" "$text" >>"$log"
-    echo "gpu-fault: Xid $xid on GPU PCI:$addr of $node, written to $log (record $seq)"
+    if [ -d "$GPU_SIM_DIR/$node" ]; then
+        printf '%s %s\n' "$addr" "$xid" >>"$(node_gpu_faults "$node")"
+    fi
+    echo "gpu-fault: Xid $xid on GPU PCI:$addr of $node, written to $log (record $seq) and to its stand-in nvidia-smi"
 }
 
 # crash_task NODE SIGNAL (validated by the caller): the tasks of every job step (not the batch

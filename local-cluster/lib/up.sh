@@ -54,6 +54,10 @@ cluster_up() {
             [ "$shape" = gpu ] && printf ' with %d GPUs each' "$gpus"))"
     fi
     write_shape_files "$shape" "$count" "$gpus"
+    if [ "$shape" = gpu ] && [ "$resume" -eq 1 ]; then
+        # A usable cluster has sound GPUs too: what gpu-fault injected is gone, as after a repair.
+        for node in $(node_list "$count"); do clear_gpu_faults "$node" 0; done
+    fi
     if [ ! -f "$PLUGSTACK" ] || [ "$(cat "$PLUGSTACK")" != "include $PLUGSTACK_D/*.conf" ]; then
         printf 'include %s/*.conf\n' "$PLUGSTACK_D" >"$PLUGSTACK"
     fi

@@ -10,6 +10,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import org.slurmautoresume.agent.protocol.AgentClient;
 import org.slurmautoresume.agent.server.AgentMetrics;
@@ -18,6 +19,14 @@ import org.slurmautoresume.agent.server.SiteReplaceCommand;
 import org.slurmautoresume.agent.server.AgentServer;
 import org.slurmautoresume.agent.server.AgentService;
 import org.slurmautoresume.agent.server.AuditLog;
+import org.slurmautoresume.agent.server.GpuHealthWatch;
+import org.slurmautoresume.nodeops.health.DcgmCheck;
+import org.slurmautoresume.nodeops.health.GpuCheck;
+import org.slurmautoresume.nodeops.health.GresGpus;
+import org.slurmautoresume.nodeops.health.HealthContext;
+import org.slurmautoresume.nodeops.health.HealthSettings;
+import org.slurmautoresume.nodeops.health.ToolLocator;
+import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.probe.TcpNodeProber;
 import org.slurmautoresume.slurm.probe.LivenessProber;
 import org.slurmautoresume.slurm.probe.NodeProber;
@@ -120,6 +129,19 @@ final class AgentCommand implements Callable<Integer> {
                 + " simulated node's kernel log). docs/health-checks.md explains the table and the guards.")
     private String xidSource;
 
+    @Option(names = "--gpu-check-every", paramLabel = "SECONDS", defaultValue = "60",
+            description = "Run the GPU checks of `autoresume health` that do not disturb a job (nvidia-smi: GPU count"
+                + " against the node's gpu Gres, uncorrected ECC, pending page retirement, row remapping; `dcgmi health"
+                + " -c`, no diag) every SECONDS, and mark the node fail when one finds a fault that a reboot"
+                + " (Action:Reboot) or a replacement (Action:Replace) fixes and a second run 5 s later finds it again."
+                + " Nothing runs where neither nvidia-smi nor dcgmi is found. 0: never. Default: ${DEFAULT-VALUE}.")
+    private int gpuCheckEverySeconds;
+
+    @Option(names = "--gpu-tools", paramLabel = "DIR",
+            description = "Look for nvidia-smi and dcgmi in DIR before PATH (a simulated node's stand-ins:"
+                + " `local-cluster.sh gpu-tools NODE`). Default: PATH only.")
+    private Path gpuTools;
+
     /** Where the Xid watch looks up this node's PCI devices: tests point it at a tree with a GPU in it. */
     @Option(names = "--sysfs-root", paramLabel = "DIR", defaultValue = "/sys", hidden = true)
     private Path sysfsRoot;
@@ -213,6 +235,7 @@ final class AgentCommand implements Callable<Integer> {
                 System.getProperty("user.name"), replace, metrics, health);
         NodeVerdict verdict = new NodeVerdict();
         Optional<XidWatch> xidWatch = startXidWatch(audit, metrics, verdict);
+        Optional<GpuHealthWatch> gpuWatch = startGpuWatch(audit, metrics, verdict);
         Optional<HTTPServer> metricsServer = Optional.empty();
         if (metricsAddress.isPresent()) {
             try {
@@ -247,6 +270,7 @@ final class AgentCommand implements Callable<Integer> {
             stopSweeps.ifPresent(SweepSchedule::close);
             liveness.ifPresent(LivenessListener::close);
             xidWatch.ifPresent(XidWatch::close);
+            gpuWatch.ifPresent(GpuHealthWatch::close);
             stopMetrics.ifPresent(HTTPServer::close);
             server.close();
             try {
@@ -260,6 +284,8 @@ final class AgentCommand implements Callable<Integer> {
                 + (sweepEverySeconds > 0 ? ", sweeping every " + sweepEverySeconds + " s" : "")
                 + NodeXidWatch.resolve(xidSource).map(p -> ", watching " + p + " for Xids of node " + node).orElse(
                         ", no Xid watch" + (xidSource.equals(NodeXidWatch.AUTO) ? " (no NVIDIA driver loaded)" : ""))
+                + (gpuWatch.isPresent() ? ", GPU checks every " + gpuCheckEverySeconds + " s"
+                        : gpuCheckEverySeconds > 0 ? ", no GPU checks (neither nvidia-smi nor dcgmi found)" : "")
                 + liveness.map(l -> ", answering liveness probes on port " + l.port()).orElse(", no liveness port")
                 + metricsServer.map(m -> ", metrics on http://" + hostForUrl(metricsAddress.get()) + ":" + m.getPort()
                         + "/metrics").orElse(""));
@@ -272,21 +298,57 @@ final class AgentCommand implements Callable<Integer> {
         if (NodeXidWatch.resolve(xidSource).isEmpty()) {
             return Optional.empty();
         }
-        if (node == null) {
-            node = LocalNode.name(context.environment()).orElseThrow(() -> new CliException(ExitCode.USAGE,
-                    "--xid-source: this node's Slurm name is unknown (no SLURMD_NODENAME, no host name): give --node"));
-        }
-        if (!Hostlist.isValidHostname(node)) {
-            throw new CliException(ExitCode.USAGE, "--node: not a valid node name: \"" + node + "\"");
-        }
+        String name = ownNode("--xid-source");
         try {
-            Optional<XidWatch> watch = NodeXidWatch.start(xidSource, sysfsRoot, new XidResponder(node, context.slurm(),
+            Optional<XidWatch> watch = NodeXidWatch.start(xidSource, sysfsRoot, new XidResponder(name, context.slurm(),
                     new SlurmControl(context.runner()), audit, metrics, verdict));
             watch.ifPresent(w -> metrics.followKernelLog(w::lastSequence));
             return watch;
         } catch (IOException e) {
             throw new CliException(ExitCode.USAGE, "--xid-source: " + e.getMessage(), e);
         }
+    }
+
+    private Optional<GpuHealthWatch> startGpuWatch(AuditLog audit, AgentMetrics metrics, NodeVerdict verdict) {
+        if (gpuCheckEverySeconds < 0) {
+            throw new CliException(ExitCode.USAGE, "--gpu-check-every must be 0 (never) or a number of seconds: "
+                    + gpuCheckEverySeconds);
+        }
+        if (gpuTools != null && !Files.isDirectory(gpuTools)) {
+            throw new CliException(ExitCode.USAGE, "--gpu-tools: not a directory: " + gpuTools);
+        }
+        String path = context.environment().getOrDefault("PATH", ToolLocator.FALLBACK_PATH);
+        ToolLocator tools = new ToolLocator(gpuTools == null ? path : gpuTools.toAbsolutePath() + ":" + path);
+        if (gpuCheckEverySeconds == 0 || (tools.find("nvidia-smi").isEmpty() && tools.find("dcgmi").isEmpty())) {
+            return Optional.empty();
+        }
+        String name = ownNode("--gpu-check-every");
+        HealthContext checks = new HealthContext(context.toolRunner(), tools, HealthSettings.defaults(),
+                () -> gpusFromSlurm(name));
+        return Optional.of(GpuHealthWatch.start(List.of(GpuCheck.smiOnly(), DcgmCheck.healthOnly()), checks, name,
+                context.slurm(), new SlurmControl(context.runner()), audit, metrics, verdict,
+                Duration.ofSeconds(gpuCheckEverySeconds)));
+    }
+
+    /** The gpu Gres Slurm has for the node: what nvidia-smi's count is compared with; empty when unknown. */
+    private OptionalInt gpusFromSlurm(String name) {
+        try {
+            return context.slurm().node(name).flatMap(Node::gres).map(GresGpus::count).orElse(OptionalInt.empty());
+        } catch (RuntimeException e) {
+            return OptionalInt.empty();
+        }
+    }
+
+    /** This node's Slurm name, which {@code option}'s watch marks: --node, else SLURMD_NODENAME or the host name. */
+    private String ownNode(String option) {
+        if (node == null) {
+            node = LocalNode.name(context.environment()).orElseThrow(() -> new CliException(ExitCode.USAGE,
+                    option + ": this node's Slurm name is unknown (no SLURMD_NODENAME, no host name): give --node"));
+        }
+        if (!Hostlist.isValidHostname(node)) {
+            throw new CliException(ExitCode.USAGE, "--node: not a valid node name: \"" + node + "\"");
+        }
+        return node;
     }
 
     /** {@code PORT} or {@code HOST:PORT} ({@code [v6]:PORT} too); port 0 takes a free one. */

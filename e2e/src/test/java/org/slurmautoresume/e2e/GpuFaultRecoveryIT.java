@@ -122,6 +122,61 @@ class GpuFaultRecoveryIT {
         }
     }
 
+    /**
+     * A fault only nvidia-smi shows: the kernel log the agents follow stays silent (their Xid watch
+     * is off), and node2's GPU 0 reports an uncorrected ECC error with a page retirement pending.
+     * node2's agent finds it with its periodic GPU check, confirms it one check later and marks
+     * node2 for a reboot with nvidia-smi's evidence; the step moves to the spare. node1's agent,
+     * checking its own sound GPUs the same way, leaves node1 alone.
+     */
+    @Test
+    void aFaultOnlyNvidiaSmiShowsIsFoundByTheAgentsGpuCheck() throws Exception {
+        SupervisedSteps supervised = SupervisedSteps.start(cluster, PREFIX, "--node", "node2", "--xid-source", "off",
+                "--gpu-check-every", "1", "--gpu-tools", cluster.gpuTools("node2").toString());
+        LocalAgent node1Agent = null;
+        String jobId = null;
+        try {
+            node1Agent = LocalAgent.start(cluster, supervised.plugstack().installDir().resolve("agent-node1"),
+                    "--node", "node1", "--xid-source", "off", "--gpu-check-every", "1",
+                    "--gpu-tools", cluster.gpuTools("node1").toString(), "--metrics-listen", "127.0.0.1:0");
+            jobId = supervised.stepWithSpare(cluster, FIRST_START);
+            long injected = System.nanoTime();
+            cluster.gpuFault("node2", 48);
+            Wait.until("node2's agent to mark it", Duration.ofSeconds(30), () ->
+                    node("node2").state().isFail() ? Optional.of(true) : Optional.empty());
+            long markedMs = (System.nanoTime() - injected) / 1_000_000;
+            String reason = node("node2").reason().map(NodeReason::text).orElse("");
+            assertTrue(reason.startsWith("Action:Reboot gpu check: GPU 0 (00000000:3B:00.0): 1 uncorrected ECC errors"),
+                    "nvidia-smi's evidence in the reason: " + reason);
+            cluster.crashTask("node2");
+            Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
+            String output = cluster.jobOutput(jobId);
+            assertEquals(JobState.COMPLETED, done.state(), output);
+            assertTrue(output.contains("attempt=2 node=node3 list=node[1,3]"), output);
+            Timeline timeline = Timeline.of(cluster, jobId);
+            assertEquals(List.of("in-job-spare", "node2"), List.of(timeline.only(Timeline.Kind.REPLACEMENT).detail("path"),
+                    timeline.only(Timeline.Kind.REPLACEMENT).faultyNodes()), timeline.toString());
+            // node1's agent checked its GPUs all along, found them sound, and marked nothing.
+            double checked = LocalAgent.sample(node1Agent.scrapeMetrics(),
+                    "autoresume_agent_gpu_checks_total{check=\"gpu\",result=\"passed\"}");
+            assertTrue(checked >= 2, "node1's agent ran its GPU check " + checked + " times");
+            for (String other : List.of("node1", "node3", "node4")) {
+                assertFalse(node(other).state().isFail(), other + " " + node(other).state().display());
+            }
+            System.out.printf("fault only nvidia-smi shows, on node2: marked %d ms after the fault%n", markedMs);
+        } finally {
+            if (jobId != null) {
+                cluster.run(List.of("scancel", jobId));
+            }
+            cluster.gpuRepair("node2");
+            cluster.run(List.of("scontrol", "update", "nodename=node2", "state=resume"));
+            if (node1Agent != null) {
+                node1Agent.stop();
+            }
+            SupervisedSteps.stop(supervised);
+        }
+    }
+
     private static Node node(String name) {
         return cluster.slurm().node(name).orElseThrow(() -> new AssertionError("no node " + name));
     }

@@ -285,6 +285,16 @@ final class LocalCluster {
         return Path.of(clusterScript("kernel-log", node).stdout().strip());
     }
 
+    /** The directory of the node's stand-in nvidia-smi, for an agent's {@code --gpu-tools}. */
+    Path gpuTools(String node) {
+        return Path.of(clusterScript("gpu-tools", node).stdout().strip());
+    }
+
+    /** The node's stand-in nvidia-smi forgets what {@link #gpuFault} injected. */
+    CommandResult gpuRepair(String node) {
+        return clusterScript("gpu-repair", node);
+    }
+
     /** Something run against the cluster that may throw, for {@link #withSlurmdTimeout}. */
     interface ClusterAction {
         void run() throws Exception;

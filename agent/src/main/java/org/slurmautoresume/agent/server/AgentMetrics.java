@@ -67,6 +67,9 @@ public final class AgentMetrics {
     private final Counter xids = counter("autoresume_agent_xids",
             "Kinds of Xid (code and GPU, each counted once) the agent's kernel-log watch saw on its node, by class"
                     + " (reset, isolate, application, unknown).", "class");
+    private final Counter gpuChecks = counter("autoresume_agent_gpu_checks",
+            "GPU checks the agent ran on its own node at its interval, by check and result (passed, failed, skipped).",
+            "check", "result");
     private final Counter requests = counter("autoresume_agent_requests",
             "Requests this agent answered, by op and outcome (ok, refused).", "op", "outcome");
 
@@ -113,6 +116,10 @@ public final class AgentMetrics {
 
     void xidSeen(XidCatalog.XidClass xidClass) {
         xids.labelValues(xidClass.name().toLowerCase(java.util.Locale.ROOT)).inc();
+    }
+
+    void gpuCheck(String check, org.slurmautoresume.nodeops.health.HealthStatus status) {
+        gpuChecks.labelValues(check, status.name().toLowerCase(java.util.Locale.ROOT)).inc();
     }
 
     /** Where the Xid watch has got to, read at each scrape; call once, when the watch starts. */

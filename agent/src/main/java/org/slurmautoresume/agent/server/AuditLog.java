@@ -88,6 +88,15 @@ public final class AuditLog implements Closeable {
         append(entry);
     }
 
+    /** One line for a change in what the agent's own GPU checks find on its node, and what it did. */
+    public void recordHealth(Map<String, Object> finding, String outcome) {
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("time", Instant.now(clock).toString());
+        entry.put("gpuCheck", finding);
+        entry.put("outcome", outcome);
+        append(entry);
+    }
+
     private void append(Map<String, Object> entry) {
         byte[] line = (AgentJson.line(entry) + "\n").getBytes(StandardCharsets.UTF_8);
         synchronized (this) {

@@ -4,7 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slurmautoresume.nodeops.xid.XidCatalog;
@@ -12,8 +11,6 @@ import org.slurmautoresume.nodeops.xid.XidWatch;
 import org.slurmautoresume.slurm.client.NodeMark;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.client.SlurmControl;
-import org.slurmautoresume.slurm.client.WriteResult;
-import org.slurmautoresume.slurm.model.Node;
 
 /**
  * What the agent does with an Xid its own node's kernel reported: a reset-class one marks the
@@ -33,19 +30,15 @@ public final class XidResponder implements XidWatch.Listener {
     private static final Logger LOG = LoggerFactory.getLogger(XidResponder.class);
 
     private final String node;
-    private final SlurmClient slurm;
-    private final SlurmControl control;
+    private final OwnNodeMarker marker;
     private final AuditLog audit;
     private final AgentMetrics metrics;
-    private final NodeVerdict verdict;
 
     /** @param verdict told when the node was marked, so that the liveness port says so */
     public XidResponder(String node, SlurmClient slurm, SlurmControl control, AuditLog audit, AgentMetrics metrics,
                         NodeVerdict verdict) {
-        this.verdict = Objects.requireNonNull(verdict);
-        this.node = Objects.requireNonNull(node);
-        this.slurm = Objects.requireNonNull(slurm);
-        this.control = Objects.requireNonNull(control);
+        this.marker = new OwnNodeMarker(node, slurm, control, metrics, verdict);
+        this.node = node;
         this.audit = Objects.requireNonNull(audit);
         this.metrics = Objects.requireNonNull(metrics);
     }
@@ -76,25 +69,7 @@ public final class XidResponder implements XidWatch.Listener {
         }
         NodeMark.Action action = xidClass == XidCatalog.XidClass.ISOLATE ? NodeMark.Action.REPLACE
                 : NodeMark.Action.REBOOT;
-        Optional<Node> current = currentNode();
-        if (current.isPresent() && !current.get().state().isSchedulable()) {
-            String state = current.get().state().display();
-            LOG.warn("{} on {}: the node needs {}, but it is already {} ({}): left as it is", what, node,
-                    action.reason(), state, current.get().reason().map(r -> r.text()).orElse("no reason"));
-            audit.recordXid(entry, "already " + state + ": not marked");
-            return;
-        }
-        NodeMark mark = NodeMark.of(node, NodeMark.State.FAIL, action, reasonDetail(sighting));
-        WriteResult result = control.mark(mark);
-        if (result.ok()) {
-            verdict.markedUnhealthy();
-            metrics.nodeMarked(action);
-            LOG.warn("{} on {}: marked the node fail, reason \"{}\"", what, node, mark.reason());
-            audit.recordXid(entry, "marked fail: " + mark.reason());
-        } else {
-            LOG.error("{} on {}: could not mark the node fail ({}): {}", what, node, mark.reason(), result.message());
-            audit.recordXid(entry, "marking failed: " + result.message());
-        }
+        audit.recordXid(entry, marker.mark(action, reasonDetail(sighting), what));
     }
 
     /** "Xid 79 GPU PCI:0000:3b:00 (GPU has fallen off the bus), agent": ours alone, no driver text. */
@@ -106,15 +81,5 @@ public final class XidResponder implements XidWatch.Listener {
     private static String meaning(int code) {
         return XidCatalog.lookup(code).map(XidCatalog.Entry::meaning)
                 .orElse(code == 154 ? "driver asks for a recovery action" : "not in our table");
-    }
-
-    private Optional<Node> currentNode() {
-        try {
-            return slurm.node(node);
-        } catch (RuntimeException e) {
-            // Slurm could not be asked: marking is still right, and scontrol update will say if it fails.
-            LOG.warn("could not read node {} from Slurm before marking it: {}", node, e.getMessage());
-            return Optional.empty();
-        }
     }
 }

@@ -25,6 +25,25 @@ public final class DcgmCheck implements HealthCheck {
     private static final Set<String> HARDWARE_TESTS = Set.of("pcie", "gpu memory", "memory", "memory bandwidth",
             "diagnostic", "targeted stress", "targeted power", "sm stress", "memtest", "pulse test", "inforom", "eud");
 
+    private final boolean diag;
+
+    /** The health watches and the diagnostic: the one-shot check. */
+    public DcgmCheck() {
+        this(true);
+    }
+
+    private DcgmCheck(boolean diag) {
+        this.diag = diag;
+    }
+
+    /**
+     * The health watches only: for a caller that asks at an interval while jobs run (the agent);
+     * a diagnostic takes the GPUs away from them for seconds to minutes.
+     */
+    public static DcgmCheck healthOnly() {
+        return new DcgmCheck(false);
+    }
+
     @Override
     public String name() {
         return NAME;
@@ -32,7 +51,7 @@ public final class DcgmCheck implements HealthCheck {
 
     @Override
     public String description() {
-        return "dcgmi health -c (DCGM health watches) and dcgmi diag -r 1";
+        return diag ? "dcgmi health -c (DCGM health watches) and dcgmi diag -r 1" : "dcgmi health -c (DCGM health watches)";
     }
 
     @Override
@@ -44,6 +63,10 @@ public final class DcgmCheck implements HealthCheck {
         List<Finding> findings = new ArrayList<>();
         CommandResult health = context.run(dcgmi.get(), List.of("health", "-c"), HEALTH_TIMEOUT);
         boolean healthRead = addHealth(health, findings);
+        if (!diag) {
+            return healthRead ? CheckResult.of(NAME, findings, "DCGM health passed")
+                    : CheckResult.skipped(NAME, "DCGM did not answer: " + HealthContext.describeFailure(health));
+        }
         int level = context.settings().dcgmDiagLevel();
         CommandResult diag = context.run(dcgmi.get(), List.of("diag", "-r", Integer.toString(level)), DIAG_TIMEOUT);
         boolean diagRead = addDiag(diag, level, findings);

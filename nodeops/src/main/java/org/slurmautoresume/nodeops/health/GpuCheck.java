@@ -26,6 +26,25 @@ public final class GpuCheck implements HealthCheck {
     public static final String NAME = "gpu";
     static final Duration TIMEOUT = Duration.ofSeconds(30);
 
+    private final boolean kernelLog;
+
+    /** nvidia-smi and the kernel log's Xids since boot: the one-shot check. */
+    public GpuCheck() {
+        this(true);
+    }
+
+    private GpuCheck(boolean kernelLog) {
+        this.kernelLog = kernelLog;
+    }
+
+    /**
+     * nvidia-smi only: for a caller that follows the kernel log's Xids as they appear (the agent)
+     * and must not act again on one logged before it started.
+     */
+    public static GpuCheck smiOnly() {
+        return new GpuCheck(false);
+    }
+
     @Override
     public String name() {
         return NAME;
@@ -125,7 +144,10 @@ public final class GpuCheck implements HealthCheck {
         };
     }
 
-    private static void addXids(HealthContext context, List<Finding> findings) {
+    private void addXids(HealthContext context, List<Finding> findings) {
+        if (!kernelLog) {
+            return;
+        }
         KernelLog.Reading log = KernelLog.read(context);
         if (log.text().isEmpty()) {
             findings.add(Finding.note("Xid errors not checked, kernel log unreadable: " + log.source()));

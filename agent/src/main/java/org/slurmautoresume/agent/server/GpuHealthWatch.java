@@ -1,0 +1,185 @@
+package org.slurmautoresume.agent.server;
+
+import java.io.Closeable;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slurmautoresume.nodeops.health.CheckResult;
+import org.slurmautoresume.nodeops.health.HealthAction;
+import org.slurmautoresume.nodeops.health.HealthCheck;
+import org.slurmautoresume.nodeops.health.HealthContext;
+import org.slurmautoresume.slurm.client.NodeMark;
+import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.slurm.client.SlurmControl;
+
+/**
+ * The agent's own GPU checks at an interval ({@code --gpu-check-every}): nvidia-smi (GPU count,
+ * uncorrected ECC, pending retirement, row remapping) and DCGM's health watches, the findings
+ * that come without an Xid in the kernel log or before a job's task dies of them. A fault that
+ * needs a reboot or a replacement marks the node {@code fail} with that action and the finding as
+ * evidence, whether or not a job runs there, once a second run {@code confirmAfter} later finds
+ * it again: one nvidia-smi that timed out under load is not enough to take a node away. Faults
+ * that neither fixes (a deployment problem, an answer we cannot read) are logged, never marked.
+ * Each change of outcome is logged and audited once, not every round.
+ */
+public final class GpuHealthWatch implements Closeable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GpuHealthWatch.class);
+    /** A reason stays readable in sinfo and far below Slurm's limits; our own words come first. */
+    static final int MAX_DETAIL = 200;
+
+    private final List<HealthCheck> checks;
+    private final HealthContext context;
+    private final OwnNodeMarker marker;
+    private final AuditLog audit;
+    private final AgentMetrics metrics;
+    private final Duration every;
+    private final Duration confirmAfter;
+    private final ScheduledExecutorService timer;
+    /** The actionable finding of the last round, awaiting its confirmation; null when none. */
+    private String suspect;
+    /** What the last logged round said, so that an unchanged state is not logged again. */
+    private String lastReported = "";
+
+    GpuHealthWatch(List<HealthCheck> checks, HealthContext context, OwnNodeMarker marker, AuditLog audit,
+                   AgentMetrics metrics, Duration every, Duration confirmAfter) {
+        if (every.isNegative() || every.isZero() || confirmAfter.isNegative() || confirmAfter.isZero()) {
+            throw new IllegalArgumentException("GPU check intervals must be positive: " + every + ", " + confirmAfter);
+        }
+        this.checks = List.copyOf(checks);
+        this.context = Objects.requireNonNull(context);
+        this.marker = Objects.requireNonNull(marker);
+        this.audit = Objects.requireNonNull(audit);
+        this.metrics = Objects.requireNonNull(metrics);
+        this.every = every;
+        this.confirmAfter = confirmAfter;
+        this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "gpu-health-watch");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** The agent's watch for {@code node}: what {@code autoresume health} runs, less what would disturb a job. */
+    public static GpuHealthWatch start(List<HealthCheck> checks, HealthContext context, String node,
+                                       SlurmClient slurm, SlurmControl control, AuditLog audit,
+                                       AgentMetrics metrics, NodeVerdict verdict, Duration every) {
+        Duration confirm = every.compareTo(Duration.ofSeconds(5)) < 0 ? every : Duration.ofSeconds(5);
+        GpuHealthWatch watch = new GpuHealthWatch(checks, context, new OwnNodeMarker(node, slurm, control, metrics,
+                verdict), audit, metrics, every, confirm);
+        watch.timer.schedule(watch::roundAndReschedule, 0, TimeUnit.MILLISECONDS);
+        return watch;
+    }
+
+    private void roundAndReschedule() {
+        Duration next = every;
+        try {
+            next = round();
+        } catch (RuntimeException e) {
+            LOG.error("GPU check round on {} failed: {}", marker.node(), e.toString());
+        }
+        if (!timer.isShutdown()) {
+            timer.schedule(this::roundAndReschedule, next.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Runs the checks once and acts on them; returns how long until the next round. */
+    synchronized Duration round() {
+        List<CheckResult> actionable = new ArrayList<>();
+        List<CheckResult> unfixable = new ArrayList<>();
+        for (HealthCheck check : checks) {
+            CheckResult result = check.run(context);
+            metrics.gpuCheck(result.check(), result.status());
+            if (result.failed()) {
+                (result.action() == HealthAction.NONE ? unfixable : actionable).add(result);
+            }
+        }
+        if (actionable.isEmpty()) {
+            suspect = null;
+            report(unfixable.isEmpty() ? "healthy" : "unfixable: " + detail(unfixable), unfixable, "not marked: neither"
+                    + " a reboot nor a replacement fixes it");
+            return every;
+        }
+        String finding = detail(actionable);
+        String state = "fault: " + finding;
+        if (state.equals(lastReported)) {
+            // Acted on already (marked, or found out of service): the same finding is not news.
+            return every;
+        }
+        if (suspect == null) {
+            suspect = finding;
+            LOG.info("GPU check on {} found a fault ({}); checking again in {} s before marking", marker.node(),
+                    finding, confirmAfter.toSeconds());
+            return confirmAfter;
+        }
+        suspect = null;
+        NodeMark.Action action = worst(actionable) == HealthAction.REPLACE ? NodeMark.Action.REPLACE
+                : NodeMark.Action.REBOOT;
+        String outcome = marker.mark(action, finding + ", seen by autoresume agent", "GPU check");
+        lastReported = outcome.startsWith("marking failed") ? "" : state;
+        audit.recordHealth(entry(actionable), outcome);
+        return every;
+    }
+
+    private void report(String state, List<CheckResult> results, String outcome) {
+        if (state.equals(lastReported)) {
+            return;
+        }
+        boolean first = lastReported.isEmpty();
+        lastReported = state;
+        if (results.isEmpty()) {
+            if (!first) {
+                LOG.info("GPU checks on {} pass again", marker.node());
+                audit.recordHealth(Map.of("node", marker.node()), "healthy again");
+            }
+            return;
+        }
+        LOG.warn("GPU check on {} failed: {} ({})", marker.node(), detail(results), outcome);
+        audit.recordHealth(entry(results), outcome);
+    }
+
+    private Map<String, Object> entry(List<CheckResult> results) {
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("node", marker.node());
+        for (CheckResult result : results) {
+            entry.put(result.check(), Map.of("action", result.action().name().toLowerCase(Locale.ROOT),
+                    "evidence", result.evidence()));
+        }
+        return entry;
+    }
+
+    private static HealthAction worst(List<CheckResult> results) {
+        HealthAction worst = HealthAction.NONE;
+        for (CheckResult result : results) {
+            worst = worst.worse(result.action());
+        }
+        return worst;
+    }
+
+    /** "GPU check: found 3 GPU(s), expected 4; dcgm: ...": printable, one line, bounded. */
+    static String detail(List<CheckResult> results) {
+        StringBuilder text = new StringBuilder();
+        for (CheckResult result : results) {
+            if (text.length() > 0) {
+                text.append("; ");
+            }
+            text.append(result.check()).append(" check: ").append(result.summary());
+        }
+        String printable = text.toString().replaceAll("[\\p{Cntrl}\"]+", " ").strip();
+        return printable.length() <= MAX_DETAIL ? printable : printable.substring(0, MAX_DETAIL - 3) + "...";
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

@@ -1,0 +1,161 @@
+package org.slurmautoresume.agent.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mockito.Mockito.mock;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slurmautoresume.nodeops.health.CheckResult;
+import org.slurmautoresume.nodeops.health.Finding;
+import org.slurmautoresume.nodeops.health.HealthAction;
+import org.slurmautoresume.nodeops.health.HealthCheck;
+import org.slurmautoresume.nodeops.health.HealthContext;
+import org.slurmautoresume.nodeops.health.HealthSettings;
+import org.slurmautoresume.nodeops.health.ToolLocator;
+import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.slurm.client.SlurmControl;
+import org.slurmautoresume.slurm.exec.CommandRunner;
+
+/** The agent's GPU checks at an interval: what a round marks, when, and what it only reports. */
+class GpuHealthWatchTest {
+
+    private static final Duration EVERY = Duration.ofSeconds(60);
+    private static final Duration CONFIRM = Duration.ofSeconds(5);
+
+    @TempDir
+    Path dir;
+
+    private final FakeSlurm slurm = new FakeSlurm()
+            .node("node1", "show-node-idle.txt")
+            .node("node2", "show-node-down-not-responding.txt");
+    private final AgentMetrics metrics = new AgentMetrics();
+    private final NodeVerdict verdict = new NodeVerdict();
+    private final ScriptedCheck check = new ScriptedCheck();
+
+    /** A check that answers each round with the next scripted result (the last one repeats). */
+    private static final class ScriptedCheck implements HealthCheck {
+        private final Deque<CheckResult> results = new ArrayDeque<>();
+
+        ScriptedCheck then(CheckResult result) {
+            results.add(result);
+            return this;
+        }
+
+        @Override
+        public String name() {
+            return "gpu";
+        }
+
+        @Override
+        public String description() {
+            return "scripted";
+        }
+
+        @Override
+        public CheckResult run(HealthContext context) {
+            return results.size() > 1 ? results.poll() : results.peek();
+        }
+    }
+
+    private static CheckResult passed() {
+        return CheckResult.of("gpu", List.of(Finding.note("4 GPU(s) found, 4 expected")), "4 GPU(s) healthy");
+    }
+
+    private static CheckResult fault(HealthAction action, String text) {
+        return CheckResult.of("gpu", List.of(Finding.fault(action, text)), "");
+    }
+
+    private GpuHealthWatch watch(String node) throws IOException {
+        HealthContext context = new HealthContext(mock(CommandRunner.class), new ToolLocator(""),
+                HealthSettings.defaults(), OptionalInt::empty);
+        OwnNodeMarker marker = new OwnNodeMarker(node, new SlurmClient(slurm.runner), new SlurmControl(slurm.runner),
+                metrics, verdict);
+        return new GpuHealthWatch(List.of(check), context, marker, new AuditLog(dir.resolve("audit.log")), metrics,
+                EVERY, CONFIRM);
+    }
+
+    private List<String> audit() throws IOException {
+        Path file = dir.resolve("audit.log");
+        return Files.exists(file) ? Files.readAllLines(file) : List.of();
+    }
+
+    @Test
+    void aFaultFoundTwiceMarksTheNodeWithItsActionAndEvidence() throws IOException {
+        check.then(fault(HealthAction.REBOOT, "GPU 1 (00000000:5E:00.0): 2 uncorrected ECC errors"));
+        GpuHealthWatch watch = watch("node1");
+        assertEquals(CONFIRM, watch.round(), "a first sighting is checked again soon");
+        assertEquals(List.of(), slurm.updates, "one round is not enough to take a node away");
+        assertEquals(EVERY, watch.round());
+        assertEquals(List.of(List.of("scontrol", "update", "nodename=node1", "state=fail",
+                "reason=Action:Reboot gpu check: GPU 1 (00000000:5E:00.0): 2 uncorrected ECC errors,"
+                        + " seen by autoresume agent")), slurm.updates);
+        assertTrue(verdict.unhealthy(), "the liveness port says so");
+        assertEquals(1, audit().size());
+        assertTrue(audit().get(0).contains("marked fail: Action:Reboot"), audit().toString());
+    }
+
+    @Test
+    void aFaultThatIsGoneAtTheSecondRunMarksNothing() throws IOException {
+        check.then(fault(HealthAction.REBOOT, "nvidia-smi failed: timed out after 30 s")).then(passed());
+        GpuHealthWatch watch = watch("node1");
+        watch.round();
+        assertEquals(EVERY, watch.round());
+        watch.round();
+        assertEquals(List.of(), slurm.updates);
+        assertFalse(verdict.unhealthy());
+    }
+
+    @Test
+    void aLostGpuAsksForAReplacementAndIsMarkedOnce() throws IOException {
+        check.then(fault(HealthAction.REPLACE, "found 3 GPU(s), expected 4"));
+        GpuHealthWatch watch = watch("node1");
+        watch.round();
+        watch.round();
+        assertEquals(EVERY, watch.round(), "a finding already acted on is not confirmed again");
+        watch.round();
+        assertEquals(1, slurm.updates.size(), slurm.updates.toString());
+        assertTrue(slurm.updates.get(0).get(4).startsWith("reason=Action:Replace gpu check: found 3 GPU(s)"));
+        assertEquals(1, audit().size(), "an unchanged finding is audited once");
+    }
+
+    @Test
+    void aFaultNeitherARebootNorAReplacementFixesIsReportedNotMarked() throws IOException {
+        check.then(fault(HealthAction.NONE, "unreadable nvidia-smi output"));
+        GpuHealthWatch watch = watch("node1");
+        assertEquals(EVERY, watch.round(), "nothing to confirm");
+        watch.round();
+        assertEquals(List.of(), slurm.updates);
+        assertEquals(1, audit().size(), audit().toString());
+        assertTrue(audit().get(0).contains("not marked"), audit().toString());
+    }
+
+    @Test
+    void aNodeAlreadyOutOfServiceKeepsItsReason() throws IOException {
+        check.then(fault(HealthAction.REBOOT, "GPU 0: page retirement pending"));
+        GpuHealthWatch watch = watch("node2");
+        for (int i = 0; i < 4; i++) {
+            watch.round();
+        }
+        assertEquals(List.of(), slurm.updates);
+        assertEquals(1, audit().size());
+        assertTrue(audit().get(0).contains("not marked"), audit().toString());
+    }
+
+    @Test
+    void theReasonIsOneBoundedLine() {
+        String detail = GpuHealthWatch.detail(List.of(fault(HealthAction.REBOOT, "nvidia-smi failed:\n\"x\"\t"
+                + "y".repeat(500))));
+        assertFalse(detail.contains("\n") || detail.contains("\"") || detail.contains("\t"), detail);
+        assertEquals(GpuHealthWatch.MAX_DETAIL, detail.length());
+    }
+}
