@@ -5,7 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -75,6 +80,38 @@ class AutoResumeSrunIT {
         Timeline timeline = Timeline.of(cluster, jobId);
         assertEquals(List.of("SUCCEEDED 0", "APP_FAILURE 3", "SUCCEEDED 0"), timeline.all(Timeline.Kind.ATTEMPT_ENDED)
                 .stream().map(e -> e.outcome() + " " + e.status()).toList(), timeline.toString());
+    }
+
+    /**
+     * Fail-open: the node's agent is down (killed, its socket left behind), so nothing can mark a
+     * faulty node. The supervised steps run all the same, and the user is told once per job, in
+     * the recovery-paths line; the timeline records that no agent answered at each srun's start.
+     */
+    @Test
+    void withTheAgentDownStepsStillRunAndTheUserIsToldOnce() throws IOException {
+        Path stale = plugstack.installDir().resolve("killed-agent.sock");
+        try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            server.bind(UnixDomainSocketAddress.of(stale));
+        } // closed without unlinking: the socket a killed agent leaves, which refuses connections
+        Files.setPosixFilePermissions(stale, PosixFilePermissions.fromString("rw-rw-rw-"));
+        try {
+            String jobId = run("""
+                    export AUTORESUME_AGENT_SOCKET=%s
+                    srun --auto-resume=1 -N2 bash -c 'echo "attempt=$AUTO_RESUME_ATTEMPT"'
+                    srun --auto-resume=1 -N1 true; echo "EXIT0 $?"
+                    """.formatted(stale), "-N2", "--exclusive");
+            String output = cluster.jobOutput(jobId);
+            assertEquals(2, output.lines().filter(l -> l.endsWith("attempt=1")).count(), output);
+            assertTrue(output.contains("EXIT0 0"), output);
+            Timeline timeline = Timeline.of(cluster, jobId);
+            assertEquals(List.of("absent", "absent"), timeline.all(Timeline.Kind.PATHS).stream()
+                    .map(e -> e.detail("agent")).toList(), timeline.toString());
+            List<String> told = output.lines().filter(l -> l.contains(stale.toString())).toList();
+            assertEquals(1, told.size(), output);
+            assertTrue(told.get(0).contains(": recovery paths: "), output);
+        } finally {
+            Files.deleteIfExists(stale);
+        }
     }
 
     /** The preflight's advice is printed once per job, not once per srun. */

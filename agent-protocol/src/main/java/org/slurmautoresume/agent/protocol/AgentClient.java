@@ -73,6 +73,21 @@ public final class AgentClient {
         }
     }
 
+    /**
+     * Why no agent can be talked to on the socket (none there, nothing listening on it), or empty
+     * when one accepts a connection. Nothing is sent: the agent sees a client that left at once.
+     * A local socket connects at once or not at all, so no timeout applies.
+     */
+    public static java.util.Optional<String> unreachable(Path socket) {
+        try (SocketChannel channel = new AgentClient(socket, DEFAULT_TIMEOUT).connect()) {
+            return java.util.Optional.empty();
+        } catch (AgentException e) {
+            return java.util.Optional.of(e.getMessage());
+        } catch (IOException e) {
+            return java.util.Optional.empty(); // it connected; closing is not the agent's answer
+        }
+    }
+
     private SocketChannel connect() {
         SocketChannel channel = null;
         try {

@@ -134,4 +134,22 @@ record RecoveryPaths(Optional<String> noExpansion) {
         return new String[] {"spares", spares.map(s -> Hostlist.compress(s.spares())).orElse(""), "expansion", expansion,
                 "noExpansion", noExpansion.orElse(""), "requeue", Boolean.toString(requeue.requeue())};
     }
+
+    /** {@code details} and whether the node's agent answered: {@code agent=answers|absent}. */
+    static String[] withAgent(String[] details, Optional<String> agentAway) {
+        String[] all = java.util.Arrays.copyOf(details, details.length + 2);
+        all[details.length] = "agent";
+        all[details.length + 1] = agentAway.isPresent() ? "absent" : "answers";
+        return all;
+    }
+
+    /**
+     * Fail-open: without an agent the step runs all the same, and what the agent would have done
+     * (mark a faulty node, confirm a silent one) is left to Slurm's own verdicts. The user is told
+     * here, in the line said once per job.
+     */
+    static String agentPart(Optional<String> agentAway) {
+        return agentAway.map(why -> "; no agent: " + why + ", so faulty nodes are not marked and only Slurm's own"
+                + " verdicts count").orElse("");
+    }
 }

@@ -19,6 +19,7 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import org.slurmautoresume.agent.protocol.AgentClient;
 import org.slurmautoresume.agent.protocol.AgentException;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.env.JobEnvironment;
@@ -67,7 +68,7 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     private final AtomicReference<List<String>> markedByWatch = new AtomicReference<>(List.of());
     /** When the fault was confirmed; set before every read, never at construction (zone rules cost 40 ms before srun). */
     private volatile LocalDateTime faultConfirmedAt;
-    private final Map<String, String> freshVariables = new HashMap<>();
+    private volatile Map<String, String> freshVariables = Map.of();
     private volatile boolean overlapNextAttempt;
     /** Whether this attempt's faulty nodes were marked FAIL already (by the watch or by recovery). */
     private volatile boolean faultyMarked;
@@ -75,6 +76,7 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     private final NodeFaultRequeue fallback;
     /** What this job can fall back on, once the job was read; nothing ruled out before. */
     private volatile RecoveryPaths paths = RecoveryPaths.UNKNOWN;
+    private volatile Optional<String> agentAway = Optional.empty(); // why no agent answered when the paths were learnt
     private volatile boolean requeueAtEnd; // a node fault with no repair ends in a requeue, which wants the job's size
 
     /** @param spareRecovery what repairs a step that has in-job spares (see {@link #useInJobSpares}) */
@@ -126,9 +128,11 @@ final class RestartActions implements StepWatch.SlurmdFindings {
         paths = config.map(c -> RecoveryPaths.of(c, job)).orElse(RecoveryPaths.UNKNOWN);
         NodeFaultRequeue.Verdict requeue = fallback.verdict(Optional.of(job), config);
         requeueAtEnd = requeue.requeue();
-        timeline.record(EventHistory.Kind.PATHS, OptionalLong.empty(),
-                paths.details(Optional.ofNullable(spares), recovery.isPresent(), requeue));
-        return paths.describe(Optional.ofNullable(spares), recovery.isPresent(), requeue);
+        agentAway = AgentClient.unreachable(settings.agentSocket());
+        timeline.record(EventHistory.Kind.PATHS, OptionalLong.empty(), RecoveryPaths.withAgent(
+                paths.details(Optional.ofNullable(spares), recovery.isPresent(), requeue), agentAway));
+        return paths.describe(Optional.ofNullable(spares), recovery.isPresent(), requeue)
+                + RecoveryPaths.agentPart(agentAway);
     }
 
     /** Why nothing can repair the job after these nodes failed, known without trying; empty when something may. */
@@ -154,17 +158,19 @@ final class RestartActions implements StepWatch.SlurmdFindings {
 
     /** The node list, sizes and master for the next attempt: the first attempt's until a repair. */
     Map<String, String> freshVariables() {
-        synchronized (freshVariables) {
-            return Map.copyOf(freshVariables);
-        }
+        return freshVariables;
     }
 
     /** The first attempt's NODE_LIST, MASTER_NODE, MASTER_ADDR, NNODES: a repair replaces them, a re-run in place keeps them. */
     void firstAttemptVariables(Map<String, String> variables) {
-        synchronized (freshVariables) {
-            freshVariables.clear();
-            freshVariables.putAll(variables);
-        }
+        freshVariables = Map.copyOf(variables);
+    }
+
+    /** A repair's variables, {@code later} overriding {@code first}: published whole, never seen half-written. */
+    private void repairedVariables(Map<String, String> first, Map<String, String> later) {
+        Map<String, String> all = new HashMap<>(first);
+        all.putAll(later);
+        freshVariables = Map.copyOf(all);
     }
 
     /** Whether the next srun must share the failed step's CPUs (--overlap). */
@@ -177,7 +183,9 @@ final class RestartActions implements StepWatch.SlurmdFindings {
         try {
             watcher().orElseThrow().recordJobNodes(step.jobId());
         } catch (RuntimeException e) {
-            log.say("the agent did not record the job's nodes (" + e.getMessage() + ")");
+            if (agentAway.isEmpty()) { // one away at the start was said once, with the recovery paths
+                log.say("the agent did not record the job's nodes (" + e.getMessage() + ")");
+            }
         }
     }
 
@@ -338,11 +346,7 @@ final class RestartActions implements StepWatch.SlurmdFindings {
                 return rerunOnSpares(plan, result.faultyNodes(), repaired.job(), end);
             }
             JobEnvironment env = new JobEnvironmentResolver(slurm).resolve(job);
-            synchronized (freshVariables) {
-                freshVariables.clear();
-                freshVariables.putAll(env.variables());
-                freshVariables.putAll(env.slurmVariables());
-            }
+            repairedVariables(env.variables(), env.slurmVariables());
             long sinceEnd = Duration.ofNanos(System.nanoTime() - end.endedNanos()).toMillis();
             timeline.record(EventHistory.Kind.REPLACEMENT, OptionalLong.of(sinceEnd), "faultyNodes",
                     Hostlist.compress(result.faultyNodes()), "nodeList", env.nodeList(), "masterAddr", env.masterAddr());
@@ -379,12 +383,8 @@ final class RestartActions implements StepWatch.SlurmdFindings {
                 new IllegalStateException("the step's first node " + master + " is unknown to scontrol"));
         JobEnvironment step = new JobEnvironment(job.jobId(), Hostlist.compress(nodes), nodes, master, masterAddr);
         JobEnvironment whole = new JobEnvironment(job.jobId(), job.nodeList(), jobNodes, master, masterAddr);
-        synchronized (freshVariables) {
-            freshVariables.clear();
-            freshVariables.putAll(step.variables());
-            // Slurm's size variables stay the job's: srun checks them against the allocation.
-            freshVariables.putAll(whole.slurmVariables());
-        }
+        // Slurm's size variables stay the job's: srun checks them against the allocation.
+        repairedVariables(step.variables(), whole.slurmVariables());
         stepNodes = nodes;
         long sinceEnd = Duration.ofNanos(System.nanoTime() - end.endedNanos()).toMillis();
         timeline.record(EventHistory.Kind.REPLACEMENT, OptionalLong.of(sinceEnd), "path", path, "faultyNodes",

@@ -51,7 +51,11 @@ final class FakeAgent implements AutoCloseable {
             try (SocketChannel client = server.accept()) {
                 BufferedReader in = new BufferedReader(new InputStreamReader(Channels.newInputStream(client),
                         StandardCharsets.UTF_8));
-                JsonNode request = JSON.readTree(in.readLine());
+                String line = in.readLine();
+                if (line == null) {
+                    continue; // a client that connected and left, as the supervisor's is-anyone-there check does
+                }
+                JsonNode request = JSON.readTree(line);
                 synchronized (this) {
                     requests.add(request);
                 }
