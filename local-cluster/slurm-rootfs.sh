@@ -30,6 +30,19 @@ Commands:
         Build the rootfs unless a complete one is cached (--force rebuilds). The stamp file
         .autoresume-rootfs.stamp in it records the suite, the build time and every package's
         version. Idempotent: a second run prints the stamp and does nothing else.
+  plugin
+        Copy spank-shim/ into the rootfs, build it there against 24.11's slurm/spank.h with
+        `make check` (its C tests run too) and install /usr/local/lib/slurm/auto_resume.so.
+  up [--nodes N]
+        Start a cluster inside the rootfs: ClusterName=autoresume2411, munged, slurmctld on
+        port $AR_ROOTFS_SLURMCTLD_PORT (26817), one `slurmd -N nodeK` per node on
+        $AR_ROOTFS_SLURMD_PORT_BASE+K-1 (27001...), no accounting, plugstack.conf listing
+        auto_resume.so (built first if missing), partition debug with node[1-N] (default 2),
+        the test user created in the rootfs with the host's uid. Waits until every node is idle.
+        Config and state: /etc/slurm and /var/lib/autoresume2411 inside the rootfs.
+  down
+        Cancel the test user's jobs, stop the slurmds, slurmctld and munged this cluster's pid
+        files name (only processes whose root is the rootfs) and wait for them to exit.
   exec COMMAND [ARG...]
         Run COMMAND inside the rootfs (chroot in a private mount namespace with /proc, /sys and
         /dev; the host's network, so loopback ports are shared with the host).
@@ -38,11 +51,15 @@ Commands:
 
 Environment:
   AR_ROOTFS_DIR   where the rootfs lives (default /var/cache/autoresume/rootfs-trixie)
+  AR_ROOTFS_SLURMCTLD_PORT, AR_ROOTFS_SLURMD_PORT_BASE   the cluster's ports (26817, 27001)
+  AR_TEST_USER    the ordinary user jobs run as (default artest)
 USAGE
 }
 
 # shellcheck source=lib/rootfs.sh
 source "$SCRIPT_DIR/lib/rootfs.sh"
+# shellcheck source=lib/rootfs-cluster.sh
+source "$SCRIPT_DIR/lib/rootfs-cluster.sh"
 
 cmd_build() {
     local force=0
@@ -60,9 +77,41 @@ cmd_build() {
 
 cmd_exec() {
     [ "$#" -gt 0 ] || die "usage: exec COMMAND [ARG...]"
-    need_root exec
-    rootfs_ready || die "no rootfs at $ROOTFS_DIR: run 'slurm-rootfs.sh build' first"
+    need_rootfs exec
     rootfs_exec "$@"
+}
+
+need_rootfs() {
+    need_root "$1"
+    rootfs_ready || die "no rootfs at $ROOTFS_DIR: run 'slurm-rootfs.sh build' first"
+}
+
+cmd_plugin() {
+    [ "$#" -eq 0 ] || die "plugin takes no arguments"
+    need_rootfs plugin
+    rootfs_build_plugin
+}
+
+cmd_up() {
+    local count=2
+    while [ "$#" -gt 0 ]; do
+        case "$1" in
+            --nodes) count="${2:-}"; shift ;;
+            --nodes=*) count="${1#*=}" ;;
+            -h|--help) usage; exit 0 ;;
+            *) die "up: unknown option '$1' (see --help)" ;;
+        esac
+        shift
+    done
+    [[ "$count" =~ ^[1-8]$ ]] || die "--nodes must be 1..8: '$count'"
+    need_rootfs up
+    rootfs_cluster_up "$count"
+}
+
+cmd_down() {
+    [ "$#" -eq 0 ] || die "down takes no arguments"
+    need_rootfs down
+    rootfs_cluster_down
 }
 
 main() {
@@ -70,6 +119,9 @@ main() {
     [ "$#" -eq 0 ] || shift
     case "$cmd" in
         build) cmd_build "$@" ;;
+        plugin) cmd_plugin "$@" ;;
+        up) cmd_up "$@" ;;
+        down) cmd_down "$@" ;;
         exec) cmd_exec "$@" ;;
         help|-h|--help) usage ;;
         "") usage >&2; exit 2 ;;
