@@ -83,8 +83,11 @@ SlurmdDebug=info
 NodeName=node[1-$count] NodeHostname=localhost NodeAddr=127.0.0.1 Port=$R_SLURMD_PORT_BASE-$last CPUs=4 RealMemory=1000 State=UNKNOWN
 PartitionName=debug Nodes=node[1-$count] Default=YES MaxTime=INFINITE State=UP
 CONF
+    # 24.11's slurmd starts a cgroup plugin even with proctrack/linuxproc and task/none and
+    # stops when none is mounted; the chroot must not manage the host's cgroups anyway.
+    printf 'CgroupPlugin=disabled\n' > "$ROOTFS_DIR/etc/slurm/cgroup.conf"
     printf 'optional %s supervisor=/usr/local/bin/autoresume\n' "$R_PLUGIN_SO" > "$ROOTFS_DIR$R_PLUGSTACK"
-    chmod 0644 "$ROOTFS_DIR$R_CONF" "$ROOTFS_DIR$R_PLUGSTACK"
+    chmod 0644 "$ROOTFS_DIR$R_CONF" "$ROOTFS_DIR$R_PLUGSTACK" "$ROOTFS_DIR/etc/slurm/cgroup.conf"
 }
 
 # The chroot has its own passwd: the test user gets the host's uid so files under the rootfs
@@ -121,6 +124,9 @@ rootfs_cluster_up() { # COUNT
     local count="$1" k
     [ -f "$ROOTFS_DIR$R_PLUGIN_SO" ] || rootfs_build_plugin
     rootfs_write_conf "$count"
+    # debootstrap leaves /etc/hosts out; without the host's, every lookup of the host name
+    # (slurmctld, munged, srun) went to DNS and scontrol/scancel/sbatch hit "Socket timed out".
+    install -m 0644 /etc/hosts "$ROOTFS_DIR/etc/hosts"
     rootfs_ensure_user
     mkdir -p -- "$ROOTFS_DIR$R_RUN" "$ROOTFS_DIR$R_LOG" "$ROOTFS_DIR$R_STATE/slurmctld"
     for k in $(seq 1 "$count"); do mkdir -p -- "$ROOTFS_DIR$R_SPOOL/node$k"; done
@@ -138,21 +144,32 @@ rootfs_cluster_up() { # COUNT
     log "Slurm $(rootfs_exec scontrol --version) up: node[1-$count], slurmctld port $R_CTLD_PORT"
 }
 
-# Stops only the daemons this cluster's pid files name, slurmds first, and waits for them.
+rootfs_pids() { # every process whose root directory is the rootfs: this cluster's and nothing else
+    local proc
+    for proc in /proc/[0-9]*; do
+        [ "$(readlink "$proc/root" 2>/dev/null)" = "$ROOTFS_DIR" ] && printf '%s\n' "${proc#/proc/}"
+    done
+    return 0
+}
+
+rootfs_none_left() { [ -z "$(rootfs_pids)" ]; }
+
+# Every process running inside the rootfs belongs to this cluster (daemons, slurmstepds,
+# tasks), so down stops exactly those: TERM first, KILL what is left after 20 s (a slurmd
+# whose step is stuck completing ignored TERM).
 rootfs_cluster_down() {
-    local pidfile pid pids=()
+    local pids
     rootfs_exec scancel --quiet --full --user "$R_TEST_USER" >/dev/null 2>&1 || true
-    for pidfile in "$ROOTFS_DIR$R_RUN"/slurmd-*.pid "$ROOTFS_DIR$R_RUN/slurmctld.pid" "$ROOTFS_DIR/run/munge/munged.pid"; do
-        [ -f "$pidfile" ] || continue
-        pid="$(cat "$pidfile")"
-        [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null || continue
-        # A pid file left by a dead daemon may name a host process now: only act on a process
-        # whose root is this rootfs.
-        [ "$(readlink "/proc/$pid/root")" = "$ROOTFS_DIR" ] || continue
-        kill -TERM "$pid" && pids+=("$pid")
-    done
-    for pid in "${pids[@]}"; do
-        rootfs_wait 30 "pid $pid to exit" sh -c "! kill -0 $pid 2>/dev/null"
-    done
-    log "stopped ${#pids[@]} daemons"
+    pids="$(rootfs_pids)"
+    [ -n "$pids" ] || { log "nothing runs in $ROOTFS_DIR"; return 0; }
+    # shellcheck disable=SC2086 # one pid per word
+    kill -TERM $pids 2>/dev/null || true
+    if ! ( rootfs_wait 20 "processes in the rootfs to exit" rootfs_none_left ) 2>/dev/null; then
+        pids="$(rootfs_pids)"
+        log "killing what ignored TERM: $(echo $pids)"
+        # shellcheck disable=SC2086
+        kill -KILL $pids 2>/dev/null || true
+        rootfs_wait 10 "processes in the rootfs to exit" rootfs_none_left
+    fi
+    log "stopped every process in $ROOTFS_DIR"
 }
