@@ -10,7 +10,9 @@ set -euo pipefail
 PROG="slurm-rootfs"
 export PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin${PATH:+:$PATH}"
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# lib/rootfs-cluster.sh copies spank-shim/ from here.
 REPO_DIR="$(cd "$SCRIPT_DIR/.." && pwd)"
+export REPO_DIR
 
 log() { printf '%s: %s\n' "$PROG" "$*"; }
 die() { printf '%s: error: %s\n' "$PROG" "$*" >&2; exit 1; }

@@ -166,7 +166,7 @@ rootfs_cluster_down() {
     kill -TERM $pids 2>/dev/null || true
     if ! ( rootfs_wait 20 "processes in the rootfs to exit" rootfs_none_left ) 2>/dev/null; then
         pids="$(rootfs_pids)"
-        log "killing what ignored TERM: $(echo $pids)"
+        log "killing what ignored TERM: ${pids//$'\n'/ }"
         # shellcheck disable=SC2086
         kill -KILL $pids 2>/dev/null || true
         rootfs_wait 10 "processes in the rootfs to exit" rootfs_none_left
