@@ -46,9 +46,14 @@ public record SlurmConfig(Map<String, String> values) {
 
     /**
      * True under {@code AccountingStorageType=accounting_storage/none}: Slurm 22.05 then refuses
-     * every change to a job once it has been grown (docs/slurm-behaviour.md).
+     * every change to a job once it has been grown (docs/slurm-behaviour.md). 24.11 has no
+     * "none" plugin and prints the same setting as {@code (null)} (captured); a config that
+     * does not name the key at all says nothing either way.
      */
     public boolean keepsNoAccounting() {
+        if (get("AccountingStorageType").isEmpty()) {
+            return values.keySet().stream().anyMatch(k -> k.equalsIgnoreCase("AccountingStorageType"));
+        }
         return get("AccountingStorageType").map(t -> t.strip().endsWith("/none")).orElse(false);
     }
 

@@ -1,0 +1,103 @@
+# shellcheck shell=bash
+# Sourced by slurm-rootfs.sh: a Debian trixie root filesystem holding Slurm 24.11, built with
+# debootstrap from Debian's own packages and cached, and a way to run commands inside it.
+#
+# The host stays on bookworm (Slurm 22.05 for the main cluster); a second Slurm release cannot
+# be installed beside the first from Debian's packages (same paths, same package names), so
+# the newer release lives in its own tree and runs under chroot on the same loopback network.
+
+ROOTFS_SUITE="trixie"
+ROOTFS_DIR="${AR_ROOTFS_DIR:-/var/cache/autoresume/rootfs-$ROOTFS_SUITE}"
+ROOTFS_STAMP="$ROOTFS_DIR/.autoresume-rootfs.stamp"
+# What the chroot holds: the daemons, slurmdbd and its database, the headers the SPANK plugin
+# is built against (libslurm-dev ships slurm/spank.h), a compiler, and Java for the supervisor.
+ROOTFS_PACKAGES=(slurm-wlm slurmdbd slurm-client munge libslurm-dev gcc make libc6-dev
+    mariadb-server default-jre-headless procps iproute2 util-linux passwd)
+
+if [[ ! "$ROOTFS_DIR" =~ ^/[A-Za-z0-9._/-]*[A-Za-z0-9._-]$ ]] || [[ "$ROOTFS_DIR" == *..* ]]; then
+    die "AR_ROOTFS_DIR must be an absolute path of [A-Za-z0-9._/-] without '..' and not '/': '$ROOTFS_DIR'"
+fi
+
+# The mirror the host already uses, so the chroot needs nothing the host cannot reach.
+rootfs_mirror() {
+    local mirror=""
+    if [ -r /etc/apt/sources.list.d/debian.sources ]; then
+        mirror="$(awk '/^URIs:/ && $2 !~ /security/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources)"
+    fi
+    if [ -z "$mirror" ] && [ -r /etc/apt/sources.list ]; then
+        mirror="$(awk '$1 == "deb" && $3 !~ /security/ { print $2; exit }' /etc/apt/sources.list)"
+    fi
+    [ -n "$mirror" ] || die "no Debian mirror found in the host's apt sources"
+    [[ "$mirror" =~ ^https?://[A-Za-z0-9.:/_-]+$ ]] || die "unexpected mirror URI in apt sources: '$mirror'"
+    printf '%s\n' "$mirror"
+}
+
+rootfs_ready() { [ -s "$ROOTFS_STAMP" ]; }
+
+# Runs argv inside the rootfs, in a private mount namespace: /proc, /sys and /dev exist only
+# for as long as something runs there, and nothing is left mounted on the host afterwards.
+# Daemons started this way keep their namespace alive until they exit.
+rootfs_exec() {
+    [ "$#" -gt 0 ] || die "rootfs_exec: no command"
+    unshare --mount --propagation private -- /bin/sh -euc '
+        root="$1"; shift
+        mount -t proc proc "$root/proc"
+        mount -t sysfs sysfs "$root/sys"
+        mount --rbind /dev "$root/dev"
+        exec chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+            HOME=/root LANG=C.UTF-8 "$@"' rootfs "$ROOTFS_DIR" "$@"
+}
+
+# Records what was installed, so a later run (and a reader) sees the exact Slurm release.
+rootfs_write_stamp() {
+    local tmp="$ROOTFS_STAMP.tmp"
+    {
+        printf 'suite=%s\n' "$ROOTFS_SUITE"
+        printf 'built=%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+        rootfs_exec dpkg-query -W -f '${Package}=${Version}\n' "${ROOTFS_PACKAGES[@]}" slurmctld slurmd
+    } > "$tmp"
+    mv "$tmp" "$ROOTFS_STAMP"
+}
+
+# Builds the rootfs into a sibling directory and renames it into place only when complete,
+# so an interrupted build never looks like a usable cache.
+rootfs_build() {
+    local force="$1"
+    if rootfs_ready && [ "$force" -eq 0 ]; then
+        log "rootfs cached at $ROOTFS_DIR"
+        cat "$ROOTFS_STAMP"
+        return 0
+    fi
+    command -v debootstrap >/dev/null 2>&1 || {
+        log "installing debootstrap on the host"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap >/dev/null
+    }
+    local mirror partial="$ROOTFS_DIR.partial" pkgs
+    mirror="$(rootfs_mirror)"
+    rm -rf -- "$partial"
+    mkdir -p -- "$(dirname "$ROOTFS_DIR")"
+    log "debootstrap $ROOTFS_SUITE into $partial from $mirror"
+    nice -n 10 debootstrap --variant=minbase "$ROOTFS_SUITE" "$partial" "$mirror" > "$partial.log" 2>&1 ||
+        die "debootstrap failed, see $partial.log"
+    # Package scripts must not start services in the chroot: daemons start when a cluster asks.
+    printf '#!/bin/sh\nexit 101\n' > "$partial/usr/sbin/policy-rc.d"
+    chmod 0755 "$partial/usr/sbin/policy-rc.d"
+    pkgs="${ROOTFS_PACKAGES[*]}"
+    log "installing $pkgs"
+    ROOTFS_DIR="$partial" rootfs_exec /bin/sh -euc '
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -q
+        nice -n 10 apt-get install -y -q --no-install-recommends $1
+        apt-get clean' rootfs-install "$pkgs" >> "$partial.log" 2>&1 ||
+        die "package install in the rootfs failed, see $partial.log"
+    if [ -e "$ROOTFS_DIR" ]; then
+        rm -rf -- "$ROOTFS_DIR.old"
+        mv -- "$ROOTFS_DIR" "$ROOTFS_DIR.old"
+    fi
+    mv -- "$partial" "$ROOTFS_DIR"
+    mv -- "$partial.log" "$ROOTFS_DIR.build.log"
+    rm -rf -- "$ROOTFS_DIR.old"
+    rootfs_write_stamp
+    log "rootfs ready at $ROOTFS_DIR"
+    cat "$ROOTFS_STAMP"
+}

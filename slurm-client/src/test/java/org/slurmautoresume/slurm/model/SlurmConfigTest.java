@@ -1,0 +1,25 @@
+package org.slurmautoresume.slurm.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class SlurmConfigTest {
+
+    /** 22.05 names the none plugin; 24.11 prints (null) for the same setting; a missing key proves nothing. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "accounting_storage/none | true",
+        "(null) | true",
+        "accounting_storage/slurmdbd | false"})
+    void readsAccountingOffAsEveryReleasePrintsIt(String type, boolean none) {
+        assertEquals(none, new SlurmConfig(Map.of("AccountingStorageType", type)).keepsNoAccounting());
+    }
+
+    @org.junit.jupiter.api.Test
+    void aConfigWithoutTheKeyIsNotTakenForNoAccounting() {
+        assertEquals(false, new SlurmConfig(Map.of("ClusterName", "c")).keepsNoAccounting());
+    }
+}
