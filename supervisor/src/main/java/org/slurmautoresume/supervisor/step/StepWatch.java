@@ -119,7 +119,7 @@ final class StepWatch {
         for (int i = 0; i < STEP_LOOKUP_POLLS && srun.isAlive(); i++) {
             try {
                 for (Step s : slurm.steps(jobId.get())) {
-                    if (s.srunPid().isPresent() && s.srunPid().getAsInt() == srun.pid()) {
+                    if (createdBy(s, srun.pid())) {
                         return Optional.of(s);
                     }
                 }
@@ -131,6 +131,15 @@ final class StepWatch {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether {@code step} is the one the srun of {@code pid} created and it runs. From 24.11 a
+     * step still waiting for resources is listed as {@code JOB.TDB}, State=PENDING, with its
+     * srun's pid already: not yet a step anyone can watch or cancel, so the lookup waits for its id.
+     */
+    static boolean createdBy(Step step, long pid) {
+        return step.srunPid().isPresent() && step.srunPid().getAsInt() == pid && !"PENDING".equals(step.state());
     }
 
     private void stepFound(Srun srun, Step step) {
