@@ -117,6 +117,12 @@ public final class ConfigFields {
         known.addAll(names);
     }
 
+    /** A section of exactly these fields: any other is an error, reported now. */
+    public void only(Collection<String> names) {
+        accept(names);
+        rejectUnknown();
+    }
+
     public void error(String name, String message, String fix) {
         problems.error(path.field(name), message, fix);
     }

@@ -82,6 +82,7 @@ class GpuFaultRecoveryIT {
                     + " step ended%n", victim, markedMs, replacement.latency());
         } finally {
             cluster.run(List.of("scancel", jobId));
+            cluster.gpuRepair(victim);
             cluster.run(List.of("scontrol", "update", "nodename=" + victim, "state=resume"));
             SupervisedSteps.stop(supervised);
         }
@@ -117,6 +118,7 @@ class GpuFaultRecoveryIT {
             assertEquals(List.of(1, 2), timeline.launchedAttempts(), timeline.toString());
         } finally {
             cluster.run(List.of("scancel", jobId));
+            cluster.gpuRepair("node2");
             cluster.run(List.of("scontrol", "update", "nodename=node2", "state=resume"));
             SupervisedSteps.stop(supervised);
         }
@@ -131,6 +133,9 @@ class GpuFaultRecoveryIT {
      */
     @Test
     void aFaultOnlyNvidiaSmiShowsIsFoundByTheAgentsGpuCheck() throws Exception {
+        for (String node : List.of("node1", "node2")) {
+            assertTrue(cluster.gpuRepair(node).succeeded(), "sound GPUs to begin with"); // whatever ran before
+        }
         SupervisedSteps supervised = SupervisedSteps.start(cluster, PREFIX, "--node", "node2", "--xid-source", "off",
                 "--gpu-check-every", "1", "--gpu-tools", cluster.gpuTools("node2").toString());
         LocalAgent node1Agent = null;
@@ -141,6 +146,7 @@ class GpuFaultRecoveryIT {
                     "--gpu-tools", cluster.gpuTools("node1").toString(), "--metrics-listen", "127.0.0.1:0");
             jobId = supervised.stepWithSpare(cluster, FIRST_START);
             long injected = System.nanoTime();
+            Instant faultAt = Instant.now();
             cluster.gpuFault("node2", 48);
             Wait.until("node2's agent to mark it", Duration.ofSeconds(30), () ->
                     node("node2").state().isFail() ? Optional.of(true) : Optional.empty());
@@ -163,6 +169,7 @@ class GpuFaultRecoveryIT {
             for (String other : List.of("node1", "node3", "node4")) {
                 assertFalse(node(other).state().isFail(), other + " " + node(other).state().display());
             }
+            FaultMatrix.row("gpu-fault-smi-only", faultAt, timeline, done.state().name());
             System.out.printf("fault only nvidia-smi shows, on node2: marked %d ms after the fault%n", markedMs);
         } finally {
             if (jobId != null) {

@@ -84,6 +84,7 @@ class XidWatchIT {
             assertEquals(before + 1.0, LocalAgent.sample(agent.scrapeMetrics(), "autoresume_agent_xids_total{class=\"reset\"}"));
         } finally {
             agent.stop();
+            cluster.gpuRepair(victim);
             cluster.run(List.of("scontrol", "update", "nodename=" + victim, "state=resume"));
         }
     }

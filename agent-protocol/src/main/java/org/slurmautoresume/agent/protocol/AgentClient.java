@@ -98,10 +98,10 @@ public final class AgentClient {
             closeQuietly(channel);
             String hint = " (start it as root: systemctl start autoresume-agent, or autoresume agent)";
             if (!Files.exists(socket)) {
-                throw new AgentException("the autoresume agent is not running: no socket at " + socket + hint, e);
+                throw new AgentUnavailableException("the autoresume agent is not running: no socket at " + socket + hint, e);
             }
             if (e instanceof ConnectException || String.valueOf(e.getMessage()).contains("refused")) {
-                throw new AgentException("the autoresume agent is not running: nothing listens on " + socket
+                throw new AgentUnavailableException("the autoresume agent is not running: nothing listens on " + socket
                         + hint, e);
             }
             throw new AgentException("cannot connect to the autoresume agent on " + socket + ": " + e.getMessage(), e);

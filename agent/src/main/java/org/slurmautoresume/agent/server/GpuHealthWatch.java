@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slurmautoresume.nodeops.health.CheckResult;
@@ -36,6 +37,7 @@ public final class GpuHealthWatch implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(GpuHealthWatch.class);
     /** A reason stays readable in sinfo and far below Slurm's limits; our own words come first. */
     static final int MAX_DETAIL = 200;
+    private static final Pattern COMMAND = Pattern.compile("`(?:[^`\\s]*/)?([^`/\\s]+)[^`]*`");
 
     private final List<HealthCheck> checks;
     private final HealthContext context;
@@ -174,7 +176,10 @@ public final class GpuHealthWatch implements Closeable {
             }
             text.append(result.check()).append(" check: ").append(result.summary());
         }
-        String printable = text.toString().replaceAll("[\\p{Cntrl}\"]+", " ").strip();
+        // A failed command is quoted whole ("`/usr/bin/nvidia-smi --query-gpu=... --format=...` exited with
+        // status 255: ..."); its program's name says as much in a reason and leaves room for the error.
+        String named = COMMAND.matcher(text).replaceAll("$1");
+        String printable = named.replaceAll("[\\p{Cntrl}\"]+", " ").strip();
         return printable.length() <= MAX_DETAIL ? printable : printable.substring(0, MAX_DETAIL - 3) + "...";
     }
 

@@ -152,6 +152,14 @@ class GpuHealthWatchTest {
     }
 
     @Test
+    void aFailedCommandIsNamedByItsProgram() {
+        assertEquals("gpu check: nvidia-smi failed: nvidia-smi exited with status 255: Unable to determine the device"
+                + " handle", GpuHealthWatch.detail(List.of(fault(HealthAction.REBOOT, "nvidia-smi failed: `/var/tmp/c/gpu/"
+                + "node1/bin/nvidia-smi --query-gpu=index,pci.bus_id --format=csv,noheader,nounits` exited with status"
+                + " 255: Unable to determine the device handle"))));
+    }
+
+    @Test
     void theReasonIsOneBoundedLine() {
         String detail = GpuHealthWatch.detail(List.of(fault(HealthAction.REBOOT, "nvidia-smi failed:\n\"x\"\t"
                 + "y".repeat(500))));

@@ -30,8 +30,7 @@ final class CheckpointSection {
         }
         ConfigFields in = maybe.get();
         int mark = in.problems().mark();
-        in.accept(FIELDS);
-        in.rejectUnknown();
+        in.only(FIELDS);
         Optional<String> directory = in.text("directory");
         if (directory.isPresent() && directory.get().isBlank()) {
             in.error("directory", "must not be empty; leave it out to use "

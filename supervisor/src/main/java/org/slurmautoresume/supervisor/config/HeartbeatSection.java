@@ -24,8 +24,7 @@ final class HeartbeatSection {
         }
         ConfigFields in = maybe.get();
         int mark = in.problems().mark();
-        in.accept(FIELDS);
-        in.rejectUnknown();
+        in.only(FIELDS);
         OptionalLong startup = in.wholeNumber("startupTimeoutSeconds", 1, Integer.MAX_VALUE);
         OptionalLong steady = in.wholeNumber("steadyTimeoutSeconds", 1, Integer.MAX_VALUE);
         OptionalLong checkpoint = in.wholeNumber("checkpointTimeoutSeconds", 1, Integer.MAX_VALUE);

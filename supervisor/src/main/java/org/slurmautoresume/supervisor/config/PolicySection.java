@@ -51,8 +51,7 @@ final class PolicySection {
         Optional<ConfigFields> restart = runPolicy.object("restartPolicy");
         if (restart.isPresent()) {
             ConfigFields in = restart.get();
-            in.accept(RESTART_POLICY_FIELDS);
-            in.rejectUnknown();
+            in.only(RESTART_POLICY_FIELDS);
             beforeFull = in.wholeNumber("numRestartBeforeFullJobRestart", 0, MAX);
             evalPeriod = in.wholeNumber("evalPeriodSeconds", 1, MAX);
             maxFull = in.wholeNumber("maxFullJobRestarts", 0, MAX);
@@ -126,8 +125,7 @@ final class PolicySection {
             return DumpSettings.DEFAULT;
         }
         ConfigFields in = maybe.get();
-        in.accept(DUMP_FIELDS);
-        in.rejectUnknown();
+        in.only(DUMP_FIELDS);
         SignalNumber signal = in.text("signal").map(name -> signal(name, in.pathOf("signal"), in))
                 .orElse(DumpSettings.DEFAULT.signal());
         OptionalLong grace = in.wholeNumber("gracePeriodSeconds", 0, MAX);

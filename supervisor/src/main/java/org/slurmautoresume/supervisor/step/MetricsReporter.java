@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slurmautoresume.agent.protocol.AgentClient;
 import org.slurmautoresume.agent.protocol.AgentException;
+import org.slurmautoresume.agent.protocol.AgentUnavailableException;
 import org.slurmautoresume.agent.protocol.AgentReport;
 import org.slurmautoresume.agent.protocol.AgentRequest;
 import org.slurmautoresume.agent.protocol.AgentRequestException;
@@ -23,9 +24,9 @@ import org.slurmautoresume.supervisor.policy.RestartLevel;
 /**
  * Tells the node's agent what the job's timeline records, for the agent's Prometheus metrics:
  * the events that a counter or histogram counts, sent in the background one after another so
- * the step never waits for the agent. With no agent socket on the node nothing is sent and
- * nothing said (a cluster may run without agents; recovery says so itself when it needs one);
- * an agent that is there but refuses or does not answer is said once on the step's stderr.
+ * the step never waits for the agent. With no agent running on the node (no socket, or nothing
+ * listening on it) nothing is sent and nothing said: the once-per-job recovery-paths line
+ * already told the user; an agent that refuses or does not answer is said once on the step's stderr.
  * Metrics are for the operator, never a reason to hold up or stop a step.
  */
 final class MetricsReporter implements AutoCloseable {
@@ -117,6 +118,8 @@ final class MetricsReporter implements AutoCloseable {
                         complainOnce("the agent did not count a report for the metrics: "
                                 + (response.length() > 300 ? response.substring(0, 300) + "..." : response));
                     }
+                } catch (AgentUnavailableException e) {
+                    // No agent runs: the once-per-job recovery-paths line says so; metrics are not worth a second word.
                 } catch (AgentException e) {
                     complainOnce("metrics not reported (" + e.getMessage() + ")");
                 }
