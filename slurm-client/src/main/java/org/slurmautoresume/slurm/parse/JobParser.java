@@ -41,13 +41,51 @@ public final class JobParser {
             "WCKey", "SELinuxContext", "StepMgrEnabled", "FailedNode", "BatchFeatures", "ResizeTime",
             "FedOrigin", "FedViableSiblings", "FedActiveSiblings", "JOB_GRES", "GresEnforceBind",
             "GresAllowTaskSharing", "GresOneTaskPerSharing", "SpreadJob", "MinMemoryTRES",
-            "CPUFreqReq", "Profile", "MaxNodes", "CPUs", "ExpeditedRequeue");
+            "CPUFreqReq", "Profile", "MaxNodes", "CPUs", "ExpeditedRequeue", "KillOnInvalidDependent");
+
+    /**
+     * The order scontrol prints job keys in, the same from 22.05 to 25.11 (read from
+     * slurm_sprint_job_info in each release: keys are added, never moved). Keys no release of
+     * that span prints in a job record (CPUFreqReq, Profile, MaxNodes, CPUs belong to steps)
+     * go last, where they can never end a value that comes before them.
+     */
+    static final List<String> PRINT_ORDER = List.of(
+            "JobId", "ArrayJobId", "ArrayTaskId", "ArrayTaskThrottle", "HetJobId", "HetJobOffset", "JobName",
+            "HetJobIdSet", "UserId", "GroupId", "MCS_label", "Priority", "Nice", "Account", "QOS", "WCKey",
+            "JobState", "Reason", "FailedNode", "Dependency", "Requeue", "Restarts", "BatchFlag", "Reboot",
+            "ExitCode", "DerivedExitCode", "RunTime", "TimeLimit", "TimeMin", "SubmitTime", "EligibleTime",
+            "AccrueTime", "ResizeTime", "StartTime", "EndTime", "Deadline", "CronJob", "CrontabSpec",
+            "PreemptEligibleTime", "PreemptTime", "SuspendTime", "SecsPreSuspend", "LastSchedEval", "Scheduler",
+            "Partition", "AllocNode:Sid", "ReqNodeList", "ExcNodeList", "NodeList", "SchedNodeList",
+            "BatchFeatures", "BatchHost", "StepMgrEnabled", "FedOrigin", "FedViableSiblings", "FedActiveSiblings",
+            "NumNodes", "NumCPUs", "NumTasks", "CPUs/Task", "ReqB:S:C:T", "TRES", "ReqTRES", "AllocTRES",
+            "Socks/Node", "NtasksPerN:B:S:C", "CoreSpec", "ThreadSpec", "JOB_GRES", "Nodes", "CPU_IDs", "Mem",
+            "GRES", "MinCPUsNode", "MinMemoryNode", "MinMemoryCPU", "MinMemoryTRES", "MinTmpDiskNode", "Features",
+            "DelayBoot", "ClusterFeatures", "Prefer", "Reservation", "OverSubscribe", "Contiguous", "Licenses",
+            "LicensesAlloc", "Network", "Command", "WorkDir", "AdminComment", "SystemComment", "Comment", "Extra",
+            "StdErr", "StdIn", "StdOut", "SegmentSize", "Switches", "Wait-for-Switch", "BurstBuffer",
+            "BurstBufferState", "Power", "GresAllowTaskSharing", "GresEnforceBind", "GresOneTaskPerSharing",
+            "KillOInInvalidDependent", "KillOnInvalidDependent", "SpreadJob", "ExpeditedRequeue", "OOMKillStep",
+            "CpusPerTres", "MemPerTres", "TresBind", "TresFreq", "TresPerJob", "TresPerNode", "TresPerSocket",
+            "TresPerTask", "MailUser", "MailType", "NtasksPerTRES", "Container", "ContainerID", "SELinuxContext",
+            "ResvPorts", "CPUFreqReq", "Profile", "MaxNodes", "CPUs");
 
     static final Set<String> FREE_TEXT_KEYS = Set.of(
             "JobName", "Comment", "AdminComment", "SystemComment", "Command", "WorkDir", "StdErr",
             "StdIn", "StdOut", "Extra", "CrontabSpec", "Container", "MailUser");
 
-    private final KeyValueLineParser lineParser = new KeyValueLineParser(KNOWN_KEYS, FREE_TEXT_KEYS);
+    /**
+     * Every decision reads fields scontrol prints between UserId and Command, where it prints only
+     * its own words and values slurmctld validated. The two free-text values before that span
+     * are held to the key always printed after them (JobName to UserId, CrontabSpec to
+     * SuspendTime); the free-text values after it cannot reach back into it.
+     */
+    static final PrintOrder ORDER = new PrintOrder(PRINT_ORDER,
+            Map.of("JobName", "UserId", "CrontabSpec", "SuspendTime"),
+            Set.of("Nodes", "CPU_IDs", "Mem", "GRES"),
+            Set.of("JobId", "JobState"));
+
+    private final KeyValueLineParser lineParser = new KeyValueLineParser(KNOWN_KEYS, FREE_TEXT_KEYS, ORDER);
 
     public List<Job> parseAll(String output) {
         List<Job> jobs = new ArrayList<>();
