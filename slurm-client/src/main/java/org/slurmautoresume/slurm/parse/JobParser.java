@@ -2,10 +2,12 @@ package org.slurmautoresume.slurm.parse;
 
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobListing;
 import org.slurmautoresume.slurm.model.JobState;
 import org.slurmautoresume.slurm.model.SlurmTime;
 
@@ -87,12 +89,64 @@ public final class JobParser {
 
     private final KeyValueLineParser lineParser = new KeyValueLineParser(KNOWN_KEYS, FREE_TEXT_KEYS, ORDER);
 
+    /** Every job, or a {@link ParseException} for the first record that cannot be read. */
     public List<Job> parseAll(String output) {
-        List<Job> jobs = new ArrayList<>();
-        for (String record : RecordSplitter.records(output)) {
-            jobs.add(parse(record));
+        JobListing listing = readAll(output);
+        if (!listing.unreadable().isEmpty()) {
+            throw new ParseException(listing.unreadable().get(0).problem(), output);
         }
-        return jobs;
+        return listing.jobs();
+    }
+
+    /**
+     * Every record, each read on its own. A line that does not start with {@code JobId=} is the
+     * rest of the record before it (a value held a line break): both are unreadable. A job id
+     * printed twice means a value forged a record: every record with that id is unreadable.
+     */
+    public JobListing readAll(String output) {
+        List<String> records = RecordSplitter.records(output);
+        List<Job> read = new ArrayList<>();
+        List<JobListing.Unreadable> unreadable = new ArrayList<>();
+        Map<String, Integer> printed = new HashMap<>();
+        Job previous = null;
+        for (String record : records) {
+            if (!record.startsWith("JobId=")) {
+                if (previous != null) {
+                    read.remove(previous);
+                    unreadable.add(new JobListing.Unreadable(previous.jobId(),
+                            "the record goes on past its line: a value holds a line break"));
+                }
+                unreadable.add(new JobListing.Unreadable("", "a line that starts with no JobId, the rest of a record"
+                        + " whose value holds a line break: \"" + ParseException.abbreviate(record) + "\""));
+                previous = null;
+                continue;
+            }
+            try {
+                previous = parse(record);
+                read.add(previous);
+                printed.merge(previous.jobId(), 1, Integer::sum);
+            } catch (ParseException e) {
+                unreadable.add(new JobListing.Unreadable(leadingJobId(record), e.getMessage()));
+                previous = null;
+            }
+        }
+        for (Map.Entry<String, Integer> id : printed.entrySet()) {
+            if (id.getValue() > 1) {
+                read.removeIf(job -> job.jobId().equals(id.getKey()));
+                unreadable.add(new JobListing.Unreadable(id.getKey(), "job " + id.getKey() + " printed "
+                        + id.getValue() + " times: a value holds a line break that forged a record"));
+            }
+        }
+        return new JobListing(read, unreadable);
+    }
+
+    /** The digits after a leading {@code JobId=}, which scontrol writes before any user text. */
+    private static String leadingJobId(String record) {
+        int end = "JobId=".length();
+        while (end < record.length() && Character.isDigit(record.charAt(end))) {
+            end++;
+        }
+        return record.startsWith("JobId=") ? record.substring("JobId=".length(), end) : "";
     }
 
     public Job parse(String line) {
