@@ -80,10 +80,13 @@ public final class JobParser {
      * Every decision reads fields scontrol prints between UserId and Command, where it prints only
      * its own words and values slurmctld validated. The two free-text values before that span
      * are held to the key always printed after them (JobName to UserId, CrontabSpec to
-     * SuspendTime); the free-text values after it cannot reach back into it.
+     * SuspendTime); the free-text values after it cannot reach back into it. Command, StdErr and
+     * StdIn are held to the key printed after them too (StdErr, StdIn and StdOut come together,
+     * for batch jobs); the values after WorkDir and StdOut, which nothing here reads, are not.
      */
     static final PrintOrder ORDER = new PrintOrder(PRINT_ORDER,
-            Map.of("JobName", "UserId", "CrontabSpec", "SuspendTime"),
+            Map.of("JobName", "UserId", "CrontabSpec", "SuspendTime", "Command", "WorkDir",
+                    "StdErr", "StdIn", "StdIn", "StdOut"),
             Set.of("Nodes", "CPU_IDs", "Mem", "GRES"),
             Set.of("JobId", "JobState"));
 

@@ -100,6 +100,10 @@ public final class KeyValueLineParser {
         String key = keyOf(text, 0, keyEnd);
         int lastPosition = positions.getOrDefault(key, -1);
         while (key != null) {
+            Integer position = positions.get(key);
+            if (position != null) {
+                lastPosition = position;
+            }
             boolean freeText = freeTextKeys.contains(key);
             boolean inBlock = order.repeatable().contains(key);
             String anchor = order.anchors().get(key);
@@ -146,10 +150,6 @@ public final class KeyValueLineParser {
             }
             int valueEnd = nextKeyStart < 0 ? text.length() : nextKeyStart - 1;
             put(fields, key, trimmed(text, valueStart, valueEnd));
-            Integer position = positions.get(key);
-            if (position != null) {
-                lastPosition = position;
-            }
             key = nextKey;
             keyEnd = nextKeyEnd;
         }
