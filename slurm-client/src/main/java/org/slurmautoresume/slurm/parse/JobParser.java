@@ -33,7 +33,7 @@ public final class JobParser {
             "NumNodes", "NumCPUs", "NumTasks", "CPUs/Task", "ReqB:S:C:T", "TRES", "ReqTRES", "AllocTRES",
             "Socks/Node", "NtasksPerN:B:S:C", "CoreSpec", "ThreadSpec", "MinCPUsNode", "MinMemoryNode",
             "MinMemoryCPU", "MinTmpDiskNode", "Features", "ClusterFeatures", "Prefer", "DelayBoot",
-            "OverSubscribe", "Contiguous", "Licenses", "LicensesAlloc", "Network", "Command", "WorkDir",
+            "OverSubscribe", "Contiguous", "Licenses", "LicensesAlloc", "Network", "Command", "SubmitLine", "WorkDir",
             "StdErr", "StdIn", "StdOut", "Power", "Comment", "AdminComment", "SystemComment",
             "CPU_IDs", "Mem", "GRES", "Nodes", "TresPerNode", "TresPerTask", "TresPerJob",
             "TresPerSocket", "MemPerTres", "CpusPerTres", "TresBind", "TresFreq", "NtasksPerTRES",
@@ -64,7 +64,7 @@ public final class JobParser {
             "Socks/Node", "NtasksPerN:B:S:C", "CoreSpec", "ThreadSpec", "JOB_GRES", "Nodes", "CPU_IDs", "Mem",
             "GRES", "MinCPUsNode", "MinMemoryNode", "MinMemoryCPU", "MinMemoryTRES", "MinTmpDiskNode", "Features",
             "DelayBoot", "ClusterFeatures", "Prefer", "Reservation", "OverSubscribe", "Contiguous", "Licenses",
-            "LicensesAlloc", "Network", "Command", "WorkDir", "AdminComment", "SystemComment", "Comment", "Extra",
+            "LicensesAlloc", "Network", "Command", "SubmitLine", "WorkDir", "AdminComment", "SystemComment", "Comment", "Extra",
             "StdErr", "StdIn", "StdOut", "SegmentSize", "Switches", "Wait-for-Switch", "BurstBuffer",
             "BurstBufferState", "Power", "GresAllowTaskSharing", "GresEnforceBind", "GresOneTaskPerSharing",
             "KillOInInvalidDependent", "KillOnInvalidDependent", "SpreadJob", "ExpeditedRequeue", "OOMKillStep",
@@ -74,7 +74,7 @@ public final class JobParser {
 
     static final Set<String> FREE_TEXT_KEYS = Set.of(
             "JobName", "Comment", "AdminComment", "SystemComment", "Command", "WorkDir", "StdErr",
-            "StdIn", "StdOut", "Extra", "CrontabSpec", "Container", "MailUser");
+            "StdIn", "StdOut", "Extra", "CrontabSpec", "Container", "MailUser", "SubmitLine");
 
     /**
      * Every decision reads fields scontrol prints between UserId and Command, where it prints only
@@ -82,10 +82,11 @@ public final class JobParser {
      * are held to the key always printed after them (JobName to UserId, CrontabSpec to
      * SuspendTime); the free-text values after it cannot reach back into it. Command, StdErr and
      * StdIn are held to the key printed after them too (StdErr, StdIn and StdOut come together,
-     * for batch jobs); the values after WorkDir and StdOut, which nothing here reads, are not.
+     * for batch jobs; 25.11 prints SubmitLine between Command and WorkDir); the values after
+     * WorkDir and StdOut, which nothing here reads, are not.
      */
     static final PrintOrder ORDER = new PrintOrder(PRINT_ORDER,
-            Map.of("JobName", "UserId", "CrontabSpec", "SuspendTime", "Command", "WorkDir",
+            Map.of("JobName", "UserId", "CrontabSpec", "SuspendTime", "Command", "WorkDir", "SubmitLine", "WorkDir",
                     "StdErr", "StdIn", "StdIn", "StdOut"),
             Set.of("Nodes", "CPU_IDs", "Mem", "GRES"),
             Set.of("JobId", "JobState"));

@@ -16,11 +16,10 @@ import org.slurmautoresume.slurm.model.RawFields;
  * so text like {@code count=7} or {@code State=odd} stays put. Keys it does not know are kept,
  * never fatal: newer Slurm versions add fields.
  *
- * <p>Given a {@link PrintOrder}, the reading is one no job attribute can steer: a key ends a
- * value only if scontrol prints it after every key read so far; a free-text value with an
- * anchor ends no later than that anchor, which must appear exactly once; a value that is not
- * free text and still holds a known key, or a record without a required key, is refused
- * ({@link ParseException}) rather than guessed at.
+ * <p>Given a {@link PrintOrder}, the reading is one no job attribute can steer: a free-text
+ * value ends only at a key scontrol prints after it, and one with an anchor no later than that
+ * anchor, which must appear exactly once; a known key printed twice, or a record without a
+ * required key, is refused ({@link ParseException}) rather than guessed at.
  */
 public final class KeyValueLineParser {
 
@@ -98,29 +97,28 @@ public final class KeyValueLineParser {
         }
         LinkedHashMap<String, String> fields = new LinkedHashMap<>(64);
         String key = keyOf(text, 0, keyEnd);
-        int lastPosition = positions.getOrDefault(key, -1);
         while (key != null) {
-            Integer position = positions.get(key);
-            if (position != null) {
-                lastPosition = position;
-            }
-            boolean freeText = freeTextKeys.contains(key);
-            boolean inBlock = order.repeatable().contains(key);
-            String anchor = order.anchors().get(key);
             int valueStart = keyEnd + 1;
+            boolean freeText = freeTextKeys.contains(key);
+            // Only a user writes blanks and key-shaped words into a value; scontrol's own values
+            // end at the next key, and any known key printed twice is caught below.
+            int after = -1;
             int limit = Integer.MAX_VALUE;
-            if (anchor != null) {
-                int seen = occurrences(text, valueStart, anchor);
-                if (seen != 1) {
-                    throw new ParseException(anchor + "= appears " + seen + " times after " + key
-                            + "=, where scontrol prints it once: the record is ambiguous", text);
+            if (freeText) {
+                after = positions.getOrDefault(key, Integer.MAX_VALUE);
+                String anchor = order.anchors().get(key);
+                if (anchor != null) {
+                    int seen = occurrences(text, valueStart, anchor);
+                    if (seen != 1) {
+                        throw new ParseException(anchor + "= appears " + seen + " times after " + key
+                                + "=, where scontrol prints it once: the record is ambiguous", text);
+                    }
+                    limit = positions.get(anchor);
                 }
-                limit = positions.get(anchor);
             }
             int nextKeyStart = -1;
             int nextKeyEnd = -1;
             String nextKey = null;
-            String absorbed = null;
             for (int i = text.indexOf(' ', valueStart); i >= 0; i = text.indexOf(' ', i + 1)) {
                 int candidate = i + 1;
                 int candidateEnd = keyEndAt(text, candidate);
@@ -128,14 +126,11 @@ public final class KeyValueLineParser {
                     continue;
                 }
                 String known = knownKeys.find(text, candidate, candidateEnd);
-                if (known == null && freeText) {
-                    continue;
-                }
-                if (known != null) {
-                    int at = positions.get(known);
-                    boolean inOrder = at > lastPosition || (inBlock && order.repeatable().contains(known));
-                    if (!inOrder || at > limit) {
-                        absorbed = absorbed == null ? known : absorbed;
+                if (freeText) {
+                    // A free-text value ends only where scontrol prints a later key: text in it
+                    // can never make up a field printed before it, nor past its anchor.
+                    Integer at = known == null ? null : positions.get(known);
+                    if (at == null || at <= after || at > limit) {
                         continue;
                     }
                 }
@@ -144,11 +139,11 @@ public final class KeyValueLineParser {
                 nextKey = known != null ? known : text.substring(candidate, candidateEnd);
                 break;
             }
-            if (absorbed != null && !freeText) {
-                throw new ParseException(key + "= holds " + absorbed + "=, which scontrol prints as a field of its own:"
-                        + " a value was written to look like fields", text);
-            }
             int valueEnd = nextKeyStart < 0 ? text.length() : nextKeyStart - 1;
+            if (fields.containsKey(key) && positions.containsKey(key) && !order.repeatable().contains(key)) {
+                throw new ParseException(key + "= printed twice, where scontrol prints it once: a value was"
+                        + " written to look like fields", text);
+            }
             put(fields, key, trimmed(text, valueStart, valueEnd));
             key = nextKey;
             keyEnd = nextKeyEnd;

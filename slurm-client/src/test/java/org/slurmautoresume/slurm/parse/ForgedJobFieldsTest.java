@@ -52,12 +52,12 @@ class ForgedJobFieldsTest {
     private static String baseline() {
         return Fixtures.read("slurm-22.05", "show-job-running.txt").strip()
                 .replace("Deadline=N/A ", "Deadline=N/A CronJob=Yes CrontabSpec=\"*/5 * * * *\" ")
-                .replace("Command=(null)", "Command=/home/artest/train.sh")
+                .replace("Command=(null)", "Command=/home/artest/train.sh SubmitLine=sbatch train.sh")
                 .replace(" StdErr=", " AdminComment=site SystemComment=ctld Comment=mine Extra=more StdErr=")
                 .replace("Power=", "Power= MailUser=artest MailType=END Container=/oci/bundle");
     }
 
-    private static final List<String> TEXT_KEYS = List.of("JobName", "CrontabSpec", "Command", "WorkDir",
+    private static final List<String> TEXT_KEYS = List.of("JobName", "CrontabSpec", "Command", "SubmitLine", "WorkDir",
             "AdminComment", "SystemComment", "Comment", "Extra", "StdErr", "StdIn", "StdOut", "MailUser", "Container");
 
     static Stream<Arguments> textCases() {
