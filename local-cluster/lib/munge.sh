@@ -6,11 +6,27 @@ munged_pid() {
     pid="$(pidfile_daemon "$MUNGE_PIDFILE" munged)"
     if [ -n "$pid" ]; then echo "$pid"; return 0; fi
     for d in /proc/[0-9]*; do
-        if [ "$(cat "$d/comm" 2>/dev/null || true)" = "munged" ] && pid_alive "${d#/proc/}"; then
+        if [ "$(cat "$d/comm" 2>/dev/null || true)" = "munged" ] && pid_alive "${d#/proc/}" \
+            && serves_default_socket "$d"; then
             echo "${d#/proc/}"
             return 0
         fi
     done
+    return 0
+}
+
+# serves_default_socket /proc/PID: a munged of this host's own (not one in a chroot, not one
+# started with --socket elsewhere, e.g. the Slurm 24.11 rootfs cluster's), which our clients use.
+serves_default_socket() {
+    local arg prev="" socket="$MUNGE_RUN_DIR/munge.socket.2"
+    [ "$(readlink "$1/root" 2>/dev/null || true)" = "/" ] || return 1
+    while IFS= read -r -d '' arg; do
+        case "$prev|$arg" in
+            *"|--socket="*) [ "${arg#--socket=}" = "$socket" ] || return 1 ;;
+            "-S|"* | "--socket|"*) [ "$arg" = "$socket" ] || return 1 ;;
+        esac
+        prev="$arg"
+    done <"$1/cmdline"
     return 0
 }
 
