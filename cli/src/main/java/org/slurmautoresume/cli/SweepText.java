@@ -4,7 +4,7 @@ import java.io.PrintWriter;
 import org.slurmautoresume.nodeops.sweep.SweepPlan;
 import org.slurmautoresume.nodeops.sweep.SweepReport;
 
-/** The sweep report for people: one line per action, held-back action and finding. */
+/** The sweep report for people: one line per action, held-back action, finding and unreadable job. */
 final class SweepText {
 
     private SweepText() {
@@ -24,6 +24,11 @@ final class SweepText {
         }
         for (SweepPlan.Finding finding : report.findings()) {
             out.println("  report: " + finding.kind() + " " + finding.node() + ": " + finding.why());
+        }
+        for (var unreadable : report.unreadableJobs()) {
+            // The problem quotes a user's job name: print it on one line, never as lines of its own.
+            out.println("  unreadable job record " + (unreadable.jobId().isEmpty() ? "(no job id)" : unreadable.jobId())
+                    + ": " + unreadable.problem().replace("\n", "\\n").replace("\r", "\\r"));
         }
     }
 }

@@ -110,6 +110,28 @@ class SweepCommandTest {
     }
 
     @Test
+    void aJobNameWithALineBreakIsReportedAndTheRestIsStillSwept() throws Exception {
+        // scontrol -o prints the name as written: the record of job 8 comes out in two lines.
+        String split = jobText("show-job-running.txt").replace("JobName=timeout", "JobName=x\nJobState=RUNNING");
+        String donor = jobText("show-job-expansion-donor.txt").replace("JobName=no-shell", "JobName=autoresume-donor-21");
+        Path policy = clusterWithAReturnedNode("");
+        cli.answer(List.of("-o", "show", "job"), 0, split + "\n" + donor + "\n", "")
+                .answer(List.of("22"), 0, "", "");
+        assertEquals(ExitCode.SWEEP_ACTED.code(), cli.run("sweep", "--policy", policy.toString(), "--lock", lock(), "--json"),
+                cli.err);
+        JsonNode report = new ObjectMapper().readTree(cli.out);
+        assertEquals("node2", report.get("actions").get(0).get("target").asText());
+        assertEquals(1, report.get("jobsSeen").asInt());
+        JsonNode unreadable = report.get("unreadableJobs");
+        assertEquals(2, unreadable.size(), cli.out);
+        assertEquals("8", unreadable.get(0).get("jobId").asText());
+        assertEquals("", unreadable.get(1).get("jobId").asText());
+        // The donor's target (job 21) is not among the jobs read, but a record could not be read:
+        // "its target is gone" proves nothing, so the donor is left alone.
+        verify(cli.runner, never()).run(argThat(r -> r != null && r.argv().equals(List.of("scancel", "22"))));
+    }
+
+    @Test
     void aBadPolicyNamesTheFileAndFieldAndIsAUsageError() throws Exception {
         Path policy = dir.resolve("p.json");
         Files.writeString(policy, "{\"maxNodes\": -1}");

@@ -12,6 +12,7 @@ import org.slurmautoresume.nodeops.admin.NodeUpdater;
 import org.slurmautoresume.slurm.probe.TcpNodeProber;
 import org.slurmautoresume.slurm.exec.CommandRunner;
 import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobListing;
 import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.client.SlurmClient;
 
@@ -56,9 +57,12 @@ public final class Sweep {
 
     private SweepReport pass(SweepPolicy policy, boolean dryRun) {
         List<Node> nodes = slurm.nodes();
-        List<Job> jobs = slurm.jobs();
+        // One job's unreadable record (its owner wrote a line break into its name) is that job's
+        // problem: it is reported, and every other job and node is swept as usual.
+        JobListing listing = slurm.readJobs();
+        List<Job> jobs = listing.jobs();
         LocalDateTime now = clock.get();
-        SweepPlan plan = new SweepPlanner(policy).plan(nodes, jobs, now);
-        return executor.execute(plan, nodes, jobs.size(), now, dryRun);
+        SweepPlan plan = new SweepPlanner(policy).plan(nodes, jobs, !listing.unreadable().isEmpty(), now);
+        return executor.execute(plan, nodes, jobs.size(), now, dryRun).withUnreadableJobs(listing.unreadable());
     }
 }

@@ -35,6 +35,14 @@ public final class SweepPlanner {
     }
 
     public SweepPlan plan(List<Node> nodes, List<Job> jobs, LocalDateTime now) {
+        return plan(nodes, jobs, false, now);
+    }
+
+    /**
+     * {@code someUnreadable}: scontrol printed job records that could not be read, so a job
+     * missing from {@code jobs} may still exist, and "its target is gone" proves nothing.
+     */
+    public SweepPlan plan(List<Node> nodes, List<Job> jobs, boolean someUnreadable, LocalDateTime now) {
         Set<String> excluded = policy.excludeNodes().isBlank() ? Set.of() : new HashSet<>(Hostlist.expand(policy.excludeNodes()));
         List<SweepAction> actions = new ArrayList<>();
         List<SweepPlan.Finding> findings = new ArrayList<>();
@@ -58,7 +66,7 @@ public final class SweepPlanner {
         if (!completing.isEmpty()) {
             actions.addAll(stuckCompleting(completing, jobs, now));
         }
-        actions.addAll(orphanDonors(jobs, now));
+        actions.addAll(orphanDonors(jobs, someUnreadable, now));
         SweepPlan capped = SweepCaps.apply(actions, nodes, policy);
         return new SweepPlan(capped.actions(), capped.heldBack(), findings);
     }
@@ -144,7 +152,7 @@ public final class SweepPlanner {
         return actions;
     }
 
-    private List<SweepAction> orphanDonors(List<Job> jobs, LocalDateTime now) {
+    private List<SweepAction> orphanDonors(List<Job> jobs, boolean someUnreadable, LocalDateTime now) {
         Map<String, Job> byId = null;
         List<SweepAction> actions = new ArrayList<>();
         for (Job donor : jobs) {
@@ -165,6 +173,9 @@ public final class SweepPlanner {
             Optional<LocalDateTime> submitted = SlurmTime.parse(donor.raw().get("SubmitTime"));
             Optional<Duration> age = submitted.map(t -> Duration.between(t, now));
             String why = null;
+            if (target == null && someUnreadable) {
+                continue;
+            }
             if (target == null || target.state() != JobState.RUNNING) {
                 why = "its target job " + targetId + " is " + (target == null ? "gone" : target.state().name())
                         + ", not RUNNING";

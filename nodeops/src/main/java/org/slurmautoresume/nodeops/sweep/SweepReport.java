@@ -1,14 +1,23 @@
 package org.slurmautoresume.nodeops.sweep;
 
 import java.util.List;
+import org.slurmautoresume.slurm.model.JobListing;
 
 /**
  * What one sweep did, in the shape {@code autoresume sweep --json} prints (stable field names).
  *
  * @param status what monitoring should know, one of {@link Status}'s words
+ * @param unreadableJobs job records scontrol printed that could not be read (a user's line
+ *                       break in a job name, say): left alone and reported, the rest swept
  */
 public record SweepReport(String time, boolean dryRun, int nodesSeen, int jobsSeen, String status,
-                          List<Outcome> actions, List<HeldBack> heldBack, List<SweepPlan.Finding> findings) {
+                          List<Outcome> actions, List<HeldBack> heldBack, List<SweepPlan.Finding> findings,
+                          List<JobListing.Unreadable> unreadableJobs) {
+
+    public SweepReport(String time, boolean dryRun, int nodesSeen, int jobsSeen, String status,
+                       List<Outcome> actions, List<HeldBack> heldBack, List<SweepPlan.Finding> findings) {
+        this(time, dryRun, nodesSeen, jobsSeen, status, actions, heldBack, findings, List.of());
+    }
 
     /** From best to worst; the report's status is the worst that applies. */
     public enum Status {
@@ -54,6 +63,12 @@ public record SweepReport(String time, boolean dryRun, int nodesSeen, int jobsSe
         actions = List.copyOf(actions);
         heldBack = List.copyOf(heldBack);
         findings = List.copyOf(findings);
+        unreadableJobs = List.copyOf(unreadableJobs);
+    }
+
+    /** This report with the job records that could not be read. */
+    public SweepReport withUnreadableJobs(List<JobListing.Unreadable> unreadable) {
+        return new SweepReport(time, dryRun, nodesSeen, jobsSeen, status, actions, heldBack, findings, unreadable);
     }
 
     static Status statusOf(List<Outcome> actions, List<HeldBack> heldBack) {

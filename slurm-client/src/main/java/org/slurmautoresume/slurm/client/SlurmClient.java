@@ -22,6 +22,7 @@ import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.hostlist.HostlistException;
 import org.slurmautoresume.slurm.model.InvalidJobIdException;
 import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobListing;
 import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.model.SlurmConfig;
@@ -206,6 +207,22 @@ public final class SlurmClient {
         });
     }
 
+    /**
+     * Every job the controller holds and every record it printed that could not be read (a
+     * user's line break in a name, see {@link JobListing}), so one job cannot hide the others.
+     */
+    public JobListing readJobs() {
+        Optional<List<Job>> fromJson = json(List.of("show", "job"), "list jobs", text -> parsers().jobs().parseAll(text));
+        if (fromJson.isPresent()) {
+            return new JobListing(fromJson.get(), List.of());
+        }
+        String out = scontrol(List.of("-o", "show", "job"), "list jobs");
+        if (out.strip().startsWith("No jobs in the system")) {
+            return new JobListing(List.of(), List.of());
+        }
+        return jobParser.readAll(out);
+    }
+
     /** The job; text that is not a {@link JobId} is a NOT_FOUND {@link SlurmException} quoting it. */
     public Optional<Job> job(String jobId) {
         return job(requireJobId(jobId));
@@ -215,7 +232,7 @@ public final class SlurmClient {
         String id = jobId.toString();
         return query(List.of("show", "job", id), "show job " + id, text -> parsers().jobs().parseAll(text),
                 jobParser::parseAll, SlurmClient::mentionsInvalidJob)
-                .flatMap(jobs -> jobs.stream().findFirst());
+                .flatMap(jobs -> JobAnswer.onlyRecordOf(id, jobs));
     }
 
     /** The job, or a NOT_FOUND {@link SlurmException} that names it. */

@@ -2,10 +2,12 @@ package org.slurmautoresume.slurm.parse;
 
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobListing;
 import org.slurmautoresume.slurm.model.JobState;
 import org.slurmautoresume.slurm.model.SlurmTime;
 
@@ -31,7 +33,7 @@ public final class JobParser {
             "NumNodes", "NumCPUs", "NumTasks", "CPUs/Task", "ReqB:S:C:T", "TRES", "ReqTRES", "AllocTRES",
             "Socks/Node", "NtasksPerN:B:S:C", "CoreSpec", "ThreadSpec", "MinCPUsNode", "MinMemoryNode",
             "MinMemoryCPU", "MinTmpDiskNode", "Features", "ClusterFeatures", "Prefer", "DelayBoot",
-            "OverSubscribe", "Contiguous", "Licenses", "LicensesAlloc", "Network", "Command", "WorkDir",
+            "OverSubscribe", "Contiguous", "Licenses", "LicensesAlloc", "Network", "Command", "SubmitLine", "WorkDir",
             "StdErr", "StdIn", "StdOut", "Power", "Comment", "AdminComment", "SystemComment",
             "CPU_IDs", "Mem", "GRES", "Nodes", "TresPerNode", "TresPerTask", "TresPerJob",
             "TresPerSocket", "MemPerTres", "CpusPerTres", "TresBind", "TresFreq", "NtasksPerTRES",
@@ -41,20 +43,114 @@ public final class JobParser {
             "WCKey", "SELinuxContext", "StepMgrEnabled", "FailedNode", "BatchFeatures", "ResizeTime",
             "FedOrigin", "FedViableSiblings", "FedActiveSiblings", "JOB_GRES", "GresEnforceBind",
             "GresAllowTaskSharing", "GresOneTaskPerSharing", "SpreadJob", "MinMemoryTRES",
-            "CPUFreqReq", "Profile", "MaxNodes", "CPUs", "ExpeditedRequeue");
+            "CPUFreqReq", "Profile", "MaxNodes", "CPUs", "ExpeditedRequeue", "KillOnInvalidDependent");
+
+    /**
+     * The order scontrol prints job keys in, the same from 22.05 to 25.11 (read from
+     * slurm_sprint_job_info in each release: keys are added, never moved). Keys no release of
+     * that span prints in a job record (CPUFreqReq, Profile, MaxNodes, CPUs belong to steps)
+     * go last, where they can never end a value that comes before them.
+     */
+    static final List<String> PRINT_ORDER = List.of(
+            "JobId", "ArrayJobId", "ArrayTaskId", "ArrayTaskThrottle", "HetJobId", "HetJobOffset", "JobName",
+            "HetJobIdSet", "UserId", "GroupId", "MCS_label", "Priority", "Nice", "Account", "QOS", "WCKey",
+            "JobState", "Reason", "FailedNode", "Dependency", "Requeue", "Restarts", "BatchFlag", "Reboot",
+            "ExitCode", "DerivedExitCode", "RunTime", "TimeLimit", "TimeMin", "SubmitTime", "EligibleTime",
+            "AccrueTime", "ResizeTime", "StartTime", "EndTime", "Deadline", "CronJob", "CrontabSpec",
+            "PreemptEligibleTime", "PreemptTime", "SuspendTime", "SecsPreSuspend", "LastSchedEval", "Scheduler",
+            "Partition", "AllocNode:Sid", "ReqNodeList", "ExcNodeList", "NodeList", "SchedNodeList",
+            "BatchFeatures", "BatchHost", "StepMgrEnabled", "FedOrigin", "FedViableSiblings", "FedActiveSiblings",
+            "NumNodes", "NumCPUs", "NumTasks", "CPUs/Task", "ReqB:S:C:T", "TRES", "ReqTRES", "AllocTRES",
+            "Socks/Node", "NtasksPerN:B:S:C", "CoreSpec", "ThreadSpec", "JOB_GRES", "Nodes", "CPU_IDs", "Mem",
+            "GRES", "MinCPUsNode", "MinMemoryNode", "MinMemoryCPU", "MinMemoryTRES", "MinTmpDiskNode", "Features",
+            "DelayBoot", "ClusterFeatures", "Prefer", "Reservation", "OverSubscribe", "Contiguous", "Licenses",
+            "LicensesAlloc", "Network", "Command", "SubmitLine", "WorkDir", "AdminComment", "SystemComment", "Comment", "Extra",
+            "StdErr", "StdIn", "StdOut", "SegmentSize", "Switches", "Wait-for-Switch", "BurstBuffer",
+            "BurstBufferState", "Power", "GresAllowTaskSharing", "GresEnforceBind", "GresOneTaskPerSharing",
+            "KillOInInvalidDependent", "KillOnInvalidDependent", "SpreadJob", "ExpeditedRequeue", "OOMKillStep",
+            "CpusPerTres", "MemPerTres", "TresBind", "TresFreq", "TresPerJob", "TresPerNode", "TresPerSocket",
+            "TresPerTask", "MailUser", "MailType", "NtasksPerTRES", "Container", "ContainerID", "SELinuxContext",
+            "ResvPorts", "CPUFreqReq", "Profile", "MaxNodes", "CPUs");
 
     static final Set<String> FREE_TEXT_KEYS = Set.of(
             "JobName", "Comment", "AdminComment", "SystemComment", "Command", "WorkDir", "StdErr",
-            "StdIn", "StdOut", "Extra", "CrontabSpec", "Container", "MailUser");
+            "StdIn", "StdOut", "Extra", "CrontabSpec", "Container", "MailUser", "SubmitLine");
 
-    private final KeyValueLineParser lineParser = new KeyValueLineParser(KNOWN_KEYS, FREE_TEXT_KEYS);
+    /**
+     * Every decision reads fields scontrol prints between UserId and Command, where it prints only
+     * its own words and values slurmctld validated. The two free-text values before that span
+     * are held to the key always printed after them (JobName to UserId, CrontabSpec to
+     * SuspendTime); the free-text values after it cannot reach back into it. Command, StdErr and
+     * StdIn are held to the key printed after them too (StdErr, StdIn and StdOut come together,
+     * for batch jobs; 25.11 prints SubmitLine between Command and WorkDir); the values after
+     * WorkDir and StdOut, which nothing here reads, are not.
+     */
+    static final PrintOrder ORDER = new PrintOrder(PRINT_ORDER,
+            Map.of("JobName", "UserId", "CrontabSpec", "SuspendTime", "Command", "WorkDir", "SubmitLine", "WorkDir",
+                    "StdErr", "StdIn", "StdIn", "StdOut"),
+            Set.of("Nodes", "CPU_IDs", "Mem", "GRES"),
+            Set.of("JobId", "JobState"));
 
+    private final KeyValueLineParser lineParser = new KeyValueLineParser(KNOWN_KEYS, FREE_TEXT_KEYS, ORDER);
+
+    /** Every job, or a {@link ParseException} for the first record that cannot be read. */
     public List<Job> parseAll(String output) {
-        List<Job> jobs = new ArrayList<>();
-        for (String record : RecordSplitter.records(output)) {
-            jobs.add(parse(record));
+        JobListing listing = readAll(output);
+        if (!listing.unreadable().isEmpty()) {
+            throw new ParseException(listing.unreadable().get(0).problem(), output);
         }
-        return jobs;
+        return listing.jobs();
+    }
+
+    /**
+     * Every record, each read on its own. A line that does not start with {@code JobId=} is the
+     * rest of the record before it (a value held a line break): both are unreadable. A job id
+     * printed twice means a value forged a record: every record with that id is unreadable.
+     */
+    public JobListing readAll(String output) {
+        List<String> records = RecordSplitter.records(output);
+        List<Job> read = new ArrayList<>();
+        List<JobListing.Unreadable> unreadable = new ArrayList<>();
+        Map<String, Integer> printed = new HashMap<>();
+        Job previous = null;
+        for (String record : records) {
+            if (!record.startsWith("JobId=")) {
+                if (previous != null) {
+                    read.remove(previous);
+                    unreadable.add(new JobListing.Unreadable(previous.jobId(),
+                            "the record goes on past its line: a value holds a line break"));
+                }
+                unreadable.add(new JobListing.Unreadable("", "a line that starts with no JobId, the rest of a record"
+                        + " whose value holds a line break: \"" + ParseException.abbreviate(record) + "\""));
+                previous = null;
+                continue;
+            }
+            try {
+                previous = parse(record);
+                read.add(previous);
+                printed.merge(previous.jobId(), 1, Integer::sum);
+            } catch (ParseException e) {
+                unreadable.add(new JobListing.Unreadable(leadingJobId(record), e.getMessage()));
+                previous = null;
+            }
+        }
+        for (Map.Entry<String, Integer> id : printed.entrySet()) {
+            if (id.getValue() > 1) {
+                read.removeIf(job -> job.jobId().equals(id.getKey()));
+                unreadable.add(new JobListing.Unreadable(id.getKey(), "job " + id.getKey() + " printed "
+                        + id.getValue() + " times: a value holds a line break that forged a record"));
+            }
+        }
+        return new JobListing(read, unreadable);
+    }
+
+    /** The digits after a leading {@code JobId=}, which scontrol writes before any user text. */
+    private static String leadingJobId(String record) {
+        int end = "JobId=".length();
+        while (end < record.length() && Character.isDigit(record.charAt(end))) {
+            end++;
+        }
+        return record.startsWith("JobId=") ? record.substring("JobId=".length(), end) : "";
     }
 
     public Job parse(String line) {

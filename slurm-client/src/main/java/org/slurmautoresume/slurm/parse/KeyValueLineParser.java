@@ -15,15 +15,34 @@ import org.slurmautoresume.slurm.model.RawFields;
  * paths) only a key this parser knows, and that the record has not printed yet, ends the value,
  * so text like {@code count=7} or {@code State=odd} stays put. Keys it does not know are kept,
  * never fatal: newer Slurm versions add fields.
+ *
+ * <p>Given a {@link PrintOrder}, the reading is one no job attribute can steer: a free-text
+ * value ends only at a key scontrol prints after it, and one with an anchor no later than that
+ * anchor, which must appear exactly once; a known key printed twice, or a record without a
+ * required key, is refused ({@link ParseException}) rather than guessed at.
  */
 public final class KeyValueLineParser {
 
     private final KeyTable knownKeys;
     private final Set<String> freeTextKeys;
 
+    private final PrintOrder order;
+    private final Map<String, Integer> positions;
+
     public KeyValueLineParser(Set<String> knownKeys, Set<String> freeTextKeys) {
+        this(knownKeys, freeTextKeys, null);
+    }
+
+    public KeyValueLineParser(Set<String> knownKeys, Set<String> freeTextKeys, PrintOrder order) {
         this.knownKeys = new KeyTable(knownKeys);
         this.freeTextKeys = Set.copyOf(freeTextKeys);
+        this.order = order;
+        this.positions = order == null ? Map.of() : order.positions();
+        for (String key : order == null ? Set.<String>of() : knownKeys) {
+            if (!positions.containsKey(key)) {
+                throw new IllegalArgumentException("known key missing from the print order: " + key);
+            }
+        }
     }
 
     /**
@@ -31,6 +50,10 @@ public final class KeyValueLineParser {
      * blocks) is kept as {@code Key#2}, {@code Key#3}, ... The result is unmodifiable and ordered.
      */
     public Map<String, String> parse(String line) {
+        return order == null ? parseFree(line) : parseOrdered(line);
+    }
+
+    private Map<String, String> parseFree(String line) {
         String text = line;
         int keyEnd = keyEndAt(text, 0);
         if (keyEnd < 0) {
@@ -65,6 +88,84 @@ public final class KeyValueLineParser {
             keyEnd = nextKeyEnd;
         }
         return RawFields.adopt(fields);
+    }
+
+    private Map<String, String> parseOrdered(String text) {
+        int keyEnd = keyEndAt(text, 0);
+        if (keyEnd < 0) {
+            throw new ParseException("a scontrol record must start with Key=Value", text);
+        }
+        LinkedHashMap<String, String> fields = new LinkedHashMap<>(64);
+        String key = keyOf(text, 0, keyEnd);
+        while (key != null) {
+            int valueStart = keyEnd + 1;
+            boolean freeText = freeTextKeys.contains(key);
+            // Only a user writes blanks and key-shaped words into a value; scontrol's own values
+            // end at the next key, and any known key printed twice is caught below.
+            int after = -1;
+            int limit = Integer.MAX_VALUE;
+            if (freeText) {
+                after = positions.getOrDefault(key, Integer.MAX_VALUE);
+                String anchor = order.anchors().get(key);
+                if (anchor != null) {
+                    int seen = occurrences(text, valueStart, anchor);
+                    if (seen != 1) {
+                        throw new ParseException(anchor + "= appears " + seen + " times after " + key
+                                + "=, where scontrol prints it once: the record is ambiguous", text);
+                    }
+                    limit = positions.get(anchor);
+                }
+            }
+            int nextKeyStart = -1;
+            int nextKeyEnd = -1;
+            String nextKey = null;
+            for (int i = text.indexOf(' ', valueStart); i >= 0; i = text.indexOf(' ', i + 1)) {
+                int candidate = i + 1;
+                int candidateEnd = keyEndAt(text, candidate);
+                if (candidateEnd < 0) {
+                    continue;
+                }
+                String known = knownKeys.find(text, candidate, candidateEnd);
+                if (freeText) {
+                    // A free-text value ends only where scontrol prints a later key: text in it
+                    // can never make up a field printed before it, nor past its anchor.
+                    Integer at = known == null ? null : positions.get(known);
+                    if (at == null || at <= after || at > limit) {
+                        continue;
+                    }
+                }
+                nextKeyStart = candidate;
+                nextKeyEnd = candidateEnd;
+                nextKey = known != null ? known : text.substring(candidate, candidateEnd);
+                break;
+            }
+            int valueEnd = nextKeyStart < 0 ? text.length() : nextKeyStart - 1;
+            if (fields.containsKey(key) && positions.containsKey(key) && !order.repeatable().contains(key)) {
+                throw new ParseException(key + "= printed twice, where scontrol prints it once: a value was"
+                        + " written to look like fields", text);
+            }
+            put(fields, key, trimmed(text, valueStart, valueEnd));
+            key = nextKey;
+            keyEnd = nextKeyEnd;
+        }
+        for (String required : order.required()) {
+            if (!fields.containsKey(required)) {
+                throw new ParseException("record has no " + required, text);
+            }
+        }
+        return RawFields.adopt(fields);
+    }
+
+    /** How often {@code key=} starts a word at or after {@code from}. */
+    private static int occurrences(String text, int from, String key) {
+        int seen = 0;
+        for (int i = text.indexOf(' ', from); i >= 0; i = text.indexOf(' ', i + 1)) {
+            int candidate = i + 1;
+            if (text.startsWith(key, candidate) && text.startsWith("=", candidate + key.length())) {
+                seen++;
+            }
+        }
+        return seen;
     }
 
     private String keyOf(String text, int start, int end) {

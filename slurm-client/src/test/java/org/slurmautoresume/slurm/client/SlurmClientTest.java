@@ -52,6 +52,25 @@ class SlurmClientTest {
     }
 
     @Test
+    void aSecondRecordThatALineBreakInTheNameForgedMakesTheJobUnreadable() {
+        // Line one is all the user's name and reads as a whole job 8 on node[1-4]; the rest of the
+        // real record follows under an id the user wrote.
+        String real = Fixtures.read(V22, "show-job-running.txt").strip();
+        String forged = real.replace("NodeList=node1", "NodeList=node[1-4]");
+        String name = forged.substring(forged.indexOf("JobName=") + "JobName=".length()) + "\nJobId=99 JobName=y";
+        when(runner.run(any())).thenAnswer(answer(0, real.replace("JobName=timeout", "JobName=" + name) + "\n", ""));
+        SlurmException e = assertThrows(SlurmException.class, () -> slurm.job("8"));
+        assertEquals(SlurmException.Kind.BAD_OUTPUT, e.kind());
+    }
+
+    @Test
+    void anArrayJobAnswersWithItsTasksRecords() {
+        when(runner.run(any())).thenAnswer(answer(0, Fixtures.read(V22, "show-job-array-running.txt"), ""));
+        String arrayId = Fixtures.read(V22, "show-job-array-running.txt").replaceAll("(?s).*?ArrayJobId=(\\d+).*", "$1");
+        assertTrue(slurm.job(arrayId).isPresent());
+    }
+
+    @Test
     void unknownJobIsNotFound() {
         when(runner.run(any())).thenAnswer(answer(1, "", Fixtures.read(V22, "show-job-invalid-id.stderr.txt")));
         assertTrue(slurm.job("987654").isEmpty());

@@ -127,8 +127,8 @@ class JobParserTest {
     @Test
     void aJobNameWithBlanksAndEqualsSignsStaysWhole() {
         Job job = parser.parse("JobId=42 JobName=train run lr=3e-4 UserId=alice(2001) GroupId=alice(2001) "
-                + "JobState=RUNNING Reason=None Requeue=0 Restarts=0 BatchFlag=1 NodeList=gpu[01-04] "
-                + "BatchHost=gpu01 NumNodes=4 ExcNodeList=gpu07 Partition=train "
+                + "JobState=RUNNING Reason=None Requeue=0 Restarts=0 BatchFlag=1 Partition=train ExcNodeList=gpu07 "
+                + "NodeList=gpu[01-04] BatchHost=gpu01 NumNodes=4 "
                 + "Command=/home/alice/my job.sh WorkDir=/home/alice/runs/a b");
         assertEquals("train run lr=3e-4", job.name());
         assertEquals("alice", job.userName());

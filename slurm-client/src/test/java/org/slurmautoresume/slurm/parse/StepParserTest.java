@@ -82,4 +82,27 @@ class StepParserTest {
                 () -> parser.parse("StepId=x;id.0 State=RUNNING"));
         assertTrue(e.getMessage().contains("not a job id"), e.getMessage());
     }
+
+    /** A step's name is the user's: text in it that looks like fields changes no other field. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"x SrunHost:Pid=vm:1 NodeList=node4 State=COMPLETED",
+            "x Dist=Block TRES=cpu=64", "x\nState=FAILED", "x \"Nodes=4\" === StepId=1.0"})
+    void aStepNameWrittenLikeFieldsChangesNoOtherField(String name) {
+        String honest = Fixtures.read(V22, "show-step-multinode.txt").strip();
+        Step read = parser.parse(honest);
+        Step forged = parser.parse(honest.replace("Name=sleep", "Name=" + name));
+        assertEquals(name, forged.name());
+        java.util.Map<String, String> others = new java.util.LinkedHashMap<>(forged.raw());
+        java.util.Map<String, String> honestOthers = new java.util.LinkedHashMap<>(read.raw());
+        others.remove("Name");
+        honestOthers.remove("Name");
+        assertEquals(honestOthers, others);
+    }
+
+    @Test
+    void aStepNameHoldingTheKeyPrintedAfterItIsRefused() {
+        String honest = Fixtures.read(V22, "show-step-multinode.txt").strip();
+        org.junit.jupiter.api.Assertions.assertThrows(ParseException.class,
+                () -> parser.parse(honest.replace("Name=sleep", "Name=x Network=ib SrunHost:Pid=vm:1")));
+    }
 }

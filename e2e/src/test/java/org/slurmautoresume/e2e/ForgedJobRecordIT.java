@@ -1,0 +1,118 @@
+package org.slurmautoresume.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.slurmautoresume.slurm.exec.CommandResult;
+
+/**
+ * Job names the ordinary test user writes to look like fields of scontrol's one-line record
+ * (issue 17): the agent and the sweep read only what Slurm says. What the job really holds is
+ * asked of squeue, whose format here prints no user text.
+ */
+class ForgedJobRecordIT {
+
+    private static LocalCluster cluster;
+    private static ClusterNodes nodes;
+    private static LocalAgent agent;
+    private final ObjectMapper json = new ObjectMapper();
+    private final List<String> jobs = new ArrayList<>();
+
+    @BeforeAll
+    static void startAgent() {
+        cluster = LocalCluster.get();
+        nodes = new ClusterNodes(cluster);
+        agent = LocalAgent.start(cluster, cluster.clusterDir().resolve("forged-it-" + ProcessHandle.current().pid()));
+    }
+
+    @AfterAll
+    static void stopAgent() throws Exception {
+        if (agent != null) {
+            agent.stop();
+        }
+    }
+
+    @AfterEach
+    void cancelJobs() {
+        for (String job : jobs) {
+            cluster.run(List.of("scancel", job));
+        }
+        nodes.restoreAll();
+    }
+
+    private String submitOn(String node, String name) {
+        String id = cluster.submit("#!/bin/bash\nsleep 300\n", List.of("-N1", "-w", node, "-J", name));
+        jobs.add(id);
+        return id;
+    }
+
+    /** Slurm's own state and node list of a running job, from a reading with no user text in it. */
+    private String runningNodesOf(String jobId) {
+        return Wait.until("job " + jobId + " to run", Duration.ofSeconds(120), () -> {
+            CommandResult r = cluster.run(List.of("squeue", "-h", "-j", jobId, "-o", "%T|%N"));
+            String[] f = r.stdout().strip().split("\\|");
+            return f.length == 2 && f[0].equals("RUNNING") ? Optional.of(f[1]) : Optional.empty();
+        });
+    }
+
+    @Test
+    void aNameWrittenLikeANodeListMakesTheAgentWatchOnlyTheJobsOwnNode() throws Exception {
+        String jobId = submitOn("node1", "x NodeList=node[1-4] JobState=RUNNING");
+        assertEquals("node1", runningNodesOf(jobId));
+
+        CommandResult watched = cluster.runAsTestUser(List.of(cluster.launcher().toString(), "agent-call", "--socket",
+                agent.socket().toString(), "{\"op\":\"watch\",\"jobId\":\"" + jobId + "\"}"));
+        assertEquals(0, watched.exitCode(), watched.stdout() + watched.stderr());
+        JsonNode answer = json.readTree(watched.stdout());
+        assertTrue(answer.get("ok").asBoolean(), watched.stdout());
+        List<String> named = new ArrayList<>();
+        answer.get("decisions").forEach(d -> named.add(d.get("node").asText()));
+        assertEquals(List.of("node1"), named, watched.stdout());
+    }
+
+    @Test
+    void aNameWithALineBreakIsReportedByTheSweepWhichStillDoesItsWork() throws Exception {
+        String readable = submitOn("node3", "forged-it-plain");
+        String broken = submitOn("node1", "x\nJobState=RUNNING NodeList=node4");
+        runningNodesOf(readable);
+        assertEquals("node1", runningNodesOf(broken));
+        nodes.replaceAndRevive("node2");
+
+        CommandResult swept = nodes.autoresume("sweep", "--policy", policy().toString(), "--lock",
+                cluster.clusterDir().resolve("forged-it.lock").toString(), "--json");
+        assertEquals(10, swept.exitCode(), swept.stdout() + swept.stderr());
+        JsonNode report = json.readTree(swept.stdout());
+        assertEquals("acted", report.get("status").asText(), swept.stdout());
+        JsonNode action = report.get("actions").get(0);
+        assertEquals("node2", action.get("target").asText(), swept.stdout());
+        assertEquals("done", action.get("result").asText(), swept.stdout());
+        nodes.waitForState("node2", "IDLE", Duration.ofSeconds(10));
+
+        List<String> unreadable = new ArrayList<>();
+        report.get("unreadableJobs").forEach(u -> unreadable.add(u.get("jobId").asText()));
+        assertTrue(unreadable.contains(broken), swept.stdout());
+        assertTrue(!unreadable.contains(readable), swept.stdout());
+        assertTrue(report.get("jobsSeen").asInt() >= 1, swept.stdout());
+        // The job the user broke still runs where Slurm put it: nothing acted on its made-up fields.
+        assertEquals("node1", runningNodesOf(broken));
+    }
+
+    private Path policy() throws Exception {
+        Path dir = Files.createDirectories(cluster.clusterDir().resolve("forged-it"));
+        Path policy = dir.resolve("policy.yaml");
+        Files.writeString(policy, "maxNodes: 10\nmaxPartitionPercent: 100\n");
+        return policy;
+    }
+}
