@@ -26,8 +26,9 @@ import org.slurmautoresume.slurm.client.SlurmException;
 import org.slurmautoresume.nodeops.health.NodeHealth;
 
 /**
- * What the agent may do for a caller, decided and done: authorise (the caller owns the job, or
- * is root; every node is the job's now or was when the job was watched), diagnose each node
+ * What the agent may do for a caller, decided and done: authorise against Slurm's state at the
+ * moment of acting ({@link JobAuthority}: the caller owns the active job, or is root; each node
+ * is the job's, re-checked per node), diagnose each node
  * itself (Slurm's state, then a connect to its slurmd), and act only where its own diagnosis
  * allows. Holds no socket: the server hands it a {@link Caller} from the peer credentials and
  * an already validated {@link AgentRequest}.
@@ -59,7 +60,8 @@ public final class AgentPolicy {
 
     /**
      * {@code agentUser}: the user the agent runs as; Slurm appends it to reasons the agent sets
-     * ({@code Action:Replace [root@...]}), which is how {@code resume} knows the agent set them.
+     * ({@code Action:Replace [root@...]}). {@code resume} goes first by the agent's own record of
+     * its marks ({@link OwnMarks}), then checks the reason still carries that user.
      */
     public AgentPolicy(SlurmClient slurm, CommandRunner runner, String scontrol, NodeProber prober, String agentUser) {
         this(slurm, runner, scontrol, prober, agentUser, Optional.empty());
