@@ -131,11 +131,6 @@ public final class AgentPolicy {
     }
 
     private AgentResponse decide(Caller caller, AgentRequest request) {
-        if (request.op() == AgentRequest.Op.MARK && request.state() == AgentRequest.MarkState.DOWN && !caller.isRoot()) {
-            // DOWN kills every job on the node at once, other users' too: not a job owner's to ask.
-            return AgentResponse.refused(request.nodes(), "state=down is refused for " + caller + ": it ends every"
-                    + " job on the node, so only root and the site's own tools may set it; ask for state=fail");
-        }
         JobAuthority.Verdict verdict = authority.job(caller, request.job());
         if (!verdict.allowed()) {
             return AgentResponse.refused(request.nodes(), verdict.refusal());
@@ -177,7 +172,7 @@ public final class AgentPolicy {
             Job now = job;
             decisions.add(switch (request.op()) {
                 case DIAGNOSE -> diagnose(node).asDecision();
-                case MARK -> mark(now, node, request.action(), request.state());
+                case MARK -> mark(caller, now, node, request.action(), request.state());
                 case RESUME -> ownMarks.resume(now, node);
                 case REBOOT -> reboot(node);
                 case REPLACE -> replaceCommand.isEmpty() ? new NodeDecision(node, NodeDecision.REFUSED, null,
@@ -233,13 +228,23 @@ public final class AgentPolicy {
         return new Diagnosis(name, true, slurmSays + "; slurmd accepts connections", found);
     }
 
-    private NodeDecision mark(Job job, String name, NodeMark.Action action, AgentRequest.MarkState asked) {
+    private NodeDecision mark(Caller caller, Job job, String name, NodeMark.Action action,
+                              AgentRequest.MarkState asked) {
         return actOnUnhealthy(name, "marks", diagnosis -> {
             // DOWN is for a dead node, which Slurm would otherwise hold a requeued job on until
             // SlurmdTimeout. A node that still answers lets go of its jobs by itself: DOWN would only
-            // kill its processes (the batch script, on a batch host with a GPU fault), so it gets FAIL.
-            AgentRequest.MarkState state = asked == AgentRequest.MarkState.DOWN && diagnosis.record().isPresent()
-                    && prober.unreachable(diagnosis.record().get()).isEmpty() ? AgentRequest.MarkState.FAIL : asked;
+            // kill its processes (the batch script, on a batch host with a GPU fault), so root gets FAIL
+            // and an ordinary user is refused (JobAuthority#downRefusal), as over anyone else's job.
+            boolean answers = diagnosis.record().isPresent()
+                    && prober.unreachable(diagnosis.record().get()).isEmpty();
+            if (asked == AgentRequest.MarkState.DOWN) {
+                Optional<String> refusal = authority.downRefusal(caller, job, name, answers);
+                if (refusal.isPresent()) {
+                    return new NodeDecision(name, NodeDecision.REFUSED, diagnosis.evidence(), refusal.get());
+                }
+            }
+            AgentRequest.MarkState state = asked == AgentRequest.MarkState.DOWN && answers
+                    ? AgentRequest.MarkState.FAIL : asked;
             Optional<NodeReason> kept = actionReasonOfFailedNode(diagnosis.record());
             if (kept.isPresent()) {
                 // Marked already, typically by this node's own agent on an Xid with the evidence in the

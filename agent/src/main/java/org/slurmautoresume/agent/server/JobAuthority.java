@@ -80,6 +80,37 @@ final class JobAuthority {
         return new Verdict(job, null);
     }
 
+    /**
+     * Why {@code caller} may not have {@code node} set DOWN, which ends every job on it at once;
+     * empty when they may. Root may. An ordinary user may only for a node whose slurmd does not
+     * answer the agent's probe (a requeued job otherwise waits on it until SlurmdTimeout) and on
+     * which Slurm lists no active job but the caller's own {@code job}: so the worst a user who
+     * fakes a dead node can end is their own job. Fails closed when the jobs cannot be listed.
+     */
+    Optional<String> downRefusal(Caller caller, Job job, String node, boolean slurmdAnswers) {
+        if (caller.isRoot()) {
+            return Optional.empty();
+        }
+        String refused = "state=down is refused for " + caller + ": ";
+        if (slurmdAnswers) {
+            return Optional.of(refused + "the node's slurmd answers, so down would only end the jobs on it"
+                    + " (root's and the site's tools' to decide); ask for state=fail");
+        }
+        List<String> others;
+        try {
+            others = slurm.jobs().stream()
+                    .filter(j -> !j.jobId().equals(job.jobId()) && j.state().isActive() && nodesOf(j).contains(node))
+                    .map(Job::jobId).toList();
+        } catch (RuntimeException e) {
+            return Optional.of(refused + "the jobs on " + node + " could not be listed (" + e.getMessage() + ")");
+        }
+        if (!others.isEmpty()) {
+            return Optional.of(refused + "down would also end job(s) " + String.join(",", others) + " on " + node
+                    + "; only root and the site's own tools may");
+        }
+        return Optional.empty();
+    }
+
     /** The owner as the ledger and the watch list key it: Slurm's numeric UserId, -1 when absent (root's request). */
     static long owner(Job job) {
         return job.userId().isPresent() ? Integer.toUnsignedLong(job.userId().getAsInt()) : -1;

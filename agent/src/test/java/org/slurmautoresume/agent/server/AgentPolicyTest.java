@@ -230,13 +230,36 @@ class AgentPolicyTest {
     }
 
     @Test
-    void anOrdinaryUserMayNotSetANodeDown() {
+    void anOrdinaryUserMayNotSetALiveNodeDown() {
+        // node1 answers; only the site's check calls it faulty. Root would get FAIL; the user gets nothing.
+        AgentPolicy withFailingCheck = new AgentPolicy(new org.slurmautoresume.slurm.client.SlurmClient(slurm.runner),
+                slurm.runner, "scontrol", prober, "root", Optional.empty(), new AgentMetrics(),
+                Optional.of(node -> org.slurmautoresume.nodeops.health.NodeHealth.Verdict.unhealthy("replace", "Xid 79")));
+        AgentResponse response = withFailingCheck.handle(ARTEST, askDown("node1"));
+        assertFalse(response.ok());
+        assertTrue(response.decisions().get(0).why().startsWith("state=down is refused for artest(1001): the node's"
+                + " slurmd answers"), response.decisions().get(0).why());
+        assertEquals(List.of(), slurm.updates);
+    }
+
+    @Test
+    void anOrdinaryUserMayNotSetDownANodeThatRunsAnotherJob() {
         silent = Set.of("node3");
+        slurm.job("7", "show-job-running.txt", "node3");
         AgentResponse response = policy.handle(ARTEST, askDown("node3"));
         assertFalse(response.ok());
-        assertEquals(List.of(NodeDecision.REFUSED), response.decisions().stream().map(NodeDecision::decision).toList());
-        assertTrue(response.message().contains("state=down is refused for artest(1001)"), response.message());
+        assertTrue(response.decisions().get(0).why().contains("down would also end job(s) "), response.decisions().get(0).why());
         assertEquals(List.of(), slurm.updates);
+    }
+
+    /** A dead node with nothing on it but the caller's job: down ends nobody else's work (a requeue needs it). */
+    @Test
+    void anOrdinaryUserMaySetDownADeadNodeRunningOnlyTheirJob() {
+        silent = Set.of("node3");
+        AgentResponse response = policy.handle(ARTEST, askDown("node3"));
+        assertTrue(response.ok(), response.message());
+        assertEquals(List.of(List.of("scontrol", "update", "nodename=node3", "state=down", "reason=Action:Replace")),
+                slurm.updates);
     }
 
     @Test

@@ -75,6 +75,9 @@ final class FakeSlurm {
             return job != null ? result(request, 0, job, "")
                     : result(request, 1, "", Fixtures.read(V22, "show-job-invalid-id.stderr.txt"));
         }
+        if (argv.equals(List.of("scontrol", "-o", "show", "job"))) {
+            return result(request, 0, String.join("", jobs.values()), "");
+        }
         if (argv.size() == 5 && argv.subList(0, 4).equals(List.of("scontrol", "-o", "show", "node"))) {
             String node = nodes.get(argv.get(4));
             return node != null ? result(request, 0, node, "")
