@@ -59,8 +59,9 @@ import picocli.CommandLine.Spec;
             "Run the privileged agent (as root, one per node; normally the systemd unit autoresume-agent).",
             "It listens on a Unix socket that every user may connect to and, for each request, reads the"
                 + " caller's identity from the kernel: a user's supervisor can get unhealthy nodes of its OWN"
-                + " running job marked fail with reason Action:Replace or Action:Reboot (down is root's alone),"
-                + " and resume only what the agent itself marked for that job (see --state-dir), nothing else."
+                + " running job marked fail with reason Action:Replace or Action:Reboot (down only for a dead node"
+                + " running nothing else), and resume only what the agent itself marked for that job (see"
+                + " --state-dir), nothing else."
                 + " Every request and decision is appended to the audit log. Stops cleanly on SIGTERM."
         })
 final class AgentCommand implements Callable<Integer> {
