@@ -59,7 +59,9 @@ import picocli.CommandLine.Spec;
             "Run the privileged agent (as root, one per node; normally the systemd unit autoresume-agent).",
             "It listens on a Unix socket that every user may connect to and, for each request, reads the"
                 + " caller's identity from the kernel: a user's supervisor can get unhealthy nodes of its OWN"
-                + " running job marked fail/down with reason Action:Replace or Action:Reboot, and nothing else."
+                + " running job marked fail with reason Action:Replace or Action:Reboot (down only for a dead node"
+                + " running nothing else), and resume only what the agent itself marked for that job (see"
+                + " --state-dir), nothing else."
                 + " Every request and decision is appended to the audit log. Stops cleanly on SIGTERM."
         })
 final class AgentCommand implements Callable<Integer> {
@@ -77,6 +79,12 @@ final class AgentCommand implements Callable<Integer> {
     @Option(names = "--audit-log", paramLabel = "PATH", description = "Audit log (one JSON line per request)."
             + " Default: ${DEFAULT-VALUE}.")
     private Path auditLog = DEFAULT_AUDIT_LOG;
+
+    @Option(names = "--state-dir", paramLabel = "DIR",
+            description = "Where the agent records the nodes it marked at a job's request (which job, when), so that"
+                + " a later resume applies only to its own marks for that same job, across restarts. Created 0700;"
+                + " must be root's alone, not a link. Default: ${DEFAULT-VALUE}.")
+    private Path stateDir = AgentPolicy.DEFAULT_STATE_DIR;
 
     @Option(names = "--probe-timeout", paramLabel = "SECONDS", defaultValue = "2",
             description = "How long a node's agent may take to greet on its liveness port, or (where no agent"
@@ -230,9 +238,15 @@ final class AgentCommand implements Callable<Integer> {
         AgentMetrics metrics = new AgentMetrics();
         NodeProber slurmd = new TcpNodeProber(Duration.ofSeconds(probeTimeoutSeconds));
         // Asked by a supervisor, a connected but silent agent is evidence on its own: the supervisor saw it answer before.
-        AgentPolicy policy = new AgentPolicy(context.slurm(), context.runner(), "scontrol", livenessPort == 0 ? slurmd
-                : new LivenessProber(Duration.ofSeconds(probeTimeoutSeconds), livenessPort, false, slurmd),
-                System.getProperty("user.name"), replace, metrics, health);
+        AgentPolicy policy;
+        try {
+            policy = new AgentPolicy(context.slurm(), context.runner(), "scontrol", livenessPort == 0 ? slurmd
+                    : new LivenessProber(Duration.ofSeconds(probeTimeoutSeconds), livenessPort, false, slurmd),
+                    System.getProperty("user.name"), replace, metrics, health, stateDir);
+        } catch (IOException e) {
+            audit.close();
+            throw new CliException(ExitCode.FAILED, "--state-dir: " + e.getMessage(), e);
+        }
         NodeVerdict verdict = new NodeVerdict();
         Optional<XidWatch> xidWatch = startXidWatch(audit, metrics, verdict);
         Optional<GpuHealthWatch> gpuWatch = startGpuWatch(audit, metrics, verdict);

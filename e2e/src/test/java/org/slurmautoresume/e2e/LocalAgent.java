@@ -39,7 +39,8 @@ final class LocalAgent {
             Files.createDirectories(dir);
             Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
             List<String> argv = new ArrayList<>(List.of(cluster.launcher().toString(), "agent",
-                    "--socket", dir.resolve("agent.sock").toString(), "--audit-log", dir.resolve("audit.log").toString()));
+                    "--socket", dir.resolve("agent.sock").toString(), "--audit-log", dir.resolve("audit.log").toString(),
+                    "--state-dir", dir.resolve("state").toString()));
             argv.addAll(List.of(moreOptions));
             ProcessBuilder builder = new ProcessBuilder(argv);
             builder.environment().put("AUTORESUME_LOG_LEVEL", "INFO");

@@ -4,14 +4,14 @@ import org.slurmautoresume.agent.protocol.AgentRequest;
 import org.slurmautoresume.agent.protocol.AgentResponse;
 import org.slurmautoresume.agent.protocol.NodeDecision;
 import org.slurmautoresume.slurm.model.Caller;
+import java.io.IOException;
+import java.nio.file.Path;
 import org.slurmautoresume.slurm.probe.NodeProber;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
 import org.slurmautoresume.slurm.client.NodeMark;
 import org.slurmautoresume.slurm.client.SlurmControl;
@@ -26,8 +26,9 @@ import org.slurmautoresume.slurm.client.SlurmException;
 import org.slurmautoresume.nodeops.health.NodeHealth;
 
 /**
- * What the agent may do for a caller, decided and done: authorise (the caller owns the job, or
- * is root; every node is the job's now or was when the job was watched), diagnose each node
+ * What the agent may do for a caller, decided and done: authorise against Slurm's state at the
+ * moment of acting ({@link JobAuthority}: the caller owns the active job, or is root; each node
+ * is the job's, re-checked per node), diagnose each node
  * itself (Slurm's state, then a connect to its slurmd), and act only where its own diagnosis
  * allows. Holds no socket: the server hands it a {@link Caller} from the peer credentials and
  * an already validated {@link AgentRequest}.
@@ -43,19 +44,24 @@ import org.slurmautoresume.nodeops.health.NodeHealth;
 public final class AgentPolicy {
 
     private static final int WATCHED_JOBS = 4096;
+    /** Where the agent keeps the record of its own marks (see {@code --state-dir}). */
+    public static final Path DEFAULT_STATE_DIR = MarkLedger.DEFAULT_DIR;
 
     private final SlurmClient slurm;
     private final SlurmControl control;
     private final NodeProber prober;
     private final String agentUser;
     private final WatchedJobs watched = new WatchedJobs(WATCHED_JOBS);
+    private final JobAuthority authority;
+    private final OwnMarks ownMarks;
     private final Optional<SiteReplaceCommand> replaceCommand;
     private final AgentMetrics metrics;
     private final Optional<NodeHealth> healthCheck;
 
     /**
      * {@code agentUser}: the user the agent runs as; Slurm appends it to reasons the agent sets
-     * ({@code Action:Replace [root@...]}), which is how {@code resume} knows the agent set them.
+     * ({@code Action:Replace [root@...]}). {@code resume} goes first by the agent's own record of
+     * its marks ({@link OwnMarks}), then checks the reason still carries that user.
      */
     public AgentPolicy(SlurmClient slurm, CommandRunner runner, String scontrol, NodeProber prober, String agentUser) {
         this(slurm, runner, scontrol, prober, agentUser, Optional.empty());
@@ -81,6 +87,24 @@ public final class AgentPolicy {
     public AgentPolicy(SlurmClient slurm, CommandRunner runner, String scontrol, NodeProber prober, String agentUser,
                        Optional<SiteReplaceCommand> replaceCommand, AgentMetrics metrics,
                        Optional<NodeHealth> healthCheck) {
+        this(slurm, runner, scontrol, prober, agentUser, replaceCommand, metrics, healthCheck, MarkLedger.inMemory());
+    }
+
+    /**
+     * With the record of its own marks ({@link MarkLedger}: the agent's state file, surviving
+     * restarts), which is what {@code resume} and {@code replace} go by. The other constructors
+     * keep it in memory only.
+     */
+    public AgentPolicy(SlurmClient slurm, CommandRunner runner, String scontrol, NodeProber prober, String agentUser,
+                       Optional<SiteReplaceCommand> replaceCommand, AgentMetrics metrics,
+                       Optional<NodeHealth> healthCheck, Path markLedgerDir) throws IOException {
+        this(slurm, runner, scontrol, prober, agentUser, replaceCommand, metrics, healthCheck,
+                MarkLedger.open(markLedgerDir));
+    }
+
+    private AgentPolicy(SlurmClient slurm, CommandRunner runner, String scontrol, NodeProber prober, String agentUser,
+                        Optional<SiteReplaceCommand> replaceCommand, AgentMetrics metrics,
+                        Optional<NodeHealth> healthCheck, MarkLedger ledger) {
         this.healthCheck = Objects.requireNonNull(healthCheck);
         this.metrics = Objects.requireNonNull(metrics);
         this.replaceCommand = Objects.requireNonNull(replaceCommand);
@@ -88,6 +112,8 @@ public final class AgentPolicy {
         this.control = new SlurmControl(runner, SlurmControl.Programs.withScontrol(scontrol));
         this.prober = Objects.requireNonNull(prober);
         this.agentUser = Objects.requireNonNull(agentUser);
+        this.authority = new JobAuthority(slurm, watched, ledger);
+        this.ownMarks = new OwnMarks(slurm, control, prober, agentUser, ledger);
     }
 
     public AgentPolicy(CommandRunner runner, NodeProber prober, String agentUser) {
@@ -105,79 +131,63 @@ public final class AgentPolicy {
     }
 
     private AgentResponse decide(Caller caller, AgentRequest request) {
-        Job job;
-        try {
-            Optional<Job> found = slurm.job(request.job());
-            if (found.isEmpty()) {
-                return AgentResponse.refused(request.nodes(), "job " + request.jobId() + " is not known to Slurm");
-            }
-            job = found.get();
-        } catch (SlurmException e) {
-            return AgentResponse.refused(request.nodes(), "could not read job " + request.jobId() + ": " + e.getMessage());
+        JobAuthority.Verdict verdict = authority.job(caller, request.job());
+        if (!verdict.allowed()) {
+            return AgentResponse.refused(request.nodes(), verdict.refusal());
         }
-        Optional<String> notAllowed = ownerRefusal(caller, job);
-        if (notAllowed.isPresent()) {
-            return AgentResponse.refused(request.nodes(), notAllowed.get());
-        }
-        if (!job.state().isActive()) {
-            return AgentResponse.refused(request.nodes(), "job " + job.jobId() + " is " + job.state()
-                    + ", not running: the agent acts only for running jobs");
-        }
+        Job job = verdict.job();
         if (request.op() == AgentRequest.Op.REPORT) {
             metrics.record(request.report());
             return AgentResponse.of(List.of(), "job " + job.jobId() + ": " + request.report().event().word()
                     + " counted");
         }
-        List<String> current = job.nodeList().isBlank() ? List.of() : Hostlist.expand(job.nodeList());
+        List<String> current = JobAuthority.nodesOf(job);
         if (request.op() == AgentRequest.Op.WATCH) {
-            List<String> recorded = watched.record(watchKey(job), current);
+            String key = WatchedJobs.key(job.jobId(), JobAuthority.owner(job));
+            authority.forgetShrunkAway(job, current, key);
+            List<String> recorded = watched.record(key, current);
             List<NodeDecision> decisions = recorded.stream()
                     .map(n -> new NodeDecision(n, NodeDecision.WATCHED, null,
                             current.contains(n) ? "in the job now" : "recorded at an earlier watch"))
                     .toList();
             return AgentResponse.of(decisions, "job " + job.jobId() + ": watching " + Hostlist.compress(recorded));
         }
-        Set<String> allowed = new HashSet<>(current);
-        allowed.addAll(watched.nodes(watchKey(job)));
-        List<String> outside = request.nodes().stream().filter(n -> !allowed.contains(n)).toList();
+        List<String> outside = authority.outside(job, request.nodes());
         if (!outside.isEmpty()) {
-            return AgentResponse.refused(request.nodes(), "not nodes of job " + job.jobId() + ": "
-                    + String.join(",", outside) + " (the job has " + (current.isEmpty() ? "no nodes" : job.nodeList())
-                    + " and no earlier watch recorded them)");
+            return AgentResponse.refused(request.nodes(), notTheJobs(job, outside));
         }
         List<NodeDecision> decisions = new ArrayList<>();
-        for (String node : request.nodes()) {
+        for (int i = 0; i < request.nodes().size(); i++) {
+            String node = request.nodes().get(i);
+            if (i > 0 && request.op() != AgentRequest.Op.DIAGNOSE) {
+                // A long request: the job may have ended, changed hands or shrunk since the first node.
+                JobAuthority.Verdict again = authority.job(caller, request.job());
+                if (!again.allowed() || !authority.outside(again.job(), List.of(node)).isEmpty()) {
+                    decisions.add(new NodeDecision(node, NodeDecision.REFUSED, null,
+                            again.allowed() ? notTheJobs(again.job(), List.of(node)) : again.refusal()));
+                    continue;
+                }
+                job = again.job();
+            }
+            Job now = job;
             decisions.add(switch (request.op()) {
                 case DIAGNOSE -> diagnose(node).asDecision();
-                case MARK -> mark(node, request.action(), request.state());
-                case RESUME -> resume(node);
+                case MARK -> mark(caller, now, node, request.action(), request.state());
+                case RESUME -> ownMarks.resume(now, node);
                 case REBOOT -> reboot(node);
-                case REPLACE -> replace(node);
+                case REPLACE -> replaceCommand.isEmpty() ? new NodeDecision(node, NodeDecision.REFUSED, null,
+                        "this agent has no replace command (start it with --replace-command)")
+                        : ownMarks.replace(now, node, replaceCommand.get());
                 case WATCH, REPORT -> throw new IllegalStateException("handled above");
             });
         }
         return AgentResponse.of(decisions, summary(request, decisions));
     }
 
-    /**
-     * The job id with its owner: should Slurm ever hand a recorded job id to another user's job
-     * (ids wrap at MaxJobId), that job does not inherit the first one's nodes.
-     */
-    private static String watchKey(Job job) {
-        return job.jobId() + "/" + (job.userId().isPresent() ? Integer.toString(job.userId().getAsInt()) : job.userName());
-    }
-
-    private Optional<String> ownerRefusal(Caller caller, Job job) {
-        if (caller.isRoot()) {
-            return Optional.empty();
-        }
-        boolean owner = job.userId().isPresent() ? job.userId().getAsInt() == caller.uid()
-                : job.userName().equals(caller.name());
-        if (owner) {
-            return Optional.empty();
-        }
-        return Optional.of("job " + job.jobId() + " belongs to " + job.userName()
-                + (job.userId().isPresent() ? "(" + job.userId().getAsInt() + ")" : "") + ", not to " + caller);
+    private static String notTheJobs(Job job, List<String> outside) {
+        return "not nodes of job " + job.jobId() + ": " + String.join(",", outside) + " (the job has "
+                + (job.nodeList().isBlank() ? "no nodes" : job.nodeList()) + "; the agent marked none of them for it,"
+                + " and none was seen to leave it by failing)";
     }
 
     /** The agent's own verdict on a node. */
@@ -218,13 +228,23 @@ public final class AgentPolicy {
         return new Diagnosis(name, true, slurmSays + "; slurmd accepts connections", found);
     }
 
-    private NodeDecision mark(String name, NodeMark.Action action, AgentRequest.MarkState asked) {
+    private NodeDecision mark(Caller caller, Job job, String name, NodeMark.Action action,
+                              AgentRequest.MarkState asked) {
         return actOnUnhealthy(name, "marks", diagnosis -> {
             // DOWN is for a dead node, which Slurm would otherwise hold a requeued job on until
             // SlurmdTimeout. A node that still answers lets go of its jobs by itself: DOWN would only
-            // kill its processes (the batch script, on a batch host with a GPU fault), so it gets FAIL.
-            AgentRequest.MarkState state = asked == AgentRequest.MarkState.DOWN && diagnosis.record().isPresent()
-                    && prober.unreachable(diagnosis.record().get()).isEmpty() ? AgentRequest.MarkState.FAIL : asked;
+            // kill its processes (the batch script, on a batch host with a GPU fault), so root gets FAIL
+            // and an ordinary user is refused (JobAuthority#downRefusal), as over anyone else's job.
+            boolean answers = diagnosis.record().isPresent()
+                    && prober.unreachable(diagnosis.record().get()).isEmpty();
+            if (asked == AgentRequest.MarkState.DOWN) {
+                Optional<String> refusal = authority.downRefusal(caller, job, name, answers);
+                if (refusal.isPresent()) {
+                    return new NodeDecision(name, NodeDecision.REFUSED, diagnosis.evidence(), refusal.get());
+                }
+            }
+            AgentRequest.MarkState state = asked == AgentRequest.MarkState.DOWN && answers
+                    ? AgentRequest.MarkState.FAIL : asked;
             Optional<NodeReason> kept = actionReasonOfFailedNode(diagnosis.record());
             if (kept.isPresent()) {
                 // Marked already, typically by this node's own agent on an Xid with the evidence in the
@@ -232,15 +252,15 @@ public final class AgentPolicy {
                 // A failing dead node asked to go down still goes down (a requeue needs it), with that reason.
                 boolean down = diagnosis.record().get().state().isDown();
                 if (state.mark() == NodeMark.State.DOWN && !down) {
-                    return counted(action, decided(name, control.mark(new NodeMark(name, NodeMark.State.DOWN,
-                            kept.get().text())), NodeDecision.MARKED, diagnosis.evidence(),
+                    return counted(action, ownMarks.mark(job, new NodeMark(name, NodeMark.State.DOWN,
+                            kept.get().text()), action, diagnosis.evidence(),
                             "set down, reason \"" + kept.get().text() + "\" kept"));
                 }
                 return new NodeDecision(name, NodeDecision.MARKED, diagnosis.evidence(),
                         "already out of service with reason \"" + kept.get().text() + "\": kept");
             }
-            return counted(action, decided(name, control.mark(NodeMark.of(name, state.mark(), action)),
-                    NodeDecision.MARKED, diagnosis.evidence(), "set " + state.word() + " with reason " + action.reason()));
+            return counted(action, ownMarks.mark(job, NodeMark.of(name, state.mark(), action), action,
+                    diagnosis.evidence(), "set " + state.word() + " with reason " + action.reason()));
         });
     }
 
@@ -272,59 +292,6 @@ public final class AgentPolicy {
         return act.apply(diagnosis);
     }
 
-    private NodeDecision resume(String name) {
-        NodeLookup lookup = lookUp(name);
-        if (lookup.refusal() != null) {
-            return lookup.refusal();
-        }
-        Node node = lookup.node();
-        String slurmSays = lookup.slurmSays();
-        if (!markedByAgent(node, NodeMark.Action.REPLACE) && !markedByAgent(node, NodeMark.Action.REBOOT)) {
-            return new NodeDecision(name, NodeDecision.REFUSED, slurmSays,
-                    "the agent resumes only nodes it marked (reason Action:Replace or Action:Reboot set by "
-                            + agentUser + ")");
-        }
-        if (node.state().notResponding()) {
-            return new NodeDecision(name, NodeDecision.REFUSED, slurmSays, "the node's slurmd is not responding yet");
-        }
-        Optional<String> silent = prober.unreachable(node);
-        if (silent.isPresent()) {
-            return new NodeDecision(name, NodeDecision.REFUSED, silent.get() + "; " + slurmSays,
-                    "the node's slurmd is not reachable yet");
-        }
-        return decided(name, control.resume(name), NodeDecision.RESUMED, slurmSays, "returned to service");
-    }
-
-    /** A node as Slurm reports it, with its state in words; or why it cannot be read. */
-    private record NodeLookup(Node node, String slurmSays, NodeDecision refusal) {
-    }
-
-    private NodeLookup lookUp(String name) {
-        Optional<Node> found;
-        try {
-            found = slurm.node(name);
-        } catch (SlurmException e) {
-            return new NodeLookup(null, null, new NodeDecision(name, NodeDecision.REFUSED, null,
-                    "could not read the node from Slurm: " + e.getMessage()));
-        }
-        if (found.isEmpty()) {
-            return new NodeLookup(null, null, new NodeDecision(name, NodeDecision.REFUSED, null,
-                    "Slurm does not know the node"));
-        }
-        Node node = found.get();
-        String slurmSays = "Slurm state " + node.state().display()
-                + node.reason().map(r -> ", reason \"" + r.text() + "\"" + r.user().map(u -> " set by " + u).orElse(""))
-                        .orElse("");
-        return new NodeLookup(node, slurmSays, null);
-    }
-
-    /** Whether the node carries the reason {@code Action:<action>} and the agent's user set it. */
-    private boolean markedByAgent(Node node, NodeMark.Action action) {
-        Optional<NodeReason> reason = node.reason();
-        return reason.isPresent() && reason.get().isAction(action.word())
-                && reason.get().user().map(agentUser::equals).orElse(true);
-    }
-
     /**
      * Asks Slurm to reboot an unhealthy node when it is free and return it to service afterwards
      * ({@code scontrol reboot ASAP nextstate=RESUME reason=Action:Reboot}); the agent's own
@@ -334,30 +301,6 @@ public final class AgentPolicy {
         return counted(NodeMark.Action.REBOOT, actOnUnhealthy(name, "reboots", diagnosis -> decided(name,
                 control.rebootWhenIdle(List.of(name), NodeMark.Action.REBOOT.reason()),
                 NodeDecision.REBOOTING, diagnosis.evidence(), "reboot requested, back in service when it is up")));
-    }
-
-    /**
-     * Starts the site's replace command for a node the agent marked {@code Action:Replace}. The
-     * command may take minutes (a cloud API swapping the instance), so it runs in the background
-     * and the caller waits for the node to register again under the same name.
-     */
-    private NodeDecision replace(String name) {
-        if (replaceCommand.isEmpty()) {
-            return new NodeDecision(name, NodeDecision.REFUSED, null,
-                    "this agent has no replace command (start it with --replace-command)");
-        }
-        NodeLookup lookup = lookUp(name);
-        if (lookup.refusal() != null) {
-            return lookup.refusal();
-        }
-        Node node = lookup.node();
-        String slurmSays = lookup.slurmSays();
-        if (!markedByAgent(node, NodeMark.Action.REPLACE)) {
-            return new NodeDecision(name, NodeDecision.REFUSED, slurmSays,
-                    "the agent replaces only nodes it marked Action:Replace");
-        }
-        String started = replaceCommand.get().start(name);
-        return new NodeDecision(name, NodeDecision.REPLACING, slurmSays, started);
     }
 
     private static NodeDecision decided(String node, WriteResult write, String done, String evidence, String what) {

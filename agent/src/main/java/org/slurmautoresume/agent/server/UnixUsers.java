@@ -34,18 +34,22 @@ public final class UnixUsers {
     }
 
     /**
-     * The uid of a user name; a name that is all digits is the uid itself (what the JDK gives
-     * for a uid without a passwd entry). Empty when neither.
+     * The uid of a user name, from the passwd database. The JDK's peer credentials give a name:
+     * getpwuid's, or the uid's digits where the uid has no passwd entry. A name of digits is
+     * therefore ambiguous (a user named "1001" whose uid is 2000, or a uid 1001 with no entry), and
+     * it is taken only where both readings agree: the entry of that name has that very uid.
+     * Otherwise empty, which the agent treats as nobody.
      */
     public static synchronized OptionalLong uidOf(String name) {
-        if (name.matches("[0-9]{1,10}")) {
-            return OptionalLong.of(Long.parseLong(name));
-        }
         Pointer entry = libc().getpwnam(name);
         if (entry == null) {
             return OptionalLong.empty();
         }
         // struct passwd { char *pw_name; char *pw_passwd; uid_t pw_uid; ... } on Linux and the BSDs.
-        return OptionalLong.of(Integer.toUnsignedLong(entry.getInt(2L * Native.POINTER_SIZE)));
+        long uid = Integer.toUnsignedLong(entry.getInt(2L * Native.POINTER_SIZE));
+        if (name.matches("[0-9]+") && !name.equals(Long.toString(uid))) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(uid);
     }
 }

@@ -8,11 +8,12 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The node sets recorded by {@code watch}: a node that later drops out of a shrunk job (srun's
- * "Node failure on node2" under {@code --no-kill}) is still the caller's to have marked. Only
- * nodes read from {@code scontrol show job} are ever added. Bounded: the least recently watched
- * jobs are forgotten first. Kept in memory; an agent restart forgets them (the supervisor
- * watches again at each step start).
+ * The node sets recorded by {@code watch}: a node that Slurm later drops from the job because it
+ * stopped responding (srun's "Node failure on node2" under {@code --no-kill}) is still the
+ * caller's to have marked ({@link JobAuthority} decides; a node the user shrank away is
+ * {@link #forget forgotten}). Only nodes read from {@code scontrol show job} are ever added.
+ * Bounded: the least recently watched jobs are forgotten first. Kept in memory; an agent restart
+ * forgets them (the supervisor watches again at each step start).
  */
 final class WatchedJobs {
 
@@ -33,6 +34,19 @@ final class WatchedJobs {
             nodesByJob.remove(eldest);
         }
         return List.copyOf(recorded);
+    }
+
+    /** The key of a job: its id with its owner's uid, so a reused job id inherits nothing. */
+    static String key(String jobId, long owner) {
+        return jobId + "/" + owner;
+    }
+
+    /** Removes nodes from what was recorded for the job. */
+    synchronized void forget(String jobId, Collection<String> nodes) {
+        Set<String> recorded = nodesByJob.get(jobId);
+        if (recorded != null) {
+            recorded.removeAll(nodes);
+        }
     }
 
     synchronized Set<String> nodes(String jobId) {

@@ -77,7 +77,7 @@ class AgentPolicyTest {
     void aFailingDeadNodeAskedToGoDownGoesDownWithTheReasonItHas() {
         silent = Set.of("node3");
         FakeSlurm marked = withFailingNode3();
-        AgentResponse response = new AgentPolicy(marked.runner, prober, "root").handle(ARTEST, askDown("node3"));
+        AgentResponse response = new AgentPolicy(marked.runner, prober, "root").handle(ROOT, askDown("node3"));
         assertTrue(response.ok(), response.message());
         assertEquals(List.of(List.of("scontrol", "update", "nodename=node3", "state=down", "reason=Action:Replace")),
                 marked.updates);
@@ -87,7 +87,7 @@ class AgentPolicyTest {
     @Test
     void aFailingNodeThatStillAnswersStaysFailWhenAskedToGoDown() {
         FakeSlurm marked = withFailingNode3();
-        AgentResponse response = new AgentPolicy(marked.runner, prober, "root").handle(ARTEST, askDown("node3"));
+        AgentResponse response = new AgentPolicy(marked.runner, prober, "root").handle(ROOT, askDown("node3"));
         assertTrue(response.ok(), response.message());
         assertEquals(NodeDecision.MARKED, response.decisions().get(0).decision());
         assertEquals(List.of(), marked.updates, "no DOWN over a node whose slurmd answers");
@@ -100,7 +100,7 @@ class AgentPolicyTest {
         AgentPolicy withFailingCheck = new AgentPolicy(new org.slurmautoresume.slurm.client.SlurmClient(idle.runner),
                 idle.runner, "scontrol", prober, "root", Optional.empty(), new AgentMetrics(),
                 Optional.of(node -> org.slurmautoresume.nodeops.health.NodeHealth.Verdict.unhealthy("replace", "Xid 79")));
-        AgentResponse response = withFailingCheck.handle(ARTEST, askDown("node3"));
+        AgentResponse response = withFailingCheck.handle(ROOT, askDown("node3"));
         assertTrue(response.ok(), response.message());
         assertEquals(List.of(List.of("scontrol", "update", "nodename=node3", "state=fail", "reason=Action:Replace")),
                 idle.updates);
@@ -167,7 +167,7 @@ class AgentPolicyTest {
     @Test
     void marksANodeSlurmStillCallsIdleWhenItsSlurmdIsSilent() {
         silent = Set.of("node3");
-        AgentResponse response = policy.handle(ARTEST,
+        AgentResponse response = policy.handle(ROOT,
                 AgentRequest.mark("6", List.of("node3"), Action.REBOOT, MarkState.DOWN));
         assertTrue(response.ok(), response.message());
         assertTrue(response.decisions().get(0).evidence().contains("refused the connection"));
@@ -230,8 +230,107 @@ class AgentPolicyTest {
     }
 
     @Test
+    void anOrdinaryUserMayNotSetALiveNodeDown() {
+        // node1 answers; only the site's check calls it faulty. Root would get FAIL; the user gets nothing.
+        AgentPolicy withFailingCheck = new AgentPolicy(new org.slurmautoresume.slurm.client.SlurmClient(slurm.runner),
+                slurm.runner, "scontrol", prober, "root", Optional.empty(), new AgentMetrics(),
+                Optional.of(node -> org.slurmautoresume.nodeops.health.NodeHealth.Verdict.unhealthy("replace", "Xid 79")));
+        AgentResponse response = withFailingCheck.handle(ARTEST, askDown("node1"));
+        assertFalse(response.ok());
+        assertTrue(response.decisions().get(0).why().startsWith("state=down is refused for artest(1001): the node's"
+                + " slurmd answers"), response.decisions().get(0).why());
+        assertEquals(List.of(), slurm.updates);
+    }
+
+    @Test
+    void anOrdinaryUserMayNotSetDownANodeThatRunsAnotherJob() {
+        silent = Set.of("node3");
+        slurm.job("7", "show-job-running.txt", "node3");
+        AgentResponse response = policy.handle(ARTEST, askDown("node3"));
+        assertFalse(response.ok());
+        assertTrue(response.decisions().get(0).why().contains("down would also end job(s) "), response.decisions().get(0).why());
+        assertEquals(List.of(), slurm.updates);
+    }
+
+    /** A dead node with nothing on it but the caller's job: down ends nobody else's work (a requeue needs it). */
+    @Test
+    void anOrdinaryUserMaySetDownADeadNodeRunningOnlyTheirJob() {
+        silent = Set.of("node3");
+        AgentResponse response = policy.handle(ARTEST, askDown("node3"));
+        assertTrue(response.ok(), response.message());
+        assertEquals(List.of(List.of("scontrol", "update", "nodename=node3", "state=down", "reason=Action:Replace")),
+                slurm.updates);
+    }
+
+    @Test
+    void anAdministratorsMarkIsNotResumedAtAJobsRequest() {
+        // node1 carries Action:Replace set by root, as the agent's own would be; the agent never marked it.
+        slurm.node("node1", "show-node-idle-fail.txt");
+        AgentResponse response = policy.handle(ARTEST, AgentRequest.resume("6", List.of("node1")));
+        assertFalse(response.ok());
+        assertTrue(response.decisions().get(0).why().contains("it has no mark of its own on node1"),
+                response.decisions().get(0).why());
+        assertEquals(List.of(), slurm.updates);
+    }
+
+    @Test
+    void aNodeMarkedAgainAfterTheAgentsMarkIsNotResumed() {
+        silent = Set.of("node1");
+        slurm.afterUpdate("node1", "show-node-idle-fail.txt");
+        assertTrue(policy.handle(ARTEST, markReplace("6", "node1")).ok());
+        assertEquals("Action:Replace", slurm.nodeText("node1").replaceAll("(?s).*Reason=(\\S+).*", "$1").strip());
+        silent = Set.of();
+        // An administrator drains it again, with the same words, later: Slurm's reason time moves on.
+        slurm.nodeText("node1", slurm.nodeText("node1").replace("04:14:02]", "05:00:00]"));
+        AgentResponse response = policy.handle(ARTEST, AgentRequest.resume("6", List.of("node1")));
+        assertFalse(response.ok());
+        assertTrue(response.decisions().get(0).why().contains("marked again"), response.decisions().get(0).why());
+        assertEquals(1, slurm.updates.size(), "only the mark ran: " + slurm.updates);
+    }
+
+    @Test
+    void aNodeTheUserShrankAwayIsNoLongerTheirs() {
+        slurm.job("6", "show-job-running-shrunk-nokill.txt", "node[1-3]");
+        assertTrue(policy.handle(ARTEST, AgentRequest.watch("6")).ok());
+        // scontrol update job 6 NumNodes=2: node2 leaves the job while its slurmd still answers.
+        slurm.job("6", "show-job-running-shrunk-nokill.txt", null);
+        slurm.node("node2", "show-node-idle.txt");
+        AgentResponse response = policy.handle(ARTEST, markReplace("6", "node2"));
+        assertFalse(response.ok());
+        assertTrue(response.message().contains("not nodes of job 6: node2"), response.message());
+        // Forgotten, not just refused this time: a later fault on node2 does not make it the job's again.
+        slurm.node("node2", "show-node-down-not-responding.txt");
+        assertFalse(policy.handle(ARTEST, markReplace("6", "node2")).ok());
+        assertEquals(List.of(), slurm.updates);
+    }
+
+    @Test
+    void aLongRequestIsRecheckedForEveryNode() {
+        // While the agent examines node3, the job ends: node1, next, is no longer the job's to mark.
+        Set<String> seen = new java.util.HashSet<>();
+        NodeProber endingJob = node -> {
+            if (seen.add(node.name()) && node.name().equals("node3")) {
+                slurm.job("6", "show-job-completed.txt", null);
+            }
+            return Optional.of("slurmd at 127.0.0.1 refused the connection");
+        };
+        AgentResponse response = new AgentPolicy(slurm.runner, endingJob, "root")
+                .handle(ARTEST, markReplace("6", "node3", "node1"));
+        assertEquals(List.of(NodeDecision.MARKED, NodeDecision.REFUSED),
+                response.decisions().stream().map(NodeDecision::decision).toList());
+        assertTrue(response.decisions().get(1).why().contains("COMPLETED"), response.decisions().get(1).why());
+        assertEquals(List.of(List.of("scontrol", "update", "nodename=node3", "state=fail", "reason=Action:Replace")),
+                slurm.updates);
+    }
+
+    @Test
     void resumesOnlyNodesTheAgentMarked() {
-        // node1 answers and carries the agent's reason; node3 is idle with no reason at all.
+        // The agent marks node1 (silent); when it answers again, with the agent's reason, it is resumed.
+        // node3 is idle with no reason at all and no mark of the agent's.
+        silent = Set.of("node1");
+        assertTrue(policy.handle(ARTEST, markReplace("6", "node1")).ok());
+        silent = Set.of();
+        slurm.updates.clear();
         slurm.node("node1", "show-node-idle-fail.txt");
         AgentResponse response = policy.handle(ARTEST, AgentRequest.resume("6", List.of("node1", "node3")));
         assertEquals(List.of(NodeDecision.RESUMED, NodeDecision.REFUSED),
@@ -241,8 +340,14 @@ class AgentPolicyTest {
 
     @Test
     void doesNotResumeANodeMarkedBySomeoneElseOrStillSilent() {
-        slurm.node("node1", "show-node-idle-fail.txt");
+        silent = Set.of("node1");
         AgentPolicy asOtherUser = new AgentPolicy(slurm.runner, prober, "autoresume");
+        assertTrue(asOtherUser.handle(ARTEST, markReplace("6", "node1")).ok());
+        assertTrue(policy.handle(ARTEST, markReplace("6", "node1")).ok());
+        slurm.updates.clear();
+        slurm.node("node1", "show-node-idle-fail.txt");
+        silent = Set.of();
+        // The reason says root set it, and this agent runs as autoresume: not its mark any more.
         assertFalse(asOtherUser.handle(ARTEST, AgentRequest.resume("6", List.of("node1"))).ok());
         silent = Set.of("node1");
         assertFalse(policy.handle(ARTEST, AgentRequest.resume("6", List.of("node1"))).ok());

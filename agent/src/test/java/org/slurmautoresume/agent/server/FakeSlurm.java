@@ -27,6 +27,7 @@ final class FakeSlurm {
     final List<List<String>> updates = new ArrayList<>();
     private final Map<String, String> jobs = new HashMap<>();
     private final Map<String, String> nodes = new HashMap<>();
+    private final Map<String, String> afterUpdate = new HashMap<>();
 
     FakeSlurm() {
         when(runner.run(any())).thenAnswer(invocation -> answer(invocation.getArgument(0)));
@@ -48,6 +49,22 @@ final class FakeSlurm {
         return this;
     }
 
+    /** A node record as text, to be edited and put back with {@link #nodeText(String, String)}. */
+    String nodeText(String node) {
+        return nodes.get(node);
+    }
+
+    FakeSlurm nodeText(String node, String text) {
+        nodes.put(node, text);
+        return this;
+    }
+
+    /** The record {@code node} has once an {@code scontrol update} of it ran: what Slurm would then show. */
+    FakeSlurm afterUpdate(String node, String fixture) {
+        afterUpdate.put(node, Fixtures.read(V22, fixture).replaceFirst("^NodeName=\\S+", "NodeName=" + node));
+        return this;
+    }
+
     private CommandResult answer(CommandRequest request) {
         List<String> argv = request.argv();
         if (argv.contains("--version")) {
@@ -58,6 +75,9 @@ final class FakeSlurm {
             return job != null ? result(request, 0, job, "")
                     : result(request, 1, "", Fixtures.read(V22, "show-job-invalid-id.stderr.txt"));
         }
+        if (argv.equals(List.of("scontrol", "-o", "show", "job"))) {
+            return result(request, 0, String.join("", jobs.values()), "");
+        }
         if (argv.size() == 5 && argv.subList(0, 4).equals(List.of("scontrol", "-o", "show", "node"))) {
             String node = nodes.get(argv.get(4));
             return node != null ? result(request, 0, node, "")
@@ -65,6 +85,9 @@ final class FakeSlurm {
         }
         if (argv.size() > 2 && (argv.get(1).equals("update") || argv.get(1).equals("reboot"))) {
             updates.add(argv);
+            argv.stream().filter(a -> a.startsWith("nodename=")).map(a -> a.substring("nodename=".length()))
+                    .filter(afterUpdate::containsKey).toList()
+                    .forEach(n -> nodes.put(n, afterUpdate.remove(n)));
             return result(request, 0, "", "");
         }
         throw new AssertionError("unexpected command " + argv);

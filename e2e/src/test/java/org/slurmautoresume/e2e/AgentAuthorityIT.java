@@ -1,0 +1,194 @@
+package org.slurmautoresume.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.slurmautoresume.agent.protocol.AgentJson;
+import org.slurmautoresume.slurm.exec.CommandResult;
+import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobState;
+
+/**
+ * What an ordinary user can NOT get the root agent to do (issue 17, items 2 and 3), on the real
+ * cluster: resume an administrator's drain, set a node down, or act on a node they shrank out of
+ * their job; and what they still can: mark and resume a faulty node of their own job. Each case
+ * asserts Slurm's own state and the agent's structured answer. The site's health check (a flag
+ * file per node) makes a node unhealthy on demand, so that only the authority rules stand between
+ * the request and the node.
+ */
+class AgentAuthorityIT {
+
+    private static LocalCluster cluster;
+    private static SlurmTruth truth;
+    private static LocalAgent agent;
+    private static Path healthFlags;
+
+    @BeforeAll
+    static void startAgent() throws IOException {
+        cluster = LocalCluster.get();
+        truth = new SlurmTruth(cluster);
+        healthFlags = Files.createTempDirectory(cluster.clusterDir(), "authority-it-health-");
+        Path check = healthFlags.resolve("check.sh");
+        Files.writeString(check, "#!/bin/bash\nif [ -e '" + healthFlags + "'/unhealthy-\"$1\" ]; then\n"
+                + "  echo \"Xid 79 on GPU 0 of $1\" >&2; exit 8\nfi\n");
+        Files.setPosixFilePermissions(check, PosixFilePermissions.fromString("rwxr-xr-x"));
+        agent = LocalAgent.start(cluster, cluster.clusterDir().resolve("authority-it-" + ProcessHandle.current().pid()),
+                "--health-command", check.toString());
+    }
+
+    @AfterAll
+    static void stopAgent() throws InterruptedException, IOException {
+        if (agent != null) {
+            agent.stop();
+        }
+        if (healthFlags != null) {
+            try (var files = Files.walk(healthFlags)) {
+                for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+
+    /** One request as the test user; the agent's answer as JSON. */
+    private static JsonNode call(String json) {
+        CommandResult result = cluster.runAsTestUser(List.of(cluster.launcher().toString(), "agent-call", "--socket",
+                agent.socket().toString(), json));
+        String line = result.stdout().strip();
+        assertFalse(line.isEmpty(), "no answer: " + result.stderr());
+        JsonNode answer = AgentJson.readTree(line.lines().reduce((a, b) -> b).orElseThrow());
+        assertEquals(answer.get("ok").asBoolean() ? 0 : 1, result.exitCode(), line + result.stderr());
+        return answer;
+    }
+
+    private static String request(String op, String jobId, String node, String extra) {
+        return "{\"op\":\"" + op + "\",\"jobId\":\"" + jobId + "\",\"nodes\":[\"" + node + "\"]" + extra + "}";
+    }
+
+    private static String mark(String jobId, String node, String state) {
+        return request("mark", jobId, node, ",\"action\":\"Replace\",\"state\":\"" + state + "\"");
+    }
+
+    private static void assertRefused(JsonNode answer, String node, String why) {
+        assertFalse(answer.get("ok").asBoolean(), answer.toString());
+        JsonNode decision = answer.get("decisions").get(0);
+        assertEquals(node, decision.get("node").asText(), answer.toString());
+        assertEquals("refused", decision.get("decision").asText(), answer.toString());
+        assertTrue(decision.get("why").asText().contains(why), answer.toString());
+    }
+
+    private static Job startJob(int nodes, String name) {
+        String jobId = cluster.submit("#!/bin/bash\nsleep 300\n",
+                List.of("-N" + nodes, "--exclusive", "--no-kill", "-J", name));
+        return cluster.waitForJob(jobId, "to run", Duration.ofSeconds(300),
+                job -> job.state() == JobState.RUNNING && !job.nodeList().isBlank());
+    }
+
+    private static void unhealthy(String node) throws IOException {
+        Files.writeString(healthFlags.resolve("unhealthy-" + node), "");
+    }
+
+    private static void cleanUp(Job job, List<String> nodes) throws IOException {
+        cluster.run(List.of("scancel", job.jobId()));
+        for (String node : nodes) {
+            Files.deleteIfExists(healthFlags.resolve("unhealthy-" + node));
+            String state = truth.nodeField(node, "State");
+            if (state.contains("FAIL") || state.contains("DRAIN") || state.contains("DOWN")) {
+                cluster.run(List.of("scontrol", "update", "nodename=" + node, "state=resume"));
+            }
+        }
+    }
+
+    @Test
+    void anAdministratorsDrainIsNotResumedAtTheUsersRequest() throws IOException {
+        Job job = startJob(1, "authority-it-admin-drain");
+        String node = Hostlist.expand(job.nodeList()).get(0);
+        try {
+            CommandResult drained = cluster.run(List.of("scontrol", "update", "nodename=" + node, "state=drain",
+                    "reason=Action:Replace"));
+            assertTrue(drained.succeeded(), drained.stderr());
+
+            assertRefused(call(request("resume", job.jobId(), node, "")), node, "no mark of its own on " + node);
+            assertTrue(truth.nodeField(node, "State").contains("DRAIN"), truth.nodeField(node, "State"));
+            assertTrue(truth.nodeField(node, "Reason").startsWith("Action:Replace"), truth.nodeField(node, "Reason"));
+        } finally {
+            cleanUp(job, List.of(node));
+        }
+    }
+
+    @Test
+    void anOrdinaryUserCannotSetANodeDown() throws IOException {
+        Job job = startJob(1, "authority-it-down");
+        String node = Hostlist.expand(job.nodeList()).get(0);
+        try {
+            unhealthy(node);
+            String before = truth.nodeField(node, "State");
+            assertRefused(call(mark(job.jobId(), node, "down")), node, "state=down is refused");
+            assertEquals(before, truth.nodeField(node, "State"));
+            assertEquals(JobState.RUNNING.name(), truth.jobField(job.jobId(), "JobState"));
+        } finally {
+            cleanUp(job, List.of(node));
+        }
+    }
+
+    @Test
+    void aNodeShrunkOutOfTheJobIsNoLongerTheUsersToMark() throws IOException {
+        Job job = startJob(2, "authority-it-shrink");
+        List<String> nodes = Hostlist.expand(job.nodeList());
+        try {
+            JsonNode watched = call("{\"op\":\"watch\",\"jobId\":\"" + job.jobId() + "\"}");
+            assertTrue(watched.get("ok").asBoolean(), watched.toString());
+            CommandResult shrunk = cluster.runAsTestUser(List.of("scontrol", "update", "jobid=" + job.jobId(),
+                    "NumNodes=1"));
+            assertTrue(shrunk.succeeded() || shrunk.stderr().contains("DB index"), shrunk.stderr());
+            Job now = cluster.waitForJob(job.jobId(), "to shrink", Duration.ofSeconds(30),
+                    j -> Hostlist.expand(j.nodeList()).size() == 1);
+            String kept = Hostlist.expand(now.nodeList()).get(0);
+            String gone = nodes.stream().filter(n -> !n.equals(kept)).findFirst().orElseThrow();
+            unhealthy(gone);
+            String before = truth.nodeField(gone, "State");
+
+            assertRefused(call(mark(job.jobId(), gone, "fail")), gone, "not nodes of job " + job.jobId() + ": " + gone);
+            assertEquals(before, truth.nodeField(gone, "State"));
+            assertFalse(truth.nodeField(gone, "State").contains("FAIL"), truth.nodeField(gone, "State"));
+        } finally {
+            cleanUp(job, nodes);
+        }
+    }
+
+    /** The caller's own recovery still works: its faulty node is marked, and its own mark resumed. */
+    @Test
+    void theUsersOwnFaultyNodeIsMarkedAndItsOwnMarkResumed() throws IOException {
+        Job job = startJob(1, "authority-it-own");
+        String node = Hostlist.expand(job.nodeList()).get(0);
+        try {
+            unhealthy(node);
+            JsonNode marked = call(mark(job.jobId(), node, "fail"));
+            assertTrue(marked.get("ok").asBoolean(), marked.toString());
+            assertEquals("marked", marked.get("decisions").get(0).get("decision").asText(), marked.toString());
+            assertTrue(truth.nodeField(node, "State").contains("FAIL"), truth.nodeField(node, "State"));
+            assertTrue(truth.nodeField(node, "Reason").startsWith("Action:Replace"), truth.nodeField(node, "Reason"));
+
+            Files.delete(healthFlags.resolve("unhealthy-" + node));
+            JsonNode resumed = call(request("resume", job.jobId(), node, ""));
+            assertTrue(resumed.get("ok").asBoolean(), resumed.toString());
+            assertEquals("resumed", resumed.get("decisions").get(0).get("decision").asText(), resumed.toString());
+            assertFalse(truth.nodeField(node, "State").contains("FAIL"), truth.nodeField(node, "State"));
+        } finally {
+            cleanUp(job, List.of(node));
+        }
+    }
+}
