@@ -119,6 +119,7 @@ SlurmdLogFile=$LOGDIR/slurmd-%n.log
 SlurmdDebug=info
 CONF
     shape_conf "$shape" "$gpus" "$accounting"
+    release_conf
     if [ "$power" -eq 1 ]; then
         cat <<CONF
 # --- power saving (--power-save): fake programs kill / revive the node's slurmd
@@ -156,6 +157,8 @@ write_env() { # COUNT TIMEOUT CPUS POWER_SAVE ACCOUNTING SHAPE GPUS
         echo "AR_SLURMDBD_PORT=$DBD_PORT"
         echo "AR_CLUSTER_SHAPE=$6"
         if [ "$6" = gpu ]; then echo "AR_GPUS_PER_NODE=$7"; else echo "AR_GPUS_PER_NODE=0"; fi
+        echo "AR_SLURM_RELEASE=$RELEASE"
+        echo "AR_SLURM_BIN=$RELEASE_BIN"
     } >"$tmp"
     chmod 0644 "$tmp"
     mv -f "$tmp" "$ENV_FILE"
