@@ -390,7 +390,11 @@ main() {
     # Every command but up works on the release the cluster was brought up with.
     case "$cmd" in
         up|help|-h|--help|"") ;;
-        *) recorded="$(recorded_release)"; use_release "${recorded:-22.05}" ;;
+        *)
+            recorded="$(recorded_release)"
+            use_release "${recorded:-22.05}"
+            use_recorded_ports
+            ;;
     esac
     case "$cmd" in
         up) cmd_up "$@" ;;
