@@ -160,6 +160,7 @@ write_env() { # COUNT TIMEOUT CPUS POWER_SAVE ACCOUNTING SHAPE GPUS
         if [ "$6" = gpu ]; then echo "AR_GPUS_PER_NODE=$7"; else echo "AR_GPUS_PER_NODE=0"; fi
         echo "AR_SLURM_RELEASE=$RELEASE"
         echo "AR_SLURM_BIN=$RELEASE_BIN"
+        echo "AR_SPANK_BUILD_DIR=$(spank_build_dir)"
     } >"$tmp"
     chmod 0644 "$tmp"
     mv -f "$tmp" "$ENV_FILE"

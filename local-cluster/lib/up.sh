@@ -67,6 +67,7 @@ cluster_up() {
     write_power_programs
     write_release_bin
     ensure_release_user
+    build_release_plugins
     # /etc/slurm is the host's 22.05: another release's clients get SLURM_CONF (cluster.env).
     [ "$RELEASE" != 22.05 ] || link_system_conf
     # A node missing from the new config must not keep a slurmd around.
