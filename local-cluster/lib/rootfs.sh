@@ -67,6 +67,7 @@ rootfs_add_missing_packages() {
     local pkg
     local -a missing=()
     for pkg in "${ROOTFS_PACKAGES[@]}"; do
+        # shellcheck disable=SC2016 # dpkg-query's format, not a shell expansion
         rootfs_exec dpkg-query -W -f '${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
     done
     [ "${#missing[@]}" -gt 0 ] || return 0
