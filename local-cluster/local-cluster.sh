@@ -72,6 +72,12 @@ Commands:
                                cluster keeps accounting like production ones: slurmdbd
                                (DbdPort $AR_SLURMDBD_PORT, default 16819) on its own MariaDB
                                (db/, 127.0.0.1:$AR_DB_PORT, default 16306)
+          --slurm RELEASE      the Slurm release: 22.05 (default: the host's packages) or
+                               24.11 (Debian trixie's, in the rootfs `slurm-rootfs.sh build`
+                               makes; its daemons run there, its clients through wrappers in
+                               $AR_CLUSTER_DIR/slurm-24.11/bin, AR_SLURM_BIN in cluster.env).
+                               AR_SLURM_RELEASE does the same. Another release on a running
+                               cluster dir: 'down' first
           --no-resume          leave nodes that are DOWN/DRAIN/FAIL as they are (default:
                                `scontrol update state=resume` them so the cluster is usable)
         Idempotent: a second `up` with the same options starts only what is missing. When
@@ -146,17 +152,22 @@ Environment:
   AR_SLURMCTLD_PORT    SlurmctldPort (default 16817)
   AR_SLURMD_PORT_BASE  port of node1; nodeK uses base+K-1 (default 17001)
   AR_UP_TIMEOUT        seconds `up` waits for daemons and nodes (default 90)
+  AR_SLURM_RELEASE     22.05 (default) or 24.11: the release `up` brings up without --slurm
+  AR_SLURMDBD_PORT, AR_DB_PORT   slurmdbd's and its MariaDB's ports (default 16819, 16306)
   AR_CLUSTER_SHAPE     gpu (default) or cpu-only: the shape `up` brings up when neither
                        --gpus nor --cpu-only is given (how the e2e harness chooses)
 
 Client commands find the cluster through /etc/slurm/slurm.conf when it is our link,
-otherwise export SLURM_CONF from cluster.env.
+otherwise export SLURM_CONF from cluster.env. For 24.11, also put AR_SLURM_BIN from
+cluster.env first on PATH (22.05: it is /usr/bin); /etc/slurm is never written then.
 USAGE
 }
 
 # Order matters only for common.sh (settings checked on load); the rest define functions.
 # shellcheck source=lib/common.sh
 source "$SCRIPT_DIR/lib/common.sh"
+# shellcheck source=lib/release.sh
+source "$SCRIPT_DIR/lib/release.sh"
 # shellcheck source=lib/processes.sh
 source "$SCRIPT_DIR/lib/processes.sh"
 # shellcheck source=lib/node-state.sh
@@ -182,7 +193,7 @@ source "$SCRIPT_DIR/lib/faults.sh"
 
 cmd_up() {
     local count=4 timeout=300 cpus=4 power=0 extra="" resume=1 accounting=1 gpus=4
-    local shape="${AR_CLUSTER_SHAPE:-gpu}"
+    local shape="${AR_CLUSTER_SHAPE:-gpu}" release="${AR_SLURM_RELEASE:-22.05}" recorded
     while [ "$#" -gt 0 ]; do
         case "$1" in
             --nodes) count="${2:-}"; shift ;;
@@ -199,6 +210,8 @@ cmd_up() {
             --power-save) power=1 ;;
             --no-resume) resume=0 ;;
             --no-accounting) accounting=0 ;;
+            --slurm) release="${2:-}"; shift ;;
+            --slurm=*) release="${1#*=}" ;;
             -h|--help) usage; exit 0 ;;
             *) die "up: unknown option '$1' (see --help)" ;;
         esac
@@ -220,7 +233,13 @@ cmd_up() {
         [ -r "$extra" ] || die "--extra-conf file not readable: '$extra'"
         extra="$(cd "$(dirname "$extra")" && pwd)/$(basename "$extra")"
     fi
+    [[ " $SLURM_RELEASES " == *" $release "* ]] || die "--slurm must be one of: $SLURM_RELEASES: '$release'"
     need_root up
+    recorded="$(recorded_release)"
+    if [ -n "$recorded" ] && [ "$recorded" != "$release" ] && [ -n "$(ctld_pids)$(all_slurmd_pids)" ]; then
+        die "the cluster in $DIR runs Slurm $recorded: 'down' it before 'up --slurm $release' (or use another AR_CLUSTER_DIR)"
+    fi
+    use_release "$release"
     cluster_up "$count" "$timeout" "$cpus" "$power" "$extra" "$resume" "$accounting" "$shape" "$gpus"
 }
 
@@ -366,8 +385,17 @@ cmd_logs() {
 }
 
 main() {
-    local cmd="${1:-}"
+    local cmd="${1:-}" recorded
     [ "$#" -eq 0 ] || shift
+    # Every command but up works on the release the cluster was brought up with.
+    case "$cmd" in
+        up|help|-h|--help|"") ;;
+        *)
+            recorded="$(recorded_release)"
+            use_release "${recorded:-22.05}"
+            use_recorded_ports
+            ;;
+    esac
     case "$cmd" in
         up) cmd_up "$@" ;;
         down) cmd_down "$@" ;;

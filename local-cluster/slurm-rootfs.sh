@@ -23,15 +23,17 @@ usage() {
 Usage: slurm-rootfs.sh COMMAND [OPTIONS]
 
 A Debian trixie root filesystem with Slurm 24.11 (slurm-wlm, slurmdbd, munge, libslurm-dev,
-gcc, make, mariadb-server, default-jre-headless), built with debootstrap from the mirror in
-the host's apt sources and cached in $AR_ROOTFS_DIR (default
+gcc, make, mariadb-server, default-jre-headless, python3, patchelf), built with debootstrap from
+the mirror in the host's apt sources and cached in $AR_ROOTFS_DIR (default
 /var/cache/autoresume/rootfs-trixie). All commands run as root.
 
 Commands:
   build [--force]
         Build the rootfs unless a complete one is cached (--force rebuilds). The stamp file
         .autoresume-rootfs.stamp in it records the suite, the build time and every package's
-        version. Idempotent: a second run prints the stamp and does nothing else.
+        version. Idempotent: a second run installs only packages added to the list since
+        (then writes a new stamp) and prints the stamp. `local-cluster.sh up --slurm 24.11`
+        runs the test cluster on this rootfs.
   plugin
         Copy spank-shim/ into the rootfs, build it there against 24.11's slurm/spank.h with
         `make check` (its C tests run too) and install /usr/local/lib/slurm/auto_resume.so.

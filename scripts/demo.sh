@@ -10,7 +10,7 @@
 #      killed mid-step, the step is re-run on node[1,3] with node3's GPUs and resumes after its
 #      last checkpoint. (batch.sh itself takes its spare from a spare pool, which needs job
 #      expansion: Slurm refuses that for jobs with GPUs and under PrologFlags=Contain.)
-# Needs root.
+# Needs root. AR_SLURM_RELEASE=24.11 runs it all on Slurm 24.11 (local-cluster/README.md).
 set -euo pipefail
 
 repo="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -33,6 +33,8 @@ say "Starting the local Slurm cluster (GPU shape: Gres=gpu:4 per node, PrologFla
 "$cluster" up --nodes 4
 # shellcheck disable=SC1091
 source "${AR_CLUSTER_DIR:-/var/tmp/autoresume-cluster}/cluster.env"
+# The cluster's Slurm release's programs (AR_SLURM_RELEASE=24.11: wrappers of the rootfs's).
+export PATH="$AR_SLURM_BIN:$PATH" SLURM_CONF
 
 # shellcheck source=scripts/lib/toolkit-on-cluster.sh
 source "$repo/scripts/lib/toolkit-on-cluster.sh"

@@ -66,6 +66,7 @@ StorageLoc=slurm_acct_db
 LogFile=$LOGDIR/slurmdbd.log
 PidFile=$DBD_PIDFILE
 DBD
+    [ -z "$MUNGE_SOCKET" ] || printf 'AuthInfo=socket=%s\n' "$MUNGE_SOCKET" >>"$tmp"
     )
     if [ -f "$DBD_CONF" ] && cmp -s "$tmp" "$DBD_CONF"; then
         rm -f "$tmp"

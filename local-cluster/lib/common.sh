@@ -14,6 +14,7 @@ SYSTEM_CONF="/etc/slurm/slurm.conf"
 MUNGE_RUN_DIR="/run/munge"
 MUNGE_PIDFILE="$MUNGE_RUN_DIR/munged.pid"
 MUNGE_KEY="/etc/munge/munge.key"
+MUNGE_SOCKET="" # the default socket; a release in a rootfs has its own (lib/release.sh)
 
 log() { printf '%s: %s\n' "$PROG" "$*"; }
 warn() { printf '%s: warning: %s\n' "$PROG" "$*" >&2; }

@@ -119,6 +119,7 @@ SlurmdLogFile=$LOGDIR/slurmd-%n.log
 SlurmdDebug=info
 CONF
     shape_conf "$shape" "$gpus" "$accounting"
+    release_conf
     if [ "$power" -eq 1 ]; then
         cat <<CONF
 # --- power saving (--power-save): fake programs kill / revive the node's slurmd
@@ -154,8 +155,12 @@ write_env() { # COUNT TIMEOUT CPUS POWER_SAVE ACCOUNTING SHAPE GPUS
         echo "AR_POWER_SAVE=$4"
         echo "AR_ACCOUNTING=$5"
         echo "AR_SLURMDBD_PORT=$DBD_PORT"
+        echo "AR_DB_PORT=$DB_PORT"
         echo "AR_CLUSTER_SHAPE=$6"
         if [ "$6" = gpu ]; then echo "AR_GPUS_PER_NODE=$7"; else echo "AR_GPUS_PER_NODE=0"; fi
+        echo "AR_SLURM_RELEASE=$RELEASE"
+        echo "AR_SLURM_BIN=$RELEASE_BIN"
+        echo "AR_SPANK_BUILD_DIR=$(spank_build_dir)"
     } >"$tmp"
     chmod 0644 "$tmp"
     mv -f "$tmp" "$ENV_FILE"
@@ -179,4 +184,16 @@ link_system_conf() {
     mkdir -p "$(dirname "$SYSTEM_CONF")"
     ln -s "$CONF" "$SYSTEM_CONF"
     log "linked $SYSTEM_CONF -> $CONF"
+}
+
+# use_recorded_ports: the ports the cluster in $DIR was brought up with (cluster.env), for every
+# command but up. A command run without the AR_*_PORT settings `up` had would otherwise take the
+# defaults, which belong to another cluster on this machine (seen: revive-node of a cluster on
+# 27001... tried 17002, held by the default cluster's node2).
+use_recorded_ports() {
+    local port
+    port="$(env_get AR_SLURMCTLD_PORT)"; [[ ! "$port" =~ ^[0-9]{2,5}$ ]] || CTLD_PORT="$port"
+    port="$(env_get AR_SLURMD_PORT_BASE)"; [[ ! "$port" =~ ^[0-9]{2,5}$ ]] || SLURMD_PORT_BASE="$port"
+    port="$(env_get AR_SLURMDBD_PORT)"; [[ ! "$port" =~ ^[0-9]{2,5}$ ]] || DBD_PORT="$port"
+    port="$(env_get AR_DB_PORT)"; [[ ! "$port" =~ ^[0-9]{2,5}$ ]] || DB_PORT="$port"
 }

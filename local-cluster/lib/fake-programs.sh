@@ -1,6 +1,14 @@
 # shellcheck shell=bash
 # Sourced by local-cluster.sh: the RebootProgram and power-saving programs that slurmd and slurmctld run;
-# each calls back into local-cluster.sh for one node.
+# each calls back into local-cluster.sh for one node. On a release in a rootfs they run inside it,
+# and the call back enters the host's mount namespace and root first (HOST_ENTER).
+
+# The host as seen from a daemon's program: nothing to do on 22.05; from the rootfs, a chroot
+# into the host's / that rootfs-run mounted at /run/autoresume-host (nsenter into pid 1's
+# namespaces was refused: "cannot open /proc/1/root: Permission denied", on the host too).
+host_enter() {
+    [ "$RELEASE" = 22.05 ] || printf 'chroot /run/autoresume-host '
+}
 
 write_fake_reboot() {
     local tmp="$FAKE_REBOOT.tmp"
@@ -26,7 +34,7 @@ done
 logf="$LOGDIR/fake-reboot.log"
 echo "\$(date '+%FT%T') fake reboot requested for node '\$node' (slurmd pid \$p)" >>"\$logf"
 [[ "\$node" =~ ^node[0-9]+\$ ]] || { echo "no node name found" >>"\$logf"; exit 1; }
-AR_CLUSTER_DIR="$DIR" setsid -f bash -c 'sleep 1; "\$0" kill-node "\$1" && "\$0" revive-node "\$1" --boot' \\
+AR_CLUSTER_DIR="$DIR" $(host_enter)setsid -f bash -c 'sleep 1; "\$0" kill-node "\$1" && "\$0" revive-node "\$1" --boot' \\
     "$SCRIPT_PATH" "\$node" </dev/null >>"\$logf" 2>&1
 exit 0
 REBOOT
@@ -53,9 +61,9 @@ echo "\$(date '+%FT%T') \$(basename "\$0") \$*" >>"\$logf"
 for node in \$(SLURM_CONF="$CONF" scontrol show hostnames "\$1"); do
     [[ "\$node" =~ ^node[0-9]+\$ ]] || continue
     if [ "$action" = "kill-node" ]; then
-        AR_CLUSTER_DIR="$DIR" setsid -f "$SCRIPT_PATH" kill-node "\$node" </dev/null >>"\$logf" 2>&1
+        AR_CLUSTER_DIR="$DIR" $(host_enter)setsid -f "$SCRIPT_PATH" kill-node "\$node" </dev/null >>"\$logf" 2>&1
     else
-        AR_CLUSTER_DIR="$DIR" setsid -f bash -c '"\$0" kill-node "\$1" && "\$0" revive-node "\$1" --boot' \\
+        AR_CLUSTER_DIR="$DIR" $(host_enter)setsid -f bash -c '"\$0" kill-node "\$1" && "\$0" revive-node "\$1" --boot' \\
             "$SCRIPT_PATH" "\$node" </dev/null >>"\$logf" 2>&1
     fi
 done

@@ -5,6 +5,8 @@ munged_pid() {
     local pid
     pid="$(pidfile_daemon "$MUNGE_PIDFILE" munged)"
     if [ -n "$pid" ]; then echo "$pid"; return 0; fi
+    # Any munged of the host serves the 22.05 cluster; 24.11's is known by its pid file only.
+    [ "$RELEASE" = 22.05 ] || return 0
     for d in /proc/[0-9]*; do
         if [ "$(cat "$d/comm" 2>/dev/null || true)" = "munged" ] && pid_alive "${d#/proc/}" \
             && serves_default_socket "$d"; then
@@ -30,7 +32,10 @@ serves_default_socket() {
     return 0
 }
 
-munge_works() { munge -n 2>/dev/null | unmunge >/dev/null 2>&1; }
+munge_works() {
+    munge ${MUNGE_SOCKET:+"--socket=$MUNGE_SOCKET"} -n 2>/dev/null \
+        | unmunge ${MUNGE_SOCKET:+"--socket=$MUNGE_SOCKET"} >/dev/null 2>&1
+}
 
 start_munge() {
     local pid
@@ -38,6 +43,10 @@ start_munge() {
     if [ -n "$pid" ]; then
         wait_for 15 munged munge_works \
             || die "munged (pid $pid) runs but 'munge -n | unmunge' fails: see /var/log/munge/munged.log"
+        return 0
+    fi
+    if [ "$RELEASE" != 22.05 ]; then
+        start_release_munge
         return 0
     fi
     if [ ! -s "$MUNGE_KEY" ]; then
@@ -63,6 +72,26 @@ start_munge() {
     pid="$(munged_pid)"
     echo "$pid" >"$MUNGE_MARK"
     log "started munged (pid $pid)"
+}
+
+# The rootfs's munged with its key (made by the munge package there), its socket, pid file and
+# seed in the cluster dir, owned by the rootfs's munge user (another uid than the host's).
+start_release_munge() {
+    local owner pid
+    [ -s "$MUNGE_KEY" ] || die "the rootfs has no munge key at $MUNGE_KEY"
+    owner="$(rootfs_uid_gid munge)"
+    install -d -o "${owner%%:*}" -g "${owner#*:}" -m 0755 "$MUNGE_RUN_DIR"
+    touch "$LOGDIR/munged.log"
+    chown "$owner" "$LOGDIR/munged.log"
+    rm -f "$MUNGE_PIDFILE"
+    clean_exec munged --socket="$MUNGE_SOCKET" --pid-file="$MUNGE_PIDFILE" --log-file="$LOGDIR/munged.log" \
+        --seed-file="$MUNGE_RUN_DIR/munged.seed" </dev/null >>"$LOGDIR/munged.out" 2>&1 \
+        || die "munged ($RELEASE) failed to start: see $LOGDIR/munged.out and $LOGDIR/munged.log"
+    wait_for 20 munged munge_works \
+        || die "munged ($RELEASE) does not answer on $MUNGE_SOCKET: see $LOGDIR/munged.log"
+    pid="$(munged_pid)"
+    echo "$pid" >"$MUNGE_MARK"
+    log "started munged of Slurm $RELEASE's rootfs (pid $pid, socket $MUNGE_SOCKET)"
 }
 
 stop_munge_if_ours() {

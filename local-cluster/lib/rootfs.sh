@@ -10,9 +10,11 @@ ROOTFS_SUITE="trixie"
 ROOTFS_DIR="${AR_ROOTFS_DIR:-/var/cache/autoresume/rootfs-$ROOTFS_SUITE}"
 ROOTFS_STAMP="$ROOTFS_DIR/.autoresume-rootfs.stamp"
 # What the chroot holds: the daemons, slurmdbd and its database, the headers the SPANK plugin
-# is built against (libslurm-dev ships slurm/spank.h), a compiler, and Java for the supervisor.
+# is built against (libslurm-dev ships slurm/spank.h), a compiler, Java for the supervisor, and
+# python3 for the examples' training script (jobs of `local-cluster.sh up --slurm 24.11` run here)
+# and patchelf for the clients that cluster runs on the host (lib/release.sh).
 ROOTFS_PACKAGES=(slurm-wlm slurmdbd slurm-client munge libslurm-dev gcc make libc6-dev
-    mariadb-server default-jre-headless procps iproute2 util-linux passwd)
+    mariadb-server default-jre-headless procps iproute2 util-linux passwd python3 patchelf)
 
 if [[ ! "$ROOTFS_DIR" =~ ^/[A-Za-z0-9._/-]*[A-Za-z0-9._-]$ ]] || [[ "$ROOTFS_DIR" == *..* ]]; then
     die "AR_ROOTFS_DIR must be an absolute path of [A-Za-z0-9._/-] without '..' and not '/': '$ROOTFS_DIR'"
@@ -59,11 +61,32 @@ rootfs_write_stamp() {
     mv "$tmp" "$ROOTFS_STAMP"
 }
 
+# A cached rootfs built before a package joined ROOTFS_PACKAGES gets it, and a new stamp,
+# instead of a rebuild from nothing.
+rootfs_add_missing_packages() {
+    local pkg
+    local -a missing=()
+    for pkg in "${ROOTFS_PACKAGES[@]}"; do
+        # shellcheck disable=SC2016 # dpkg-query's format, not a shell expansion
+        rootfs_exec dpkg-query -W -f '${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+    done
+    [ "${#missing[@]}" -gt 0 ] || return 0
+    log "adding ${missing[*]} to the cached rootfs"
+    rootfs_exec /bin/sh -euc '
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -q
+        nice -n 10 apt-get install -y -q --no-install-recommends "$@"
+        apt-get clean' rootfs-add "${missing[@]}" >> "$ROOTFS_DIR.build.log" 2>&1 ||
+        die "adding ${missing[*]} to the rootfs failed, see $ROOTFS_DIR.build.log"
+    rootfs_write_stamp
+}
+
 # Builds the rootfs into a sibling directory and renames it into place only when complete,
 # so an interrupted build never looks like a usable cache.
 rootfs_build() {
     local force="$1"
     if rootfs_ready && [ "$force" -eq 0 ]; then
+        rootfs_add_missing_packages
         log "rootfs cached at $ROOTFS_DIR"
         cat "$ROOTFS_STAMP"
         return 0

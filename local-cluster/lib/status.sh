@@ -23,6 +23,7 @@ cluster_status() {
     fi
     count="$(configured_count)"
     shape_line
+    printf 'Slurm %s (%s)\n' "$RELEASE" "$RELEASE_BIN"
     status_line munged "$(munged_pid)" munge_works || ok=3
     pids="$(ctld_pids | tr '\n' ' ' | sed 's/ $//')"
     if [ -n "$pids" ] && ctld_up; then

@@ -24,6 +24,7 @@ cluster_up() {
     mkdir -p "$DIR"
     chmod 0755 "$DIR"
     touch "$MARKER"
+    printf '%s\n' "$RELEASE" >"$RELEASE_FILE"
     mkdir -p "$ETC" "$PLUGSTACK_D" "$STATE" "$CTLD_STATE" "$SPOOL" "$LOGDIR" "$RUN" "$JOBS"
     chmod 0755 "$ETC" "$PLUGSTACK_D" "$SPOOL" "$LOGDIR" "$RUN"
     chmod 0700 "$STATE"
@@ -64,7 +65,11 @@ cluster_up() {
     chmod 0644 "$PLUGSTACK"
     write_fake_reboot
     write_power_programs
-    link_system_conf
+    write_release_bin
+    ensure_release_user
+    build_release_plugins
+    # /etc/slurm is the host's 22.05: another release's clients get SLURM_CONF (cluster.env).
+    [ "$RELEASE" != 22.05 ] || link_system_conf
     # A node missing from the new config must not keep a slurmd around.
     for pid in $(all_slurmd_pids); do
         name="$(proc_args "$pid" | awk 'p { print; exit } $0 == "-N" { p = 1 }')"

@@ -28,6 +28,12 @@ install_toolkit() {
   unpack="$(mktemp -d)"
   tar xzf "${tarballs[0]}" -C "$unpack"
   installers=("$unpack"/slurm-autoresume-*/install.sh)
+  # The tarball's plugin is built against the host's Slurm 22.05; a SPANK plugin loads only in
+  # the release it was built for, so on another release the cluster's own build goes in its
+  # place, as a site rebuilds the plugin against its Slurm.
+  if [[ -n "${AR_SLURM_RELEASE:-}" && "$AR_SLURM_RELEASE" != 22.05 ]]; then
+    install -m 0755 "$AR_SPANK_BUILD_DIR/auto_resume.so" "$(dirname "${installers[0]}")/lib/slurm/auto_resume.so"
+  fi
   "${installers[0]}" --prefix "$toolkit_prefix" --plugstack-dir "$AR_PLUGSTACK_DIR" \
       --snippet "50-$name-auto_resume.conf" --no-systemd
   rm -rf -- "$unpack"

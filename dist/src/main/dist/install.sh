@@ -257,8 +257,8 @@ do_install() {
     done
   fi
 
-  # Rewritten below by --dump-cds.
-  installed+=("$prefix/lib/autoresume.jsa")
+  # Rewritten below by --dump-cds, with the Java it is for.
+  installed+=("$prefix/lib/autoresume.jsa" "$prefix/lib/autoresume.jsa.java")
 
   # What an earlier install placed and this one does not (an old version's jar, the units after
   # --no-systemd) goes, so the launcher's lib/* never mixes versions.

@@ -88,7 +88,8 @@ class InJobSpareIT {
             // The spare's own GPUs, handed out by Slurm's gres/gpu plugin to the re-run.
             assertTrue(output.contains("attempt=2 node=node3 list=node[1,3] master=127.0.0.1 mnode=node1 nnodes=2 gpus=0,1\n"),
                     output);
-            assertEquals("gres:gpu:2", truth.jobField(jobId, "TresPerNode"));
+            // 22.05 spells it gres:gpu:2, 24.11 gres/gpu:2.
+            assertEquals("gres/gpu:2", truth.jobField(jobId, "TresPerNode").replace("gres:", "gres/"));
             assertEquals("node[1,3]", truth.jobField(jobId, "NodeList"));
             assertTrue(truth.nodeField("node2", "State").contains("FAIL"), truth.nodeField("node2", "State"));
             assertTrue(truth.nodeField("node2", "Reason").startsWith("Action:Replace"), truth.nodeField("node2", "Reason"));

@@ -155,6 +155,12 @@ final class LocalCluster {
         return Path.of(env.get("AR_PLUGSTACK_DIR"));
     }
 
+    /** The SPANK plugins built for the cluster's Slurm release (they load in no other one). */
+    Path spankBuildDir() {
+        String built = env.get("AR_SPANK_BUILD_DIR");
+        return built == null || built.isBlank() ? repo.resolve("spank-shim").resolve("build") : Path.of(built);
+    }
+
     String testUser() {
         return env.get("AR_TEST_USER");
     }

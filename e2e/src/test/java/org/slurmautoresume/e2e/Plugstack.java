@@ -34,7 +34,10 @@ final class Plugstack {
         this.installDir = cluster.clusterDir().resolve(prefix + ProcessHandle.current().pid());
     }
 
-    /** Builds the plugins ({@code make all probe}) and copies the named .so files in. */
+    /**
+     * Builds the plugins ({@code make all probe}) and copies the named .so files in, from the
+     * build that fits the cluster's Slurm release ({@link LocalCluster#spankBuildDir()}).
+     */
     static Plugstack install(LocalCluster cluster, String prefix, List<String> sharedObjects) {
         Plugstack plugstack = new Plugstack(cluster, prefix);
         plugstack.removeAll();
@@ -46,7 +49,7 @@ final class Plugstack {
             Files.setPosixFilePermissions(plugstack.installDir, PosixFilePermissions.fromString("rwxr-xr-x"));
             for (String so : sharedObjects) {
                 Path target = plugstack.installDir.resolve(so);
-                Files.copy(shim.resolve("build").resolve(so), target, StandardCopyOption.REPLACE_EXISTING);
+                Files.copy(cluster.spankBuildDir().resolve(so), target, StandardCopyOption.REPLACE_EXISTING);
                 Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwxr-xr-x"));
             }
         } catch (IOException e) {
