@@ -119,12 +119,17 @@ public final class OwnedFiles {
      * say CREATE, and refuses it unless it is a regular file of {@code uid}.
      */
     public static FileChannel open(Path file, int uid, OpenOption... options) throws IOException {
+        return open(file, uid, PosixFilePermissions.fromString(PRIVATE_FILE), options);
+    }
+
+    /** As {@link #open(Path, int, OpenOption...)}, a file it creates getting {@code mode}. */
+    public static FileChannel open(Path file, int uid, Set<PosixFilePermission> mode, OpenOption... options)
+            throws IOException {
         Set<OpenOption> all = new HashSet<>(Set.of(options));
         all.add(LinkOption.NOFOLLOW_LINKS);
         FileChannel channel;
         try {
-            channel = FileChannel.open(file, all,
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(PRIVATE_FILE)));
+            channel = FileChannel.open(file, all, PosixFilePermissions.asFileAttribute(mode));
         } catch (NoSuchFileException e) {
             throw e;
         } catch (IOException e) {
