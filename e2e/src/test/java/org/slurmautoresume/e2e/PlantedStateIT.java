@@ -132,7 +132,9 @@ class PlantedStateIT {
         }
     }
 
+    /** Remembered for removal; anything left there by an earlier run (job ids come round again) goes first. */
     private Path track(Path path) {
+        cluster.run(List.of("rm", "-rf", "--", path.toString()));
         planted.add(path);
         return path;
     }
