@@ -1,7 +1,11 @@
 package org.slurmautoresume.slurm.files;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -158,7 +162,7 @@ public final class OwnedFiles {
     public static void append(Path file, int uid, String text) throws IOException {
         try (FileChannel channel = open(file, uid, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.APPEND)) {
-            java.nio.ByteBuffer bytes = java.nio.ByteBuffer.wrap(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
             while (bytes.hasRemaining()) {
                 channel.write(bytes);
             }
@@ -168,8 +172,8 @@ public final class OwnedFiles {
     /** The whole of {@code file} as UTF-8, opened as {@link #open} does; empty when it does not exist. */
     public static Optional<String> read(Path file, int uid) throws IOException {
         try (FileChannel channel = open(file, uid, StandardOpenOption.READ)) {
-            java.io.InputStream in = java.nio.channels.Channels.newInputStream(channel);
-            return Optional.of(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            InputStream in = Channels.newInputStream(channel);
+            return Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         }
