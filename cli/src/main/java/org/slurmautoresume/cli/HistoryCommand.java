@@ -3,6 +3,7 @@ package org.slurmautoresume.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,6 +15,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.slurmautoresume.slurm.model.InvalidJobIdException;
 import org.slurmautoresume.slurm.model.JobId;
+import org.slurmautoresume.slurm.files.OwnedFiles;
 import org.slurmautoresume.supervisor.step.EventHistory;
 import org.slurmautoresume.supervisor.step.JobStateDirectory;
 import picocli.CommandLine.Command;
@@ -70,8 +72,19 @@ final class HistoryCommand implements Callable<Integer> {
             throw new CliException(ExitCode.USAGE, "JOBID must be a job id such as 1234: " + e.getMessage());
         }
         String who = user != null ? user : context.env("USER").orElse(System.getProperty("user.name"));
-        Path dir = stateDir != null ? stateDir : JobStateDirectory.locate(context.environment(),
-                Math.toIntExact(context.caller().uid()));
+        Path dir = stateDir;
+        if (dir == null) {
+            // Your own directory, as your supervisors chose it: one someone else planted could hold a forged history.
+            dir = JobStateDirectory.locate(context.environment(), JobStateDirectory.uid());
+            try {
+                if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+                    OwnedFiles.requirePrivateDirectory(dir, JobStateDirectory.uid());
+                }
+            } catch (IOException e) {
+                throw new CliException(ExitCode.FAILED, "refusing the state directory: " + e.getMessage()
+                        + " (not made by you; your supervisors refuse it too)", e);
+            }
+        }
         Path file = EventHistory.fileFor(dir, who, jobId);
         if (!Files.exists(file)) {
             throw new CliException(ExitCode.NOT_FOUND, "no auto-resume history for job " + jobId + " of " + who

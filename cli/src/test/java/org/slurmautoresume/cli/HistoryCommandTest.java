@@ -8,20 +8,34 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slurmautoresume.supervisor.step.EventHistory;
+import org.slurmautoresume.supervisor.step.JobStateDirectory;
 
 class HistoryCommandTest {
 
     @TempDir
     Path dir;
 
-    /** Where the history command looks for the harness's caller (uid 0) with TMPDIR={@link #dir}. */
+    /** Where the history command looks for this process's user with TMPDIR={@link #dir}. */
     private Path ownStateDir() throws IOException {
-        return Files.createDirectories(dir.resolve("autoresume-0"));
+        Path own = dir.resolve("autoresume-" + JobStateDirectory.uid());
+        return Files.exists(own) ? own : Files.createDirectory(own, PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rwx------")));
+    }
+
+    @Test
+    void aStateDirectoryOthersCouldHavePlantedIsNotRead() throws IOException {
+        writeTimeline(ownStateDir());
+        Files.setPosixFilePermissions(ownStateDir(), PosixFilePermissions.fromString("rwxrwxrwx"));
+        CliHarness cli = new CliHarness(Map.of("USER", "alice", "TMPDIR", dir.toString()));
+        assertEquals(ExitCode.FAILED.code(), cli.run("history", "--json", "42"));
+        assertEquals("", cli.out);
+        assertTrue(cli.err.contains(ownStateDir().toString()), cli.err);
     }
 
     private void writeTimeline(Path where) {

@@ -27,7 +27,7 @@ public final class JobStateDirectory {
     }
 
     /** The process's uid, read once. */
-    static int uid() {
+    public static int uid() {
         Integer known = uid;
         if (known == null) {
             try {
