@@ -73,7 +73,7 @@ public final class EventHistory {
     }
 
     public static Path fileFor(Path stateDir, String user, String jobId) {
-        return stateDir.resolve("autoresume-events-" + user + "-" + jobId + ".jsonl");
+        return stateDir.resolve("autoresume-events-" + JobStateDirectory.nameSafe(user) + "-" + jobId + ".jsonl");
     }
 
     public Path path() {

@@ -40,6 +40,15 @@ public final class JobStateDirectory {
         return known;
     }
 
+    /**
+     * A user name as it may appear in a file name here: USER comes from the environment, and a
+     * slash or ".." in it must not lead a file out of the checked directory.
+     */
+    public static String nameSafe(String user) {
+        String safe = user.replaceAll("[^A-Za-z0-9._-]", "_");
+        return safe.isEmpty() || safe.chars().allMatch(c -> c == '.') ? "_" + safe : safe;
+    }
+
     /** The state directory for {@code uid} in the environment {@code env} (not made nor checked here). */
     public static Path locate(Map<String, String> env, int uid) {
         String runtime = env.getOrDefault("XDG_RUNTIME_DIR", "");

@@ -28,7 +28,7 @@ public final class RestartHistoryFile {
     private final Path file;
 
     public RestartHistoryFile(Path stateDir, String user, String jobId) {
-        this.file = stateDir.resolve("autoresume-restarts-" + user + "-" + jobId);
+        this.file = stateDir.resolve("autoresume-restarts-" + JobStateDirectory.nameSafe(user) + "-" + jobId);
     }
 
     public Path path() {

@@ -259,7 +259,8 @@ public final class StepSupervisor {
         String submitted = job.get().raw().getOrDefault("SubmitTime", "").replaceAll("[^0-9]", "");
         // Without a state directory the findings are printed on every srun: better twice than never.
         if (stateDir.isPresent()) {
-            Path marker = stateDir.get().resolve("autoresume-preflight-" + user + "-" + job.get().jobId() + "-" + submitted);
+            Path marker = stateDir.get().resolve("autoresume-preflight-" + JobStateDirectory.nameSafe(user) + "-"
+                    + job.get().jobId() + "-" + submitted);
             try {
                 OwnedFiles.open(marker, JobStateDirectory.uid(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)
                         .close();

@@ -96,6 +96,17 @@ class PlantedStateTest {
         assertFalse(Files.exists(runtime.resolve("autoresume")), "locating makes nothing");
     }
 
+    @Test
+    void aUserNameCannotLeadAFileOutOfTheStateDirectory() {
+        Path state = Path.of("/tmp/autoresume-1000");
+        for (String user : new String[] {"../../etc/x", "a/b", "..", ".", ""}) {
+            Path file = EventHistory.fileFor(state, user, "7");
+            assertEquals(state, file.getParent(), user);
+            assertEquals(state, new RestartHistoryFile(state, user, "7").path().getParent(), user);
+        }
+        assertEquals("alice.b-1_x", JobStateDirectory.nameSafe("alice.b-1_x"));
+    }
+
     private static List<Path> entries(Path folder) throws IOException {
         try (Stream<Path> list = Files.list(folder)) {
             return list.toList();
