@@ -3,6 +3,7 @@ package org.slurmautoresume.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,7 +15,9 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.slurmautoresume.slurm.model.InvalidJobIdException;
 import org.slurmautoresume.slurm.model.JobId;
+import org.slurmautoresume.slurm.files.OwnedFiles;
 import org.slurmautoresume.supervisor.step.EventHistory;
+import org.slurmautoresume.supervisor.step.JobStateDirectory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -28,8 +31,10 @@ import picocli.CommandLine.Spec;
             "Show a job's auto-resume timeline: each launch, detection (log rule, silent slurmd), how each attempt"
                 + " ended, the restart policy's decisions, dumps, replacements, requeues, with their latencies.",
             "",
-            "Supervisors write it to $TMPDIR/autoresume-events-USER-JOBID.jsonl (default /tmp) on the job's batch"
-                + " host, one JSON object a line; run this there (or point --state-dir at a copy). LATENCY is, for a"
+            "Supervisors write it to autoresume-events-USER-JOBID.jsonl in the user's own state directory on the"
+                + " job's batch host ($XDG_RUNTIME_DIR/autoresume when that is the user's, else"
+                + " ${TMPDIR:-/tmp}/autoresume-UID), one JSON object a line; run this there (or point --state-dir at"
+                + " a copy). LATENCY is, for a"
                 + " detection, the time since the last matching line (or the start); for a replacement, since the"
                 + " step ended; for a launch, since the attempt before it ended; for a dump, how long the step took"
                 + " to end after the signal."
@@ -48,7 +53,7 @@ final class HistoryCommand implements Callable<Integer> {
     private String user;
 
     @Option(names = "--state-dir", paramLabel = "DIR", description = "Where the supervisor kept its state"
-            + " (default: $TMPDIR, else /tmp).")
+            + " (default: your own state directory, as the supervisor chooses it).")
     private Path stateDir;
 
     @Option(names = "--json", description = "Print the events as a JSON list with stable field names.")
@@ -67,7 +72,19 @@ final class HistoryCommand implements Callable<Integer> {
             throw new CliException(ExitCode.USAGE, "JOBID must be a job id such as 1234: " + e.getMessage());
         }
         String who = user != null ? user : context.env("USER").orElse(System.getProperty("user.name"));
-        Path dir = stateDir != null ? stateDir : Path.of(context.env("TMPDIR").orElse("/tmp"));
+        Path dir = stateDir;
+        if (dir == null) {
+            // Your own directory, as your supervisors chose it: one someone else planted could hold a forged history.
+            dir = JobStateDirectory.locate(context.environment(), JobStateDirectory.uid());
+            try {
+                if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+                    OwnedFiles.requirePrivateDirectory(dir, JobStateDirectory.uid());
+                }
+            } catch (IOException e) {
+                throw new CliException(ExitCode.FAILED, "refusing the state directory: " + e.getMessage()
+                        + " (not made by you; your supervisors refuse it too)", e);
+            }
+        }
         Path file = EventHistory.fileFor(dir, who, jobId);
         if (!Files.exists(file)) {
             throw new CliException(ExitCode.NOT_FOUND, "no auto-resume history for job " + jobId + " of " + who

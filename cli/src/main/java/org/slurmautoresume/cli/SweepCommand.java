@@ -46,8 +46,8 @@ final class SweepCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the report as JSON with stable field names.")
     private boolean json;
 
-    @Option(names = "--lock", paramLabel = "FILE", description = "Lock file; default /run/autoresume/sweep.lock,"
-            + " or /var/lock/autoresume-sweep.lock where /run/autoresume cannot be made.")
+    @Option(names = "--lock", paramLabel = "FILE", description = "Lock file; default /run/autoresume/sweep.lock."
+            + " Its folder must be root's (or yours) and writable by nobody else; a link is refused.")
     private Path lockFile;
 
     SweepCommand(CliContext context) {

@@ -6,28 +6,48 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slurmautoresume.supervisor.step.EventHistory;
+import org.slurmautoresume.supervisor.step.JobStateDirectory;
 
 class HistoryCommandTest {
 
     @TempDir
     Path dir;
 
-    private void writeTimeline() {
-        EventHistory history = new EventHistory(dir, "alice", "42", message -> { });
+    /** Where the history command looks for this process's user with TMPDIR={@link #dir}. */
+    private Path ownStateDir() throws IOException {
+        Path own = dir.resolve("autoresume-" + JobStateDirectory.uid());
+        return Files.exists(own) ? own : Files.createDirectory(own, PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rwx------")));
+    }
+
+    @Test
+    void aStateDirectoryOthersCouldHavePlantedIsNotRead() throws IOException {
+        writeTimeline(ownStateDir());
+        Files.setPosixFilePermissions(ownStateDir(), PosixFilePermissions.fromString("rwxrwxrwx"));
+        CliHarness cli = new CliHarness(Map.of("USER", "alice", "TMPDIR", dir.toString()));
+        assertEquals(ExitCode.FAILED.code(), cli.run("history", "--json", "42"));
+        assertEquals("", cli.out);
+        assertTrue(cli.err.contains(ownStateDir().toString()), cli.err);
+    }
+
+    private void writeTimeline(Path where) {
+        EventHistory history = new EventHistory(where, "alice", "42", message -> { });
         history.record(EventHistory.Kind.LAUNCH, 1, null, OptionalLong.empty());
         history.record(EventHistory.Kind.DETECTION, 1, "0", OptionalLong.of(3159), "source", "log-rule", "rule", "Beat");
         history.record(EventHistory.Kind.LAUNCH, 2, null, OptionalLong.of(117));
     }
 
     @Test
-    void showsTheTimelineWithLatencies() {
-        writeTimeline();
+    void showsTheTimelineWithLatencies() throws IOException {
+        writeTimeline(ownStateDir());
         CliHarness cli = new CliHarness(Map.of("USER", "alice", "TMPDIR", dir.toString()));
         assertEquals(0, cli.run("history", "42"), cli.err);
         String[] lines = cli.out.split("\n");
@@ -40,7 +60,7 @@ class HistoryCommandTest {
 
     @Test
     void jsonHasStableFieldNames() throws IOException {
-        writeTimeline();
+        writeTimeline(dir);
         CliHarness cli = new CliHarness(Map.of());
         assertEquals(0, cli.run("history", "--json", "--user", "alice", "--state-dir", dir.toString(), "42"), cli.err);
         JsonNode doc = new ObjectMapper().readTree(cli.out);
@@ -52,10 +72,10 @@ class HistoryCommandTest {
     }
 
     @Test
-    void aMissingHistorySaysWhereItLookedAndExits3() {
+    void aMissingHistorySaysWhereItLookedAndExits3() throws IOException {
         CliHarness cli = new CliHarness(Map.of("USER", "alice", "TMPDIR", dir.toString()));
         assertEquals(ExitCode.NOT_FOUND.code(), cli.run("history", "7"));
-        assertTrue(cli.err.contains(dir.resolve("autoresume-events-alice-7.jsonl").toString()), cli.err);
+        assertTrue(cli.err.contains(ownStateDir().resolve("autoresume-events-alice-7.jsonl").toString()), cli.err);
         assertEquals(ExitCode.USAGE.code(), cli.run("history", "../etc"));
         assertTrue(cli.err.contains("not a valid job id: \"../etc\""), cli.err);
         assertEquals(ExitCode.USAGE.code(), cli.run("history", "7/../../x"));

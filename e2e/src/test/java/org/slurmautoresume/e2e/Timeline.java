@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -107,9 +108,26 @@ final class Timeline {
                 .filter(t -> t.events.stream().anyMatch(wanted)));
     }
 
+    /**
+     * The job's timeline from a state directory the job chose itself ({@code XDG_RUNTIME_DIR} or
+     * {@code TMPDIR} in its script), not the test user's default one; fails when there is none.
+     */
+    static Timeline of(LocalCluster cluster, String jobId, Path stateDir) {
+        return read(cluster, jobId, List.of("--state-dir", stateDir.toString()))
+                .orElseThrow(() -> new AssertionError("no auto-resume history for job " + jobId + " in " + stateDir));
+    }
+
     private static Optional<Timeline> read(LocalCluster cluster, String jobId) {
-        CommandResult history = cluster.runAsTestUser(List.of(cluster.launcher().toString(), "history", "--json",
-                "--user", cluster.testUser(), jobId));
+        return read(cluster, jobId, List.of());
+    }
+
+    /** Through {@code autoresume history} as the test user: it finds the user's own state directory. */
+    private static Optional<Timeline> read(LocalCluster cluster, String jobId, List<String> options) {
+        List<String> argv = new ArrayList<>(List.of(cluster.launcher().toString(), "history", "--json",
+                "--user", cluster.testUser()));
+        argv.addAll(options);
+        argv.add(jobId);
+        CommandResult history = cluster.runAsTestUser(argv);
         if (!history.succeeded()) {
             return Optional.empty();
         }

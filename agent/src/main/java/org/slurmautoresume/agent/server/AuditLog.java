@@ -2,11 +2,13 @@ package org.slurmautoresume.agent.server;
 
 import org.slurmautoresume.agent.protocol.AgentJson;
 import org.slurmautoresume.agent.protocol.AgentResponse;
+import org.slurmautoresume.slurm.files.OwnedFiles;
 import org.slurmautoresume.slurm.model.Caller;
 
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,13 +43,14 @@ public final class AuditLog implements Closeable {
         this.file = file;
         this.clock = clock;
         Path dir = file.toAbsolutePath().getParent();
+        // The agent is root: a folder another user can write could hold a planted link to any file.
+        int uid = OwnedFiles.currentUid();
         if (dir != null) {
             Files.createDirectories(dir);
+            OwnedFiles.requireTrustedDirectory(dir, uid);
         }
-        if (!Files.exists(file)) {
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r-----")));
-        }
-        this.out = Files.newOutputStream(file, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+        this.out = Channels.newOutputStream(OwnedFiles.open(file, uid, PosixFilePermissions.fromString("rw-r-----"),
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE));
     }
 
     public Path file() {

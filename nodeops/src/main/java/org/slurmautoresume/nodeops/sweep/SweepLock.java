@@ -11,8 +11,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.LocalDateTime;
 import java.util.Optional;
+import org.slurmautoresume.slurm.files.OwnedFiles;
 
 /**
  * Keeps two sweeps from acting at once: an exclusive lock on a file, held for the whole
@@ -36,6 +38,8 @@ public final class SweepLock implements AutoCloseable {
         }
     }
 
+    private static final Path DEFAULT = Path.of("/run/autoresume/sweep.lock");
+
     private final FileChannel channel;
     private final FileLock lock;
 
@@ -44,15 +48,24 @@ public final class SweepLock implements AutoCloseable {
         this.lock = lock;
     }
 
-    /** The lock, or {@link BusyException}; the file and its folder are made if missing. */
+    /**
+     * The lock, or {@link BusyException}; the file and its folder are made if missing. The sweep
+     * runs as root: a lock in a folder another user can write (such as /var/lock, mode 1777) could
+     * be a link planted to make root truncate and write any file, so the folder must be root's
+     * (or this process's) and writable by nobody else, and the file is opened without following a
+     * link and refused unless this uid owns it.
+     */
     public static SweepLock acquire(Path file) {
         FileChannel channel = null;
         try {
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {
-                Files.createDirectories(parent);
+                Files.createDirectories(parent, PosixFilePermissions.asFileAttribute(
+                        PosixFilePermissions.fromString("rwxr-xr-x")));
+                OwnedFiles.requireTrustedDirectory(parent, OwnedFiles.currentUid());
             }
-            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            channel = OwnedFiles.open(file, OwnedFiles.currentUid(), StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
             FileLock lock;
             try {
                 lock = channel.tryLock();
@@ -74,13 +87,12 @@ public final class SweepLock implements AutoCloseable {
         }
     }
 
-    /** /run/autoresume/sweep.lock where that folder exists or can be made, else /var/lock. */
+    /**
+     * /run/autoresume/sweep.lock: a root-owned folder. There is no fallback to a shared one
+     * (/var/lock is writable by every user); {@link #acquire} refuses a folder others can write.
+     */
     public static Path defaultPath() {
-        Path run = Path.of("/run/autoresume");
-        if (Files.isDirectory(run) ? Files.isWritable(run) : Files.isWritable(run.getParent())) {
-            return run.resolve("sweep.lock");
-        }
-        return Path.of("/var/lock/autoresume-sweep.lock");
+        return DEFAULT;
     }
 
     @Override

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -16,9 +15,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
+import org.slurmautoresume.slurm.files.OwnedFiles;
 
 /**
- * A job's timeline, one JSON object a line, in the supervisor's state directory beside the
+ * A job's timeline, one JSON object a line, in the user's {@link JobStateDirectory} beside the
  * restart history: launches, detections (log rules, silent slurmd), how each attempt ended, the
  * decisions, dumps, replacements, requeues, with the latencies that matter (detection after the
  * evidence, repair after the step ended, relaunch after the attempt before it ended). Every srun
@@ -73,7 +73,7 @@ public final class EventHistory {
     }
 
     public static Path fileFor(Path stateDir, String user, String jobId) {
-        return stateDir.resolve("autoresume-events-" + user + "-" + jobId + ".jsonl");
+        return stateDir.resolve("autoresume-events-" + JobStateDirectory.nameSafe(user) + "-" + jobId + ".jsonl");
     }
 
     public Path path() {
@@ -105,8 +105,7 @@ public final class EventHistory {
         }
         line.append("}\n");
         try {
-            Files.writeString(file, line, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND,
-                    StandardOpenOption.WRITE);
+            OwnedFiles.append(file, JobStateDirectory.uid(), line.toString());
         } catch (IOException e) {
             if (!failed) {
                 failed = true;

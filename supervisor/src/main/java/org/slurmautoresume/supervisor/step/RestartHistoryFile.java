@@ -1,23 +1,20 @@
 package org.slurmautoresume.supervisor.step;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.slurmautoresume.slurm.files.OwnedFiles;
 import org.slurmautoresume.supervisor.policy.RestartLevel;
 import org.slurmautoresume.supervisor.policy.RestartRecord;
 
 /**
  * The restarts made over a job's life, one line each ({@code <instant> <LEVEL>}), in the
- * supervisor's state directory. {@code jobMaxRetryCount} and {@code maxFullJobRestarts} count
+ * user's {@link JobStateDirectory}, opened without following links and only when the user owns it. {@code jobMaxRetryCount} and {@code maxFullJobRestarts} count
  * over the job's whole life, and a requeue starts the batch script, and so a new supervisor,
  * from nothing: only a file outlives it. Every srun of the job shares the file.
  *
@@ -31,7 +28,7 @@ public final class RestartHistoryFile {
     private final Path file;
 
     public RestartHistoryFile(Path stateDir, String user, String jobId) {
-        this.file = stateDir.resolve("autoresume-restarts-" + user + "-" + jobId);
+        this.file = stateDir.resolve("autoresume-restarts-" + JobStateDirectory.nameSafe(user) + "-" + jobId);
     }
 
     public Path path() {
@@ -44,12 +41,11 @@ public final class RestartHistoryFile {
      * are another job's. Unreadable lines are skipped: a damaged history must not stop a step.
      */
     public List<RestartRecord> read(int requeues, Optional<Instant> started) throws IOException {
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
+        Optional<String> text = OwnedFiles.read(file, JobStateDirectory.uid());
+        if (text.isEmpty()) {
             return List.of();
         }
+        List<String> lines = text.get().lines().toList();
         List<RestartRecord> records = new ArrayList<>();
         for (String line : lines) {
             parse(line).filter(r -> requeues > 0 || started.isEmpty() || !r.at().isBefore(started.get()))
@@ -75,8 +71,7 @@ public final class RestartHistoryFile {
     }
 
     public void append(RestartRecord record) throws IOException {
-        Files.writeString(file, record.at() + " " + record.level().name() + "\n", StandardCharsets.UTF_8,
-                StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+        OwnedFiles.append(file, JobStateDirectory.uid(), record.at() + " " + record.level().name() + "\n");
     }
 
     static Optional<RestartRecord> parse(String line) {

@@ -2,6 +2,7 @@ package org.slurmautoresume.supervisor.step;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -24,7 +25,7 @@ final class StaleJobFile {
             return false;
         }
         try {
-            if (Files.getLastModifiedTime(file).toInstant().isBefore(started.get())) {
+            if (Files.getLastModifiedTime(file, LinkOption.NOFOLLOW_LINKS).toInstant().isBefore(started.get())) {
                 Files.delete(file);
                 return true;
             }

@@ -3,8 +3,8 @@ package org.slurmautoresume.supervisor.step;
 import org.slurmautoresume.slurm.model.JobId;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -18,6 +18,7 @@ import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.client.SlurmException;
 import org.slurmautoresume.slurm.exec.CommandRunner;
 import org.slurmautoresume.slurm.exec.DebugLogging;
+import org.slurmautoresume.slurm.files.OwnedFiles;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.SlurmConfig;
 import org.slurmautoresume.slurm.probe.NodeProber;
@@ -67,6 +68,8 @@ public final class StepSupervisor {
     private final SupervisorLog log;
     /** The policy from configuration files; empty when none was read (the variables alone decide). */
     private final Optional<RestartPolicy> configuredPolicy;
+    /** The user's per-job directory, checked; empty outside a job or when it was refused. */
+    private final Optional<Path> stateDir;
     private final Optional<RestartHistoryFile> historyFile;
     private final JobTimeline timeline;
     /** SLURM_JOB_ID; empty outside a job. */
@@ -113,8 +116,11 @@ public final class StepSupervisor {
         this.configuredPolicy = config.map(AutoresumeConfig::policy);
         String user = user(environment);
         this.jobId = jobIdOf(environment, log);
-        this.historyFile = jobId.map(job -> new RestartHistoryFile(settings.stateDir(), user, job.toString()));
-        this.timeline = new JobTimeline(jobId.map(job -> new EventHistory(settings.stateDir(), user, job.toString(), log::say)),
+        // Outside a job nothing is kept; a refused directory is said once and the step runs without it.
+        this.stateDir = jobId.flatMap(job -> JobStateDirectory.open(settings.stateDir(), log::say));
+        this.historyFile = jobId.flatMap(job -> stateDir.map(dir -> new RestartHistoryFile(dir, user, job.toString())));
+        this.timeline = new JobTimeline(jobId.flatMap(job -> stateDir.map(dir -> new EventHistory(dir, user, job.toString(),
+                        log::say))),
                 jobId.map(job -> new MetricsReporter(settings.agentSocket(), job.toString(), log::say)));
         this.slurm = slurm;
         this.settings = settings;
@@ -251,14 +257,18 @@ public final class StepSupervisor {
         }
         String user = user(environment);
         String submitted = job.get().raw().getOrDefault("SubmitTime", "").replaceAll("[^0-9]", "");
-        Path marker = settings.stateDir().resolve(
-                "autoresume-preflight-" + user + "-" + job.get().jobId() + "-" + submitted);
-        try {
-            Files.createFile(marker);
-        } catch (FileAlreadyExistsException e) {
-            return;
-        } catch (IOException e) {
-            DebugLogging.debug(StepSupervisor.class, "cannot write preflight marker {}: {}", marker, e.getMessage());
+        // Without a state directory the findings are printed on every srun: better twice than never.
+        if (stateDir.isPresent()) {
+            Path marker = stateDir.get().resolve("autoresume-preflight-" + JobStateDirectory.nameSafe(user) + "-"
+                    + job.get().jobId() + "-" + submitted);
+            try {
+                OwnedFiles.open(marker, JobStateDirectory.uid(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)
+                        .close();
+            } catch (FileAlreadyExistsException e) {
+                return;
+            } catch (IOException e) {
+                DebugLogging.debug(StepSupervisor.class, "cannot write preflight marker {}: {}", marker, e.getMessage());
+            }
         }
         for (PreflightFinding finding : new Preflight().check(config.get(), job.get())) {
             log.say("preflight: " + finding.describe());

@@ -35,7 +35,8 @@ import org.slurmautoresume.supervisor.recovery.SparePool;
  *                           would have; exit ends as the policy says. An explicit
  *                           {@code AUTORESUME_ON_EXHAUSTED=exit} without it means exit too.)
  * @param agentSocket        the privileged agent's socket ({@code AUTORESUME_AGENT_SOCKET})
- * @param stateDir           where the once-per-job preflight marker lives ({@code TMPDIR}, default /tmp)
+ * @param stateDir           the user's directory for per-job files (restart history, timeline, preflight
+ *                           marker): see {@link JobStateDirectory#locate}
  */
 public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional<Replacement> replacement,
                                  Optional<SparePool> spares, Duration replacementTimeout, OnExhausted onExhausted,
@@ -91,11 +92,10 @@ public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional
         NodeFaultFallback fallback = value(env, NODE_FAULT_FALLBACK).map(SupervisorSettings::fallback)
                 .orElse(value(env, ON_EXHAUSTED).isPresent() && onExhausted == OnExhausted.EXIT
                         ? NodeFaultFallback.EXIT : NodeFaultFallback.REQUEUE);
-        String tmp = env.getOrDefault("TMPDIR", "/tmp");
         return new SupervisorSettings(count(env, MAX_APP_RETRIES, 0), count(env, MAX_NODE_RETRIES, 2), replacement,
                 spares, Duration.ofSeconds(count(env, REPLACEMENT_TIMEOUT, 300)), onExhausted, fallback,
                 value(env, "AUTORESUME_AGENT_SOCKET").map(Path::of).orElse(AgentClient.DEFAULT_SOCKET),
-                Path.of(tmp.isBlank() ? "/tmp" : tmp));
+                JobStateDirectory.locate(env, JobStateDirectory.uid()));
     }
 
     private static Replacement replacement(String word) {

@@ -69,8 +69,13 @@ final class SupervisedRun implements AutoCloseable {
         return err.toString(StandardCharsets.UTF_8);
     }
 
+    /** The supervisor's per-job directory under this run's TMPDIR. */
+    Path stateDir() {
+        return JobStateDirectory.locate(Map.of("TMPDIR", dir.toString()), JobStateDirectory.uid());
+    }
+
     List<EventHistory.Event> timeline() throws IOException {
-        Path file = EventHistory.fileFor(dir, "tester", FakeSlurm.JOB);
+        Path file = EventHistory.fileFor(stateDir(), "tester", FakeSlurm.JOB);
         List<String> skipped = new ArrayList<>();
         return Files.exists(file) ? EventHistory.read(file, skipped) : List.of();
     }

@@ -15,7 +15,7 @@ class SupervisorSettingsTest {
     void defaultsAreNoRetriesAndTmp() {
         SupervisorSettings settings = SupervisorSettings.fromEnvironment(Map.of());
         assertEquals(0, settings.maxAppRetries());
-        assertEquals(Path.of("/tmp"), settings.stateDir());
+        assertEquals(Path.of("/tmp/autoresume-" + JobStateDirectory.uid()), settings.stateDir());
     }
 
     @Test
@@ -38,7 +38,7 @@ class SupervisorSettingsTest {
         SupervisorSettings settings = SupervisorSettings.fromEnvironment(
                 Map.of("AUTORESUME_MAX_APP_RETRIES", " 2 ", "TMPDIR", "/scratch/u"));
         assertEquals(2, settings.maxAppRetries());
-        assertEquals(Path.of("/scratch/u"), settings.stateDir());
+        assertEquals(Path.of("/scratch/u/autoresume-" + JobStateDirectory.uid()), settings.stateDir());
     }
 
     @Test
