@@ -254,8 +254,9 @@ public final class AgentServer implements Closeable {
         queue.close().forEach(waiting -> closeQuietly(waiting.channel()));
         try {
             // Requests being answered finish (a mark half done is worse than a late exit).
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             for (Thread worker : workers) {
-                worker.join(TimeUnit.SECONDS.toMillis(10));
+                worker.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
