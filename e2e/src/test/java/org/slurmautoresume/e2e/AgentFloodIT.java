@@ -67,6 +67,7 @@ class AgentFloodIT {
             BufferedReader out = new BufferedReader(new InputStreamReader(flood.getInputStream(), StandardCharsets.UTF_8));
             String counts = out.readLine();
             assertNotNull(counts, "the flooding client said nothing");
+            System.out.println("the test user's " + FLOOD + " connections: " + counts);
             Matcher m = Pattern.compile("refused=(\\d+) held=(\\d+) closed=(\\d+)").matcher(counts);
             assertTrue(m.matches(), counts);
             int refused = Integer.parseInt(m.group(1));
