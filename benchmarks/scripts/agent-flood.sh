@@ -50,7 +50,10 @@ for tree in "$@"; do
   launcher="$tree/cli/target/autoresume/bin/autoresume"
   [[ -x "$launcher" ]] || { echo "build $tree first: mvn -B -ntp -q package -DskipTests" >&2; exit 2; }
   dir="$work/agent"; mkdir -m 0755 "$dir"
-  "$launcher" agent --socket "$dir/agent.sock" --audit-log "$dir/audit.log" >"$dir/agent.log" 2>&1 &
+  state=()
+  # Builds with marks of their own keep them in a state directory: a temporary one, not the node's.
+  if "$launcher" agent --help 2>&1 | grep -q -- --state-dir; then state=(--state-dir "$dir/state"); fi
+  "$launcher" agent --socket "$dir/agent.sock" --audit-log "$dir/audit.log" "${state[@]}" >"$dir/agent.log" 2>&1 &
   agent_pid=$!
   for _ in $(seq 300); do [[ -S "$dir/agent.sock" ]] && break; sleep 0.1; done
   [[ -S "$dir/agent.sock" ]] || { echo "the agent of $tree did not start:"; cat "$dir/agent.log"; exit 1; }
