@@ -31,8 +31,8 @@ work=$(mktemp -d)
 agent_pid=""
 flood_pid=""
 cleanup() {
-  [[ -n "$flood_pid" ]] && kill "$flood_pid" 2>/dev/null || true
-  [[ -n "$agent_pid" ]] && kill "$agent_pid" 2>/dev/null && wait "$agent_pid" 2>/dev/null || true
+  if [[ -n "$flood_pid" ]]; then kill "$flood_pid" 2>/dev/null || true; fi
+  if [[ -n "$agent_pid" ]]; then kill "$agent_pid" 2>/dev/null || true; wait "$agent_pid" 2>/dev/null || true; fi
   rm -rf -- "$work"
 }
 trap cleanup EXIT
