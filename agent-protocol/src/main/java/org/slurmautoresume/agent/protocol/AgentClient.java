@@ -59,8 +59,25 @@ public final class AgentClient {
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         try (SocketChannel channel = connect()) {
-            LineChannel.writeLine(channel, requestLine, deadline);
-            String response = LineChannel.readLine(channel, deadline, AgentJson.MAX_LINE_BYTES * 16);
+            IOException unsent = null;
+            try {
+                LineChannel.writeLine(channel, requestLine, deadline);
+            } catch (SocketTimeoutException e) {
+                throw e;
+            } catch (IOException e) {
+                // An agent that refuses a connection (too many from this user) answers and closes
+                // at once, maybe before the request is written: its answer is still there to read.
+                unsent = e;
+            }
+            String response;
+            try {
+                response = LineChannel.readLine(channel, deadline, AgentJson.MAX_LINE_BYTES * 16);
+            } catch (IOException e) {
+                throw unsent != null ? unsent : e;
+            }
+            if (response == null && unsent != null) {
+                throw unsent;
+            }
             if (response == null) {
                 throw new AgentException("the agent on " + socket + " closed the connection without an answer"
                         + " (see its log and its audit log)");

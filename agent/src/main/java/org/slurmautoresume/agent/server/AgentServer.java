@@ -3,6 +3,7 @@ package org.slurmautoresume.agent.server;
 import org.slurmautoresume.slurm.model.Caller;
 import org.slurmautoresume.agent.protocol.LineChannel;
 import org.slurmautoresume.agent.protocol.AgentJson;
+import org.slurmautoresume.agent.protocol.AgentResponse;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -18,15 +19,16 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
 import org.slf4j.Logger;
@@ -35,21 +37,38 @@ import org.slf4j.LoggerFactory;
 /**
  * The agent's Unix domain socket: one request line per connection, one response line back.
  * Who asks is read from the kernel ({@code SO_PEERCRED}), never from the request. The socket
- * file is 0666 so every user can connect; what each may do is decided per request. A few
- * worker threads answer; connections beyond what they and a short queue hold are closed at once.
+ * file is 0666 so every user can connect; what each may do is decided per request.
+ *
+ * <p>Any user can connect, so no user may starve the others (issue 17, "fair under load"): the
+ * acceptor only accepts, reads the peer's uid and queues the connection under that uid; a uid
+ * already holding {@link #CONNECTIONS_PER_UID} connections gets a refusal line and is closed at
+ * once. A few workers take connections round-robin over the uids ({@link FairQueue}), at most
+ * {@link #RUNNING_PER_UID} per uid at once, so a user's idle or slow connections tie up only
+ * that user's share of the workers, each for at most the read deadline. Root (the site's tools)
+ * is one uid among the others and so always gets its turn.
  */
 public final class AgentServer implements Closeable {
 
     private static final Logger LOG = LoggerFactory.getLogger(AgentServer.class);
-    public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(5);
+    /** Clients send their line as soon as they connect: a line not there by then is not coming. */
+    public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(2);
     private static final Duration WRITE_TIMEOUT = Duration.ofSeconds(5);
-    private static final int WORKERS = 8;
-    private static final int QUEUED = 64;
+    static final int WORKERS = 8;
+    /** Waiting or being answered, per uid: far above what one node's jobs of one user ask at once. */
+    static final int CONNECTIONS_PER_UID = 32;
+    /** Being answered at once, per uid: leaves most workers to the other users. */
+    static final int RUNNING_PER_UID = 3;
+    /** The kernel's queue of connections not yet accepted; the acceptor drains it quickly. */
+    private static final int BACKLOG = 1024;
+    private static final long REFUSAL_LOG_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final Path socket;
     private final AgentService service;
     private final Duration readTimeout;
-    private final ThreadPoolExecutor workers;
+    private final FairQueue<Long, Connection> queue = new FairQueue<>(CONNECTIONS_PER_UID, RUNNING_PER_UID);
+    private final List<Thread> workers = new ArrayList<>();
+    private final AtomicLong refusedSinceLog = new AtomicLong();
+    private volatile long lastRefusalLog = System.nanoTime() - REFUSAL_LOG_EVERY_NANOS;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private ServerSocketChannel server;
     private volatile boolean closing;
@@ -58,13 +77,10 @@ public final class AgentServer implements Closeable {
         this.socket = socket.toAbsolutePath();
         this.service = Objects.requireNonNull(service);
         this.readTimeout = Objects.requireNonNull(readTimeout);
-        AtomicInteger count = new AtomicInteger();
-        this.workers = new ThreadPoolExecutor(WORKERS, WORKERS, 0, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(QUEUED), r -> {
-                    Thread t = new Thread(r, "agent-worker-" + count.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
+    }
+
+    /** An accepted connection and who is on the other end. */
+    private record Connection(SocketChannel channel, Caller caller) {
     }
 
     public Path socket() {
@@ -87,8 +103,14 @@ public final class AgentServer implements Closeable {
             Files.delete(socket);
         }
         server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
-        server.bind(UnixDomainSocketAddress.of(socket));
+        server.bind(UnixDomainSocketAddress.of(socket), BACKLOG);
         Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-rw-rw-"));
+        for (int i = 1; i <= WORKERS; i++) {
+            Thread worker = new Thread(this::workLoop, "agent-worker-" + i);
+            worker.setDaemon(true);
+            worker.start();
+            workers.add(worker);
+        }
         Thread acceptor = new Thread(this::acceptLoop, "agent-acceptor");
         acceptor.setDaemon(true);
         acceptor.start();
@@ -110,13 +132,7 @@ public final class AgentServer implements Closeable {
     private void acceptLoop() {
         try {
             while (!closing) {
-                SocketChannel client = server.accept();
-                try {
-                    workers.execute(() -> answer(client));
-                } catch (RejectedExecutionException e) {
-                    LOG.warn("too many requests at once; closing a connection unanswered");
-                    closeQuietly(client);
-                }
+                admit(server.accept());
             }
         } catch (ClosedChannelException e) {
             // close() was called
@@ -129,9 +145,65 @@ public final class AgentServer implements Closeable {
         }
     }
 
-    private void answer(SocketChannel client) {
+    /** Queues the connection under its uid, or refuses it when that uid holds its share already. */
+    private void admit(SocketChannel client) {
+        Caller caller;
+        try {
+            caller = caller(client);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("no peer credentials for a connection: {}", e.getMessage());
+            closeQuietly(client);
+            return;
+        }
+        if (queue.offer(caller.uid(), new Connection(client, caller))) {
+            return;
+        }
+        // Not audited: a flood would flood the audit log. Counted, and logged at most every 10 s.
+        refuseBusy(client, caller);
+        long refused = refusedSinceLog.incrementAndGet();
+        long now = System.nanoTime();
+        if (now - lastRefusalLog >= REFUSAL_LOG_EVERY_NANOS) {
+            lastRefusalLog = now;
+            refusedSinceLog.addAndGet(-refused);
+            LOG.warn("refused {} connection(s) over the limit of {} per user, the latest from {}",
+                    refused, CONNECTIONS_PER_UID, caller);
+        }
+    }
+
+    /** One try to say why (never waiting on a client that does not read), then close. */
+    private static void refuseBusy(SocketChannel client, Caller caller) {
         try (client) {
-            Caller caller = caller(client);
+            String why = "busy: " + caller.name() + " already has " + CONNECTIONS_PER_UID
+                    + " connections to the agent open; connection closed";
+            client.configureBlocking(false);
+            client.write(ByteBuffer.wrap((AgentJson.line(AgentResponse.refused(List.of(), why)) + "\n")
+                    .getBytes(StandardCharsets.UTF_8)));
+        } catch (IOException e) {
+            // the client is gone already
+        }
+    }
+
+    private void workLoop() {
+        while (true) {
+            FairQueue.Turn<Long, Connection> turn;
+            try {
+                turn = queue.take();
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (turn == null) {
+                return;
+            }
+            try {
+                answer(turn.item().channel(), turn.item().caller());
+            } finally {
+                queue.done(turn.owner());
+            }
+        }
+    }
+
+    private void answer(SocketChannel client, Caller caller) {
+        try (client) {
             long deadline = System.nanoTime() + readTimeout.toNanos();
             String response;
             try {
@@ -179,13 +251,14 @@ public final class AgentServer implements Closeable {
         } else {
             stopped.countDown();
         }
-        workers.shutdown();
+        queue.close().forEach(waiting -> closeQuietly(waiting.channel()));
         try {
-            if (!workers.awaitTermination(10, TimeUnit.SECONDS)) {
-                workers.shutdownNow();
+            // Requests being answered finish (a mark half done is worse than a late exit).
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            for (Thread worker : workers) {
+                worker.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
             }
         } catch (InterruptedException e) {
-            workers.shutdownNow();
             Thread.currentThread().interrupt();
         }
     }

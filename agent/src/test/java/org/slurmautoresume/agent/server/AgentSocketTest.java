@@ -110,6 +110,39 @@ class AgentSocketTest {
     }
 
     @Test
+    void connectionsOverTheUsersShareAreRefusedAndOthersStillAnswered() throws IOException {
+        List<SocketChannel> idle = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < AgentServer.CONNECTIONS_PER_UID; i++) {
+                idle.add(SocketChannel.open(UnixDomainSocketAddress.of(socket)));
+            }
+            // The agent admits connections in order; one answered refusal shows the share is full.
+            int refused = 0;
+            for (int i = 0; i < 5; i++) {
+                JsonNode response = AgentJson.readTree(client().call("{\"op\":\"watch\",\"jobId\":\"6\"}"));
+                if (!response.get("ok").asBoolean() && response.get("message").asText().startsWith("busy:")) {
+                    refused++;
+                }
+            }
+            assertTrue(refused >= 1, "no connection over the share was refused");
+        } finally {
+            for (SocketChannel c : idle) {
+                c.close();
+            }
+        }
+        // The idle ones time out (500 ms here) and give the user's share back.
+        AgentResponse after = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            while (true) {
+                AgentResponse r = client().send(AgentRequest.watch("6"));
+                if (!r.message().startsWith("busy:")) {
+                    return r;
+                }
+            }
+        });
+        assertTrue(after.ok(), after.message());
+    }
+
+    @Test
     void anOversizedRequestIsRefusedUnread() throws IOException {
         String huge = "{\"op\":\"watch\",\"jobId\":\"" + "9".repeat(AgentJson.MAX_LINE_BYTES) + "\"}";
         JsonNode response = AgentJson.readTree(client().call(huge));
