@@ -28,11 +28,20 @@ import org.slurmautoresume.nodeops.xid.XidCatalog;
  * job's owner, like every request), and what the agent itself does (nodes it marks, requests it
  * answers). No label holds a job id or a node name: one series per job would grow without bound.
  * Rule names are users' words, so at most {@link #MAX_RULE_LABELS} distinct ones get a series of
- * their own; later ones are counted under {@value #OTHER_RULES}.
+ * their own; later ones are counted under {@value #OTHER_RULES}. A detection's source comes from
+ * a fixed set ({@link #SOURCES}).
  */
 public final class AgentMetrics {
 
     static final int MAX_RULE_LABELS = 64;
+    /**
+     * What detects a fault, as this release's supervisors name it: the detection latency's
+     * {@code source} label takes only these, any other word counts as {@value #OTHER_SOURCE}
+     * (a caller's word must not make a series of its own).
+     */
+    static final java.util.Set<String> SOURCES = java.util.Set.of("log-rule", "checkpoint-rule", "slurmd-probe",
+            "node-state", "agent-verdict", "unknown");
+    static final String OTHER_SOURCE = "other";
     static final String OTHER_RULES = "(other)";
     /** Seconds: a log rule fires in about a second, a node replaced under its name can take half an hour. */
     private static final double[] LATENCY_BUCKETS = {0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600};
@@ -94,7 +103,8 @@ public final class AgentMetrics {
                 }
             }
             case DETECTION -> {
-                observe(detectionLatency, report.latencyMs(), report.source());
+                observe(detectionLatency, report.latencyMs(),
+                        SOURCES.contains(report.source()) ? report.source() : OTHER_SOURCE);
                 if (report.rule() != null) {
                     ruleViolations.labelValues(ruleLabel(report.rule()), report.ruleState()).inc();
                 }

@@ -6,7 +6,9 @@ import org.slurmautoresume.agent.protocol.AgentRequestException;
 import org.slurmautoresume.agent.protocol.AgentResponse;
 import org.slurmautoresume.slurm.model.Caller;
 
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +21,9 @@ public final class AgentService {
 
     private static final Logger LOG = LoggerFactory.getLogger(AgentService.class);
     private static final int RAW_IN_AUDIT = 512;
+    /** The requests that may change a node's state in Slurm: recorded before they are acted on. */
+    private static final Set<AgentRequest.Op> CHANGES_SLURM = EnumSet.of(AgentRequest.Op.MARK, AgentRequest.Op.RESUME,
+            AgentRequest.Op.REBOOT, AgentRequest.Op.REPLACE);
 
     private final AgentPolicy policy;
     private final AuditLog audit;
@@ -34,6 +39,10 @@ public final class AgentService {
             request = AgentRequest.fromJson(AgentJson.readTree(line));
         } catch (AgentRequestException e) {
             return refuse(caller, truncated(line), "bad request: " + e.getMessage());
+        }
+        if (CHANGES_SLURM.contains(request.op()) && !audit.recordIntent(caller, request.wireForm())) {
+            return refuse(caller, truncated(line), "the audit log cannot be written (see the agent's log): the agent"
+                    + " does nothing it cannot record");
         }
         AgentResponse response;
         try {

@@ -11,7 +11,9 @@ import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
@@ -25,32 +27,67 @@ import org.slf4j.LoggerFactory;
  * One JSON line per request the agent answered: when, who (from the peer credentials), what was
  * asked, what was decided and why. Appended and flushed line by line, so a crash loses nothing
  * already decided. Caller text only ever appears as a JSON string value, escaped by the writer,
- * so a request cannot forge or split lines.
+ * so a request cannot forge or split lines. A request that would change Slurm's state is recorded
+ * before it is acted on ({@link #recordIntent}); when that line cannot be written the agent
+ * refuses to act. The file is capped: past {@link #DEFAULT_MAX_BYTES} it becomes {@code FILE.1}
+ * (the older ones {@code .2} .. {@code .}{@value #KEEP}, the oldest dropped), so a flood of
+ * requests cannot fill the node's disk.
  */
 public final class AuditLog implements Closeable {
 
     private static final Logger LOG = LoggerFactory.getLogger(AuditLog.class);
 
+    /** 64 MiB per file, five files: weeks of a busy node's requests, a bounded share of its disk. */
+    public static final long DEFAULT_MAX_BYTES = 64L << 20;
+    static final int KEEP = 4;
+
     private final Path file;
-    private final OutputStream out;
     private final Clock clock;
+    private final long maxBytes;
+    private final int uid;
+    private OutputStream out;
+    private long size;
 
     public AuditLog(Path file) throws IOException {
-        this(file, Clock.systemUTC());
+        this(file, Clock.systemUTC(), DEFAULT_MAX_BYTES);
     }
 
-    AuditLog(Path file, Clock clock) throws IOException {
+    AuditLog(Path file, Clock clock, long maxBytes) throws IOException {
         this.file = file;
         this.clock = clock;
+        this.maxBytes = maxBytes;
         Path dir = file.toAbsolutePath().getParent();
         // The agent is root: a folder another user can write could hold a planted link to any file.
-        int uid = OwnedFiles.currentUid();
+        this.uid = OwnedFiles.currentUid();
         if (dir != null) {
             Files.createDirectories(dir);
             OwnedFiles.requireTrustedDirectory(dir, uid);
         }
-        this.out = Channels.newOutputStream(OwnedFiles.open(file, uid, PosixFilePermissions.fromString("rw-r-----"),
-                StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE));
+        open();
+    }
+
+    private void open() throws IOException {
+        var channel = OwnedFiles.open(file, uid, PosixFilePermissions.fromString("rw-r-----"),
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+        size = channel.size();
+        out = Channels.newOutputStream(channel);
+    }
+
+    /** FILE becomes FILE.1, FILE.1 becomes FILE.2, ...; the oldest is dropped; a new FILE is opened. */
+    private void rotate() throws IOException {
+        out.close();
+        Files.deleteIfExists(rotated(KEEP));
+        for (int i = KEEP - 1; i >= 1; i--) {
+            if (Files.exists(rotated(i), LinkOption.NOFOLLOW_LINKS)) {
+                Files.move(rotated(i), rotated(i + 1), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        Files.move(file, rotated(1), StandardCopyOption.REPLACE_EXISTING);
+        open();
+    }
+
+    Path rotated(int generation) {
+        return file.resolveSibling(file.getFileName() + "." + generation);
     }
 
     public Path file() {
@@ -68,6 +105,20 @@ public final class AuditLog implements Closeable {
         entry.put("decisions", response.decisions());
         entry.put("why", response.message());
         append(entry);
+    }
+
+    /**
+     * One line before a request that changes Slurm's state is acted on; false when it could not be
+     * written, and then the request must be refused: nothing is done that the audit does not show.
+     */
+    public boolean recordIntent(Caller caller, Object request) {
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("time", Instant.now(clock).toString());
+        entry.put("uid", caller.uid());
+        entry.put("user", caller.name());
+        entry.put("request", request);
+        entry.put("intent", "deciding now; the outcome follows on its own line");
+        return append(entry);
     }
 
     /**
@@ -100,16 +151,22 @@ public final class AuditLog implements Closeable {
         append(entry);
     }
 
-    private void append(Map<String, Object> entry) {
+    private boolean append(Map<String, Object> entry) {
         byte[] line = (AgentJson.line(entry) + "\n").getBytes(StandardCharsets.UTF_8);
         synchronized (this) {
             try {
+                if (size > 0 && size + line.length > maxBytes) {
+                    rotate();
+                }
                 out.write(line);
                 out.flush();
+                size += line.length;
+                return true;
             } catch (IOException e) {
-                // The decision stands (it was already acted on); say loudly that its record is missing.
+                // Say loudly that the record is missing; a request about to act is refused (recordIntent).
                 LOG.error("could not write the audit log {}: {}; entry: {}", file, e.getMessage(),
                         new String(line, StandardCharsets.UTF_8).strip());
+                return false;
             }
         }
     }

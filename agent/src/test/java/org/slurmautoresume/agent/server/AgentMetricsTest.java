@@ -114,6 +114,18 @@ class AgentMetricsTest {
     }
 
     @Test
+    void aDetectionSourceOutsideTheKnownSetIsCountedAsOther() {
+        for (int i = 0; i < 1000; i++) {
+            metrics.record(AgentReport.detection(1, 10L, "forged-" + i, null, null));
+        }
+        metrics.record(AgentReport.detection(1, 10L, "slurmd-probe", null, null));
+        List<String> sources = metrics.registry().scrape().stream()
+                .filter(s -> s.getMetadata().getPrometheusName().startsWith("autoresume_jobs_fault_detection_latency"))
+                .flatMap(s -> s.getDataPoints().stream()).map(p -> p.getLabels().get("source")).sorted().toList();
+        assertEquals(List.of("other", "slurmd-probe"), sources);
+    }
+
+    @Test
     void aReportIsReadStrictlyFromTheWire() {
         AgentReport report = AgentReport.detection(2, 3_130L, "log-rule", "Loss \"spike\"", "FAULTED");
         String line = "{\"op\":\"report\",\"jobId\":\"6\",\"report\":{\"event\":\"detection\",\"attempt\":2,"
