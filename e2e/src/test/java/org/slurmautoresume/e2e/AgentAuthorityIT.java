@@ -8,9 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,19 +32,15 @@ class AgentAuthorityIT {
     private static LocalCluster cluster;
     private static SlurmTruth truth;
     private static LocalAgent agent;
-    private static Path healthFlags;
+    private static FlaggedHealthCheck healthCheck;
 
     @BeforeAll
     static void startAgent() throws IOException {
         cluster = LocalCluster.get();
         truth = new SlurmTruth(cluster);
-        healthFlags = Files.createTempDirectory(cluster.clusterDir(), "authority-it-health-");
-        Path check = healthFlags.resolve("check.sh");
-        Files.writeString(check, "#!/bin/bash\nif [ -e '" + healthFlags + "'/unhealthy-\"$1\" ]; then\n"
-                + "  echo \"Xid 79 on GPU 0 of $1\" >&2; exit 8\nfi\n");
-        Files.setPosixFilePermissions(check, PosixFilePermissions.fromString("rwxr-xr-x"));
+        healthCheck = FlaggedHealthCheck.create(cluster, "authority-it-health-");
         agent = LocalAgent.start(cluster, cluster.clusterDir().resolve("authority-it-" + ProcessHandle.current().pid()),
-                "--health-command", check.toString());
+                "--health-command", healthCheck.command().toString());
     }
 
     @AfterAll
@@ -54,12 +48,8 @@ class AgentAuthorityIT {
         if (agent != null) {
             agent.stop();
         }
-        if (healthFlags != null) {
-            try (var files = Files.walk(healthFlags)) {
-                for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
+        if (healthCheck != null) {
+            healthCheck.close();
         }
     }
 
@@ -98,13 +88,13 @@ class AgentAuthorityIT {
     }
 
     private static void unhealthy(String node) throws IOException {
-        Files.writeString(healthFlags.resolve("unhealthy-" + node), "");
+        Files.writeString(healthCheck.flag(node), "");
     }
 
     private static void cleanUp(Job job, List<String> nodes) throws IOException {
         cluster.run(List.of("scancel", job.jobId()));
         for (String node : nodes) {
-            Files.deleteIfExists(healthFlags.resolve("unhealthy-" + node));
+            Files.deleteIfExists(healthCheck.flag(node));
             String state = truth.nodeField(node, "State");
             if (state.contains("FAIL") || state.contains("DRAIN") || state.contains("DOWN")) {
                 cluster.run(List.of("scontrol", "update", "nodename=" + node, "state=resume"));
@@ -182,7 +172,7 @@ class AgentAuthorityIT {
             assertTrue(truth.nodeField(node, "State").contains("FAIL"), truth.nodeField(node, "State"));
             assertTrue(truth.nodeField(node, "Reason").startsWith("Action:Replace"), truth.nodeField(node, "Reason"));
 
-            Files.delete(healthFlags.resolve("unhealthy-" + node));
+            Files.delete(healthCheck.flag(node));
             JsonNode resumed = call(request("resume", job.jobId(), node, ""));
             assertTrue(resumed.get("ok").asBoolean(), resumed.toString());
             assertEquals("resumed", resumed.get("decisions").get(0).get("decision").asText(), resumed.toString());

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,20 +32,15 @@ class AgentIT {
     private static LocalAgent agent;
     private static Path socket;
     private static Path audit;
-    private static Path healthFlags;
+    private static FlaggedHealthCheck healthCheck;
 
     @BeforeAll
     static void startAgent() throws IOException {
         cluster = LocalCluster.get();
         truth = new SlurmTruth(cluster);
-        // The site's health check: a node is unhealthy (reboot-class, exit 8) while a flag file names it.
-        healthFlags = Files.createTempDirectory(cluster.clusterDir(), "agent-it-health-");
-        Path check = healthFlags.resolve("check.sh");
-        Files.writeString(check, "#!/bin/bash\nif [ -e '" + healthFlags + "'/unhealthy-\"$1\" ]; then\n"
-                + "  echo \"Xid 79 on GPU 0 of $1\" >&2; exit 8\nfi\n");
-        Files.setPosixFilePermissions(check, PosixFilePermissions.fromString("rwxr-xr-x"));
+        healthCheck = FlaggedHealthCheck.create(cluster, "agent-it-health-");
         agent = LocalAgent.start(cluster, cluster.clusterDir().resolve("agent-it-" + ProcessHandle.current().pid()),
-                "--metrics-listen", "127.0.0.1:0", "--health-command", check.toString());
+                "--metrics-listen", "127.0.0.1:0", "--health-command", healthCheck.command().toString());
         socket = agent.socket();
         audit = agent.auditLog();
     }
@@ -56,12 +50,8 @@ class AgentIT {
         if (agent != null) {
             agent.stop();
         }
-        if (healthFlags != null) {
-            try (var files = Files.walk(healthFlags)) {
-                for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
+        if (healthCheck != null) {
+            healthCheck.close();
         }
     }
 
@@ -126,7 +116,7 @@ class AgentIT {
         String node = Hostlist.expand(job.nodeList()).get(0);
         String markReboot = "{\"op\":\"mark\",\"jobId\":\"" + job.jobId() + "\",\"nodes\":[\"" + node
                 + "\"],\"action\":\"Reboot\",\"state\":\"fail\"}";
-        Path flag = healthFlags.resolve("unhealthy-" + node);
+        Path flag = healthCheck.flag(node);
         try {
             CommandResult healthy = call(markReboot);
             assertEquals(1, healthy.exitCode(), healthy.stdout());

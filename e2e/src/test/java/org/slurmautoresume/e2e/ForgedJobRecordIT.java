@@ -58,9 +58,13 @@ class ForgedJobRecordIT {
         return id;
     }
 
-    /** Slurm's own state and node list of a running job, from a reading with no user text in it. */
+    /**
+     * Slurm's own state and node list of a running job, from a reading with no user text in it.
+     * Up to 240 s, as for every first start: on 22.05 nodes freed by an earlier test's resized or
+     * revived jobs can sit IDLE+PLANNED for minutes (docs/slurm-behaviour.md).
+     */
     private String runningNodesOf(String jobId) {
-        return Wait.until("job " + jobId + " to run", Duration.ofSeconds(120), () -> {
+        return Wait.until("job " + jobId + " to run", Duration.ofSeconds(240), () -> {
             CommandResult r = cluster.run(List.of("squeue", "-h", "-j", jobId, "-o", "%T|%N"));
             String[] f = r.stdout().strip().split("\\|");
             return f.length == 2 && f[0].equals("RUNNING") ? Optional.of(f[1]) : Optional.empty();
