@@ -50,6 +50,7 @@ MUNGE_MARK="$RUN/munged.started-by-local-cluster"
 DBD_CONF="$ETC/slurmdbd.conf"
 DBD_PIDFILE="$RUN/slurmdbd.pid"
 DB_DIR="$DIR/db" # not under state/ (0700 root): mariadbd runs as mysql
+DB_RELEASE_FILE="$DIR/db.slurm-release" # the Slurm release whose slurmdbd made the database
 DB_PASS_FILE="$STATE/slurmdbd.pass"
 DB_SOCK="$RUN/mariadb.sock"
 DB_PIDFILE="$RUN/mariadb.pid"

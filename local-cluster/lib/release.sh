@@ -87,7 +87,11 @@ rootfs_uid_gid() {
 #     repository and /tmp at their own paths.
 #   clients: see write_release_clients.
 write_release_bin() {
-    [ "$RELEASE" != 22.05 ] || return 0
+    if [ "$RELEASE" = 22.05 ]; then
+        # 24.11's cgroup.conf names a plugin 22.05 does not have: its slurmd would not start.
+        rm -f "$ETC/cgroup.conf"
+        return 0
+    fi
     local bin="$RELEASE_BIN" name tmp as_user
     mkdir -p "$bin"
     chmod 0755 "$DIR/slurm-$RELEASE" "$bin"

@@ -24,6 +24,23 @@ cluster_up() {
     mkdir -p "$DIR"
     chmod 0755 "$DIR"
     touch "$MARKER"
+    local previous db_release
+    previous="$(recorded_release)"
+    # slurmdbd cannot convert a schema two or more releases old ("Database schema is too old for
+    # this version of Slurm to upgrade", seen going from 22.05 to 24.11), nor go back: the
+    # database is kept only by the release that wrote it (one without a record is 22.05's).
+    db_release="$(tr -dc '0-9.' <"$DB_RELEASE_FILE" 2>/dev/null || true)"
+    if [ -d "$DB_DIR" ] && [ "${db_release:-22.05}" != "$RELEASE" ]; then
+        log "the accounting database is Slurm ${db_release:-22.05}'s, the cluster is to run $RELEASE: it starts afresh"
+        stop_cluster_daemons
+        stop_accounting
+        rm -rf "${DB_DIR:?}" "$DB_RELEASE_FILE"
+    fi
+    if [ -n "$previous" ] && [ "$previous" != "$RELEASE" ]; then
+        log "Slurm release changes from $previous to $RELEASE: slurmctld state and spool start afresh"
+        stop_cluster_daemons
+        rm -rf "${CTLD_STATE:?}" "${SPOOL:?}"
+    fi
     printf '%s\n' "$RELEASE" >"$RELEASE_FILE"
     mkdir -p "$ETC" "$PLUGSTACK_D" "$STATE" "$CTLD_STATE" "$SPOOL" "$LOGDIR" "$RUN" "$JOBS"
     chmod 0755 "$ETC" "$PLUGSTACK_D" "$SPOOL" "$LOGDIR" "$RUN"
@@ -82,6 +99,7 @@ cluster_up() {
     start_munge
     if [ "$accounting" -eq 1 ]; then
         start_accounting
+        printf '%s\n' "$RELEASE" >"$DB_RELEASE_FILE"
     else
         stop_accounting
     fi
