@@ -10,6 +10,7 @@ import org.slurmautoresume.slurm.model.Caller;
 import org.slurmautoresume.agent.server.UnixUsers;
 import org.slurmautoresume.slurm.exec.CommandRunner;
 import org.slurmautoresume.slurm.exec.CommonsExecCommandRunner;
+import org.slurmautoresume.slurm.exec.ControllerOutage;
 import org.slurmautoresume.slurm.exec.RetryPolicy;
 import org.slurmautoresume.slurm.exec.RetryingCommandRunner;
 import org.slurmautoresume.slurm.client.OutputFormat;
@@ -134,6 +135,20 @@ public final class CliContext {
         return createdRunner;
     }
 
+    /**
+     * The Slurm runner riding out slurmctld outages through {@code outage} instead of its few
+     * retries. A test's own runner is used as it is: it already answers as the test wants.
+     */
+    public CommandRunner runner(ControllerOutage outage) {
+        CommandRunner plain = runner();
+        return plain instanceof RetryingCommandRunner retrying ? retrying.riding(outage) : plain;
+    }
+
+    /** Slurm through scontrol on {@code slurmRunner}, as {@link #slurm()}. */
+    public SlurmClient slurm(CommandRunner slurmRunner) {
+        return new SlurmClient(slurmRunner, OutputFormat.forRelease(environment().get(StepSupervisor.SLURM_VERSION_HINT)));
+    }
+
     /** This machine's addresses and name, for `lifecycle apply` to find its role. */
     public LocalHost localHost() {
         return localHost;
@@ -153,6 +168,6 @@ public final class CliContext {
      * that release), which saves a supervised srun its own {@code scontrol --version}.
      */
     public SlurmClient slurm() {
-        return new SlurmClient(runner(), OutputFormat.forRelease(environment().get(StepSupervisor.SLURM_VERSION_HINT)));
+        return slurm(runner());
     }
 }

@@ -16,6 +16,8 @@ import java.util.concurrent.Callable;
 import org.slurmautoresume.supervisor.step.Posix;
 import org.slurmautoresume.supervisor.policy.SignalNumber;
 import org.slurmautoresume.supervisor.step.StepSupervisor;
+import org.slurmautoresume.slurm.exec.CommandRunner;
+import org.slurmautoresume.slurm.exec.ControllerOutage;
 import org.slurmautoresume.supervisor.step.SupervisorLog;
 import org.slurmautoresume.supervisor.step.SupervisorSettings;
 import picocli.CommandLine.Command;
@@ -114,10 +116,14 @@ final class SuperviseCommand implements Callable<Integer> {
             throw new CliException(ExitCode.USAGE, e.getMessage(), e);
         }
         Optional<AutoresumeConfig> config = configuration(context, siteFile, jobFile, log);
+        // Until the cluster's SlurmctldTimeout is read: Slurm's default, plus the margin.
+        ControllerOutage outage = new ControllerOutage(settings.controllerOutage()
+                .orElse(ControllerOutage.boundFor(ControllerOutage.DEFAULT_SLURMCTLD_TIMEOUT)), ControllerOutage.Listener.NONE);
+        CommandRunner slurmRunner = context.runner(outage);
         StepSupervisor supervisor;
         try {
-            supervisor = new StepSupervisor(context.slurm(), context.runner(), settings, config,
-                    context.environment(), log);
+            supervisor = new StepSupervisor(context.slurm(slurmRunner), slurmRunner, settings, config,
+                    context.environment(), log, outage);
         } catch (IllegalArgumentException e) { // an AUTORESUME_* variable that makes no sense
             throw new CliException(ExitCode.USAGE, e.getMessage(), e);
         }

@@ -43,9 +43,17 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, Duration max
         if (result.timedOut()) {
             return retryTimeouts;
         }
-        String text = (result.stderr() + "\n" + result.stdout()).toLowerCase(Locale.ROOT);
+        return mentionsUnreachableController(result.stderr() + "\n" + result.stdout());
+    }
+
+    /**
+     * Whether {@code text} (a Slurm command's words, or another process's report of them) says
+     * the controller did not get or did not answer a request.
+     */
+    public static boolean mentionsUnreachableController(String text) {
+        String lower = text.toLowerCase(Locale.ROOT);
         for (String marker : TRANSIENT_MARKERS) {
-            if (text.contains(marker)) {
+            if (lower.contains(marker)) {
                 return true;
             }
         }

@@ -36,6 +36,14 @@ public final class RetryingCommandRunner implements CommandRunner {
         this.sleeper = Objects.requireNonNull(sleeper);
     }
 
+    /**
+     * The same commands riding out whole controller outages instead of a few retries: for a
+     * process that must keep working through a slurmctld restart or failover (the supervisor).
+     */
+    public CommandRunner riding(ControllerOutage outage) {
+        return outage.riding(delegate);
+    }
+
     @Override
     public CommandResult run(CommandRequest request) {
         CommandResult result = delegate.run(request);

@@ -17,6 +17,7 @@ import org.slurmautoresume.agent.protocol.AgentClient;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.client.SlurmException;
 import org.slurmautoresume.slurm.exec.CommandRunner;
+import org.slurmautoresume.slurm.exec.ControllerOutage;
 import org.slurmautoresume.slurm.exec.DebugLogging;
 import org.slurmautoresume.slurm.files.OwnedFiles;
 import org.slurmautoresume.slurm.model.Job;
@@ -63,6 +64,7 @@ public final class StepSupervisor {
     private static final Duration ALLOCATION_TIMEOUT = Duration.ofSeconds(60);
 
     private final SlurmClient slurm;
+    private final ControllerOutage outage;
     private final SupervisorSettings settings;
     private final Map<String, String> environment;
     private final SupervisorLog log;
@@ -90,8 +92,19 @@ public final class StepSupervisor {
      */
     public StepSupervisor(SlurmClient slurm, CommandRunner runner, SupervisorSettings settings,
                           Optional<AutoresumeConfig> config, Map<String, String> environment, SupervisorLog log) {
+        this(slurm, runner, settings, config, environment, log, new ControllerOutage(Duration.ZERO,
+                ControllerOutage.Listener.NONE));
+    }
+
+    /**
+     * @param outage what {@code slurm} and {@code runner} ride slurmctld outages with: told here
+     *               what to report to, and given the cluster's SlurmctldTimeout once it is read
+     */
+    public StepSupervisor(SlurmClient slurm, CommandRunner runner, SupervisorSettings settings,
+                          Optional<AutoresumeConfig> config, Map<String, String> environment, SupervisorLog log,
+                          ControllerOutage outage) {
         this(slurm, runner, settings, config, environment, log, StepProcess::start,
-                prober(SupervisorSettings.livenessPort(environment)));
+                prober(SupervisorSettings.livenessPort(environment)), outage);
     }
 
     /** Each node's agent first, where it answers; its slurmd where none does (docs/health-checks.md). */
@@ -109,6 +122,13 @@ public final class StepSupervisor {
     StepSupervisor(SlurmClient slurm, CommandRunner runner, SupervisorSettings settings,
                    Optional<AutoresumeConfig> config, Map<String, String> environment, SupervisorLog log,
                    SrunLauncher launcher, Supplier<NodeProber> prober) {
+        this(slurm, runner, settings, config, environment, log, launcher, prober,
+                new ControllerOutage(Duration.ZERO, ControllerOutage.Listener.NONE));
+    }
+
+    StepSupervisor(SlurmClient slurm, CommandRunner runner, SupervisorSettings settings,
+                   Optional<AutoresumeConfig> config, Map<String, String> environment, SupervisorLog log,
+                   SrunLauncher launcher, Supplier<NodeProber> prober, ControllerOutage outage) {
         // First, so that Slurm's answer arrives while the rest is built (see MasterAddressLookup).
         MasterAddressLookup masterAddress = environment.containsKey("SLURM_JOB_ID")
                 ? MasterAddressLookup.readAhead(slurm, log, environment) : MasterAddressLookup.none(slurm, log);
@@ -122,6 +142,8 @@ public final class StepSupervisor {
         this.timeline = new JobTimeline(jobId.flatMap(job -> stateDir.map(dir -> new EventHistory(dir, user, job.toString(),
                         log::say))),
                 jobId.map(job -> new MetricsReporter(settings.agentSocket(), job.toString(), log::say)));
+        this.outage = outage;
+        outage.listen(new ControllerOutageReport(log, timeline));
         this.slurm = slurm;
         this.settings = settings;
         this.environment = Map.copyOf(environment);
@@ -280,7 +302,12 @@ public final class StepSupervisor {
     /** The cluster's configuration, read once per srun for the preflight and the recovery paths. */
     private Optional<SlurmConfig> clusterConfig() {
         try {
-            return Optional.of(slurm.config());
+            SlurmConfig config = slurm.config();
+            if (settings.controllerOutage().isEmpty()) {
+                outage.bound(ControllerOutage.boundFor(config.seconds("SlurmctldTimeout").stream()
+                        .mapToObj(Duration::ofSeconds).findFirst().orElse(ControllerOutage.DEFAULT_SLURMCTLD_TIMEOUT)));
+            }
+            return Optional.of(config);
         } catch (SlurmException e) {
             log.say("could not read the cluster's configuration (" + e.getMessage() + "); preflight skipped, and"
                     + " every recovery path is tried as it comes");

@@ -37,10 +37,15 @@ import org.slurmautoresume.supervisor.recovery.SparePool;
  * @param agentSocket        the privileged agent's socket ({@code AUTORESUME_AGENT_SOCKET})
  * @param stateDir           the user's directory for per-job files (restart history, timeline, preflight
  *                           marker): see {@link JobStateDirectory#locate}
+ * @param controllerOutage   how long Slurm calls on the recovery path keep trying while slurmctld is
+ *                           away ({@code AUTORESUME_CONTROLLER_OUTAGE} in seconds; empty: the
+ *                           cluster's SlurmctldTimeout plus a margin, see
+ *                           {@link org.slurmautoresume.slurm.exec.ControllerOutage#boundFor})
  */
 public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional<Replacement> replacement,
                                  Optional<SparePool> spares, Duration replacementTimeout, OnExhausted onExhausted,
-                                 NodeFaultFallback nodeFaultFallback, Path agentSocket, Path stateDir) {
+                                 NodeFaultFallback nodeFaultFallback, Path agentSocket, Path stateDir,
+                                 Optional<Duration> controllerOutage) {
 
     public static final String MAX_APP_RETRIES = "AUTORESUME_MAX_APP_RETRIES";
     public static final String MAX_NODE_RETRIES = "AUTORESUME_MAX_NODE_RETRIES";
@@ -49,6 +54,7 @@ public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional
     public static final String ON_EXHAUSTED = "AUTORESUME_ON_EXHAUSTED";
     public static final String NODE_FAULT_FALLBACK = "AUTORESUME_NODE_FAULT_FALLBACK";
     public static final String LIVENESS_PORT = "AUTORESUME_LIVENESS_PORT";
+    public static final String CONTROLLER_OUTAGE = "AUTORESUME_CONTROLLER_OUTAGE";
 
     /** Past the budgets: end with the step's status, or have Slurm requeue the whole job. */
     public enum OnExhausted {
@@ -73,6 +79,9 @@ public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional
         if (replacementTimeout.isNegative()) {
             throw new IllegalArgumentException(REPLACEMENT_TIMEOUT + " must be 0 or more: " + replacementTimeout);
         }
+        if (controllerOutage.filter(Duration::isNegative).isPresent()) {
+            throw new IllegalArgumentException(CONTROLLER_OUTAGE + " must be 0 or more seconds: " + controllerOutage.get());
+        }
         if (replacement.filter(Replacement.SPARE::equals).isPresent() && spares.isEmpty()) {
             throw new IllegalArgumentException(REPLACEMENT + "=spare needs a spare pool: set AUTORESUME_SPARE_PARTITION,"
                     + " AUTORESUME_SPARE_FEATURE or AUTORESUME_SPARE_NODES");
@@ -95,7 +104,8 @@ public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional
         return new SupervisorSettings(count(env, MAX_APP_RETRIES, 0), count(env, MAX_NODE_RETRIES, 2), replacement,
                 spares, Duration.ofSeconds(count(env, REPLACEMENT_TIMEOUT, 300)), onExhausted, fallback,
                 value(env, "AUTORESUME_AGENT_SOCKET").map(Path::of).orElse(AgentClient.DEFAULT_SOCKET),
-                JobStateDirectory.locate(env, JobStateDirectory.uid()));
+                JobStateDirectory.locate(env, JobStateDirectory.uid()),
+                value(env, CONTROLLER_OUTAGE).map(v -> Duration.ofSeconds(count(env, CONTROLLER_OUTAGE, 0))));
     }
 
     private static Replacement replacement(String word) {
