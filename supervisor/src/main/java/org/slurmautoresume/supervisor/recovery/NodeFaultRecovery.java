@@ -14,6 +14,7 @@ import org.slurmautoresume.agent.protocol.AgentException;
 import org.slurmautoresume.agent.protocol.AgentRequest;
 import org.slurmautoresume.agent.protocol.AgentResponse;
 import org.slurmautoresume.agent.protocol.NodeDecision;
+import org.slurmautoresume.slurm.exec.RetryPolicy;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobId;
@@ -35,6 +36,8 @@ public final class NodeFaultRecovery {
 
     /** How often a waiting recovery looks again for replacements. */
     private static final Duration POLL = Duration.ofSeconds(1);
+    /** How often a mark the agent could not check for want of slurmctld is asked again, each after it answered. */
+    private static final int CONTROLLER_ASKS = 3;
     /** How often a long wait says it is still waiting. */
     private static final Duration PROGRESS = Duration.ofSeconds(30);
 
@@ -72,6 +75,12 @@ public final class NodeFaultRecovery {
         say.accept("diagnosing nodes " + Hostlist.compress(suspects));
         NodeMark.Action action = provider.action();
         AgentResponse response = agent.send(AgentRequest.mark(jobId, suspects, action, state));
+        for (int again = 0; again < CONTROLLER_ASKS && slurmctldWasAway(response); again++) {
+            // The node died while slurmctld was away: mark it as soon as a mark can be written.
+            say.accept("the agent could not reach slurmctld to check the job; asking again once slurmctld answers");
+            slurm.requireJob(jobId); // rides the outage: returns when slurmctld answers, throws past the bound
+            response = agent.send(AgentRequest.mark(jobId, suspects, action, state));
+        }
         List<String> marked = new ArrayList<>();
         for (NodeDecision decision : response.decisions()) {
             if (decision.decision().equals(NodeDecision.MARKED)) {
@@ -84,6 +93,13 @@ public final class NodeFaultRecovery {
         }
         say.accept("diagnosis took " + millis(start) + " ms");
         return marked;
+    }
+
+    /** Nothing was marked, and the agent said why: slurmctld did not answer it. */
+    private static boolean slurmctldWasAway(AgentResponse response) {
+        boolean marked = response.decisions().stream().anyMatch(d -> d.decision().equals(NodeDecision.MARKED));
+        return !marked && response.decisions().stream().anyMatch(d -> RetryPolicy.mentionsUnreachableController(
+                String.valueOf(d.why()) + " " + d.evidence()));
     }
 
     /**

@@ -3,6 +3,7 @@ package org.slurmautoresume.supervisor.step;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.slurmautoresume.slurm.exec.RetryPolicy;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobState;
@@ -26,6 +27,10 @@ public final class AttemptClassifier {
         Optional<Classification> byJob = evidence.jobAfter().flatMap(AttemptClassifier::byJobState);
         if (byJob.isPresent()) {
             return byJob.get();
+        }
+        Optional<String> unstarted = notStarted(evidence.stderrTail());
+        if (unstarted.isPresent()) {
+            return Classification.of(Outcome.NOT_STARTED, "srun could not start the step: " + unstarted.get());
         }
         Optional<Classification> byText = byStderr(evidence.stderrTail());
         if (byText.isPresent() && byText.get().outcome() != Outcome.NODE_FAULT) {
@@ -78,6 +83,23 @@ public final class AttemptClassifier {
             }
         }
         return Optional.ofNullable(found);
+    }
+
+    /**
+     * srun's own error when it could not get its allocation confirmed or its step created because
+     * slurmctld did not answer ("srun: error: Unable to create step for job 12: Unable to contact
+     * slurm controller (connect failure)"). Only srun's lines count: the tasks' output is the user's.
+     */
+    static Optional<String> notStarted(List<String> lines) {
+        for (String line : lines) {
+            String text = line.strip();
+            boolean beforeStart = text.startsWith("srun: error: Unable to create step")
+                    || text.startsWith("srun: error: Unable to confirm allocation");
+            if (beforeStart && RetryPolicy.mentionsUnreachableController(text)) {
+                return Optional.of(text.length() > 200 ? text.substring(0, 200) + "..." : text);
+            }
+        }
+        return Optional.empty();
     }
 
     private static List<String> nodesNamedIn(String line) {

@@ -71,6 +71,10 @@ final class AttemptLoop {
     private volatile Srun current;
     /** When the previous attempt's srun ended (System.nanoTime), for the relaunch latency; 0 before any. */
     private long previousAttemptEnded;
+    /** Attempts in a row srun could not start for want of slurmctld. */
+    private int unstartedInARow;
+    /** Each waited for slurmctld first: only a controller that answers and then refuses the step again runs this out. */
+    private static final int MAX_UNSTARTED = 5;
 
     AttemptLoop(SrunLauncher launcher, SlurmClient slurm, Optional<JobId> jobId, SupervisorLog log,
                 JobTimeline timeline, RestartActions actions, StopRequest stop, AttemptLaunch launch, AutoresumeConfig config,
@@ -220,6 +224,9 @@ final class AttemptLoop {
             String what = stopped.violation.title() + " is " + stopped.violation.state();
             return actions.carryOut(stopped.decision, stopped.fault, what, end, gate);
         }
+        if (result.outcome() != Outcome.NOT_STARTED) {
+            unstartedInARow = 0;
+        }
         switch (result.outcome()) {
             case SUCCEEDED:
                 timeline.record(EventHistory.Kind.SUCCEEDED, OptionalLong.empty());
@@ -239,9 +246,32 @@ final class AttemptLoop {
                         false, result.reason());
                 return actions.carryOut(gate.decide(fault), fault, what, end, gate);
             }
+            case NOT_STARTED:
+                return startAgain(result, status);
             default:
                 log.say(describe(result) + "; not re-running (exit " + status + ")");
                 return OptionalInt.of(status);
+        }
+    }
+
+    /**
+     * srun could not start the step for want of slurmctld: nothing ran, so no budget is spent.
+     * The next attempt starts once slurmctld answers; if it stays away past the outage bound,
+     * the step ends with srun's status as it would have without the supervisor.
+     */
+    private OptionalInt startAgain(Classification result, int status) {
+        if (stop.requested() || jobId.isEmpty() || ++unstartedInARow > MAX_UNSTARTED) {
+            log.say(result.reason() + "; not starting it again (exit " + status + ")");
+            return OptionalInt.of(status);
+        }
+        log.say(result.reason() + "; starting it again once slurmctld answers (no restart budget is spent)");
+        try {
+            slurm.requireJob(jobId.get()); // rides the outage
+            return OptionalInt.empty();
+        } catch (RuntimeException e) {
+            log.say("slurmctld still does not answer (" + e.getMessage() + "); the step ends unstarted (exit "
+                    + status + ")");
+            return OptionalInt.of(status);
         }
     }
 

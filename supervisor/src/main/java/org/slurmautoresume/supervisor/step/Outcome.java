@@ -14,7 +14,12 @@ public enum Outcome {
     /** A node of the step went down, failed or stopped answering, or the job shrank. */
     NODE_FAULT(true),
     /** Non-zero exit on healthy nodes: the application failed. */
-    APP_FAILURE(true);
+    APP_FAILURE(true),
+    /**
+     * srun could not start the step because slurmctld did not answer it (a controller restart
+     * or failover): nothing ran, so it is started again once slurmctld answers, outside the budgets.
+     */
+    NOT_STARTED(true);
 
     private final boolean rerunnable;
 

@@ -6,13 +6,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slurmautoresume.slurm.client.NodeMark;
 import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.slurm.client.SlurmException;
 import org.slurmautoresume.slurm.exec.DebugLogging;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.model.Node;
@@ -60,6 +65,8 @@ final class StepWatch {
      * seconds, while the cost to slurmctld stays one RPC per running supervised step per interval.
      */
     static final int STATE_EVERY_PROBES = 3;
+    /** How long a probe round waits for Slurm's view of the nodes (an scontrol takes tens of ms). */
+    private static final Duration STATE_READ_WAIT = Duration.ofSeconds(2);
     /** How long the end of an attempt waits for a rule violation's handler (dump grace included elsewhere). */
     private static final Duration HANDLER_JOIN = Duration.ofSeconds(30);
 
@@ -77,6 +84,9 @@ final class StepWatch {
     private final AtomicBoolean handedOn = new AtomicBoolean();
     private Thread lookup;
     private volatile Thread probes;
+    /** The read of the nodes' states in flight, if any (see {@link #markedOut}); probe thread only. */
+    private CompletableFuture<List<String>> stateRead;
+    private volatile Thread stateReader;
 
     /**
      * @param findings empty when no recovery is configured: then no slurmd is probed
@@ -104,8 +114,10 @@ final class StepWatch {
     }
 
     /**
-     * Finds the step srun created (its SrunHost:Pid is our child). Runs beside the step; gives up
-     * quietly.
+     * Finds the step srun created (its SrunHost:Pid is our child). Runs beside the step. Polls
+     * that found slurmctld away do not count against the lookup's patience: Slurm calls ride out
+     * an outage themselves, and once the controller answers again the step is found and watched,
+     * however long srun ran meanwhile.
      */
     private Optional<Step> findStep(Srun srun) {
         if (jobId.isEmpty()) {
@@ -116,21 +128,37 @@ final class StepWatch {
         } catch (InterruptedException e) {
             return Optional.empty();
         }
-        for (int i = 0; i < STEP_LOOKUP_POLLS && srun.isAlive(); i++) {
+        boolean toldAway = false;
+        for (int polls = 0; polls < STEP_LOOKUP_POLLS && srun.isAlive(); ) {
             try {
                 for (Step s : slurm.steps(jobId.get())) {
                     if (createdBy(s, srun.pid())) {
                         return Optional.of(s);
                     }
                 }
+                polls++;
                 Thread.sleep(STEP_LOOKUP_INTERVAL_MS);
             } catch (InterruptedException e) {
                 return Optional.empty();
+            } catch (SlurmException e) {
+                if (!controllerAway(e)) {
+                    polls++;
+                    DebugLogging.debug(StepWatch.class, "step lookup failed: {}", e.getMessage());
+                } else if (!toldAway) {
+                    toldAway = true;
+                    log.say("the step's nodes are not watched until slurmctld answers and names them");
+                }
             } catch (RuntimeException e) {
+                polls++;
                 DebugLogging.debug(StepWatch.class, "step lookup failed: {}", e.getMessage());
             }
         }
         return Optional.empty();
+    }
+
+    /** A call that failed because slurmctld did not get or did not answer it. */
+    static boolean controllerAway(SlurmException e) {
+        return e.kind() == SlurmException.Kind.UNAVAILABLE || e.kind() == SlurmException.Kind.TIMEOUT;
     }
 
     /**
@@ -156,19 +184,18 @@ final class StepWatch {
 
     /**
      * Fast detection: probes the step's slurmd until the step ends, instead of waiting for
-     * slurmctld's SlurmdTimeout, and hands the silent nodes on once.
+     * slurmctld's SlurmdTimeout, and hands the silent nodes on once. Once the nodes' records are
+     * read the probes need no slurmctld: a node that dies while it is away is found all the same.
      */
     private void probe(Srun srun, Step step, SlurmdFindings to) {
         to.watching(step);
-        List<Node> nodes;
-        try {
-            nodes = slurm.nodes(step.nodeList());
-        } catch (RuntimeException e) {
-            DebugLogging.debug(StepWatch.class, "cannot read the step's nodes to probe them: {}", e.getMessage());
+        Optional<List<Node>> nodes = stepNodes(srun, step);
+        if (nodes.isEmpty()) {
             return;
         }
+        timeline.record(EventHistory.Kind.WATCH, java.util.OptionalLong.empty(), "nodes", step.nodeList());
         Map<String, Node> lastRead = new ConcurrentHashMap<>();
-        new SlurmdWatch(prober.get(), PROBE_INTERVAL, PROBE_MISSES).watch(nodes, srun::isAlive, suspects -> {
+        new SlurmdWatch(prober.get(), PROBE_INTERVAL, PROBE_MISSES).watch(nodes.get(), srun::isAlive, suspects -> {
             handedOn.set(true);
             to.silent(step, srun, suspects);
         }, () -> markedOut(step, lastRead), STATE_EVERY_PROBES, marked -> {
@@ -177,8 +204,59 @@ final class StepWatch {
         });
     }
 
-    /** The step's nodes Slurm now has out of service for a fault; none when it cannot be asked. */
+    /**
+     * The records (address, port) of the nodes to probe, read while srun runs: a read that met a
+     * slurmctld outage longer than the bound is tried again, for the watch is worth having as
+     * long as the step runs. Any other failure ends the watch, and the job's output says so.
+     */
+    private Optional<List<Node>> stepNodes(Srun srun, Step step) {
+        while (srun.isAlive()) {
+            try {
+                return Optional.of(slurm.nodes(step.nodeList()));
+            } catch (SlurmException e) {
+                if (!controllerAway(e)) {
+                    log.say("the step's nodes are not watched: cannot read them from Slurm (" + e.getMessage() + ")");
+                    return Optional.empty();
+                }
+            }
+            try {
+                Thread.sleep(PROBE_INTERVAL.toMillis());
+            } catch (InterruptedException e) {
+                return Optional.empty();
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The step's nodes Slurm now has out of service for a fault; none when it cannot be asked.
+     * The read runs on a thread of its own and is waited for a short while: while slurmctld is
+     * away it waits for the controller, and the probes, which need none, must go on meanwhile.
+     */
     private List<String> markedOut(Step step, Map<String, Node> lastRead) {
+        CompletableFuture<List<String>> read = stateRead;
+        if (read == null) {
+            read = new CompletableFuture<>();
+            CompletableFuture<List<String>> into = read;
+            stateReader = daemon(() -> into.complete(readMarkedOut(step, lastRead)), "node-state-read");
+            stateRead = read;
+        }
+        try {
+            List<String> out = read.get(STATE_READ_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            stateRead = null;
+            return out;
+        } catch (TimeoutException e) {
+            return List.of();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        } catch (ExecutionException e) {
+            stateRead = null;
+            return List.of();
+        }
+    }
+
+    private List<String> readMarkedOut(Step step, Map<String, Node> lastRead) {
         try {
             List<String> out = new ArrayList<>();
             for (Node node : slurm.nodes(step.nodeList())) {
@@ -224,6 +302,10 @@ final class StepWatch {
         lookup.interrupt();
         if (status != 0) {
             lookup.join(JOIN_MS);
+        }
+        Thread reader = stateReader;
+        if (reader != null) {
+            reader.interrupt();
         }
         Thread probing = probes;
         if (probing == null) {

@@ -35,6 +35,30 @@ class AttemptClassifierTest {
     }
 
     @Test
+    void srunThatCouldNotReachSlurmctldToStartTheStepDidNotStartIt() {
+        for (String said : List.of(
+                "srun: error: Unable to create step for job 12: Unable to contact slurm controller (connect failure)",
+                "srun: error: Unable to confirm allocation for job 12: Unable to contact slurm controller (connect failure)",
+                "srun: error: Unable to create step for job 12: Socket timed out on send/recv operation")) {
+            Classification c = classify(1, Optional.empty(), List.of("srun: Check SLURM_JOB_ID", said),
+                    Optional.of(job("show-job-running.txt")), List.of("node1", "node2"), nodes("show-node-mixed.txt"));
+            assertEquals(Outcome.NOT_STARTED, c.outcome(), said);
+            assertTrue(c.reason().contains(said), c.reason());
+        }
+        // A task's own words are the user's, and another refusal is no outage.
+        assertEquals(Outcome.APP_FAILURE, classify(1, Optional.empty(),
+                List.of("train: error: Unable to create step for job 12: Unable to contact slurm controller"),
+                Optional.of(job("show-job-running.txt")), List.of("node1"), nodes("show-node-mixed.txt")).outcome());
+        assertEquals(Outcome.APP_FAILURE, classify(1, Optional.empty(),
+                List.of("srun: error: Unable to create step for job 12: Requested node configuration is not available"),
+                Optional.of(job("show-job-running.txt")), List.of("node1"), nodes("show-node-mixed.txt")).outcome());
+        // A cancelled job stays cancelled whatever srun said on the way out.
+        assertEquals(Outcome.CANCELLED, classify(1, Optional.empty(),
+                List.of("srun: error: Unable to create step for job 12: Unable to contact slurm controller (connect failure)"),
+                Optional.of(job("show-job-cancelled.txt")), List.of(), List.of()).outcome());
+    }
+
+    @Test
     void exitZeroIsSuccessWhateverElseIsTrue() {
         Classification c = classify(0, Optional.empty(), List.of("srun: error: Node failure on node2"),
                 Optional.of(job("show-job-running.txt")), List.of("node2"), nodes("show-node-all-with-down.txt"));

@@ -66,6 +66,34 @@ class AttemptLoopTest {
     }
 
     @Test
+    void aStepSrunCouldNotStartForWantOfSlurmctldStartsAgainOutsideTheBudgets() throws Exception {
+        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(1).stderr(
+                "srun: error: Unable to create step for job 42: Unable to contact slurm controller (connect failure)"),
+                Attempt.exits(0));
+
+        assertEquals(0, job.run(srun));
+
+        assertEquals(2, srun.starts().size());
+        assertEquals(List.of("NOT_STARTED", "SUCCEEDED"), job.timeline().stream()
+                .filter(e -> e.event().equals("attempt-ended")).map(e -> e.details().get("outcome")).toList());
+        assertTrue(job.timeline().stream().noneMatch(e -> e.event().equals("decision")), "no budget was spent");
+    }
+
+    @Test
+    void aStepThatCannotBeStartedTimeAfterTimeEndsWithSrunsStatus() throws Exception {
+        Attempt[] attempts = new Attempt[10];
+        for (int i = 0; i < attempts.length; i++) {
+            attempts[i] = Attempt.exits(1).stderr("srun: error: Unable to create step for job 42:"
+                    + " Unable to contact slurm controller (connect failure)");
+        }
+        ScriptedSrun srun = new ScriptedSrun(attempts);
+
+        assertEquals(1, job.run(srun));
+
+        assertEquals(6, srun.starts().size(), "the first and five more, each after slurmctld answered");
+    }
+
+    @Test
     void anApplicationFailureIsRetriedInPlaceWithinItsBudget() throws Exception {
         job.with(SupervisorSettings.MAX_APP_RETRIES, "1");
         ScriptedSrun srun = new ScriptedSrun(Attempt.exits(1), Attempt.exits(0));
