@@ -34,6 +34,20 @@ class SupervisorSettingsTest {
     }
 
     @Test
+    void theControllerOutageBoundIsTheClustersUnlessSetInSeconds() {
+        assertTrue(SupervisorSettings.fromEnvironment(Map.of()).controllerOutage().isEmpty());
+        assertEquals(java.time.Duration.ofSeconds(600), SupervisorSettings.fromEnvironment(
+                Map.of(SupervisorSettings.CONTROLLER_OUTAGE, "600")).controllerOutage().orElseThrow());
+        assertEquals(java.time.Duration.ZERO, SupervisorSettings.fromEnvironment(
+                Map.of(SupervisorSettings.CONTROLLER_OUTAGE, "0")).controllerOutage().orElseThrow());
+        for (String bad : new String[] {"-1", "2m", "forever"}) {
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> SupervisorSettings.fromEnvironment(Map.of(SupervisorSettings.CONTROLLER_OUTAGE, bad)));
+            assertTrue(e.getMessage().startsWith(SupervisorSettings.CONTROLLER_OUTAGE), e.getMessage());
+        }
+    }
+
+    @Test
     void readsTheEnvironment() {
         SupervisorSettings settings = SupervisorSettings.fromEnvironment(
                 Map.of("AUTORESUME_MAX_APP_RETRIES", " 2 ", "TMPDIR", "/scratch/u"));
