@@ -41,7 +41,7 @@ spool, logs and pid files live in $AR_CLUSTER_DIR (default /var/tmp/autoresume-c
 
 Commands:
   up [--nodes N] [--slurmd-timeout S] [--cpus C] [--gpus G | --cpu-only] [--power-save]
-     [--extra-conf FILE] [--no-resume] [--no-accounting]
+     [--extra-conf FILE] [--no-resume] [--no-accounting] [--backup-controller]
         As root: install missing packages (install-deps.sh --runtime-only), create the
         test user ($AR_TEST_USER, default artest), write etc/slurm.conf (ClusterName=arlocal;
         its node and partition lines, debug with node[1-N], are written by the built
@@ -78,6 +78,12 @@ Commands:
                                $AR_CLUSTER_DIR/slurm-24.11/bin, AR_SLURM_BIN in cluster.env).
                                AR_SLURM_RELEASE does the same. Another release on a running
                                cluster dir: 'down' first
+          --backup-controller  a second slurmctld as the backup (SlurmctldHost twice, shared
+                               StateSaveLocation): the primary arctld1 on 127.0.0.1, the
+                               backup arctld2 on 127.0.2.2, each in its own UTS and mount
+                               namespace (hostname, /etc/hosts, pid file) with
+                               CommunicationParameters=NoCtldInAddrAny. SlurmctldTimeout=30
+                               (production's default: 120). Slurm 22.05 only
           --no-resume          leave nodes that are DOWN/DRAIN/FAIL as they are (default:
                                `scontrol update state=resume` them so the cluster is usable)
         Idempotent: a second `up` with the same options starts only what is missing. When
@@ -141,6 +147,21 @@ Commands:
         and node states are kept) and wait until slurmctld uses it. For tests of
         slurmctld's own not-responding verdict, which comes only at SlurmdTimeout: set a
         short one, and set it back. The next `up` with other options restarts afresh.
+  stop-controller [--backup]
+        Stop the primary slurmctld (SIGTERM: it saves its state) and wait until it exited.
+        With a backup running, the backup takes over after SlurmctldTimeout. --backup stops
+        the backup instead.
+  start-controller [--backup] [--timeout S]
+        Start the primary slurmctld again with its saved state and wait (default 120 s) until
+        it serves requests (a backup in control hands control back). --backup starts the
+        backup and waits until it answers pings.
+  fail-over [--timeout S]
+        Kill the primary slurmctld (SIGKILL) and wait (default 120 s) until the backup
+        serves requests as the controller. Needs up --backup-controller.
+  stop-dbd
+        Stop slurmdbd (accounting unavailable; its MariaDB keeps running), wait until it exited.
+  start-dbd
+        Start slurmdbd again and wait until it answers sacctmgr.
   logs
         Print the log directory path.
   help, --help, -h
@@ -190,9 +211,11 @@ source "$SCRIPT_DIR/lib/up.sh"
 source "$SCRIPT_DIR/lib/status.sh"
 # shellcheck source=lib/faults.sh
 source "$SCRIPT_DIR/lib/faults.sh"
+# shellcheck source=lib/controllers.sh
+source "$SCRIPT_DIR/lib/controllers.sh"
 
 cmd_up() {
-    local count=4 timeout=300 cpus=4 power=0 extra="" resume=1 accounting=1 gpus=4
+    local count=4 timeout=300 cpus=4 power=0 extra="" resume=1 accounting=1 gpus=4 backup=0
     local shape="${AR_CLUSTER_SHAPE:-gpu}" release="${AR_SLURM_RELEASE:-22.05}" recorded
     while [ "$#" -gt 0 ]; do
         case "$1" in
@@ -210,6 +233,7 @@ cmd_up() {
             --power-save) power=1 ;;
             --no-resume) resume=0 ;;
             --no-accounting) accounting=0 ;;
+            --backup-controller) backup=1 ;;
             --slurm) release="${2:-}"; shift ;;
             --slurm=*) release="${1#*=}" ;;
             -h|--help) usage; exit 0 ;;
@@ -239,8 +263,10 @@ cmd_up() {
     if [ -n "$recorded" ] && [ "$recorded" != "$release" ] && [ -n "$(ctld_pids)$(all_slurmd_pids)" ]; then
         die "the cluster in $DIR runs Slurm $recorded: 'down' it before 'up --slurm $release' (or use another AR_CLUSTER_DIR)"
     fi
+    [ "$backup" -eq 0 ] || [ "$release" = 22.05 ] \
+        || die "--backup-controller runs on Slurm 22.05 only: the $release daemons run chrooted in a rootfs whose /etc/hosts its namespaces do not replace"
     use_release "$release"
-    cluster_up "$count" "$timeout" "$cpus" "$power" "$extra" "$resume" "$accounting" "$shape" "$gpus"
+    cluster_up "$count" "$timeout" "$cpus" "$power" "$extra" "$resume" "$accounting" "$shape" "$gpus" "$backup"
 }
 
 cmd_down() {
@@ -380,6 +406,49 @@ cmd_set_slurmd_timeout() {
     set_slurmd_timeout "$timeout"
 }
 
+# controller_role_args COMMAND ARGS...: sets ROLE (primary|backup) and TIMEOUT from the options.
+controller_role_args() {
+    local cmd="$1"
+    shift
+    ROLE=primary TIMEOUT=120
+    while [ "$#" -gt 0 ]; do
+        case "$1" in
+            --backup) [ "$cmd" != fail-over ] || die "fail-over: unknown option '$1'"; ROLE=backup ;;
+            --timeout) TIMEOUT="${2:-}"; shift ;;
+            --timeout=*) TIMEOUT="${1#*=}" ;;
+            *) die "$cmd: unknown argument '$1' (see --help)" ;;
+        esac
+        shift
+    done
+    [[ "$TIMEOUT" =~ ^[1-9][0-9]{0,4}$ ]] || die "$cmd: --timeout must be seconds: '$TIMEOUT'"
+}
+
+cmd_stop_controller() {
+    controller_role_args stop-controller "$@"
+    need_root stop-controller
+    stop_controller "$ROLE"
+}
+
+cmd_start_controller() {
+    controller_role_args start-controller "$@"
+    need_root start-controller
+    start_controller "$ROLE" "$TIMEOUT"
+}
+
+cmd_fail_over() {
+    controller_role_args fail-over "$@"
+    need_root fail-over
+    fail_over "$TIMEOUT"
+}
+
+cmd_dbd() { # stop|start
+    local action="$1"
+    shift
+    [ "$#" -eq 0 ] || die "$action-dbd takes no arguments"
+    need_root "$action-dbd"
+    if [ "$action" = stop ]; then stop_dbd; else start_dbd; fi
+}
+
 cmd_logs() {
     echo "$LOGDIR"
 }
@@ -411,6 +480,11 @@ main() {
         gpu-repair) cmd_gpu_repair "$@" ;;
         crash-task) cmd_crash_task "$@" ;;
         set-slurmd-timeout) cmd_set_slurmd_timeout "$@" ;;
+        stop-controller) cmd_stop_controller "$@" ;;
+        start-controller) cmd_start_controller "$@" ;;
+        fail-over) cmd_fail_over "$@" ;;
+        stop-dbd) cmd_dbd stop "$@" ;;
+        start-dbd) cmd_dbd start "$@" ;;
         logs) cmd_logs ;;
         help|-h|--help) usage ;;
         "") usage >&2; exit 2 ;;

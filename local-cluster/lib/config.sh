@@ -64,8 +64,8 @@ with_lifecycle_nodes() {
     [ "$rc" -eq 0 ] || die "autoresume lifecycle apply failed (exit $rc) for the local cluster's JSON files"
 }
 
-gen_conf() { # COUNT TIMEOUT CPUS POWER_SAVE(0|1) EXTRA_FILE ACCOUNTING(0|1) SHAPE GPUS
-    local count="$1" timeout="$2" cpus="$3" power="$4" extra="$5" accounting="$6" shape="$7" gpus="$8" host storage
+gen_conf() { # COUNT TIMEOUT CPUS POWER_SAVE(0|1) EXTRA_FILE ACCOUNTING(0|1) SHAPE GPUS BACKUP(0|1)
+    local count="$1" timeout="$2" cpus="$3" power="$4" extra="$5" accounting="$6" shape="$7" gpus="$8" backup="$9" host storage
     host="$(uname -n)"
     host="${host%%.*}"
     if [ "$accounting" -eq 1 ]; then
@@ -80,7 +80,7 @@ AccountingStoragePort=$DBD_PORT"
 # Nodes and partitions: the managed block at the end, written by autoresume lifecycle apply.
 # AR_NODE_COUNT=$count
 ClusterName=$CLUSTER_NAME
-SlurmctldHost=$host(127.0.0.1)
+$(ctld_conf "$backup" "$host")
 SlurmctldPort=$CTLD_PORT
 SlurmUser=root
 SlurmdUser=root
@@ -110,7 +110,7 @@ ResumeTimeout=60
 RebootProgram=$FAKE_REBOOT
 PlugStackConfig=$PLUGSTACK
 StateSaveLocation=$CTLD_STATE
-SlurmctldPidFile=$RUN/slurmctld.pid
+SlurmctldPidFile=$(ctld_pidfile "$backup")
 SlurmctldLogFile=$LOGDIR/slurmctld.log
 SlurmctldDebug=info
 SlurmdSpoolDir=$SPOOL/%n
@@ -135,7 +135,7 @@ CONF
     fi
 }
 
-write_env() { # COUNT TIMEOUT CPUS POWER_SAVE ACCOUNTING SHAPE GPUS
+write_env() { # COUNT TIMEOUT CPUS POWER_SAVE ACCOUNTING SHAPE GPUS BACKUP
     local tmp="$ENV_FILE.tmp"
     {
         echo "AR_CLUSTER_DIR=$DIR"
@@ -161,6 +161,7 @@ write_env() { # COUNT TIMEOUT CPUS POWER_SAVE ACCOUNTING SHAPE GPUS
         echo "AR_SLURM_RELEASE=$RELEASE"
         echo "AR_SLURM_BIN=$RELEASE_BIN"
         echo "AR_SPANK_BUILD_DIR=$(spank_build_dir)"
+        echo "AR_BACKUP_CONTROLLER=$8"
     } >"$tmp"
     chmod 0644 "$tmp"
     mv -f "$tmp" "$ENV_FILE"

@@ -6,11 +6,19 @@ slurmd_pids() { find_daemon slurmd "$1"; }
 all_slurmd_pids() { find_daemon slurmd; }
 
 # ctld_up: OUR slurmctld runs and answers (a slurmctld of another config on the same port
-# must never be asked, let alone have its jobs cancelled).
-ctld_up() { [ -n "$(ctld_pids)" ] && timeout 10 scontrol ping 2>/dev/null | grep -q 'is UP'; }
+# must never be asked, let alone have its jobs cancelled). With a backup, one that answers pings
+# may be in standby: a controller must serve a request.
+ctld_up() {
+    [ -n "$(ctld_pids)" ] && timeout 10 scontrol ping 2>/dev/null | grep -q 'is UP' \
+        && { ! backup_configured || ctld_in_control; }
+}
 
 start_ctld() {
     local pids owner
+    if backup_configured; then
+        start_controllers
+        return 0
+    fi
     pids="$(ctld_pids)"
     if [ -n "$pids" ]; then
         return 0

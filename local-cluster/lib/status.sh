@@ -26,7 +26,10 @@ cluster_status() {
     printf 'Slurm %s (%s)\n' "$RELEASE" "$RELEASE_BIN"
     status_line munged "$(munged_pid)" munge_works || ok=3
     pids="$(ctld_pids | tr '\n' ' ' | sed 's/ $//')"
-    if [ -n "$pids" ] && ctld_up; then
+    if backup_configured; then
+        controller_status_lines || ok=3
+        ctld_in_control || { printf '%-12s none serves requests\n' slurmctld; ok=3; }
+    elif [ -n "$pids" ] && ctld_up; then
         printf '%-12s running  pid %s\n' slurmctld "$pids"
     elif [ -n "$pids" ]; then
         printf '%-12s NOT ANSWERING pid %s (see %s)\n' slurmctld "$pids" "$LOGDIR/slurmctld.log"; ok=3

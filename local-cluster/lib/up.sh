@@ -8,10 +8,10 @@ ensure_user() {
 }
 
 # cluster_up COUNT SLURMD_TIMEOUT CPUS POWER_SAVE(0|1) EXTRA_FILE RESUME(0|1) ACCOUNTING(0|1)
-#            SHAPE(gpu|cpu-only) GPUS
+#            SHAPE(gpu|cpu-only) GPUS BACKUP(0|1)
 cluster_up() {
     local count="$1" timeout="$2" cpus="$3" power="$4" extra="$5" resume="$6" accounting="$7"
-    local shape="$8" gpus="$9"
+    local shape="$8" gpus="$9" backup="${10}"
     local t0 newconf node name state pid started=0
     local -a powered
     t0="$(now)"
@@ -48,7 +48,7 @@ cluster_up() {
     chown "$AR_TEST_USER": "$JOBS"
     chmod 0755 "$JOBS"
 
-    newconf="$(gen_conf "$count" "$timeout" "$cpus" "$power" "$extra" "$accounting" "$shape" "$gpus" \
+    newconf="$(gen_conf "$count" "$timeout" "$cpus" "$power" "$extra" "$accounting" "$shape" "$gpus" "$backup" \
         | with_lifecycle_nodes "$count" "$cpus" "$shape" "$gpus")"
     if [ ! -f "$CONF" ] || [ "$(cat "$CONF")" != "$newconf" ]; then
         if [ -f "$CONF" ]; then
@@ -131,7 +131,7 @@ cluster_up() {
     if [ "$started" -eq 1 ] || [ "$resume" -eq 0 ] || [ "${#powered[@]}" -gt 0 ] || ! nodes_schedulable "$count"; then
         wait_nodes_usable "$count" "$resume" "${powered[@]}"
     fi
-    write_env "$count" "$timeout" "$cpus" "$power" "$accounting" "$shape" "$gpus"
+    write_env "$count" "$timeout" "$cpus" "$power" "$accounting" "$shape" "$gpus" "$backup"
     log "cluster $CLUSTER_NAME up ($shape shape): $(hostlist "$count") in partition $PARTITION ($(elapsed "$t0") s); env in $ENV_FILE"
 }
 
