@@ -26,7 +26,6 @@ import org.slurmautoresume.nodeops.health.GresGpus;
 import org.slurmautoresume.nodeops.health.HealthContext;
 import org.slurmautoresume.nodeops.health.HealthSettings;
 import org.slurmautoresume.nodeops.health.ToolLocator;
-import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.probe.TcpNodeProber;
 import org.slurmautoresume.slurm.probe.LivenessProber;
 import org.slurmautoresume.slurm.probe.NodeProber;
@@ -347,7 +346,7 @@ final class AgentCommand implements Callable<Integer> {
     /** The gpu Gres Slurm has for the node: what nvidia-smi's count is compared with; empty when unknown. */
     private OptionalInt gpusFromSlurm(String name) {
         try {
-            return context.slurm().node(name).flatMap(Node::gres).map(GresGpus::count).orElse(OptionalInt.empty());
+            return GresGpus.ofNode(context.slurm(), name);
         } catch (RuntimeException e) {
             return OptionalInt.empty();
         }

@@ -20,7 +20,6 @@ import org.slurmautoresume.nodeops.health.HealthSettings;
 import org.slurmautoresume.nodeops.health.LocalNode;
 import org.slurmautoresume.nodeops.health.NodeMarker;
 import org.slurmautoresume.nodeops.health.ToolLocator;
-import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.client.SlurmException;
 import picocli.CommandLine.Command;
@@ -176,7 +175,7 @@ final class HealthCommand implements Callable<Integer> {
         }
         try {
             SlurmClient slurm = new SlurmClient(context.runner(), scontrol.get().toString(), SCONTROL_TIMEOUT);
-            return slurm.node(nodeName.get()).flatMap(Node::gres).map(GresGpus::count).orElse(OptionalInt.empty());
+            return GresGpus.ofNode(slurm, nodeName.get());
         } catch (SlurmException e) {
             LoggerFactory.getLogger(HealthCommand.class).warn("GPU count from Slurm unknown: {}", e.getMessage());
             return OptionalInt.empty();

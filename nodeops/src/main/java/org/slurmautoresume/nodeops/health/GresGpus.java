@@ -1,6 +1,8 @@
 package org.slurmautoresume.nodeops.health;
 
 import java.util.OptionalInt;
+import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.slurm.model.Node;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -10,6 +12,14 @@ import java.util.regex.Pattern;
  * Empty when the node has no gpu Gres ({@code (null)}, other resources only).
  */
 public final class GresGpus {
+
+    /**
+     * The gpu Gres Slurm has for {@code node}, read now: what nvidia-smi's count is compared with;
+     * empty when Slurm names none. Reading failures are the caller's to handle.
+     */
+    public static OptionalInt ofNode(SlurmClient slurm, String node) {
+        return slurm.node(node).flatMap(Node::gres).map(GresGpus::count).orElse(OptionalInt.empty());
+    }
 
     /** name[:type]:count[(socket binding)], count possibly with a K/M suffix that GPU counts never use. */
     private static final Pattern ENTRY = Pattern.compile("^gpu(?::[^:(]+)?:(\\d+)(?:\\(.*\\))?$");
