@@ -16,7 +16,6 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.model.JobState;
@@ -145,27 +144,6 @@ class SweepIT {
         assertTrue(action.get("message").asText().contains("exited 8"), action.toString());
         assertTrue(nodes.state("node2").contains("FAIL"), nodes.state("node2"));
         assertTrue(nodes.reason("node2").startsWith("Action:Reboot health check failed"), nodes.reason("node2"));
-    }
-
-    @Test
-    @Tag(LocalCluster.CPU_ONLY) // an expand dependency is refused on the GPU shape's GRES jobs
-    void aPendingExpansionOfAJobThatEndedIsCancelled() throws Exception {
-        String target = cluster.submit("#!/bin/bash\nsleep 300\n", List.of("-N1", "-w", "node1", "--job-name=sweep-it"));
-        String blocker = cluster.submit("#!/bin/bash\nsleep 300\n", List.of("-N1", "-w", "node3", "--job-name=sweep-it"));
-        cluster.waitForJob(target, "to run", Duration.ofSeconds(300), j -> j.state() == JobState.RUNNING);
-        cluster.waitForJob(blocker, "to run", Duration.ofSeconds(300), j -> j.state() == JobState.RUNNING);
-        // node3 is busy: the donor waits, as recovery's salloc would for a busy replacement.
-        String donor = cluster.submit("#!/bin/bash\ntrue\n", List.of("-N1", "-w", "node3",
-                "--dependency=expand:" + target, "--job-name=autoresume-donor-" + target));
-        cluster.run(List.of("scancel", target)); // the recovery that asked for the donor is over
-        cluster.waitForJobEnd(target, Duration.ofSeconds(60));
-
-        CommandResult acted = sweep();
-        assertEquals(10, acted.exitCode(), acted.stdout() + acted.stderr());
-        JsonNode action = json.readTree(acted.stdout()).get("actions").get(0);
-        assertEquals("cancel-orphan-donor", action.get("kind").asText());
-        assertEquals(donor, action.get("target").asText());
-        cluster.waitForJob(donor, "to end", Duration.ofSeconds(30), j -> j.state().isFinished());
     }
 
     /**
