@@ -24,8 +24,9 @@ import picocli.CommandLine.Spec;
                 + " for cron or a systemd timer.",
             "Repairs: FAIL/Action:Replace too long (escalate to down), down* too long (mark Action:Replace),"
                 + " a node back under its hostname or unexpectedly rebooted (health check, then resume),"
-                + " COMPLETING too long (down), orphaned expansion donor jobs (scancel); reports drained nodes"
-                + " with no reason."},
+                + " COMPLETING too long (down), a pending expansion donor whose job has ended (scancel);"
+                + " reports drained nodes with no reason, emptied donor records slurmctld still keeps and"
+                + " running jobs named like donors (never acted on by name)."},
         footer = {"", "Exit status: 0 nothing to do, 10 acted (or would, with --dry-run), 11 actions held back by"
                 + " the caps, 12 another sweep holds the lock, 13 an action failed, 2 bad option or policy file,"
                 + " 4/5/6 Slurm failed/unavailable/timed out, 70 internal error."})

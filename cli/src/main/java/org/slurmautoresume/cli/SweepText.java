@@ -4,7 +4,8 @@ import java.io.PrintWriter;
 import org.slurmautoresume.nodeops.sweep.SweepPlan;
 import org.slurmautoresume.nodeops.sweep.SweepReport;
 
-/** The sweep report for people: one line per action, held-back action, finding and unreadable job. */
+/** The sweep report for people: one line per action, held-back action, finding, leftover job
+ * record and unreadable job. */
 final class SweepText {
 
     private SweepText() {
@@ -24,6 +25,10 @@ final class SweepText {
         }
         for (SweepPlan.Finding finding : report.findings()) {
             out.println("  report: " + finding.kind() + " " + finding.node() + ": " + finding.why());
+        }
+        for (SweepPlan.LeftoverJob leftover : report.leftoverJobs()) {
+            out.println("  report: " + leftover.kind() + " job " + leftover.jobId() + " (user " + leftover.user() + ", "
+                    + leftover.state() + "): " + leftover.why().replace("\n", "\\n").replace("\r", "\\r"));
         }
         for (var unreadable : report.unreadableJobs()) {
             // The problem quotes a user's job name: print it on one line, never as lines of its own.

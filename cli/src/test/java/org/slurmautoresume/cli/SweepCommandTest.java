@@ -99,14 +99,35 @@ class SweepCommandTest {
     }
 
     @Test
-    void anOrphanDonorIsCancelled() {
+    void aPendingExpansionOfAJobThatEndedIsCancelled() {
         cli.answer(List.of("-o", "show", "node"), 0, nodeText("show-node-idle.txt", "node4") + "\n", "")
                 .answer(List.of("-o", "show", "job"), 0,
                         jobText("show-job-expansion-donor.txt").replace("JobName=no-shell", "JobName=autoresume-donor-21")
-                                + "\n", "")
+                                .replace("JobState=RUNNING", "JobState=PENDING")
+                                .replace("Dependency=(null)", "Dependency=expand:21(failed)") + "\n", "")
                 .answer(List.of("22"), 0, "", "");
         assertEquals(ExitCode.SWEEP_ACTED.code(), cli.run("sweep", "--lock", lock()), cli.err);
         verify(cli.runner).run(argThat(r -> r != null && r.argv().equals(List.of("scancel", "22"))));
+    }
+
+    @Test
+    void leftoverDonorRecordsAndJobsNamedLikeDonorsAreReportedAndLeftAlone() throws Exception {
+        String emptied = jobText("show-job-expansion-donor-emptied.txt"); // job 22, EndTime 2027-11-22
+        String forged = jobText("show-job-running.txt").replace("JobName=timeout", "JobName=autoresume-donor-999");
+        cli.answer(List.of("-o", "show", "node"), 0, nodeText("show-node-idle.txt", "node4") + "\n", "")
+                .answer(List.of("-o", "show", "job"), 0, emptied + "\n" + forged + "\n", "");
+        assertEquals(ExitCode.OK.code(), cli.run("sweep", "--lock", lock(), "--json"), cli.err);
+        JsonNode report = new ObjectMapper().readTree(cli.out);
+        assertEquals("nothing-to-do", report.get("status").asText());
+        assertEquals(0, report.get("actions").size());
+        JsonNode leftovers = report.get("leftoverJobs");
+        assertEquals(2, leftovers.size(), cli.out);
+        assertEquals("emptied-donor-record", leftovers.get(0).get("kind").asText());
+        assertEquals("22", leftovers.get(0).get("jobId").asText());
+        assertEquals("2027-11-22T04:18:15", leftovers.get(0).get("endTime").asText());
+        assertEquals("donor-named-job", leftovers.get(1).get("kind").asText());
+        assertEquals("8", leftovers.get(1).get("jobId").asText());
+        verify(cli.runner, never()).run(argThat(r -> r != null && r.argv().get(0).equals("scancel")));
     }
 
     @Test

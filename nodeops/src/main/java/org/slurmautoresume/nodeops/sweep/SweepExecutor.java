@@ -42,7 +42,8 @@ public final class SweepExecutor {
                 .map(h -> new SweepReport.HeldBack(h.action().kind().word(), h.action().target(), h.action().why(), h.why()))
                 .toList();
         return new SweepReport(now.toString(), dryRun, nodes.size(), jobsSeen,
-                SweepReport.statusOf(outcomes, held).word(), outcomes, held, plan.findings());
+                SweepReport.statusOf(outcomes, held).word(), outcomes, held, plan.findings())
+                .withLeftoverJobs(plan.leftoverJobs());
     }
 
     private SweepReport.Outcome apply(SweepAction action, Node node) {

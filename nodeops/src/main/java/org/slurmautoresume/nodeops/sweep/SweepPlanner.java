@@ -66,9 +66,10 @@ public final class SweepPlanner {
         if (!completing.isEmpty()) {
             actions.addAll(stuckCompleting(completing, jobs, now));
         }
-        actions.addAll(orphanDonors(jobs, someUnreadable, now));
+        List<SweepPlan.LeftoverJob> leftovers = new ArrayList<>(ExpansionLeftovers.emptiedDonors(jobs, now));
+        actions.addAll(orphanDonors(jobs, someUnreadable, now, leftovers));
         SweepPlan capped = SweepCaps.apply(actions, nodes, policy);
-        return new SweepPlan(capped.actions(), capped.heldBack(), findings);
+        return new SweepPlan(capped.actions(), capped.heldBack(), findings, leftovers);
     }
 
     /** The one rule a node's state can match, if any (the states are disjoint). */
@@ -152,11 +153,16 @@ public final class SweepPlanner {
         return actions;
     }
 
-    private List<SweepAction> orphanDonors(List<Job> jobs, boolean someUnreadable, LocalDateTime now) {
+    /**
+     * Jobs named like expansion donors whose recovery is over. The name only picks the
+     * candidates; the cancel needs Slurm's own word that the job is a pending expansion that can
+     * never start. Anything else the old rule cancelled is reported in {@code leftovers}.
+     */
+    private List<SweepAction> orphanDonors(List<Job> jobs, boolean someUnreadable, LocalDateTime now,
+                                           List<SweepPlan.LeftoverJob> leftovers) {
         Map<String, Job> byId = null;
         List<SweepAction> actions = new ArrayList<>();
         for (Job donor : jobs) {
-            // Made by the recovery engine: salloc --dependency=expand:T --job-name=autoresume-donor-T.
             Optional<JobId> targetOf = SlurmControl.donorTarget(donor.name());
             // COMPLETING: a cancel is already under way.
             if (targetOf.isEmpty() || donor.state().isFinished() || donor.state() == JobState.COMPLETING) {
@@ -183,9 +189,16 @@ public final class SweepPlanner {
                 why = "it is " + Ages.describe(age.get()) + " old (limit " + Ages.describe(policy.donorMaxAge())
                         + "): recovery empties a donor within seconds";
             }
-            if (why != null) {
+            if (why == null) {
+                continue;
+            }
+            if (ExpansionLeftovers.pendingExpansionOfEndedJob(donor, targetOf.get(), Optional.ofNullable(target))) {
                 actions.add(new SweepAction(SweepAction.Kind.CANCEL_ORPHAN_DONOR, donor.jobId(), List.of(), "",
-                        "expansion donor job " + donor.jobId() + " (" + donor.name() + ", " + donor.state() + "): " + why));
+                        "expansion donor job " + donor.jobId() + " (" + donor.name() + ", " + donor.state()
+                                + ", Dependency=" + donor.raw().get("Dependency") + "): " + why
+                                + "; Slurm will never start it"));
+            } else {
+                leftovers.add(ExpansionLeftovers.donorNamed(donor, why));
             }
         }
         return actions;

@@ -12,7 +12,7 @@ import java.util.List;
  * @param notRespondingAfter  a node DOWN and not responding for longer is handled as {@code notRespondingAction}
  * @param markNotResponding   true: mark such a node fail/Action:Replace; false: report it only
  * @param completingAfter     a node COMPLETING a job that ended longer ago is set DOWN (Action:Reboot)
- * @param donorMaxAge         an expansion donor job older than this is cancelled
+ * @param donorMaxAge         a job named like an expansion donor older than this is reported
  * @param resumeReturned      resume a marked node back under its hostname once its health check passes
  * @param resumeUnexpectedReboot resume a node DOWN for "Node unexpectedly rebooted" once its check passes
  * @param maxNodes            at most this many nodes changed in one sweep

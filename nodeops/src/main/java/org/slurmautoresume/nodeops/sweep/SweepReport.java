@@ -9,14 +9,16 @@ import org.slurmautoresume.slurm.model.JobListing;
  * @param status what monitoring should know, one of {@link Status}'s words
  * @param unreadableJobs job records scontrol printed that could not be read (a user's line
  *                       break in a job name, say): left alone and reported, the rest swept
+ * @param leftoverJobs   job records left by job expansion, reported and not changed (added after
+ *                       the fields above, which keep their names and meaning)
  */
 public record SweepReport(String time, boolean dryRun, int nodesSeen, int jobsSeen, String status,
                           List<Outcome> actions, List<HeldBack> heldBack, List<SweepPlan.Finding> findings,
-                          List<JobListing.Unreadable> unreadableJobs) {
+                          List<JobListing.Unreadable> unreadableJobs, List<SweepPlan.LeftoverJob> leftoverJobs) {
 
     public SweepReport(String time, boolean dryRun, int nodesSeen, int jobsSeen, String status,
                        List<Outcome> actions, List<HeldBack> heldBack, List<SweepPlan.Finding> findings) {
-        this(time, dryRun, nodesSeen, jobsSeen, status, actions, heldBack, findings, List.of());
+        this(time, dryRun, nodesSeen, jobsSeen, status, actions, heldBack, findings, List.of(), List.of());
     }
 
     /** From best to worst; the report's status is the worst that applies. */
@@ -64,11 +66,19 @@ public record SweepReport(String time, boolean dryRun, int nodesSeen, int jobsSe
         heldBack = List.copyOf(heldBack);
         findings = List.copyOf(findings);
         unreadableJobs = List.copyOf(unreadableJobs);
+        leftoverJobs = List.copyOf(leftoverJobs);
     }
 
     /** This report with the job records that could not be read. */
     public SweepReport withUnreadableJobs(List<JobListing.Unreadable> unreadable) {
-        return new SweepReport(time, dryRun, nodesSeen, jobsSeen, status, actions, heldBack, findings, unreadable);
+        return new SweepReport(time, dryRun, nodesSeen, jobsSeen, status, actions, heldBack, findings, unreadable,
+                leftoverJobs);
+    }
+
+    /** This report with the expansion leftovers the plan found. */
+    public SweepReport withLeftoverJobs(List<SweepPlan.LeftoverJob> leftovers) {
+        return new SweepReport(time, dryRun, nodesSeen, jobsSeen, status, actions, heldBack, findings, unreadableJobs,
+                leftovers);
     }
 
     static Status statusOf(List<Outcome> actions, List<HeldBack> heldBack) {

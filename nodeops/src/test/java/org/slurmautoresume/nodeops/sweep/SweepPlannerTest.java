@@ -18,6 +18,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.parse.Fixtures;
+import org.slurmautoresume.slurm.parse.JobParser;
+import org.slurmautoresume.slurm.parse.Records;
 import org.slurmautoresume.slurm.parse.NodeParser;
 
 /** Each stuck-state rule over real 22.05 records (fixtures/slurm-22.05, see its README). */
@@ -149,10 +151,16 @@ class SweepPlannerTest {
         assertEquals(SweepAction.Kind.RESUME_IF_HEALTHY, plan.actions().get(0).kind());
     }
 
+    /** Job 22, the real donor for job 21, as it looked while its salloc still waited. */
+    private static Job pendingDonor(String dependency) {
+        String text = Records.replaceField(Records.jobText("show-job-expansion-donor.txt"), "JobName", "autoresume-donor-21");
+        text = Records.replaceField(text, "JobState", "PENDING");
+        return new JobParser().parse(Records.replaceField(text, "Dependency", dependency));
+    }
+
     @Test
-    void anOrphanDonorWhoseTargetIsNotRunningIsCancelled() {
-        // Job 22 was the real donor for job 21; renamed as the recovery engine names donors.
-        Job donor = jobWith("show-job-expansion-donor.txt", "JobName", "autoresume-donor-21");
+    void aPendingDonorWhoseTargetIsNotRunningIsCancelled() {
+        Job donor = pendingDonor("expand:21(unfulfilled)");
         LocalDateTime soon = LocalDateTime.parse("2026-11-22T04:19:30");
         assertTrue(plan(List.of(), List.of(donor, job("show-job-running-expanded.txt")), soon).isEmpty());
         SweepPlan gone = plan(List.of(), List.of(donor), soon);
@@ -160,17 +168,45 @@ class SweepPlannerTest {
         assertEquals("22", gone.actions().get(0).target());
         assertTrue(gone.actions().get(0).why().contains("21 is gone"), gone.actions().get(0).why());
         Job finishedTarget = jobWith("show-job-running-expanded.txt", "JobState", "COMPLETED");
-        SweepPlan done = plan(List.of(), List.of(donor, finishedTarget), soon);
+        SweepPlan done = plan(List.of(), List.of(pendingDonor("expand:21(failed)"), finishedTarget), soon);
         assertTrue(done.actions().get(0).why().contains("COMPLETED"), done.actions().get(0).why());
     }
 
     @Test
-    void aDonorOlderThanTheLimitIsCancelledEvenWhileItsTargetRuns() {
-        Job donor = jobWith("show-job-expansion-donor.txt", "JobName", "autoresume-donor-21"); // submitted 04:19:15
-        SweepPlan plan = plan(List.of(), List.of(donor, job("show-job-running-expanded.txt")),
-                LocalDateTime.parse("2026-11-22T04:25:00"));
-        assertEquals(1, plan.actions().size());
-        assertTrue(plan.actions().get(0).why().contains("old (limit 5m00s)"), plan.actions().get(0).why());
+    void aRunningJobNamedLikeADonorIsOnlyReportedWhateverItsTarget() {
+        // Nothing Slurm writes tells a running donor from a job its owner named so.
+        Job named = jobWith("show-job-expansion-donor.txt", "JobName", "autoresume-donor-21");
+        LocalDateTime soon = LocalDateTime.parse("2026-11-22T04:19:30");
+        Job finishedTarget = jobWith("show-job-running-expanded.txt", "JobState", "COMPLETED");
+        for (List<Job> jobs : List.of(List.of(named), List.of(named, finishedTarget))) {
+            SweepPlan plan = plan(List.of(), jobs, soon);
+            assertTrue(plan.actions().isEmpty(), plan.toString());
+            assertEquals(1, plan.leftoverJobs().size(), plan.toString());
+            assertEquals("donor-named-job", plan.leftoverJobs().get(0).kind());
+            assertEquals("22", plan.leftoverJobs().get(0).jobId());
+        }
+    }
+
+    @Test
+    void aDonorOlderThanTheLimitIsReportedNotCancelledWhileItsTargetRuns() {
+        // Submitted 04:19:15: past donorMaxAge, but a pending expansion of a running job can still start.
+        for (Job donor : List.of(jobWith("show-job-expansion-donor.txt", "JobName", "autoresume-donor-21"),
+                pendingDonor("expand:21(unfulfilled)"))) {
+            SweepPlan plan = plan(List.of(), List.of(donor, job("show-job-running-expanded.txt")),
+                    LocalDateTime.parse("2026-11-22T04:25:00"));
+            assertTrue(plan.actions().isEmpty(), plan.toString());
+            assertTrue(plan.leftoverJobs().get(0).why().contains("old (limit 5m00s)"), plan.toString());
+        }
+    }
+
+    @Test
+    void aPendingJobNamedLikeADonorWithoutTheExpandDependencyIsLeftAlone() {
+        // The forged name: a user's own job, pending on something else or on nothing.
+        for (String dependency : List.of("(null)", "afterok:21(unfulfilled)", "expand:2(unfulfilled)", "expand:211")) {
+            SweepPlan plan = plan(List.of(), List.of(pendingDonor(dependency)), LocalDateTime.parse("2026-11-22T04:19:30"));
+            assertTrue(plan.actions().isEmpty(), dependency + ": " + plan);
+            assertEquals("donor-named-job", plan.leftoverJobs().get(0).kind(), dependency);
+        }
     }
 
     @Test
@@ -207,7 +243,7 @@ class SweepPlannerTest {
 
     @Test
     void donorCancelsAreNeverHeldBack() {
-        Job donor = jobWith("show-job-expansion-donor.txt", "JobName", "autoresume-donor-21");
+        Job donor = pendingDonor("expand:21(failed)");
         SweepPlan plan = plan(policy(0, 0), List.of(node("show-node-idle-fail.txt", "node2")), List.of(donor), MARKED);
         assertEquals(SweepAction.Kind.CANCEL_ORPHAN_DONOR, plan.actions().get(0).kind());
         assertEquals(1, plan.heldBack().size());

@@ -135,9 +135,27 @@ public final class SlurmControl {
     }
 
     /**
+     * {@code scontrol update jobid=JOB TimeLimit=M}: an owner may only shorten a running job's
+     * limit. Slurm moves its EndTime to StartTime + M minutes (never before now).
+     *
+     * <p>Why the donor needs it: an expand dependency replaces whatever limit salloc asked for
+     * with the target's remaining time (a year for an unlimited job), and emptying the donor
+     * marks it COMPLETED without touching its EndTime, so slurmctld would keep its record until
+     * that EndTime, long past MinJobAge. A finished job's limit can no longer be changed, by
+     * anyone: this must happen before the donor is emptied.
+     */
+    public WriteResult shortenTimeLimit(JobId job, int minutes) {
+        if (minutes < 1) {
+            throw new IllegalArgumentException("a time limit of at least one minute is needed, not " + minutes);
+        }
+        return run(List.of(programs.scontrol(), "update", "jobid=" + job, "TimeLimit=" + minutes), JOB_WRITE_TIMEOUT);
+    }
+
+    /**
      * {@code salloc --no-shell -N<n> -w NODES --dependency=expand:JOB --job-name=autoresume-donor-JOB
-     * [--partition=P]}: the donor allocation for job expansion. The name is how the sweep finds
-     * donors left behind; {@code partition} is empty for the default one.
+     * [--partition=P]}: the donor allocation for job expansion. The name tells a person reading
+     * squeue what the job is for; the sweep never acts on a job because of it (anyone can name a
+     * job so). {@code partition} is empty for the default one.
      */
     public WriteResult allocateExpansionDonor(JobId job, List<String> nodes, String partition, Duration timeout) {
         if (nodes.isEmpty()) {

@@ -126,6 +126,13 @@ class SlurmControlTest {
     }
 
     @Test
+    void shortensAJobsTimeLimitInWholeMinutesOnly() {
+        control.shortenTimeLimit(JobId.parse("13"), 1);
+        assertEquals(List.of("scontrol", "update", "jobid=13", "TimeLimit=1"), runner.argv());
+        assertThrows(IllegalArgumentException.class, () -> control.shortenTimeLimit(JobId.parse("13"), 0));
+    }
+
+    @Test
     void allocatesAnExpansionDonorNamedForTheJob() {
         control.allocateExpansionDonor(JobId.parse("12"), List.of("node3", "node4"), "batch", Duration.ofSeconds(90));
         control.allocateExpansionDonor(JobId.parse("12"), List.of("node3"), "", Duration.ofSeconds(90));

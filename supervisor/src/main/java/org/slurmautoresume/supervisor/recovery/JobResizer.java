@@ -29,9 +29,18 @@ import org.slurmautoresume.slurm.client.WriteResult;
  * <p>Slurm's answers to these updates are unreliable under accounting_storage/none (an update
  * that took effect can exit 1 with "the DB index is being set"), so every change is read back
  * from {@code scontrol show job} and judged by the job's node list, not by exit codes. The donor
- * job is cancelled on every path, also when growing fails or is interrupted.
+ * job is cancelled on every path, also when growing fails or is interrupted, and gets a limit of
+ * {@link #DONOR_TIME_LIMIT_MINUTES} before it is emptied, so its record leaves slurmctld
+ * MinJobAge after that instead of a year later (docs/slurm-behaviour.md, "Donor records").
  */
 public final class JobResizer {
+
+    /**
+     * The donor's time limit from its start. The merge follows the grant within a second; a
+     * minute leaves room for a slow controller, and past it Slurm would end the donor, which only
+     * makes this growth fail (and be reported), never harms the job.
+     */
+    public static final int DONOR_TIME_LIMIT_MINUTES = 1;
 
     private static final Pattern GRANTED = Pattern.compile("(?:Granted|Pending) job allocation (\\d+)");
 
@@ -107,6 +116,9 @@ public final class JobResizer {
         Optional<JobId> donor = Optional.empty();
         try {
             donor = allocateDonor(jobId, job, add);
+            // Not checked: a refusal costs only a record that lingers (the sweep reports it), and
+            // the growth matters more than the record.
+            control.shortenTimeLimit(donor.get(), DONOR_TIME_LIMIT_MINUTES);
             WriteResult update = control.giveAwayNodes(donor.get());
             Job after = slurm.requireJob(jobId);
             if (!Hostlist.expand(after.nodeList()).containsAll(add)) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.ArgumentMatchers.argThat;
+import static org.mockito.Mockito.inOrder;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
@@ -12,6 +13,7 @@ import static org.mockito.Mockito.when;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.mockito.InOrder;
 import org.slurmautoresume.slurm.exec.CommandRequest;
 import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.exec.CommandRunner;
@@ -52,6 +54,7 @@ class JobResizerTest {
         answer(List.of("scontrol", "-o", "show", "job", "6"), 0, Fixtures.read(V22, "show-job-running-shrunk-nokill.txt"), "");
         answer(List.of("salloc", "--no-shell", "-N1", "-w", "node2", "--dependency=expand:6",
                 "--job-name=autoresume-donor-6", "--partition=debug"), 0, "", "salloc: Granted job allocation 22\n");
+        answer(List.of("scontrol", "update", "jobid=22", "TimeLimit=1"), 0, "", "");
         answer(List.of("env", "-u", "SLURM_JOBID", "scontrol", "update", "jobid=22", "NumNodes=0"), 0, "", "");
         answer(List.of("env", "-u", "SLURM_JOBID", "scontrol", "update", "jobid=6", "NumNodes=ALL"), 1, "",
                 "Job update not available right now, the DB index is being set, try again in a bit for job 6\n");
@@ -88,6 +91,7 @@ class JobResizerTest {
                         false, Duration.ZERO));
         answer(List.of("salloc", "--no-shell", "-N1", "-w", "node2", "--dependency=expand:21",
                 "--job-name=autoresume-donor-21", "--partition=debug"), 0, "", "salloc: Granted job allocation 22\n");
+        answer(List.of("scontrol", "update", "jobid=22", "TimeLimit=1"), 0, "", "");
         answer(List.of("env", "-u", "SLURM_JOBID", "scontrol", "update", "jobid=22", "NumNodes=0"), 0, "", "");
     }
 
@@ -101,6 +105,30 @@ class JobResizerTest {
         assertEquals("node[1-3]", resizer.grow(JobId.parse("21"), List.of("node2")).nodeList());
         verify(runner, never()).run(argThat(r -> r != null && r.argv().contains("NumNodes=ALL")));
         verify(runner).run(argThat(r -> isScancel(r, "22")));
+    }
+
+    @Test
+    void theDonorsLimitIsShortenedBeforeItIsEmptiedSoItsRecordLeavesAfterMinJobAge() {
+        // Emptied, the donor is COMPLETED with its EndTime unchanged and Slurm refuses any later
+        // change of a finished job: the limit must be set while it still runs.
+        growsAfterLooks(1);
+        answer(List.of("scancel", "22"), 0, "", "");
+
+        resizer.grow(JobId.parse("21"), List.of("node2"));
+        InOrder order = inOrder(runner);
+        order.verify(runner).run(argThat(r -> r != null && r.argv().equals(List.of("scontrol", "update", "jobid=22",
+                "TimeLimit=" + JobResizer.DONOR_TIME_LIMIT_MINUTES))));
+        order.verify(runner).run(argThat(r -> r != null && r.argv().contains("NumNodes=0")));
+    }
+
+    @Test
+    void aRefusedShorterLimitDoesNotStopTheGrowth() {
+        growsAfterLooks(1);
+        answer(List.of("scontrol", "update", "jobid=22", "TimeLimit=1"), 1, "",
+                "slurm_update error: Access/permission denied\n");
+        answer(List.of("scancel", "22"), 0, "", "");
+
+        assertEquals("node[1-3]", resizer.grow(JobId.parse("21"), List.of("node2")).nodeList());
     }
 
     @Test

@@ -146,6 +146,9 @@ final class FakeSlurm implements CommandRunner {
             donorNodes.clear();
             return ok(request, "");
         }
+        if (scontrol.equals(List.of("scontrol", "update", "jobid=" + DONOR, "TimeLimit=1"))) {
+            return ok(request, ""); // the donor's record leaves slurmctld sooner; nothing here reads it
+        }
         if (argv.get(0).equals("salloc") && argv.contains("--dependency=expand:" + JOB)) {
             donorNodes.addAll(Hostlist.expand(argv.get(argv.indexOf("-w") + 1)));
             return new CommandResult(request, 0, "", "salloc: Granted job allocation " + DONOR + "\n", false, Duration.ZERO);
