@@ -2,6 +2,7 @@ package org.slurmautoresume.agent.server;
 
 import org.slurmautoresume.slurm.model.Caller;
 import org.slurmautoresume.agent.protocol.LineChannel;
+import org.slurmautoresume.agent.protocol.AgentClient;
 import org.slurmautoresume.agent.protocol.AgentJson;
 import org.slurmautoresume.agent.protocol.AgentResponse;
 
@@ -173,7 +174,7 @@ public final class AgentServer implements Closeable {
     /** One try to say why (never waiting on a client that does not read), then close. */
     private static void refuseBusy(SocketChannel client, Caller caller) {
         try (client) {
-            String why = "busy: " + caller.name() + " already has " + CONNECTIONS_PER_UID
+            String why = AgentClient.BUSY + caller.name() + " already has " + CONNECTIONS_PER_UID
                     + " connections to the agent open; connection closed";
             client.configureBlocking(false);
             client.write(ByteBuffer.wrap((AgentJson.line(AgentResponse.refused(List.of(), why)) + "\n")
