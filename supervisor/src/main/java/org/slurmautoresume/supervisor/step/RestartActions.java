@@ -180,13 +180,11 @@ final class RestartActions implements StepWatch.SlurmdFindings {
 
     @Override
     public void watching(Step step) {
-        try {
-            watcher().orElseThrow().recordJobNodes(step.jobId());
-        } catch (RuntimeException e) {
+        watcher().ifPresent(recovery -> recovery.recordJobNodesInBackground(step.jobId(), e -> {
             if (agentAway.isEmpty()) { // one away at the start was said once, with the recovery paths
                 log.say("the agent did not record the job's nodes (" + e.getMessage() + ")");
             }
-        }
+        }));
     }
 
     /**
