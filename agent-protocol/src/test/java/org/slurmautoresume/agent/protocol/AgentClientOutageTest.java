@@ -12,10 +12,11 @@ import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -105,9 +106,23 @@ class AgentClientOutageTest {
         String busy = "{\"ok\":false,\"decisions\":[],\"message\":\"" + AgentClient.BUSY + "alice already has 32"
                 + " connections to the agent open; connection closed\"}";
         String refused = "{\"ok\":false,\"decisions\":[],\"message\":\"job 7 is not yours\"}";
-        agent = FakeAgent.startLater(socket, Duration.ZERO, List.of(busy, refused));
+        agent = FakeAgent.startLater(socket, Duration.ZERO, List.of(busy, refused)).listening();
         AgentResponse response = riding(socket, Duration.ofSeconds(30)).send(AgentRequest.watch("7"));
         assertEquals("job 7 is not yours", response.message());
+        assertEquals(2, agent.answered());
+    }
+
+    /**
+     * A request in flight when the agent is stopped: its connection is closed unanswered (the
+     * agent closes what waits in its queues on SIGTERM), and it is sent again to the next agent.
+     */
+    @Test
+    void aRequestWhoseConnectionClosedUnansweredIsSentAgain() throws Exception {
+        Path socket = dir.resolve("agent.sock");
+        agent = FakeAgent.startLater(socket, Duration.ZERO, Arrays.asList(null, MARKED)).listening();
+        AgentResponse response = riding(socket, Duration.ofSeconds(30)).send(AgentRequest.mark("7", List.of("node2"),
+                NodeMark.Action.REPLACE, AgentRequest.MarkState.FAIL));
+        assertTrue(response.ok());
         assertEquals(2, agent.answered());
     }
 
@@ -130,13 +145,14 @@ class AgentClientOutageTest {
 
     /** Answers each connection with the next canned line, after starting late on a socket. */
     private static final class FakeAgent implements AutoCloseable {
-        private final Deque<String> answers;
+        private final List<String> answers;
         private final Thread thread;
         private volatile ServerSocketChannel server;
         private volatile int answered;
+        private final CountDownLatch listening = new CountDownLatch(1);
 
         private FakeAgent(Path socket, Duration delay, List<String> answers) {
-            this.answers = new ArrayDeque<>(answers);
+            this.answers = new ArrayList<>(answers);
             this.thread = new Thread(() -> run(socket, delay), "fake-agent");
             thread.setDaemon(true);
         }
@@ -153,17 +169,27 @@ class AgentClientOutageTest {
                 Files.deleteIfExists(socket);
                 server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
                 server.bind(UnixDomainSocketAddress.of(socket));
+                listening.countDown();
                 while (!answers.isEmpty()) {
                     try (SocketChannel client = server.accept()) {
                         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
                         LineChannel.readLine(client, deadline, 1 << 16);
                         answered++; // before the answer goes: the test reads this once it has it
-                        LineChannel.writeLine(client, answers.pollFirst(), deadline);
+                        String answer = answers.remove(0);
+                        if (answer != null) { // null: closed without an answer
+                            LineChannel.writeLine(client, answer, deadline);
+                        }
                     }
                 }
             } catch (IOException | InterruptedException e) {
                 // closed by the test
             }
+        }
+
+        /** For a test whose agent was there from the start: a supervisor then sees its socket. */
+        FakeAgent listening() throws InterruptedException {
+            assertTrue(listening.await(5, TimeUnit.SECONDS), "the fake agent did not start");
+            return this;
         }
 
         int answered() {
