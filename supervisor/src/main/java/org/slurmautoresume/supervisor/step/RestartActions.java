@@ -132,7 +132,7 @@ final class RestartActions implements StepWatch.SlurmdFindings {
         timeline.record(EventHistory.Kind.PATHS, OptionalLong.empty(), RecoveryPaths.withAgent(
                 paths.details(Optional.ofNullable(spares), recovery.isPresent(), requeue), agentAway));
         return paths.describe(Optional.ofNullable(spares), recovery.isPresent(), requeue)
-                + RecoveryPaths.agentPart(agentAway);
+                + RecoveryPaths.agentPart(agentAway, Files.exists(settings.agentSocket()));
     }
 
     /** Why nothing can repair the job after these nodes failed, known without trying; empty when something may. */
