@@ -27,10 +27,12 @@ final class LocalAgent {
 
     private final Path dir;
     private final Process process;
+    private final List<String> options;
 
-    private LocalAgent(Path dir, Process process) {
+    private LocalAgent(Path dir, Process process, List<String> options) {
         this.dir = dir;
         this.process = process;
+        this.options = List.copyOf(options);
     }
 
     /** Starts it on {@code dir/agent.sock} with its audit log beside, and waits until it listens. */
@@ -45,8 +47,9 @@ final class LocalAgent {
             ProcessBuilder builder = new ProcessBuilder(argv);
             builder.environment().put("AUTORESUME_LOG_LEVEL", "INFO");
             builder.redirectErrorStream(true);
-            builder.redirectOutput(dir.resolve("agent.log").toFile());
-            LocalAgent agent = new LocalAgent(dir, builder.start());
+            // Appended: an agent started again on the same directory keeps the first one's log.
+            builder.redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("agent.log").toFile()));
+            LocalAgent agent = new LocalAgent(dir, builder.start(), List.of(moreOptions));
             Wait.until("the agent to listen on " + agent.socket(), Duration.ofSeconds(30), () -> {
                 if (!agent.process.isAlive()) {
                     throw new AssertionError("the agent exited: " + read(dir.resolve("agent.log")));
@@ -105,6 +108,22 @@ final class LocalAgent {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * SIGTERM, as {@code systemctl stop} (or the first half of a restart) sends: the socket goes,
+     * the directory with the agent's state (its ledger of marks) and logs stays.
+     */
+    void stopKeepingState() throws InterruptedException {
+        process.destroy();
+        assertTrue(process.waitFor(30, TimeUnit.SECONDS), "the agent did not stop on SIGTERM");
+        assertFalse(Files.exists(socket()), "the agent left its socket behind");
+    }
+
+    /** The same agent started again on its directory, as {@code systemctl start} does after a stop. */
+    LocalAgent startAgain(LocalCluster cluster) {
+        assertFalse(process.isAlive(), "stop it first");
+        return start(cluster, dir, options.toArray(String[]::new));
     }
 
     static String read(Path file) {

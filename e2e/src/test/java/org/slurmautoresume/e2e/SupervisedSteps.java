@@ -13,7 +13,8 @@ import java.util.Optional;
 final class SupervisedSteps {
 
     private final Plugstack plugstack;
-    private final LocalAgent agent;
+    /** Replaced by {@link #startAgentAgain}: a restarted agent is a new process on the same directory. */
+    private volatile LocalAgent agent;
 
     private SupervisedSteps(Plugstack plugstack, LocalAgent agent) {
         this.plugstack = plugstack;
@@ -32,6 +33,16 @@ final class SupervisedSteps {
 
     LocalAgent agent() {
         return agent;
+    }
+
+    /** The first half of an agent restart: its socket goes, its state directory stays. */
+    void stopAgentKeepingState() throws InterruptedException {
+        agent.stopKeepingState();
+    }
+
+    /** The second half: the agent runs again on the same socket and state directory. */
+    void startAgentAgain(LocalCluster cluster) {
+        agent = agent.startAgain(cluster);
     }
 
     /**

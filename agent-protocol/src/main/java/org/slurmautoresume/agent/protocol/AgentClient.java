@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * How a supervisor asks the agent: one connection per request, one line each way, with a
@@ -23,6 +24,8 @@ public final class AgentClient {
     public static final Path DEFAULT_SOCKET = Path.of("/run/autoresume/agent.sock");
     /** Long enough for the agent to read Slurm and probe a few nodes (2 s each at worst). */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+    /** How the agent's refusals for a full queue begin (a supervisor tries those again later). */
+    public static final String BUSY = "busy: ";
 
     /**
      * Made when the first answer is read, not when the class loads: every supervised srun loads
@@ -37,18 +40,92 @@ public final class AgentClient {
 
     private final Path socket;
     private final Duration timeout;
+    /** Empty: a request fails at its first failure to reach the agent (tools, metrics). */
+    private final Optional<AgentOutage> outage;
 
     public AgentClient(Path socket, Duration timeout) {
+        this(socket, timeout, Optional.empty());
+    }
+
+    private AgentClient(Path socket, Duration timeout, Optional<AgentOutage> outage) {
         this.socket = Objects.requireNonNull(socket);
         this.timeout = Objects.requireNonNull(timeout);
+        this.outage = outage;
+    }
+
+    /**
+     * This client, but {@link #send} rides out an agent that is down or restarting (see
+     * {@link AgentOutage}); {@link #call} still tries once.
+     */
+    public AgentClient ridingOutages(AgentOutage outage) {
+        return new AgentClient(socket, timeout, Optional.of(outage));
     }
 
     public AgentResponse send(AgentRequest request) {
+        if (outage.isEmpty()) {
+            return sendOnce(request);
+        }
+        AgentOutage riding = outage.get();
+        long firstTry = System.nanoTime();
+        for (int tries = 0; ; tries++) {
+            String why;
+            try {
+                AgentResponse response = sendOnce(request);
+                if (!busy(response)) {
+                    riding.answered();
+                    return response;
+                }
+                why = response.message();
+            } catch (AgentUnreadableException e) {
+                throw e;
+            } catch (AgentException e) {
+                if (!riding.agentWasHere()) {
+                    throw e; // no agent installed here: fail open at once, as without riding
+                }
+                why = e.getMessage();
+                if (!riding.failed(firstTry, request, why)) {
+                    throw new AgentException(riding.gaveUp(request, why), e);
+                }
+                pause(riding, tries);
+                continue;
+            }
+            // Refused for now (its queue for this user is full): an answer, but not one to act on.
+            if (!riding.failed(firstTry, request, why)) {
+                throw new AgentException(riding.gaveUp(request, why));
+            }
+            pause(riding, tries);
+        }
+    }
+
+    private static boolean busy(AgentResponse response) {
+        return !response.ok() && response.message() != null && response.message().startsWith(BUSY);
+    }
+
+    private static void pause(AgentOutage riding, int tries) {
+        try {
+            Thread.sleep(riding.pause(tries).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AgentException("interrupted while waiting for the agent to come back", e);
+        }
+    }
+
+    private AgentResponse sendOnce(AgentRequest request) {
         String line = call(AgentJson.line(request.wireForm()));
         try {
             return Responses.READER.readValue(line);
         } catch (IOException e) {
-            throw new AgentException("the agent on " + socket + " answered something unreadable: " + e.getMessage(), e);
+            throw new AgentUnreadableException("the agent on " + socket + " answered something unreadable: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** An answer came but could not be read: the agent is there, so trying again would not help. */
+    private static final class AgentUnreadableException extends AgentException {
+        private static final long serialVersionUID = 1L;
+
+        AgentUnreadableException(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 

@@ -2,6 +2,7 @@ package org.slurmautoresume.agent.server;
 
 import org.slurmautoresume.slurm.model.Caller;
 import org.slurmautoresume.agent.protocol.LineChannel;
+import org.slurmautoresume.agent.protocol.AgentClient;
 import org.slurmautoresume.agent.protocol.AgentJson;
 import org.slurmautoresume.agent.protocol.AgentResponse;
 
@@ -71,6 +72,7 @@ public final class AgentServer implements Closeable {
     private volatile long lastRefusalLog = System.nanoTime() - REFUSAL_LOG_EVERY_NANOS;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private ServerSocketChannel server;
+    private RequestLanes lanes;
     private volatile boolean closing;
 
     public AgentServer(Path socket, AgentService service, Duration readTimeout) {
@@ -105,6 +107,7 @@ public final class AgentServer implements Closeable {
         server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
         server.bind(UnixDomainSocketAddress.of(socket), BACKLOG);
         Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-rw-rw-"));
+        lanes = new RequestLanes(service);
         for (int i = 1; i <= WORKERS; i++) {
             Thread worker = new Thread(this::workLoop, "agent-worker-" + i);
             worker.setDaemon(true);
@@ -173,7 +176,7 @@ public final class AgentServer implements Closeable {
     /** One try to say why (never waiting on a client that does not read), then close. */
     private static void refuseBusy(SocketChannel client, Caller caller) {
         try (client) {
-            String why = "busy: " + caller.name() + " already has " + CONNECTIONS_PER_UID
+            String why = AgentClient.BUSY + caller.name() + " already has " + CONNECTIONS_PER_UID
                     + " connections to the agent open; connection closed";
             client.configureBlocking(false);
             client.write(ByteBuffer.wrap((AgentJson.line(AgentResponse.refused(List.of(), why)) + "\n")
@@ -202,8 +205,10 @@ public final class AgentServer implements Closeable {
         }
     }
 
+    /** Reads the request line and hands it to its lane, which answers it; refusals are answered here. */
     private void answer(SocketChannel client, Caller caller) {
-        try (client) {
+        boolean handedOver = false;
+        try {
             long deadline = System.nanoTime() + readTimeout.toNanos();
             String response;
             try {
@@ -211,7 +216,11 @@ public final class AgentServer implements Closeable {
                 if (line == null) {
                     return;
                 }
-                response = service.handle(caller, line);
+                handedOver = lanes.offer(client, caller, line);
+                if (handedOver) {
+                    return;
+                }
+                response = lanes.busy(caller, line);
             } catch (LineChannel.LineTooLongException e) {
                 response = service.refuse(caller, "(not recorded: request too long)",
                         "bad request: longer than " + AgentJson.MAX_LINE_BYTES + " bytes");
@@ -227,6 +236,10 @@ public final class AgentServer implements Closeable {
             LOG.debug("a client connection ended early: {}", e.getMessage());
         } catch (RuntimeException e) {
             LOG.error("internal error answering a client", e);
+        } finally {
+            if (!handedOver) {
+                closeQuietly(client);
+            }
         }
     }
 
@@ -252,14 +265,17 @@ public final class AgentServer implements Closeable {
             stopped.countDown();
         }
         queue.close().forEach(waiting -> closeQuietly(waiting.channel()));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         try {
-            // Requests being answered finish (a mark half done is worse than a late exit).
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             for (Thread worker : workers) {
                 worker.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (lanes != null) {
+            // Requests being acted on finish (a mark half done is worse than a late exit); waiting ones are closed.
+            lanes.close(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         }
     }
 

@@ -131,6 +131,22 @@ public final class NodeFaultRecovery {
     }
 
     /**
+     * {@link #recordJobNodes} on a thread of its own: an agent that is restarting is waited for
+     * (up to the outage bound), and the step's probes, which need no agent, must not wait with it.
+     */
+    public void recordJobNodesInBackground(String jobId, Consumer<RuntimeException> failed) {
+        Thread thread = new Thread(() -> {
+            try {
+                recordJobNodes(jobId);
+            } catch (RuntimeException e) {
+                failed.accept(e);
+            }
+        }, "agent-watch");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /**
      * Whether a step whose node died is still on record. Slurm 22.05 keeps such a step, and its
      * CPUs on the surviving nodes, until the dead node's slurmd answers again (marking the node
      * down does not end it: verified on the local cluster), so a re-run must share them.

@@ -149,7 +149,16 @@ record RecoveryPaths(Optional<String> noExpansion) {
      * here, in the line said once per job.
      */
     static String agentPart(Optional<String> agentAway) {
-        return agentAway.map(why -> "; no agent: " + why + ", so faulty nodes are not marked and only Slurm's own"
-                + " verdicts count").orElse("");
+        return agentPart(agentAway, false);
+    }
+
+    /**
+     * As {@link #agentPart(Optional)}; {@code socketThere}: an agent's socket exists but nothing
+     * answers on it, so the agent may be restarting and recovery's requests wait for it a while.
+     */
+    static String agentPart(Optional<String> agentAway, boolean socketThere) {
+        return agentAway.map(why -> (socketThere ? "; the agent does not answer now (" + why + "): recovery waits"
+                + " for it a while (" + SupervisorSettings.AGENT_OUTAGE + "), and without it" : "; no agent: " + why
+                + ", so") + " faulty nodes are not marked and only Slurm's own verdicts count").orElse("");
     }
 }

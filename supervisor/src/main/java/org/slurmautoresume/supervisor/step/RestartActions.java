@@ -132,7 +132,7 @@ final class RestartActions implements StepWatch.SlurmdFindings {
         timeline.record(EventHistory.Kind.PATHS, OptionalLong.empty(), RecoveryPaths.withAgent(
                 paths.details(Optional.ofNullable(spares), recovery.isPresent(), requeue), agentAway));
         return paths.describe(Optional.ofNullable(spares), recovery.isPresent(), requeue)
-                + RecoveryPaths.agentPart(agentAway);
+                + RecoveryPaths.agentPart(agentAway, Files.exists(settings.agentSocket()));
     }
 
     /** Why nothing can repair the job after these nodes failed, known without trying; empty when something may. */
@@ -180,13 +180,11 @@ final class RestartActions implements StepWatch.SlurmdFindings {
 
     @Override
     public void watching(Step step) {
-        try {
-            watcher().orElseThrow().recordJobNodes(step.jobId());
-        } catch (RuntimeException e) {
+        watcher().ifPresent(recovery -> recovery.recordJobNodesInBackground(step.jobId(), e -> {
             if (agentAway.isEmpty()) { // one away at the start was said once, with the recovery paths
                 log.say("the agent did not record the job's nodes (" + e.getMessage() + ")");
             }
-        }
+        }));
     }
 
     /**

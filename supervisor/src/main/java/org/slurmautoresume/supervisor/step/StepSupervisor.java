@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.slurmautoresume.agent.protocol.AgentClient;
+import org.slurmautoresume.agent.protocol.AgentOutage;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.client.SlurmException;
 import org.slurmautoresume.slurm.exec.CommandRunner;
@@ -148,7 +149,9 @@ public final class StepSupervisor {
         this.settings = settings;
         this.environment = Map.copyOf(environment);
         this.log = log;
-        AgentClient agent = new AgentClient(settings.agentSocket(), AGENT_TIMEOUT);
+        // Recovery's requests wait out an agent restart; MetricsReporter's never wait (their own client).
+        AgentClient agent = new AgentClient(settings.agentSocket(), AGENT_TIMEOUT).ridingOutages(new AgentOutage(
+                settings.agentSocket(), SupervisorSettings.agentOutage(environment), log::say));
         Optional<NodeFaultRecovery> recovery = settings.replacement().map(kind -> new NodeFaultRecovery(slurm, agent,
                 new JobResizer(runner, slurm, ALLOCATION_TIMEOUT), provider(kind, settings, slurm, agent, log), log::say));
         // A step with in-job spares is repaired without any configured replacement: the job shrinks.

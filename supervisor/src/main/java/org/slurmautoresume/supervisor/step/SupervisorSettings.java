@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.slurmautoresume.agent.protocol.AgentClient;
+import org.slurmautoresume.agent.protocol.AgentOutage;
 import org.slurmautoresume.supervisor.recovery.Replacement;
 import org.slurmautoresume.supervisor.recovery.SparePool;
 
@@ -55,6 +56,8 @@ public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional
     public static final String NODE_FAULT_FALLBACK = "AUTORESUME_NODE_FAULT_FALLBACK";
     public static final String LIVENESS_PORT = "AUTORESUME_LIVENESS_PORT";
     public static final String CONTROLLER_OUTAGE = "AUTORESUME_CONTROLLER_OUTAGE";
+    /** How long recovery's requests wait for a restarting agent, in seconds (see {@link #agentOutage}). */
+    public static final String AGENT_OUTAGE = "AUTORESUME_AGENT_OUTAGE";
 
     /** Past the budgets: end with the step's status, or have Slurm requeue the whole job. */
     public enum OnExhausted {
@@ -144,6 +147,18 @@ public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional
             throw new IllegalArgumentException(LIVENESS_PORT + " must be a port, or 0 for none: " + port);
         }
         return port;
+    }
+
+    /**
+     * How long recovery's requests wait for an agent that is down or restarting
+     * ({@code AUTORESUME_AGENT_OUTAGE}, seconds; see {@link AgentOutage}). 0 waits not at all.
+     */
+    public static Duration agentOutage(Map<String, String> env) {
+        int seconds = count(env, AGENT_OUTAGE, (int) AgentOutage.DEFAULT_BOUND.toSeconds());
+        if (seconds < 0) {
+            throw new IllegalArgumentException(AGENT_OUTAGE + " must be 0 or more seconds: " + seconds);
+        }
+        return Duration.ofSeconds(seconds);
     }
 
     private static int count(Map<String, String> env, String name, int fallback) {

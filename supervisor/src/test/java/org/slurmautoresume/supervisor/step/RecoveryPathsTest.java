@@ -132,4 +132,14 @@ class RecoveryPathsTest {
         assertTrue(line.startsWith("in-job spare node3; no job expansion: job 5 holds GRES"), line);
         assertTrue(line.endsWith("then requeue: job 5 is requeueable (Requeue=1)"), line);
     }
+
+    @Test
+    void anAgentWhoseSocketIsThereButSilentIsWaitedForNotWrittenOff() {
+        Optional<String> away = Optional.of("nothing listens on /run/autoresume/agent.sock");
+        assertEquals("", RecoveryPaths.agentPart(Optional.empty(), true));
+        assertTrue(RecoveryPaths.agentPart(away, false).startsWith("; no agent: nothing listens"));
+        String restarting = RecoveryPaths.agentPart(away, true);
+        assertTrue(restarting.startsWith("; the agent does not answer now (nothing listens"), restarting);
+        assertTrue(restarting.contains("recovery waits for it a while (AUTORESUME_AGENT_OUTAGE)"), restarting);
+    }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.slurmautoresume.supervisor.recovery.Replacement;
@@ -100,5 +101,17 @@ class SupervisorSettingsTest {
         IllegalArgumentException exhausted = assertThrows(IllegalArgumentException.class,
                 () -> SupervisorSettings.fromEnvironment(Map.of("AUTORESUME_ON_EXHAUSTED", "panic")));
         assertTrue(exhausted.getMessage().contains("exit or requeue"), exhausted.getMessage());
+    }
+
+    @Test
+    void theAgentOutageBoundIsTwoAndAHalfMinutesUnlessSaidInSeconds() {
+        assertEquals(Duration.ofSeconds(150), SupervisorSettings.agentOutage(Map.of()));
+        assertEquals(Duration.ofSeconds(20), SupervisorSettings.agentOutage(
+                Map.of(SupervisorSettings.AGENT_OUTAGE, "20")));
+        assertEquals(Duration.ZERO, SupervisorSettings.agentOutage(Map.of(SupervisorSettings.AGENT_OUTAGE, "0")));
+        assertThrows(IllegalArgumentException.class, () -> SupervisorSettings.agentOutage(
+                Map.of(SupervisorSettings.AGENT_OUTAGE, "-1")));
+        assertThrows(IllegalArgumentException.class, () -> SupervisorSettings.agentOutage(
+                Map.of(SupervisorSettings.AGENT_OUTAGE, "2m")));
     }
 }
