@@ -59,7 +59,7 @@ ctld_ping_state() {
 # ctld_in_control: a controller serves requests. With a backup configured, a client whose
 # controllers are all in standby sleeps SlurmctldTimeout/2 and asks again
 # (slurm_send_recv_controller_msg), so a bounded real request is the test, not a ping.
-ctld_in_control() { timeout 3 scontrol -o show partition >/dev/null 2>&1; }
+ctld_in_control() { timeout 5 scontrol -o show partition >/dev/null 2>&1; }
 
 primary_in_control() {
     [ -n "$(ctld_role_pids primary)" ] && [ "$(ctld_ping_state primary)" = UP ] && ctld_in_control

@@ -117,11 +117,24 @@ final class LocalCluster {
             return "these tests need the " + wanted + " cluster shape, the running one is " + running
                     + ": run as root, or: sudo local-cluster/local-cluster.sh up " + (wanted.equals("gpu") ? "" : "--cpu-only");
         }
+        List<String> argv = upArgv(values, repo, wanted, "1".equals(values.get("AR_BACKUP_CONTROLLER")));
+        CommandResult up = new CommonsExecCommandRunner().run(new CommandRequest(argv, RESHAPE_TIMEOUT,
+                Map.of("AR_CLUSTER_DIR", dir)));
+        if (!up.succeeded()) {
+            return "could not bring the local cluster up in the " + wanted + " shape (" + String.join(" ", argv) + "):\n"
+                    + up.stdout() + up.stderr();
+        }
+        System.out.println("local cluster reshaped from " + running + " to " + wanted + " for these tests");
+        return null;
+    }
+
+    /** {@code local-cluster.sh up} with the options the cluster described by {@code values} had, in {@code shape}. */
+    private static List<String> upArgv(Map<String, String> values, Path repo, String shape, boolean backupController) {
         List<String> argv = new ArrayList<>(List.of(repo.resolve("local-cluster/local-cluster.sh").toString(), "up",
                 "--nodes", values.getOrDefault("AR_NODE_COUNT", "4"),
                 "--slurmd-timeout", values.getOrDefault("AR_SLURMD_TIMEOUT", "300"),
                 "--cpus", values.getOrDefault("AR_CPUS_PER_NODE", "4")));
-        if (wanted.equals("gpu")) {
+        if (shape.equals("gpu")) {
             String gpus = values.getOrDefault("AR_GPUS_PER_NODE", "0");
             argv.addAll(List.of("--gpus", gpus.equals("0") ? "4" : gpus));
         } else {
@@ -133,14 +146,31 @@ final class LocalCluster {
         if ("0".equals(values.get("AR_ACCOUNTING"))) {
             argv.add("--no-accounting");
         }
-        CommandResult up = new CommonsExecCommandRunner().run(new CommandRequest(argv, RESHAPE_TIMEOUT,
-                Map.of("AR_CLUSTER_DIR", dir)));
-        if (!up.succeeded()) {
-            return "could not bring the local cluster up in the " + wanted + " shape (" + String.join(" ", argv) + "):\n"
-                    + up.stdout() + up.stderr();
+        if (backupController) {
+            argv.add("--backup-controller");
         }
-        System.out.println("local cluster reshaped from " + running + " to " + wanted + " for these tests");
-        return null;
+        return argv;
+    }
+
+    /**
+     * Makes the cluster run a backup slurmctld ({@code up --backup-controller}, with every other
+     * option as it was): a changed configuration restarts the cluster afresh, once; later classes
+     * keep the backup, which stands by unless a test fails the primary over.
+     */
+    void ensureBackupController() {
+        if ("1".equals(env.get("AR_BACKUP_CONTROLLER"))) {
+            return;
+        }
+        if (!"root".equals(System.getProperty("user.name"))) {
+            fail("these tests need a backup controller: run as root, or: sudo local-cluster/local-cluster.sh up --backup-controller");
+        }
+        List<String> argv = upArgv(env, repo, env.getOrDefault("AR_CLUSTER_SHAPE", "gpu"), true);
+        CommandResult up = runner.run(new CommandRequest(argv, RESHAPE_TIMEOUT, Map.of("AR_CLUSTER_DIR", env.get("AR_CLUSTER_DIR"))));
+        if (!up.succeeded()) {
+            fail("could not bring the local cluster up with a backup controller (" + String.join(" ", argv) + "):\n"
+                    + up.stdout() + up.stderr());
+        }
+        env.putAll(readEnvFile(clusterDir().resolve("cluster.env")));
     }
 
     Path repo() {
@@ -319,6 +349,31 @@ final class LocalCluster {
         } finally {
             clusterScript("set-slurmd-timeout", configured);
         }
+    }
+
+    /** Control plane outage: the primary slurmctld stops (SIGTERM, state saved); a running backup takes over after SlurmctldTimeout. */
+    CommandResult stopController() {
+        return clusterScript("stop-controller");
+    }
+
+    /** The primary slurmctld starts again from its saved state; returns once it serves requests. */
+    CommandResult startController() {
+        return clusterScript("start-controller", "--timeout", "90");
+    }
+
+    /** The primary slurmctld is killed (SIGKILL); returns once the backup serves requests ({@link #ensureBackupController}). */
+    CommandResult failOver() {
+        return clusterScript("fail-over", "--timeout", "90");
+    }
+
+    /** Accounting outage: slurmdbd stops. */
+    CommandResult stopDbd() {
+        return clusterScript("stop-dbd");
+    }
+
+    /** slurmdbd starts again; returns once it answers. */
+    CommandResult startDbd() {
+        return clusterScript("start-dbd");
     }
 
     /** Brings a node back as a replacement under the same hostname. */
