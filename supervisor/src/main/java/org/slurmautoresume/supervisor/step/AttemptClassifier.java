@@ -32,6 +32,10 @@ public final class AttemptClassifier {
         if (unstarted.isPresent()) {
             return Classification.of(Outcome.NOT_STARTED, "srun could not start the step: " + unstarted.get());
         }
+        Optional<Classification> beforeRegistration = refusedBeforeRegistration(evidence);
+        if (beforeRegistration.isPresent()) {
+            return beforeRegistration.get();
+        }
         Optional<Classification> byText = byStderr(evidence.stderrTail());
         if (byText.isPresent() && byText.get().outcome() != Outcome.NODE_FAULT) {
             return byText.get();
@@ -98,6 +102,27 @@ public final class AttemptClassifier {
             if (beforeStart && RetryPolicy.mentionsUnreachableController(text)) {
                 return Optional.of(text.length() > 200 ? text.substring(0, 200) + "..." : text);
             }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * srun's step refused as "Memory required by task is not available" while a node of the step
+     * is UNKNOWN: a restarted slurmctld has not heard from that node yet and words the refusal so
+     * ({@link NodeRegistration}). Nothing ran; the nodes are the ones to wait for.
+     */
+    static Optional<Classification> refusedBeforeRegistration(AttemptEvidence evidence) {
+        for (String line : evidence.stderrTail()) {
+            String text = line.strip();
+            if (!text.startsWith("srun: error: Unable to create step") || !text.contains(NodeRegistration.REFUSAL)) {
+                continue;
+            }
+            List<String> waiting = NodeRegistration.unregistered(evidence.stepNodesAfter(), evidence.stepHosts());
+            if (waiting.isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of(new Classification(Outcome.NOT_STARTED, "srun could not start the step: slurmctld has"
+                    + " not heard from " + Hostlist.compress(waiting) + " since it started (" + text + ")", waiting));
         }
         return Optional.empty();
     }

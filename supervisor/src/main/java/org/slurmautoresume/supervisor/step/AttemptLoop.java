@@ -255,11 +255,12 @@ final class AttemptLoop {
     }
 
     /**
-     * srun could not start the step for want of slurmctld: nothing ran, so no budget is spent.
-     * The next attempt starts once slurmctld answers; if it stays away past the outage bound,
+     * srun could not start the step for want of slurmctld, or of a node a restarted slurmctld has
+     * not heard from yet: nothing ran, so no budget is spent. The next attempt starts once
+     * slurmctld answers and those nodes registered; if slurmctld stays away past the outage bound,
      * the step ends with srun's status as it would have without the supervisor.
      */
-    private OptionalInt startAgain(Classification result, int status) {
+    private OptionalInt startAgain(Classification result, int status) throws InterruptedException {
         if (stop.requested() || jobId.isEmpty() || ++unstartedInARow > MAX_UNSTARTED) {
             log.say(result.reason() + "; not starting it again (exit " + status + ")");
             return OptionalInt.of(status);
@@ -267,6 +268,11 @@ final class AttemptLoop {
         log.say(result.reason() + "; starting it again once slurmctld answers (no restart budget is spent)");
         try {
             slurm.requireJob(jobId.get()); // rides the outage
+            if (!result.faultyNodes().isEmpty()
+                    && !NodeRegistration.await(slurm, result.faultyNodes(), NodeRegistration.WAIT)) {
+                log.say(Hostlist.compress(result.faultyNodes()) + " not registered with slurmctld after "
+                        + NodeRegistration.WAIT.toSeconds() + " s; starting the step again all the same");
+            }
             return OptionalInt.empty();
         } catch (RuntimeException e) {
             log.say("slurmctld still does not answer (" + e.getMessage() + "); the step ends unstarted (exit "

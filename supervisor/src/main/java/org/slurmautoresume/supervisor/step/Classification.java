@@ -2,7 +2,10 @@ package org.slurmautoresume.supervisor.step;
 
 import java.util.List;
 
-/** An outcome, the reason in words an operator can follow, and the nodes to blame (if any). */
+/**
+ * An outcome, the reason in words an operator can follow, and the nodes to blame (if any); for
+ * {@link Outcome#NOT_STARTED}, the nodes the next attempt waits for.
+ */
 public record Classification(Outcome outcome, String reason, List<String> faultyNodes) {
 
     public Classification {

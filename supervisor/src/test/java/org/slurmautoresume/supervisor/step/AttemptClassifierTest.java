@@ -58,6 +58,52 @@ class AttemptClassifierTest {
                 Optional.of(job("show-job-cancelled.txt")), List.of(), List.of()).outcome());
     }
 
+    /** srun's words when a restarted slurmctld refused a step on nodes it had not heard from yet (22.05, local cluster). */
+    private static final String REFUSED_BEFORE_REGISTRATION =
+            "srun: error: Unable to create step for job 12: Memory required by task is not available";
+
+    @Test
+    void aStepRefusedOnNodesARestartedSlurmctldHasNotHeardFromDidNotStart() {
+        List<Node> unknown = nodes("show-node-all-unknown-at-startup.txt");
+
+        Classification c = classify(1, Optional.empty(), List.of(REFUSED_BEFORE_REGISTRATION),
+                Optional.of(job("show-job-running.txt")), List.of("node1", "node3"), unknown);
+
+        assertEquals(Outcome.NOT_STARTED, c.outcome());
+        assertEquals(List.of("node1", "node3"), c.faultyNodes(), "the nodes to wait for");
+        assertTrue(c.reason().contains("node[1,3]") && c.reason().contains(REFUSED_BEFORE_REGISTRATION), c.reason());
+    }
+
+    @Test
+    void theSameRefusalOnRegisteredNodesIsNoRestart() {
+        // Registered nodes: a real refusal stays the step's failure, as srun reported it.
+        assertEquals(Outcome.APP_FAILURE, classify(1, Optional.empty(), List.of(REFUSED_BEFORE_REGISTRATION),
+                Optional.of(job("show-job-running.txt")), List.of("node1"), nodes("show-node-mixed.txt")).outcome());
+        // An UNKNOWN node that is not the step's does not count.
+        List<Node> otherUnknown = new java.util.ArrayList<>(nodes("show-node-mixed.txt"));
+        otherUnknown.add(nodes("show-node-all-unknown-at-startup.txt").get(1));
+        assertEquals(Outcome.APP_FAILURE, classify(1, Optional.empty(), List.of(REFUSED_BEFORE_REGISTRATION),
+                Optional.of(job("show-job-running.txt")), List.of("node1"), otherUnknown).outcome());
+        // The words in a task's output are the user's.
+        assertEquals(Outcome.APP_FAILURE, classify(1, Optional.empty(),
+                List.of("train: Unable to create step: Memory required by task is not available"),
+                Optional.of(job("show-job-running.txt")), List.of("node1"),
+                nodes("show-node-all-unknown-at-startup.txt")).outcome());
+    }
+
+    @Test
+    void anUnknownNodeSlurmctldFoundSilentIsANodeFaultNotAWait() {
+        // Derived from the startup record: node2 did not answer slurmctld's registration request.
+        List<Node> silent = new NodeParser().parseAll(Fixtures.read(V22, "show-node-all-unknown-at-startup.txt")
+                .replaceFirst("(NodeName=node2 .*?)State=UNKNOWN", "$1State=UNKNOWN+NOT_RESPONDING"));
+
+        Classification c = classify(1, Optional.empty(), List.of(REFUSED_BEFORE_REGISTRATION),
+                Optional.of(job("show-job-running.txt")), List.of("node2"), silent);
+
+        assertEquals(Outcome.NODE_FAULT, c.outcome());
+        assertEquals(List.of("node2"), c.faultyNodes());
+    }
+
     @Test
     void exitZeroIsSuccessWhateverElseIsTrue() {
         Classification c = classify(0, Optional.empty(), List.of("srun: error: Node failure on node2"),

@@ -80,6 +80,29 @@ class AttemptLoopTest {
     }
 
     @Test
+    void aStepRefusedOnANodeARestartedSlurmctldHasNotHeardFromStartsAgainOnceTheNodeRegistered() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<String> stateAtRerun = new java.util.concurrent.atomic.AtomicReference<>();
+        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(1)
+                .stderr("srun: error: Unable to create step for job 42: Memory required by task is not available")
+                .onStart(running -> {
+                    // slurmctld restarted: node2 is UNKNOWN for three reads, then its slurmd registered.
+                    job.slurm.nodeState("node2", "UNKNOWN");
+                    job.slurm.nodeStateAfterReads("node2", 3, "ALLOCATED");
+                }),
+                Attempt.exits(0).onStart(running -> stateAtRerun.set(job.slurm.nodeState("node2"))));
+
+        assertEquals(0, job.run(srun));
+
+        assertEquals(2, srun.starts().size());
+        assertEquals("ALLOCATED", stateAtRerun.get(), "started again only once node2 registered");
+        assertEquals(SupervisedRun.ARGV, srun.starts().get(1).argv(), "the same srun, nothing added");
+        assertEquals(List.of("NOT_STARTED", "SUCCEEDED"), job.timeline().stream()
+                .filter(e -> e.event().equals("attempt-ended")).map(e -> e.details().get("outcome")).toList());
+        assertTrue(job.timeline().stream().noneMatch(e -> e.event().equals("decision")), "no budget was spent");
+        assertTrue(job.said().contains("slurmctld has not heard from node2 since it started"), job.said());
+    }
+
+    @Test
     void aStepThatCannotBeStartedTimeAfterTimeEndsWithSrunsStatus() throws Exception {
         Attempt[] attempts = new Attempt[10];
         for (int i = 0; i < attempts.length; i++) {

@@ -40,6 +40,7 @@ final class FakeSlurm implements CommandRunner {
     private String configOverride;
     private final Map<String, String> refusals = new LinkedHashMap<>();
     private final Map<String, Runnable> onScancel = new LinkedHashMap<>();
+    private final Map<String, Map.Entry<Integer, String>> pendingStates = new LinkedHashMap<>();
 
     /** A job 42 on {@code jobNodes} (its batch host the first), the cluster's nodes {@code all}. */
     FakeSlurm(List<String> jobNodes, List<String> all) {
@@ -55,6 +56,15 @@ final class FakeSlurm implements CommandRunner {
 
     synchronized void nodeState(String node, String state) {
         nodeStates.put(node, state);
+    }
+
+    synchronized String nodeState(String node) {
+        return nodeStates.get(node);
+    }
+
+    /** {@code node} keeps its state for {@code reads} more {@code show node} answers, then is {@code state}. */
+    synchronized void nodeStateAfterReads(String node, int reads, String state) {
+        pendingStates.put(node, Map.entry(reads, state));
     }
 
     synchronized void jobState(String state) {
@@ -128,6 +138,7 @@ final class FakeSlurm implements CommandRunner {
             StringBuilder out = new StringBuilder();
             for (String name : names) {
                 out.append(nodeLine(name)).append('\n');
+                countRead(name);
             }
             return ok(request, out.toString());
         }
@@ -165,6 +176,19 @@ final class FakeSlurm implements CommandRunner {
             return ok(request, "");
         }
         return new CommandResult(request, 1, "", "FakeSlurm does not know " + argv + "\n", false, Duration.ZERO);
+    }
+
+    private void countRead(String node) {
+        Map.Entry<Integer, String> pending = pendingStates.get(node);
+        if (pending == null) {
+            return;
+        }
+        if (pending.getKey() <= 1) {
+            pendingStates.remove(node);
+            nodeStates.put(node, pending.getValue());
+        } else {
+            pendingStates.put(node, Map.entry(pending.getKey() - 1, pending.getValue()));
+        }
     }
 
     private String jobLine() {
