@@ -66,6 +66,7 @@ public final class StepSupervisor {
 
     private final SlurmClient slurm;
     private final ControllerOutage outage;
+    private final ControllerOutageReport outageReport;
     private final SupervisorSettings settings;
     private final Map<String, String> environment;
     private final SupervisorLog log;
@@ -144,7 +145,8 @@ public final class StepSupervisor {
                         log::say))),
                 jobId.map(job -> new MetricsReporter(settings.agentSocket(), job.toString(), log::say)));
         this.outage = outage;
-        outage.listen(new ControllerOutageReport(log, timeline));
+        this.outageReport = new ControllerOutageReport(log, timeline);
+        outage.listen(outageReport);
         this.slurm = slurm;
         this.settings = settings;
         this.environment = Map.copyOf(environment);
@@ -196,6 +198,7 @@ public final class StepSupervisor {
                 Optional<Job> job = jobAtStart();
                 // First: it removes another job's files of this id before this job's timeline is written to.
                 RestartGate gate = restartGate(job);
+                outageReport.timelineReady();
                 Optional<SlurmConfig> config = job.flatMap(j -> clusterConfig());
                 Optional<String> paths = job.map(j -> actions.knowPaths(j, config));
                 preflightOncePerJob(job, config, paths);
