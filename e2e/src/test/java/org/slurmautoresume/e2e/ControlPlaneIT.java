@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -126,6 +128,54 @@ class ControlPlaneIT {
         assertTrue(ping.contains("Slurmctld(primary) at arctld1 is UP"), ping);
         Optional<Job> after = cluster.slurm().job(jobId);
         assertEquals(Optional.of(JobState.COMPLETED), after.map(Job::state), "the primary took back the job's record");
+    }
+
+    /**
+     * Issue 18, item 7: a whole recovery through a failover. The primary dies and node2 with it;
+     * the backup takes over after SlurmctldTimeout; the supervisor rides out the wait, the probes
+     * find node2 meanwhile, and the step runs again on the in-job spare once the backup serves.
+     */
+    @Test
+    void aNodeThatDiesWithThePrimaryIsReplacedOnceTheBackupServes() throws Exception {
+        String jobId = supervised.stepWithSpare(cluster, FIRST_START);
+        boolean failedOver = false;
+        try {
+            Timeline.awaitEvent(cluster, jobId, "the watch of the step's nodes", Duration.ofSeconds(30),
+                    e -> e.is(Timeline.Kind.WATCH));
+            awaitStateSaved(jobId);
+            Instant primaryKilled = Instant.now();
+            CompletableFuture<CommandResult> failover = CompletableFuture.supplyAsync(cluster::failOver);
+            cluster.killNode("node2");
+            failover.get(120, TimeUnit.SECONDS);
+            failedOver = true;
+            Instant backupServes = Instant.now();
+            Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
+            String output = cluster.jobOutput(jobId);
+            assertEquals(JobState.COMPLETED, done.state(), output);
+            assertTrue(output.contains(" node=node3 list=node[1,3] mnode=node1\n"), output);
+            assertTrue(truth.nodeField("node2", "Reason").startsWith("Action:Replace"), truth.nodeField("node2", "Reason"));
+            for (String node : List.of("node1", "node3", "node4")) {
+                String state = truth.nodeField(node, "State");
+                assertFalse(state.contains("FAIL") || state.contains("DOWN") || state.contains("DRAIN"), node + " " + state);
+            }
+            Timeline timeline = Timeline.of(cluster, jobId);
+            assertEquals("NODE_FAULT", timeline.outcomes().get(0), timeline.toString());
+            timeline.assertSucceededAfterOnlyUnstarted(1);
+            assertEquals("node2", timeline.only(Timeline.Kind.REPLACEMENT).faultyNodes(), timeline.toString());
+            List<String> controller = timeline.all(Timeline.Kind.CONTROLLER).stream().map(e -> e.detail("state")).toList();
+            assertFalse(controller.contains("given-up"), timeline.toString());
+            Instant rerun = timeline.last(Timeline.Kind.LAUNCH).at();
+            // One line for benchmarks/scripts/outage-recovery.sh: the re-run, counted from when the backup served.
+            System.out.printf("outage-recovery: phase=failover outage_ms=%d running_again_after_back_ms=%d%n",
+                    Duration.between(primaryKilled, backupServes).toMillis(), Duration.between(backupServes, rerun).toMillis());
+        } finally {
+            cluster.run(List.of("scancel", jobId));
+            if (failedOver) {
+                cluster.startController();
+            }
+            cluster.reviveNode("node2");
+            cluster.run(List.of("scontrol", "update", "nodename=node2", "state=resume"));
+        }
     }
 
     /**

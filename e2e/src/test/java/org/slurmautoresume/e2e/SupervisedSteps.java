@@ -52,15 +52,7 @@ final class SupervisedSteps {
      * once both tasks run; a job whose tasks do not start is cancelled before the failure.
      */
     String stepWithSpare(LocalCluster cluster, Duration firstStart) {
-        String script = """
-                #!/bin/bash
-                export AUTORESUME_AGENT_SOCKET=%s
-                srun --auto-resume=1 -N2 --ntasks-per-node=1 bash -c '
-                  echo "attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST mnode=$MASTER_NODE"
-                  if [ "$AUTO_RESUME_ATTEMPT" = 1 ]; then touch "$SLURM_JOB_ID.up.$SLURMD_NODENAME"; sleep 300; fi'
-                echo "SRUN_EXIT=$?"
-                """.formatted(agent.socket());
-        String jobId = cluster.submit(script, List.of("-N3", "-w", "node[1-3]", "--exclusive"));
+        String jobId = submitStepWithSpare(cluster, "");
         try {
             awaitFirstAttempt(cluster, jobId, firstStart);
         } catch (RuntimeException | Error e) {
@@ -68,6 +60,23 @@ final class SupervisedSteps {
             throw e;
         }
         return jobId;
+    }
+
+    /**
+     * The job of {@link #stepWithSpare}, submitted and not waited for; {@code beforeSrun} is a
+     * line of the batch script that runs before the supervised srun (empty: none).
+     */
+    String submitStepWithSpare(LocalCluster cluster, String beforeSrun) {
+        String script = """
+                #!/bin/bash
+                export AUTORESUME_AGENT_SOCKET=%s
+                %s
+                srun --auto-resume=1 -N2 --ntasks-per-node=1 bash -c '
+                  echo "attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST mnode=$MASTER_NODE"
+                  if [ "$AUTO_RESUME_ATTEMPT" = 1 ]; then touch "$SLURM_JOB_ID.up.$SLURMD_NODENAME"; sleep 300; fi'
+                echo "SRUN_EXIT=$?"
+                """.formatted(agent.socket(), beforeSrun);
+        return cluster.submit(script, List.of("-N3", "-w", "node[1-3]", "--exclusive"));
     }
 
     /** Waits until the job's first attempt runs on node1 and node2: each task touched {@code JOBID.up.NODE}. */

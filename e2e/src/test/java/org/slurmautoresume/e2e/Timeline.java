@@ -164,6 +164,22 @@ final class Timeline {
         return found.get(0);
     }
 
+    /** How each attempt ended, in order: the attempt-ended events' outcomes. */
+    List<String> outcomes() {
+        return all(Kind.ATTEMPT_ENDED).stream().map(Event::outcome).toList();
+    }
+
+    /**
+     * From the {@code from}-th attempt end on: attempts srun could not start (NOT_STARTED: slurmctld
+     * away, or the nodes not yet registered again after a restart), then one that succeeded.
+     */
+    void assertSucceededAfterOnlyUnstarted(int from) {
+        List<String> outcomes = outcomes();
+        org.junit.jupiter.api.Assertions.assertTrue(outcomes.size() > from
+                && outcomes.get(outcomes.size() - 1).equals("SUCCEEDED")
+                && outcomes.subList(from, outcomes.size() - 1).stream().allMatch("NOT_STARTED"::equals), raw);
+    }
+
     Event last(Kind kind) {
         List<Event> found = all(kind);
         if (found.isEmpty()) {

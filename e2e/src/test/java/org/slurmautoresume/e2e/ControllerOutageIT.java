@@ -1,0 +1,168 @@
+package org.slurmautoresume.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobState;
+
+/**
+ * Recovery through a slurmctld outage, phase by phase (issue 18): slurmctld is stopped with its
+ * state saved, as for an upgrade, at one phase of a recovery, and started again 15 s later. Each
+ * test asserts from Slurm's own state and the job's timeline that the step ran again on healthy
+ * nodes, the job completed, and no node but the dead one was marked. The jobs hold an in-job
+ * spare, on the GPU-shaped cluster (PrologFlags=Contain), as the users' jobs do.
+ */
+class ControllerOutageIT {
+
+    private static final Duration FIRST_START = Duration.ofSeconds(240);
+    /** As long as a controller restart for an upgrade takes on a small cluster. */
+    private static final Duration OUTAGE = Duration.ofSeconds(15);
+    private static final String PREFIX = "86-controller-outage-it-";
+    private static LocalCluster cluster;
+    private static SlurmTruth truth;
+    private static SupervisedSteps supervised;
+
+    @BeforeAll
+    static void startAgentAndPlugin() {
+        cluster = LocalCluster.get();
+        truth = new SlurmTruth(cluster);
+        supervised = SupervisedSteps.start(cluster, PREFIX);
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        try {
+            cluster.startController();
+        } finally {
+            SupervisedSteps.stop(supervised);
+        }
+    }
+
+    /**
+     * Phase "detection": slurmctld is stopped before the node dies, so the probes find it while
+     * the controller is away. Phase "mark": the node dies first and slurmctld is stopped at once;
+     * it takes a few seconds to save its state and exit, so the third missed probe, the agent's
+     * diagnosis and the mark meet a controller going away.
+     */
+    @ParameterizedTest(name = "slurmctld away at {0}")
+    @ValueSource(strings = {"detection", "mark"})
+    void aNodeThatDiesWhileSlurmctldIsAwayIsReplacedOnceItAnswers(String phase) throws Exception {
+        String jobId = supervised.stepWithSpare(cluster, FIRST_START);
+        try {
+            waitUntilWatched(jobId);
+            Instant stopped;
+            Instant killed;
+            if (phase.equals("detection")) {
+                stopped = Instant.now();
+                cluster.stopController();
+                killed = Instant.now();
+                cluster.killNode("node2");
+            } else {
+                killed = Instant.now();
+                cluster.killNode("node2");
+                stopped = Instant.now();
+                cluster.stopController();
+            }
+            Instant started;
+            try {
+                Thread.sleep(OUTAGE.toMillis()); // the outage itself, not a wait for a condition
+            } finally {
+                cluster.startController();
+                started = Instant.now();
+            }
+            Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
+            String output = cluster.jobOutput(jobId);
+            assertEquals(JobState.COMPLETED, done.state(), output);
+            assertTrue(output.contains("SRUN_EXIT=0"), output);
+            // The re-run on the spare; srun may first be refused while the nodes re-register (NOT_STARTED).
+            assertTrue(output.contains(" node=node3 list=node[1,3] mnode=node1\n"), output);
+            assertOnlyNode2Marked();
+            Timeline timeline = Timeline.of(cluster, jobId);
+            assertEquals("node2", timeline.only(Timeline.Kind.REPLACEMENT).faultyNodes(), timeline.toString());
+            assertEquals("NODE_FAULT", timeline.outcomes().get(0), timeline.toString());
+            timeline.assertSucceededAfterOnlyUnstarted(1);
+            // Stopped before the fault, slurmctld is met by the supervisor; stopped just after, by the agent's mark.
+            assertControllerOutageTold(timeline, phase.equals("detection"));
+            Instant rerun = timeline.last(Timeline.Kind.LAUNCH).at();
+            long afterStart = Duration.between(started, rerun).toMillis();
+            System.out.printf("fault-matrix: class=slurmctld-away-at-%s detected_ms=%d running_again_ms=%d source=%s outcome=%s%n",
+                    phase, Duration.between(killed, timeline.all(Timeline.Kind.DETECTION).get(0).at()).toMillis(),
+                    Duration.between(killed, rerun).toMillis(),
+                    timeline.all(Timeline.Kind.DETECTION).get(0).details().getOrDefault("source", "?"), done.state());
+            // One line for benchmarks/scripts/outage-recovery.sh: the step's re-run, counted from when slurmctld served again.
+            System.out.printf("outage-recovery: phase=%s outage_ms=%d running_again_after_back_ms=%d%n", phase,
+                    Duration.between(stopped, started).toMillis(), afterStart);
+        } finally {
+            cluster.startController();
+            cluster.run(List.of("scancel", jobId));
+            cluster.reviveNode("node2");
+            cluster.run(List.of("scontrol", "update", "nodename=node2", "state=resume"));
+        }
+    }
+
+    /** Phase "step start": the supervised srun starts while slurmctld is away. */
+    @Test
+    void aStepStartedWhileSlurmctldIsAwayRunsOnceItAnswers() throws Exception {
+        String jobId = supervised.submitStepWithSpare(cluster, "while [ ! -e \"$SLURM_JOB_ID.go\" ]; do sleep 0.2; done");
+        try {
+            Wait.until("job " + jobId + " to run", FIRST_START, () ->
+                    truth.jobField(jobId, "JobState").equals("RUNNING") ? Optional.of(true) : Optional.empty());
+            cluster.stopController();
+            try {
+                cluster.writeJobsFile(jobId + ".go", "", "rw-r--r--");
+                Thread.sleep(OUTAGE.toMillis()); // the outage itself, not a wait for a condition
+            } finally {
+                cluster.startController();
+            }
+            Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
+            String output = cluster.jobOutput(jobId);
+            Timeline timeline = Timeline.of(cluster, jobId);
+            assertEquals(JobState.COMPLETED, done.state(), output);
+            assertTrue(output.contains("SRUN_EXIT=0"), output);
+            // The step ran (its later attempts end at once) on the step's own nodes.
+            assertTrue(output.contains(" node=node1 list=node[1-2] mnode=node1\n"), output);
+            timeline.assertSucceededAfterOnlyUnstarted(0);
+            assertTrue(timeline.all(Timeline.Kind.DECISION).isEmpty(), "no restart budget spent: " + timeline);
+            assertControllerOutageTold(timeline, true);
+            assertOnlyNode2Marked();
+        } finally {
+            cluster.startController();
+            cluster.run(List.of("scancel", jobId));
+        }
+    }
+
+    /** The supervisor reads the step's nodes before probing them: stop slurmctld only once it did. */
+    private static void waitUntilWatched(String jobId) {
+        Timeline.awaitEvent(cluster, jobId, "the watch of the step's nodes", Duration.ofSeconds(30),
+                e -> e.is(Timeline.Kind.WATCH));
+    }
+
+    private static void assertOnlyNode2Marked() {
+        for (String node : List.of("node1", "node3", "node4")) {
+            String state = truth.nodeField(node, "State");
+            assertFalse(state.contains("FAIL") || state.contains("DOWN") || state.contains("DRAIN"), node + " " + state);
+        }
+    }
+
+    /**
+     * An outage the supervisor met is told once each way and never given up on; {@code surely}:
+     * the supervisor must have met it (else it may have, when its own calls fell in the outage).
+     */
+    private static void assertControllerOutageTold(Timeline timeline, boolean surely) {
+        List<String> states = timeline.all(Timeline.Kind.CONTROLLER).stream().map(e -> e.detail("state")).toList();
+        if (surely || !states.isEmpty()) {
+            assertEquals(List.of("unreachable", "answers"), states, timeline.toString());
+        }
+    }
+}
