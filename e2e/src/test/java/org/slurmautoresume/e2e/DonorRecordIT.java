@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -20,14 +23,17 @@ import org.slurmautoresume.supervisor.recovery.JobResizer;
 
 /**
  * A job grown through a donor leaves nothing behind (issue 18, item 5): the emptied donor's
- * EndTime is its start plus its one-minute limit, not a year later, so slurmctld purges the
- * record MinJobAge after that (its purge pass keeps a record until EndTime + MinJobAge:
- * docs/slurm-behaviour.md, "Donor records"; waiting for the purge itself on the local cluster
- * took 726 s, too long for every CI run), and accounting holds no job record left open. Done as
- * the job's owner, the ordinary test user.
+ * record leaves slurmctld MinJobAge after the merge plus the donor's one-minute limit, not a
+ * year later, and accounting holds no job record left open. Done as the job's owner, the
+ * ordinary test user. Slow by nature: it waits for slurmctld's own purge (MinJobAge is 600 s on
+ * the local cluster, and the purge runs once a minute).
  */
 @Tag(LocalCluster.CPU_ONLY) // growing a job is job expansion, refused on the GPU shape
 class DonorRecordIT {
+
+    private static final Pattern MIN_JOB_AGE = Pattern.compile("(?m)^MinJobAge\\s*=\\s*(\\d+) sec");
+    /** slurmctld looks for records to purge once a minute (PURGE_JOB_INTERVAL in 22.05). */
+    private static final Duration PURGE_INTERVAL = Duration.ofSeconds(60);
 
     private static LocalCluster cluster;
     private static SlurmTruth truth;
@@ -42,15 +48,21 @@ class DonorRecordIT {
     }
 
     @Test
-    void theEmptiedDonorEndsWithinItsShortLimitAndAccountingHoldsNoOpenRecord() {
+    void theEmptiedDonorsRecordLeavesSlurmctldWithinMinJobAgeAndAccountingHoldsNoOpenRecord() {
+        Matcher age = MIN_JOB_AGE.matcher(cluster.run(List.of("scontrol", "show", "config")).stdout());
+        assertTrue(age.find(), "no MinJobAge in scontrol show config");
+        Duration minJobAge = Duration.ofSeconds(Long.parseLong(age.group(1)));
+
         String jobId = cluster.submit("#!/bin/bash\nsleep 600\n",
                 List.of("-N2", "-w", "node[2-3]", "--no-kill", "--exclusive", "--job-name=donor-record-it"));
         String donor;
+        long merged;
         try {
             // A first start after earlier resizes can take minutes (docs/slurm-behaviour.md).
             cluster.waitForJob(jobId, "to run", Duration.ofSeconds(300), j -> j.state() == JobState.RUNNING);
             resizer.shrink(JobId.parse(jobId), List.of("node3"));
             resizer.grow(JobId.parse(jobId), List.of("node4"));
+            merged = System.nanoTime();
             assertEquals("node[2,4]", truth.jobField(jobId, "NodeList"));
             donor = cluster.run(List.of("squeue", "-h", "-t", "all", "-o", "%A",
                     "--name=" + SlurmControl.donorName(JobId.parse(jobId)))).stdout().strip();
@@ -66,6 +78,14 @@ class DonorRecordIT {
             cluster.run(List.of("scancel", jobId));
         }
         cluster.waitForJobEnd(jobId, Duration.ofSeconds(60));
+
+        Duration bound = minJobAge.plusMinutes(JobResizer.DONOR_TIME_LIMIT_MINUTES).plus(PURGE_INTERVAL)
+                .plusSeconds(30);
+        Duration left = bound.minus(Duration.ofNanos(System.nanoTime() - merged));
+        Wait.until("slurmctld to purge donor " + donor + "'s record", left, () -> {
+            CommandResult show = cluster.run(List.of("scontrol", "-o", "show", "job", donor));
+            return !show.succeeded() && show.stderr().contains("Invalid job id") ? Optional.of(true) : Optional.empty();
+        });
 
         // One row per size the job had (RESIZING, ended) and its last one; the donor's one row.
         // None may be left open: a RESIZING row without an end is what "stuck" would mean.
