@@ -109,7 +109,7 @@ public final class AgentServer implements Closeable {
         Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-rw-rw-"));
         lanes = new RequestLanes(service);
         for (int i = 1; i <= WORKERS; i++) {
-            Thread worker = new Thread(this::workLoop, "agent-worker-" + i);
+            Thread worker = new Thread(() -> queue.serve(c -> answer(c.channel(), c.caller())), "agent-worker-" + i);
             worker.setDaemon(true);
             worker.start();
             workers.add(worker);
@@ -183,25 +183,6 @@ public final class AgentServer implements Closeable {
                     .getBytes(StandardCharsets.UTF_8)));
         } catch (IOException e) {
             // the client is gone already
-        }
-    }
-
-    private void workLoop() {
-        while (true) {
-            FairQueue.Turn<Long, Connection> turn;
-            try {
-                turn = queue.take();
-            } catch (InterruptedException e) {
-                return;
-            }
-            if (turn == null) {
-                return;
-            }
-            try {
-                answer(turn.item().channel(), turn.item().caller());
-            } finally {
-                queue.done(turn.owner());
-            }
         }
     }
 

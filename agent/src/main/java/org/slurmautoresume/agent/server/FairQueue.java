@@ -93,6 +93,29 @@ final class FairQueue<K, T> {
         return null;
     }
 
+    /**
+     * A worker's life: takes turns until the queue is closed or the thread interrupted, gives
+     * each item to {@code work}, and hands the owner's share back however the work ended.
+     */
+    void serve(java.util.function.Consumer<T> work) {
+        while (true) {
+            Turn<K, T> turn;
+            try {
+                turn = take();
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (turn == null) {
+                return;
+            }
+            try {
+                work.accept(turn.item());
+            } finally {
+                done(turn.owner());
+            }
+        }
+    }
+
     /** The item handed out for this owner has finished. */
     synchronized void done(K owner) {
         Owner<T> o = owners.get(owner);

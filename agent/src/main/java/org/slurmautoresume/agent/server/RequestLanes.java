@@ -87,7 +87,7 @@ final class RequestLanes implements Closeable {
             FairQueue<Long, Work> queue = new FairQueue<>(ADMITTED_PER_UID, lane.runningPerUid);
             queues.put(lane, queue);
             for (int i = 1; i <= lane.workers; i++) {
-                Thread worker = new Thread(() -> workLoop(queue), "agent-" + lane.name().toLowerCase() + "-" + i);
+                Thread worker = new Thread(() -> queue.serve(this::answer), "agent-" + lane.name().toLowerCase() + "-" + i);
                 worker.setDaemon(true);
                 worker.start();
                 workers.add(worker);
@@ -108,25 +108,6 @@ final class RequestLanes implements Closeable {
         Lane lane = Lane.of(line);
         return service.refuse(caller, truncated(line), AgentClient.BUSY + caller.name() + " already has "
                 + ADMITTED_PER_UID + " " + lane.name().toLowerCase() + " requests waiting in the agent; try again later");
-    }
-
-    private void workLoop(FairQueue<Long, Work> queue) {
-        while (true) {
-            FairQueue.Turn<Long, Work> turn;
-            try {
-                turn = queue.take();
-            } catch (InterruptedException e) {
-                return;
-            }
-            if (turn == null) {
-                return;
-            }
-            try {
-                answer(turn.item());
-            } finally {
-                queue.done(turn.owner());
-            }
-        }
     }
 
     private void answer(Work work) {
