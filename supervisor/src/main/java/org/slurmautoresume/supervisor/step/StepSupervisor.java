@@ -85,20 +85,13 @@ public final class StepSupervisor {
     /** A supervisor with no configuration file: no log rules, the budgets from the environment. */
     public StepSupervisor(SlurmClient slurm, CommandRunner runner, SupervisorSettings settings,
                           Map<String, String> environment, SupervisorLog log) {
-        this(slurm, runner, settings, Optional.empty(), environment, log);
+        this(slurm, runner, settings, Optional.empty(), environment, log, new ControllerOutage(Duration.ZERO,
+                ControllerOutage.Listener.NONE));
     }
 
     /**
      * @param config the job's merged configuration files (log rules, restart policy), empty when
      *               there are none
-     */
-    public StepSupervisor(SlurmClient slurm, CommandRunner runner, SupervisorSettings settings,
-                          Optional<AutoresumeConfig> config, Map<String, String> environment, SupervisorLog log) {
-        this(slurm, runner, settings, config, environment, log, new ControllerOutage(Duration.ZERO,
-                ControllerOutage.Listener.NONE));
-    }
-
-    /**
      * @param outage what {@code slurm} and {@code runner} ride slurmctld outages with: told here
      *               what to report to, and given the cluster's SlurmctldTimeout once it is read
      */
