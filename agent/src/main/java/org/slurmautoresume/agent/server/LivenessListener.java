@@ -31,6 +31,7 @@ public final class LivenessListener implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(LivenessListener.class);
     /** Connections the kernel queues while this thread is busy; a burst of probes fits. */
     private static final int BACKLOG = 1024;
+    private static final long CLOSE_WAIT_MS = 5_000;
 
     private final ServerSocketChannel channel;
     private final byte[] healthy;
@@ -97,12 +98,23 @@ public final class LivenessListener implements Closeable {
         }
     }
 
+    /**
+     * Stops answering, and returns once the port takes no more connections. Closing the channel
+     * alone is not enough: while the serving thread sits in accept(), the kernel keeps the
+     * listening socket (and its backlog) until that call returns, so a connection made just
+     * after close() could still be greeted. The thread is woken by the close and waited for.
+     */
     @Override
     public void close() {
         try {
             channel.close();
         } catch (IOException e) {
             LOG.debug("closing the liveness port: {}", e.getMessage());
+        }
+        try {
+            thread.join(CLOSE_WAIT_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }
