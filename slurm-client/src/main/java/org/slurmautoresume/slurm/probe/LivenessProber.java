@@ -2,6 +2,7 @@ package org.slurmautoresume.slurm.probe;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -40,6 +41,8 @@ public final class LivenessProber implements NodeProber {
     private final NodeProber fallback;
     private final Set<String> answered = ConcurrentHashMap.newKeySet();
     private final Set<String> saysUnhealthy = ConcurrentHashMap.newKeySet();
+    /** Nodes whose agent, which greeted before, and slurmd both refused the last probe. */
+    private final Set<String> gone = ConcurrentHashMap.newKeySet();
 
     public LivenessProber(Duration timeout, int basePort, boolean requireAnswerFirst, NodeProber fallback) {
         if (timeout.isNegative() || timeout.isZero()) {
@@ -75,6 +78,7 @@ public final class LivenessProber implements NodeProber {
 
     @Override
     public Optional<String> unreachable(Node node) {
+        gone.remove(node.name());
         String host = node.address() == null || node.address().isBlank() ? node.name() : node.address();
         int port;
         try {
@@ -88,7 +92,14 @@ public final class LivenessProber implements NodeProber {
             try {
                 socket.connect(new InetSocketAddress(host, port), millis);
             } catch (IOException e) {
-                return fallback.unreachable(node); // refused, filtered or no route: judge by slurmd
+                Optional<String> slurmd = fallback.unreachable(node); // refused, filtered or no route: judge by slurmd
+                if (slurmd.isPresent() && e instanceof ConnectException && answered.contains(node.name())
+                        && fallback.refused(node)) {
+                    gone.add(node.name());
+                    return Optional.of("the autoresume agent at " + host + ":" + port + ", which answered before,"
+                            + " refused the connection, and so did slurmd (" + slurmd.get() + ")");
+                }
+                return slurmd;
             }
             Optional<String> line;
             try {
@@ -125,6 +136,17 @@ public final class LivenessProber implements NodeProber {
     @Override
     public boolean reportsUnhealthy(Node node) {
         return saysUnhealthy.contains(node.name());
+    }
+
+    @Override
+    public boolean refused(Node node) {
+        return gone.contains(node.name());
+    }
+
+    /** The node's agent, which greeted this prober before, and its slurmd both refused the last probe. */
+    @Override
+    public boolean gone(Node node) {
+        return gone.contains(node.name());
     }
 
     /** The first line the peer sends, up to {@value #MAX_GREETING} bytes; empty at end of stream. */

@@ -17,4 +17,23 @@ public interface NodeProber {
     default boolean reportsUnhealthy(Node node) {
         return false;
     }
+
+    /**
+     * Whether the last probe of the node was refused outright: the host's kernel answered, and
+     * nothing listened where the prober asked. False after an answer, a timeout, or no probe yet.
+     */
+    default boolean refused(Node node) {
+        return false;
+    }
+
+    /**
+     * Whether the last probe found every daemon of the node that this prober asks, at least two
+     * of them one of which answered it before, refusing connections: the host answers and nothing
+     * of the node runs any more (its processes were killed, it is shutting down). Stronger than a
+     * single refusal, which a restarting slurmd gives too, so a watch may confirm such a node
+     * sooner. False for probes that ask only one daemon.
+     */
+    default boolean gone(Node node) {
+        return false;
+    }
 }

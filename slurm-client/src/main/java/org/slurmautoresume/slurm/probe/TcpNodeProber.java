@@ -1,10 +1,13 @@
 package org.slurmautoresume.slurm.probe;
 
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slurmautoresume.slurm.model.Node;
 
 /**
@@ -21,6 +24,7 @@ public final class TcpNodeProber implements NodeProber {
     public static final int DEFAULT_SLURMD_PORT = 6818;
 
     private final Duration timeout;
+    private final Set<String> refused = ConcurrentHashMap.newKeySet();
 
     public TcpNodeProber(Duration timeout) {
         if (timeout.isNegative() || timeout.isZero()) {
@@ -35,11 +39,23 @@ public final class TcpNodeProber implements NodeProber {
         int port = node.port().orElse(DEFAULT_SLURMD_PORT);
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(host, port), Math.toIntExact(timeout.toMillis()));
+            refused.remove(node.name());
             return Optional.empty();
         } catch (IOException e) {
+            if (e instanceof ConnectException) {
+                refused.add(node.name());
+            } else {
+                refused.remove(node.name());
+            }
             return Optional.of("slurmd at " + host + ":" + port + " did not accept a TCP connection within "
                     + timeout.toMillis() + " ms (" + e.getClass().getSimpleName()
                     + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
         }
+    }
+
+    /** A connection refused (ConnectException): slurmd is not listening, though the host answers. */
+    @Override
+    public boolean refused(Node node) {
+        return refused.contains(node.name());
     }
 }

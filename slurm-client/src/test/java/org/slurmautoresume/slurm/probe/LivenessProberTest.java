@@ -1,12 +1,14 @@
 package org.slurmautoresume.slurm.probe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -38,7 +40,14 @@ class LivenessProberTest {
 
     /** Answers the first {@code answers} connections with {@code line}, then leaves the rest to the kernel's queue. */
     private int serve(String line, int answers) throws IOException {
-        server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        return serveOn(0, line, answers);
+    }
+
+    /** As {@link #serve}, on {@code port} (0: any free one). */
+    private int serveOn(int port, String line, int answers) throws IOException {
+        server = new ServerSocket();
+        server.setReuseAddress(true);
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 50);
         Thread thread = new Thread(() -> {
             for (int i = 0; i < answers; i++) {
                 try (Socket peer = server.accept(); OutputStream out = peer.getOutputStream()) {
@@ -98,6 +107,62 @@ class LivenessProberTest {
         LivenessProber prober = new LivenessProber(TIMEOUT, port, true, FALLBACK);
         assertEquals(Optional.empty(), prober.unreachable(node()));
         assertEquals(false, prober.reportsUnhealthy(node()), "an answer about another node says nothing of node2");
+    }
+
+    /** A slurmd that refuses connections (nothing listens; the host answers), or, with false, one that times out. */
+    private static NodeProber slurmdRefusing(boolean refusing) {
+        return new NodeProber() {
+            @Override
+            public Optional<String> unreachable(Node node) {
+                return Optional.of(refusing ? "slurmd refused" : "slurmd timed out");
+            }
+
+            @Override
+            public boolean refused(Node node) {
+                return refusing;
+            }
+        };
+    }
+
+    @Test
+    void anAgentThatGreetedAndNowRefusesWithItsSlurmdIsAGoneNode() throws IOException {
+        int port = serve(LivenessProber.GREETING + "node2 ok\n", 1);
+        LivenessProber prober = new LivenessProber(TIMEOUT, port, true, slurmdRefusing(true));
+        assertEquals(Optional.empty(), prober.unreachable(node()));
+        assertFalse(prober.gone(node()), "it answered");
+        server.close(); // the agent's port now refuses: the kernel answers, nothing listens
+        Optional<String> miss = prober.unreachable(node());
+        assertTrue(miss.orElseThrow().contains("which answered before, refused the connection, and so did slurmd"),
+                miss.toString());
+        assertTrue(prober.gone(node()));
+        assertTrue(prober.refused(node()));
+    }
+
+    @Test
+    void oneRefusingDaemonIsNotAGoneNode() throws IOException {
+        int port = serve(LivenessProber.GREETING + "node2 ok\n", 1);
+        LivenessProber timesOut = new LivenessProber(TIMEOUT, port, true, slurmdRefusing(false));
+        assertEquals(Optional.empty(), timesOut.unreachable(node()));
+        server.close();
+        assertEquals(Optional.of("slurmd timed out"), timesOut.unreachable(node()));
+        assertFalse(timesOut.gone(node()), "slurmd timed out: not a refusal");
+        // An agent that never greeted this prober refuses: only slurmd's word counts, and one refusal is not enough.
+        LivenessProber neverGreeted = new LivenessProber(TIMEOUT, port, true, slurmdRefusing(true));
+        assertEquals(Optional.of("slurmd refused"), neverGreeted.unreachable(node()));
+        assertFalse(neverGreeted.gone(node()));
+    }
+
+    @Test
+    void aGoneNodeWhoseAgentAnswersAgainIsNoLongerGone() throws IOException {
+        int port = serve(LivenessProber.GREETING + "node2 ok\n", 1);
+        LivenessProber prober = new LivenessProber(TIMEOUT, port, true, slurmdRefusing(true));
+        prober.unreachable(node());
+        server.close();
+        prober.unreachable(node());
+        assertTrue(prober.gone(node()));
+        serveOn(port, LivenessProber.GREETING + "node2 ok\n", 1); // the agent restarted on its port
+        assertEquals(Optional.empty(), prober.unreachable(node()));
+        assertFalse(prober.gone(node()));
     }
 
     @Test

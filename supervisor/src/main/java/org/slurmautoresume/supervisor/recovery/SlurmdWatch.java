@@ -17,16 +17,40 @@ import org.slurmautoresume.slurm.model.Node;
  * reports the nodes that failed {@code threshold} probes in a row, once. A dead node is seen in
  * seconds instead of after slurmctld's SlurmdTimeout (300 s by default), which is what lets a
  * job submitted without --no-kill be repaired before Slurm kills it.
+ *
+ * <p>A node the prober finds {@linkplain NodeProber#gone gone} (its agent, which answered
+ * before, and its slurmd both refuse connections: nothing of the node runs) is probed again
+ * after {@code gonePace} instead of the interval, so its misses add up in a fraction of the
+ * time; the threshold stays, and a node that merely times out or whose slurmd alone refuses (a
+ * slurmd restart) keeps the interval's pace.
  */
 public final class SlurmdWatch {
 
+    /** How a round waits for the next; a test replaces it to see the pace. */
+    @FunctionalInterface
+    interface Pause {
+        void sleep(long millis) throws InterruptedException;
+    }
+
     private final NodeProber prober;
     private final Duration interval;
+    private final Duration gonePace;
     private final int threshold;
+    private final Pause pause;
 
     public SlurmdWatch(NodeProber prober, Duration interval, int threshold) {
+        this(prober, interval, interval, threshold);
+    }
+
+    public SlurmdWatch(NodeProber prober, Duration interval, Duration gonePace, int threshold) {
+        this(prober, interval, gonePace, threshold, Thread::sleep);
+    }
+
+    SlurmdWatch(NodeProber prober, Duration interval, Duration gonePace, int threshold, Pause pause) {
         this.prober = Objects.requireNonNull(prober);
         this.interval = Objects.requireNonNull(interval);
+        this.gonePace = Objects.requireNonNull(gonePace);
+        this.pause = Objects.requireNonNull(pause);
         if (threshold < 1) {
             throw new IllegalArgumentException("threshold must be at least 1: " + threshold);
         }
@@ -57,6 +81,7 @@ public final class SlurmdWatch {
             }
             List<String> suspects = new ArrayList<>();
             boolean readNow = false;
+            boolean hurry = false;
             for (Node node : nodes) {
                 int missed = prober.unreachable(node).isPresent() ? misses.getOrDefault(node.name(), 0) + 1 : 0;
                 misses.put(node.name(), missed);
@@ -64,6 +89,7 @@ public final class SlurmdWatch {
                     suspects.add(node.name());
                 }
                 readNow |= missed == 0 && prober.reportsUnhealthy(node);
+                hurry |= missed > 0 && prober.gone(node);
             }
             if (!suspects.isEmpty() && running.getAsBoolean()) {
                 onSuspects.accept(suspects);
@@ -76,7 +102,7 @@ public final class SlurmdWatch {
             try {
                 // A silent node's probe already took its timeout: the round, not each pause, lasts the interval.
                 long spent = (System.nanoTime() - roundStart) / 1_000_000;
-                Thread.sleep(Math.max(0, interval.toMillis() - spent));
+                pause.sleep(Math.max(0, (hurry ? gonePace : interval).toMillis() - spent));
             } catch (InterruptedException e) {
                 return;
             }

@@ -41,8 +41,11 @@ final class StepWatch {
         /** Before the first probe: the agent records the job's nodes, so they stay its own after a shrink. */
         void watching(Step step);
 
-        /** Some of the step's nodes missed {@link #PROBE_MISSES} probes in a row while srun still ran. */
-        void silent(Step step, Srun srun, List<String> suspects);
+        /**
+         * Some of the step's nodes missed {@link #PROBE_MISSES} probes in a row while srun still
+         * ran; {@code gone}: those of them whose agent and slurmd both refused the last probe.
+         */
+        void silent(Step step, Srun srun, List<String> suspects, List<String> gone);
 
         /**
          * Some of the step's nodes were taken out of service while srun still ran, though their
@@ -59,6 +62,11 @@ final class StepWatch {
     /** Fast detection: a probe every second, three misses in a row make a node suspect. */
     static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
     static final int PROBE_MISSES = 3;
+    /**
+     * The pace of probes for a node that is gone (its agent and its slurmd both refuse): the
+     * three misses then take half a second, not two to three.
+     */
+    static final Duration GONE_PACE = Duration.ofMillis(250);
     /**
      * Slurm's view of the step's nodes is read every this many probes (one scontrol call for all
      * of them): a node its own agent marked on a GPU fault ends the step within about this many
@@ -195,9 +203,11 @@ final class StepWatch {
         }
         timeline.record(EventHistory.Kind.WATCH, java.util.OptionalLong.empty(), "nodes", step.nodeList());
         Map<String, Node> lastRead = new ConcurrentHashMap<>();
-        new SlurmdWatch(prober.get(), PROBE_INTERVAL, PROBE_MISSES).watch(nodes.get(), srun::isAlive, suspects -> {
+        NodeProber probing = prober.get();
+        new SlurmdWatch(probing, PROBE_INTERVAL, GONE_PACE, PROBE_MISSES).watch(nodes.get(), srun::isAlive, suspects -> {
             handedOn.set(true);
-            to.silent(step, srun, suspects);
+            to.silent(step, srun, suspects, nodes.get().stream().filter(n -> suspects.contains(n.name()))
+                    .filter(probing::gone).map(Node::name).toList());
         }, () -> markedOut(step, lastRead), STATE_EVERY_PROBES, marked -> {
             handedOn.set(true);
             to.markedOut(step, srun, marked.stream().map(lastRead::get).toList());

@@ -1,6 +1,7 @@
 package org.slurmautoresume.supervisor.recovery;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -88,5 +89,51 @@ class SlurmdWatchTest {
                 }, 3, marked::add);
         assertEquals(List.of(List.of("node2")), marked);
         assertEquals(1, asked.get(), "in the first round, not at the third");
+    }
+
+    /** A prober after a script of misses per node; {@code goneNodes} miss as gone (agent and slurmd refuse). */
+    private static NodeProber scriptedGone(Map<String, Deque<Boolean>> misses, List<String> goneNodes) {
+        NodeProber misser = scripted(misses);
+        Map<String, Boolean> lastMissed = new java.util.concurrent.ConcurrentHashMap<>();
+        return new NodeProber() {
+            @Override
+            public Optional<String> unreachable(Node node) {
+                Optional<String> miss = misser.unreachable(node);
+                lastMissed.put(node.name(), miss.isPresent());
+                return miss;
+            }
+
+            @Override
+            public boolean gone(Node node) {
+                return goneNodes.contains(node.name()) && lastMissed.getOrDefault(node.name(), false);
+            }
+        };
+    }
+
+    @Test
+    void aGoneNodeIsProbedAtTheFasterPaceAndReportedAfterTheSameMisses() {
+        Map<String, Deque<Boolean>> misses = Map.of(
+                "node1", new ArrayDeque<>(List.of(false, false, false, false, false)),
+                "node2", new ArrayDeque<>(List.of(false, true, true, true)));
+        List<Long> pauses = new ArrayList<>();
+        List<List<String>> reports = new ArrayList<>();
+        new SlurmdWatch(scriptedGone(misses, List.of("node2")), Duration.ofSeconds(1), Duration.ofMillis(250), 3,
+                pauses::add).watch(List.of(node("node1"), node("node2")), () -> true, reports::add);
+        assertEquals(List.of(List.of("node2")), reports);
+        assertEquals(3, pauses.size(), "a pause after each round but the last: " + pauses);
+        assertTrue(pauses.get(0) > 900, "the interval while all answer: " + pauses);
+        assertTrue(pauses.get(1) <= 250 && pauses.get(2) <= 250, "the gone pace once node2 is gone: " + pauses);
+    }
+
+    @Test
+    void aNodeThatOnlyMissesKeepsTheIntervalsPace() {
+        Map<String, Deque<Boolean>> misses = Map.of("node2", new ArrayDeque<>(List.of(true, true, true)));
+        List<Long> pauses = new ArrayList<>();
+        List<List<String>> reports = new ArrayList<>();
+        new SlurmdWatch(scriptedGone(misses, List.of()), Duration.ofSeconds(1), Duration.ofMillis(250), 3,
+                pauses::add).watch(List.of(node("node2")), () -> true, reports::add);
+        assertEquals(List.of(List.of("node2")), reports);
+        assertEquals(2, pauses.size(), pauses.toString());
+        assertTrue(pauses.stream().allMatch(p -> p > 900), "a timeout or a lone refusal waits the interval: " + pauses);
     }
 }

@@ -51,7 +51,7 @@ class StepWatchTest {
         }
 
         @Override
-        public synchronized void silent(Step step, Srun srun, List<String> suspects) {
+        public synchronized void silent(Step step, Srun srun, List<String> suspects, List<String> gone) {
             calls.add("silent " + suspects + " on " + Thread.currentThread().getName());
             srun.kill();
         }
