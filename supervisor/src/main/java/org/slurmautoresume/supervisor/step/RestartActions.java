@@ -45,8 +45,13 @@ import org.slurmautoresume.supervisor.rules.RuleViolation;
  */
 final class RestartActions implements StepWatch.SlurmdFindings {
 
-    /** How long srun may take to end by itself after its step was cancelled for a dead node. */
-    private static final Duration SRUN_GRACE = Duration.ofMillis(500);
+    /**
+     * How long srun may take to end by itself after its step was cancelled for a dead node,
+     * counted from the scancel (the shrink runs meanwhile): long enough for the survivors' last
+     * output, which their slurmstepd sends as they are killed. srun itself never ends sooner: it
+     * waits up to 7 s for the dead node's tasks, which will never report.
+     */
+    static final Duration SRUN_GRACE = Duration.ofMillis(250);
 
     private final SlurmClient slurm;
     private final SlurmControl control;
@@ -222,12 +227,13 @@ final class RestartActions implements StepWatch.SlurmdFindings {
                 markedByWatch.set(List.copyOf(marked));
                 faultyMarked = true;
                 log.say("ending step " + step.fullId() + " now so it can run again without " + Hostlist.compress(marked));
+                long cancelled = System.nanoTime();
                 control.cancel(StepId.parse(step.fullId()));
                 // A job to be requeued keeps its size; any other loses the node, or cannot end while it is dead.
                 if (active().isPresent() && (noRepairFor(marked).isEmpty() || !requeueAtEnd)) {
                     recovery.dropNow(step.jobId(), marked);
                 }
-                SrunStopper.stop(srun, SRUN_GRACE);
+                SrunStopper.stop(srun, SRUN_GRACE.minusNanos(System.nanoTime() - cancelled));
             }
         } catch (AgentException e) {
             log.say("the agent could not confirm the fault (" + e.getMessage() + ")");
