@@ -10,7 +10,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import org.slurmautoresume.agent.protocol.AgentClient;
 import org.slurmautoresume.agent.server.AgentMetrics;
@@ -20,24 +19,13 @@ import org.slurmautoresume.agent.server.AgentServer;
 import org.slurmautoresume.agent.server.AgentService;
 import org.slurmautoresume.agent.server.AuditLog;
 import org.slurmautoresume.agent.server.GpuHealthWatch;
-import org.slurmautoresume.nodeops.health.DcgmCheck;
-import org.slurmautoresume.nodeops.health.GpuCheck;
-import org.slurmautoresume.nodeops.health.GresGpus;
-import org.slurmautoresume.nodeops.health.HealthContext;
-import org.slurmautoresume.nodeops.health.HealthSettings;
-import org.slurmautoresume.nodeops.health.ToolLocator;
 import org.slurmautoresume.slurm.probe.TcpNodeProber;
 import org.slurmautoresume.slurm.probe.LivenessProber;
 import org.slurmautoresume.slurm.probe.NodeProber;
 import org.slurmautoresume.agent.server.LivenessListener;
 import org.slurmautoresume.agent.server.NodeVerdict;
 import org.slurmautoresume.agent.server.UnixUsers;
-import org.slurmautoresume.agent.server.NodeXidWatch;
-import org.slurmautoresume.agent.server.XidResponder;
-import org.slurmautoresume.nodeops.health.LocalNode;
 import org.slurmautoresume.nodeops.xid.XidWatch;
-import org.slurmautoresume.slurm.client.SlurmControl;
-import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.nodeops.sweep.CommandNodeHealth;
 import org.slurmautoresume.nodeops.health.NodeHealth;
 import org.slurmautoresume.nodeops.sweep.Sweep;
@@ -48,6 +36,7 @@ import org.slurmautoresume.nodeops.sweep.SweepPolicyLoader;
 import org.slurmautoresume.nodeops.sweep.SweepSchedule;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -123,35 +112,8 @@ final class AgentCommand implements Callable<Integer> {
                 + " did (nodes marked, requests answered); docs/metrics.md lists them. Default: not served.")
     private String metricsListen;
 
-    @Option(names = "--node", paramLabel = "NAME",
-            description = "The Slurm name of the node this agent runs on, which its Xid watch marks. Default:"
-                + " SLURMD_NODENAME, else the short host name.")
-    private String node;
-
-    @Option(names = "--xid-source", paramLabel = "auto|off|PATH", defaultValue = NodeXidWatch.AUTO,
-            description = "Watch this node's kernel log for NVIDIA Xid errors and mark the node fail at once on a"
-                + " reset-class one (reason Action:Reboot) or an isolate-class one (Action:Replace); other Xids are"
-                + " counted and logged. auto (default): /dev/kmsg when the NVIDIA driver is loaded, else no watch;"
-                + " off: no watch; /dev/kmsg; or a file of kernel records owned and writable by root alone (a"
-                + " simulated node's kernel log). docs/health-checks.md explains the table and the guards.")
-    private String xidSource;
-
-    @Option(names = "--gpu-check-every", paramLabel = "SECONDS", defaultValue = "60",
-            description = "Run the GPU checks of `autoresume health` that do not disturb a job (nvidia-smi: GPU count"
-                + " against the node's gpu Gres, uncorrected ECC, pending page retirement, row remapping; `dcgmi health"
-                + " -c`, no diag) every SECONDS, and mark the node fail when one finds a fault that a reboot"
-                + " (Action:Reboot) or a replacement (Action:Replace) fixes and a second run 5 s later finds it again."
-                + " Nothing runs where neither nvidia-smi nor dcgmi is found. 0: never. Default: ${DEFAULT-VALUE}.")
-    private int gpuCheckEverySeconds;
-
-    @Option(names = "--gpu-tools", paramLabel = "DIR",
-            description = "Look for nvidia-smi and dcgmi in DIR before PATH (a simulated node's stand-ins:"
-                + " `local-cluster.sh gpu-tools NODE`). Default: PATH only.")
-    private Path gpuTools;
-
-    /** Where the Xid watch looks up this node's PCI devices: tests point it at a tree with a GPU in it. */
-    @Option(names = "--sysfs-root", paramLabel = "DIR", defaultValue = "/sys", hidden = true)
-    private Path sysfsRoot;
+    @Mixin
+    private OwnNodeWatches ownNode;
 
     @Option(names = "--liveness-port", paramLabel = "PORT", defaultValue = "" + LivenessProber.DEFAULT_PORT,
             description = "Greet every TCP connection to PORT with one line and close it, so that supervisors and"
@@ -247,8 +209,8 @@ final class AgentCommand implements Callable<Integer> {
             throw new CliException(ExitCode.FAILED, "--state-dir: " + e.getMessage(), e);
         }
         NodeVerdict verdict = new NodeVerdict();
-        Optional<XidWatch> xidWatch = startXidWatch(audit, metrics, verdict);
-        Optional<GpuHealthWatch> gpuWatch = startGpuWatch(audit, metrics, verdict);
+        Optional<XidWatch> xidWatch = ownNode.startXidWatch(context, audit, metrics, verdict);
+        Optional<GpuHealthWatch> gpuWatch = ownNode.startGpuWatch(context, audit, metrics, verdict);
         Optional<HTTPServer> metricsServer = Optional.empty();
         if (metricsAddress.isPresent()) {
             try {
@@ -267,7 +229,7 @@ final class AgentCommand implements Callable<Integer> {
             audit.close();
             throw new CliException(ExitCode.FAILED, "cannot listen on " + socket + ": " + e.getMessage(), e);
         }
-        Optional<LivenessListener> liveness = AgentLiveness.start(livenessPort, node, verdict, context,
+        Optional<LivenessListener> liveness = AgentLiveness.start(livenessPort, ownNode.givenName(), verdict, context,
                 spec.commandLine().getErr());
         Optional<SweepSchedule> sweeps = Optional.empty();
         if (sweepEverySeconds > 0) {
@@ -295,73 +257,13 @@ final class AgentCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         err.println("autoresume agent: listening on " + server.socket() + ", audit log " + audit.file()
                 + (sweepEverySeconds > 0 ? ", sweeping every " + sweepEverySeconds + " s" : "")
-                + NodeXidWatch.resolve(xidSource).map(p -> ", watching " + p + " for Xids of node " + node).orElse(
-                        ", no Xid watch" + (xidSource.equals(NodeXidWatch.AUTO) ? " (no NVIDIA driver loaded)" : ""))
-                + (gpuWatch.isPresent() ? ", GPU checks every " + gpuCheckEverySeconds + " s"
-                        : gpuCheckEverySeconds > 0 ? ", no GPU checks (neither nvidia-smi nor dcgmi found)" : "")
+                + ownNode.describe(gpuWatch.isPresent())
                 + liveness.map(l -> ", answering liveness probes on port " + l.port()).orElse(", no liveness port")
                 + metricsServer.map(m -> ", metrics on http://" + hostForUrl(metricsAddress.get()) + ":" + m.getPort()
                         + "/metrics").orElse(""));
         err.flush();
         server.awaitStopped();
         return ExitCode.OK.code();
-    }
-
-    private Optional<XidWatch> startXidWatch(AuditLog audit, AgentMetrics metrics, NodeVerdict verdict) {
-        if (NodeXidWatch.resolve(xidSource).isEmpty()) {
-            return Optional.empty();
-        }
-        String name = ownNode("--xid-source");
-        try {
-            Optional<XidWatch> watch = NodeXidWatch.start(xidSource, sysfsRoot, new XidResponder(name, context.slurm(),
-                    new SlurmControl(context.runner()), audit, metrics, verdict));
-            watch.ifPresent(w -> metrics.followKernelLog(w::lastSequence));
-            return watch;
-        } catch (IOException e) {
-            throw new CliException(ExitCode.USAGE, "--xid-source: " + e.getMessage(), e);
-        }
-    }
-
-    private Optional<GpuHealthWatch> startGpuWatch(AuditLog audit, AgentMetrics metrics, NodeVerdict verdict) {
-        if (gpuCheckEverySeconds < 0) {
-            throw new CliException(ExitCode.USAGE, "--gpu-check-every must be 0 (never) or a number of seconds: "
-                    + gpuCheckEverySeconds);
-        }
-        if (gpuTools != null && !Files.isDirectory(gpuTools)) {
-            throw new CliException(ExitCode.USAGE, "--gpu-tools: not a directory: " + gpuTools);
-        }
-        String path = context.environment().getOrDefault("PATH", ToolLocator.FALLBACK_PATH);
-        ToolLocator tools = new ToolLocator(gpuTools == null ? path : gpuTools.toAbsolutePath() + ":" + path);
-        if (gpuCheckEverySeconds == 0 || (tools.find("nvidia-smi").isEmpty() && tools.find("dcgmi").isEmpty())) {
-            return Optional.empty();
-        }
-        String name = ownNode("--gpu-check-every");
-        HealthContext checks = new HealthContext(context.toolRunner(), tools, HealthSettings.defaults(),
-                () -> gpusFromSlurm(name));
-        return Optional.of(GpuHealthWatch.start(List.of(GpuCheck.smiOnly(), DcgmCheck.healthOnly()), checks, name,
-                context.slurm(), new SlurmControl(context.runner()), audit, metrics, verdict,
-                Duration.ofSeconds(gpuCheckEverySeconds)));
-    }
-
-    /** The gpu Gres Slurm has for the node: what nvidia-smi's count is compared with; empty when unknown. */
-    private OptionalInt gpusFromSlurm(String name) {
-        try {
-            return GresGpus.ofNode(context.slurm(), name);
-        } catch (RuntimeException e) {
-            return OptionalInt.empty();
-        }
-    }
-
-    /** This node's Slurm name, which {@code option}'s watch marks: --node, else SLURMD_NODENAME or the host name. */
-    private String ownNode(String option) {
-        if (node == null) {
-            node = LocalNode.name(context.environment()).orElseThrow(() -> new CliException(ExitCode.USAGE,
-                    option + ": this node's Slurm name is unknown (no SLURMD_NODENAME, no host name): give --node"));
-        }
-        if (!Hostlist.isValidHostname(node)) {
-            throw new CliException(ExitCode.USAGE, "--node: not a valid node name: \"" + node + "\"");
-        }
-        return node;
     }
 
     /** {@code PORT} or {@code HOST:PORT} ({@code [v6]:PORT} too); port 0 takes a free one. */

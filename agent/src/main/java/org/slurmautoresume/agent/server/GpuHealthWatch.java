@@ -19,8 +19,6 @@ import org.slurmautoresume.nodeops.health.HealthAction;
 import org.slurmautoresume.nodeops.health.HealthCheck;
 import org.slurmautoresume.nodeops.health.HealthContext;
 import org.slurmautoresume.slurm.client.NodeMark;
-import org.slurmautoresume.slurm.client.SlurmClient;
-import org.slurmautoresume.slurm.client.SlurmControl;
 
 /**
  * The agent's own GPU checks at an interval ({@code --gpu-check-every}): nvidia-smi (GPU count,
@@ -72,12 +70,10 @@ public final class GpuHealthWatch implements Closeable {
     }
 
     /** The agent's watch for {@code node}: what {@code autoresume health} runs, less what would disturb a job. */
-    public static GpuHealthWatch start(List<HealthCheck> checks, HealthContext context, String node,
-                                       SlurmClient slurm, SlurmControl control, AuditLog audit,
-                                       AgentMetrics metrics, NodeVerdict verdict, Duration every) {
+    public static GpuHealthWatch start(List<HealthCheck> checks, HealthContext context, OwnNodeMarker marker,
+                                       AuditLog audit, AgentMetrics metrics, Duration every) {
         Duration confirm = every.compareTo(Duration.ofSeconds(5)) < 0 ? every : Duration.ofSeconds(5);
-        GpuHealthWatch watch = new GpuHealthWatch(checks, context, new OwnNodeMarker(node, slurm, control, metrics,
-                verdict), audit, metrics, every, confirm);
+        GpuHealthWatch watch = new GpuHealthWatch(checks, context, marker, audit, metrics, every, confirm);
         watch.timer.schedule(watch::roundAndReschedule, 0, TimeUnit.MILLISECONDS);
         return watch;
     }

@@ -15,8 +15,11 @@ import org.slurmautoresume.slurm.model.Node;
  * check): {@code fail} with {@code Action:Replace} or {@code Action:Reboot} and the evidence,
  * counted in the metrics and told to the liveness port. A node that is already out of service
  * (down, drained, failing) keeps the reason it has: an administrator's or an earlier mark's.
+ * One per agent, shared by its Xid watch and its GPU checks; the Slurm client and control it is
+ * given should ride out a slurmctld outage (a fault found while the controller restarts is
+ * marked once it answers, not lost).
  */
-final class OwnNodeMarker {
+public final class OwnNodeMarker {
 
     private static final Logger LOG = LoggerFactory.getLogger(OwnNodeMarker.class);
 
@@ -26,7 +29,8 @@ final class OwnNodeMarker {
     private final AgentMetrics metrics;
     private final NodeVerdict verdict;
 
-    OwnNodeMarker(String node, SlurmClient slurm, SlurmControl control, AgentMetrics metrics, NodeVerdict verdict) {
+    public OwnNodeMarker(String node, SlurmClient slurm, SlurmControl control, AgentMetrics metrics,
+                         NodeVerdict verdict) {
         this.node = Objects.requireNonNull(node);
         this.slurm = Objects.requireNonNull(slurm);
         this.control = Objects.requireNonNull(control);
@@ -34,7 +38,7 @@ final class OwnNodeMarker {
         this.verdict = Objects.requireNonNull(verdict);
     }
 
-    String node() {
+    public String node() {
         return node;
     }
 

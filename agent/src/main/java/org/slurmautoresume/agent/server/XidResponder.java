@@ -9,8 +9,6 @@ import org.slf4j.LoggerFactory;
 import org.slurmautoresume.nodeops.xid.XidCatalog;
 import org.slurmautoresume.nodeops.xid.XidWatch;
 import org.slurmautoresume.slurm.client.NodeMark;
-import org.slurmautoresume.slurm.client.SlurmClient;
-import org.slurmautoresume.slurm.client.SlurmControl;
 
 /**
  * What the agent does with an Xid its own node's kernel reported: a reset-class one marks the
@@ -34,11 +32,10 @@ public final class XidResponder implements XidWatch.Listener {
     private final AuditLog audit;
     private final AgentMetrics metrics;
 
-    /** @param verdict told when the node was marked, so that the liveness port says so */
-    public XidResponder(String node, SlurmClient slurm, SlurmControl control, AuditLog audit, AgentMetrics metrics,
-                        NodeVerdict verdict) {
-        this.marker = new OwnNodeMarker(node, slurm, control, metrics, verdict);
-        this.node = node;
+    /** @param marker marks the node (and tells the liveness port so) */
+    public XidResponder(OwnNodeMarker marker, AuditLog audit, AgentMetrics metrics) {
+        this.marker = Objects.requireNonNull(marker);
+        this.node = marker.node();
         this.audit = Objects.requireNonNull(audit);
         this.metrics = Objects.requireNonNull(metrics);
     }

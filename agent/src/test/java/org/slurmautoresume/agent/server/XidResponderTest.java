@@ -9,6 +9,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import java.time.Duration;
+import org.slurmautoresume.slurm.exec.CommandResult;
+import org.slurmautoresume.slurm.exec.CommandRunner;
+import org.slurmautoresume.slurm.exec.ControllerOutage;
+import org.slurmautoresume.slurm.exec.RetryPolicy;
 import org.junit.jupiter.api.io.TempDir;
 import org.slurmautoresume.nodeops.xid.XidCatalog.XidClass;
 import org.slurmautoresume.nodeops.xid.XidEvent;
@@ -29,8 +34,8 @@ class XidResponderTest {
     private final NodeVerdict verdict = new NodeVerdict();
 
     private XidResponder responder(String node) throws IOException {
-        return new XidResponder(node, new SlurmClient(slurm.runner), new SlurmControl(slurm.runner),
-                new AuditLog(dir.resolve("audit.log")), metrics, verdict);
+        return new XidResponder(new OwnNodeMarker(node, new SlurmClient(slurm.runner), new SlurmControl(slurm.runner),
+                metrics, verdict), new AuditLog(dir.resolve("audit.log")), metrics);
     }
 
     private static Sighting sighting(int code, XidClass xidClass, boolean afterStart) {
@@ -73,5 +78,25 @@ class XidResponderTest {
         responder("node2").seen(sighting(79, XidClass.RESET, true));
         assertEquals(List.of(), slurm.updates);
         assertTrue(Files.readString(dir.resolve("audit.log")).contains("not marked"));
+    }
+
+    @Test
+    void anXidSeenWhileSlurmctldIsAwayIsMarkedOnceItAnswers() throws IOException {
+        // slurmctld away for the first three calls (the read of the node, then the mark twice), then back.
+        int[] away = {3};
+        List<String> paused = new java.util.ArrayList<>();
+        CommandRunner restarting = request -> away[0]-- > 0
+                ? new CommandResult(request, 1, "", "slurm_update error: Unable to contact slurm controller (connect failure)",
+                        false, Duration.ZERO)
+                : slurm.runner.run(request);
+        CommandRunner riding = new ControllerOutage(Duration.ofSeconds(180), ControllerOutage.Listener.NONE,
+                RetryPolicy.DEFAULT, d -> paused.add(d.toString()), System::nanoTime, () -> 7).riding(restarting);
+        XidResponder responder = new XidResponder(new OwnNodeMarker("node1", new SlurmClient(riding),
+                new SlurmControl(riding), metrics, verdict), new AuditLog(dir.resolve("audit.log")), metrics);
+        responder.seen(sighting(79, XidClass.RESET, true));
+        assertEquals(1, slurm.updates.size(), "marked once slurmctld answered: " + slurm.updates);
+        assertEquals(3, paused.size(), "a pause after each unanswered call");
+        assertTrue(verdict.unhealthy());
+        assertTrue(Files.readString(dir.resolve("audit.log")).contains("marked fail: Action:Reboot"));
     }
 }
