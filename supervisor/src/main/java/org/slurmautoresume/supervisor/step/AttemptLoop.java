@@ -177,6 +177,9 @@ final class AttemptLoop {
                 .map(rule -> new CheckpointMonitor(rule, checkpoints.orElseThrow(), InstantSource.system())),
                 InstantSource.system(), ticker, scanner, this::onRuleViolation);
         StepWatch watch = new StepWatch(slurm, jobId, log, timeline, prober, actions.slurmdFindings(), rules);
+        if (attempt > 1) {
+            actions.pauseAt(PhasePause.Phase.RERUN);
+        }
         Srun step;
         try {
             step = launcher.start(AttemptLaunch.argv(srunArgv, actions.overlapNextAttempt(), actions.stepNodes()),
@@ -203,6 +206,9 @@ final class AttemptLoop {
         long ended = System.nanoTime();
         previousAttemptEnded = ended;
         watch.attemptEnded(status);
+        if (status != 0) {
+            actions.pauseAt(PhasePause.Phase.DIAGNOSIS);
+        }
         AttemptEvidence evidence = evidence(status, step, watch.hosts());
         Classification result = classifier.classify(evidence);
         if (result.outcome() == Outcome.APP_FAILURE && !stop.requested() && actions.slurmdFindings().isPresent()) {

@@ -34,7 +34,7 @@ public final class EventHistory {
     public enum Kind {
         LAUNCH("launch"), DETECTION("detection"), ATTEMPT_ENDED("attempt-ended"), DECISION("decision"),
         DUMP("dump"), REPLACEMENT("replacement"), REQUEUE("requeue"), GIVE_UP("give-up"), SUCCEEDED("succeeded"),
-        PATHS("recovery-paths"), CONTROLLER("controller"), WATCH("watch");
+        PATHS("recovery-paths"), CONTROLLER("controller"), WATCH("watch"), PAUSE("pause");
 
         private final String word;
 

@@ -83,13 +83,16 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     private volatile RecoveryPaths paths = RecoveryPaths.UNKNOWN;
     private volatile Optional<String> agentAway = Optional.empty(); // why no agent answered when the paths were learnt
     private volatile boolean requeueAtEnd; // a node fault with no repair ends in a requeue, which wants the job's size
+    /** A test's pause at one phase of recovery (none unless the job's environment asks for it). */
+    private final PhasePause pause;
 
     /** @param spareRecovery what repairs a step that has in-job spares (see {@link #useInJobSpares}) */
     RestartActions(SlurmClient slurm, CommandRunner runner, Optional<NodeFaultRecovery> recovery,
                    Optional<NodeFaultRecovery> spareRecovery, SupervisorSettings settings, Optional<JobId> jobId,
                    SupervisorLog log, JobTimeline timeline, Optional<RestartHistoryFile> historyFile,
-                   BooleanSupplier stopRequested) {
+                   BooleanSupplier stopRequested, PhasePause pause) {
         this.slurm = slurm;
+        this.pause = pause;
         this.spareRecovery = spareRecovery;
         this.control = new SlurmControl(runner);
         this.recovery = recovery;
@@ -149,6 +152,11 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     /** With in-job spares, the nodes the next attempt must run on (srun's --nodelist); empty without. */
     Optional<List<String>> stepNodes() {
         return spares == null ? Optional.empty() : Optional.of(stepNodes);
+    }
+
+    /** Pauses here when a test asked for it at this phase (see {@link PhasePause}). */
+    void pauseAt(PhasePause.Phase phase) {
+        pause.at(phase);
     }
 
     void beginAttempt() {
@@ -221,6 +229,7 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     private void endStepWithout(Step step, Srun srun, List<String> suspects) {
         try {
             NodeFaultRecovery recovery = watcher().orElseThrow();
+            pause.at(PhasePause.Phase.MARK);
             List<String> marked = recovery.confirmAndMark(step.jobId(), suspects);
             if (!marked.isEmpty() && srun.isAlive()) {
                 faultConfirmedAt = LocalDateTime.now();
@@ -231,6 +240,7 @@ final class RestartActions implements StepWatch.SlurmdFindings {
                 control.cancel(StepId.parse(step.fullId()));
                 // A job to be requeued keeps its size; any other loses the node, or cannot end while it is dead.
                 if (active().isPresent() && (noRepairFor(marked).isEmpty() || !requeueAtEnd)) {
+                    pause.at(PhasePause.Phase.SHRINK);
                     recovery.dropNow(step.jobId(), marked);
                 }
                 SrunStopper.stop(srun, SRUN_GRACE.minusNanos(System.nanoTime() - cancelled));
@@ -333,9 +343,11 @@ final class RestartActions implements StepWatch.SlurmdFindings {
         try {
             if (markedByWatch.get().isEmpty()) {
                 faultConfirmedAt = LocalDateTime.now();
+                pause.at(PhasePause.Phase.MARK);
                 recovery.get().confirmAndMark(job, result.faultyNodes());
             }
             faultyMarked = true;
+            pause.at(PhasePause.Phase.REPLACEMENT);
             overlapNextAttempt = end.stepId().isPresent() && recovery.get().stepLingers(job, end.stepId().get());
             if (overlapNextAttempt) {
                 log.say("step " + job + "." + end.stepId().get() + " is still on record with its CPUs on the surviving"

@@ -160,7 +160,7 @@ public final class StepSupervisor {
                 .or(() -> CheckpointLocator.fromEnvironment(environment));
         StopRequest stop = new StopRequest();
         this.actions = new RestartActions(slurm, runner, recovery, spareRecovery, settings, jobId, log, timeline,
-                historyFile, stop::requested);
+                historyFile, stop::requested, PhasePause.fromEnvironment(environment, timeline));
         this.loop = new AttemptLoop(launcher, slurm, jobId, log, timeline, actions, stop,
                 new AttemptLaunch(environment, checkpoints, log), effective, checkpoints, prober, masterAddress);
     }

@@ -70,7 +70,7 @@ class RestartActionsTest {
                 new AgentClient(agent.socket(), Duration.ofSeconds(5)), new JobResizer(slurm, client, Duration.ofSeconds(5)),
                 new SpareProvider(pool, client), log::say));
         return new RestartActions(client, slurm, recovery, recovery, settings, Optional.of(JobId.parse(FakeSlurm.JOB)), log, timeline,
-                Optional.of(new RestartHistoryFile(dir, "tester", FakeSlurm.JOB)), () -> false);
+                Optional.of(new RestartHistoryFile(dir, "tester", FakeSlurm.JOB)), () -> false, PhasePause.NONE);
     }
 
     private RestartGate gate() {
