@@ -14,7 +14,8 @@ import org.slurmautoresume.slurm.model.Node;
  * How the agent takes its own node out of service after its own finding (an Xid, a failed GPU
  * check): {@code fail} with {@code Action:Replace} or {@code Action:Reboot} and the evidence,
  * counted in the metrics and told to the liveness port. A node that is already out of service
- * (down, drained, failing) keeps the reason it has: an administrator's or an earlier mark's.
+ * (down, drained, failing, a reboot pending) keeps the reason it has: an administrator's or an
+ * earlier mark's.
  * One per agent, shared by its Xid watch and its GPU checks; the Slurm client and control it is
  * given should ride out a slurmctld outage (a fault found while the controller restarts is
  * marked once it answers, not lost).
@@ -48,7 +49,8 @@ public final class OwnNodeMarker {
      */
     String mark(NodeMark.Action action, String detail, String what) {
         Optional<Node> current = currentNode();
-        if (current.isPresent() && !current.get().state().isSchedulable()) {
+        // Not "unschedulable": right after a slurmctld restart every node is UNKNOWN until it registers.
+        if (current.isPresent() && current.get().state().isTakenOut()) {
             String state = current.get().state().display();
             LOG.warn("{} on {}: the node needs {}, but it is already {} ({}): left as it is", what, node,
                     action.reason(), state, current.get().reason().map(r -> r.text()).orElse("no reason"));

@@ -99,4 +99,12 @@ class XidResponderTest {
         assertTrue(verdict.unhealthy());
         assertTrue(Files.readString(dir.resolve("audit.log")).contains("marked fail: Action:Reboot"));
     }
+
+    @Test
+    void aNodeUnknownToARestartedSlurmctldIsStillMarked() throws IOException {
+        // Right after a slurmctld restart every node is UNKNOWN until its slurmd registers again.
+        slurm.nodeText("node1", slurm.nodeText("node1").replaceFirst(" State=\\S+", " State=UNKNOWN"));
+        responder("node1").seen(sighting(79, XidClass.RESET, true));
+        assertEquals(1, slurm.updates.size(), "not taken for a node someone took out of service already");
+    }
 }

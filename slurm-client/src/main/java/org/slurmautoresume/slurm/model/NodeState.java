@@ -61,6 +61,15 @@ public record NodeState(String base, List<String> flags, boolean notResponding) 
         return isDown() || isFail() || notResponding;
     }
 
+    /**
+     * Someone already took the node out of service, with a reason of their own: down, drained,
+     * failing, or a reboot pending. UNKNOWN is not: a restarted slurmctld holds every node UNKNOWN
+     * until its slurmd registers again, whatever the node's health.
+     */
+    public boolean isTakenOut() {
+        return isDown() || isDrain() || isFail() || has("REBOOT_REQUESTED") || has("REBOOT_ISSUED");
+    }
+
     /** Ready for new work: idle or partly used, with no flag that keeps the scheduler away. */
     public boolean isSchedulable() {
         boolean baseOk = base.equals("IDLE") || base.equals("MIXED") || base.equals("ALLOCATED");

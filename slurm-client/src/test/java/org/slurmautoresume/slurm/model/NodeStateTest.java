@@ -34,4 +34,22 @@ class NodeStateTest {
         assertEquals(schedulable, state.isSchedulable());
         assertEquals(text.toUpperCase(java.util.Locale.ROOT), state.display());
     }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        // text | taken out of service by someone, with a reason of their own
+        "IDLE | false",
+        "MIXED+COMPLETING | false",
+        "UNKNOWN | false", // a restarted slurmctld's, until the node registers
+        "UNKNOWN* | false",
+        "ALLOCATED+RESERVED | false",
+        "IDLE+DRAIN | true",
+        "MIXED+DRAIN | true",
+        "IDLE+FAIL | true",
+        "FAILING | true",
+        "DOWN* | true",
+        "IDLE+REBOOT_REQUESTED | true"})
+    void takenOutMeansSomeoneSetItNotThatTheControllerHasNotHeardFromIt(String text, boolean takenOut) {
+        assertEquals(takenOut, NodeState.parse(text).isTakenOut(), text);
+    }
 }
