@@ -216,9 +216,9 @@ final class AttemptLoop {
         }
         List<String> marked = actions.markedByWatch();
         if (!marked.isEmpty() && !stop.requested()) {
-            // We ended the step ourselves (scancel) because its node died: not a user's cancel.
-            result = new Classification(Outcome.NODE_FAULT, "slurmd of " + Hostlist.compress(marked)
-                    + " stopped answering and the agent confirmed it", marked);
+            // We ended the step ourselves (scancel) because of its node: not a user's cancel.
+            result = new Classification(Outcome.NODE_FAULT, actions.watchFinding() + " and the agent confirmed it",
+                    marked);
         }
         timeline.record(EventHistory.Kind.ATTEMPT_ENDED, OptionalLong.empty(), "status", Integer.toString(status),
                 "outcome", result.outcome().name(), "reason", result.reason());

@@ -71,6 +71,8 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     private final BooleanSupplier stopRequested;
     /** Nodes the slurmd watch had marked before it ended the current attempt's step. */
     private final AtomicReference<List<String>> markedByWatch = new AtomicReference<>(List.of());
+    /** What the watch found about those nodes, in words: set with {@link #markedByWatch}. */
+    private volatile String watchFinding = "";
     /** When the fault was confirmed; set before every read, never at construction (zone rules cost 40 ms before srun). */
     private volatile LocalDateTime faultConfirmedAt;
     private volatile Map<String, String> freshVariables = Map.of();
@@ -161,12 +163,18 @@ final class RestartActions implements StepWatch.SlurmdFindings {
 
     void beginAttempt() {
         markedByWatch.set(List.of());
+        watchFinding = "";
         faultyMarked = false;
     }
 
     /** The nodes the slurmd watch marked during this attempt, after which it ended the step; empty if none. */
     List<String> markedByWatch() {
         return markedByWatch.get();
+    }
+
+    /** What the watch found about the nodes it marked ("slurmd of node2 stopped answering"); empty if none. */
+    String watchFinding() {
+        return watchFinding;
     }
 
     /** The node list, sizes and master for the next attempt: the first attempt's until a repair. */
@@ -212,7 +220,7 @@ final class RestartActions implements StepWatch.SlurmdFindings {
         timeline.record(EventHistory.Kind.DETECTION, OptionalLong.empty(), "source", "slurmd-probe", "nodes",
                 Hostlist.compress(suspects), "gone", Hostlist.compress(gone), "reason", why);
         log.say("slurmd of " + Hostlist.compress(suspects) + ": " + why);
-        endStepWithout(step, srun, suspects);
+        endStepWithout(step, srun, suspects, "slurmd of " + Hostlist.compress(suspects) + " stopped answering");
     }
 
     @Override
@@ -222,17 +230,18 @@ final class RestartActions implements StepWatch.SlurmdFindings {
         timeline.record(EventHistory.Kind.DETECTION, OptionalLong.empty(), "source", "node-state", "nodes",
                 Hostlist.compress(names), "reason", why);
         log.say("Slurm took " + why + " out of service while the step ran");
-        endStepWithout(step, srun, names);
+        endStepWithout(step, srun, names, "Slurm took " + why + " out of service");
     }
 
     /** The agent confirms and marks, then the step is ended and the nodes dropped from the job. */
-    private void endStepWithout(Step step, Srun srun, List<String> suspects) {
+    private void endStepWithout(Step step, Srun srun, List<String> suspects, String found) {
         try {
             NodeFaultRecovery recovery = watcher().orElseThrow();
             pause.at(PhasePause.Phase.MARK);
             List<String> marked = recovery.confirmAndMark(step.jobId(), suspects);
             if (!marked.isEmpty() && srun.isAlive()) {
                 faultConfirmedAt = LocalDateTime.now();
+                watchFinding = found;
                 markedByWatch.set(List.copyOf(marked));
                 faultyMarked = true;
                 log.say("ending step " + step.fullId() + " now so it can run again without " + Hostlist.compress(marked));

@@ -123,6 +123,8 @@ class InJobSpareRecoveryTest {
         assertEquals("node[1,3]", job.slurm.jobNodeList());
         assertEquals("--nodelist=node1,node3", srun.starts().get(1).argv().get(1));
         assertEquals("slurmd-probe", only(job.timeline(), "detection").details().get("source"));
+        assertEquals("slurmd of node2 stopped answering and the agent confirmed it", job.timeline().stream()
+                .filter(e -> e.event().equals("attempt-ended")).findFirst().orElseThrow().details().get("reason"));
         assertEquals("in-job-spare", only(job.timeline(), "replacement").details().get("path"));
     }
 
