@@ -101,8 +101,9 @@ Commands:
         Fault injection: simulate NODE dying. First collect the pids of every job step on
         NODE (`scontrol listpids JOB NODE` while its slurmd still answers, plus the
         slurmstepd of each step found by its socket in spool/NODE and all their children),
-        then SIGSTOP and SIGKILL that node's slurmd, the slurmstepd and the tasks together.
-        Prints what was killed.
+        then SIGSTOP and SIGKILL that node's slurmd, the slurmstepd, the tasks and the
+        autoresume agent bound to NODE (`agent --node NODE`) together, as a machine that dies
+        takes its agent with it. Prints what was killed.
   revive-node NODE [--fresh] [--boot] [--timeout S]
         Bring NODE back as a replacement with the same hostname: start its slurmd again and
         wait (default 60 s) until slurmctld sees it registered (new SlurmdStartTime, state
@@ -130,9 +131,11 @@ Commands:
         --no-resume) and `revive-node --fresh` clear them, `revive-node --boot` all but 64.
         The node's processes are untouched: a real job would see CUDA errors, kill its tasks
         to model that.
-  crash-task NODE [--signal SIG]
+  crash-task NODE [--signal SIG] [--job JOB]
         Fault injection: the tasks of every job step on NODE (not batch scripts, not extern
         steps) get SIG (default KILL) while the node, its slurmd and slurmstepd stay up.
+        --job JOB: only JOB's steps, found through NODE's slurmd alone, so this works while
+        slurmctld is away (without it the jobs on NODE are asked of slurmctld).
   kernel-log NODE
         Print the path of NODE's simulated kernel log (created empty, root-only, if missing).
   gpu-tools NODE
@@ -337,21 +340,25 @@ cmd_gpu_fault() {
 }
 
 cmd_crash_task() {
-    local node="" signal="KILL"
+    local node="" signal="KILL" job=""
+    local usage="usage: crash-task NODE [--signal SIG] [--job JOB]"
     while [ "$#" -gt 0 ]; do
         case "$1" in
             --signal) signal="${2:-}"; shift ;;
             --signal=*) signal="${1#*=}" ;;
+            --job) job="${2:-}"; shift ;;
+            --job=*) job="${1#*=}" ;;
             -*) die "crash-task: unknown option '$1'" ;;
-            *) [ -z "$node" ] || die "usage: crash-task NODE [--signal SIG]"; node="$1" ;;
+            *) [ -z "$node" ] || die "$usage"; node="$1" ;;
         esac
         shift
     done
-    [ -n "$node" ] || die "usage: crash-task NODE [--signal SIG]"
+    [ -n "$node" ] || die "$usage"
     validate_node "$node"
     [[ "$signal" =~ ^(KILL|ABRT|SEGV|TERM|BUS)$ ]] || die "crash-task: --signal must be one of KILL ABRT SEGV TERM BUS: '$signal'"
+    [[ -z "$job" || "$job" =~ ^[0-9]+$ ]] || die "crash-task: --job must be a job id: '$job'"
     need_root crash-task
-    crash_task "$node" "$signal"
+    crash_task "$node" "$signal" "$job"
 }
 
 cmd_freeze_node() {

@@ -60,11 +60,12 @@ node_agent_pids() {
     return 0
 }
 
-# kill_node NODE (validated by the caller)
+# kill_node NODE (validated by the caller): the node's processes and its bound agent, at once.
 kill_node() {
     local node="$1" pid t0
     t0="$(now)"
     node_processes "$node"
+    for pid in $(node_agent_pids "$node"); do NODE_PROCS[$pid]="autoresume agent"; done
     local -a all=()
     for pid in "${!NODE_PROCS[@]}"; do
         pid_alive "$pid" && all+=("$pid")
@@ -207,9 +208,11 @@ gpu_fault() {
 # script, not the extern step) on NODE die of SIGNAL while the node, its slurmd and slurmstepd
 # stay up: what a CUDA error after a GPU fault does to a training process.
 crash_task() {
-    local node="$1" signal="$2" job
+    local node="$1" signal="$2" only="${3:-}" job jobs
     local -a tasks=()
-    for job in $(timeout 20 squeue -h -w "$node" -t R -o %A 2>/dev/null || true); do
+    # With a job named, its pids come from the node's slurmd alone: no slurmctld needed.
+    if [ -n "$only" ]; then jobs="$only"; else jobs="$(timeout 20 squeue -h -w "$node" -t R -o %A 2>/dev/null || true)"; fi
+    for job in $jobs; do
         [[ "$job" =~ ^[0-9_]+$ ]] || continue
         mapfile -t -O "${#tasks[@]}" tasks < <(step_task_pids "$job" "$node")
     done
