@@ -24,7 +24,8 @@ import org.slurmautoresume.slurm.model.JobState;
  * it, drops it from the job and re-runs the step at once on the first node and the spare, with
  * no replacement configured and no job expansion; the job ends COMPLETED on two nodes, and the
  * re-run's tasks have their GPUs on the spare. Runs on the GPU shape (GRES and
- * PrologFlags=Contain), where this is the path that works.
+ * PrologFlags=Contain), where this is the path that works, with an agent on every node as in
+ * production: a killed node's agent dies with it.
  */
 class InJobSpareIT {
 
@@ -40,17 +41,23 @@ class InJobSpareIT {
     private static LocalCluster cluster;
     private static SlurmTruth truth;
     private static SupervisedSteps supervised;
+    private static NodeAgents nodeAgents;
 
     @BeforeAll
-    static void startAgentAndPlugin() {
+    static void startAgentsAndPlugin() {
         cluster = LocalCluster.get();
         truth = new SlurmTruth(cluster);
-        supervised = SupervisedSteps.start(cluster, PREFIX);
+        supervised = SupervisedSteps.start(cluster, PREFIX, "--node", "node1");
+        nodeAgents = NodeAgents.start(cluster, supervised, List.of("node2", "node3", "node4"));
     }
 
     @AfterAll
     static void stop() throws InterruptedException {
-        SupervisedSteps.stop(supervised);
+        try {
+            NodeAgents.stop(nodeAgents);
+        } finally {
+            SupervisedSteps.stop(supervised);
+        }
     }
 
     @ParameterizedTest
@@ -69,6 +76,9 @@ class InJobSpareIT {
         String jobId = cluster.submit(script, options);
         try {
             SupervisedSteps.awaitFirstAttempt(cluster, jobId, FIRST_START);
+            // The probes greet node2's agent from their first round: wait for it, so its death is one it saw.
+            Timeline.awaitEvent(cluster, jobId, "the watch of the step's nodes", Duration.ofSeconds(30),
+                    e -> e.is(Timeline.Kind.WATCH));
             long killed = System.nanoTime();
             Instant killedAt = Instant.now();
             cluster.killNode("node2");
@@ -94,6 +104,11 @@ class InJobSpareIT {
             assertTrue(truth.nodeField("node2", "State").contains("FAIL"), truth.nodeField("node2", "State"));
             assertTrue(truth.nodeField("node2", "Reason").startsWith("Action:Replace"), truth.nodeField("node2", "Reason"));
             Timeline timeline = Timeline.of(cluster, jobId);
+            assertFalse(nodeAgents.alive("node2"), "kill-node kills the node's agent with the rest of it");
+            // node2's agent, which had answered the probes, and its slurmd both refused: probed at the faster pace.
+            Timeline.Event detection = timeline.only(Timeline.Kind.DETECTION);
+            assertEquals(List.of("slurmd-probe", "node2", "node2"), List.of(detection.detail("source"),
+                    detection.detail("nodes"), detection.detail("gone")), timeline.toString());
             Timeline.Event replacement = timeline.only(Timeline.Kind.REPLACEMENT);
             assertEquals(List.of("in-job-spare", "node2", "node3", "node[1,3]"), List.of(replacement.detail("path"),
                     replacement.faultyNodes(), replacement.detail("spares"), replacement.detail("stepNodes")),
@@ -108,6 +123,7 @@ class InJobSpareIT {
             cluster.run(List.of("scancel", jobId));
             cluster.reviveNode("node2");
             cluster.run(List.of("scontrol", "update", "nodename=node2", "state=resume"));
+            nodeAgents.restartKilled(cluster);
         }
     }
 
@@ -148,6 +164,7 @@ class InJobSpareIT {
                 cluster.reviveNode(node);
                 cluster.run(List.of("scontrol", "update", "nodename=" + node, "state=resume"));
             }
+            nodeAgents.restartKilled(cluster);
         }
     }
 

@@ -101,6 +101,21 @@ final class LocalAgent {
         process.destroy();
         assertTrue(process.waitFor(30, TimeUnit.SECONDS), "the agent did not stop on SIGTERM");
         assertFalse(Files.exists(socket()), "the agent left its socket behind");
+        removeDirectory();
+    }
+
+    /** Whether the agent still runs: {@code kill-node} kills the agent bound to the node with the rest of it. */
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** After the agent was killed with its node (it had no chance to remove its socket): its directory goes. */
+    void removeAfterDeath() throws InterruptedException {
+        assertTrue(process.waitFor(30, TimeUnit.SECONDS), "the agent is still running");
+        removeDirectory();
+    }
+
+    private void removeDirectory() {
         try (var files = Files.walk(dir)) {
             for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(p);
