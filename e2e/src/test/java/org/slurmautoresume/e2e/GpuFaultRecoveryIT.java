@@ -30,6 +30,8 @@ class GpuFaultRecoveryIT {
 
     private static final Duration FIRST_START = Duration.ofSeconds(300);
     private static final String PREFIX = "85-gpu-fault-it-";
+    /** As long as a controller restart for an upgrade takes on a small cluster (ControllerOutageIT's). */
+    private static final Duration OUTAGE = Duration.ofSeconds(15);
     private static LocalCluster cluster;
 
     @BeforeAll
@@ -117,6 +119,62 @@ class GpuFaultRecoveryIT {
             assertEquals("node2", detection.detail("nodes"), timeline.toString());
             assertEquals(List.of(1, 2), timeline.launchedAttempts(), timeline.toString());
         } finally {
+            cluster.run(List.of("scancel", jobId));
+            cluster.gpuRepair("node2");
+            cluster.run(List.of("scontrol", "update", "nodename=node2", "state=resume"));
+            SupervisedSteps.stop(supervised);
+        }
+    }
+
+    /**
+     * A GPU fault while slurmctld is away (restarted for an upgrade, issue 18): node2's GPU fails
+     * and its task dies while the controller is stopped, so node2's agent cannot mark it yet and
+     * the supervisor cannot read Slurm. The agent's mark keeps trying (--controller-outage) and
+     * lands once slurmctld answers again; the supervisor then finds node2 out of service and the
+     * step runs again on the spare, instead of the fault being lost with the first failed mark.
+     */
+    @Test
+    void aGpuFaultWhileSlurmctldIsAwayIsMarkedOnceItAnswersAndTheStepMovesToTheSpare() throws Exception {
+        SupervisedSteps supervised = SupervisedSteps.start(cluster, PREFIX, "--node", "node2",
+                "--xid-source", cluster.kernelLog("node2").toString());
+        String jobId = supervised.stepWithSpare(cluster, FIRST_START);
+        try {
+            Timeline.awaitEvent(cluster, jobId, "the watch of the step's nodes", Duration.ofSeconds(30),
+                    e -> e.is(Timeline.Kind.WATCH));
+            cluster.stopController();
+            try {
+                cluster.gpuFault("node2", 79);
+                cluster.crashTask("node2", jobId);
+                Thread.sleep(OUTAGE.toMillis()); // the outage itself, not a wait for a condition
+                assertTrue(LocalAgent.read(supervised.agent().auditLog()).contains("\"xid\":79"),
+                        "node2's agent saw the Xid during the outage");
+            } finally {
+                cluster.startController();
+            }
+            Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
+            String output = cluster.jobOutput(jobId);
+            assertEquals(JobState.COMPLETED, done.state(), output);
+            assertTrue(output.contains("SRUN_EXIT=0"), output);
+            // The re-run on the spare; srun may first be refused while the nodes re-register (NOT_STARTED).
+            assertTrue(output.contains(" node=node3 list=node[1,3] mnode=node1\n"), output);
+            Node marked = node("node2");
+            assertTrue(marked.state().isFail(), marked.state().display());
+            String reason = marked.reason().map(NodeReason::text).orElse("");
+            assertTrue(reason.startsWith("Action:Reboot Xid 79 GPU PCI:0000:3b:00"), "the agent's own mark: " + reason);
+            for (String other : List.of("node1", "node3", "node4")) {
+                assertFalse(node(other).state().isFail(), other + " " + node(other).state().display());
+            }
+            Timeline timeline = Timeline.of(cluster, jobId);
+            assertEquals(List.of("in-job-spare", "node2"), List.of(timeline.only(Timeline.Kind.REPLACEMENT).detail("path"),
+                    timeline.only(Timeline.Kind.REPLACEMENT).faultyNodes()), timeline.toString());
+            assertEquals("NODE_FAULT", timeline.outcomes().get(0), timeline.toString());
+            // Found through Slurm's record of node2 once its agent's mark landed, not through its slurmd.
+            Timeline.Event ended = timeline.all(Timeline.Kind.ATTEMPT_ENDED).get(0);
+            assertTrue(ended.detail("reason").startsWith("Slurm took node2 "), timeline.toString());
+            assertEquals("node-state", timeline.all(Timeline.Kind.DETECTION).get(0).detail("source"), timeline.toString());
+            timeline.assertSucceededAfterOnlyUnstarted(1);
+        } finally {
+            cluster.startController();
             cluster.run(List.of("scancel", jobId));
             cluster.gpuRepair("node2");
             cluster.run(List.of("scontrol", "update", "nodename=node2", "state=resume"));

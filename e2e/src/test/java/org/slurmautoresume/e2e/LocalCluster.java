@@ -301,6 +301,11 @@ final class LocalCluster {
         return clusterScript("crash-task", node);
     }
 
+    /** As {@link #crashTask(String)}, for one job's steps, found without slurmctld (it may be away). */
+    CommandResult crashTask(String node, String jobId) {
+        return clusterScript("crash-task", node, "--job", jobId);
+    }
+
     /** Fault injection: every process of {@code node}, its bound agent included, stops (SIGSTOP) and stays stopped. */
     CommandResult freezeNode(String node) {
         return clusterScript("freeze-node", node);

@@ -52,7 +52,12 @@ final class SupervisedSteps {
      * once both tasks run; a job whose tasks do not start is cancelled before the failure.
      */
     String stepWithSpare(LocalCluster cluster, Duration firstStart) {
-        String jobId = submitStepWithSpare(cluster, "");
+        return stepWithSpare(cluster, firstStart, "");
+    }
+
+    /** As {@link #stepWithSpare(LocalCluster, Duration)}, with a line of the batch script before the srun. */
+    String stepWithSpare(LocalCluster cluster, Duration firstStart, String beforeSrun) {
+        String jobId = submitStepWithSpare(cluster, beforeSrun);
         try {
             awaitFirstAttempt(cluster, jobId, firstStart);
         } catch (RuntimeException | Error e) {

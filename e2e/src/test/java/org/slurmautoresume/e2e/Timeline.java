@@ -30,7 +30,7 @@ final class Timeline {
     enum Kind {
         LAUNCH("launch"), DETECTION("detection"), ATTEMPT_ENDED("attempt-ended"), DECISION("decision"), DUMP("dump"),
         REPLACEMENT("replacement"), REQUEUE("requeue"), GIVE_UP("give-up"), SUCCEEDED("succeeded"),
-        PATHS("recovery-paths"), CONTROLLER("controller"), WATCH("watch");
+        PATHS("recovery-paths"), CONTROLLER("controller"), WATCH("watch"), PAUSE("pause");
 
         final String word;
 
