@@ -12,7 +12,8 @@
 # --in-job-spare (needs the default GPU shape, `local-cluster.sh up --nodes 4`: GRES gpu on
 # every node, PrologFlags=Contain):
 #   1. auto-resume: `sbatch -N3 --gpus-per-node=2` around `srun --auto-resume=1 -N2`, so the
-#      job's own node3 is the spare (no spare pool, no expansion); node2 is killed; the phases
+#      job's own node3 is the spare (no spare pool, no expansion), with an agent on every node;
+#      node2 is killed (its agent with it); the phases
 #      come from the job's timeline (`autoresume history --json`), the agent's audit log and the
 #      tasks' own clocks, not from log wording;
 #   2. native requeue: the same GPU job shape with plain srun in an `sbatch --requeue -N2` job.
@@ -58,7 +59,14 @@ trap finish EXIT
 trap 'exit 143' TERM INT # so that a timeout still cleans up
 
 install_toolkit bench >/dev/null
-start_agent "$AR_CLUSTER_DIR/bench-agent"
+if [[ "$in_job_spare" -eq 1 ]]; then
+  # As production runs it: an agent on every node, each answering liveness probes for its own
+  # node; the supervisor talks to the batch host's (node1). kill-node kills node2's with node2.
+  start_agent "$AR_CLUSTER_DIR/bench-agent" --node node1
+  for node in node2 node3 node4; do start_agent "$AR_CLUSTER_DIR/bench-agent-$node" --node "$node"; done
+else
+  start_agent "$AR_CLUSTER_DIR/bench-agent"
+fi
 slurmd_timeout=$(scontrol show config | awk -F= '/^SlurmdTimeout/ { gsub(/[^0-9]/, "", $2); print $2 }')
 
 # Each task prints when it starts and which GPUs Slurm gave it; attempt 1 then waits to be killed.

@@ -7,11 +7,14 @@
 #                         with --prefix $AR_CLUSTER_DIR/NAME-toolkit, the cluster's plugstack
 #                         directory (snippet 50-NAME-auto_resume.conf) and no systemd units;
 #                         puts the prefix's bin first on PATH
-#   start_agent DIR       starts the root agent on DIR/agent.sock, waits until it listens
-#   toolkit_cleanup       stops the agent and uninstalls (install.sh --uninstall); for an EXIT trap
+#   start_agent DIR [OPTION...]
+#                         starts a root agent on DIR/agent.sock (options go to `autoresume
+#                         agent`, e.g. --node NODE for a node's own agent), waits until it listens;
+#                         may be called once per node
+#   toolkit_cleanup       stops the agents and uninstalls (install.sh --uninstall); for an EXIT trap
 
 toolkit_prefix=""
-toolkit_agent_pid=""
+toolkit_agent_pids=()
 
 install_toolkit() {
   local name="$1" unpack tarballs installers
@@ -46,13 +49,14 @@ start_agent() {
   install -d -m 0755 "$agent_dir"
   "$toolkit_prefix/bin/autoresume" agent --socket "$agent_dir/agent.sock" --audit-log "$agent_dir/audit.log" "$@" \
       > "$agent_dir/agent.log" 2>&1 &
-  toolkit_agent_pid=$!
+  toolkit_agent_pids+=("$!")
   for _ in $(seq 1 120); do [[ -S "$agent_dir/agent.sock" ]] && break; sleep 0.25; done
   [[ -S "$agent_dir/agent.sock" ]] || { echo "the agent did not start: $agent_dir/agent.log" >&2; return 1; }
 }
 
 toolkit_cleanup() {
-  if [[ -n "$toolkit_agent_pid" ]]; then kill "$toolkit_agent_pid" 2>/dev/null || true; fi
+  local pid
+  for pid in "${toolkit_agent_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   if [[ -n "$toolkit_prefix" && -f "$toolkit_prefix/share/autoresume/install-manifest" ]]; then
     "$toolkit_prefix/share/autoresume/install.sh" --uninstall --prefix "$toolkit_prefix" >/dev/null || true
   fi
