@@ -156,7 +156,8 @@ in_job_spare_auto_resume() {
   refused=$(cat "$AR_JOBS_DIR/bench-$job.refused")
   wait_for "$out" "TASK attempt=2 node=node3" 120
   wait_for "$out" "TASK attempt=2 node=node1" 30
-  history=$(autoresume history --json --user "$AR_TEST_USER" "$job")
+  # The timeline is in the test user's own state directory: read it as that user.
+  history=$(runuser -u "$AR_TEST_USER" -- env PATH="$PATH" autoresume history --json "$job")
   event() { # EVENT ATTEMPT FIELD: a field of the first such event
     jq -r --arg e "$1" --argjson a "$2" --arg f "$3" \
       '[.[] | select(.event == $e and .attempt == $a)][0] | if . == null then "" else (.[$f] // .details[$f] // "") end' <<< "$history"

@@ -42,7 +42,7 @@ all_dead() {
 }
 
 # proc_args PID: the process's argv, one per line (empty when it is gone).
-proc_args() { tr '\0' '\n' <"/proc/$1/cmdline" 2>/dev/null || true; }
+proc_args() { { tr '\0' '\n' <"/proc/$1/cmdline"; } 2>/dev/null || true; }
 
 proc_comm() { cat "/proc/$1/comm" 2>/dev/null || true; }
 
@@ -56,7 +56,7 @@ proc_ppid() { # PID -> parent pid (field 4 of /proc/PID/stat, after the "(comm)"
 
 proc_desc() { # PID -> "comm: args"
     local args
-    args="$(tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | sed 's/[[:space:]]*$//' || true)"
+    args="$({ tr '\0' ' ' <"/proc/$1/cmdline"; } 2>/dev/null | sed 's/[[:space:]]*$//' || true)"
     printf '%s[%s] %s' "$(proc_comm "$1")" "$1" "$args"
 }
 
