@@ -25,8 +25,8 @@ import org.slurmautoresume.supervisor.recovery.JobResizer;
  * A job grown through a donor leaves nothing behind (issue 18, item 5): the emptied donor's
  * record leaves slurmctld MinJobAge after the merge plus the donor's one-minute limit, not a
  * year later, and accounting holds no job record left open. Done as the job's owner, the
- * ordinary test user. Slow by nature: it waits for slurmctld's own purge (MinJobAge is 600 s on
- * the local cluster, and the purge runs once a minute).
+ * ordinary test user. Slow by nature: it waits for slurmctld's own purge (MinJobAge is 300 s on
+ * the local cluster, Slurm's default, and the purge runs once a minute).
  */
 @Tag(LocalCluster.CPU_ONLY) // growing a job is job expansion, refused on the GPU shape
 class DonorRecordIT {
