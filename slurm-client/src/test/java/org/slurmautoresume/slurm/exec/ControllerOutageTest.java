@@ -78,13 +78,14 @@ class ControllerOutageTest {
     }
 
     @Test
-    void pausesAreRandomBelowACapThatDoublesToEightSeconds() {
+    void pausesAreRandomBelowACapThatDoublesToFourSeconds() {
         ControllerOutage outage = outage(Duration.ofSeconds(600), Long.MAX_VALUE);
         // Long.MAX_VALUE mod (cap + 1) for each cap; with a die showing 0 every pause would be 0.
         assertEquals(Long.MAX_VALUE % 501, outage.pause(1).toMillis());
         assertEquals(Long.MAX_VALUE % 1001, outage.pause(2).toMillis());
-        assertEquals(Long.MAX_VALUE % 8001, outage.pause(5).toMillis());
-        assertEquals(Long.MAX_VALUE % 8001, outage.pause(60).toMillis());
+        assertEquals(Long.MAX_VALUE % 4001, outage.pause(4).toMillis());
+        assertEquals(Long.MAX_VALUE % 4001, outage.pause(5).toMillis());
+        assertEquals(Long.MAX_VALUE % 4001, outage.pause(60).toMillis());
         assertEquals(0, outage(Duration.ofSeconds(600), 0).pause(7).toMillis());
     }
 
