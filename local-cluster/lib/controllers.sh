@@ -170,12 +170,33 @@ start_controller() {
         start_ctld_role primary
         wait_for "$timeout" "primary slurmctld" primary_in_control \
             || die "start-controller: the primary slurmctld does not serve requests after ${timeout}s: see $LOGDIR/slurmctld.log"
+        [ -z "$(ctld_role_pids backup)" ] || backup_back_in_standby "$timeout"
     else
         start_ctld_role backup
         wait_for "$timeout" "backup slurmctld" backup_standing_by \
             || die "start-controller: the backup slurmctld does not answer after ${timeout}s: see $BACKUP_CTLD_LOG"
     fi
     log "start-controller: the $role slurmctld (pid $(ctld_role_pids "$role" | tr '\n' ' ' | sed 's/ $//')) answers, $(elapsed "$t0") s after its start"
+}
+
+# backup_back_in_standby TIMEOUT_S: after the primary took control back, the backup returns to
+# standby. Slurm 22.05's backup sometimes never does: having saved its state it waits forever in
+# sched_g_fini for the scheduler thread ("REQUEST_CONTROL reply but backup not completely done
+# relinquishing control", then silence; docs/slurm-behaviour.md), answering no ping. Such a backup
+# is killed and started again, as an administrator would restart it.
+backup_back_in_standby() {
+    local timeout="$1" pids
+    # The primary waits CONTROL_TIMEOUT (30 s) for the hand-back; give the backup a little more.
+    wait_for 45 "the backup slurmctld to return to standby" backup_standing_by && return 0
+    pids="$(ctld_role_pids backup | tr '\n' ' ' | sed 's/ $//')"
+    warn "start-controller: the backup slurmctld (pid $pids) hangs after handing control back (22.05, sched_g_fini): restarting it"
+    # shellcheck disable=SC2086
+    kill -KILL $pids 2>/dev/null || true
+    # shellcheck disable=SC2086
+    wait_for 10 "the hung backup to vanish" all_dead $pids || die "start-controller: the backup slurmctld ($pids) survived SIGKILL"
+    start_ctld_role backup
+    wait_for "$timeout" "backup slurmctld" backup_standing_by \
+        || die "start-controller: the restarted backup slurmctld does not answer after ${timeout}s: see $BACKUP_CTLD_LOG"
 }
 
 # fail_over TIMEOUT_S: the primary dies at once (SIGKILL, no state saved on the way out) and the
