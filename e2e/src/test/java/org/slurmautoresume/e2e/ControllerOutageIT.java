@@ -159,10 +159,15 @@ class ControllerOutageIT {
         cluster.run(List.of("scontrol", "update", "nodename=node2", "state=resume"));
     }
 
-    /** Phase "step start": the supervised srun starts while slurmctld is away. */
+    /**
+     * Phase "step start": the supervised srun starts while slurmctld is away. Without a backup
+     * srun fails at once and the supervisor starts it again once slurmctld answers; with a backup
+     * in standby srun itself waits. Either way the step runs once, and ends at once.
+     */
     @Test
     void aStepStartedWhileSlurmctldIsAwayRunsOnceItAnswers() throws Exception {
-        String jobId = supervised.submitStepWithSpare(cluster, "while [ ! -e \"$SLURM_JOB_ID.go\" ]; do sleep 0.2; done");
+        String jobId = supervised.submitStepWithSpare(cluster, "while [ ! -e \"$SLURM_JOB_ID.go\" ]; do sleep 0.2; done",
+                false);
         try {
             Wait.until("job " + jobId + " to run", FIRST_START, () ->
                     truth.jobField(jobId, "JobState").equals("RUNNING") ? Optional.of(true) : Optional.empty());
@@ -178,8 +183,9 @@ class ControllerOutageIT {
             Timeline timeline = Timeline.of(cluster, jobId);
             assertEquals(JobState.COMPLETED, done.state(), output);
             assertTrue(output.contains("SRUN_EXIT=0"), output);
-            // The step ran (its later attempts end at once) on the step's own nodes.
+            // The step ran, once, on the step's own nodes.
             assertTrue(output.contains(" node=node1 list=node[1-2] mnode=node1\n"), output);
+            assertEquals(1, output.lines().filter(l -> l.contains(" node=node1 list=")).count(), output);
             timeline.assertSucceededAfterOnlyUnstarted(0);
             assertTrue(timeline.all(Timeline.Kind.DECISION).isEmpty(), "no restart budget spent: " + timeline);
             assertControllerOutageTold(timeline, !backupConfigured());

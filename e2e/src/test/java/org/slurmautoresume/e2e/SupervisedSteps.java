@@ -72,15 +72,20 @@ final class SupervisedSteps {
      * line of the batch script that runs before the supervised srun (empty: none).
      */
     String submitStepWithSpare(LocalCluster cluster, String beforeSrun) {
+        return submitStepWithSpare(cluster, beforeSrun, true);
+    }
+
+    /** As above; {@code holdFirstAttempt} false: every attempt prints its line and ends at once. */
+    String submitStepWithSpare(LocalCluster cluster, String beforeSrun, boolean holdFirstAttempt) {
         String script = """
                 #!/bin/bash
                 export AUTORESUME_AGENT_SOCKET=%s
                 %s
                 srun --auto-resume=1 -N2 --ntasks-per-node=1 bash -c '
                   echo "attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST mnode=$MASTER_NODE"
-                  if [ "$AUTO_RESUME_ATTEMPT" = 1 ]; then touch "$SLURM_JOB_ID.up.$SLURMD_NODENAME"; sleep 300; fi'
+                  if [ "$AUTO_RESUME_ATTEMPT" = %s ]; then touch "$SLURM_JOB_ID.up.$SLURMD_NODENAME"; sleep 300; fi'
                 echo "SRUN_EXIT=$?"
-                """.formatted(agent.socket(), beforeSrun);
+                """.formatted(agent.socket(), beforeSrun, holdFirstAttempt ? "1" : "never");
         return cluster.submit(script, List.of("-N3", "-w", "node[1-3]", "--exclusive"));
     }
 
