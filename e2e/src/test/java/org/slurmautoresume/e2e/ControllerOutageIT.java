@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -14,7 +12,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobState;
 
@@ -86,22 +84,20 @@ class ControllerOutageIT {
      * read of the evidence after the attempt ended, the choice of the spare, the re-run.
      */
     @ParameterizedTest(name = "slurmctld away at {0}")
-    @ValueSource(strings = {"mark", "shrink", "diagnosis", "replacement", "rerun"})
+    @MethodSource("recoveryPhases")
     void aPhaseThatMeetsAnOutageWaitsForSlurmctldAndTheRecoveryCompletes(String phase) throws Exception {
-        Path go = cluster.jobsDir().resolve(PREFIX + phase + "-" + System.nanoTime() + ".go");
-        String jobId = supervised.stepWithSpare(cluster, FIRST_START, "export AUTORESUME_TEST_PAUSE_AT=" + phase
-                + " AUTORESUME_TEST_PAUSE_UNTIL=" + go);
+        PhasePauses pauses = new PhasePauses(cluster, PREFIX + phase, List.of(phase));
+        String jobId = supervised.stepWithSpare(cluster, FIRST_START, pauses.scriptLine());
         try {
             waitUntilWatched(jobId);
             Instant killed = Instant.now();
             cluster.killNode("node2");
-            Timeline.awaitEvent(cluster, jobId, "the recovery to reach " + phase, Duration.ofSeconds(60),
-                    e -> e.is(Timeline.Kind.PAUSE) && e.detail("phase").equals(phase));
+            pauses.awaitPause(jobId, phase);
             Instant stopped = Instant.now();
             cluster.stopController();
             Instant started;
             try {
-                cluster.writeJobsFile(go.getFileName().toString(), "", "rw-r--r--");
+                pauses.release(phase);
                 Thread.sleep(OUTAGE.toMillis()); // the outage itself, not a wait for a condition
             } finally {
                 cluster.startController();
@@ -109,9 +105,13 @@ class ControllerOutageIT {
             }
             assertReplacedAfterTheOutage(jobId, phase, killed, stopped, started, phaseMetSurely(phase));
         } finally {
-            Files.deleteIfExists(go);
+            pauses.cleanUp();
             putBack(jobId);
         }
+    }
+
+    static List<String> recoveryPhases() {
+        return PhasePauses.RECOVERY_ORDER;
     }
 
     /**

@@ -6,19 +6,20 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
+import java.util.EnumSet;
 import java.util.OptionalLong;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
  * A fault-injection hook for tests of recovery under outages: the supervisor stops once at the
- * start of one recovery phase until a file appears, so that a test can take slurmctld (or the
- * agent) away exactly then and let the phase meet the outage. Set by the job's environment,
- * {@code AUTORESUME_TEST_PAUSE_AT=PHASE} and {@code AUTORESUME_TEST_PAUSE_UNTIL=FILE}; the pause
- * is recorded on the timeline ({@code pause}, with the phase) before it waits, and lasts at most
- * {@link #LONGEST}. It only ever delays the user's own job's recovery, which the user can do
- * anyway; without both variables it does nothing.
+ * start of each named recovery phase until a file appears, so that a test can take slurmctld (or
+ * the agent, or slurmdbd) away exactly then and let the phase meet the outage. Set by the job's
+ * environment, {@code AUTORESUME_TEST_PAUSE_AT=PHASE[,PHASE...]} and
+ * {@code AUTORESUME_TEST_PAUSE_UNTIL=PREFIX}: at PHASE the supervisor waits for the file
+ * {@code PREFIX.PHASE}. Each pause is recorded on the timeline ({@code pause}, with the phase)
+ * before it waits, and lasts at most {@link #LONGEST}. It only ever delays the user's own job's
+ * recovery, which the user can do anyway; without both variables it does nothing.
  */
 final class PhasePause {
 
@@ -47,15 +48,15 @@ final class PhasePause {
     }
 
     /** Does nothing: no pause was asked for. */
-    static final PhasePause NONE = new PhasePause(Optional.empty(), Path.of(""), null);
+    static final PhasePause NONE = new PhasePause(Set.of(), "", null);
 
-    private final Optional<Phase> phase;
-    private final Path until;
+    private final Set<Phase> phases;
+    private final String until;
     private final JobTimeline timeline;
-    private final AtomicBoolean used = new AtomicBoolean();
+    private final Set<Phase> passed = EnumSet.noneOf(Phase.class);
 
-    private PhasePause(Optional<Phase> phase, Path until, JobTimeline timeline) {
-        this.phase = phase;
+    private PhasePause(Set<Phase> phases, String until, JobTimeline timeline) {
+        this.phases = phases;
         this.until = until;
         this.timeline = timeline;
     }
@@ -63,28 +64,34 @@ final class PhasePause {
     /** From the job's environment; both variables or neither, else the mistake is named. */
     static PhasePause fromEnvironment(Map<String, String> env, JobTimeline timeline) {
         String at = env.getOrDefault(AT, "").strip();
-        String file = env.getOrDefault(UNTIL, "").strip();
-        if (at.isEmpty() && file.isEmpty()) {
+        String prefix = env.getOrDefault(UNTIL, "").strip();
+        if (at.isEmpty() && prefix.isEmpty()) {
             return NONE;
         }
-        if (at.isEmpty() || file.isEmpty() || !Path.of(file).isAbsolute()) {
-            throw new IllegalArgumentException(AT + " and " + UNTIL + " go together: a phase and an absolute file path");
+        if (at.isEmpty() || prefix.isEmpty() || !Path.of(prefix).isAbsolute()) {
+            throw new IllegalArgumentException(AT + " and " + UNTIL + " go together: phases and an absolute path prefix");
         }
-        Phase phase = Arrays.stream(Phase.values()).filter(p -> p.word().equals(at)).findFirst().orElseThrow(() ->
-                new IllegalArgumentException(AT + " must be one of " + Arrays.stream(Phase.values()).map(Phase::word)
-                        .collect(Collectors.joining(", ")) + ": \"" + at + "\""));
-        return new PhasePause(Optional.of(phase), Path.of(file), timeline);
+        Set<Phase> phases = EnumSet.noneOf(Phase.class);
+        for (String word : at.split(",", -1)) {
+            phases.add(Arrays.stream(Phase.values()).filter(p -> p.word().equals(word.strip())).findFirst().orElseThrow(
+                    () -> new IllegalArgumentException(AT + " takes phases among " + Arrays.stream(Phase.values())
+                            .map(Phase::word).collect(Collectors.joining(", ")) + ": \"" + at + "\"")));
+        }
+        return new PhasePause(Set.copyOf(phases), prefix, timeline);
     }
 
-    /** At {@code reached}: the first time it is the configured phase, waits until the file exists. */
+    /** At {@code reached}: the first time at a configured phase, waits until {@code PREFIX.PHASE} exists. */
     void at(Phase reached) {
-        if (phase.isEmpty() || phase.get() != reached || used.getAndSet(true)) {
-            return;
+        synchronized (passed) {
+            if (!phases.contains(reached) || !passed.add(reached)) {
+                return;
+            }
         }
         timeline.record(EventHistory.Kind.PAUSE, OptionalLong.empty(), "phase", reached.word());
+        Path go = Path.of(until + "." + reached.word());
         long deadline = System.nanoTime() + LONGEST.toNanos();
         try {
-            while (!Files.exists(until) && System.nanoTime() < deadline) {
+            while (!Files.exists(go) && System.nanoTime() < deadline) {
                 Thread.sleep(POLL_MS);
             }
         } catch (InterruptedException e) {

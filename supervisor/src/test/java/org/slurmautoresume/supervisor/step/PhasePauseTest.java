@@ -1,7 +1,6 @@
 package org.slurmautoresume.supervisor.step;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -39,10 +38,11 @@ class PhasePauseTest {
 
     @Test
     void aMistakeIsNamedNotIgnored() {
-        Path go = dir.resolve("go");
-        for (Map<String, String> env : List.of(Map.of(PhasePause.AT, "shrink"), Map.of(PhasePause.UNTIL, go.toString()),
+        String go = dir.resolve("go").toString();
+        for (Map<String, String> env : List.of(Map.of(PhasePause.AT, "shrink"), Map.of(PhasePause.UNTIL, go),
                 Map.of(PhasePause.AT, "shrink", PhasePause.UNTIL, "relative/go"),
-                Map.of(PhasePause.AT, "lunch", PhasePause.UNTIL, go.toString()))) {
+                Map.of(PhasePause.AT, "lunch", PhasePause.UNTIL, go),
+                Map.of(PhasePause.AT, "shrink,,rerun", PhasePause.UNTIL, go))) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> PhasePause.fromEnvironment(env, timeline()), env.toString());
             assertTrue(e.getMessage().contains(PhasePause.AT), e.getMessage());
@@ -50,22 +50,26 @@ class PhasePauseTest {
     }
 
     @Test
-    void theNamedPhaseWaitsForTheFileOnceAndIsOnTheTimeline() throws Exception {
+    void eachNamedPhaseWaitsForItsOwnFileOnceAndIsOnTheTimeline() throws Exception {
         JobTimeline timeline = timeline();
-        Path go = dir.resolve("go");
-        PhasePause pause = PhasePause.fromEnvironment(Map.of(PhasePause.AT, "shrink", PhasePause.UNTIL, go.toString()),
-                timeline);
-        pause.at(PhasePause.Phase.MARK); // another phase: no pause
+        Path prefix = dir.resolve("go");
+        PhasePause pause = PhasePause.fromEnvironment(Map.of(PhasePause.AT, "shrink,rerun",
+                PhasePause.UNTIL, prefix.toString()), timeline);
+        pause.at(PhasePause.Phase.MARK); // not named: no pause
         CompletableFuture<Void> paused = CompletableFuture.runAsync(() -> pause.at(PhasePause.Phase.SHRINK));
         assertThrows(TimeoutException.class, () -> paused.get(300, TimeUnit.MILLISECONDS), "it waits for the file");
-        List<EventHistory.Event> events = events(timeline);
-        assertEquals(List.of("pause:shrink"), events.stream().map(e -> e.event() + ":" + e.details().get("phase")).toList());
-        Files.createFile(go);
+        Files.createFile(dir.resolve("go.rerun")); // another phase's file does not release it
+        assertThrows(TimeoutException.class, () -> paused.get(300, TimeUnit.MILLISECONDS));
+        assertEquals(List.of("pause:shrink"), phases(timeline));
+        Files.createFile(dir.resolve("go.shrink"));
         paused.get(5, TimeUnit.SECONDS);
-        Files.delete(go);
-        CompletableFuture<Void> again = CompletableFuture.runAsync(() -> pause.at(PhasePause.Phase.SHRINK));
-        again.get(5, TimeUnit.SECONDS); // the second time through, no pause
-        assertFalse(Files.exists(go));
-        assertEquals(1, events(timeline).size());
+        pause.at(PhasePause.Phase.RERUN); // its file is there: passes at once
+        Files.delete(dir.resolve("go.shrink"));
+        CompletableFuture.runAsync(() -> pause.at(PhasePause.Phase.SHRINK)).get(5, TimeUnit.SECONDS); // once only
+        assertEquals(List.of("pause:shrink", "pause:rerun"), phases(timeline));
+    }
+
+    private List<String> phases(JobTimeline timeline) throws Exception {
+        return events(timeline).stream().map(e -> e.event() + ":" + e.details().get("phase")).toList();
     }
 }
