@@ -77,6 +77,42 @@ class ControllerOutageIT {
     }
 
     /**
+     * Issue 18, item 2, detection without slurmctld from the step's start: the supervisor pauses
+     * before it first asks Slurm for the step srun created, slurmctld is stopped and node2 killed,
+     * so Slurm never named the step before the fault. The step's nodes are known from the in-job
+     * spares plan and their records were read when the supervisor started: the probes find node2
+     * during the outage, and the recovery goes on once slurmctld answers.
+     */
+    @Test
+    void aNodeThatDiesBeforeSlurmctldNamedTheStepIsFoundWhileItIsAway() throws Exception {
+        PhasePauses pauses = new PhasePauses(cluster, PREFIX + "lookup", List.of("lookup"));
+        String jobId = supervised.stepWithSpare(cluster, FIRST_START, pauses.scriptLine());
+        try {
+            pauses.awaitPause(jobId, "lookup");
+            Instant stopped = Instant.now();
+            cluster.stopController();
+            Instant killed = Instant.now();
+            cluster.killNode("node2");
+            Instant started;
+            try {
+                pauses.release("lookup");
+                Thread.sleep(OUTAGE.toMillis()); // the outage itself, not a wait for a condition
+            } finally {
+                cluster.startController();
+                started = Instant.now();
+            }
+            assertReplacedAfterTheOutage(jobId, "lookup", killed, stopped, started, phaseMetSurely("lookup"));
+            Timeline timeline = Timeline.of(cluster, jobId);
+            Timeline.Event detection = timeline.all(Timeline.Kind.DETECTION).get(0);
+            assertTrue(detection.at().isBefore(started), "node2 was found while slurmctld was away: " + timeline);
+            assertEquals("node2", detection.detail("nodes"), timeline.toString());
+        } finally {
+            pauses.cleanUp();
+            putBack(jobId);
+        }
+    }
+
+    /**
      * One later phase of the same recovery: the supervisor stops at its start (a test pause,
      * {@code AUTORESUME_TEST_PAUSE_AT}), slurmctld is stopped with its state saved, the phase goes
      * on into the outage, and slurmctld starts again 15 s later. In a dead node's recovery the

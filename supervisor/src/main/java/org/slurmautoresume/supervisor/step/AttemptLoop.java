@@ -64,7 +64,7 @@ final class AttemptLoop {
     private final AutoresumeConfig config;
     private final Optional<CheckpointLocator> checkpoints;
     private final Supplier<NodeProber> prober;
-    private final MasterAddressLookup masterAddress;
+    private final JobNodeRecords nodeRecords;
     private final AttemptClassifier classifier = new AttemptClassifier();
     private final StopRequest stop;
     private final AtomicReference<RuleStop> ruleStop = new AtomicReference<>();
@@ -78,7 +78,7 @@ final class AttemptLoop {
 
     AttemptLoop(SrunLauncher launcher, SlurmClient slurm, Optional<JobId> jobId, SupervisorLog log,
                 JobTimeline timeline, RestartActions actions, StopRequest stop, AttemptLaunch launch, AutoresumeConfig config,
-                Optional<CheckpointLocator> checkpoints, Supplier<NodeProber> prober, MasterAddressLookup masterAddress) {
+                Optional<CheckpointLocator> checkpoints, Supplier<NodeProber> prober, JobNodeRecords nodeRecords) {
         this.launcher = launcher;
         this.slurm = slurm;
         this.jobId = jobId;
@@ -90,7 +90,7 @@ final class AttemptLoop {
         this.config = config;
         this.checkpoints = checkpoints;
         this.prober = prober;
-        this.masterAddress = masterAddress;
+        this.nodeRecords = nodeRecords;
     }
 
     /** A signal to the supervisor: passed to the running srun unless the terminal already sent it there. */
@@ -141,7 +141,7 @@ final class AttemptLoop {
         });
         if (jobId.isPresent()) {
             launch.firstAttemptNodes(spares).ifPresent(nodes ->
-                    actions.firstAttemptVariables(nodes.variables(masterAddress.of(nodes.master()))));
+                    actions.firstAttemptVariables(nodes.variables(nodeRecords.addressOf(nodes.master()))));
         }
         try {
             for (int attempt = 1; ; attempt++) {
@@ -176,7 +176,9 @@ final class AttemptLoop {
         RuleWatch rules = ticker == null ? null : new RuleWatch(config.watchedRules(), config.checkpointMonitoring()
                 .map(rule -> new CheckpointMonitor(rule, checkpoints.orElseThrow(), InstantSource.system())),
                 InstantSource.system(), ticker, scanner, this::onRuleViolation);
-        StepWatch watch = new StepWatch(slurm, jobId, log, timeline, prober, actions.slurmdFindings(), rules);
+        // With in-job spares srun is told its nodes: they are probed from its start (records read ahead).
+        StepWatch watch = new StepWatch(slurm, jobId, log, timeline, prober, actions.slurmdFindings(), rules,
+                actions.stepNodes().flatMap(nodeRecords::cached), () -> actions.pauseAt(PhasePause.Phase.LOOKUP));
         if (attempt > 1) {
             actions.pauseAt(PhasePause.Phase.RERUN);
         }

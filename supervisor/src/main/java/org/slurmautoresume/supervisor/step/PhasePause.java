@@ -31,6 +31,8 @@ final class PhasePause {
 
     /** Where a recovery can be paused, in the order a dead node's recovery passes them. */
     enum Phase {
+        /** Before the supervisor first asks Slurm for the step srun created (each attempt). */
+        LOOKUP,
         /** Before the agent is asked to confirm and mark the faulty nodes (its diagnosis, then its mark). */
         MARK,
         /** Before the faulty nodes are dropped from the job. */

@@ -124,9 +124,9 @@ public final class StepSupervisor {
     StepSupervisor(SlurmClient slurm, CommandRunner runner, SupervisorSettings settings,
                    Optional<AutoresumeConfig> config, Map<String, String> environment, SupervisorLog log,
                    SrunLauncher launcher, Supplier<NodeProber> prober, ControllerOutage outage) {
-        // First, so that Slurm's answer arrives while the rest is built (see MasterAddressLookup).
-        MasterAddressLookup masterAddress = environment.containsKey("SLURM_JOB_ID")
-                ? MasterAddressLookup.readAhead(slurm, log, environment) : MasterAddressLookup.none(slurm, log);
+        // First, so that Slurm's answer arrives while the rest is built (see JobNodeRecords).
+        JobNodeRecords nodeRecords = environment.containsKey("SLURM_JOB_ID")
+                ? JobNodeRecords.readAhead(slurm, log, environment) : JobNodeRecords.none(slurm, log);
         AutoresumeConfig effective = config.orElse(AutoresumeConfig.DEFAULT);
         this.configuredPolicy = config.map(AutoresumeConfig::policy);
         String user = user(environment);
@@ -162,7 +162,7 @@ public final class StepSupervisor {
         this.actions = new RestartActions(slurm, runner, recovery, spareRecovery, settings, jobId, log, timeline,
                 historyFile, stop::requested, PhasePause.fromEnvironment(environment, timeline));
         this.loop = new AttemptLoop(launcher, slurm, jobId, log, timeline, actions, stop,
-                new AttemptLaunch(environment, checkpoints, log), effective, checkpoints, prober, masterAddress);
+                new AttemptLaunch(environment, checkpoints, log), effective, checkpoints, prober, nodeRecords);
     }
 
     private static ReplacementProvider provider(Replacement kind, SupervisorSettings settings, SlurmClient slurm,

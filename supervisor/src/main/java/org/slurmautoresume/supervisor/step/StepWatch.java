@@ -86,8 +86,12 @@ final class StepWatch {
     private final Optional<SlurmdFindings> findings;
     /** The attempt's log and checkpoint rules; null when none are configured. */
     private final RuleWatch rules;
+    private final Optional<List<Node>> knownNodes;
+    private final Runnable beforeLookup;
     private final List<String> hosts = new ArrayList<>();
     private final AtomicReference<Step> found = new AtomicReference<>();
+    /** The lookup's outcome: the step, or empty once it gave up (srun ended, or Slurm never named it). */
+    private final CompletableFuture<Optional<Step>> lookedUp = new CompletableFuture<>();
     /** True once the probes handed suspects on: their handler must not be interrupted mid-update. */
     private final AtomicBoolean handedOn = new AtomicBoolean();
     private Thread lookup;
@@ -97,11 +101,21 @@ final class StepWatch {
     private volatile Thread stateReader;
 
     /**
-     * @param findings empty when no recovery is configured: then no slurmd is probed
-     * @param rules    the attempt's rules, already made (srun's output goes through them); may be null
+     * @param findings   empty when no recovery is configured: then no slurmd is probed
+     * @param rules      the attempt's rules, already made (srun's output goes through them); may be null
+     * @param knownNodes the records of the nodes srun was told to run on (in-job spares: its
+     *                   {@code --nodelist}), when known before srun starts: they are probed from
+     *                   srun's start, without waiting for slurmctld to name the step
      */
     StepWatch(SlurmClient slurm, Optional<JobId> jobId, SupervisorLog log, JobTimeline timeline, Supplier<NodeProber> prober,
-              Optional<SlurmdFindings> findings, RuleWatch rules) {
+              Optional<SlurmdFindings> findings, RuleWatch rules, Optional<List<Node>> knownNodes) {
+        this(slurm, jobId, log, timeline, prober, findings, rules, knownNodes, () -> { });
+    }
+
+    /** @param beforeLookup run on the lookup's thread before its first question to Slurm (a test's pause) */
+    StepWatch(SlurmClient slurm, Optional<JobId> jobId, SupervisorLog log, JobTimeline timeline, Supplier<NodeProber> prober,
+              Optional<SlurmdFindings> findings, RuleWatch rules, Optional<List<Node>> knownNodes, Runnable beforeLookup) {
+        this.beforeLookup = beforeLookup;
         this.slurm = slurm;
         this.jobId = jobId;
         this.log = log;
@@ -109,6 +123,7 @@ final class StepWatch {
         this.prober = prober;
         this.findings = findings;
         this.rules = rules;
+        this.knownNodes = jobId.isPresent() ? knownNodes : Optional.empty();
     }
 
     /** What srun's output goes through: null without log rules. */
@@ -116,9 +131,23 @@ final class StepWatch {
         return rules == null ? null : rules.observer();
     }
 
-    /** Starts looking for srun's step; the slurmd probes start once it is found, on their own thread. */
+    /**
+     * Starts looking for srun's step. The slurmd probes start at once when the attempt's nodes
+     * are known, else once the step is found; either way on a thread of their own.
+     */
     void follow(Srun srun) {
-        lookup = daemon(() -> findStep(srun).ifPresent(step -> stepFound(srun, step)), "step-lookup");
+        lookup = daemon(() -> {
+            Optional<Step> step = Optional.empty();
+            try {
+                step = findStep(srun);
+            } finally {
+                lookedUp.complete(step);
+            }
+            step.ifPresent(s -> stepFound(srun, s));
+        }, "step-lookup");
+        if (findings.isPresent() && knownNodes.isPresent()) {
+            probes = daemon(() -> probeKnown(srun, knownNodes.get(), findings.get()), "slurmd-watch");
+        }
     }
 
     /**
@@ -136,6 +165,7 @@ final class StepWatch {
         } catch (InterruptedException e) {
             return Optional.empty();
         }
+        beforeLookup.run();
         boolean toldAway = false;
         for (int polls = 0; polls < STEP_LOOKUP_POLLS && srun.isAlive(); ) {
             try {
@@ -185,7 +215,9 @@ final class StepWatch {
             hosts.addAll(Hostlist.expand(step.nodeList()));
         }
         found.set(step);
-        if (findings.isPresent() && srun.isAlive()) {
+        if (findings.isPresent() && knownNodes.isPresent()) {
+            findings.get().watching(step); // the probes run already
+        } else if (findings.isPresent() && srun.isAlive()) {
             probes = daemon(() -> probe(srun, step, findings.get()), "slurmd-watch");
         }
     }
@@ -201,17 +233,43 @@ final class StepWatch {
         if (nodes.isEmpty()) {
             return;
         }
-        timeline.record(EventHistory.Kind.WATCH, java.util.OptionalLong.empty(), "nodes", step.nodeList());
+        watch(srun, nodes.get(), () -> Optional.of(step), to);
+    }
+
+    /**
+     * The probes of nodes known before srun started: no Slurm call before the first probe, so a
+     * node that dies while slurmctld is away, even before it named the step, is found all the
+     * same. What is found is handed on once the step is known (the lookup rides the outage).
+     */
+    private void probeKnown(Srun srun, List<Node> nodes, SlurmdFindings to) {
+        watch(srun, nodes, () -> {
+            try {
+                return lookedUp.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            } catch (ExecutionException e) {
+                return Optional.empty();
+            }
+        }, to);
+    }
+
+    private void watch(Srun srun, List<Node> nodes, Supplier<Optional<Step>> step, SlurmdFindings to) {
+        String nodeList = Hostlist.compress(nodes.stream().map(Node::name).toList());
+        timeline.record(EventHistory.Kind.WATCH, java.util.OptionalLong.empty(), "nodes", nodeList);
         Map<String, Node> lastRead = new ConcurrentHashMap<>();
         NodeProber probing = prober.get();
-        new SlurmdWatch(probing, PROBE_INTERVAL, GONE_PACE, PROBE_MISSES).watch(nodes.get(), srun::isAlive, suspects -> {
+        new SlurmdWatch(probing, PROBE_INTERVAL, GONE_PACE, PROBE_MISSES).watch(nodes, srun::isAlive, suspects -> {
+            List<String> gone = nodes.stream().filter(n -> suspects.contains(n.name())).filter(probing::gone)
+                    .map(Node::name).toList();
+            step.get().ifPresent(s -> {
+                handedOn.set(true);
+                to.silent(s, srun, suspects, gone);
+            });
+        }, () -> markedOut(nodeList, lastRead), STATE_EVERY_PROBES, marked -> step.get().ifPresent(s -> {
             handedOn.set(true);
-            to.silent(step, srun, suspects, nodes.get().stream().filter(n -> suspects.contains(n.name()))
-                    .filter(probing::gone).map(Node::name).toList());
-        }, () -> markedOut(step, lastRead), STATE_EVERY_PROBES, marked -> {
-            handedOn.set(true);
-            to.markedOut(step, srun, marked.stream().map(lastRead::get).toList());
-        });
+            to.markedOut(s, srun, marked.stream().map(lastRead::get).toList());
+        }));
     }
 
     /**
@@ -243,12 +301,12 @@ final class StepWatch {
      * The read runs on a thread of its own and is waited for a short while: while slurmctld is
      * away it waits for the controller, and the probes, which need none, must go on meanwhile.
      */
-    private List<String> markedOut(Step step, Map<String, Node> lastRead) {
+    private List<String> markedOut(String nodeList, Map<String, Node> lastRead) {
         CompletableFuture<List<String>> read = stateRead;
         if (read == null) {
             read = new CompletableFuture<>();
             CompletableFuture<List<String>> into = read;
-            stateReader = daemon(() -> into.complete(readMarkedOut(step, lastRead)), "node-state-read");
+            stateReader = daemon(() -> into.complete(readMarkedOut(nodeList, lastRead)), "node-state-read");
             stateRead = read;
         }
         try {
@@ -266,10 +324,10 @@ final class StepWatch {
         }
     }
 
-    private List<String> readMarkedOut(Step step, Map<String, Node> lastRead) {
+    private List<String> readMarkedOut(String nodeList, Map<String, Node> lastRead) {
         try {
             List<String> out = new ArrayList<>();
-            for (Node node : slurm.nodes(step.nodeList())) {
+            for (Node node : slurm.nodes(nodeList)) {
                 lastRead.put(node.name(), node);
                 if (outForAFault(node)) {
                     out.add(node.name());

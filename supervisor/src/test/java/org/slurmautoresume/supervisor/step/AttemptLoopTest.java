@@ -220,8 +220,9 @@ class AttemptLoopTest {
         Map<String, String> first = srun.starts().get(0).environment();
         assertEquals(List.of("node[1-2]", "node1", "10.0.0.1", "2"), List.of(first.get("NODE_LIST"),
                 first.get("MASTER_NODE"), first.get("MASTER_ADDR"), first.get("NNODES")));
-        assertEquals(List.of(List.of("scontrol", "-o", "show", "node", "node1")), job.slurm.ran("node1"),
-                "one read for MASTER_ADDR, the node record re-runs take it from");
+        assertEquals(List.of(List.of("scontrol", "-o", "show", "node", "node[1-2]")), job.slurm.ran("node[1-2]"),
+                "one read of the job's nodes: MASTER_ADDR from the record re-runs take it from, and the records"
+                + " a step with in-job spares is probed with from its start");
     }
 
     @Test

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.model.Step;
+import org.slurmautoresume.slurm.parse.NodeParser;
 import org.slurmautoresume.slurm.probe.NodeProber;
 import org.slurmautoresume.supervisor.step.ScriptedSrun.Attempt;
 
@@ -69,7 +70,8 @@ class StepWatchTest {
 
     private StepWatch watch(Optional<StepWatch.SlurmdFindings> findings, NodeProber prober, SupervisorLog log,
                             JobTimeline timeline) {
-        return new StepWatch(job.slurm.client(), Optional.of(JobId.parse(FakeSlurm.JOB)), log, timeline, () -> prober, findings, null);
+        return new StepWatch(job.slurm.client(), Optional.of(JobId.parse(FakeSlurm.JOB)), log, timeline, () -> prober, findings, null,
+                Optional.empty());
     }
 
     @Test
@@ -93,6 +95,43 @@ class StepWatchTest {
         assertEquals(List.of("watching 42.5 on slurmd-watch", "silent [node2] on slurmd-watch"), findings.calls());
         log.say("after");
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("StepID=5: after"));
+    }
+
+    /**
+     * Issue 18, item 2: the attempt's nodes known before srun starts (in-job spares) are probed
+     * from its start, before slurmctld names the step; a node found silent meanwhile is handed on
+     * once the lookup has the step.
+     */
+    @Test
+    void knownNodesAreProbedBeforeTheStepIsNamedAndHandedOnOnceItIs() throws Exception {
+        JobTimeline timeline = new JobTimeline(Optional.empty(), Optional.empty());
+        Findings findings = new Findings();
+        List<Long> probedAt = new ArrayList<>();
+        NodeProber node2Silent = node -> {
+            synchronized (probedAt) {
+                probedAt.add(System.nanoTime());
+            }
+            return node.name().equals("node2") ? Optional.of("refused") : Optional.empty();
+        };
+        List<Node> known = List.of("node1", "node2").stream().map(name -> new NodeParser().parse("NodeName=" + name
+                + " NodeAddr=10.0.0." + name.substring(4) + " Port=1700" + name.substring(4) + " State=ALLOCATED")).toList();
+        StepWatch watch = new StepWatch(job.slurm.client(), Optional.of(JobId.parse(FakeSlurm.JOB)),
+                new SupervisorLog(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), FakeSlurm.JOB),
+                timeline, () -> node2Silent, Optional.of(findings), null, Optional.of(known));
+        Srun srun = new ScriptedSrun(Attempt.runsUntilStopped()).start(List.of("srun"), Map.of(), null);
+
+        watch.follow(srun);
+        Thread.sleep(2_600); // slurmctld does not name the step meanwhile (as when it is away); the probes go on
+        long named = System.nanoTime();
+        job.slurm.step("7", srun.pid(), "node[1-2]");
+        assertTrue(srun.awaitExit(Duration.ofSeconds(20)), "the findings' handler ends srun");
+        watch.attemptEnded(srun.waitFor());
+
+        synchronized (probedAt) {
+            assertTrue(probedAt.get(0) < named, "the first probe came before the step was named");
+        }
+        assertEquals(List.of("silent [node2] on slurmd-watch", "watching 42.7 on step-lookup"),
+                findings.calls().stream().sorted().toList());
     }
 
     @Test
