@@ -58,19 +58,9 @@ class ControllerOutageIT {
         String jobId = supervised.stepWithSpare(cluster, FIRST_START);
         try {
             waitUntilWatched(jobId);
-            Instant stopped = Instant.now();
-            cluster.stopController();
-            Instant killed = Instant.now();
-            cluster.killNode("node2");
-            Instant started;
-            try {
-                Thread.sleep(OUTAGE.toMillis()); // the outage itself, not a wait for a condition
-            } finally {
-                cluster.startController();
-                started = Instant.now();
-            }
-            assertReplacedAfterTheOutage(jobId, "detection", killed, stopped, started,
-                    phaseMetSurely("detection"));
+            Instant[] killed = new Instant[1];
+            Outage outage = slurmctldAway(() -> killed[0] = killNode2());
+            assertReplacedAfterTheOutage(jobId, "detection", killed[0], outage, phaseMetSurely("detection"));
         } finally {
             putBack(jobId);
         }
@@ -89,22 +79,15 @@ class ControllerOutageIT {
         String jobId = supervised.stepWithSpare(cluster, FIRST_START, pauses.scriptLine());
         try {
             pauses.awaitPause(jobId, "lookup");
-            Instant stopped = Instant.now();
-            cluster.stopController();
-            Instant killed = Instant.now();
-            cluster.killNode("node2");
-            Instant started;
-            try {
+            Instant[] killed = new Instant[1];
+            Outage outage = slurmctldAway(() -> {
+                killed[0] = killNode2();
                 pauses.release("lookup");
-                Thread.sleep(OUTAGE.toMillis()); // the outage itself, not a wait for a condition
-            } finally {
-                cluster.startController();
-                started = Instant.now();
-            }
-            assertReplacedAfterTheOutage(jobId, "lookup", killed, stopped, started, phaseMetSurely("lookup"));
+            });
+            assertReplacedAfterTheOutage(jobId, "lookup", killed[0], outage, phaseMetSurely("lookup"));
             Timeline timeline = Timeline.of(cluster, jobId);
             Timeline.Event detection = timeline.all(Timeline.Kind.DETECTION).get(0);
-            assertTrue(detection.at().isBefore(started), "node2 was found while slurmctld was away: " + timeline);
+            assertTrue(detection.at().isBefore(outage.back()), "node2 was found while slurmctld was away: " + timeline);
             assertEquals("node2", detection.detail("nodes"), timeline.toString());
         } finally {
             pauses.cleanUp();
@@ -126,20 +109,10 @@ class ControllerOutageIT {
         String jobId = supervised.stepWithSpare(cluster, FIRST_START, pauses.scriptLine());
         try {
             waitUntilWatched(jobId);
-            Instant killed = Instant.now();
-            cluster.killNode("node2");
+            Instant killed = killNode2();
             pauses.awaitPause(jobId, phase);
-            Instant stopped = Instant.now();
-            cluster.stopController();
-            Instant started;
-            try {
-                pauses.release(phase);
-                Thread.sleep(OUTAGE.toMillis()); // the outage itself, not a wait for a condition
-            } finally {
-                cluster.startController();
-                started = Instant.now();
-            }
-            assertReplacedAfterTheOutage(jobId, phase, killed, stopped, started, phaseMetSurely(phase));
+            Outage outage = slurmctldAway(() -> pauses.release(phase));
+            assertReplacedAfterTheOutage(jobId, phase, killed, outage, phaseMetSurely(phase));
         } finally {
             pauses.cleanUp();
             putBack(jobId);
@@ -154,8 +127,8 @@ class ControllerOutageIT {
      * The step ran again on the spare and the job completed, only node2 was marked, and the
      * outage was told (when the supervisor surely met it); prints the phase's figures.
      */
-    private static void assertReplacedAfterTheOutage(String jobId, String phase, Instant killed, Instant stopped,
-                                                     Instant started, boolean surely) {
+    private static void assertReplacedAfterTheOutage(String jobId, String phase, Instant killed, Outage outage,
+                                                     boolean surely) {
         Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
         String output = cluster.jobOutput(jobId);
         assertEquals(JobState.COMPLETED, done.state(), output);
@@ -176,7 +149,39 @@ class ControllerOutageIT {
                 timeline.all(Timeline.Kind.DETECTION).get(0).details().getOrDefault("source", "?"), done.state());
         // One line for benchmarks/scripts/outage-recovery.sh: the step's re-run, counted from when slurmctld served again.
         System.out.printf("outage-recovery: phase=%s outage_ms=%d running_again_after_back_ms=%d%n", phase,
-                Duration.between(stopped, started).toMillis(), Duration.between(started, rerun).toMillis());
+                Duration.between(outage.stopped(), outage.back()).toMillis(),
+                Duration.between(outage.back(), rerun).toMillis());
+    }
+
+    /** When slurmctld was stopped, and when it served requests again. */
+    private record Outage(Instant stopped, Instant back) {
+    }
+
+    @FunctionalInterface
+    private interface DuringOutage {
+        void run() throws Exception;
+    }
+
+    /**
+     * slurmctld stopped with its state saved, {@code during} done while it is away, and started
+     * again {@link #OUTAGE} later; returns once it serves requests.
+     */
+    private static Outage slurmctldAway(DuringOutage during) throws Exception {
+        Instant stopped = Instant.now();
+        cluster.stopController();
+        try {
+            during.run();
+            Thread.sleep(OUTAGE.toMillis()); // the outage itself, not a wait for a condition
+        } finally {
+            cluster.startController();
+        }
+        return new Outage(stopped, Instant.now());
+    }
+
+    private static Instant killNode2() {
+        Instant killed = Instant.now();
+        cluster.killNode("node2");
+        return killed;
     }
 
     /**
@@ -207,13 +212,7 @@ class ControllerOutageIT {
         try {
             Wait.until("job " + jobId + " to run", FIRST_START, () ->
                     truth.jobField(jobId, "JobState").equals("RUNNING") ? Optional.of(true) : Optional.empty());
-            cluster.stopController();
-            try {
-                cluster.writeJobsFile(jobId + ".go", "", "rw-r--r--");
-                Thread.sleep(OUTAGE.toMillis()); // the outage itself, not a wait for a condition
-            } finally {
-                cluster.startController();
-            }
+            slurmctldAway(() -> cluster.writeJobsFile(jobId + ".go", "", "rw-r--r--"));
             Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
             String output = cluster.jobOutput(jobId);
             Timeline timeline = Timeline.of(cluster, jobId);

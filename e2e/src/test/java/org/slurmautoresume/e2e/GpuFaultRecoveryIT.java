@@ -43,8 +43,7 @@ class GpuFaultRecoveryIT {
     @ValueSource(strings = {"node2", "node1"})
     void aGpuFaultOnALiveNodeMovesTheStepToTheSpare(String victim) throws Exception {
         // The agent the job's supervisor talks to is the victim's own, watching its kernel log.
-        SupervisedSteps supervised = SupervisedSteps.start(cluster, PREFIX, "--node", victim,
-                "--xid-source", cluster.kernelLog(victim).toString());
+        SupervisedSteps supervised = watchingItsKernelLog(victim);
         String jobId = supervised.stepWithSpare(cluster, FIRST_START);
         try {
             long injected = System.nanoTime();
@@ -83,10 +82,7 @@ class GpuFaultRecoveryIT {
             System.out.printf("GPU fault on live %s: marked %d ms after the Xid, re-run %d ms after the failed"
                     + " step ended%n", victim, markedMs, replacement.latency());
         } finally {
-            cluster.run(List.of("scancel", jobId));
-            cluster.gpuRepair(victim);
-            cluster.run(List.of("scontrol", "update", "nodename=" + victim, "state=resume"));
-            SupervisedSteps.stop(supervised);
+            putBack(jobId, victim, supervised);
         }
     }
 
@@ -99,8 +95,7 @@ class GpuFaultRecoveryIT {
      */
     @Test
     void aFailureBeforeTheXidReachedTheAgentIsStillTakenAsTheNodesFault() throws Exception {
-        SupervisedSteps supervised = SupervisedSteps.start(cluster, PREFIX, "--node", "node2",
-                "--xid-source", cluster.kernelLog("node2").toString());
+        SupervisedSteps supervised = watchingItsKernelLog("node2");
         String jobId = supervised.stepWithSpare(cluster, FIRST_START);
         try {
             cluster.crashTask("node2");
@@ -119,10 +114,7 @@ class GpuFaultRecoveryIT {
             assertEquals("node2", detection.detail("nodes"), timeline.toString());
             assertEquals(List.of(1, 2), timeline.launchedAttempts(), timeline.toString());
         } finally {
-            cluster.run(List.of("scancel", jobId));
-            cluster.gpuRepair("node2");
-            cluster.run(List.of("scontrol", "update", "nodename=node2", "state=resume"));
-            SupervisedSteps.stop(supervised);
+            putBack(jobId, "node2", supervised);
         }
     }
 
@@ -135,8 +127,7 @@ class GpuFaultRecoveryIT {
      */
     @Test
     void aGpuFaultWhileSlurmctldIsAwayIsMarkedOnceItAnswersAndTheStepMovesToTheSpare() throws Exception {
-        SupervisedSteps supervised = SupervisedSteps.start(cluster, PREFIX, "--node", "node2",
-                "--xid-source", cluster.kernelLog("node2").toString());
+        SupervisedSteps supervised = watchingItsKernelLog("node2");
         String jobId = supervised.stepWithSpare(cluster, FIRST_START);
         try {
             Timeline.awaitEvent(cluster, jobId, "the watch of the step's nodes", Duration.ofSeconds(30),
@@ -175,10 +166,7 @@ class GpuFaultRecoveryIT {
             timeline.assertSucceededAfterOnlyUnstarted(1);
         } finally {
             cluster.startController();
-            cluster.run(List.of("scancel", jobId));
-            cluster.gpuRepair("node2");
-            cluster.run(List.of("scontrol", "update", "nodename=node2", "state=resume"));
-            SupervisedSteps.stop(supervised);
+            putBack(jobId, "node2", supervised);
         }
     }
 
@@ -240,6 +228,19 @@ class GpuFaultRecoveryIT {
             }
             SupervisedSteps.stop(supervised);
         }
+    }
+
+    /** The plugin, and as the supervisors' agent the agent of {@code node}, watching that node's kernel log. */
+    private static SupervisedSteps watchingItsKernelLog(String node) {
+        return SupervisedSteps.start(cluster, PREFIX, "--node", node, "--xid-source", cluster.kernelLog(node).toString());
+    }
+
+    /** The job cancelled, {@code node}'s GPUs repaired and the node resumed, the agent and plugin gone. */
+    private static void putBack(String jobId, String node, SupervisedSteps supervised) throws InterruptedException {
+        cluster.run(List.of("scancel", jobId));
+        cluster.gpuRepair(node);
+        cluster.run(List.of("scontrol", "update", "nodename=" + node, "state=resume"));
+        SupervisedSteps.stop(supervised);
     }
 
     private static Node node(String name) {
