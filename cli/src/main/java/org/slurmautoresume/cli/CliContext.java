@@ -13,6 +13,7 @@ import org.slurmautoresume.slurm.exec.CommonsExecCommandRunner;
 import org.slurmautoresume.slurm.exec.ControllerOutage;
 import org.slurmautoresume.slurm.exec.RetryPolicy;
 import org.slurmautoresume.slurm.exec.RetryingCommandRunner;
+import org.slurmautoresume.slurm.exec.StandbyWatch;
 import org.slurmautoresume.slurm.client.OutputFormat;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.supervisor.step.StepSupervisor;
@@ -82,12 +83,14 @@ public final class CliContext {
 
     /**
      * The real world: this process's environment; Slurm commands through Commons Exec with
-     * retries, other tools (health checks) without: a hung nvidia-smi or a failed diagnostic is
-     * the finding, and repeating a ten-minute dcgmi diag after its timeout is never wanted.
+     * retries, run anew at once when one slept in Slurm's client on a standby backup while the
+     * primary came back ({@link StandbyWatch}); other tools (health checks) without either: a hung
+     * nvidia-smi or a failed diagnostic is the finding, and repeating a ten-minute dcgmi diag after
+     * its timeout is never wanted.
      */
     public static CliContext system() {
         return new CliContext(System.getenv(),
-                () -> new RetryingCommandRunner(new CommonsExecCommandRunner(), RetryPolicy.DEFAULT),
+                () -> new RetryingCommandRunner(new StandbyWatch(new CommonsExecCommandRunner()), RetryPolicy.DEFAULT),
                 CommonsExecCommandRunner::new, CliContext::processUser, CliContext::askOnConsole, LocalDateTime::now);
     }
 

@@ -13,6 +13,14 @@ public interface CommandRunner {
      */
     CommandResult run(CommandRequest request);
 
+    /**
+     * As {@link #run(CommandRequest)}, ended early (and reported as timed out) once
+     * {@code cancel} fires. A runner that cannot stop its command runs it to the end.
+     */
+    default CommandResult run(CommandRequest request, Cancel cancel) {
+        return run(request);
+    }
+
     /** Runs the command and returns its result, or throws {@link CommandException} unless it succeeded. */
     default CommandResult runChecked(CommandRequest request) {
         CommandResult result = run(request);

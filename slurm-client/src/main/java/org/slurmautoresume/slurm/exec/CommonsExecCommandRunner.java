@@ -17,6 +17,11 @@ public final class CommonsExecCommandRunner implements CommandRunner {
 
     @Override
     public CommandResult run(CommandRequest request) {
+        return run(request, new Cancel());
+    }
+
+    @Override
+    public CommandResult run(CommandRequest request, Cancel cancel) {
         CommandLine commandLine = new CommandLine(request.argv().get(0));
         for (String arg : request.argv().subList(1, request.argv().size())) {
             // handleQuoting=false: the argument reaches the program byte for byte.
@@ -28,6 +33,7 @@ public final class CommonsExecCommandRunner implements CommandRunner {
         DefaultExecutor executor = DefaultExecutor.builder().get();
         executor.setStreamHandler(new PumpStreamHandler(stdout, stderr));
         executor.setWatchdog(watchdog);
+        cancel.onCancel(watchdog::destroyProcess);
         executor.setExitValues(null); // every exit status is a result, not an exception
 
         long started = System.nanoTime();

@@ -40,6 +40,26 @@ class CommonsExecCommandRunnerTest {
     }
 
     @Test
+    void aCancelFromAnotherThreadStopsTheCommandAsATimeoutWould() throws Exception {
+        Cancel cancel = new Cancel();
+        Thread canceller = new Thread(() -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                return;
+            }
+            cancel.cancel();
+        });
+        canceller.start();
+        long start = System.nanoTime();
+        CommandResult result = runner.run(new CommandRequest(List.of("sleep", "30"), Duration.ofSeconds(60), Map.of()),
+                cancel);
+        canceller.join();
+        assertTrue(result.timedOut(), "reported as stopped");
+        assertTrue(System.nanoTime() - start < Duration.ofSeconds(10).toNanos(), "not the whole 30 s");
+    }
+
+    @Test
     void stopsACommandAtItsTimeout() {
         CommandRequest request = new CommandRequest(List.of("sleep", "30"), Duration.ofMillis(300), Map.of());
         long start = System.nanoTime();
