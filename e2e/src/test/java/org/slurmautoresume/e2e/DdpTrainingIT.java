@@ -140,7 +140,9 @@ class DdpTrainingIT {
         argv.add(script);
         CommandResult result = cluster.runAsTestUser(argv);
         assertEquals(0, result.exitCode(), () -> "sbatch " + script + " failed: " + result.stderr());
-        return result.stdout().strip().split(";")[0];
+        String jobId = result.stdout().strip().split(";")[0];
+        StaleSchedulerState.watch(cluster, jobId);
+        return jobId;
     }
 
     /** Lines rank 0 has finished writing, counted while it may be writing the next. */

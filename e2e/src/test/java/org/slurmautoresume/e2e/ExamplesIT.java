@@ -92,6 +92,7 @@ class ExamplesIT {
         assertEquals(0, result.exitCode(), () -> "sbatch " + script + " failed: " + result.stderr());
         String jobId = result.stdout().strip().split(";")[0];
         jobs.add(jobId);
+        StaleSchedulerState.watch(cluster, jobId);
         return jobId;
     }
 

@@ -254,7 +254,14 @@ final class LocalCluster {
         if (!result.succeeded()) {
             throw new AssertionError("sbatch failed: " + result.stderr() + result.stdout());
         }
-        return result.stdout().strip().split(";")[0];
+        String jobId = result.stdout().strip().split(";")[0];
+        StaleSchedulerState.watch(this, jobId);
+        return jobId;
+    }
+
+    /** The Slurm release the cluster runs ({@code up --slurm}): 22.05 unless said otherwise. */
+    String release() {
+        return env.getOrDefault("AR_SLURM_RELEASE", "22.05");
     }
 
     /** A file in the jobs directory with the given permissions, so the test user's jobs can read it. */
