@@ -55,6 +55,9 @@ class DonorRecordIT {
 
         String jobId = cluster.submit("#!/bin/bash\nsleep 600\n",
                 List.of("-N2", "-w", "node[2-3]", "--no-kill", "--exclusive", "--job-name=donor-record-it"));
+        // Job ids start again at 1 when the cluster's state is wiped, while the accounting database
+        // keeps earlier clusters' rows: only rows submitted from this job's submission on are ours.
+        LocalDateTime submitted = LocalDateTime.parse(truth.jobField(jobId, "SubmitTime"));
         String donor;
         long merged;
         try {
@@ -90,9 +93,10 @@ class DonorRecordIT {
         // One row per size the job had (RESIZING, ended) and its last one; the donor's one row.
         // None may be left open: a RESIZING row without an end is what "stuck" would mean.
         CommandResult sacct = cluster.run(List.of("sacct", "-n", "-P", "-D", "-X", "-j", jobId + "," + donor,
-                "-o", "JobID,State,End"));
+                "-o", "JobID,State,End,Submit"));
         assertEquals(0, sacct.exitCode(), sacct.stderr());
-        List<String> rows = sacct.stdout().lines().filter(l -> !l.isBlank()).toList();
+        List<String> rows = sacct.stdout().lines().filter(l -> !l.isBlank())
+                .filter(l -> !LocalDateTime.parse(l.split("\\|", -1)[3]).isBefore(submitted)).toList();
         assertFalse(rows.isEmpty(), "accounting has no record of job " + jobId);
         for (String row : rows) {
             String[] f = row.split("\\|", -1);
