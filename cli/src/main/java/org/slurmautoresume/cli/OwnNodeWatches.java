@@ -23,6 +23,7 @@ import org.slurmautoresume.nodeops.health.HealthSettings;
 import org.slurmautoresume.nodeops.health.LocalNode;
 import org.slurmautoresume.nodeops.health.ToolLocator;
 import org.slurmautoresume.nodeops.xid.XidWatch;
+import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.client.SlurmControl;
 import org.slurmautoresume.slurm.exec.CommandRunner;
 import org.slurmautoresume.slurm.exec.ControllerOutage;
@@ -105,8 +106,10 @@ final class OwnNodeWatches {
             return Optional.empty();
         }
         OwnNodeMarker marker = ownNodeMarker(context, "--gpu-check-every", metrics, verdict);
+        // One client for every check: it asks Slurm's version once, not at each check.
+        SlurmClient slurm = context.slurm();
         HealthContext checks = new HealthContext(context.toolRunner(), tools, HealthSettings.defaults(),
-                () -> gpusFromSlurm(context, marker.node()));
+                () -> gpusFromSlurm(slurm, marker.node()));
         return Optional.of(GpuHealthWatch.start(List.of(GpuCheck.smiOnly(), DcgmCheck.healthOnly()), checks, marker,
                 audit, metrics, Duration.ofSeconds(gpuCheckEverySeconds)));
     }
@@ -131,9 +134,9 @@ final class OwnNodeWatches {
     }
 
     /** The gpu Gres Slurm has for the node: what nvidia-smi's count is compared with; empty when unknown. */
-    private static OptionalInt gpusFromSlurm(CliContext context, String name) {
+    private static OptionalInt gpusFromSlurm(SlurmClient slurm, String name) {
         try {
-            return GresGpus.ofNode(context.slurm(), name);
+            return GresGpus.ofNode(slurm, name);
         } catch (RuntimeException e) {
             return OptionalInt.empty();
         }

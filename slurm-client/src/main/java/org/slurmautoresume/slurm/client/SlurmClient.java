@@ -125,6 +125,8 @@ public final class SlurmClient {
      * and keeps the answer; when the version cannot be read it uses text this time and asks again
      * next time (text works with every release, and the query will report what is wrong).
      */
+    private boolean versionUnreadableTold;
+
     public OutputFormat outputFormat() {
         OutputFormat format = resolvedFormat;
         if (format != null) {
@@ -136,7 +138,14 @@ public final class SlurmClient {
                 try {
                     version = version();
                 } catch (SlurmException e) {
-                    log().warn("could not read Slurm's version ({}); reading scontrol's text output", e.getMessage());
+                    // Told once per client: a long-lived caller (the agent's GPU checks) asks again
+                    // at every query, and a node without Slurm's client would log it every time.
+                    if (!versionUnreadableTold) {
+                        versionUnreadableTold = true;
+                        log().warn("could not read Slurm's version ({}); reading scontrol's text output", e.getMessage());
+                    } else {
+                        DebugLogging.debug(SlurmClient.class, "could not read Slurm's version again ({})", e.getMessage());
+                    }
                     return OutputFormat.TEXT;
                 }
                 resolvedFormat = version.atLeast(SlurmVersion.FIRST_WITH_JSON) ? OutputFormat.JSON : OutputFormat.TEXT;

@@ -224,4 +224,32 @@ class SlurmClientOutputFormatTest {
                 List.of("scontrol", "--version"), List.of("scontrol", "-o", "show", "node", "node2"),
                 List.of("scontrol", "--version"), List.of("scontrol", "-o", "show", "node", "node2")), scontrol.asked);
     }
+
+    /**
+     * A long-lived client (the agent's GPU checks, every minute) on a node where the version cannot
+     * be read is told so once, not at every query (seen on a GPU node without Slurm's client: a
+     * warning a second with checks every second).
+     */
+    @Test
+    void anUnreadableVersionIsWarnedOncePerClient() {
+        FakeScontrol scontrol = new FakeScontrol()
+                .answer("something odd\n", "--version")
+                .answer(Fixtures.read(V22, "show-node-idle.txt"), "-o", "show", "node", "node2");
+        ch.qos.logback.classic.Logger logger =
+                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(SlurmClient.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events =
+                new ch.qos.logback.core.read.ListAppender<>();
+        events.start();
+        logger.addAppender(events);
+        try {
+            SlurmClient client = scontrol.client(OutputFormat.AUTO);
+            for (int i = 0; i < 3; i++) {
+                client.node("node2");
+            }
+        } finally {
+            logger.detachAppender(events);
+        }
+        assertEquals(1, events.list.stream()
+                .filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN).count(), events.list.toString());
+    }
 }
