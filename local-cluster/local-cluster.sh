@@ -41,7 +41,7 @@ spool, logs and pid files live in $AR_CLUSTER_DIR (default /var/tmp/autoresume-c
 
 Commands:
   up [--nodes N] [--slurmd-timeout S] [--cpus C] [--gpus G | --cpu-only] [--power-save]
-     [--extra-conf FILE] [--no-resume] [--no-accounting] [--backup-controller]
+     [--extra-conf FILE] [--no-resume] [--no-accounting] [--backup-controller] [--fresh]
         As root: install missing packages (install-deps.sh --runtime-only), create the
         test user ($AR_TEST_USER, default artest), write etc/slurm.conf (ClusterName=arlocal;
         its node and partition lines, debug with node[1-N], are written by the built
@@ -84,6 +84,10 @@ Commands:
                                namespace (hostname, /etc/hosts, pid file) with
                                CommunicationParameters=NoCtldInAddrAny. SlurmctldTimeout=30
                                (production's default: 120). Slurm 22.05 only
+          --fresh              start with no job: stop what runs, wipe slurmctld state (job
+                               ids start again at 1), slurmd spool and job files; accounting
+                               keeps its rows. The test suite starts this way, so a machine's
+                               earlier jobs (a snapshot's, an interrupted run's) cannot hold nodes
           --no-resume          leave nodes that are DOWN/DRAIN/FAIL as they are (default:
                                `scontrol update state=resume` them so the cluster is usable)
         Idempotent: a second `up` with the same options starts only what is missing. When
@@ -218,7 +222,7 @@ source "$SCRIPT_DIR/lib/faults.sh"
 source "$SCRIPT_DIR/lib/controllers.sh"
 
 cmd_up() {
-    local count=4 timeout=300 cpus=4 power=0 extra="" resume=1 accounting=1 gpus=4 backup=0
+    local count=4 timeout=300 cpus=4 power=0 extra="" resume=1 accounting=1 gpus=4 backup=0 fresh=0
     local shape="${AR_CLUSTER_SHAPE:-gpu}" release="${AR_SLURM_RELEASE:-22.05}" recorded
     while [ "$#" -gt 0 ]; do
         case "$1" in
@@ -237,6 +241,7 @@ cmd_up() {
             --no-resume) resume=0 ;;
             --no-accounting) accounting=0 ;;
             --backup-controller) backup=1 ;;
+            --fresh) fresh=1 ;;
             --slurm) release="${2:-}"; shift ;;
             --slurm=*) release="${1#*=}" ;;
             -h|--help) usage; exit 0 ;;
@@ -269,6 +274,9 @@ cmd_up() {
     [ "$backup" -eq 0 ] || [ "$release" = 22.05 ] \
         || die "--backup-controller runs on Slurm 22.05 only: the $release daemons run chrooted in a rootfs whose /etc/hosts its namespaces do not replace"
     use_release "$release"
+    if [ "$fresh" -eq 1 ]; then
+        wipe_jobs_and_state
+    fi
     cluster_up "$count" "$timeout" "$cpus" "$power" "$extra" "$resume" "$accounting" "$shape" "$gpus" "$backup"
 }
 

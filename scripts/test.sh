@@ -29,5 +29,5 @@ cd "$repo"
 # The cluster's node and partition lines are written by the toolkit's own
 # `autoresume lifecycle apply` (dogfood), so the launcher is built before the cluster starts.
 mvn -B -ntp -q package -DskipTests
-"$cluster" up --nodes 4
+"$cluster" up --fresh --nodes 4
 mvn -B -ntp verify "$@"

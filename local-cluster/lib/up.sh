@@ -175,6 +175,18 @@ wait_nodes_usable() {
 }
 
 # cluster_down PURGE(0|1)
+# wipe_jobs_and_state: `up --fresh`. Daemons stopped first (their jobs cancelled where slurmctld
+# still answers); state saved by a slurmctld that is not running would otherwise be recovered,
+# and its jobs run again, by the next one.
+wipe_jobs_and_state() {
+    [ -d "$DIR" ] || return 0
+    [ -f "$MARKER" ] || die "refusing to wipe $DIR: it has no $MARKER"
+    stop_cluster_daemons
+    rm -rf "${CTLD_STATE:?}" "${SPOOL:?}"
+    find "$JOBS" -mindepth 1 -delete 2>/dev/null || true
+    log "fresh start: slurmctld state, slurmd spool and job files wiped"
+}
+
 cluster_down() {
     local purge="$1"
     if [ -f "$CONF" ]; then
