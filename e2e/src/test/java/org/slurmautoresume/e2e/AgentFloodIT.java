@@ -1,6 +1,7 @@
 package org.slurmautoresume.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,7 +31,9 @@ import org.slurmautoresume.slurm.model.JobState;
  * Issue 17, "fair under load": the ordinary test user opens far more connections to the real
  * agent than its per-user share and sends nothing on them; the connections over the share are
  * refused with an answer, and meanwhile root's request about the user's running job is answered
- * within the agent client's normal timeout, as if nobody flooded.
+ * within the agent client's normal timeout, as if nobody flooded. And a flood of another kind:
+ * reports about the user's own job, each naming a new rule and a new detection source, which
+ * must not multiply the agent's metric series (their labels take fixed sets of values).
  */
 class AgentFloodIT {
 
@@ -44,7 +47,8 @@ class AgentFloodIT {
     @BeforeAll
     static void startAgent() {
         cluster = LocalCluster.get();
-        agent = LocalAgent.start(cluster, cluster.clusterDir().resolve("agent-flood-it-" + ProcessHandle.current().pid()));
+        agent = LocalAgent.start(cluster, cluster.clusterDir().resolve("agent-flood-it-" + ProcessHandle.current().pid()),
+                "--metrics-listen", "127.0.0.1:0");
     }
 
     @AfterAll
@@ -95,6 +99,61 @@ class AgentFloodIT {
                     flood.destroyForcibly();
                 }
             }
+            cluster.run(List.of("scancel", jobId));
+        }
+    }
+
+    /**
+     * Issue 17, "metrics labels only from fixed sets": the test user's own job is entitled to
+     * report its detections, so the agent accepts each of the reports, every one with a rule name
+     * and a detection source never seen before. The scrape afterwards holds no series with any of
+     * those words: rule violations are counted by kind and state, detections by the known sources
+     * or "other". The user's job is still answered.
+     */
+    @Test
+    void aUsersReportsWithEverNewRuleNamesMakeNoNewSeries() throws Exception {
+        final int reports = 300;
+        String jobId = cluster.submit("#!/bin/bash\nsleep 300\n", List.of("-N1", "-J", "agent-label-flood-it"));
+        try {
+            Job job = cluster.waitForJob(jobId, "to run", Duration.ofSeconds(300),
+                    j -> j.state() == JobState.RUNNING && !j.nodeList().isBlank());
+            String before = agent.scrapeMetrics();
+            String sender = String.join("\n",
+                    "import json, socket, sys",
+                    "path, job, n = sys.argv[1], sys.argv[2], int(sys.argv[3])",
+                    "ok = 0",
+                    "for i in range(n):",
+                    "    report = {'event': 'detection', 'attempt': 1, 'latencyMs': 10, 'rule': 'flood-rule-%d' % i,",
+                    "              'ruleState': 'SLOW', 'source': 'flood-source-%d' % i}",
+                    "    s = socket.socket(socket.AF_UNIX)",
+                    "    s.connect(path)",
+                    "    s.sendall((json.dumps({'op': 'report', 'jobId': job, 'report': report}) + '\\n').encode())",
+                    "    answer = s.makefile().readline()",
+                    "    s.close()",
+                    "    ok += json.loads(answer).get('ok') is True",
+                    "print(ok)");
+            CommandResult sent = cluster.runAsTestUser(List.of("python3", "-c", sender, agent.socket().toString(), jobId,
+                    String.valueOf(reports)));
+            assertEquals(0, sent.exitCode(), sent.stdout() + sent.stderr());
+            assertEquals(String.valueOf(reports), sent.stdout().strip(), "reports the agent accepted: " + sent.stderr());
+
+            String after = agent.scrapeMetrics();
+            String accepted = "autoresume_agent_requests_total{op=\"report\",outcome=\"ok\"}";
+            assertEquals(reports, LocalAgent.sample(after, accepted) - LocalAgent.sample(before, accepted), 1e-9, after);
+            assertFalse(after.contains("flood-"), "a user's word became a label:\n" + after);
+            List<String> violations = after.lines().filter(l -> l.startsWith("autoresume_rule_violations_total{")).toList();
+            assertEquals(List.of("autoresume_rule_violations_total{kind=\"log\",state=\"SLOW\"} " + (double) reports),
+                    violations, after);
+            assertEquals(reports, LocalAgent.sample(after,
+                    "autoresume_jobs_fault_detection_latency_seconds_count{source=\"other\"}"), 1e-9, after);
+
+            String node = Hostlist.expand(job.nodeList()).get(0);
+            CommandResult answer = cluster.run(List.of(cluster.launcher().toString(), "agent-call", "--socket",
+                    agent.socket().toString(), "{\"op\":\"diagnose\",\"jobId\":\"" + jobId + "\",\"nodes\":[\""
+                            + node + "\"]}"));
+            assertEquals(0, answer.exitCode(), answer.stdout() + answer.stderr());
+            assertTrue(answer.stdout().contains("\"decision\":\"healthy\""), answer.stdout());
+        } finally {
             cluster.run(List.of("scancel", jobId));
         }
     }

@@ -253,7 +253,7 @@ class AgentIT {
         });
         for (String series : List.of("autoresume_jobs_started_total", "autoresume_jobs_successful_total",
                 "autoresume_jobs_restarted_total{level=\"retry\"}",
-                "autoresume_rule_violations_total{rule=\"Heartbeat\",state=\"HANGING\"}",
+                "autoresume_rule_violations_total{kind=\"log\",state=\"HANGING\"}",
                 "autoresume_jobs_fault_detection_latency_seconds_count{source=\"log-rule\"}",
                 "autoresume_jobs_restart_latency_seconds_count{level=\"retry\"}")) {
             assertEquals(1.0, LocalAgent.sample(after, series) - LocalAgent.sample(before, series), series + "\n" + after);

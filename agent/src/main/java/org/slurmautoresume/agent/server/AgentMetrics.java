@@ -13,7 +13,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.function.LongSupplier;
 import org.slurmautoresume.nodeops.xid.XidCatalog;
@@ -26,28 +26,28 @@ import org.slurmautoresume.nodeops.xid.XidCatalog;
  *
  * <p>Two sources: supervisors' {@link AgentReport}s about their own jobs (accepted only from the
  * job's owner, like every request), and what the agent itself does (nodes it marks, requests it
- * answers). No label holds a job id or a node name: one series per job would grow without bound.
- * Rule names are users' words, so at most {@link #MAX_RULE_LABELS} distinct ones get a series of
- * their own; later ones are counted under {@value #OTHER_RULES}. A detection's source comes from
- * a fixed set ({@link #SOURCES}).
+ * answers). Every label value comes from a fixed set: no job id, node name or rule name (a
+ * user's words, which one user could multiply until the series crowd out everyone else's). A
+ * violated rule is counted by kind ({@code log} or {@code checkpoint}) and state; its name is in
+ * the audit log's record of the report and in the job's own timeline. A detection's source
+ * comes from a fixed set too ({@link #SOURCES}).
  */
 public final class AgentMetrics {
 
-    static final int MAX_RULE_LABELS = 64;
     /**
      * What detects a fault, as this release's supervisors name it: the detection latency's
      * {@code source} label takes only these, any other word counts as {@value #OTHER_SOURCE}
      * (a caller's word must not make a series of its own).
      */
-    static final java.util.Set<String> SOURCES = java.util.Set.of("log-rule", "checkpoint-rule", "slurmd-probe",
+    static final Set<String> SOURCES = Set.of("log-rule", "checkpoint-rule", "slurmd-probe",
             "node-state", "agent-verdict", "unknown");
     static final String OTHER_SOURCE = "other";
-    static final String OTHER_RULES = "(other)";
+    /** The rule kinds of the rule-violation counter: the checkpoint rule, and log rules of any name. */
+    static final List<String> RULE_KINDS = List.of("log", "checkpoint");
     /** Seconds: a log rule fires in about a second, a node replaced under its name can take half an hour. */
     private static final double[] LATENCY_BUCKETS = {0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600};
 
     private final PrometheusRegistry registry = new PrometheusRegistry();
-    private final Set<String> ruleLabels = new HashSet<>();
 
     private final Counter started = counter("autoresume_jobs_started",
             "Supervised steps started (their first attempt).");
@@ -65,7 +65,8 @@ public final class AgentMetrics {
     private final Counter failed = counter("autoresume_jobs_failed",
             "Supervised steps given up on: the restart policy allowed no further restart.");
     private final Counter ruleViolations = counter("autoresume_rule_violations",
-            "Log rules that ended an attempt, by rule name and state (SLOW, HANGING, FAULTED).", "rule", "state");
+            "Rules that ended an attempt, by kind (log, checkpoint) and state (SLOW, HANGING, FAULTED).", "kind",
+            "state");
     private final Counter nodesReplaced = counter("autoresume_nodes_replaced",
             "Faulty nodes replaced in a job's allocation (a spare, or the node back under its name).");
     private final Histogram replacementLatency = histogram("autoresume_node_replacement_latency_seconds",
@@ -106,7 +107,9 @@ public final class AgentMetrics {
                 observe(detectionLatency, report.latencyMs(),
                         SOURCES.contains(report.source()) ? report.source() : OTHER_SOURCE);
                 if (report.rule() != null) {
-                    ruleViolations.labelValues(ruleLabel(report.rule()), report.ruleState()).inc();
+                    // The report was checked on arrival: the state is one of three words.
+                    ruleViolations.labelValues("checkpoint-rule".equals(report.source()) ? "checkpoint" : "log",
+                            report.ruleState()).inc();
                 }
             }
             case REPLACEMENT -> {
@@ -147,17 +150,6 @@ public final class AgentMetrics {
         if (latencyMs != null) {
             histogram.labelValues(labels).observe(latencyMs / 1000.0);
         }
-    }
-
-    private synchronized String ruleLabel(String rule) {
-        if (ruleLabels.contains(rule)) {
-            return rule;
-        }
-        if (ruleLabels.size() < MAX_RULE_LABELS) {
-            ruleLabels.add(rule);
-            return rule;
-        }
-        return OTHER_RULES;
     }
 
     public PrometheusRegistry registry() {
