@@ -8,8 +8,14 @@
 # printed. Targets: outage + <= 5 s, takeover + <= 5 s.
 #
 # Needs root, the build's dependencies in ~/.m2 (mvn -o), and no other user of the cluster.
-# Usage: benchmarks/scripts/outage-recovery.sh
+# Usage: benchmarks/scripts/outage-recovery.sh [--only no-backup|backup]
 set -euo pipefail
+only=""
+case "${1:-}" in
+  "") ;;
+  --only) only="${2:-}"; [[ "$only" == no-backup || "$only" == backup ]] || { echo "--only no-backup|backup" >&2; exit 2; } ;;
+  *) echo "usage: $0 [--only no-backup|backup]" >&2; exit 2 ;;
+esac
 
 repo="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd)"
 [[ "$(id -u)" -eq 0 ]] || { echo "outage-recovery.sh: run as root" >&2; exit 2; }
@@ -36,7 +42,7 @@ run_tests() { # LABEL UP_OPTIONS TESTS: brings the cluster up so, runs the tests
 }
 
 # The primary restarted with no backup: clients fail at once and the supervisor's back-off decides.
-run_tests "no backup controller" "" "ControllerOutageIT"
+[[ "$only" == backup ]] || run_tests "no backup controller" "" "ControllerOutageIT"
 # With a backup in standby, Slurm's own clients sleep SlurmctldTimeout/2 between tries; and the failover.
-run_tests "a backup controller in standby" "--backup-controller" "ControllerOutageIT,ControlPlaneIT"
+[[ "$only" == no-backup ]] || run_tests "a backup controller in standby" "--backup-controller" "ControllerOutageIT,ControlPlaneIT"
 echo "$(nproc) CPUs, $(date -u '+%F %T') UTC, Slurm $(sinfo -V | awk '{print $2}')"
