@@ -24,7 +24,9 @@ import org.slurmautoresume.supervisor.recovery.JobResizer;
 /**
  * A job grown through a donor leaves nothing behind (issue 18, item 5): the emptied donor's
  * record leaves slurmctld MinJobAge after the merge plus the donor's one-minute limit, not a
- * year later, and accounting holds no job record left open. Done as the job's owner, the
+ * year later, and accounting holds none of the job's rows open (the donor's post-merge row, which
+ * Slurm may leave open, is closed by sacctmgr's runaway fix once slurmctld forgot the donor). Done
+ * as the job's owner, the
  * ordinary test user. Slow by nature: it waits for slurmctld's own purge (MinJobAge is 300 s on
  * the local cluster, Slurm's default, and the purge runs once a minute).
  */
@@ -90,19 +92,40 @@ class DonorRecordIT {
             return !show.succeeded() && show.stderr().contains("Invalid job id") ? Optional.of(true) : Optional.empty();
         });
 
-        // One row per size the job had (RESIZING, ended) and its last one; the donor's one row.
-        // None may be left open: a RESIZING row without an end is what "stuck" would mean.
-        CommandResult sacct = cluster.run(List.of("sacct", "-n", "-P", "-D", "-X", "-j", jobId + "," + donor,
-                "-o", "JobID,State,End,Submit"));
-        assertEquals(0, sacct.exitCode(), sacct.stderr());
-        List<String> rows = sacct.stdout().lines().filter(l -> !l.isBlank())
-                .filter(l -> !LocalDateTime.parse(l.split("\\|", -1)[3]).isBefore(submitted)).toList();
+        // One row per size the job had (RESIZING, ended) and its last one; the donor's rows. None of
+        // the job's may be left open: a RESIZING row without an end is what "stuck" would mean.
+        List<String> rows = accountingRows(jobId, donor, submitted);
         assertFalse(rows.isEmpty(), "accounting has no record of job " + jobId);
-        for (String row : rows) {
-            String[] f = row.split("\\|", -1);
-            assertFalse(f[2].isEmpty() || f[2].equals("Unknown"), "an accounting row left open: " + row + "\n" + sacct.stdout());
+        List<String> open = rows.stream().filter(DonorRecordIT::isOpen).toList();
+        // Slurm's own merge accounting may leave the emptied donor one row open: the record that
+        // job_post_resize_acctg starts for a job it has just completed, never ended, when the grant
+        // and the merge fall in different seconds (docs/slurm-behaviour.md). It is then a runaway
+        // job, which sacctmgr closes once slurmctld has forgotten the donor, as it has here.
+        assertTrue(open.stream().allMatch(r -> r.startsWith(donor + "|")), "an accounting row left open: " + open
+                + "\n" + String.join("\n", rows));
+        System.out.println("donor " + donor + "'s accounting: " + (open.isEmpty() ? "closed" : "open " + open));
+        if (!open.isEmpty()) {
+            CommandResult fixed = cluster.run(List.of("sacctmgr", "-i", "show", "runawayjobs"));
+            assertEquals(0, fixed.exitCode(), fixed.stdout() + fixed.stderr());
+            rows = accountingRows(jobId, donor, submitted);
+            assertEquals(List.of(), rows.stream().filter(DonorRecordIT::isOpen).toList(),
+                    "still open after sacctmgr's runaway fix:\n" + fixed.stdout() + String.join("\n", rows));
         }
         String last = rows.stream().filter(r -> r.startsWith(jobId + "|")).reduce((a, b) -> b).orElseThrow();
         assertTrue(last.split("\\|")[1].startsWith("CANCELLED"), "the job's last accounting row: " + last);
+    }
+
+    /** The job's and the donor's accounting rows (JobID|State|End|Submit) submitted since {@code submitted}. */
+    private static List<String> accountingRows(String jobId, String donor, LocalDateTime submitted) {
+        CommandResult sacct = cluster.run(List.of("sacct", "-n", "-P", "-D", "-X", "-j", jobId + "," + donor,
+                "-o", "JobID,State,End,Submit"));
+        assertEquals(0, sacct.exitCode(), sacct.stderr());
+        return sacct.stdout().lines().filter(l -> !l.isBlank())
+                .filter(l -> !LocalDateTime.parse(l.split("\\|", -1)[3]).isBefore(submitted)).toList();
+    }
+
+    private static boolean isOpen(String row) {
+        String end = row.split("\\|", -1)[2];
+        return end.isEmpty() || end.equals("Unknown");
     }
 }
