@@ -16,17 +16,20 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Notices a primary slurmctld that came back while a Slurm command sleeps in Slurm's own client.
+ * Notices a controller that serves again while a Slurm command sleeps in Slurm's own client.
  * With a backup controller in standby, a request that finds the primary stopped is answered "in
  * standby mode" by the backup, and Slurm's client library then sleeps SlurmctldTimeout/2 before
  * it asks again (60 s with the default SlurmctldTimeout of 120 s), however soon the primary is
- * back: a restart for an upgrade then costs every caller up to that sleep more. Without a backup a
- * request to a stopped primary takes seconds to fail too.
+ * back or the backup has taken over: a restart for an upgrade, or a failover, then costs every
+ * caller up to that sleep more. Without a backup a request to a stopped primary takes seconds to
+ * fail too.
  *
- * <p>So a Slurm client command that has run {@link #SLOW} is watched with {@code scontrol ping},
- * which asks each controller directly, once a {@link #PING_EVERY}: if the primary was down at the
- * first ping and answers at a later one, the command is stopped and run again at once. A command
- * that is merely slow (the primary answered the first ping) is never stopped. Only commands that
+ * <p>So a Slurm client command that has run {@link #SLOW} is watched once a {@link #PING_EVERY}:
+ * {@code scontrol ping} asks each controller directly; a primary that answers serves, and where
+ * only a backup answers (it does in standby too) a quick query with a short timeout tells whether
+ * it serves (it has taken over) or sleeps the caller (standby). If no controller served at the
+ * first look and one does at a later one, the command is stopped and run again at once. A command
+ * that is merely slow (a controller served at the first look) is never stopped. Only commands that
  * talk to slurmctld and return by themselves are watched (scontrol, scancel, squeue, sinfo), not
  * salloc, srun or sbatch, which may wait for resources by design. A stopped command may have
  * reached slurmctld already: the toolkit's writes (marks, shrinks, cancels) may be repeated.
@@ -41,15 +44,19 @@ public final class StandbyWatch implements CommandRunner {
     private static final int MAX_RESTARTS = 3;
     private static final Set<String> WATCHED = Set.of("scontrol", "scancel", "squeue", "sinfo");
     private static final Pattern PRIMARY = Pattern.compile("(?m)^Slurmctld\\(primary\\) at \\S+ is (UP|DOWN)");
+    private static final Pattern BACKUP_UP = Pattern.compile("(?m)^Slurmctld\\(backup\\d*\\) at \\S+ is UP");
+    /** A backup that has taken over answers this at once; one in standby makes the client sleep. */
+    private static final List<String> SERVES_QUERY = List.of("scontrol", "-o", "show", "partition");
+    private static final Duration SERVES_TIMEOUT = Duration.ofSeconds(2);
 
-    /** Whether the primary controller answers pings now; empty when that cannot be told. */
+    /** Whether a controller serves requests now; empty when that cannot be told. */
     @FunctionalInterface
-    public interface PrimaryProbe {
-        Optional<Boolean> primaryUp();
+    public interface ControllerProbe {
+        Optional<Boolean> serves();
     }
 
     private final CommandRunner delegate;
-    private final PrimaryProbe probe;
+    private final ControllerProbe probe;
     private final Duration slow;
     private final Duration every;
     private final Supplier<ScheduledExecutorService> timer;
@@ -61,10 +68,10 @@ public final class StandbyWatch implements CommandRunner {
     }
 
     /** With the probe and the pace a test controls; a null probe pings through {@code delegate}. */
-    StandbyWatch(CommandRunner delegate, PrimaryProbe probe, Duration slow, Duration every,
+    StandbyWatch(CommandRunner delegate, ControllerProbe probe, Duration slow, Duration every,
                  Supplier<ScheduledExecutorService> timer) {
         this.delegate = Objects.requireNonNull(delegate);
-        this.probe = probe != null ? probe : () -> ping(delegate);
+        this.probe = probe != null ? probe : () -> serves(delegate);
         this.slow = Objects.requireNonNull(slow);
         this.every = Objects.requireNonNull(every);
         this.timer = Objects.requireNonNull(timer);
@@ -90,10 +97,10 @@ public final class StandbyWatch implements CommandRunner {
             } finally {
                 pings.cancel(false);
             }
-            if (!watch.primaryBack || cancel.cancelled() || restarts >= MAX_RESTARTS) {
+            if (!watch.servedAgain || cancel.cancelled() || restarts >= MAX_RESTARTS) {
                 return result;
             }
-            DebugLogging.debug(StandbyWatch.class, "`{}` stopped: the primary slurmctld answers again; running it anew",
+            DebugLogging.debug(StandbyWatch.class, "`{}` stopped: a slurmctld serves again; running it anew",
                     request.display());
         }
     }
@@ -101,22 +108,22 @@ public final class StandbyWatch implements CommandRunner {
     /** One run of a command: its own way to stop it, and what the pings saw meanwhile. */
     private final class Watch {
         final Cancel own = new Cancel();
-        private Boolean primaryAtFirst;
-        volatile boolean primaryBack;
+        private Boolean servedAtFirst;
+        volatile boolean servedAgain;
 
         Watch(Cancel outer) {
             outer.onCancel(own::cancel);
         }
 
         void ping() {
-            Optional<Boolean> up = probe.primaryUp();
-            if (up.isEmpty()) {
+            Optional<Boolean> serves = probe.serves();
+            if (serves.isEmpty()) {
                 return;
             }
-            if (primaryAtFirst == null) {
-                primaryAtFirst = up.get();
-            } else if (!primaryAtFirst && up.get()) {
-                primaryBack = true;
+            if (servedAtFirst == null) {
+                servedAtFirst = serves.get();
+            } else if (!servedAtFirst && serves.get()) {
+                servedAgain = true;
                 own.cancel();
             }
         }
@@ -140,11 +147,19 @@ public final class StandbyWatch implements CommandRunner {
         return name == null ? path : name.toString();
     }
 
-    /** {@code scontrol ping}: the primary's line says UP or DOWN. */
-    static Optional<Boolean> ping(CommandRunner runner) {
+    /**
+     * Whether a controller serves: the primary answers {@code scontrol ping}, or a backup answers
+     * it and also a quick query within {@link #SERVES_TIMEOUT} (one in standby answers pings but
+     * makes the query sleep).
+     */
+    static Optional<Boolean> serves(CommandRunner runner) {
         try {
-            CommandResult result = runner.run(new CommandRequest(List.of("scontrol", "ping"), PING_TIMEOUT, Map.of()));
-            return primaryUp(result.stdout());
+            String ping = runner.run(new CommandRequest(List.of("scontrol", "ping"), PING_TIMEOUT, Map.of())).stdout();
+            Optional<Boolean> primary = primaryUp(ping);
+            if (primary.isEmpty() || primary.get() || !BACKUP_UP.matcher(ping).find()) {
+                return primary;
+            }
+            return Optional.of(runner.run(new CommandRequest(SERVES_QUERY, SERVES_TIMEOUT, Map.of())).succeeded());
         } catch (RuntimeException e) {
             return Optional.empty();
         }

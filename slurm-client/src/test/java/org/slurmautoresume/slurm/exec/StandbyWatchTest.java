@@ -62,12 +62,12 @@ class StandbyWatchTest {
     }
 
     /** Answers pings from a script; the last answer repeats. */
-    private static StandbyWatch.PrimaryProbe probe(Boolean... answers) {
+    private static StandbyWatch.ControllerProbe probe(Boolean... answers) {
         Deque<Boolean> script = new ArrayDeque<>(List.of(answers));
         return () -> Optional.of(script.size() > 1 ? script.poll() : script.peek());
     }
 
-    private static StandbyWatch watch(CommandRunner client, StandbyWatch.PrimaryProbe probe) {
+    private static StandbyWatch watch(CommandRunner client, StandbyWatch.ControllerProbe probe) {
         return new StandbyWatch(client, probe, SLOW, EVERY, StandbyWatch::daemonTimer);
     }
 
@@ -107,7 +107,7 @@ class StandbyWatchTest {
     void aFlappingPrimaryRestartsTheCommandAFewTimesOnly() {
         SleepingClient client = new SleepingClient(100, 60_000);
         boolean[] up = {true}; // each run pings DOWN first, then UP
-        StandbyWatch.PrimaryProbe flapping = () -> Optional.of(up[0] = !up[0]);
+        StandbyWatch.ControllerProbe flapping = () -> Optional.of(up[0] = !up[0]);
 
         CommandResult result = watch(client, flapping).run(SHOW_JOB);
 
@@ -136,5 +136,40 @@ class StandbyWatchTest {
         assertEquals(Optional.of(false), StandbyWatch.primaryUp("Slurmctld(primary) at vm is DOWN\n"
                 + "*****************************************\n** RESTORE SLURMCTLD DAEMON TO SERVICE **\n"));
         assertEquals(Optional.empty(), StandbyWatch.primaryUp("scontrol: error: something else\n"));
+    }
+
+    /** A fake Slurm for the real probe: scontrol ping's text, and whether the quick query answers in time. */
+    private static CommandRunner controllers(String ping, boolean queryAnswers, List<List<String>> asked) {
+        return request -> {
+            asked.add(request.argv());
+            if (request.argv().equals(List.of("scontrol", "ping"))) {
+                return new CommandResult(request, 0, ping, "", false, Duration.ZERO);
+            }
+            assertEquals(Duration.ofSeconds(2), request.timeout(), "the quick query must not wait out a standby sleep");
+            return queryAnswers ? new CommandResult(request, 0, "PartitionName=debug", "", false, Duration.ZERO)
+                    : new CommandResult(request, 137, "", "", true, Duration.ofSeconds(2));
+        };
+    }
+
+    /**
+     * The probe behind the watch: a primary that answers serves; a backup answers pings in
+     * standby too, so where only it answers, a quick query says whether it has taken over
+     * (answered) or is still in standby (the client slept past the short timeout).
+     */
+    @Test
+    void aBackupServesOnlyOnceItAnswersAQuickQueryAsWell() {
+        String primaryUp = "Slurmctld(primary) at arctld1 is UP\nSlurmctld(backup) at arctld2 is UP\n";
+        String onlyBackup = "Slurmctld(primary) at arctld1 is DOWN\nSlurmctld(backup) at arctld2 is UP\n";
+        String none = "Slurmctld(primary) at arctld1 is DOWN\nSlurmctld(backup) at arctld2 is DOWN\n";
+        List<List<String>> asked = new ArrayList<>();
+        assertEquals(Optional.of(true), StandbyWatch.serves(controllers(primaryUp, false, asked)));
+        assertEquals(Optional.of(false), StandbyWatch.serves(controllers(none, true, asked)));
+        assertEquals(List.of(List.of("scontrol", "ping"), List.of("scontrol", "ping")), asked,
+                "no query where the ping settles it");
+        asked.clear();
+        assertEquals(Optional.of(true), StandbyWatch.serves(controllers(onlyBackup, true, asked)));
+        assertEquals(Optional.of(false), StandbyWatch.serves(controllers(onlyBackup, false, asked)));
+        assertEquals(4, asked.size(), asked.toString());
+        assertEquals(Optional.empty(), StandbyWatch.serves(controllers("scontrol: error: x\n", true, new ArrayList<>())));
     }
 }

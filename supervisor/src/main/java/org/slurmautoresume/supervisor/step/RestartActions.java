@@ -213,12 +213,12 @@ final class RestartActions implements StepWatch.SlurmdFindings {
      * at once (and the node dropped from the job) instead of waiting for slurmctld's SlurmdTimeout.
      */
     @Override
-    public void silent(Step step, Srun srun, List<String> suspects, List<String> gone) {
+    public void silent(Step step, Srun srun, List<String> suspects, List<String> gone, Instant found) {
         String why = StepWatch.PROBE_MISSES + " probes in a row missed" + (gone.isEmpty() ? ""
                 : " (" + Hostlist.compress(gone) + ": the agent and slurmd refused connections, probed every "
                 + StepWatch.GONE_PACE.toMillis() + " ms)");
         timeline.record(EventHistory.Kind.DETECTION, OptionalLong.empty(), "source", "slurmd-probe", "nodes",
-                Hostlist.compress(suspects), "gone", Hostlist.compress(gone), "reason", why);
+                Hostlist.compress(suspects), "gone", Hostlist.compress(gone), "reason", why, "foundAt", found.toString());
         log.say("slurmd of " + Hostlist.compress(suspects) + ": " + why);
         endStepWithout(step, srun, suspects, "slurmd of " + Hostlist.compress(suspects) + " stopped answering");
     }

@@ -2,6 +2,7 @@ package org.slurmautoresume.supervisor.step;
 
 import org.slurmautoresume.slurm.model.JobId;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,9 +44,11 @@ final class StepWatch {
 
         /**
          * Some of the step's nodes missed {@link #PROBE_MISSES} probes in a row while srun still
-         * ran; {@code gone}: those of them whose agent and slurmd both refused the last probe.
+         * ran; {@code gone}: those of them whose agent and slurmd both refused the last probe;
+         * {@code found}: when the probes found it, which is earlier than this call where the
+         * step was not yet known (found while slurmctld was away, handed on once it named the step).
          */
-        void silent(Step step, Srun srun, List<String> suspects, List<String> gone);
+        void silent(Step step, Srun srun, List<String> suspects, List<String> gone, Instant found);
 
         /**
          * Some of the step's nodes were taken out of service while srun still ran, though their
@@ -260,11 +263,12 @@ final class StepWatch {
         Map<String, Node> lastRead = new ConcurrentHashMap<>();
         NodeProber probing = prober.get();
         new SlurmdWatch(probing, PROBE_INTERVAL, GONE_PACE, PROBE_MISSES).watch(nodes, srun::isAlive, suspects -> {
+            Instant found = Instant.now();
             List<String> gone = nodes.stream().filter(n -> suspects.contains(n.name())).filter(probing::gone)
                     .map(Node::name).toList();
             step.get().ifPresent(s -> {
                 handedOn.set(true);
-                to.silent(s, srun, suspects, gone);
+                to.silent(s, srun, suspects, gone, found);
             });
         }, () -> markedOut(nodeList, lastRead), STATE_EVERY_PROBES, marked -> step.get().ifPresent(s -> {
             handedOn.set(true);

@@ -52,7 +52,8 @@ class StepWatchTest {
         }
 
         @Override
-        public synchronized void silent(Step step, Srun srun, List<String> suspects, List<String> gone) {
+        public synchronized void silent(Step step, Srun srun, List<String> suspects, List<String> gone,
+                                        java.time.Instant found) {
             calls.add("silent " + suspects + " on " + Thread.currentThread().getName());
             srun.kill();
         }
