@@ -16,6 +16,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -156,6 +157,38 @@ class AgentFloodIT {
         } finally {
             cluster.run(List.of("scancel", jobId));
         }
+    }
+
+    /**
+     * Issue 17, "one line per decision with user text escaped": the test user sends requests
+     * whose node name, field name and rule name hold line breaks followed by a line of their own
+     * making. The agent refuses each (it audits them as JSON) and its human log quotes the words
+     * escaped: no line of that log starts with the user's text.
+     */
+    @Test
+    void aUsersLineBreaksStayInsideTheAgentsLogLine() throws Exception {
+        String sender = String.join("\n",
+                "import json, socket, sys",
+                "forged = 'FORGED-BY-USER agent: marked node9 fail'",
+                "requests = [{'op': 'diagnose', 'jobId': '1', 'nodes': ['node1\\n' + forged]},",
+                "            {'op': 'watch', 'jobId': '1', 'x\\r\\n' + forged: 1},",
+                "            {'op': 'report', 'jobId': '1', 'report': {'event': 'detection', 'attempt': 1,",
+                "             'source': 'log-rule', 'rule': 'r\\u0007\\u2028' + forged, 'ruleState': 'SLOW'}}]",
+                "for r in requests:",
+                "    s = socket.socket(socket.AF_UNIX)",
+                "    s.connect(sys.argv[1])",
+                "    s.sendall((json.dumps(r) + '\\n').encode())",
+                "    print(json.loads(s.makefile().readline()).get('ok'))",
+                "    s.close()");
+        CommandResult sent = cluster.runAsTestUser(List.of("python3", "-c", sender, agent.socket().toString()));
+        assertEquals(0, sent.exitCode(), sent.stdout() + sent.stderr());
+        assertEquals(List.of("False", "False", "False"), sent.stdout().lines().toList(), "each request refused");
+        String log = Wait.until("the agent to log the three refusals", Duration.ofSeconds(10), () -> {
+            String now = LocalAgent.read(agent.log());
+            return now.split("FORGED-BY-USER", -1).length > 3 ? Optional.of(now) : Optional.empty();
+        });
+        assertEquals(List.of(), log.lines().filter(l -> l.startsWith("FORGED-BY-USER")).toList(), log);
+        assertTrue(log.contains("\\nFORGED-BY-USER"), log);
     }
 
     /** The client's class, copied where the test user can read it, run in a JVM as that user. */

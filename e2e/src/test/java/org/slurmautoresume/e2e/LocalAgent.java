@@ -96,6 +96,11 @@ final class LocalAgent {
         return dir.resolve("audit.log");
     }
 
+    /** What the agent wrote to its standard output and error (its human log, INFO and up). */
+    Path log() {
+        return dir.resolve("agent.log");
+    }
+
     /** SIGTERM, as systemd stops it; it must remove its socket. Then its directory goes too. */
     void stop() throws InterruptedException {
         process.destroy();

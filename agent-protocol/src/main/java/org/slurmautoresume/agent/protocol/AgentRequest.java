@@ -199,12 +199,31 @@ public record AgentRequest(Op op, String jobId, List<String> nodes, NodeMark.Act
         throw new AgentRequestException("unknown " + field + " " + quoted(text));
     }
 
-    /** For messages and the audit log: at most 80 characters, JSON-escaped by the writer. */
+    /**
+     * A caller's word for a message that reaches the agent's log and its answer: at most 80
+     * characters, control characters escaped, so a newline in a node name or a field's name
+     * cannot start a line of the caller's own in root's log.
+     */
     static String quoted(String text) {
         if (text == null) {
             return "(none)";
         }
-        return "\"" + (text.length() > 80 ? text.substring(0, 80) + "..." : text) + "\"";
+        String cut = text.length() > 80 ? text.substring(0, 80) : text;
+        StringBuilder out = new StringBuilder(cut.length() + 8).append('"');
+        cut.codePoints().forEach(c -> {
+            if (c == '\n') {
+                out.append("\\n");
+            } else if (c == '\r') {
+                out.append("\\r");
+            } else if (c == '\\' || c == '"') {
+                out.append('\\').appendCodePoint(c);
+            } else if (Character.isISOControl(c) || c == 0x2028 || c == 0x2029) {
+                out.append(String.format("\\u%04x", c));
+            } else {
+                out.appendCodePoint(c);
+            }
+        });
+        return out.append(text.length() > 80 ? "...\"" : "\"").toString();
     }
 
     /** The request as it goes over the wire, and as the agent's audit log records it. */

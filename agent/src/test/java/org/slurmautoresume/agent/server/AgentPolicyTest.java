@@ -395,6 +395,25 @@ class AgentPolicyTest {
         }
     }
 
+    /**
+     * A caller's words that a refusal quotes (a node name, a field's name, a report's rule) reach
+     * the agent's log line by line: a newline in them must not start a line of their own there.
+     */
+    @Test
+    void aRefusalQuotesTheCallersWordsOnOneLine() {
+        for (String line : List.of(
+                "{\"op\":\"diagnose\",\"jobId\":\"6\",\"nodes\":[\"node1\\nFORGED agent: marked node9\"]}",
+                "{\"op\":\"watch\",\"jobId\":\"6\",\"x\\r\\nFORGED\":1}",
+                "{\"op\":\"report\",\"jobId\":\"6\",\"report\":{\"event\":\"detection\",\"attempt\":1,"
+                        + "\"source\":\"log-rule\",\"rule\":\"a\\u2028FORGED\\u0007\",\"ruleState\":\"SLOW\"}}")) {
+            AgentRequestException e = assertThrows(AgentRequestException.class,
+                    () -> AgentRequest.fromJson(AgentJson.readTree(line)));
+            assertTrue(e.getMessage().contains("FORGED"), e.getMessage());
+            assertTrue(e.getMessage().codePoints().noneMatch(c -> Character.isISOControl(c) || c == 0x2028),
+                    e.getMessage());
+        }
+    }
+
     @Test
     void rebootAsksSlurmToRebootAnUnhealthyNodeAndReturnItToService() {
         silent = Set.of("node3");
