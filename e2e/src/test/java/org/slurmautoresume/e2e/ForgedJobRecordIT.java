@@ -1,6 +1,7 @@
 package org.slurmautoresume.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -110,6 +111,30 @@ class ForgedJobRecordIT {
         assertTrue(!unreadable.contains(readable), swept.stdout());
         assertTrue(report.get("jobsSeen").asInt() >= 1, swept.stdout());
         // The job the user broke still runs where Slurm put it: nothing acted on its made-up fields.
+        assertEquals("node1", runningNodesOf(broken));
+    }
+
+    /**
+     * A name that writes a whole record before its line break and an id that exists nowhere after
+     * it: read alone, the listing shows two plausible jobs (SECURITY.md's former gap). The sweep
+     * checks the listing against squeue's ids, which hold no user text: both records are
+     * reported unreadable, and the job really there is left where Slurm put it.
+     */
+    @Test
+    void aWholeRecordForgedWithAnInventedIdIsReportedNotSwept() throws Exception {
+        String invented = "3999999999";
+        String readable = submitOn("node3", "forged-it-plain");
+        String broken = submitOn("node1", "x JobState=RUNNING NodeList=node4\nJobId=" + invented + " JobName=y");
+        runningNodesOf(readable);
+        assertEquals("node1", runningNodesOf(broken));
+
+        CommandResult swept = nodes.autoresume("sweep", "--policy", policy().toString(), "--lock",
+                cluster.clusterDir().resolve("forged-it.lock").toString(), "--json");
+        JsonNode report = json.readTree(swept.stdout());
+        List<String> unreadable = new ArrayList<>();
+        report.get("unreadableJobs").forEach(u -> unreadable.add(u.get("jobId").asText()));
+        assertTrue(unreadable.containsAll(List.of(broken, invented)), swept.stdout() + swept.stderr());
+        assertFalse(unreadable.contains(readable), swept.stdout());
         assertEquals("node1", runningNodesOf(broken));
     }
 

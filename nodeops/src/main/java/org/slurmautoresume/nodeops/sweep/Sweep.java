@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.slurmautoresume.nodeops.admin.NodeUpdater;
 import org.slurmautoresume.slurm.probe.TcpNodeProber;
@@ -15,12 +17,16 @@ import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobListing;
 import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One pass: take the lock (unless a dry run, which changes nothing and may run beside a real
  * sweep), read every node and job once, plan, apply, report.
  */
 public final class Sweep {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Sweep.class);
 
     private final SlurmClient slurm;
     private final SweepExecutor executor;
@@ -55,11 +61,28 @@ public final class Sweep {
         }
     }
 
+    /**
+     * A text listing checked against squeue's ids, which hold no user text: a whole record a
+     * user wrote into a job's name, with an invented id, is reported, not swept. JSON needs no
+     * check. Where squeue cannot be asked the listing is swept as read, and the log says so.
+     */
+    private JobListing crossChecked(JobListing listing) {
+        if (listing.jobs().isEmpty() || !slurm.readsText()) {
+            return listing;
+        }
+        Optional<Set<String>> ids = slurm.listedJobIds();
+        if (ids.isEmpty()) {
+            LOG.warn("squeue could not list the job ids: the job listing is not checked against them");
+            return listing;
+        }
+        return listing.crossChecked(ids.get());
+    }
+
     private SweepReport pass(SweepPolicy policy, boolean dryRun) {
         List<Node> nodes = slurm.nodes();
         // One job's unreadable record (its owner wrote a line break into its name) is that job's
         // problem: it is reported, and every other job and node is swept as usual.
-        JobListing listing = slurm.readJobs();
+        JobListing listing = crossChecked(slurm.readJobs());
         List<Job> jobs = listing.jobs();
         LocalDateTime now = clock.get();
         SweepPlan plan = new SweepPlanner(policy).plan(nodes, jobs, !listing.unreadable().isEmpty(), now);

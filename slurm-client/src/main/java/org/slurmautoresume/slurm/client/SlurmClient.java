@@ -232,6 +232,33 @@ public final class SlurmClient {
         return jobParser.readAll(out);
     }
 
+    /**
+     * The job ids slurmctld holds, as {@code squeue -h -a -t all -o %A} (next to scontrol) lists
+     * them: ids alone, no user text, so no job attribute can add one. Empty when squeue cannot
+     * be run or prints anything but ids.
+     */
+    public Optional<java.util.Set<String>> listedJobIds() {
+        int slash = scontrol.lastIndexOf('/');
+        String squeue = (slash < 0 ? "" : scontrol.substring(0, slash + 1)) + "squeue";
+        try {
+            CommandResult result = runner.run(new CommandRequest(List.of(squeue, "-h", "-a", "-t", "all", "-o", "%A"),
+                    timeout, java.util.Map.of()));
+            if (result == null || !result.succeeded()) {
+                return Optional.empty();
+            }
+            List<String> ids = result.stdout().lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+            return ids.stream().allMatch(id -> id.matches("[0-9]{1,10}")) ? Optional.of(java.util.Set.copyOf(ids))
+                    : Optional.empty();
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Whether queries read scontrol's text (no {@code --json}): its listing needs {@link #listedJobIds()}. */
+    public boolean readsText() {
+        return outputFormat() == OutputFormat.TEXT;
+    }
+
     /** The job; text that is not a {@link JobId} is a NOT_FOUND {@link SlurmException} quoting it. */
     public Optional<Job> job(String jobId) {
         return job(requireJobId(jobId));

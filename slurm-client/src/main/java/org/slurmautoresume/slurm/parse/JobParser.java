@@ -112,6 +112,7 @@ public final class JobParser {
         List<Job> read = new ArrayList<>();
         List<JobListing.Unreadable> unreadable = new ArrayList<>();
         Map<String, Integer> printed = new HashMap<>();
+        Map<String, String> printedAfter = new HashMap<>();
         Job previous = null;
         for (String record : records) {
             if (!record.startsWith("JobId=")) {
@@ -126,7 +127,11 @@ public final class JobParser {
                 continue;
             }
             try {
-                previous = parse(record);
+                Job job = parse(record);
+                if (previous != null) {
+                    printedAfter.put(job.jobId(), previous.jobId());
+                }
+                previous = job;
                 read.add(previous);
                 printed.merge(previous.jobId(), 1, Integer::sum);
             } catch (ParseException e) {
@@ -141,7 +146,8 @@ public final class JobParser {
                         + id.getValue() + " times: a value holds a line break that forged a record"));
             }
         }
-        return new JobListing(read, unreadable);
+        printedAfter.keySet().removeIf(id -> printed.getOrDefault(id, 0) > 1);
+        return new JobListing(read, unreadable, printedAfter);
     }
 
     /** The digits after a leading {@code JobId=}, which scontrol writes before any user text. */

@@ -164,6 +164,29 @@ class ForgedJobFieldsTest {
         assertEquals(List.of("8"), listing.unreadable().stream().map(JobListing.Unreadable::jobId).distinct().toList());
     }
 
+    /**
+     * SECURITY.md's former gap: a whole record before the line break and an id that exists
+     * nowhere after it read as two plausible jobs. Checked against squeue's ids (no user text),
+     * the invented job and the one printed before it are unreadable; the job after them is not.
+     */
+    @Test
+    void aForgedRecordWithAnInventedIdIsCaughtByTheIdsSqueueLists() {
+        String real = baseline();
+        String other = Fixtures.read("slurm-22.05", "show-job-completed.txt").strip();
+        String forgedHead = real.replace("NodeList=node1", "NodeList=node[1-4]");
+        String name = forgedHead.substring(forgedHead.indexOf("JobName=") + "JobName=".length()) + "\nJobId=99 JobName=y";
+        String printed = real.replace("JobName=timeout", "JobName=" + name) + "\n" + other;
+        JobListing listing = new JobParser().readAll(printed);
+        String otherId = listing.jobs().get(2).jobId();
+        assertEquals(List.of("8", "99", otherId), listing.jobs().stream().map(Job::jobId).toList(), "read alone: the gap");
+
+        JobListing checked = listing.crossChecked(java.util.Set.of("8", otherId));
+        assertEquals(List.of(otherId), checked.jobs().stream().map(Job::jobId).toList());
+        assertEquals(List.of("99", "8"), checked.unreadable().stream().map(JobListing.Unreadable::jobId).toList());
+        assertEquals(listing.jobs(), listing.crossChecked(java.util.Set.of("8", "99", otherId)).jobs(),
+                "an honest listing loses nothing");
+    }
+
     static Stream<Arguments> jsonCases() {
         List<Arguments> cases = new ArrayList<>();
         for (String key : List.of("name", "comment", "admin_comment", "system_comment", "extra", "command",
