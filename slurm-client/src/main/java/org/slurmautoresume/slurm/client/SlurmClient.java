@@ -241,9 +241,8 @@ public final class SlurmClient {
         int slash = scontrol.lastIndexOf('/');
         String squeue = (slash < 0 ? "" : scontrol.substring(0, slash + 1)) + "squeue";
         try {
-            CommandResult result = runner.run(new CommandRequest(List.of(squeue, "-h", "-a", "-t", "all", "-o", "%A"),
-                    timeout, java.util.Map.of()));
-            if (result == null || !result.succeeded()) {
+            CommandResult result = run(squeue, List.of("-h", "-a", "-t", "all", "-o", "%A"));
+            if (!result.succeeded()) {
                 return Optional.empty();
             }
             List<String> ids = result.stdout().lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
@@ -363,15 +362,20 @@ public final class SlurmClient {
     }
 
     private CommandResult run(List<String> args) {
+        return run(scontrol, args);
+    }
+
+    /** {@code program} (scontrol, or a Slurm client beside it) with {@code args}, within the client's timeout. */
+    private CommandResult run(String program, List<String> args) {
         List<String> argv = new ArrayList<>(args.size() + 1);
-        argv.add(scontrol);
+        argv.add(program);
         argv.addAll(args);
         CommandRequest request = new CommandRequest(argv, timeout, java.util.Map.of());
         try {
             return Objects.requireNonNull(runner.run(request), "the command runner returned no result");
         } catch (CommandException e) {
             throw new SlurmException(SlurmException.Kind.UNAVAILABLE,
-                    "cannot run " + scontrol + ": is Slurm's client (slurm-client) installed and on PATH?", e);
+                    "cannot run " + program + ": is Slurm's client (slurm-client) installed and on PATH?", e);
         }
     }
 
