@@ -14,7 +14,7 @@ ROOTFS_STAMP="$ROOTFS_DIR/.autoresume-rootfs.stamp"
 # python3 for the examples' training script (jobs of `local-cluster.sh up --slurm 24.11` run here)
 # and patchelf for the clients that cluster runs on the host (lib/release.sh).
 ROOTFS_PACKAGES=(slurm-wlm slurmdbd slurm-client munge libslurm-dev gcc make libc6-dev
-    mariadb-server default-jre-headless procps iproute2 util-linux passwd python3 patchelf)
+    mariadb-server default-jre-headless procps iproute2 util-linux passwd python3 python3-torch patchelf)
 
 if [[ ! "$ROOTFS_DIR" =~ ^/[A-Za-z0-9._/-]*[A-Za-z0-9._-]$ ]] || [[ "$ROOTFS_DIR" == *..* ]]; then
     die "AR_ROOTFS_DIR must be an absolute path of [A-Za-z0-9._/-] without '..' and not '/': '$ROOTFS_DIR'"
