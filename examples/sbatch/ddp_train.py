@@ -159,6 +159,9 @@ def main():
     # torch.distributed reads these (init_method="env://"); set them for the process group only.
     os.environ.update(RANK=str(rank), WORLD_SIZE=str(world), LOCAL_RANK=str(local_rank),
                       MASTER_ADDR=address, MASTER_PORT=str(port))
+    # PyTorch 2.4 and later ask for a libuv TCPStore by default, and builds without libuv (Debian's
+    # python3-torch) refuse that; the store is one small rendezvous, so the plain one serves.
+    os.environ.setdefault("USE_LIBUV", "0")
     dist.init_process_group("gloo", timeout=datetime.timedelta(seconds=env_int("DDP_TIMEOUT", 120)))
     torch.manual_seed(0)  # every rank starts from the same weights; DDP checks and syncs them anyway
     model = DistributedDataParallel(nn.Linear(8, 1))
