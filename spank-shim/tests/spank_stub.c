@@ -1,11 +1,16 @@
 #include "spank_stub.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 struct stub_state stub;
+int stub_identity_queries;
+
+#define SLURM_AUTH_NOBODY 99
 
 /* Any non-NULL handle will do: the stub keeps its state in `stub`. */
 
@@ -63,6 +68,8 @@ const char *spank_strerror(spank_err_t err)
 spank_err_t spank_option_register(spank_t sp, struct spank_option *opt)
 {
 	(void)sp;
+	if (stub.register_error != ESPANK_SUCCESS)
+		return stub.register_error;
 	stub.registered = opt;
 	stub.registrations++;
 	return ESPANK_SUCCESS;
@@ -73,6 +80,9 @@ spank_err_t spank_getenv(spank_t sp, const char *var, char *buf, int len)
 	(void)sp;
 	if (stub.context != S_CTX_REMOTE)
 		return ESPANK_NOT_REMOTE;
+	if (stub.getenv_error != ESPANK_SUCCESS &&
+	    (stub.getenv_error_name == NULL || strcmp(stub.getenv_error_name, var) == 0))
+		return stub.getenv_error;
 	const char *value = stub_env_get(var);
 	if (value == NULL)
 		return ESPANK_ENV_NOEXIST;
@@ -88,6 +98,8 @@ spank_err_t spank_setenv(spank_t sp, const char *var, const char *val, int overw
 	(void)sp;
 	if (stub.context != S_CTX_REMOTE)
 		return ESPANK_NOT_REMOTE;
+	if (stub.setenv_error != ESPANK_SUCCESS)
+		return stub.setenv_error;
 	if (!overwrite && stub_env_get(var))
 		return ESPANK_ENV_EXISTS;
 	stub_env_set(var, val);
@@ -97,22 +109,32 @@ spank_err_t spank_setenv(spank_t sp, const char *var, const char *val, int overw
 spank_err_t spank_get_item(spank_t sp, spank_item_t item, ...)
 {
 	va_list ap;
-	uint32_t *out;
+	void *out;
 	(void)sp;
+	va_start(ap, item);
+	out = va_arg(ap, void *);
+	va_end(ap);
+	if (item == S_JOB_UID || item == S_JOB_GID) {
+		stub_identity_queries++;
+		if (item == S_JOB_UID)
+			*(uid_t *)out = SLURM_AUTH_NOBODY;
+		else
+			*(gid_t *)out = SLURM_AUTH_NOBODY;
+		return ESPANK_SUCCESS;
+	}
 	if (stub.context != S_CTX_REMOTE)
 		return ESPANK_NOT_REMOTE;
-	va_start(ap, item);
-	out = va_arg(ap, uint32_t *);
-	va_end(ap);
+	if (stub.get_item_error != ESPANK_SUCCESS)
+		return stub.get_item_error;
 	switch (item) {
 	case S_JOB_ID:
-		*out = stub.job_id;
+		*(uint32_t *)out = stub.job_id;
 		return ESPANK_SUCCESS;
 	case S_JOB_STEPID:
-		*out = stub.step_id;
+		*(uint32_t *)out = stub.step_id;
 		return ESPANK_SUCCESS;
 	case S_TASK_GLOBAL_ID:
-		*out = stub.task_global_id;
+		*(uint32_t *)out = stub.task_global_id;
 		return ESPANK_SUCCESS;
 	default:
 		return ESPANK_BAD_ARG;
@@ -124,6 +146,8 @@ spank_err_t spank_job_control_unsetenv(spank_t sp, const char *name)
 	(void)sp;
 	if (stub.context == S_CTX_REMOTE)
 		return ESPANK_NOT_LOCAL;
+	if (stub.job_control_error != ESPANK_SUCCESS)
+		return stub.job_control_error;
 	snprintf(stub.job_control_unset, sizeof(stub.job_control_unset), "%s", name);
 	stub.job_control_unsets++;
 	return ESPANK_SUCCESS;
@@ -145,4 +169,29 @@ void slurm_info(const char *format, ...)
 	vfprintf(stderr, format, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+/*
+ * The plugin's setenv/unsetenv (and the tests'), linked with --wrap (see the Makefile), so a
+ * test can make them fail as they would for want of memory.
+ */
+int __real_setenv(const char *name, const char *value, int overwrite);
+int __real_unsetenv(const char *name);
+
+int __wrap_setenv(const char *name, const char *value, int overwrite)
+{
+	if (stub.libc_env_errno) {
+		errno = stub.libc_env_errno;
+		return -1;
+	}
+	return __real_setenv(name, value, overwrite);
+}
+
+int __wrap_unsetenv(const char *name)
+{
+	if (stub.libc_env_errno) {
+		errno = stub.libc_env_errno;
+		return -1;
+	}
+	return __real_unsetenv(name);
 }

@@ -24,9 +24,20 @@ struct stub_state {
 	int job_control_unsets;
 	int errors;             /* slurm_error calls */
 	char last_error[1024];
+	/* failures to hand the plugin: an error other than ESPANK_SUCCESS is returned instead */
+	spank_err_t getenv_error;
+	const char *getenv_error_name;  /* only spank_getenv of this name fails; NULL: every one */
+	spank_err_t setenv_error, get_item_error, register_error, job_control_error;
+	int libc_env_errno;     /* non-zero: setenv/unsetenv fail with this errno */
 };
 
 extern struct stub_state stub;
+
+/*
+ * spank_get_item(S_JOB_UID or S_JOB_GID) calls, never reset. The stub answers 99 (Slurm's
+ * SLURM_AUTH_NOBODY, what srun's side gets from 23.02): the plugin must never ask.
+ */
+extern int stub_identity_queries;
 
 /* Back to an empty state in the given context. */
 void stub_reset(spank_context_t context);
