@@ -71,9 +71,11 @@ static int is_set(const char *name)
 
 /*
  * In an srun that is already supervised: makes sure its tasks learn it (remote.c), whatever
- * --export says, by carrying the guard and the attempt number under SLURM_ names.
+ * --export says, by carrying the guard and the attempt number under SLURM_ names. Without
+ * them (setenv fails only for want of memory) the step still runs, supervised; only its
+ * tasks under --export=NONE or a list miss the two variables.
  */
-static int carry_to_tasks(void)
+static void carry_to_tasks(void)
 {
 	const char *names[][2] = {
 		{ AR_GUARD_ENV, AR_GUARD_CARRIER_ENV },
@@ -84,24 +86,33 @@ static int carry_to_tasks(void)
 		if (value == NULL || value[0] == '\0')
 			continue;
 		if (setenv(names[i][1], value, 1) != 0) {
-			slurm_error("auto-resume: setenv %s: %m", names[i][1]);
-			return -1;
+			slurm_error("auto-resume: setenv %s: %m; tasks started with --export=NONE or a list"
+				    " will not see %s", names[i][1], names[i][0]);
+			return;
 		}
 	}
-	return 0;
 }
 
 int ar_local_post_opt(struct ar_config *config)
 {
 	char err[512];
 
-	if (is_set(AR_GUARD_ENV) || is_set(AR_GUARD_CARRIER_ENV))
-		return carry_to_tasks();
+	if (is_set(AR_GUARD_ENV) || is_set(AR_GUARD_CARRIER_ENV)) {
+		carry_to_tasks();
+		return 0;
+	}
+	/*
+	 * Refused on purpose: a value that is neither 0 nor 1 was put there by someone, and
+	 * guessing what they meant could supervise a step they opted out of, or the reverse.
+	 * Slurm stops srun on this -1 only when the plugin is `required`; as `optional` srun
+	 * prints the line and runs the step without auto-resume.
+	 */
 	if (ar_config_apply_env(config, getenv(AR_ENV_VAR), err, sizeof(err)) != 0) {
 		slurm_error("auto-resume: %s", err);
 		return -1;
 	}
-	if (!config->enabled.value)
+	/* A broken plugstack.conf was reported by slurm_spank_init already. */
+	if (!config->enabled.value || config->broken)
 		return 0;
 	exec_supervisor(config->supervisor);
 	fprintf(stderr, "auto-resume: cannot start the supervisor %s: %s; running this step without auto-resume\n",

@@ -45,6 +45,8 @@ struct ar_setting {
 struct ar_config {
 	struct ar_setting enabled;
 	char supervisor[4096];  /* path of the autoresume launcher */
+	/* plugstack.conf's arguments could not be read: srun never hands a step over */
+	int broken;
 };
 
 /* "1", "0", or NULL/"" (a bare --auto-resume) -> 1. Returns 0, or -1 for anything else. */

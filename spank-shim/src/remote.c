@@ -6,6 +6,9 @@
  * The step is supervised when its environment has AUTORESUME_SUPERVISED, or the SLURM_
  * copy that local.c adds for steps run with --export=NONE or an --export list; the task
  * then gets both plain names back, so an srun inside it is not supervised a second time.
+ *
+ * Nothing here can fail the task: the step is supervised from srun's side whatever happens
+ * in it, so a SPANK call that fails costs only what it was for, and says so in one line.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -16,7 +19,7 @@
 /* Long enough for any attempt number or guard value the supervisor sets. */
 #define VALUE_MAX 64
 
-/* The job's value of name into buf: 1 when set and not empty, 0 when not, -1 on errors. */
+/* The job's value of name into buf: 1 when set and not empty, 0 when not, -1 (said) on errors. */
 static int job_env(spank_t sp, const char *name, char *buf, int len)
 {
 	spank_err_t rc = spank_getenv(sp, name, buf, len);
@@ -28,28 +31,27 @@ static int job_env(spank_t sp, const char *name, char *buf, int len)
 		return 1;
 	}
 	if (rc != ESPANK_SUCCESS) {
-		slurm_error("auto-resume: task_init: spank_getenv %s: %s", name, spank_strerror(rc));
+		slurm_error("auto-resume: task_init: spank_getenv %s: %s; this task goes without %s",
+			    name, spank_strerror(rc), name);
 		return -1;
 	}
 	return buf[0] != '\0';
 }
 
-/* Gives name the value of the first of primary, carrier that is set, else fallback. */
-static int restore(spank_t sp, const char *name, const char *carrier, const char *fallback)
+/* Gives name the value of the first of name, carrier that is set, else fallback. */
+static void restore(spank_t sp, const char *name, const char *carrier, const char *fallback)
 {
 	char value[VALUE_MAX];
 	int found = job_env(sp, name, value, sizeof(value));
 	if (found != 0)
-		return found < 0 ? -1 : 0;
+		return;
 	found = job_env(sp, carrier, value, sizeof(value));
 	if (found < 0)
-		return -1;
+		return;
 	spank_err_t rc = spank_setenv(sp, name, found ? value : fallback, 1);
-	if (rc != ESPANK_SUCCESS) {
-		slurm_error("auto-resume: task_init: spank_setenv %s: %s", name, spank_strerror(rc));
-		return -1;
-	}
-	return 0;
+	if (rc != ESPANK_SUCCESS)
+		slurm_error("auto-resume: task_init: spank_setenv %s: %s; this task goes without %s",
+			    name, spank_strerror(rc), name);
 }
 
 static const char *step_name(uint32_t step, char *buf, size_t len)
@@ -67,7 +69,7 @@ static const char *step_name(uint32_t step, char *buf, size_t len)
 	}
 }
 
-int ar_remote_task_init(spank_t sp)
+void ar_remote_task_init(spank_t sp)
 {
 	uint32_t job, step, task;
 	char value[VALUE_MAX];
@@ -79,19 +81,17 @@ int ar_remote_task_init(spank_t sp)
 	if (supervised == 0)
 		supervised = job_env(sp, AR_GUARD_CARRIER_ENV, value, sizeof(value));
 	if (supervised <= 0)
-		return supervised;
+		return;
 	if ((rc = spank_get_item(sp, S_JOB_ID, &job)) != ESPANK_SUCCESS ||
 	    (rc = spank_get_item(sp, S_JOB_STEPID, &step)) != ESPANK_SUCCESS ||
 	    (rc = spank_get_item(sp, S_TASK_GLOBAL_ID, &task)) != ESPANK_SUCCESS) {
-		slurm_error("auto-resume: task_init: spank_get_item: %s", spank_strerror(rc));
-		return -1;
+		slurm_error("auto-resume: task_init: spank_get_item: %s; no task_init line for this task",
+			    spank_strerror(rc));
+	} else {
+		/* This runs in the task's own process: its stderr is the task's stderr. */
+		fprintf(stderr, "[auto-resume] JobID=%u StepID=%s TaskID=%u task_init\n",
+			job, step_name(step, step_buf, sizeof(step_buf)), task);
 	}
-	/* This runs in the task's own process: its stderr is the task's stderr. */
-	fprintf(stderr, "[auto-resume] JobID=%u StepID=%s TaskID=%u task_init\n",
-		job, step_name(step, step_buf, sizeof(step_buf)), task);
-
-	if (restore(sp, AR_GUARD_ENV, AR_GUARD_CARRIER_ENV, "1") != 0 ||
-	    restore(sp, AR_ATTEMPT_ENV, AR_ATTEMPT_CARRIER_ENV, "1") != 0)
-		return -1;
-	return 0;
+	restore(sp, AR_GUARD_ENV, AR_GUARD_CARRIER_ENV, "1");
+	restore(sp, AR_ATTEMPT_ENV, AR_ATTEMPT_CARRIER_ENV, "1");
 }

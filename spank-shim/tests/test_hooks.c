@@ -26,6 +26,7 @@
 #define EXIT_SRUN_GOES_ON 0
 #define EXIT_POST_OPT_FAILED 1
 #define EXIT_SUPERVISOR_RAN 42      /* from record_argv, with no signal blocked */
+#define EXIT_ASKED_FOR_IDENTITY 6
 
 /* Any non-NULL handle: the stub keeps its state in `stub`. */
 #define SP ((spank_t)&stub)
@@ -78,6 +79,8 @@ static int pretend_srun(void)
 		fprintf(stderr, "post_opt: %s\n", stub.last_error);
 		return EXIT_POST_OPT_FAILED;
 	}
+	if (stub_identity_queries != 0)
+		return EXIT_ASKED_FOR_IDENTITY;
 	return EXIT_SRUN_GOES_ON;
 }
 
@@ -270,6 +273,17 @@ static void test_when_srun_is_supervised(void)
 	CHECK(supervised((const char *[]){ on, "AR_TEST_OPTION=1", "SLURM_AUTORESUME_SUPERVISED=1", NULL }) == 0);
 }
 
+/* A plugstack.conf line the plugin cannot read turns auto-resume off; srun still runs. */
+static void test_a_broken_plugstack_line_turns_auto_resume_off(void)
+{
+	char bad_key[PATH_MAX + 64], bad_default[PATH_MAX + 64];
+	plugstack_for(recorder, "bogus=1", bad_key, sizeof(bad_key));
+	plugstack_for(recorder, "default=yes", bad_default, sizeof(bad_default));
+	CHECK(supervised((const char *[]){ bad_key, "AR_TEST_OPTION=1", NULL }) == 0);
+	CHECK(supervised((const char *[]){ bad_key, "SLURM_AUTO_RESUME=1", NULL }) == 0);
+	CHECK(supervised((const char *[]){ bad_default, NULL }) == 0);
+}
+
 static void check_fails_open(const char *supervisor, const char *why)
 {
 	char plugstack[PATH_MAX + 64], line[PATH_MAX + 256];
@@ -321,6 +335,19 @@ static void test_a_supervised_srun_carries_the_guard_to_its_tasks(void)
 	CHECK(getenv(AR_GUARD_CARRIER_ENV) && strcmp(getenv(AR_GUARD_CARRIER_ENV), "1") == 0);
 	CHECK(getenv(AR_ATTEMPT_CARRIER_ENV) && strcmp(getenv(AR_ATTEMPT_CARRIER_ENV), "2") == 0);
 
+	/* without the carriers (setenv failing) the supervised srun still runs its step */
+	unsetenv(AR_GUARD_CARRIER_ENV);
+	unsetenv(AR_ATTEMPT_CARRIER_ENV);
+	stub_reset(S_CTX_LOCAL);
+	CHECK(slurm_spank_init(SP, 0, none) == 0);
+	stub.libc_env_errno = ENOMEM;
+	CHECK(slurm_spank_init_post_opt(SP, 0, none) == 0);
+	stub.libc_env_errno = 0;
+	CHECK(stub.errors == 1);
+	CHECK(strstr(stub.last_error, "auto-resume: setenv " AR_GUARD_CARRIER_ENV ": ") == stub.last_error);
+	CHECK(strstr(stub.last_error, "; tasks started with --export=NONE or a list will not see " AR_GUARD_ENV) != NULL);
+	CHECK(getenv(AR_GUARD_CARRIER_ENV) == NULL && getenv(AR_ATTEMPT_CARRIER_ENV) == NULL);
+
 	/* an unsupervised srun adds nothing */
 	unsetenv(AR_GUARD_ENV);
 	unsetenv(AR_ATTEMPT_ENV);
@@ -362,10 +389,25 @@ static void test_option(void)
 	/* slurmstepd gets it too and ignores it */
 	CHECK(cb(0, "garbage", 1) == 0);
 
+	/* a plugstack.conf line it cannot read: said, and the option is still there */
 	char *bad[] = { "supervisor=relative/path" };
 	stub_reset(S_CTX_LOCAL);
-	CHECK(slurm_spank_init(SP, 1, bad) == -1);
+	CHECK(slurm_spank_init(SP, 1, bad) == 0);
 	CHECK(strstr(stub.last_error, "auto-resume: plugstack.conf:") == stub.last_error);
+	CHECK(strstr(stub.last_error, "; steps run without auto-resume") != NULL);
+	CHECK(stub.errors == 1 && stub.registrations == 1);
+	CHECK(stub.registered->cb(0, "1", 0) == 0);
+	CHECK(stub.registered->cb(0, "2", 0) == -1);       /* a typo is still refused */
+
+	/* Slurm cannot register the option: said, and the command goes on */
+	spank_context_t everywhere[] = { S_CTX_LOCAL, S_CTX_ALLOCATOR, S_CTX_REMOTE };
+	for (size_t i = 0; i < sizeof(everywhere) / sizeof(everywhere[0]); i++) {
+		stub_reset(everywhere[i]);
+		stub.register_error = ESPANK_BAD_ARG;
+		CHECK(slurm_spank_init(SP, 0, none) == 0);
+		CHECK(stub.errors == 1 && stub.registrations == 0);
+		CHECK(strstr(stub.last_error, "auto-resume: spank_option_register(--auto-resume): ") == stub.last_error);
+	}
 
 	/* registered wherever the option can be given: srun, sbatch/salloc, slurmstepd */
 	spank_context_t contexts[] = { S_CTX_LOCAL, S_CTX_ALLOCATOR, S_CTX_REMOTE };
@@ -424,6 +466,34 @@ static void test_allocator_sets_the_job_default(void)
 	CHECK(env_is(AR_GUARD_ENV, NULL) && env_is(AR_ATTEMPT_ENV, NULL) && env_is(AR_OPTION_ENV, NULL));
 	CHECK(env_is(AR_GUARD_CARRIER_ENV, NULL) && env_is(AR_ATTEMPT_CARRIER_ENV, NULL));
 	unsetenv(AR_ENV_VAR);
+}
+
+/* What the allocator cannot do, it says; sbatch/salloc go on either way. */
+static void test_allocator_fails_open(void)
+{
+	char *none[] = { NULL };
+
+	/* Slurm keeps the option for the job's sruns: the default still goes as SLURM_AUTO_RESUME */
+	unsetenv(AR_ENV_VAR);
+	stub_reset(S_CTX_ALLOCATOR);
+	CHECK(slurm_spank_init(SP, 0, none) == 0 && stub.registered->cb(0, "1", 0) == 0);
+	stub.job_control_error = ESPANK_ERROR;
+	CHECK(slurm_spank_init_post_opt(SP, 0, none) == 0);
+	CHECK(stub.errors == 1);
+	CHECK(strstr(stub.last_error, "auto-resume: spank_job_control_unsetenv(" AR_OPTION_ENV "): ") == stub.last_error);
+	CHECK(env_is(AR_ENV_VAR, "1"));
+
+	/* setenv/unsetenv failing: the job goes without its default, and each failure is said */
+	unsetenv(AR_ENV_VAR);
+	stub_reset(S_CTX_ALLOCATOR);
+	CHECK(slurm_spank_init(SP, 0, none) == 0 && stub.registered->cb(0, "1", 0) == 0);
+	stub.libc_env_errno = ENOMEM;
+	CHECK(slurm_spank_init_post_opt(SP, 0, none) == 0);
+	stub.libc_env_errno = 0;
+	CHECK(strstr(stub.last_error, "auto-resume: setenv " AR_ENV_VAR ": ") == stub.last_error);
+	CHECK(strstr(stub.last_error, "; this job's steps do not get --auto-resume=1 as their default") != NULL);
+	CHECK(stub.errors == 6);    /* four step-only variables, the option's, SLURM_AUTO_RESUME */
+	CHECK(env_is(AR_ENV_VAR, NULL));
 }
 
 /* ---- slurmstepd ---- */
@@ -509,6 +579,54 @@ static void test_task_init(void)
 	CHECK(task_init_capturing(out, sizeof(out)) == 0 && out[0] == '\0');
 }
 
+/* A SPANK call that fails in task_init costs what it was for, never the task. */
+static void test_task_init_fails_open(void)
+{
+	char out[1024];
+
+	/* the guard cannot be read: nothing is done, and that is said */
+	remote_task(4242, 7, 5);
+	stub_env_set(AR_GUARD_ENV, "1");
+	stub.getenv_error = ESPANK_ERROR;
+	CHECK(task_init_capturing(out, sizeof(out)) == 0 && out[0] == '\0');
+	CHECK(stub.errors == 1);
+	CHECK(strstr(stub.last_error, "auto-resume: task_init: spank_getenv " AR_GUARD_ENV ": ") == stub.last_error);
+	CHECK(strstr(stub.last_error, "; this task goes without " AR_GUARD_ENV) != NULL);
+	CHECK(stub_env_get(AR_ATTEMPT_ENV) == NULL);
+
+	/* only the attempt number cannot be read: the rest is done */
+	remote_task(4242, 7, 5);
+	stub_env_set(AR_GUARD_ENV, "1");
+	stub.getenv_error = ESPANK_ERROR;
+	stub.getenv_error_name = AR_ATTEMPT_ENV;
+	CHECK(task_init_capturing(out, sizeof(out)) == 0);
+	CHECK(strcmp(out, "[auto-resume] JobID=4242 StepID=7 TaskID=5 task_init\n") == 0);
+	CHECK(stub.errors == 1 && strstr(stub.last_error, "spank_getenv " AR_ATTEMPT_ENV ": ") != NULL);
+	CHECK(stub_env_get(AR_ATTEMPT_ENV) == NULL);
+
+	/* no ids: no task_init line, and the variables are still restored */
+	remote_task(77, 1, 2);
+	stub_env_set(AR_GUARD_CARRIER_ENV, "1");
+	stub_env_set(AR_ATTEMPT_CARRIER_ENV, "4");
+	stub.get_item_error = ESPANK_BAD_ARG;
+	CHECK(task_init_capturing(out, sizeof(out)) == 0 && out[0] == '\0');
+	CHECK(stub.errors == 1);
+	CHECK(strstr(stub.last_error, "auto-resume: task_init: spank_get_item: ") == stub.last_error);
+	CHECK(strstr(stub.last_error, "; no task_init line for this task") != NULL);
+	CHECK(stub_env_get(AR_GUARD_ENV) && strcmp(stub_env_get(AR_GUARD_ENV), "1") == 0);
+	CHECK(stub_env_get(AR_ATTEMPT_ENV) && strcmp(stub_env_get(AR_ATTEMPT_ENV), "4") == 0);
+
+	/* the variables cannot be set: the line is still printed, each failure said */
+	remote_task(77, 1, 2);
+	stub_env_set(AR_GUARD_CARRIER_ENV, "1");
+	stub.setenv_error = ESPANK_ERROR;
+	CHECK(task_init_capturing(out, sizeof(out)) == 0);
+	CHECK(strcmp(out, "[auto-resume] JobID=77 StepID=1 TaskID=2 task_init\n") == 0);
+	CHECK(stub.errors == 2);
+	CHECK(strstr(stub.last_error, "auto-resume: task_init: spank_setenv " AR_ATTEMPT_ENV ": ") == stub.last_error);
+	CHECK(stub_env_get(AR_GUARD_ENV) == NULL && stub_env_get(AR_ATTEMPT_ENV) == NULL);
+}
+
 static void find_recorder(void)
 {
 	char self[PATH_MAX];
@@ -542,12 +660,17 @@ int main(int argc, char **argv)
 	find_recorder();
 	test_hand_off_passes_srun_argv_unchanged();
 	test_when_srun_is_supervised();
+	test_a_broken_plugstack_line_turns_auto_resume_off();
 	test_a_broken_supervisor_leaves_srun_running();
 	test_a_supervised_srun_carries_the_guard_to_its_tasks();
 	test_a_bad_environment_value_is_refused();
 	test_option();
 	test_allocator_sets_the_job_default();
+	test_allocator_fails_open();
 	test_task_init();
+	test_task_init_fails_open();
+	/* Slurm 23.02+ gives srun's side uid/gid 99 (nobody): no hook may ask for them. */
+	CHECK(stub_identity_queries == 0);
 	remove_tmpdir();
 	return check_report("test_hooks");
 }
