@@ -70,13 +70,17 @@ public record NodeState(String base, List<String> flags, boolean notResponding) 
         return isDown() || isDrain() || isFail() || has("REBOOT_REQUESTED") || has("REBOOT_ISSUED");
     }
 
-    /** Ready for new work: idle or partly used, with no flag that keeps the scheduler away. */
+    /**
+     * Ready for new work: idle or partly used, with no flag that keeps the scheduler away.
+     * BLOCKED (24.05) is a node an exclusive-topology job holds unused; EXTERNAL (25.05) is a
+     * node with no slurmd: neither can take a job, whatever its base state says.
+     */
     public boolean isSchedulable() {
         boolean baseOk = base.equals("IDLE") || base.equals("MIXED") || base.equals("ALLOCATED");
         return baseOk && !notResponding && !isFail() && !isDrain()
                 && !has("MAINTENANCE") && !has("REBOOT_REQUESTED") && !has("REBOOT_ISSUED")
                 && !has("POWERED_DOWN") && !has("POWERING_DOWN") && !has("POWER_DOWN") && !has("POWERING_UP")
-                && !has("POWER_UP") && !has("RESERVED");
+                && !has("POWER_UP") && !has("RESERVED") && !has("BLOCKED") && !has("EXTERNAL");
     }
 
     /** The text Slurm printed: {@code DOWN*} when read with a star, else base and flags. */

@@ -23,7 +23,15 @@ class NodeStateTest {
         "DOWN+NOT_RESPONDING | DOWN | NOT_RESPONDING | true | true | false",
         "DOWN+FAIL+NOT_RESPONDING | DOWN | FAIL+NOT_RESPONDING | true | true | false",
         "ALLOCATED+DRAIN+REBOOT_REQUESTED | ALLOCATED | DRAIN+REBOOT_REQUESTED | false | false | false",
-        "allocated | ALLOCATED | '' | false | false | true"})
+        "allocated | ALLOCATED | '' | false | false | true",
+        // 24.05: a node an exclusive-topology job keeps empty; 25.05: a node with no slurmd
+        "IDLE+BLOCKED | IDLE | BLOCKED | false | false | false",
+        "MIXED+BLOCKED | MIXED | BLOCKED | false | false | false",
+        "IDLE+DYNAMIC_NORM+EXTERNAL | IDLE | DYNAMIC_NORM+EXTERNAL | false | false | false",
+        "IDLE+EXTERNAL | IDLE | EXTERNAL | false | false | false",
+        // sinfo's and node_state_string's word for FAIL on an allocated or completing node
+        "FAILING | FAILING | '' | false | true | false",
+        "FAILING* | FAILING | '' | true | true | false"})
     void parsesBaseFlagsAndNotResponding(String text, String base, String flags, boolean notResponding,
                                         boolean unhealthy, boolean schedulable) {
         NodeState state = NodeState.parse(text);
