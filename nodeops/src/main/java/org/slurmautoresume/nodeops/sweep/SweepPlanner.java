@@ -26,6 +26,10 @@ import org.slurmautoresume.slurm.model.SlurmTime;
  */
 public final class SweepPlanner {
 
+    /**
+     * slurmctld's reason for a node that registered with a boot time it did not ask for. Matched
+     * as the first reason: a later one (Not responding, say) is appended after it with " : ".
+     */
     static final String UNEXPECTED_REBOOT = "Node unexpectedly rebooted";
 
     private final SweepPolicy policy;
@@ -84,10 +88,10 @@ public final class SweepPlanner {
                             + ", and its slurmd started " + node.slurmdStartTime().get()
                             + ": back under the same hostname"));
         }
-        if (reason.isPresent() && reason.get().text().equalsIgnoreCase(UNEXPECTED_REBOOT) && node.state().isDown()
+        if (reason.isPresent() && reason.get().startsWith(UNEXPECTED_REBOOT) && node.state().isDown()
                 && !node.state().notResponding() && policy.resumeUnexpectedReboot()) {
             return Optional.of(action(SweepAction.Kind.RESUME_IF_HEALTHY, node, "",
-                    node.state().display() + " with reason \"" + UNEXPECTED_REBOOT + "\" and responding"));
+                    node.state().display() + " with reason \"" + reason.get().text() + "\" and responding"));
         }
         if (NodePhase.isMidReplacement(node) && node.state().isFail() && !node.state().isDown()
                 && !policy.escalateFailAfter().isZero()) {

@@ -151,6 +151,25 @@ class SweepPlannerTest {
         assertEquals(SweepAction.Kind.RESUME_IF_HEALTHY, plan.actions().get(0).kind());
     }
 
+    /**
+     * Since 23.02 slurmctld appends a later reason after " : " instead of replacing the first: a
+     * node that went silent after the reboot and answers again keeps both, and is still resumed.
+     */
+    @Test
+    void unexpectedlyRebootedWithAReasonAppendedIsResumedAfterACheck() {
+        Node node = nodeWithReason("show-node-down-admin.txt", "node4",
+                "Node unexpectedly rebooted : Not responding [slurm@2026-11-22T04:36:00]");
+        SweepPlan plan = plan(List.of(node), List.of(), LocalDateTime.parse("2026-11-22T04:37:00"));
+        assertEquals(1, plan.actions().size(), plan.toString());
+        assertEquals(SweepAction.Kind.RESUME_IF_HEALTHY, plan.actions().get(0).kind());
+        assertTrue(plan.actions().get(0).why().contains("Node unexpectedly rebooted : Not responding"),
+                plan.actions().get(0).why());
+        Node other = nodeWithReason("show-node-down-admin.txt", "node4",
+                "Not responding : Node unexpectedly rebooted [slurm@2026-11-22T04:36:00]");
+        assertTrue(plan(List.of(other), List.of(), LocalDateTime.parse("2026-11-22T04:37:00")).isEmpty(),
+                "another reason came first: someone else's, left alone");
+    }
+
     /** Job 22, the real donor for job 21, as it looked while its salloc still waited. */
     private static Job pendingDonor(String dependency) {
         String text = Records.replaceField(Records.jobText("show-job-expansion-donor.txt"), "JobName", "autoresume-donor-21");

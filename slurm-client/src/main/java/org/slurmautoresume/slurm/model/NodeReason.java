@@ -6,8 +6,15 @@ import java.util.Optional;
 /**
  * Why a node is down, drained or failed: free text, plus the user and time slurmctld appends
  * as {@code [user@2026-11-22T04:05:06]}. The text may contain spaces and {@code =}.
+ *
+ * <p>Since 23.02 slurmctld keeps a reason already set and appends its own after
+ * {@code " : "} ({@code Action:Replace : Not responding}); the user and time are then the
+ * appender's. Compare reasons with {@link #isAction} or {@link #startsWith}, never with equals.
  */
 public record NodeReason(String text, Optional<String> user, Optional<LocalDateTime> time) {
+
+    /** What slurmctld writes between a reason and the one it appends (set_node_reason). */
+    public static final String APPENDED = " : ";
 
     public static Optional<NodeReason> parse(String raw) {
         if (raw == null) {
@@ -31,7 +38,21 @@ public record NodeReason(String text, Optional<String> user, Optional<LocalDateT
         return Optional.of(new NodeReason(trimmed, Optional.empty(), Optional.empty()));
     }
 
-    /** True when the reason names a toolkit action such as {@code Action:Replace}. */
+    /**
+     * True when the reason is {@code reason} (ignoring case), alone or with reasons slurmctld
+     * appended after it: {@code Node unexpectedly rebooted : Not responding} starts with
+     * {@code Node unexpectedly rebooted}.
+     */
+    public boolean startsWith(String reason) {
+        return text.equalsIgnoreCase(reason)
+                || text.regionMatches(true, 0, reason + APPENDED, 0, reason.length() + APPENDED.length());
+    }
+
+    /**
+     * True when the reason names a toolkit action such as {@code Action:Replace}: alone, with
+     * words after a blank ({@code Action:Reboot xid 79}), or with a reason slurmctld appended
+     * ({@code Action:Replace : Not responding}).
+     */
     public boolean isAction(String action) {
         return text.equalsIgnoreCase("Action:" + action) || text.regionMatches(true, 0, "Action:" + action + " ", 0,
                 action.length() + 8);
