@@ -15,8 +15,15 @@ import org.slurmautoresume.slurm.parse.Fixtures;
 /** The constructed {@code scontrol --json} fixtures, one folder per release (see each README.md). */
 final class JsonFixtures {
 
-    /** Folders with JSON fixtures: data_parser v0.0.39, v0.0.40 and v0.0.41, each its release's default. */
-    static final List<String> VERSIONS = List.of("slurm-23.02", "slurm-23.11", "slurm-24.05");
+    /** Folders whose JSON fixtures reprint the 22.05 captures (same job and node ids): v0.0.39 to v0.0.41. */
+    static final List<String> REPRINTS_OF_2205 = List.of("slurm-23.02", "slurm-23.11", "slurm-24.05");
+
+    /**
+     * Folders with JSON fixtures: data_parser v0.0.39, v0.0.40, v0.0.41, v0.0.43 and v0.0.44, each
+     * its release's default (25.05 and 25.11 reprint the 24.11 captures, which hold v0.0.42).
+     */
+    static final List<String> VERSIONS =
+            List.of("slurm-23.02", "slurm-23.11", "slurm-24.05", "slurm-25.05", "slurm-25.11");
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 

@@ -52,10 +52,10 @@ class JsonJobParserTest {
         "show-job-failed.json | 13 | FAILED | NonZeroExitCode | node1 | 1 | node1 | 0 | 3 | 0 | true",
         "show-job-node-fail.json | 20 | NODE_FAIL | NodeDown | node[3-4] | 2 | node3 | 0 | 0 | 15 | false",
         "show-job-pending-resources.json | 14 | PENDING | Resources | '' | 4 | - | 0 | 0 | 0 | true"})
-    void readsTheFieldsRecoveryDependsOnInEveryVersion(String fixture, String jobId, JobState state, String reason,
+    void readsTheFieldsRecoveryDependsOnInEvery2205Reprint(String fixture, String jobId, JobState state, String reason,
                                                       String nodeList, int numNodes, String batchHost, int restarts,
                                                       int exit, int signal, boolean requeue) {
-        for (String version : JsonFixtures.VERSIONS) {
+        for (String version : JsonFixtures.REPRINTS_OF_2205) {
             Job job = parser.parseAll(Fixtures.read(version, fixture)).get(0);
             String where = version + "/" + fixture;
             assertEquals(jobId, job.jobId(), where);
