@@ -11,16 +11,17 @@ import org.slurmautoresume.slurm.model.JobListing;
 import org.slurmautoresume.slurm.model.JobState;
 import org.slurmautoresume.slurm.model.SlurmTime;
 
-/** Parses {@code scontrol -o show job} output (Slurm 22.05 to 25.05): one job per line. */
+/** Parses {@code scontrol -o show job} output (Slurm 22.05 to 25.11): one job per line. */
 public final class JobParser {
 
     /**
-     * Every job key printed by Slurm 22.05 through 25.05 (slurm_sprint_job_info, moved into
+     * Every job key printed by Slurm 22.05 through 25.11 (slurm_sprint_job_info, moved into
      * scontrol's info_job.c in 24.11). 23.02 replaced TRES with ReqTRES/AllocTRES and added
      * FailedNode, Extra and ContainerID; 23.11 the GresAllowTaskSharing/GresOneTaskPerSharing
      * flags; 24.05 StepMgrEnabled and ResvPorts (and dropped Power); 24.11 OOMKillStep and
-     * MinMemoryTRES; 25.05 LicensesAlloc and SegmentSize; 25.11 ExpeditedRequeue (read from
-     * its source: printed as ExpeditedRequeue=Yes for a job submitted with --requeue=expedite).
+     * MinMemoryTRES; 25.05 LicensesAlloc and SegmentSize; 25.11 SubmitLine, SLUID (with
+     * {@code -d}), SpreadSegments/ConsolidateSegments beside SegmentSize, ExpeditedRequeue=Yes
+     * (a job submitted with --requeue=expedite) and KillOnInvalidDependent (was KillOIn...).
      */
     static final Set<String> KNOWN_KEYS = Set.of(
             "JobId", "ArrayJobId", "ArrayTaskId", "ArrayTaskThrottle", "HetJobId", "HetJobOffset",
@@ -43,7 +44,8 @@ public final class JobParser {
             "WCKey", "SELinuxContext", "StepMgrEnabled", "FailedNode", "BatchFeatures", "ResizeTime",
             "FedOrigin", "FedViableSiblings", "FedActiveSiblings", "JOB_GRES", "GresEnforceBind",
             "GresAllowTaskSharing", "GresOneTaskPerSharing", "SpreadJob", "MinMemoryTRES",
-            "CPUFreqReq", "Profile", "MaxNodes", "CPUs", "ExpeditedRequeue", "KillOnInvalidDependent");
+            "CPUFreqReq", "Profile", "MaxNodes", "CPUs", "ExpeditedRequeue", "KillOnInvalidDependent", "SLUID",
+            "SpreadSegments", "ConsolidateSegments");
 
     /**
      * The order scontrol prints job keys in, the same from 22.05 to 25.11 (read from
@@ -52,7 +54,7 @@ public final class JobParser {
      * go last, where they can never end a value that comes before them.
      */
     static final List<String> PRINT_ORDER = List.of(
-            "JobId", "ArrayJobId", "ArrayTaskId", "ArrayTaskThrottle", "HetJobId", "HetJobOffset", "JobName",
+            "JobId", "ArrayJobId", "ArrayTaskId", "ArrayTaskThrottle", "HetJobId", "HetJobOffset", "JobName", "SLUID",
             "HetJobIdSet", "UserId", "GroupId", "MCS_label", "Priority", "Nice", "Account", "QOS", "WCKey",
             "JobState", "Reason", "FailedNode", "Dependency", "Requeue", "Restarts", "BatchFlag", "Reboot",
             "ExitCode", "DerivedExitCode", "RunTime", "TimeLimit", "TimeMin", "SubmitTime", "EligibleTime",
@@ -65,8 +67,9 @@ public final class JobParser {
             "GRES", "MinCPUsNode", "MinMemoryNode", "MinMemoryCPU", "MinMemoryTRES", "MinTmpDiskNode", "Features",
             "DelayBoot", "ClusterFeatures", "Prefer", "Reservation", "OverSubscribe", "Contiguous", "Licenses",
             "LicensesAlloc", "Network", "Command", "SubmitLine", "WorkDir", "AdminComment", "SystemComment", "Comment", "Extra",
-            "StdErr", "StdIn", "StdOut", "SegmentSize", "Switches", "Wait-for-Switch", "BurstBuffer",
-            "BurstBufferState", "Power", "GresAllowTaskSharing", "GresEnforceBind", "GresOneTaskPerSharing",
+            "StdErr", "StdIn", "StdOut", "SegmentSize", "SpreadSegments", "ConsolidateSegments", "Switches",
+            "Wait-for-Switch", "BurstBuffer", "BurstBufferState", "Power", "GresAllowTaskSharing", "GresEnforceBind",
+            "GresOneTaskPerSharing",
             "KillOInInvalidDependent", "KillOnInvalidDependent", "SpreadJob", "ExpeditedRequeue", "OOMKillStep",
             "CpusPerTres", "MemPerTres", "TresBind", "TresFreq", "TresPerJob", "TresPerNode", "TresPerSocket",
             "TresPerTask", "MailUser", "MailType", "NtasksPerTRES", "Container", "ContainerID", "SELinuxContext",

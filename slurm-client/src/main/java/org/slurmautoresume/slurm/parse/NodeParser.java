@@ -11,14 +11,15 @@ import org.slurmautoresume.slurm.model.NodeReason;
 import org.slurmautoresume.slurm.model.NodeState;
 import org.slurmautoresume.slurm.model.SlurmTime;
 
-/** Parses {@code scontrol -o show node} output (Slurm 22.05 to 25.05): one node per line. */
+/** Parses {@code scontrol -o show node} output (Slurm 22.05 to 25.11): one node per line. */
 public final class NodeParser {
 
     /**
-     * Every node key printed by Slurm 22.05 through 25.05 (slurm_sprint_node_table). 23.02 added
+     * Every node key printed by Slurm 22.05 through 25.11 (slurm_sprint_node_table). 23.02 added
      * ResumeAfterTime and ReservationName, 23.11 InstanceId/InstanceType, 24.05
      * RestrictedCoresPerGPU (and dropped CapWatts and ExtSensors*), 25.05 TLSCertTokenSet,
-     * TLSCertLastRenewal and Topology. Keys after Reason must be here, or the reason swallows them.
+     * TLSCertLastRenewal and Topology, 25.11 Parameters (last). Keys after Reason must be here,
+     * or the reason swallows them.
      */
     static final Set<String> KNOWN_KEYS = Set.of(
             "NodeName", "Arch", "CoresPerSocket", "CPUAlloc", "CPUEfctv", "CPUTot", "CPULoad",
@@ -31,7 +32,7 @@ public final class NodeParser {
             "Comment", "Extra", "CoreSpecCount", "CPUSpecList", "NextState", "InstanceId",
             "InstanceType", "ReservationName", "Topology", "TopologyParam", "CpuBind", "TRESWeights",
             "GresUsage", "Features", "NodeHostname", "RebootRequested", "BcastAddr",
-            "RestrictedCoresPerGPU", "TLSCertTokenSet", "TLSCertLastRenewal");
+            "RestrictedCoresPerGPU", "TLSCertTokenSet", "TLSCertLastRenewal", "Parameters");
 
     /** Fields whose value is text that may contain blanks and '='. */
     static final Set<String> FREE_TEXT_KEYS = Set.of("OS", "Reason", "Comment", "Extra");

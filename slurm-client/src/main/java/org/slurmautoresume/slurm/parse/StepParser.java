@@ -14,11 +14,12 @@ import org.slurmautoresume.slurm.model.Step;
 public final class StepParser {
 
     /**
-     * Every step key of slurm_sprint_job_step_info, 22.05 through 25.05: 23.02 added ContainerID
-     * (printed with Container), 25.05 StdIn, StdErr and StdOut.
+     * Every step key of slurm_sprint_job_step_info (scontrol's _sprint_step_info from 25.11),
+     * 22.05 through 25.11: 23.02 added ContainerID (printed with Container), 25.05 StdIn, StdErr
+     * and StdOut, 25.11 SLUID (with {@code -d}).
      */
     static final Set<String> KNOWN_KEYS = Set.of(
-            "StepId", "UserId", "StartTime", "TimeLimit", "State", "Partition", "NodeList", "Nodes",
+            "StepId", "UserId", "StartTime", "TimeLimit", "SLUID", "State", "Partition", "NodeList", "Nodes",
             "CPUs", "Tasks", "Name", "Network", "TRES", "ResvPorts", "CPUFreqReq", "Dist",
             "SrunHost:Pid", "TresPerNode", "TresPerTask", "TresPerStep", "TresPerSocket", "CpusPerTres",
             "MemPerTres", "TresBind", "TresFreq", "NtasksPerTRES", "Container", "ContainerID",
@@ -28,15 +29,15 @@ public final class StepParser {
             "StdErr", "StdOut");
 
     /**
-     * The order scontrol prints step keys in, 22.05 to 25.11 (25.11 adds SLUID after TimeLimit,
-     * an unknown key here, kept). Keys of the table not seen in those releases' step records go
-     * last. The step's name is the user's and comes before SrunHost:Pid, which tells a
-     * supervisor its own step: it is held to Network, printed with it in one format string.
+     * The order scontrol prints step keys in, 22.05 to 25.11 (25.11's {@code -d} adds SLUID after
+     * TimeLimit). Keys of the table not seen in those releases' step records go last. The step's
+     * name is the user's and comes before SrunHost:Pid, which tells a supervisor its own step: it
+     * is held to Network, printed with it in one format string.
      */
     static final PrintOrder ORDER = new PrintOrder(List.of(
-            "StepId", "UserId", "StartTime", "TimeLimit", "State", "Partition", "NodeList", "Nodes", "CPUs", "Tasks",
-            "Name", "Network", "TRES", "ResvPorts", "CPUFreqReq", "Dist", "SrunHost:Pid", "CpusPerTres", "MemPerTres",
-            "TresBind", "TresFreq", "TresPerStep", "TresPerNode", "TresPerSocket", "TresPerTask", "Container",
+            "StepId", "UserId", "StartTime", "TimeLimit", "SLUID", "State", "Partition", "NodeList", "Nodes", "CPUs",
+            "Tasks", "Name", "Network", "TRES", "ResvPorts", "CPUFreqReq", "Dist", "SrunHost:Pid", "CpusPerTres",
+            "MemPerTres", "TresBind", "TresFreq", "TresPerStep", "TresPerNode", "TresPerSocket", "TresPerTask", "Container",
             "ContainerID", "StdIn", "StdErr", "StdOut", "NtasksPerTRES", "SubmitLine", "Reservation", "Comment"),
             Map.of("Name", "Network"), Set.of(), Set.of("StepId"));
 

@@ -139,6 +139,21 @@ class JobParserTest {
         assertEquals(false, job.requeue());
     }
 
+    /** 25.11's {@code -d} prints SLUID between JobName and UserId: the name ends there. */
+    @Test
+    void aJobNameEndsAtTheSluidPrintedAfterIt() {
+        assertTrue(JobParser.KNOWN_KEYS.contains("SLUID"));
+        Job job = parser.parse("JobId=42 JobName=train run lr=3e-4 SLUID=s5XNM87ZHGBC00 UserId=alice(2001) "
+                + "GroupId=alice(2001) JobState=RUNNING Reason=None Requeue=0 Restarts=0 BatchFlag=1 Partition=train "
+                + "NodeList=gpu[01-04] BatchHost=gpu01 NumNodes=4 Command=/home/alice/my job.sh "
+                + "SubmitLine=sbatch -N4 --wrap=x WorkDir=/home/alice");
+        assertEquals("train run lr=3e-4", job.name());
+        assertEquals("s5XNM87ZHGBC00", job.raw().get("SLUID"));
+        assertEquals("alice", job.userName());
+        assertEquals("/home/alice/my job.sh", job.raw().get("Command"));
+        assertEquals("sbatch -N4 --wrap=x", job.raw().get("SubmitLine"));
+    }
+
     @Test
     void anArrayJobPrintsOneRecordPerTask() {
         List<Job> jobs = parser.parseAll(Fixtures.read(V22, "show-job-array-running.txt"));

@@ -102,7 +102,16 @@ class NodeParserTest {
         "slurm-24.05 | show-node-idle-fail.txt | node2 | IDLE+FAIL | false | Action:Replace | root",
         "slurm-24.05 | show-node-fail-not-responding.txt | node2 | DOWN+FAIL+NOT_RESPONDING | true | Action:Replace | root",
         "slurm-24.05 | show-node-idle-drain.txt | node2 | IDLE+DRAIN | false | bad gpu count=7 of 8 | root",
-        "slurm-24.05 | show-node-idle-blocked-restricted-cores.txt | node4 | IDLE+BLOCKED | false | - | -"})
+        "slurm-24.05 | show-node-idle-blocked-restricted-cores.txt | node4 | IDLE+BLOCKED | false | - | -",
+        "slurm-25.05 | show-node-idle.txt | node2 | IDLE | false | - | -",
+        "slurm-25.05 | show-node-mixed-fail.txt | node2 | MIXED+FAIL | false | Action:Replace | root",
+        "slurm-25.05 | show-node-down-fail-not-responding.txt | node2 | DOWN+FAIL+NOT_RESPONDING | true "
+                + "| Action:Replace : Not responding | root",
+        "slurm-25.11 | show-node-idle.txt | node2 | IDLE | false | - | -",
+        "slurm-25.11 | show-node-mixed-fail.txt | node2 | MIXED+FAIL | false | Action:Replace | root",
+        "slurm-25.11 | show-node-down-fail-not-responding.txt | node2 | DOWN+FAIL+NOT_RESPONDING | true "
+                + "| Action:Replace : Not responding | root",
+        "slurm-25.11 | show-node-idle-blocked.txt | node2 | IDLE+BLOCKED | false | - | -"})
     void readsStateAndReasonOfNewerReleases(String version, String fixture, String name, String state,
                                             boolean notResponding, String reasonText, String reasonUser) {
         readsStateAndReason(version, fixture, name, state, notResponding, reasonText, reasonUser);
@@ -149,6 +158,16 @@ class NodeParserTest {
         assertEquals("No", node.raw().get("TLSCertTokenSet"));
         assertEquals("2026-11-20T10:00:00", node.raw().get("TLSCertLastRenewal"));
         assertEquals("default:sw1", node.raw().get("Topology"));
+    }
+
+    /** 25.11 prints a node's own slurmd Parameters last, after the reason. */
+    @Test
+    void reasonEndsAtTheParametersRelease2511Appends() {
+        String line = Fixtures.read("slurm-25.11", "show-node-down-fail-not-responding.txt").strip()
+                + " Parameters=l3cache_as_socket";
+        Node node = parser.parse(line);
+        assertEquals("Action:Replace : Not responding", node.reason().orElseThrow().text());
+        assertEquals("l3cache_as_socket", node.raw().get("Parameters"));
     }
 
     /** Newer releases reprint the 22.05 situations; only the raw fields and the version may differ. */

@@ -99,6 +99,22 @@ class StepParserTest {
         assertEquals(honestOthers, others);
     }
 
+    /**
+     * 25.11's {@code -d} prints the job's SLUID after TimeLimit; it is a known key, and one written
+     * into the name (printed later) stays in the name.
+     */
+    @Test
+    void theSluidIsAKnownKeyThatNoStepNameCanForge() {
+        assertTrue(StepParser.KNOWN_KEYS.contains("SLUID"));
+        String honest = Fixtures.read("slurm-25.11", "show-step-job-multi-detail.txt").lines().toList().get(1);
+        Step step = parser.parse(honest);
+        assertEquals("s5XNM87ZHGBC00", step.raw().get("SLUID"));
+        assertEquals("2.0", step.fullId());
+        Step forged = parser.parse(honest.replace("Name=sleep", "Name=x SLUID=s0000000000000"));
+        assertEquals("x SLUID=s0000000000000", forged.name());
+        assertEquals("s5XNM87ZHGBC00", forged.raw().get("SLUID"));
+    }
+
     @Test
     void aStepNameHoldingTheKeyPrintedAfterItIsRefused() {
         String honest = Fixtures.read(V22, "show-step-multinode.txt").strip();
