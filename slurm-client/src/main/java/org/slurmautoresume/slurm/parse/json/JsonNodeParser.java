@@ -16,7 +16,7 @@ import org.slurmautoresume.slurm.model.NodeState;
 
 /**
  * Parses {@code scontrol --json show node} (Slurm 23.02 and later, data_parser v0.0.39 to
- * v0.0.43) into the same {@link Node} values the text parser gives. Unknown fields are kept in
+ * v0.0.44) into the same {@link Node} values the text parser gives. Unknown fields are kept in
  * {@code raw}; times are epoch seconds read in the given zone.
  */
 public final class JsonNodeParser {
@@ -25,13 +25,15 @@ public final class JsonNodeParser {
             List.of("UNKNOWN", "DOWN", "IDLE", "ALLOCATED", "ERROR", "MIXED", "FUTURE");
 
     /**
-     * The order scontrol's text prints flags in (node_state_flags[] in slurm_protocol_defs.c,
-     * with 24.05's BLOCKED and the PERFCTRS it dropped). data_parser lists flags in an order of
-     * its own, so they are put back in this one for {@link NodeState#display()} to match.
+     * The order scontrol's text prints flags in: node_state_flags[] in slurm_protocol_defs.c,
+     * where 24.05 put BLOCKED first, 25.05 added EXTERNAL after DYNAMIC_NORM, and PERFCTRS (gone
+     * in 24.05) stood after POWER_UP. data_parser lists flags in an order of its own (v0.0.44
+     * puts EXTERNAL after CLOUD and BLOCKED last; v0.0.43 and older name neither), so they are
+     * put back in this one for {@link NodeState#display()} to match.
      */
     private static final List<String> TEXT_FLAG_ORDER = List.of(
-            "CLOUD", "BLOCKED", "COMPLETING", "DRAIN", "DYNAMIC_FUTURE", "DYNAMIC_NORM", "INVALID_REG", "FAIL",
-            "MAINTENANCE", "POWER_DOWN", "POWER_UP", "PERFCTRS", "POWERED_DOWN", "REBOOT_REQUESTED",
+            "BLOCKED", "CLOUD", "COMPLETING", "DRAIN", "DYNAMIC_FUTURE", "DYNAMIC_NORM", "EXTERNAL", "INVALID_REG",
+            "FAIL", "MAINTENANCE", "POWER_DOWN", "POWER_UP", "PERFCTRS", "POWERED_DOWN", "REBOOT_REQUESTED",
             "REBOOT_ISSUED", "RESERVED", "RESUME", NodeState.NOT_RESPONDING, "PLANNED", "POWERING_UP",
             "POWERING_DOWN");
 

@@ -56,7 +56,16 @@ class JsonNodeParserTest {
         "slurm-24.05 | show-node-idle.json | node2 | IDLE | false | - | -",
         "slurm-24.05 | show-node-idle-fail.json | node2 | IDLE+FAIL | false | Action:Replace | root",
         "slurm-24.05 | show-node-fail-not-responding.json | node2 | DOWN+FAIL+NOT_RESPONDING | true | Action:Replace | root",
-        "slurm-24.05 | show-node-idle-drain.json | node2 | IDLE+DRAIN | false | bad gpu count=7 of 8 | root"})
+        "slurm-24.05 | show-node-idle-drain.json | node2 | IDLE+DRAIN | false | bad gpu count=7 of 8 | root",
+        "slurm-25.05 | show-node-idle.json | node2 | IDLE | false | - | -",
+        "slurm-25.05 | show-node-mixed-fail.json | node2 | MIXED+FAIL | false | Action:Replace | root",
+        "slurm-25.05 | show-node-down-fail-not-responding.json | node2 | DOWN+FAIL+NOT_RESPONDING | true "
+                + "| Action:Replace : Not responding | root",
+        "slurm-25.11 | show-node-idle.json | node2 | IDLE | false | - | -",
+        "slurm-25.11 | show-node-mixed-fail.json | node2 | MIXED+FAIL | false | Action:Replace | root",
+        "slurm-25.11 | show-node-down-fail-not-responding.json | node2 | DOWN+FAIL+NOT_RESPONDING | true "
+                + "| Action:Replace : Not responding | root",
+        "slurm-25.11 | show-node-idle-blocked.json | node2 | IDLE+BLOCKED | false | - | -"})
     void readsStateAndReason(String version, String fixture, String name, String state, boolean notResponding,
                              String reasonText, String reasonUser) {
         Node node = parser.parseAll(Fixtures.read(version, fixture)).get(0);
@@ -80,6 +89,22 @@ class JsonNodeParserTest {
         assertEquals(List.of("DRAIN", "FAIL", "NOT_RESPONDING", "POWER_DRAIN"), node.state().flags());
         assertEquals("DOWN+DRAIN+FAIL+NOT_RESPONDING+POWER_DRAIN", node.state().display());
         assertTrue(node.state().isUnhealthy());
+    }
+
+    /**
+     * scontrol's text prints BLOCKED first and EXTERNAL after DYNAMIC_NORM (node_state_flags[]);
+     * v0.0.44 lists EXTERNAL after CLOUD and BLOCKED last, so both come back in the text's order.
+     */
+    @Test
+    void blockedAndExternalComeBackInTheTextOrder() {
+        Node blocked = parser.parseAll("{\"nodes\": [{\"name\": \"n1\", \"state\": "
+                + "[\"IDLE\", \"CLOUD\", \"BLOCKED\"]}]}").get(0);
+        assertEquals("IDLE+BLOCKED+CLOUD", blocked.state().display());
+        Node external = parser.parseAll("{\"nodes\": [{\"name\": \"n1\", \"state\": "
+                + "[\"IDLE\", \"EXTERNAL\", \"FAIL\", \"DYNAMIC_NORM\"]}]}").get(0);
+        assertEquals("IDLE+DYNAMIC_NORM+EXTERNAL+FAIL", external.state().display());
+        assertFalse(blocked.state().isSchedulable());
+        assertFalse(external.state().isSchedulable());
     }
 
     @Test
