@@ -9,7 +9,6 @@ import org.slurmautoresume.slurm.client.SlurmControl;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.model.JobState;
-import org.slurmautoresume.slurm.model.SlurmTime;
 
 /**
  * What job expansion can leave behind, and which of it the sweep may touch. A job's name is
@@ -35,7 +34,7 @@ final class ExpansionLeftovers {
     static List<SweepPlan.LeftoverJob> emptiedDonors(List<Job> jobs, LocalDateTime now) {
         List<SweepPlan.LeftoverJob> found = new ArrayList<>();
         for (Job job : jobs) {
-            Optional<LocalDateTime> resized = SlurmTime.parse(job.raw().get("ResizeTime"));
+            Optional<LocalDateTime> resized = job.resizeTime();
             if (job.state() != JobState.COMPLETED || !job.nodeList().isBlank() || resized.isEmpty()
                     || job.endTime().isEmpty() || !job.endTime().get().isAfter(now)) {
                 continue;
@@ -62,7 +61,7 @@ final class ExpansionLeftovers {
         if (donor.state() != JobState.PENDING) {
             return false;
         }
-        String dependency = donor.raw().getOrDefault("Dependency", "");
+        String dependency = donor.dependency();
         String expected = "expand:" + targetId;
         boolean expands = dependency.equals(expected) || dependency.startsWith(expected + "(");
         return expands && target.map(t -> t.state() != JobState.RUNNING).orElse(true);

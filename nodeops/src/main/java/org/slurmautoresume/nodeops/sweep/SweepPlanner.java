@@ -17,7 +17,6 @@ import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.model.JobState;
 import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.model.NodeReason;
-import org.slurmautoresume.slurm.model.SlurmTime;
 
 /**
  * Decides one sweep from what Slurm reported: a pure function of nodes, jobs, policy and the
@@ -180,7 +179,7 @@ public final class SweepPlanner {
             }
             String targetId = targetOf.get().toString();
             Job target = byId.get(targetId);
-            Optional<LocalDateTime> submitted = SlurmTime.parse(donor.raw().get("SubmitTime"));
+            Optional<LocalDateTime> submitted = donor.submitTime();
             Optional<Duration> age = submitted.map(t -> Duration.between(t, now));
             String why = null;
             if (target == null && someUnreadable) {
@@ -199,7 +198,7 @@ public final class SweepPlanner {
             if (ExpansionLeftovers.pendingExpansionOfEndedJob(donor, targetOf.get(), Optional.ofNullable(target))) {
                 actions.add(new SweepAction(SweepAction.Kind.CANCEL_ORPHAN_DONOR, donor.jobId(), List.of(), "",
                         "expansion donor job " + donor.jobId() + " (" + donor.name() + ", " + donor.state()
-                                + ", Dependency=" + donor.raw().get("Dependency") + "): " + why
+                                + ", Dependency=" + donor.dependency() + "): " + why
                                 + "; Slurm will never start it"));
             } else {
                 leftovers.add(ExpansionLeftovers.donorNamed(donor, why));

@@ -1,6 +1,7 @@
 package org.slurmautoresume.nodeops.sweep;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.slurmautoresume.slurm.parse.Records.job;
 import static org.slurmautoresume.slurm.parse.Records.jobText;
@@ -9,11 +10,14 @@ import static org.slurmautoresume.slurm.parse.Records.replaceField;
 
 import java.time.LocalDateTime;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.parse.JobParser;
+import org.slurmautoresume.slurm.parse.JsonRecords;
 
 /**
  * Which job records count as emptied expansion donors: decided from what slurmctld writes, never
@@ -59,5 +63,24 @@ class ExpansionLeftoversTest {
         String[] kv = field.split("=", 2);
         Job job = jobWith("show-job-expansion-donor-emptied.txt", kv[0], kv[1]);
         assertTrue(ExpansionLeftovers.emptiedDonors(List.of(job), AFTER_MERGE).isEmpty(), field);
+    }
+
+    /** 23.02 and later are read with --json: the same donor, from the fields data_parser names its own way. */
+    @Test
+    void anEmptiedDonorReadFromJsonIsReportedAndAPendingOneIsKnownByItsDependency() {
+        Job emptied = JsonRecords.job("show-job-completed.json", "{\"job_id\": 22, \"nodes\": \"\","
+                + " \"resize_time\": " + JsonRecords.time("2026-11-22T04:19:26") + ","
+                + " \"end_time\": " + JsonRecords.time("2027-11-22T04:18:15") + "}");
+        List<SweepPlan.LeftoverJob> found = ExpansionLeftovers.emptiedDonors(List.of(emptied), AFTER_MERGE);
+        assertEquals(List.of("22"), found.stream().map(SweepPlan.LeftoverJob::jobId).toList());
+        assertTrue(found.get(0).why().contains("emptied at 2026-11-22T04:19:26"), found.get(0).why());
+        Job neverResized = JsonRecords.job("show-job-completed.json", "{\"job_id\": 22, \"nodes\": \"\","
+                + " \"end_time\": " + JsonRecords.time("2027-11-22T04:18:15") + "}");
+        assertTrue(ExpansionLeftovers.emptiedDonors(List.of(neverResized), AFTER_MERGE).isEmpty(), "resize_time 0");
+
+        Job pending = JsonRecords.job("show-job-running.json", "{\"job_id\": 22, \"job_state\": [\"PENDING\"],"
+                + " \"dependency\": \"expand:21(unfulfilled)\"}");
+        assertTrue(ExpansionLeftovers.pendingExpansionOfEndedJob(pending, JobId.parse("21"), Optional.empty()));
+        assertFalse(ExpansionLeftovers.pendingExpansionOfEndedJob(pending, JobId.parse("2"), Optional.empty()));
     }
 }

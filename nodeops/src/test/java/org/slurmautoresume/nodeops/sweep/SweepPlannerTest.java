@@ -19,6 +19,7 @@ import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.parse.Fixtures;
 import org.slurmautoresume.slurm.parse.JobParser;
+import org.slurmautoresume.slurm.parse.JsonRecords;
 import org.slurmautoresume.slurm.parse.Records;
 import org.slurmautoresume.slurm.parse.NodeParser;
 
@@ -189,6 +190,22 @@ class SweepPlannerTest {
         Job finishedTarget = jobWith("show-job-running-expanded.txt", "JobState", "COMPLETED");
         SweepPlan done = plan(List.of(), List.of(pendingDonor("expand:21(failed)"), finishedTarget), soon);
         assertTrue(done.actions().get(0).why().contains("COMPLETED"), done.actions().get(0).why());
+    }
+
+    /** 23.02 and later are read with --json: its donor is told by the same fields, under data_parser's names. */
+    @Test
+    void aDonorReadFromJsonIsCancelledWhenItsTargetIsGoneAndAgedBySubmitTime() {
+        Job donor = JsonRecords.job("show-job-running.json", "{\"job_id\": 22, \"name\": \"autoresume-donor-21\","
+                + " \"job_state\": [\"PENDING\"], \"dependency\": \"expand:21(unfulfilled)\","
+                + " \"submit_time\": " + JsonRecords.time("2026-11-22T04:19:15") + "}");
+        SweepPlan gone = plan(List.of(), List.of(donor), LocalDateTime.parse("2026-11-22T04:19:30"));
+        assertEquals(SweepAction.Kind.CANCEL_ORPHAN_DONOR, gone.actions().get(0).kind());
+        assertTrue(gone.actions().get(0).why().contains("Dependency=expand:21(unfulfilled)"), gone.actions().get(0).why());
+
+        Job target = JsonRecords.job("show-job-running.json", "{\"job_id\": 21}");
+        SweepPlan old = plan(List.of(), List.of(donor, target), LocalDateTime.parse("2026-11-22T04:25:00"));
+        assertTrue(old.actions().isEmpty(), old.toString());
+        assertTrue(old.leftoverJobs().get(0).why().contains("5m45s old"), old.toString());
     }
 
     @Test

@@ -17,8 +17,8 @@ final class JobAnswer {
      */
     static Optional<Job> onlyRecordOf(String id, List<Job> jobs) {
         List<Job> own = jobs.stream().filter(j -> j.jobId().equals(id)).toList();
-        boolean tied = jobs.size() == 1 || jobs.stream().allMatch(j -> id.equals(j.raw().get("ArrayJobId"))
-                || id.equals(j.raw().get("HetJobId")));
+        boolean tied = jobs.size() == 1 || jobs.stream().allMatch(j -> j.arrayJobId().filter(id::equals).isPresent()
+                || j.hetJobId().filter(id::equals).isPresent());
         if (own.size() > 1 || !tied) {
             throw new SlurmException(SlurmException.Kind.BAD_OUTPUT, "show job " + id + " printed " + jobs.size()
                     + " records that are not all of job " + id + ": a value of the job holds a line break;"

@@ -7,8 +7,11 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * One node as slurmctld knows it. {@code raw} keeps every field scontrol printed, including
- * ones this model does not name (newer Slurm versions add fields).
+ * One node as slurmctld knows it, read the same from the text and from {@code --json}.
+ * {@code raw} keeps every field scontrol printed, including ones this model does not name
+ * (newer Slurm versions add fields), under the printing format's own name: for display only.
+ *
+ * @param activeFeatures {@code ActiveFeatures}, JSON {@code active_features}; empty for none
  */
 public record Node(
         String name,
@@ -23,10 +26,12 @@ public record Node(
         Optional<String> gres,
         OptionalInt cpus,
         Optional<String> version,
+        List<String> activeFeatures,
         Map<String, String> raw) {
 
     public Node {
         partitions = List.copyOf(partitions);
+        activeFeatures = List.copyOf(activeFeatures);
         raw = RawFields.of(raw);
     }
 

@@ -185,6 +185,25 @@ public final class JobParser {
                 Job.ExitCode.parse(raw.get("ExitCode")),
                 SlurmTime.parse(raw.get("StartTime")),
                 SlurmTime.parse(raw.get("EndTime")),
+                SlurmTime.parse(raw.get("SubmitTime")),
+                SlurmTime.parse(raw.get("ResizeTime")),
+                f.text("Dependency"),
+                f.text("OverSubscribe"),
+                f.text("Licenses"),
+                f.optional("ArrayJobId"),
+                f.optional("HetJobId"),
+                f.text("ExpeditedRequeue").equalsIgnoreCase("yes"),
+                tres(f),
+                new Job.TresPer(f.text("TresPerJob"), f.text("TresPerNode"), f.text("TresPerSocket"),
+                        f.text("TresPerTask")),
                 raw);
+    }
+
+    /**
+     * 22.05 prints one {@code TRES}: the allocation, or the request while nothing is allocated.
+     * 23.02 split it into {@code ReqTRES} and {@code AllocTRES}; the same rule joins them again.
+     */
+    private static String tres(Fields f) {
+        return f.optional("AllocTRES").or(() -> f.optional("ReqTRES")).or(() -> f.optional("TRES")).orElse("");
     }
 }

@@ -74,6 +74,12 @@ public final class NodeParser {
                 f.optional("Gres"),
                 f.integer("CPUTot"),
                 f.optional("Version"),
+                f.optional("ActiveFeatures").map(NodeParser::features).orElse(List.of()),
                 raw);
+    }
+
+    /** {@code ActiveFeatures=gpu,a100} as a list, the shape data_parser prints. */
+    private static List<String> features(String text) {
+        return Arrays.stream(text.split(",")).map(String::strip).filter(item -> !item.isEmpty()).toList();
     }
 }

@@ -214,6 +214,10 @@ class ForgedJobFieldsTest {
             assertEquals(value, forged.name());
             forgedModel = withName(forgedModel, honest.name());
         }
+        if (key.equals("dependency")) {
+            assertEquals(value.strip(), forged.dependency());
+            forgedModel = withDependency(forgedModel, honest.dependency());
+        }
         assertEquals(ModelValues.of(honest), forgedModel);
     }
 
@@ -223,9 +227,19 @@ class ForgedJobFieldsTest {
         return line.replace(old, key + "=" + value);
     }
 
+    private static Job withDependency(Job job, String dependency) {
+        return new Job(job.jobId(), job.name(), job.userName(), job.userId(), job.state(), job.reason(), job.nodeList(),
+                job.numNodes(), job.batchHost(), job.excludedNodes(), job.requiredNodes(), job.partition(),
+                job.restarts(), job.requeue(), job.batch(), job.exitCode(), job.startTime(), job.endTime(),
+                job.submitTime(), job.resizeTime(), dependency, job.overSubscribe(), job.licenses(),
+                job.arrayJobId(), job.hetJobId(), job.expeditedRequeue(), job.tres(), job.tresPer(), job.raw());
+    }
+
     private static Job withName(Job job, String name) {
         return new Job(job.jobId(), name, job.userName(), job.userId(), job.state(), job.reason(), job.nodeList(),
                 job.numNodes(), job.batchHost(), job.excludedNodes(), job.requiredNodes(), job.partition(),
-                job.restarts(), job.requeue(), job.batch(), job.exitCode(), job.startTime(), job.endTime(), job.raw());
+                job.restarts(), job.requeue(), job.batch(), job.exitCode(), job.startTime(), job.endTime(),
+                job.submitTime(), job.resizeTime(), job.dependency(), job.overSubscribe(), job.licenses(),
+                job.arrayJobId(), job.hetJobId(), job.expeditedRequeue(), job.tres(), job.tresPer(), job.raw());
     }
 }

@@ -19,14 +19,16 @@ public final class ModelValues {
     public static Node of(Node node) {
         return new Node(node.name(), node.address(), node.hostname(), node.port(), node.state(), node.reason(),
                 node.bootTime(), node.slurmdStartTime(), node.partitions(), node.gres(), node.cpus(),
-                Optional.empty(), Map.of());
+                Optional.empty(), node.activeFeatures(), Map.of());
     }
 
     public static Job of(Job job) {
         return new Job(job.jobId(), job.name(), job.userName(), job.userId(), job.state(), job.reason(),
                 job.nodeList(), job.numNodes(), job.batchHost(), job.excludedNodes(), job.requiredNodes(),
                 job.partition(), job.restarts(), job.requeue(), job.batch(), job.exitCode(), job.startTime(),
-                job.endTime(), Map.of());
+                job.endTime(), job.submitTime(), job.resizeTime(), job.dependency(), job.overSubscribe(),
+                job.licenses(), job.arrayJobId(), job.hetJobId(), job.expeditedRequeue(), job.tres(), job.tresPer(),
+                Map.of());
     }
 
     public static Step of(Step step) {

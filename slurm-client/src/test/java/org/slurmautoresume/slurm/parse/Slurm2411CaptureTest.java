@@ -184,6 +184,7 @@ class Slurm2411CaptureTest {
             assertEquals(text.gres(), json.gres(), fixture);
             assertEquals(text.port(), json.port(), fixture);
             assertEquals(text.slurmdStartTime(), json.slurmdStartTime(), fixture);
+            assertEquals(text.activeFeatures(), json.activeFeatures(), fixture);
         }
     }
 
@@ -197,6 +198,19 @@ class Slurm2411CaptureTest {
             assertEquals(text.numNodes(), json.numNodes(), name);
             assertEquals(text.batchScriptHost(), json.batchScriptHost(), name);
             assertEquals(text.exitCode(), json.exitCode(), name);
+            // What callers decide on, which raw() names differently in each format.
+            assertEquals("OK", text.overSubscribe(), name);
+            assertEquals(text.overSubscribe(), json.overSubscribe(), name);
+            assertTrue(text.submitTime().isPresent(), name);
+            assertEquals(text.submitTime(), json.submitTime(), name);
+            assertEquals(text.resizeTime(), json.resizeTime(), name);
+            assertEquals(text.dependency(), json.dependency(), name);
+            assertEquals(text.licenses(), json.licenses(), name);
+            assertEquals(text.arrayJobId(), json.arrayJobId(), name);
+            assertEquals(text.hetJobId(), json.hetJobId(), name);
+            assertEquals(text.expeditedRequeue(), json.expeditedRequeue(), name);
+            assertEquals(text.tres(), json.tres(), name);
+            assertEquals(text.tresPer(), json.tresPer(), name);
         }
         List<Step> text = steps.parseAll(Fixtures.read(V2411, "show-step-job-multi.txt"));
         List<Step> json = jsonSteps.parseAll(Fixtures.read(V2411, "show-step-job-multi.json"));

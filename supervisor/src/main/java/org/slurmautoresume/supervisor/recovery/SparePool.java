@@ -45,20 +45,12 @@ public record SparePool(Optional<String> partition, Optional<String> feature, Op
 
     private boolean inPool(Node node, Set<String> listed) {
         return partition.map(node.partitions()::contains).orElse(false)
-                || feature.map(f -> features(node).contains(f)).orElse(false)
+                || feature.map(node.activeFeatures()::contains).orElse(false)
                 || listed.contains(node.name());
     }
 
     /** Idle with nothing that keeps the scheduler away: a spare must be wholly free. */
     static boolean isFree(Node node) {
         return node.state().base().equals("IDLE") && node.state().isSchedulable() && !node.state().has("COMPLETING");
-    }
-
-    private static List<String> features(Node node) {
-        String active = node.raw().getOrDefault("ActiveFeatures", "");
-        if (active.isEmpty() || active.equals("(null)")) {
-            return List.of();
-        }
-        return List.of(active.split(","));
     }
 }

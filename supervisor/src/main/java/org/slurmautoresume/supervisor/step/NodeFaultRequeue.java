@@ -96,9 +96,7 @@ final class NodeFaultRequeue {
         Optional<SlurmVersion> release = config.flatMap(c -> c.get("SLURM_VERSION")).flatMap(NodeFaultRequeue::version);
         boolean clusterAllows = release.filter(r -> r.atLeast(FIRST_WITH_EXPEDITED_REQUEUE)).isPresent()
                 && config.map(c -> c.listContains("SlurmctldParameters", "enable_expedited_requeue")).orElse(false);
-        // Text prints ExpeditedRequeue=Yes; --json (which 23.02 and later are read with) lists the flag.
-        boolean jobAsked = "yes".equalsIgnoreCase(j.raw().getOrDefault("ExpeditedRequeue", "").strip())
-                || j.raw().getOrDefault("flags", "").contains("\"EXPEDITED_REQUEUE\"");
+        boolean jobAsked = j.expeditedRequeue();
         String why = "job " + j.jobId() + " is requeueable (Requeue=1)";
         if (clusterAllows && jobAsked) {
             return new Verdict(true, true, why + "; expedited (--requeue=expedite): eligible to start again at once");

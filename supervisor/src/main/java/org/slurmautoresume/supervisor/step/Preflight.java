@@ -31,7 +31,7 @@ public final class Preflight {
                             + " by expansion only once; a second node fault ends the step",
                     "run slurmdbd and set AccountingStorageType=accounting_storage/slurmdbd"));
         }
-        String overSubscribe = job.raw().getOrDefault("OverSubscribe", "");
+        String overSubscribe = job.overSubscribe();
         if (!overSubscribe.isEmpty() && !overSubscribe.equalsIgnoreCase("NO")) {
             findings.add(new PreflightFinding("exclusive allocation",
                     "job " + job.jobId() + " shares its nodes (OverSubscribe=" + overSubscribe + "), so a replacement"

@@ -27,12 +27,6 @@ record RecoveryPaths(Optional<String> noExpansion) {
     /** 25.05 refuses to expand a job whose licenses are OR'd ({@code a|b}). */
     static final SlurmVersion FIRST_REFUSING_OR_LICENSES = new SlurmVersion(25, 5, 0);
 
-    /** The job's GRES, as the text (22.05: {@code gres:gpu:2}, 24.11: {@code gres/gpu:2}) or --json names them. */
-    private static final List<String> PER_UNIT_GRES = List.of("TresPerNode", "TresPerJob", "TresPerTask", "TresPerSocket",
-            "tres_per_node", "tres_per_job", "tres_per_task", "tres_per_socket");
-    /** What the job was given: 22.05's TRES, 23.02's AllocTRES, --json's tres_alloc_str. */
-    private static final List<String> ALLOCATED = List.of("AllocTRES", "TRES", "tres_alloc_str");
-
     static RecoveryPaths of(SlurmConfig config, Job job) {
         return new RecoveryPaths(whyNoExpansion(config, job));
     }
@@ -55,7 +49,7 @@ record RecoveryPaths(Optional<String> noExpansion) {
             return Optional.of("PrologFlags=" + config.get("PrologFlags").orElse("").strip() + " gives every allocation"
                     + " an extern step, and Slurm refuses to merge an allocation that has steps");
         }
-        String licenses = job.raw().getOrDefault("Licenses", job.raw().getOrDefault("licenses", ""));
+        String licenses = job.licenses();
         if (licenses.contains("|") && release(config).filter(r -> r.atLeast(FIRST_REFUSING_OR_LICENSES)).isPresent()) {
             return Optional.of("job " + job.jobId() + " asks for either of several licenses (" + licenses.strip()
                     + "), and Slurm 25.05 and later refuse to expand such a job");
@@ -63,18 +57,17 @@ record RecoveryPaths(Optional<String> noExpansion) {
         return Optional.empty();
     }
 
+    /** The job's GRES as written: 22.05 {@code gres:gpu:2}, 24.11 {@code gres/gpu:2}. */
     private static Optional<String> gres(Job job) {
-        for (String key : PER_UNIT_GRES) {
-            String value = job.raw().getOrDefault(key, "").strip();
+        Job.TresPer per = job.tresPer();
+        for (String value : List.of(per.node(), per.job(), per.task(), per.socket())) {
             if (value.toLowerCase(Locale.ROOT).startsWith("gres")) {
                 return Optional.of(value);
             }
         }
-        for (String key : ALLOCATED) {
-            for (String part : job.raw().getOrDefault(key, "").split(",")) {
-                if (part.strip().startsWith("gres/")) {
-                    return Optional.of(part.strip());
-                }
+        for (String part : job.tres().split(",")) {
+            if (part.strip().startsWith("gres/")) {
+                return Optional.of(part.strip());
             }
         }
         return Optional.empty();

@@ -8,6 +8,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -63,6 +64,8 @@ public final class StepSupervisor {
 
     private static final Duration AGENT_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration ALLOCATION_TIMEOUT = Duration.ofSeconds(60);
+    /** The digits of the text's SubmitTime ({@code 2026-11-24T23:50:53}), as markers written before --json were named. */
+    private static final DateTimeFormatter SUBMIT_TIME_IN_MARKER = DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
 
     private final SlurmClient slurm;
     private final ControllerOutage outage;
@@ -268,20 +271,24 @@ public final class StepSupervisor {
     }
 
     /**
-     * Prints the preflight findings once per job, not once per srun. The marker names the job by
-     * its id and submit time: job ids come round again (MaxJobId, or a controller started with
-     * its state cleared), and a stale marker would hide the findings from a new job.
+     * The marker names the job by its id and submit time: job ids come round again (MaxJobId, or a
+     * controller started with its state cleared), and a stale marker would hide the findings from
+     * a new job. {@code autoresume-preflight-USER-JOBID-SUBMITTED}, SUBMITTED the digits of the
+     * submit time the text prints.
      */
+    static String preflightMarkerName(String user, Job job) {
+        String submitted = job.submitTime().map(SUBMIT_TIME_IN_MARKER::format).orElse("");
+        return "autoresume-preflight-" + JobStateDirectory.nameSafe(user) + "-" + job.jobId() + "-" + submitted;
+    }
+
+    /** Prints the preflight findings once per job, not once per srun (see {@link #preflightMarkerName}). */
     private void preflightOncePerJob(Optional<Job> job, Optional<SlurmConfig> config, Optional<String> paths) {
         if (job.isEmpty() || config.isEmpty()) {
             return;
         }
-        String user = user(environment);
-        String submitted = job.get().raw().getOrDefault("SubmitTime", "").replaceAll("[^0-9]", "");
         // Without a state directory the findings are printed on every srun: better twice than never.
         if (stateDir.isPresent()) {
-            Path marker = stateDir.get().resolve("autoresume-preflight-" + JobStateDirectory.nameSafe(user) + "-"
-                    + job.get().jobId() + "-" + submitted);
+            Path marker = stateDir.get().resolve(preflightMarkerName(user(environment), job.get()));
             try {
                 OwnedFiles.open(marker, JobStateDirectory.uid(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)
                         .close();

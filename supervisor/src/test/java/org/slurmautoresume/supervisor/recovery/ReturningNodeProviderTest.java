@@ -19,7 +19,7 @@ class ReturningNodeProviderTest {
     private static Node node(String state, LocalDateTime slurmdStarted) {
         return new Node("node2", "127.0.0.2", "node2", OptionalInt.of(17002), NodeState.parse(state), Optional.empty(),
                 Optional.empty(), Optional.ofNullable(slurmdStarted), List.of("debug"), Optional.empty(),
-                OptionalInt.of(4), Optional.empty(), Map.of());
+                OptionalInt.of(4), Optional.empty(), List.of(), Map.of());
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.slurmautoresume.slurm.hostlist.HostlistException;
 import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.parse.JsonRecords;
 import org.slurmautoresume.slurm.parse.NodeParser;
 
 class SparePoolTest {
@@ -38,6 +39,18 @@ class SparePoolTest {
     void neverPicksAnExcludedNode() {
         SparePool pool = new SparePool(Optional.empty(), Optional.of("hotspare"), Optional.empty());
         assertEquals(List.of("spare05"), pool.pick(CLUSTER, 2, List.of("spare02")));
+    }
+
+    /** 23.02 and later are read with --json, which lists features as {@code active_features}. */
+    @Test
+    void picksByFeatureNodesReadFromJson() {
+        List<Node> cluster = List.of(
+                JsonRecords.node("show-node-idle.json", "{\"name\": \"gpu02\", \"partitions\": [\"train\"]}"),
+                JsonRecords.node("show-node-idle-drain.json", "{\"name\": \"spare01\", \"active_features\": [\"hotspare\"]}"),
+                JsonRecords.node("show-node-idle.json", "{\"name\": \"spare02\", \"active_features\": [\"gpu\", \"hotspare\"]}"),
+                JsonRecords.node("show-node-idle.json", "{\"name\": \"spare03\", \"active_features\": [\"hotspares\"]}"));
+        SparePool pool = new SparePool(Optional.empty(), Optional.of("hotspare"), Optional.empty());
+        assertEquals(List.of("spare02"), pool.pick(cluster, 2, List.of()));
     }
 
     @Test

@@ -13,6 +13,7 @@ import org.slurmautoresume.slurm.model.SlurmConfig;
 import org.slurmautoresume.slurm.parse.ConfigParser;
 import org.slurmautoresume.slurm.parse.Fixtures;
 import org.slurmautoresume.slurm.parse.JobParser;
+import org.slurmautoresume.slurm.parse.json.JsonJobParser;
 import org.slurmautoresume.supervisor.step.SupervisorSettings.NodeFaultFallback;
 
 /** Whether an unrepaired node fault ends in a requeue: from the setting, the job record and the cluster. */
@@ -78,16 +79,14 @@ class NodeFaultRequeueTest {
         assertEquals(List.of(true, true), List.of(verdict.requeue(), verdict.expedited()), verdict.why());
     }
 
+    /** --json (which 23.02 and later are read with) lists the request among the job's flags. */
     @Test
     void aJobReadAsJsonAskedForItThroughItsFlags() {
-        Job text = job("x", "x").orElseThrow();
-        Map<String, String> raw = new LinkedHashMap<>(text.raw());
-        raw.put("flags", "[\"EXACT_CPU_COUNT_REQUESTED\",\"EXPEDITED_REQUEUE\"]");
-        Job json = new Job(text.jobId(), text.name(), text.userName(), text.userId(), text.state(), text.reason(),
-                text.nodeList(), text.numNodes(), text.batchHost(), text.excludedNodes(), text.requiredNodes(),
-                text.partition(), text.restarts(), text.requeue(), text.batch(), text.exitCode(), text.startTime(),
-                text.endTime(), raw);
-        assertEquals(true, NodeFaultRequeue.decide(NodeFaultFallback.REQUEUE, Optional.of(json),
+        Job asked = new JsonJobParser().parseAll(Fixtures.read("slurm-25.11", "show-job-running.json")).get(0);
+        assertEquals(true, NodeFaultRequeue.decide(NodeFaultFallback.REQUEUE, Optional.of(asked),
+                release("25.11.1", "enable_expedited_requeue")).expedited());
+        Job notAsked = new JsonJobParser().parseAll(Fixtures.read("slurm-24.11", "show-job-running.json")).get(0);
+        assertEquals(false, NodeFaultRequeue.decide(NodeFaultFallback.REQUEUE, Optional.of(notAsked),
                 release("25.11.1", "enable_expedited_requeue")).expedited());
     }
 

@@ -12,6 +12,8 @@ import org.slurmautoresume.slurm.model.SlurmConfig;
 import org.slurmautoresume.slurm.parse.ConfigParser;
 import org.slurmautoresume.slurm.parse.Fixtures;
 import org.slurmautoresume.slurm.parse.JobParser;
+import org.slurmautoresume.slurm.parse.JsonRecords;
+import org.slurmautoresume.slurm.parse.json.JsonJobParser;
 
 class PreflightTest {
 
@@ -66,6 +68,18 @@ class PreflightTest {
         Job gpus = job(EXCLUSIVE_JOB + " TresPerNode=gres:gpu:8");
         assertEquals(List.of("GRES"), new Preflight().check(localCluster, gpus).stream()
                 .map(PreflightFinding::setting).toList());
+    }
+
+    /** 23.02 and later are read with --json, whose field is {@code shared}: the advice must not get lost there. */
+    @Test
+    void aSharedAllocationReadFromTheJsonOf2411IsReported() {
+        Job shared = new JsonJobParser().parseAll(Fixtures.read("slurm-24.11", "show-job-running.json")).get(0);
+        List<PreflightFinding> findings = new Preflight().check(localCluster, shared);
+        assertEquals(List.of("exclusive allocation"), findings.stream().map(PreflightFinding::setting).toList());
+        assertTrue(findings.get(0).problem().contains("OverSubscribe=OK"), findings.get(0).problem());
+
+        Job exclusive = JsonRecords.job("show-job-running.json", "{\"shared\": [\"none\"]}");
+        assertEquals(List.of(), new Preflight().check(localCluster, exclusive));
     }
 
     @Test

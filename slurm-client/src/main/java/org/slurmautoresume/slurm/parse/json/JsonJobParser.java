@@ -6,6 +6,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -15,7 +16,7 @@ import org.slurmautoresume.slurm.model.JobState;
 
 /**
  * Parses {@code scontrol --json show job} (Slurm 23.02 and later, data_parser v0.0.39 to
- * v0.0.43) into the same {@link Job} values the text parser gives. Unknown fields are kept in
+ * v0.0.44) into the same {@link Job} values the text parser gives. Unknown fields are kept in
  * {@code raw}; times are epoch seconds read in the given zone.
  */
 public final class JsonJobParser {
@@ -69,7 +70,64 @@ public final class JsonJobParser {
                 exitCode(f.get("exit_code")),
                 f.time(zone, "start_time"),
                 endTime(f, state),
+                f.time(zone, "submit_time"),
+                f.time(zone, "resize_time"),
+                f.text("dependency"),
+                overSubscribe(f.get("shared")),
+                f.text("licenses"),
+                jobIdOrNone(f, "array_job_id"),
+                jobIdOrNone(f, "het_job_id"),
+                hasFlag(f.get("flags"), "EXPEDITED_REQUEUE"),
+                f.optional("tres_alloc_str").or(() -> f.optional("tres_req_str")).orElse(""),
+                new Job.TresPer(f.text("tres_per_job"), f.text("tres_per_node"), f.text("tres_per_socket"),
+                        f.text("tres_per_task")),
                 f.raw());
+    }
+
+    /** {@code array_job_id} and {@code het_job_id} are 0 for a job outside an array or het job; the text omits them. */
+    private static Optional<String> jobIdOrNone(JsonFields f, String name) {
+        OptionalLong id = f.number(name);
+        return id.isPresent() && id.getAsLong() > 0 ? Optional.of(Long.toString(id.getAsLong())) : Optional.empty();
+    }
+
+    private static boolean hasFlag(JsonNode flags, String flag) {
+        for (JsonNode item : flags) {
+            if (JsonFields.text(item).filter(flag::equalsIgnoreCase).isPresent()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * What the text prints as {@code OverSubscribe=} (job_share_string). data_parser lists the
+     * one name whose value equals the job's {@code shared} (JOB_SHARED flags: none, oversubscribe,
+     * user, mcs, topo from v0.0.41); a value with no name, NO_VAL16 when the job left it to the
+     * partition, gives an empty list, which the text prints as OK. A field that is missing or of
+     * another shape is not known: "".
+     */
+    private static String overSubscribe(JsonNode shared) {
+        if (shared.isTextual()) {
+            return textOverSubscribe(shared.textValue());
+        }
+        if (!shared.isArray()) {
+            return "";
+        }
+        for (JsonNode item : shared) {
+            Optional<String> name = JsonFields.text(item);
+            if (name.isPresent()) {
+                return textOverSubscribe(name.get());
+            }
+        }
+        return "OK";
+    }
+
+    private static String textOverSubscribe(String name) {
+        return switch (name.strip().toLowerCase(Locale.ROOT)) {
+            case "none" -> "NO";
+            case "oversubscribe" -> "YES";
+            default -> name.strip().toUpperCase(Locale.ROOT); // user, mcs, topo: the text's words
+        };
     }
 
     /** As the text prints it: the description (blanks made '_') when there is one, else the reason. */

@@ -73,6 +73,7 @@ public final class JsonNodeParser {
                 f.optional("gres"),
                 f.integer("cpus"),
                 f.optional("version"),
+                f.list("active_features"),
                 f.raw());
     }
 

@@ -101,6 +101,30 @@ class JsonJobParserTest {
         assertEquals(expected, job.state());
     }
 
+    /**
+     * {@code shared} lists the one JOB_SHARED name equal to the job's value; the text prints
+     * job_share_string() of it, and OK for a value with no name (NO_VAL16, left to the
+     * partition), which data_parser prints as an empty list (the 24.11 capture: OverSubscribe=OK).
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "[] | OK",
+        "[\"none\"] | NO",
+        "[\"oversubscribe\"] | YES",
+        "[\"user\"] | USER",
+        "[\"mcs\"] | MCS",
+        "[\"topo\"] | TOPO",
+        "\"none\" | NO",
+        "null | ''",
+        "{} | ''"})
+    void readsSharedAsTheTextsOverSubscribe(String shared, String overSubscribe) {
+        Job job = parser.parseAll("{\"jobs\": [{\"job_id\": 5, \"job_state\": [\"RUNNING\"], \"shared\": " + shared
+                + "}]}").get(0);
+        assertEquals(overSubscribe, job.overSubscribe());
+        assertEquals("", parser.parseAll("{\"jobs\": [{\"job_id\": 5, \"job_state\": [\"RUNNING\"]}]}").get(0)
+                .overSubscribe(), "not printed: not known");
+    }
+
     @Test
     void aStateDescriptionIsTheReasonWithBlanksMadeUnderscores() {
         Job job = parser.parseAll("{\"jobs\": [{\"job_id\": 5, \"job_state\": [\"PENDING\"], "
