@@ -288,7 +288,7 @@ public final class SlurmClient {
     public List<Step> steps(JobId jobId) {
         String id = jobId.toString();
         return query(List.of("show", "step", id), "show steps of " + id, text -> parsers().steps().parseAll(text),
-                stepParser::parseAll, SlurmClient::mentionsInvalidJob).orElse(List.of());
+                stepParser::parseAll, r -> mentionsInvalidJob(r) || mentionsNoStepOf(r, id)).orElse(List.of());
     }
 
     public SlurmConfig config() {
@@ -393,6 +393,14 @@ public final class SlurmClient {
     private static boolean mentionsInvalidJob(CommandResult result) {
         String text = result.stderr().toLowerCase(Locale.ROOT);
         return text.contains("invalid job id") || text.contains("job not found");
+    }
+
+    /**
+     * A job with no step at all (an salloc allocation without batch or extern step): 24.11 prints
+     * {@code Job step 27. not found} on stdout and exits 1, where the JSON lists none.
+     */
+    private static boolean mentionsNoStepOf(CommandResult result, String jobId) {
+        return result.stdout().strip().equalsIgnoreCase("Job step " + jobId + ". not found");
     }
 
     private static boolean mentionsNotFound(CommandResult result) {

@@ -30,6 +30,7 @@ class SlurmClientOutputFormatTest {
 
     private static final String V22 = "slurm-22.05";
     private static final String V24 = "slurm-24.05";
+    private static final String V2411 = "slurm-24.11";
 
     /** A fake scontrol that records what it was asked. */
     private static final class FakeScontrol {
@@ -163,6 +164,20 @@ class SlurmClientOutputFormatTest {
         SlurmException e = assertThrows(SlurmException.class, () -> client.requireJob("987654"));
         assertEquals(SlurmException.Kind.NOT_FOUND, e.kind());
         assertEquals(List.of("scontrol", "-o", "show", "job", "987654"), scontrol.asked.get(2));
+    }
+
+    /** Seen on 24.11: an salloc allocation without steps; "not found" there means "none", not a failure. */
+    @Test
+    void aJobWithoutStepsHasNone() {
+        FakeScontrol scontrol = slurm2405()
+                .answer("{\"steps\": [], \"errors\": [], \"warnings\": []}", "--json", "show", "step", "27")
+                .answer(1, Fixtures.read(V2411, "show-step-job-without-steps.stdout.txt"), "", "-o", "show", "step", "27")
+                .answer(1, "Job step 28. not found\n", "", "-o", "show", "step", "29");
+        SlurmClient client = scontrol.client(OutputFormat.AUTO);
+        assertEquals(List.of(), client.steps("27"));
+        // Another job's id in the words is not this job's answer.
+        scontrol.answer("{\"steps\": []}", "--json", "show", "step", "29");
+        assertThrows(SlurmException.class, () -> client.steps("29"));
     }
 
     @Test
