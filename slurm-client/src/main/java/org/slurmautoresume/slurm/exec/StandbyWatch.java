@@ -33,6 +33,8 @@ import java.util.regex.Pattern;
  * talk to slurmctld and return by themselves are watched (scontrol, scancel, squeue, sinfo), not
  * salloc, srun or sbatch, which may wait for resources by design. A stopped command may have
  * reached slurmctld already: the toolkit's writes (marks, shrinks, cancels) may be repeated.
+ * The pings also unmask 24.11's empty JSON answer to a lookup that reached no controller
+ * ({@link #emptyJsonAnswer}).
  */
 public final class StandbyWatch implements CommandRunner {
 
@@ -48,6 +50,8 @@ public final class StandbyWatch implements CommandRunner {
     /** A backup that has taken over answers this at once; one in standby makes the client sleep. */
     private static final List<String> SERVES_QUERY = List.of("scontrol", "-o", "show", "partition");
     private static final Duration SERVES_TIMEOUT = Duration.ofSeconds(2);
+    /** The records list of a JSON answer that holds none: {@code "jobs": []}, {@code "steps": []}... */
+    private static final Pattern EMPTY_LIST = Pattern.compile("\"(jobs|steps|nodes|partitions)\"\\s*:\\s*\\[\\s*]");
 
     /** Whether a controller serves requests now; empty when that cannot be told. */
     @FunctionalInterface
@@ -98,11 +102,30 @@ public final class StandbyWatch implements CommandRunner {
                 pings.cancel(false);
             }
             if (!watch.servedAgain || cancel.cancelled() || restarts >= MAX_RESTARTS) {
-                return result;
+                return watch.neverServed() && emptyJsonAnswer(request.argv(), result) ? unanswered(result) : result;
             }
             DebugLogging.debug(StandbyWatch.class, "`{}` stopped: a slurmctld serves again; running it anew",
                     request.display());
         }
+    }
+
+    /**
+     * Slurm 24.11's {@code scontrol --json show job|step N} with no controller to ask retries the
+     * connection for about MessageTimeout, then prints an empty list and exits 0, as it does for
+     * an id that does not exist: no error in the document, nothing on stderr. Only the pings
+     * tell the two apart. An empty JSON answer while every ping found no controller serving is
+     * therefore returned as the connection failure it was, so that callers riding an outage see
+     * it (and try again) instead of reading "not found".
+     */
+    static boolean emptyJsonAnswer(List<String> argv, CommandResult result) {
+        return result.succeeded() && argv.contains("--json") && program(argv.get(0)).equals("scontrol")
+                && EMPTY_LIST.matcher(result.stdout()).find();
+    }
+
+    private static CommandResult unanswered(CommandResult result) {
+        return new CommandResult(result.request(), 1, result.stdout(), "Unable to contact slurm controller (connect"
+                + " failure): scontrol printed an empty list while `scontrol ping` found no controller serving\n",
+                false, result.elapsed());
     }
 
     /** One run of a command: its own way to stop it, and what the pings saw meanwhile. */
@@ -110,6 +133,12 @@ public final class StandbyWatch implements CommandRunner {
         final Cancel own = new Cancel();
         private Boolean servedAtFirst;
         volatile boolean servedAgain;
+        private volatile boolean servedEver;
+
+        /** At least one ping answered, and none found a controller serving. */
+        boolean neverServed() {
+            return servedAtFirst != null && !servedEver;
+        }
 
         Watch(Cancel outer) {
             outer.onCancel(own::cancel);
@@ -120,6 +149,7 @@ public final class StandbyWatch implements CommandRunner {
             if (serves.isEmpty()) {
                 return;
             }
+            servedEver |= serves.get();
             if (servedAtFirst == null) {
                 servedAtFirst = serves.get();
             } else if (!servedAtFirst && serves.get()) {

@@ -172,4 +172,44 @@ class StandbyWatchTest {
         assertEquals(4, asked.size(), asked.toString());
         assertEquals(Optional.empty(), StandbyWatch.serves(controllers("scontrol: error: x\n", true, new ArrayList<>())));
     }
+
+    /** Answers {@code answer} with exit 0 after {@code delayMs}, as 24.11's scontrol does after its connect retries. */
+    private static CommandRunner answersLate(String answer, long delayMs) {
+        return request -> {
+            try {
+                Thread.sleep(delayMs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new CommandResult(request, 0, answer, "", false, Duration.ofMillis(delayMs));
+        };
+    }
+
+    private static final CommandRequest JSON_JOB = CommandRequest.of("scontrol", "--json", "show", "job", "42");
+    private static final String EMPTY_JOBS = "{\n  \"jobs\": [],\n  \"errors\": [],\n  \"warnings\": []\n}\n";
+
+    /** 24.11 with slurmctld stopped: exit 0 and no jobs, after its retries; the pings found no controller. */
+    @Test
+    void anEmptyJsonAnswerWhileNoControllerServedIsTheConnectFailureItWas() {
+        CommandResult result = watch(answersLate(EMPTY_JOBS, 300), probe(false)).run(JSON_JOB);
+        assertEquals(1, result.exitCode());
+        assertTrue(RetryPolicy.DEFAULT.isTransient(result), result.stderr());
+    }
+
+    /** The same empty answer while a controller serves is Slurm's "no such job". */
+    @Test
+    void anEmptyJsonAnswerFromAServingControllerStands() {
+        CommandResult result = watch(answersLate(EMPTY_JOBS, 300), probe(true)).run(JSON_JOB);
+        assertEquals(0, result.exitCode());
+        assertEquals(EMPTY_JOBS, result.stdout());
+    }
+
+    /** Records in the answer, a quick answer (no ping), or text: left as they are. */
+    @Test
+    void onlyASlowEmptyJsonAnswerIsTurned() {
+        String oneJob = "{\"jobs\": [{\"job_id\": 42}]}";
+        assertEquals(0, watch(answersLate(oneJob, 300), probe(false)).run(JSON_JOB).exitCode());
+        assertEquals(0, watch(answersLate(EMPTY_JOBS, 0), probe(false)).run(JSON_JOB).exitCode());
+        assertEquals(0, watch(answersLate("", 300), probe(false)).run(SHOW_JOB).exitCode());
+    }
 }
