@@ -1,7 +1,6 @@
 package org.slurmautoresume.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -17,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slurmautoresume.slurm.exec.CommandResult;
+import org.slurmautoresume.slurm.model.SlurmVersion;
 
 /**
  * Job names the ordinary test user writes to look like fields of scontrol's one-line record
@@ -107,8 +107,7 @@ class ForgedJobRecordIT {
 
         List<String> unreadable = new ArrayList<>();
         report.get("unreadableJobs").forEach(u -> unreadable.add(u.get("jobId").asText()));
-        assertTrue(unreadable.contains(broken), swept.stdout());
-        assertTrue(!unreadable.contains(readable), swept.stdout());
+        assertEquals(readsJson() ? List.of() : List.of(broken), unreadable, swept.stdout());
         assertTrue(report.get("jobsSeen").asInt() >= 1, swept.stdout());
         // The job the user broke still runs where Slurm put it: nothing acted on its made-up fields.
         assertEquals("node1", runningNodesOf(broken));
@@ -133,9 +132,20 @@ class ForgedJobRecordIT {
         JsonNode report = json.readTree(swept.stdout());
         List<String> unreadable = new ArrayList<>();
         report.get("unreadableJobs").forEach(u -> unreadable.add(u.get("jobId").asText()));
-        assertTrue(unreadable.containsAll(List.of(broken, invented)), swept.stdout() + swept.stderr());
-        assertFalse(unreadable.contains(readable), swept.stdout());
+        // On 22.05 both halves of the forged text are reported; read as JSON, nothing is forged.
+        List<String> expected = readsJson() ? List.of() : List.of(broken, invented);
+        assertEquals(expected.stream().sorted().toList(), unreadable.stream().sorted().toList(),
+                swept.stdout() + swept.stderr());
         assertEquals("node1", runningNodesOf(broken));
+    }
+
+    /**
+     * Whether the toolkit reads jobs as JSON on this cluster's release (23.02 and later, as
+     * SlurmClient decides): a name is then one string field and forges no record, so the sweep
+     * has nothing to report unreadable; on 22.05 it reads scontrol's one-line text.
+     */
+    private static boolean readsJson() {
+        return SlurmVersion.parse(cluster.release()).atLeast(SlurmVersion.FIRST_WITH_JSON);
     }
 
     private Path policy() throws Exception {
