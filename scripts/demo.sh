@@ -29,6 +29,11 @@ say "Installing what is missing (JDK, Maven, munge, Slurm)"
 say "Building slurm-autoresume"
 (cd "$repo" && mvn -B -ntp -q package -DskipTests)
 
+if [[ "${AR_SLURM_RELEASE:-22.05}" == 24.11 ]]; then
+  say "Building (or reusing) the Debian trixie root filesystem with Slurm 24.11"
+  "$repo/local-cluster/slurm-rootfs.sh" build
+fi
+
 say "Starting the local Slurm cluster (GPU shape: Gres=gpu:4 per node, PrologFlags=Contain)"
 "$cluster" up --nodes 4
 # shellcheck disable=SC1091
