@@ -171,7 +171,7 @@ class SlurmClientOutputFormatTest {
     void aJobWithoutStepsHasNone() {
         FakeScontrol scontrol = slurm2405()
                 .answer("{\"steps\": [], \"errors\": [], \"warnings\": []}", "--json", "show", "step", "27")
-                .answer(1, Fixtures.read(V2411, "show-step-job-without-steps.stdout.txt"), "", "-o", "show", "step", "27")
+                .answer(1, Fixtures.read(V2411, "show-step-job-without-steps.error.txt"), "", "-o", "show", "step", "27")
                 .answer(1, "Job step 28. not found\n", "", "-o", "show", "step", "29");
         SlurmClient client = scontrol.client(OutputFormat.AUTO);
         assertEquals(List.of(), client.steps("27"));
