@@ -107,7 +107,12 @@ class ForgedJobRecordIT {
 
         List<String> unreadable = new ArrayList<>();
         report.get("unreadableJobs").forEach(u -> unreadable.add(u.get("jobId").asText()));
-        assertEquals(readsJson() ? List.of() : List.of(broken), unreadable, swept.stdout());
+        // Earlier tests' ended jobs may still be listed (MinJobAge), forged records included.
+        if (readsJson()) {
+            assertEquals(List.of(), unreadable, swept.stdout());
+        } else {
+            assertTrue(unreadable.contains(broken) && !unreadable.contains(readable), swept.stdout());
+        }
         assertTrue(report.get("jobsSeen").asInt() >= 1, swept.stdout());
         // The job the user broke still runs where Slurm put it: nothing acted on its made-up fields.
         assertEquals("node1", runningNodesOf(broken));
@@ -133,9 +138,12 @@ class ForgedJobRecordIT {
         List<String> unreadable = new ArrayList<>();
         report.get("unreadableJobs").forEach(u -> unreadable.add(u.get("jobId").asText()));
         // On 22.05 both halves of the forged text are reported; read as JSON, nothing is forged.
-        List<String> expected = readsJson() ? List.of() : List.of(broken, invented);
-        assertEquals(expected.stream().sorted().toList(), unreadable.stream().sorted().toList(),
-                swept.stdout() + swept.stderr());
+        if (readsJson()) {
+            assertEquals(List.of(), unreadable, swept.stdout() + swept.stderr());
+        } else {
+            assertTrue(unreadable.containsAll(List.of(broken, invented)) && !unreadable.contains(readable),
+                    swept.stdout() + swept.stderr());
+        }
         assertEquals("node1", runningNodesOf(broken));
     }
 
