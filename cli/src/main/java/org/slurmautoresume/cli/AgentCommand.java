@@ -241,13 +241,15 @@ final class AgentCommand implements Callable<Integer> {
         }
         Optional<SweepSchedule> stopSweeps = sweeps;
         Optional<HTTPServer> stopMetrics = metricsServer;
+        // Each part is stopped on its own, so that one that fails to stop cannot keep the others,
+        // the socket above all, from being cleaned up.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            stopSweeps.ifPresent(SweepSchedule::close);
-            liveness.ifPresent(LivenessListener::close);
-            xidWatch.ifPresent(XidWatch::close);
-            gpuWatch.ifPresent(GpuHealthWatch::close);
-            stopMetrics.ifPresent(HTTPServer::close);
-            server.close();
+            stopping("sweeps", () -> stopSweeps.ifPresent(SweepSchedule::close));
+            stopping("the liveness port", () -> liveness.ifPresent(LivenessListener::close));
+            stopping("the Xid watch", () -> xidWatch.ifPresent(XidWatch::close));
+            stopping("the GPU checks", () -> gpuWatch.ifPresent(GpuHealthWatch::close));
+            stopping("the metrics server", () -> stopMetrics.ifPresent(HTTPServer::close));
+            stopping("the socket server", server::close);
             try {
                 audit.close();
             } catch (IOException e) {
@@ -291,5 +293,14 @@ final class AgentCommand implements Callable<Integer> {
     private static String hostForUrl(InetSocketAddress address) {
         String host = address.getAddress().isAnyLocalAddress() ? "0.0.0.0" : address.getAddress().getHostAddress();
         return host.contains(":") ? "[" + host + "]" : host;
+    }
+
+    /** One part of the agent stopped at exit; what goes wrong is said, and the next part is stopped all the same. */
+    private static void stopping(String part, Runnable stop) {
+        try {
+            stop.run();
+        } catch (RuntimeException e) {
+            System.err.println("autoresume agent: stopping " + part + " failed: " + e);
+        }
     }
 }

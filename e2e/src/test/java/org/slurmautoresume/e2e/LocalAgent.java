@@ -110,7 +110,8 @@ final class LocalAgent {
         process.destroy();
         assertTrue(process.waitFor(30, TimeUnit.SECONDS), "the agent did not stop on SIGTERM");
         if (process.exitValue() != KILLED) {
-            assertFalse(Files.exists(socket()), "the agent left its socket behind (exit " + process.exitValue() + ")");
+            assertFalse(Files.exists(socket()), "the agent left its socket behind (exit " + process.exitValue()
+                    + "); its log:\n" + read(log()));
         }
         removeDirectory();
     }
