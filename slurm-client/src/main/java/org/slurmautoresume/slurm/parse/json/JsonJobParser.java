@@ -77,7 +77,7 @@ public final class JsonJobParser {
                 f.text("licenses"),
                 jobIdOrNone(f, "array_job_id"),
                 jobIdOrNone(f, "het_job_id"),
-                hasFlag(f.get("flags"), "EXPEDITED_REQUEUE"),
+                f.list("flags").stream().anyMatch("EXPEDITED_REQUEUE"::equalsIgnoreCase),
                 f.optional("tres_alloc_str").or(() -> f.optional("tres_req_str")).orElse(""),
                 new Job.TresPer(f.text("tres_per_job"), f.text("tres_per_node"), f.text("tres_per_socket"),
                         f.text("tres_per_task")),
@@ -88,15 +88,6 @@ public final class JsonJobParser {
     private static Optional<String> jobIdOrNone(JsonFields f, String name) {
         OptionalLong id = f.number(name);
         return id.isPresent() && id.getAsLong() > 0 ? Optional.of(Long.toString(id.getAsLong())) : Optional.empty();
-    }
-
-    private static boolean hasFlag(JsonNode flags, String flag) {
-        for (JsonNode item : flags) {
-            if (JsonFields.text(item).filter(flag::equalsIgnoreCase).isPresent()) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**
