@@ -118,7 +118,7 @@ public final class StandbyWatch implements CommandRunner {
      * it (and try again) instead of reading "not found".
      */
     static boolean emptyJsonAnswer(List<String> argv, CommandResult result) {
-        return result.succeeded() && argv.contains("--json") && program(argv.get(0)).equals("scontrol")
+        return result.succeeded() && argv.contains("--json") && client(argv).filter("scontrol"::equals).isPresent()
                 && EMPTY_LIST.matcher(result.stdout()).find();
     }
 
@@ -131,7 +131,8 @@ public final class StandbyWatch implements CommandRunner {
     /** One run of a command: its own way to stop it, and what the pings saw meanwhile. */
     private final class Watch {
         final Cancel own = new Cancel();
-        private Boolean servedAtFirst;
+        /** Written by the pinging thread, read by the caller's once the command ended. */
+        private volatile Boolean servedAtFirst;
         volatile boolean servedAgain;
         private volatile boolean servedEver;
 
@@ -161,6 +162,11 @@ public final class StandbyWatch implements CommandRunner {
 
     /** Whether argv runs a Slurm client that asks slurmctld and returns by itself (possibly behind env). */
     static boolean watched(List<String> argv) {
+        return client(argv).filter(WATCHED::contains).isPresent();
+    }
+
+    /** The name of the program argv runs, past an {@code env} with its options and assignments. */
+    private static Optional<String> client(List<String> argv) {
         int i = 0;
         if (program(argv.get(0)).equals("env")) {
             for (i = 1; i < argv.size() && (argv.get(i).startsWith("-") || argv.get(i).contains("=")); i++) {
@@ -169,7 +175,7 @@ public final class StandbyWatch implements CommandRunner {
                 }
             }
         }
-        return i < argv.size() && WATCHED.contains(program(argv.get(i)));
+        return i < argv.size() ? Optional.of(program(argv.get(i))) : Optional.empty();
     }
 
     private static String program(String path) {
