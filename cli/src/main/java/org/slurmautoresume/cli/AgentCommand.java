@@ -174,12 +174,25 @@ final class AgentCommand implements Callable<Integer> {
             Files.createDirectories(socketDir);
             Files.setPosixFilePermissions(socketDir, PosixFilePermissions.fromString("rwxr-xr-x"));
         }
+        // Before anything starts: a SIGTERM while the agent is still starting stops what has started.
+        ExitStops stops = ExitStops.atShutdown("autoresume agent");
+        try {
+            return serve(stops, policyForSweeps, metricsAddress);
+        } finally {
+            stops.stopAll();
+        }
+    }
+
+    /** Starts each part, adding it to {@code stops} as it starts, and serves until a SIGTERM. */
+    private int serve(ExitStops stops, SweepPolicy policyForSweeps, Optional<InetSocketAddress> metricsAddress)
+            throws Exception {
         AuditLog audit;
         try {
             audit = new AuditLog(auditLog);
         } catch (IOException e) {
             throw new CliException(ExitCode.FAILED, "cannot open the audit log " + auditLog + ": " + e.getMessage(), e);
         }
+        stops.add("the audit log", audit::close);
         Optional<SiteReplaceCommand> replace;
         try {
             replace = replaceCommand == null ? Optional.empty() : Optional.of(new SiteReplaceCommand(
@@ -205,57 +218,41 @@ final class AgentCommand implements Callable<Integer> {
                     : new LivenessProber(Duration.ofSeconds(probeTimeoutSeconds), livenessPort, false, slurmd),
                     System.getProperty("user.name"), replace, metrics, health, stateDir);
         } catch (IOException e) {
-            audit.close();
             throw new CliException(ExitCode.FAILED, "--state-dir: " + e.getMessage(), e);
         }
         NodeVerdict verdict = new NodeVerdict();
         Optional<XidWatch> xidWatch = ownNode.startXidWatch(context, audit, metrics, verdict);
+        xidWatch.ifPresent(watch -> stops.add("the Xid watch", watch::close));
         Optional<GpuHealthWatch> gpuWatch = ownNode.startGpuWatch(context, audit, metrics, verdict);
+        gpuWatch.ifPresent(watch -> stops.add("the GPU checks", watch::close));
         Optional<HTTPServer> metricsServer = Optional.empty();
         if (metricsAddress.isPresent()) {
             try {
                 metricsServer = Optional.of(metrics.serve(metricsAddress.get()));
             } catch (IOException e) {
-                audit.close();
                 throw new CliException(ExitCode.FAILED, "cannot serve metrics on " + metricsListen + ": "
                         + e.getMessage(), e);
             }
+            stops.add("the metrics server", metricsServer.get()::close);
         }
         AgentServer server = new AgentServer(socket, new AgentService(policy, audit), AgentServer.DEFAULT_READ_TIMEOUT);
+        // Added before it starts: a server stopped first refuses to start, so no socket outlives the agent.
+        stops.add("the socket server", server::close);
         try {
             server.start();
         } catch (IOException e) {
-            metricsServer.ifPresent(HTTPServer::close);
-            audit.close();
             throw new CliException(ExitCode.FAILED, "cannot listen on " + socket + ": " + e.getMessage(), e);
         }
         Optional<LivenessListener> liveness = AgentLiveness.start(livenessPort, ownNode.givenName(), verdict, context,
                 spec.commandLine().getErr());
-        Optional<SweepSchedule> sweeps = Optional.empty();
+        liveness.ifPresent(listener -> stops.add("the liveness port", listener::close));
         if (sweepEverySeconds > 0) {
             SweepSchedule schedule = new SweepSchedule(Sweep.forPolicy(context.slurm(), context.runner(),
                     policyForSweeps, context::now), policyForSweeps,
                     sweepLock == null ? SweepLock.defaultPath() : sweepLock, audit::recordSweep);
+            stops.add("sweeps", schedule::close);
             schedule.start(Duration.ofSeconds(sweepEverySeconds));
-            sweeps = Optional.of(schedule);
         }
-        Optional<SweepSchedule> stopSweeps = sweeps;
-        Optional<HTTPServer> stopMetrics = metricsServer;
-        // Each part is stopped on its own, so that one that fails to stop cannot keep the others,
-        // the socket above all, from being cleaned up.
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            stopping("sweeps", () -> stopSweeps.ifPresent(SweepSchedule::close));
-            stopping("the liveness port", () -> liveness.ifPresent(LivenessListener::close));
-            stopping("the Xid watch", () -> xidWatch.ifPresent(XidWatch::close));
-            stopping("the GPU checks", () -> gpuWatch.ifPresent(GpuHealthWatch::close));
-            stopping("the metrics server", () -> stopMetrics.ifPresent(HTTPServer::close));
-            stopping("the socket server", server::close);
-            try {
-                audit.close();
-            } catch (IOException e) {
-                // the process is ending; every line was already flushed
-            }
-        }, "agent-shutdown"));
         PrintWriter err = spec.commandLine().getErr();
         err.println("autoresume agent: listening on " + server.socket() + ", audit log " + audit.file()
                 + (sweepEverySeconds > 0 ? ", sweeping every " + sweepEverySeconds + " s" : "")
@@ -293,14 +290,5 @@ final class AgentCommand implements Callable<Integer> {
     private static String hostForUrl(InetSocketAddress address) {
         String host = address.getAddress().isAnyLocalAddress() ? "0.0.0.0" : address.getAddress().getHostAddress();
         return host.contains(":") ? "[" + host + "]" : host;
-    }
-
-    /** One part of the agent stopped at exit; what goes wrong is said, and the next part is stopped all the same. */
-    private static void stopping(String part, Runnable stop) {
-        try {
-            stop.run();
-        } catch (RuntimeException e) {
-            System.err.println("autoresume agent: stopping " + part + " failed: " + e);
-        }
     }
 }

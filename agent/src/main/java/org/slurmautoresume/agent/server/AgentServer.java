@@ -94,6 +94,10 @@ public final class AgentServer implements Closeable {
      * agent still answers on it or something other than a socket is there) and starts accepting.
      */
     public synchronized void start() throws IOException {
+        if (closing) {
+            // Closed before it started (a SIGTERM while the agent was starting): a socket bound now would outlive it.
+            throw new IOException("the server was closed before it started");
+        }
         if (Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
             if (!Files.readAttributes(socket, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isOther()) {
                 throw new IOException(socket + " exists and is not a socket; not replacing it");

@@ -193,4 +193,15 @@ class AgentSocketTest {
         }
         assertFalse(Files.exists(stale), "close() removes the socket file");
     }
+
+    @Test
+    void aServerClosedBeforeItStartsNeverBindsItsSocket() {
+        // The agent's shutdown hook closes the server when a SIGTERM comes while the agent is starting.
+        AgentPolicy policy = new AgentPolicy(slurm.runner, node -> Optional.empty(), "root");
+        Path early = dir.resolve("early.sock");
+        AgentServer server = new AgentServer(early, new AgentService(policy, audit), Duration.ofSeconds(1));
+        server.close();
+        assertThrows(IOException.class, server::start);
+        assertFalse(Files.exists(early), "a socket bound after the close would outlive the agent");
+    }
 }
