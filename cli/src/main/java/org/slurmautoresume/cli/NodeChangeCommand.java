@@ -126,7 +126,9 @@ abstract class NodeChangeCommand implements Callable<Integer> {
         if (outcomes.stream().anyMatch(o -> o.result().equals(NodeOutcome.FAILED))) {
             return ExitCode.SLURM_FAILED;
         }
-        if (outcomes.stream().anyMatch(o -> o.result().equals(NodeOutcome.REFUSED))) {
+        // Ignored: scontrol succeeded but Slurm left the node as it was (a reboot it skipped).
+        if (outcomes.stream().anyMatch(o -> o.result().equals(NodeOutcome.REFUSED)
+                || o.result().equals(NodeOutcome.IGNORED))) {
             return ExitCode.FAILED;
         }
         return ExitCode.OK;

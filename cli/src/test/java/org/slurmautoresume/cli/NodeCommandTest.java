@@ -94,6 +94,15 @@ class NodeCommandTest {
     }
 
     @Test
+    void aRebootSlurmLeftUndoneIsReportedIgnoredAndExitsOne() {
+        // scontrol reboot exits 0, but node4 reads back as it was: no reboot pending, same BootTime.
+        node("node4", "show-node-idle.txt").answer(List.of("reboot", "ASAP", "nextstate=RESUME", "reason=Action:Reboot",
+                "node4"), 0, "", "");
+        assertEquals(ExitCode.FAILED.code(), cli.run("node", "reboot", "node4"));
+        assertTrue(cli.out.contains("node4: ignored") && cli.out.contains("Slurm left it IDLE"), cli.out);
+    }
+
+    @Test
     void anOrdinaryUserIsToldBeforeAnythingIsTried() {
         cli.caller = new Caller(1001, "artest");
         node("node4", "show-node-idle.txt");

@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import org.slurmautoresume.slurm.client.NodeMark;
+import org.slurmautoresume.slurm.client.RebootRules;
 import org.slurmautoresume.slurm.client.SlurmControl;
 import org.slurmautoresume.slurm.client.WriteResult;
 import org.slurmautoresume.slurm.exec.CommandRunner;
@@ -295,19 +296,39 @@ public final class AgentPolicy {
     /**
      * Asks Slurm to reboot an unhealthy node when it is free and return it to service afterwards
      * ({@code scontrol reboot ASAP nextstate=RESUME reason=Action:Reboot}); the agent's own
-     * diagnosis must agree, as for {@code mark}.
+     * diagnosis must agree, as for {@code mark}. Slurm answers success also for a node it skips
+     * ({@link RebootRules}): a node in such a state is not asked for, and the node is read back
+     * after the request, so the answer never claims a reboot Slurm did not take.
      */
     private NodeDecision reboot(String name) {
-        return counted(NodeMark.Action.REBOOT, actOnUnhealthy(name, "reboots", diagnosis -> decided(name,
-                control.rebootWhenIdle(List.of(name), NodeMark.Action.REBOOT.reason()),
-                NodeDecision.REBOOTING, diagnosis.evidence(), "reboot requested, back in service when it is up")));
-    }
-
-    private static NodeDecision decided(String node, WriteResult write, String done, String evidence, String what) {
-        if (!write.ok()) {
-            return new NodeDecision(node, NodeDecision.FAILED, evidence, write.message());
-        }
-        return new NodeDecision(node, done, evidence, what + " (`" + write.command() + "`)");
+        return counted(NodeMark.Action.REBOOT, actOnUnhealthy(name, "reboots", diagnosis -> {
+            Node before = diagnosis.record().get();
+            Optional<String> skipped = RebootRules.whySkipped(before.state());
+            if (skipped.isPresent()) {
+                return new NodeDecision(name, NodeDecision.REFUSED, diagnosis.evidence(),
+                        "not asked: " + skipped.get());
+            }
+            String reason = NodeMark.Action.REBOOT.reason();
+            WriteResult write = control.rebootWhenIdle(List.of(name), reason);
+            if (!write.ok()) {
+                return new NodeDecision(name, NodeDecision.FAILED, diagnosis.evidence(), write.message());
+            }
+            Optional<Node> after;
+            try {
+                after = slurm.node(name);
+            } catch (SlurmException e) {
+                return new NodeDecision(name, NodeDecision.FAILED, diagnosis.evidence(), "the reboot was asked for (`"
+                        + write.command() + "`), but the node could not be read back to see whether Slurm took it: "
+                        + e.getMessage());
+            }
+            RebootRules.Answer answer = RebootRules.readBack(name, reason, Optional.of(before), after);
+            if (!answer.taken()) {
+                return new NodeDecision(name, NodeDecision.FAILED, diagnosis.evidence(),
+                        "Slurm did not take the reboot (`" + write.command() + "`): " + answer.detail());
+            }
+            return new NodeDecision(name, NodeDecision.REBOOTING, diagnosis.evidence(),
+                    "reboot requested, back in service when it is up; " + answer.detail() + " (`" + write.command() + "`)");
+        }));
     }
 
     private static String summary(AgentRequest request, List<NodeDecision> decisions) {

@@ -7,6 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slurmautoresume.agent.protocol.NodeDecision;
 import org.slurmautoresume.slurm.client.NodeMark;
+import org.slurmautoresume.slurm.client.RebootRules;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.client.SlurmControl;
 import org.slurmautoresume.slurm.client.SlurmException;
@@ -83,6 +84,10 @@ final class OwnMarks {
         NodeLookup lookup = lookUp(name);
         if (lookup.refusal() != null) {
             return lookup.refusal();
+        }
+        Optional<String> rebooting = RebootRules.whyNoResume(lookup.node().get());
+        if (rebooting.isPresent()) {
+            return new NodeDecision(name, NodeDecision.REFUSED, lookup.slurmSays(), rebooting.get());
         }
         Optional<String> notOurs = notMarkedForJob(job, lookup, null);
         if (notOurs.isPresent()) {

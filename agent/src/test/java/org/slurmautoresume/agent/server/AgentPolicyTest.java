@@ -15,13 +15,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.Mockito.verifyNoInteractions;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.slurmautoresume.slurm.client.NodeMark.Action;
+import org.slurmautoresume.slurm.parse.Records;
 import org.slurmautoresume.agent.protocol.AgentRequest.MarkState;
 
 /**
@@ -417,11 +422,59 @@ class AgentPolicyTest {
     @Test
     void rebootAsksSlurmToRebootAnUnhealthyNodeAndReturnItToService() {
         silent = Set.of("node3");
+        // What slurmctld shows right after taking the request: the reason replaced by the agent's.
+        slurm.afterUpdateText("node3", Records.nodeTextWithReason("show-node-idle-drain-reboot-requested.txt", "node3",
+                "Action:Reboot [root@2026-11-22T04:14:46]"));
         AgentResponse response = policy.handle(ARTEST, AgentRequest.reboot("6", List.of("node3")));
         assertTrue(response.ok(), response.message());
         assertEquals(NodeDecision.REBOOTING, response.decisions().get(0).decision());
+        assertTrue(response.decisions().get(0).why().contains("Slurm shows IDLE+DRAIN+REBOOT_REQUESTED"),
+                response.decisions().get(0).why());
         assertEquals(List.of(List.of("scontrol", "reboot", "ASAP", "nextstate=RESUME", "reason=Action:Reboot", "node3")),
                 slurm.updates);
+    }
+
+    @Test
+    void aRebootSlurmSkippedIsAFailureInTheAnswerAndTheAudit(@TempDir Path dir) throws IOException {
+        // node3's slurmd is silent; by the time the request reaches slurmctld, power saving has
+        // powered the node down, and Slurm skips it while answering success.
+        silent = Set.of("node3");
+        slurm.afterUpdate("node3", "show-node-idle-powered-down.txt");
+        Path file = dir.resolve("audit.log");
+        String answer;
+        try (AuditLog audit = new AuditLog(file)) {
+            answer = new AgentService(policy, audit).handle(ARTEST,
+                    "{\"op\":\"reboot\",\"jobId\":\"6\",\"nodes\":[\"node3\"]}");
+        }
+        assertTrue(answer.startsWith("{\"ok\":false") && answer.contains("\"decision\":\"failed\""), answer);
+        assertTrue(answer.contains("Slurm did not take the reboot") && answer.contains("IDLE+POWERED_DOWN")
+                && answer.contains("power saving"), answer);
+        String audited = Files.readString(file);
+        assertTrue(audited.contains("Slurm did not take the reboot") && audited.contains("IDLE+POWERED_DOWN"), audited);
+        assertFalse(audited.contains("reboot-requested"), audited);
+        assertEquals(1, slurm.updates.size(), slurm.updates.toString());
+    }
+
+    @Test
+    void aNodeAlreadyRebootingIsNotAskedAgain() {
+        slurm.node("node3", "show-node-down-drain-reboot-issued.txt");
+        AgentResponse response = policy.handle(ARTEST, AgentRequest.reboot("6", List.of("node3")));
+        assertFalse(response.ok());
+        NodeDecision decision = response.decisions().get(0);
+        assertEquals(NodeDecision.REFUSED, decision.decision());
+        assertTrue(decision.why().startsWith("not asked: Slurm skips a reboot request for a node that is rebooting"
+                + " already (REBOOT_ISSUED)"), decision.why());
+        assertEquals(List.of(), slurm.updates);
+    }
+
+    @Test
+    void aNodeWhoseRebootIsIssuedIsNotResumed() {
+        slurm.node("node1", "show-node-down-drain-reboot-issued.txt");
+        AgentResponse response = policy.handle(ARTEST, AgentRequest.resume("6", List.of("node1")));
+        assertFalse(response.ok());
+        assertTrue(response.decisions().get(0).why().startsWith("its reboot is issued and not finished"),
+                response.decisions().get(0).why());
+        assertEquals(List.of(), slurm.updates);
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.util.Map;
 import org.slurmautoresume.slurm.exec.CommandRequest;
 import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.exec.CommandRunner;
+import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.parse.Fixtures;
 
 /**
@@ -59,9 +60,16 @@ final class FakeSlurm {
         return this;
     }
 
-    /** The record {@code node} has once an {@code scontrol update} of it ran: what Slurm would then show. */
+    /**
+     * The record {@code node} has once an {@code scontrol update} or {@code scontrol reboot} of
+     * it ran: what Slurm would then show.
+     */
     FakeSlurm afterUpdate(String node, String fixture) {
-        afterUpdate.put(node, Fixtures.read(V22, fixture).replaceFirst("^NodeName=\\S+", "NodeName=" + node));
+        return afterUpdateText(node, Fixtures.read(V22, fixture).replaceFirst("^NodeName=\\S+", "NodeName=" + node));
+    }
+
+    FakeSlurm afterUpdateText(String node, String text) {
+        afterUpdate.put(node, text);
         return this;
     }
 
@@ -85,8 +93,10 @@ final class FakeSlurm {
         }
         if (argv.size() > 2 && (argv.get(1).equals("update") || argv.get(1).equals("reboot"))) {
             updates.add(argv);
-            argv.stream().filter(a -> a.startsWith("nodename=")).map(a -> a.substring("nodename=".length()))
-                    .filter(afterUpdate::containsKey).toList()
+            List<String> changed = argv.get(1).equals("reboot") ? Hostlist.expand(argv.get(argv.size() - 1))
+                    : argv.stream().filter(a -> a.startsWith("nodename=")).map(a -> a.substring("nodename=".length()))
+                            .toList();
+            changed.stream().filter(afterUpdate::containsKey).toList()
                     .forEach(n -> nodes.put(n, afterUpdate.remove(n)));
             return result(request, 0, "", "");
         }

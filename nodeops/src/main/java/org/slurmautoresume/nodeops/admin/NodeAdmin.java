@@ -13,12 +13,15 @@ import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.client.NodeMark;
+import org.slurmautoresume.slurm.client.RebootRules;
 import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.slurm.client.SlurmException;
 
 /**
  * The admin node commands: replace, reboot and resume, first proposed (nodes read, jobs on
- * them found, the mid-replacement guard applied) so a front end can show and confirm, then
- * applied. Also the status of nodes in replacement or reboot.
+ * them found, the mid-replacement guard and Slurm's own reboot rules applied) so a front end can
+ * show and confirm, then applied; a reboot is read back, since Slurm answers success for nodes it
+ * skips. Also the status of nodes in replacement or reboot.
  */
 public final class NodeAdmin {
 
@@ -97,9 +100,36 @@ public final class NodeAdmin {
             }
         }
         if (!rebooting.isEmpty()) {
-            // One command for all: slurmctld schedules the reboots together.
-            NodeUpdater.Result result = updater.rebootWhenIdle(rebooting, proposal.reason());
-            rebooting.forEach(name -> outcomes.add(NodeOutcome.of(name, result)));
+            outcomes.addAll(reboot(proposal, rebooting));
+        }
+        return outcomes;
+    }
+
+    /**
+     * One command for all, so slurmctld schedules the reboots together; then one read of the
+     * same nodes, since Slurm answers success for nodes it skipped (see {@link RebootRules}).
+     */
+    private List<NodeOutcome> reboot(Proposal proposal, List<String> names) {
+        NodeUpdater.Result result = updater.rebootWhenIdle(names, proposal.reason());
+        if (!result.ok()) {
+            return names.stream().map(name -> NodeOutcome.of(name, result)).toList();
+        }
+        Map<String, Node> after = new HashMap<>();
+        try {
+            slurm.nodes(Hostlist.compress(names)).forEach(n -> after.put(n.name(), n));
+        } catch (SlurmException e) {
+            String why = "the reboot was asked for, but the nodes could not be read back to see whether Slurm"
+                    + " took it: " + e.getMessage();
+            return names.stream().map(name -> new NodeOutcome(name, NodeOutcome.FAILED, result.command(), why)).toList();
+        }
+        Map<String, Node> before = new HashMap<>();
+        proposal.targets().forEach(t -> before.put(t.node().name(), t.node()));
+        List<NodeOutcome> outcomes = new ArrayList<>();
+        for (String name : names) {
+            RebootRules.Answer answer = RebootRules.readBack(name, proposal.reason(),
+                    Optional.ofNullable(before.get(name)), Optional.ofNullable(after.get(name)));
+            String word = answer.taken() ? NodeOutcome.CHANGED : answer.seen() ? NodeOutcome.IGNORED : NodeOutcome.FAILED;
+            outcomes.add(new NodeOutcome(name, word, result.command(), answer.detail()));
         }
         return outcomes;
     }
@@ -121,6 +151,13 @@ public final class NodeAdmin {
 
     static Optional<String> refusal(NodeOperation operation, Node node, boolean force) {
         String state = node.state().display();
+        if (operation == NodeOperation.RESUME) {
+            // Not even forced: Slurm ends the state itself, and a resume can only make that worse.
+            Optional<String> rebooting = RebootRules.whyNoResume(node);
+            if (rebooting.isPresent()) {
+                return rebooting;
+            }
+        }
         if (NodePhase.isMidReplacement(node) && !force) {
             String since = node.reason().flatMap(r -> r.time()).map(t -> " since " + t).orElse("");
             String phase = NodePhase.of(node).map(NodePhase::word).orElse("marked");
@@ -132,12 +169,19 @@ public final class NodeAdmin {
         if (operation == NodeOperation.RESUME && !needsResume(node)) {
             return Optional.of("nothing to resume: the node is " + state);
         }
+        if (operation == NodeOperation.REBOOT) {
+            Optional<String> skipped = RebootRules.whySkipped(node.state());
+            if (skipped.isPresent()) {
+                return Optional.of("not asked: " + skipped.get() + " (the node is " + state + ")");
+            }
+        }
         return Optional.empty();
     }
 
+    /** REBOOT_REQUESTED included: a resume is how a pending reboot is called off. */
     private static boolean needsResume(Node node) {
         return node.state().isDown() || node.state().isFail() || node.state().isDrain()
-                || node.state().has("REBOOT_REQUESTED") || node.state().has("REBOOT_ISSUED");
+                || node.state().has(RebootRules.REQUESTED);
     }
 
     private Map<String, List<Job>> activeJobsOn(List<Node> nodes) {

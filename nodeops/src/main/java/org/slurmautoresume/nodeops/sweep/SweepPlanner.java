@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.slurmautoresume.nodeops.admin.NodePhase;
+import org.slurmautoresume.slurm.client.RebootRules;
 import org.slurmautoresume.slurm.client.SlurmControl;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.model.Job;
@@ -75,8 +76,16 @@ public final class SweepPlanner {
         return new SweepPlan(capped.actions(), capped.heldBack(), findings, leftovers);
     }
 
-    /** The one rule a node's state can match, if any (the states are disjoint). */
+    /**
+     * The one rule a node's state can match, if any (the states are disjoint). A node with a
+     * reboot asked for or under way matches none: Slurm ends that state itself (back in service,
+     * or DOWN "reboot timed out" after ResumeTimeout), a resume would call the reboot off or make
+     * Slurm stop waiting for it, and a mark would race it.
+     */
     private Optional<SweepAction> nodeRule(Node node, LocalDateTime now) {
+        if (RebootRules.pending(node.state())) {
+            return Optional.empty();
+        }
         Optional<NodeReason> reason = node.reason();
         if (NodePhase.hasActionReason(node) && NodePhase.isBack(node)) {
             if (!policy.resumeReturned()) {

@@ -10,6 +10,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.slurmautoresume.slurm.client.OutputFormat;
 import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.slurm.parse.Fixtures;
+import org.slurmautoresume.slurm.parse.JsonRecords;
+import org.slurmautoresume.slurm.parse.Records;
 
 class NodeAdminTest {
 
@@ -87,13 +90,123 @@ class NodeAdminTest {
                 .contains("nothing to resume"));
     }
 
+    /** What {@code scontrol -o show node HOSTLIST} answers once the reboot request ran. */
+    private void nodesAfterTheRequest(String hostlist, String... records) {
+        slurm.answerAfterAChange(List.of("-o", "show", "node", hostlist), String.join("\n", records) + "\n");
+    }
+
+    /** A 22.05 node record with the reason the toolkit's reboot request sets (Slurm replaces the node's). */
+    private static String rebootTaken(String fixture, String name) {
+        return Records.nodeTextWithReason(fixture, name, "Action:Reboot [root@2026-11-22T04:14:46]");
+    }
+
     @Test
-    void rebootIsOneScontrolRebootForAllNodes() {
+    void rebootIsOneScontrolRebootForAllNodesAndEachIsReadBack() {
         nodes("node[1,4]", "show-node-mixed.txt", "node1", "show-node-idle.txt", "node4");
+        nodesAfterTheRequest("node[1,4]", rebootTaken("show-node-allocated-reboot-requested.txt", "node1"),
+                rebootTaken("show-node-idle-drain-reboot-requested.txt", "node4"));
         List<NodeOutcome> outcomes = admin.apply(admin.propose(NodeOperation.REBOOT, "node[1,4]", false, null));
         assertEquals(List.of(List.of("scontrol", "reboot", "ASAP", "nextstate=RESUME", "reason=Action:Reboot", "node[1,4]")),
                 slurm.changes);
-        assertEquals(2, outcomes.size());
+        assertEquals(List.of(NodeOutcome.CHANGED, NodeOutcome.CHANGED), outcomes.stream().map(NodeOutcome::result).toList());
+        assertEquals("Slurm shows ALLOCATED+DRAIN+REBOOT_REQUESTED", outcomes.get(0).message());
+        assertEquals("Slurm shows IDLE+DRAIN+REBOOT_REQUESTED", outcomes.get(1).message());
+    }
+
+    @Test
+    void aRebootSlurmSkipsIsReportedIgnoredWithTheStateAndWhy() {
+        // node4 was idle when read; power saving powered it down before the request reached slurmctld.
+        nodes("node4", "show-node-idle.txt", "node4");
+        nodesAfterTheRequest("node4", nodeText("show-node-idle-powered-down.txt", "node4"));
+        NodeOutcome outcome = admin.apply(admin.propose(NodeOperation.REBOOT, "node4", false, null)).get(0);
+        assertEquals(NodeOutcome.IGNORED, outcome.result(), outcome.toString());
+        assertTrue(outcome.message().startsWith("Slurm left it IDLE+POWERED_DOWN: Slurm skips a reboot request")
+                && outcome.message().contains("power saving"), outcome.message());
+        assertEquals("scontrol reboot ASAP nextstate=RESUME reason=Action:Reboot node4", outcome.command());
+    }
+
+    @Test
+    void aMixedHostlistSaysWhichNodesSlurmTookAndWhichItSkipped() {
+        nodes("node[1,4]", "show-node-mixed.txt", "node1", "show-node-idle.txt", "node4");
+        nodesAfterTheRequest("node[1,4]", rebootTaken("show-node-allocated-reboot-requested.txt", "node1"),
+                nodeText("show-node-idle-powering-down.txt", "node4"));
+        List<NodeOutcome> outcomes = admin.apply(admin.propose(NodeOperation.REBOOT, "node[1,4]", false, null));
+        assertEquals(1, slurm.changes.size(), slurm.changes.toString());
+        assertEquals(List.of(NodeOutcome.CHANGED, NodeOutcome.IGNORED), outcomes.stream().map(NodeOutcome::result).toList());
+        assertTrue(outcomes.get(1).message().contains("IDLE+POWERING_DOWN"), outcomes.get(1).message());
+    }
+
+    @Test
+    void aNodeInAStateSlurmSkipsIsNotAskedFor() {
+        nodes("node[1,4]", "show-node-mixed.txt", "node1", "show-node-down-drain-reboot-issued.txt", "node4");
+        nodesAfterTheRequest("node1", rebootTaken("show-node-allocated-reboot-requested.txt", "node1"));
+        NodeAdmin.Proposal proposal = admin.propose(NodeOperation.REBOOT, "node[1,4]", false, null);
+        String why = proposal.targets().get(1).refusal().orElseThrow();
+        assertTrue(why.startsWith("not asked: Slurm skips a reboot request for a node that is rebooting already")
+                && why.contains("DOWN+DRAIN+REBOOT_ISSUED"), why);
+        List<NodeOutcome> outcomes = admin.apply(proposal);
+        assertEquals(List.of(List.of("scontrol", "reboot", "ASAP", "nextstate=RESUME", "reason=Action:Reboot", "node1")),
+                slurm.changes);
+        assertEquals(List.of(NodeOutcome.REFUSED, NodeOutcome.CHANGED), outcomes.stream().map(NodeOutcome::result).toList());
+    }
+
+    @Test
+    void aNodeMissingWhenReadBackIsNotClaimed() {
+        nodes("node4", "show-node-idle.txt", "node4");
+        nodesAfterTheRequest("node4", "");
+        NodeOutcome outcome = admin.apply(admin.propose(NodeOperation.REBOOT, "node4", false, null)).get(0);
+        assertEquals(NodeOutcome.FAILED, outcome.result(), outcome.toString());
+        assertTrue(outcome.message().contains("not known"), outcome.message());
+    }
+
+    @Test
+    void rebootReadsBackTheJsonOfNewerReleasesTheSameWay() {
+        // 24.11's --json records (fixtures/slurm-24.11) with the states after the request put in.
+        RecordingRunner json = new RecordingRunner()
+                .answer(List.of("--json", "show", "job"), Fixtures.read(JsonRecords.V2411, "show-job-running.json"))
+                .answer(List.of("--json", "show", "node", "node[1-2]"), JsonRecords.nodesJson("show-node-idle.json",
+                        "{\"name\": \"node1\"}", "{\"name\": \"node2\"}"))
+                .answerAfterAChange(List.of("--json", "show", "node", "node[1-2]"), JsonRecords.nodesJson("show-node-idle.json",
+                        "{\"name\": \"node1\", \"state\": [\"IDLE\", \"DRAIN\", \"REBOOT_REQUESTED\"],"
+                                + " \"reason\": \"Action:Reboot\"}",
+                        "{\"name\": \"node2\", \"state\": [\"IDLE\", \"POWERED_DOWN\"]}"));
+        NodeAdmin jsonAdmin = new NodeAdmin(new SlurmClient(json.runner, OutputFormat.JSON), new NodeUpdater(json.runner));
+        List<NodeOutcome> outcomes = jsonAdmin.apply(jsonAdmin.propose(NodeOperation.REBOOT, "node[1-2]", false, null));
+        assertEquals(List.of(NodeOutcome.CHANGED, NodeOutcome.IGNORED), outcomes.stream().map(NodeOutcome::result).toList());
+        assertTrue(outcomes.get(1).message().contains("IDLE+POWERED_DOWN"), outcomes.get(1).message());
+    }
+
+    @Test
+    void resumeIsRefusedWhileARebootIsIssuedEvenForced() {
+        nodes("node4", "show-node-down-drain-reboot-issued.txt", "node4");
+        for (boolean force : List.of(false, true)) {
+            NodeAdmin.Proposal proposal = admin.propose(NodeOperation.RESUME, "node4", force, null);
+            String why = proposal.targets().get(0).refusal().orElseThrow();
+            assertTrue(why.startsWith("its reboot is issued and not finished (DOWN+DRAIN+REBOOT_ISSUED")
+                    && why.contains("returns it to service itself"), why);
+            assertEquals(NodeOutcome.REFUSED, admin.apply(proposal).get(0).result());
+        }
+        assertTrue(slurm.changes.isEmpty(), slurm.changes.toString());
+    }
+
+    @Test
+    void resumeIsRefusedWhileARebootIsIssuedInJsonToo() {
+        RecordingRunner json = new RecordingRunner()
+                .answer(List.of("--json", "show", "job"), Fixtures.read(JsonRecords.V2411, "show-job-running.json"))
+                .answer(List.of("--json", "show", "node", "node2"), JsonRecords.nodesJson("show-node-idle.json",
+                        "{\"state\": [\"DOWN\", \"DRAIN\", \"REBOOT_ISSUED\"], \"reason\": \"Action:Reboot : reboot issued\"}"));
+        NodeAdmin jsonAdmin = new NodeAdmin(new SlurmClient(json.runner, OutputFormat.JSON), new NodeUpdater(json.runner));
+        NodeOutcome outcome = jsonAdmin.apply(jsonAdmin.propose(NodeOperation.RESUME, "node2", false, null)).get(0);
+        assertEquals(NodeOutcome.REFUSED, outcome.result());
+        assertTrue(outcome.message().contains("DOWN+DRAIN+REBOOT_ISSUED"), outcome.message());
+        assertTrue(json.changes.isEmpty(), json.changes.toString());
+    }
+
+    @Test
+    void resumeStillCallsOffARebootOnlyRequested() {
+        nodes("node4", "show-node-idle-drain-reboot-requested.txt", "node4");
+        admin.apply(admin.propose(NodeOperation.RESUME, "node4", false, null));
+        assertEquals(List.of(List.of("scontrol", "update", "nodename=node4", "state=resume")), slurm.changes);
     }
 
     @Test

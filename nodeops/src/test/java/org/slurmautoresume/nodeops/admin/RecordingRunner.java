@@ -23,6 +23,7 @@ public final class RecordingRunner {
     public final CommandRunner runner = mock(CommandRunner.class);
     public final List<List<String>> changes = new ArrayList<>();
     private final Map<List<String>, String> answers = new HashMap<>();
+    private final Map<List<String>, String> afterChange = new HashMap<>();
     private String changeStderr;
 
     public RecordingRunner() {
@@ -31,6 +32,12 @@ public final class RecordingRunner {
 
     public RecordingRunner answer(List<String> args, String stdout) {
         answers.put(args, stdout);
+        return this;
+    }
+
+    /** The answer to {@code args} once a change ran: what Slurm would show after it. */
+    public RecordingRunner answerAfterAChange(List<String> args, String stdout) {
+        afterChange.put(args, stdout);
         return this;
     }
 
@@ -46,6 +53,10 @@ public final class RecordingRunner {
         boolean change = argv.get(0).equals("scancel") || args.get(0).equals("update") || args.get(0).equals("reboot");
         if (change) {
             changes.add(argv);
+            if (changeStderr == null) {
+                answers.putAll(afterChange);
+                afterChange.clear();
+            }
             return changeStderr == null ? result(request, 0, "", "") : result(request, 1, "", changeStderr);
         }
         String out = answers.get(args);

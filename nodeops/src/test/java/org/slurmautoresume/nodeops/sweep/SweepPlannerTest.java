@@ -171,6 +171,22 @@ class SweepPlannerTest {
                 "another reason came first: someone else's, left alone");
     }
 
+    /**
+     * A node whose reboot is issued is Slurm's until it registers or ResumeTimeout passes: a
+     * resume would clear REBOOT_ISSUED. Here its slurmd restarted after the reason was set
+     * without the registration ending the reboot, which alone would look like "back".
+     */
+    @Test
+    void aNodeWhoseRebootIsIssuedIsLeftToSlurmEvenWhenItLooksBack() {
+        String text = Records.replaceField(Records.nodeTextWithReason("show-node-down-drain-reboot-issued.txt", "node4",
+                "Action:Reboot : reboot issued [root@2026-11-22T04:14:50]"), "SlurmdStartTime", "2026-11-22T04:14:51");
+        LocalDateTime now = LocalDateTime.parse("2026-11-22T04:15:30");
+        assertTrue(plan(List.of(new NodeParser().parse(text)), List.of(), now).isEmpty());
+        Node withoutTheFlag = new NodeParser().parse(Records.replaceField(text, "State", "DOWN+DRAIN"));
+        assertEquals(SweepAction.Kind.RESUME_IF_HEALTHY, plan(List.of(withoutTheFlag), List.of(), now).actions().get(0).kind(),
+                "the same node without REBOOT_ISSUED is the resume rule's");
+    }
+
     /** Job 22, the real donor for job 21, as it looked while its salloc still waited. */
     private static Job pendingDonor(String dependency) {
         String text = Records.replaceField(Records.jobText("show-job-expansion-donor.txt"), "JobName", "autoresume-donor-21");

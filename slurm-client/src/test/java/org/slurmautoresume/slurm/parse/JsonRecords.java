@@ -35,6 +35,27 @@ public final class JsonRecords {
         return new JsonNodeParser(ZoneOffset.UTC).parseAll(changed(fixture, "nodes", changes)).get(0);
     }
 
+    /**
+     * An {@code scontrol --json show node} answer of one record per entry of {@code changes},
+     * each the fixture's first node with that entry's top-level fields (a JSON object, its
+     * {@code name} among them) put over its own.
+     */
+    public static String nodesJson(String fixture, String... changes) {
+        try {
+            ObjectNode doc = (ObjectNode) MAPPER.readTree(Fixtures.read(V2411, fixture));
+            ObjectNode first = (ObjectNode) doc.get("nodes").get(0);
+            com.fasterxml.jackson.databind.node.ArrayNode records = doc.putArray("nodes");
+            for (String change : changes) {
+                ObjectNode record = first.deepCopy();
+                record.setAll((ObjectNode) MAPPER.readTree(change));
+                records.add(record);
+            }
+            return MAPPER.writeValueAsString(doc);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not JSON: " + String.join(" ", changes), e);
+        }
+    }
+
     /** A time as v0.0.40 and later print it: {@code {"set": true, "infinite": false, "number": EPOCH}}. */
     public static String time(String localTime) {
         long epoch = LocalDateTime.parse(localTime).toEpochSecond(ZoneOffset.UTC);

@@ -27,9 +27,14 @@ public final class Records {
 
     /** The fixture's node with its {@code Reason=} (the last field) replaced. */
     public static Node nodeWithReason(String fixture, String name, String reason) {
+        return new NodeParser().parse(nodeTextWithReason(fixture, name, reason));
+    }
+
+    /** The fixture's node record as text with its {@code Reason=} (the last field) replaced; null: none. */
+    public static String nodeTextWithReason(String fixture, String name, String reason) {
         String text = nodeText(fixture, name);
-        text = text.substring(0, text.indexOf(" Reason=")) + (reason == null ? "" : " Reason=" + reason);
-        return new NodeParser().parse(text);
+        int at = text.indexOf(" Reason=");
+        return (at < 0 ? text : text.substring(0, at)) + (reason == null ? "" : " Reason=" + reason);
     }
 
     /** The fixture's node with one {@code Key=value} field (without blanks) replaced. */
