@@ -119,6 +119,31 @@ class NodeAdminIT {
     }
 
     @Test
+    void aPendingRebootIsNotAskedAgainAndResumeCallsItOff() throws Exception {
+        String jobId = holdNode("node3");
+        CommandResult reboot = nodes.autoresume("node", "reboot", "node3");
+        assertEquals(0, reboot.exitCode(), reboot.stdout() + reboot.stderr());
+        // The job holds node3, so the reboot waits for it: Slurm keeps it as REBOOT_REQUESTED.
+        assertTrue(nodes.state("node3").contains("REBOOT_REQUESTED"), nodes.state("node3"));
+
+        // Slurm would answer success to a second request and skip it; the command says so and asks nothing.
+        CommandResult again = nodes.autoresume("node", "reboot", "--json", "node3");
+        assertEquals(1, again.exitCode(), again.stdout() + again.stderr());
+        JsonNode doc = new ObjectMapper().readTree(again.stdout());
+        assertEquals("refused", doc.get("outcomes").get(0).get("result").asText(), again.stdout());
+        assertTrue(doc.get("outcomes").get(0).get("command").asText().isEmpty(), again.stdout());
+
+        // A resume is how a pending reboot is called off; the job keeps running. (The reboot had
+        // drained node3 until the job ends, ASAP; resuming a drained node makes slurmctld wait for
+        // its slurmd to register again, so it may read +NOT_RESPONDING until the next ping.)
+        CommandResult resume = nodes.autoresume("node", "resume", "node3");
+        assertEquals(0, resume.exitCode(), resume.stdout() + resume.stderr());
+        String state = nodes.state("node3");
+        assertTrue(!state.contains("REBOOT") && !state.contains("DRAIN"), state);
+        assertEquals(JobState.RUNNING, cluster.slurm().requireJob(jobId).state());
+    }
+
+    @Test
     void anOrdinaryUserIsRefusedUpFront() {
         CommandResult result = nodes.autoresumeAsTestUser("node", "replace", "node4");
         assertEquals(77, result.exitCode(), result.stdout() + result.stderr());
