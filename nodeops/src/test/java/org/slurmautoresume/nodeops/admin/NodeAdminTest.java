@@ -161,7 +161,7 @@ class NodeAdminTest {
 
     @Test
     void rebootReadsBackTheJsonOfNewerReleasesTheSameWay() {
-        // 24.11's --json records (fixtures/slurm-24.11) with the states after the request put in.
+        // --json node records (25.11's, fixtures/slurm-25.11) with the states after the request put in.
         RecordingRunner json = new RecordingRunner()
                 .answer(List.of("--json", "show", "job"), Fixtures.read(JsonRecords.V2411, "show-job-running.json"))
                 .answer(List.of("--json", "show", "node", "node[1-2]"), JsonRecords.nodesJson("show-node-idle.json",

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
@@ -42,7 +41,9 @@ import org.slurmautoresume.slurm.parse.json.JsonStepParser;
  * decides retries (wrap it in a {@link org.slurmautoresume.slurm.exec.RetryingCommandRunner}).
  *
  * <p>Nodes, jobs and steps are read from {@code scontrol --json} where the format says so
- * ({@link OutputFormat}), else from {@code scontrol -o}; both give the same model values. A
+ * ({@link OutputFormat}), else from {@code scontrol -o}; both give the same model values.
+ * Nodes are read from the text on releases whose JSON cannot name every state flag (24.05 to
+ * 25.05: BLOCKED, EXTERNAL), which is found from their first JSON answer. A
  * JSON answer that holds no records, or fails for a reason other than an unreachable
  * controller, is asked again as text: scontrol 23.11 and later print an empty list and exit 0
  * when the lookup itself failed (an unknown job, say), so only the text answer tells "not
@@ -61,6 +62,8 @@ public final class SlurmClient {
     private final CommandRunner runner;
     private final String scontrol;
     private final Duration timeout;
+    /** Set by the first JSON node answer that cannot name every state flag: nodes are read as text from then on. */
+    private volatile boolean nodesInText;
     /** TEXT or JSON once known; null while AUTO has not asked scontrol's version yet. */
     private volatile OutputFormat resolvedFormat;
     private final NodeParser nodeParser = new NodeParser();
@@ -166,7 +169,7 @@ public final class SlurmClient {
 
     /** Every node the controller knows. */
     public List<Node> nodes() {
-        return json(List.of("show", "node"), "list nodes", text -> parsers().nodes().parseAll(text)).orElseGet(
+        return nodesFromJson(List.of("show", "node"), "list nodes").orElseGet(
                 () -> parse(() -> nodeParser.parseAll(scontrol(List.of("-o", "show", "node"), "list nodes"))));
     }
 
@@ -176,19 +179,18 @@ public final class SlurmClient {
      */
     public List<Node> nodes(String hostlist) {
         long wanted = requireValidHostlist(hostlist);
-        Optional<List<Node>> fromJson = json(List.of("show", "node", hostlist), "show nodes " + hostlist,
-                text -> parsers().nodes().parseAll(text));
+        Optional<List<Node>> fromJson = nodesFromJson(List.of("show", "node", hostlist), "show nodes " + hostlist);
         // JSON leaves unknown names out; the text names them, which makes the answer NOT_FOUND.
         if (fromJson.isPresent() && fromJson.get().size() >= wanted) {
             return fromJson.get();
         }
         CommandResult result = run(List.of("-o", "show", "node", hostlist));
         if (!result.succeeded()) {
-            if (mentionsNotFound(result)) {
+            if (ScontrolAnswers.mentionsNotFound(result)) {
                 throw new SlurmException(SlurmException.Kind.NOT_FOUND,
                         "no such node in " + hostlist + ": " + result.diagnosticTail());
             }
-            throw failure(result, "show nodes " + hostlist);
+            throw ScontrolAnswers.failure(result, "show nodes " + hostlist);
         }
         return parse(() -> nodeParser.parseAll(result.stdout()));
     }
@@ -197,8 +199,9 @@ public final class SlurmClient {
         if (!Hostlist.isValidHostname(name)) {
             throw new SlurmException(SlurmException.Kind.NOT_FOUND, "not a valid node name: \"" + name + "\"");
         }
-        return query(List.of("show", "node", name), "show node " + name, text -> parsers().nodes().parseAll(text),
-                nodeParser::parseAll, SlurmClient::mentionsNotFound)
+        List<String> args = List.of("show", "node", name);
+        return query(args, "show node " + name, () -> nodesFromJson(args, "show node " + name),
+                nodeParser::parseAll, ScontrolAnswers::mentionsNotFound)
                 .flatMap(nodes -> nodes.stream().filter(n -> n.name().equals(name)).findFirst());
     }
 
@@ -265,8 +268,9 @@ public final class SlurmClient {
 
     public Optional<Job> job(JobId jobId) {
         String id = jobId.toString();
-        return query(List.of("show", "job", id), "show job " + id, text -> parsers().jobs().parseAll(text),
-                jobParser::parseAll, SlurmClient::mentionsInvalidJob)
+        List<String> args = List.of("show", "job", id);
+        return query(args, "show job " + id, () -> json(args, "show job " + id, text -> parsers().jobs().parseAll(text)),
+                jobParser::parseAll, ScontrolAnswers::mentionsInvalidJob)
                 .flatMap(jobs -> JobAnswer.onlyRecordOf(id, jobs));
     }
 
@@ -287,8 +291,10 @@ public final class SlurmClient {
 
     public List<Step> steps(JobId jobId) {
         String id = jobId.toString();
-        return query(List.of("show", "step", id), "show steps of " + id, text -> parsers().steps().parseAll(text),
-                stepParser::parseAll, r -> mentionsInvalidJob(r) || mentionsNoStepOf(r, id)).orElse(List.of());
+        List<String> args = List.of("show", "step", id);
+        return query(args, "show steps of " + id,
+                () -> json(args, "show steps of " + id, text -> parsers().steps().parseAll(text)), stepParser::parseAll,
+                r -> ScontrolAnswers.mentionsInvalidJob(r) || ScontrolAnswers.mentionsNoStepOf(r, id)).orElse(List.of());
     }
 
     public SlurmConfig config() {
@@ -311,9 +317,9 @@ public final class SlurmClient {
      * The records of {@code scontrol [--json|-o] ARGS}: JSON when in use and it found some, else
      * the text, whose error message tells "does not exist" (empty) from a failure (thrown).
      */
-    private <T> Optional<List<T>> query(List<String> args, String purpose, Function<String, List<T>> jsonReader,
+    private <T> Optional<List<T>> query(List<String> args, String purpose, Supplier<Optional<List<T>>> jsonAnswer,
                                         Function<String, List<T>> textReader, Predicate<CommandResult> notFound) {
-        Optional<List<T>> fromJson = json(args, purpose, jsonReader);
+        Optional<List<T>> fromJson = jsonAnswer.get();
         if (fromJson.isPresent()) {
             return fromJson;
         }
@@ -325,9 +331,26 @@ public final class SlurmClient {
             if (notFound.test(result)) {
                 return Optional.empty();
             }
-            throw failure(result, purpose);
+            throw ScontrolAnswers.failure(result, purpose);
         }
         return Optional.of(parse(() -> textReader.apply(result.stdout())));
+    }
+
+    /**
+     * Nodes from {@code scontrol --json ARGS}, empty when the text should be asked: also, from
+     * the first answer that could not name BLOCKED or EXTERNAL nodes on (24.05 to 25.05), for
+     * the client's life, since a spare must not be taken from a node it cannot see is blocked.
+     */
+    private Optional<List<Node>> nodesFromJson(List<String> args, String purpose) {
+        if (nodesInText) {
+            return Optional.empty();
+        }
+        return json(args, purpose, text -> parsers().nodes().parseAllWithEveryFlag(text).orElseGet(() -> {
+            nodesInText = true;
+            DebugLogging.debug(SlurmClient.class, "this release's scontrol --json has no word for BLOCKED or EXTERNAL"
+                    + " nodes: reading nodes from its text");
+            return List.of();
+        }));
     }
 
     /**
@@ -344,7 +367,7 @@ public final class SlurmClient {
         argv.addAll(args);
         CommandResult result = run(argv);
         if (result.timedOut() || RetryPolicy.DEFAULT.isTransient(result)) {
-            throw failure(result, purpose);
+            throw ScontrolAnswers.failure(result, purpose);
         }
         if (!result.succeeded() || result.stdout().isBlank()) {
             return Optional.empty();
@@ -356,7 +379,7 @@ public final class SlurmClient {
     private String scontrol(List<String> args, String purpose) {
         CommandResult result = run(args);
         if (!result.succeeded()) {
-            throw failure(result, purpose);
+            throw ScontrolAnswers.failure(result, purpose);
         }
         return result.stdout();
     }
@@ -377,35 +400,6 @@ public final class SlurmClient {
             throw new SlurmException(SlurmException.Kind.UNAVAILABLE,
                     "cannot run " + program + ": is Slurm's client (slurm-client) installed and on PATH?", e);
         }
-    }
-
-    private static SlurmException failure(CommandResult result, String purpose) {
-        String message = "could not " + purpose + ": " + CommandException.failed(result).getMessage();
-        if (result.timedOut()) {
-            return new SlurmException(SlurmException.Kind.TIMEOUT, message);
-        }
-        if (RetryPolicy.DEFAULT.isTransient(result)) {
-            return new SlurmException(SlurmException.Kind.UNAVAILABLE, message);
-        }
-        return new SlurmException(SlurmException.Kind.COMMAND_FAILED, message);
-    }
-
-    private static boolean mentionsInvalidJob(CommandResult result) {
-        String text = result.stderr().toLowerCase(Locale.ROOT);
-        return text.contains("invalid job id") || text.contains("job not found");
-    }
-
-    /**
-     * A job with no step at all (an salloc allocation without batch or extern step): 24.11 prints
-     * {@code Job step 27. not found} on stdout and exits 1, where the JSON lists none.
-     */
-    private static boolean mentionsNoStepOf(CommandResult result, String jobId) {
-        return result.stdout().strip().equalsIgnoreCase("Job step " + jobId + ". not found");
-    }
-
-    private static boolean mentionsNotFound(CommandResult result) {
-        String text = (result.stderr() + result.stdout()).toLowerCase(Locale.ROOT);
-        return text.contains("not found") || text.contains("invalid node name");
     }
 
     private static JobId requireJobId(String jobId) {

@@ -1,6 +1,7 @@
 package org.slurmautoresume.slurm.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.ArgumentMatchers.any;
@@ -84,6 +85,7 @@ class SlurmClientOutputFormatTest {
         FakeScontrol current = slurm2405()
                 .answer(Fixtures.read(V24, "show-job-running-shrunk-nokill.json"), "--json", "show", "job", "6")
                 .answer(Fixtures.read(V24, "show-node-idle-fail.json"), "--json", "show", "node", "node2")
+                .answer(Fixtures.read(V24, "show-node-idle-fail.txt"), "-o", "show", "node", "node2")
                 .answer(Fixtures.read(V24, "show-step-job-multi.json"), "--json", "show", "step", "9");
         SlurmClient text = old.client(OutputFormat.AUTO);
         SlurmClient json = current.client(OutputFormat.AUTO);
@@ -103,9 +105,51 @@ class SlurmClientOutputFormatTest {
                 List.of("scontrol", "--version"),
                 List.of("scontrol", "--json", "show", "job", "6"),
                 List.of("scontrol", "--json", "show", "node", "node2"),
+                // 24.05's JSON has no word for BLOCKED: nodes are read from the text (below).
+                List.of("scontrol", "-o", "show", "node", "node2"),
                 List.of("scontrol", "--json", "show", "step", "9")), current.asked);
         assertEquals(OutputFormat.TEXT, text.outputFormat());
         assertEquals(OutputFormat.JSON, json.outputFormat());
+    }
+
+    /**
+     * 24.05 to 25.05 have BLOCKED nodes (EXTERNAL from 25.05) and a data_parser with no word for
+     * them: such a node reads IDLE in the JSON, a spare to take. The text names the flag; after
+     * the first such answer the client asks only the text for nodes.
+     */
+    @Test
+    void nodesAreReadFromTheTextWhereTheJsonCannotNameBlocked() {
+        FakeScontrol scontrol = slurm2405()
+                .answer(Fixtures.read(V24, "show-node-idle.json"), "--json", "show", "node", "node4")
+                .answer(Fixtures.read(V24, "show-node-idle-blocked-restricted-cores.txt"), "-o", "show", "node", "node4")
+                .answer(Fixtures.read(V24, "show-node-idle-blocked-restricted-cores.txt"), "-o", "show", "node")
+                .answer(Fixtures.read(V24, "show-job-running.json"), "--json", "show", "job", "6");
+        SlurmClient client = scontrol.client(OutputFormat.AUTO);
+
+        assertFalse(client.node("node4").orElseThrow().state().isSchedulable());
+        assertTrue(client.nodes().get(0).state().display().contains("BLOCKED"), client.nodes().toString());
+        client.job("6");
+
+        assertEquals(List.of(
+                List.of("scontrol", "--version"),
+                List.of("scontrol", "--json", "show", "node", "node4"),
+                List.of("scontrol", "-o", "show", "node", "node4"),
+                List.of("scontrol", "-o", "show", "node"),
+                List.of("scontrol", "-o", "show", "node"),
+                // Jobs stay in JSON: only nodes have flags it cannot name.
+                List.of("scontrol", "--json", "show", "job", "6")), scontrol.asked);
+    }
+
+    /** 25.11's data_parser v0.0.44 names both flags: its JSON is read as it is. */
+    @Test
+    void jsonThatNamesBlockedIsReadAsItIs() {
+        FakeScontrol scontrol = new FakeScontrol().answer("slurm 25.11.0\n", "--version")
+                .answer(Fixtures.read("slurm-25.11", "show-node-idle-blocked.json"), "--json", "show", "node", "node2");
+        SlurmClient client = scontrol.client(OutputFormat.AUTO);
+
+        assertTrue(client.node("node2").orElseThrow().state().display().contains("BLOCKED"));
+        assertEquals(List.of(List.of("scontrol", "--version"), List.of("scontrol", "--json", "show", "node", "node2")),
+                scontrol.asked);
     }
 
     /** Looking up the zone loads the time zone rules (about 40 ms): a supervised srun on text never pays it. */
@@ -210,7 +254,7 @@ class SlurmClientOutputFormatTest {
         assertEquals(List.of(List.of("scontrol", "-o", "show", "node")), text.asked);
 
         FakeScontrol json = new FakeScontrol()
-                .answer(Fixtures.read(V24, "show-node-idle-drain.json"), "--json", "show", "node");
+                .answer(Fixtures.read("slurm-23.11", "show-node-idle-drain.json"), "--json", "show", "node");
         assertEquals("bad gpu count=7 of 8",
                 json.client(OutputFormat.JSON).nodes().get(0).reason().orElseThrow().text());
         assertEquals(List.of(List.of("scontrol", "--json", "show", "node")), json.asked);

@@ -19,6 +19,8 @@ import org.slurmautoresume.slurm.parse.json.JsonNodeParser;
 public final class JsonRecords {
 
     public static final String V2411 = "slurm-24.11";
+    /** The first release whose JSON names every node state flag; 24.05 to 25.05 nodes are read as text. */
+    public static final String V2511 = "slurm-25.11";
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -38,11 +40,12 @@ public final class JsonRecords {
     /**
      * An {@code scontrol --json show node} answer of one record per entry of {@code changes},
      * each the fixture's first node with that entry's top-level fields (a JSON object, its
-     * {@code name} among them) put over its own.
+     * {@code name} among them) put over its own. The fixture is 25.11's ({@link #V2511}): the
+     * client reads the JSON of earlier releases since 24.05 for jobs and steps only.
      */
     public static String nodesJson(String fixture, String... changes) {
         try {
-            ObjectNode doc = (ObjectNode) MAPPER.readTree(Fixtures.read(V2411, fixture));
+            ObjectNode doc = (ObjectNode) MAPPER.readTree(Fixtures.read(V2511, fixture));
             ObjectNode first = (ObjectNode) doc.get("nodes").get(0);
             com.fasterxml.jackson.databind.node.ArrayNode records = doc.putArray("nodes");
             for (String change : changes) {

@@ -49,8 +49,34 @@ public final class JsonNodeParser {
     }
 
     public List<Node> parseAll(String output) {
+        return parseAll(JsonDocument.read(output), output);
+    }
+
+    /**
+     * The nodes, or empty when the answer cannot name every state flag the controller may hold:
+     * a controller of 24.05 or later (BLOCKED came in 24.05, EXTERNAL in 25.05) answering through
+     * a data_parser older than v0.0.44, the first with words for them (24.05 to 25.05 have no
+     * newer one). A BLOCKED or EXTERNAL node would read as IDLE there, schedulable: a spare to
+     * take. The caller reads scontrol's text instead, which names both. An answer that does not
+     * say its release or data_parser is taken as it is.
+     */
+    public Optional<List<Node>> parseAllWithEveryFlag(String output) {
+        JsonNode root = JsonDocument.read(output);
+        if (JsonDocument.release(root).filter(r -> r >= FIRST_WITH_BLOCKED).isPresent()
+                && JsonDocument.dataParserVersion(root).filter(v -> v < FIRST_NAMING_BOTH).isPresent()) {
+            return Optional.empty();
+        }
+        return Optional.of(parseAll(root, output));
+    }
+
+    /** Slurm 24.05, as {@link JsonDocument#release} gives it. */
+    private static final int FIRST_WITH_BLOCKED = 24_05;
+    /** data_parser v0.0.44, as {@link JsonDocument#dataParserVersion} gives it. */
+    private static final int FIRST_NAMING_BOTH = 44;
+
+    private List<Node> parseAll(JsonNode root, String output) {
         List<Node> nodes = new ArrayList<>();
-        for (JsonNode record : JsonDocument.records(output, "nodes")) {
+        for (JsonNode record : JsonDocument.records(root, "nodes", output)) {
             nodes.add(parse(record));
         }
         return nodes;

@@ -107,6 +107,32 @@ class JsonNodeParserTest {
         assertFalse(external.state().isSchedulable());
     }
 
+    /** Which answers can name BLOCKED and EXTERNAL: all but those of 24.05 to 25.05's older data_parsers. */
+    @ParameterizedTest
+    @CsvSource({
+        "slurm-23.02, show-node-idle.json, true", // no meta: taken as it is (and 23.02 has neither flag)
+        "slurm-23.11, show-node-idle.json, true", // v0.0.40 on 23.11: neither flag exists yet
+        "slurm-24.05, show-node-idle.json, false", // v0.0.41
+        "slurm-24.11, show-node-idle.json, false", // v0.0.42
+        "slurm-25.05, show-node-idle.json, false", // v0.0.43
+        "slurm-25.11, show-node-idle-blocked.json, true", // v0.0.44
+    })
+    void answersThatCannotNameBlockedOrExternalAreLeftToTheText(String version, String fixture, boolean complete) {
+        String json = Fixtures.read(version, fixture);
+        assertEquals(complete, parser.parseAllWithEveryFlag(json).isPresent());
+        parser.parseAllWithEveryFlag(json).ifPresent(nodes -> assertEquals(parser.parseAll(json), nodes));
+    }
+
+    @Test
+    void aReleaseOrDataParserOfAnotherShapeIsTakenAsItIs() {
+        String odd = "{\"meta\": {\"plugin\": {\"data_parser\": \"data_parser/latest\"}, \"slurm\": {\"version\":"
+                + " {\"major\": \"24\", \"minor\": \"11\"}}}, \"nodes\": [{\"name\": \"n1\", \"state\": [\"IDLE\"]}]}";
+        assertTrue(parser.parseAllWithEveryFlag(odd).isPresent());
+        String numbers = "{\"meta\": {\"plugin\": {\"data_parser\": \"data_parser/v0.0.42\"}, \"slurm\": {\"version\":"
+                + " {\"major\": 24, \"minor\": 11}}}, \"nodes\": [{\"name\": \"n1\", \"state\": [\"IDLE\"]}]}";
+        assertTrue(parser.parseAllWithEveryFlag(numbers).isEmpty());
+    }
+
     @Test
     void readsEveryNumberShapeAndKeepsUnknownFields() {
         String plain = "{\"nodes\": [{\"name\": \"n1\", \"state\": [\"IDLE\"], \"port\": 6818, "
