@@ -136,6 +136,38 @@ class AgentIT {
         }
     }
 
+    /**
+     * A reboot already pending (an administrator's, here) is what the job's supervisor asks for:
+     * the agent answers rebooting without asking Slurm again, so the supervisor waits for the
+     * node instead of giving the recovery up, and the earlier request's reason stands.
+     */
+    @Test
+    void aRebootAlreadyPendingIsAnsweredRebootingAndNotAskedAgain() throws IOException {
+        Job job = startJob("#!/bin/bash\nsleep 300\n", "-N1", "--exclusive", "-J", "agent-it-pending-reboot");
+        String node = Hostlist.expand(job.nodeList()).get(0);
+        Path flag = healthCheck.flag(node);
+        try {
+            // The job holds the node, so the ASAP reboot waits for it: REBOOT_REQUESTED, drained.
+            CommandResult asked = cluster.run(List.of("scontrol", "reboot", "ASAP", "nextstate=RESUME",
+                    "reason=admin-maintenance", node));
+            assertEquals(0, asked.exitCode(), asked.stderr());
+            assertTrue(truth.nodeField(node, "State").contains("REBOOT_REQUESTED"), truth.nodeField(node, "State"));
+            Files.writeString(flag, ""); // the agent's own diagnosis must agree the node needs a reboot
+
+            CommandResult result = call("{\"op\":\"reboot\",\"jobId\":\"" + job.jobId() + "\",\"nodes\":[\""
+                    + node + "\"]}");
+            assertEquals(0, result.exitCode(), result.stdout() + result.stderr());
+            assertTrue(result.stdout().contains("\"decision\":\"reboot-requested\""), result.stdout());
+            assertTrue(truth.nodeField(node, "Reason").startsWith("admin-maintenance"), truth.nodeField(node, "Reason"));
+            assertTrue(truth.nodeField(node, "State").contains("REBOOT_REQUESTED"), truth.nodeField(node, "State"));
+        } finally {
+            Files.deleteIfExists(flag);
+            // The resume calls the reboot off; then the job goes.
+            cluster.run(List.of("scontrol", "update", "nodename=" + node, "state=resume"));
+            cluster.run(List.of("scancel", job.jobId()));
+        }
+    }
+
     @Test
     void anotherUsersJobIsRefused() {
         CommandResult submitted = cluster.run(List.of("sbatch", "--parsable", "-N1", "-J", "agent-it-root",

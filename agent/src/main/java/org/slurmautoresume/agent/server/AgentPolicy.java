@@ -303,6 +303,12 @@ public final class AgentPolicy {
     private NodeDecision reboot(String name) {
         return counted(NodeMark.Action.REBOOT, actOnUnhealthy(name, "reboots", diagnosis -> {
             Node before = diagnosis.record().get();
+            if (RebootRules.pending(before.state())) {
+                // Asked before (by this job's earlier recovery, the sweep, an administrator): what the
+                // caller wants is under way, and asking again would be skipped. Its nextstate stands.
+                return new NodeDecision(name, NodeDecision.REBOOTING, diagnosis.evidence(), "already rebooting, not"
+                        + " asked again: Slurm shows " + before.state().display() + afterReboot(before));
+            }
             Optional<String> skipped = RebootRules.whySkipped(before.state());
             if (skipped.isPresent()) {
                 return new NodeDecision(name, NodeDecision.REFUSED, diagnosis.evidence(),
@@ -326,9 +332,18 @@ public final class AgentPolicy {
                 return new NodeDecision(name, NodeDecision.FAILED, diagnosis.evidence(),
                         "Slurm did not take the reboot (`" + write.command() + "`): " + answer.detail());
             }
-            return new NodeDecision(name, NodeDecision.REBOOTING, diagnosis.evidence(),
-                    "reboot requested, back in service when it is up; " + answer.detail() + " (`" + write.command() + "`)");
+            return new NodeDecision(name, NodeDecision.REBOOTING, diagnosis.evidence(), "reboot requested"
+                    + afterReboot(before) + "; " + answer.detail() + " (`" + write.command() + "`)");
         }));
+    }
+
+    /**
+     * What the node is once rebooted: a completed reboot clears DRAIN and REBOOT_ISSUED, not FAIL
+     * (node_mgr.c, validate_node_specs), so a node marked fail comes back IDLE+FAIL until resumed.
+     */
+    private static String afterReboot(Node before) {
+        return before.state().isFail() ? "; it comes back still FAIL, for its job's supervisor (or an"
+                + " administrator) to resume" : ", back in service when it is up";
     }
 
     private static String summary(AgentRequest request, List<NodeDecision> decisions) {

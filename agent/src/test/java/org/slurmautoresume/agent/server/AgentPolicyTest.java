@@ -455,16 +455,31 @@ class AgentPolicyTest {
         assertEquals(1, slurm.updates.size(), slurm.updates.toString());
     }
 
+    /** What the caller asked for is under way: rebooting, so its supervisor waits for the node, and nothing is sent. */
     @Test
     void aNodeAlreadyRebootingIsNotAskedAgain() {
         slurm.node("node3", "show-node-down-drain-reboot-issued.txt");
         AgentResponse response = policy.handle(ARTEST, AgentRequest.reboot("6", List.of("node3")));
-        assertFalse(response.ok());
+        assertTrue(response.ok(), response.message());
         NodeDecision decision = response.decisions().get(0);
-        assertEquals(NodeDecision.REFUSED, decision.decision());
-        assertTrue(decision.why().startsWith("not asked: Slurm skips a reboot request for a node that is rebooting"
-                + " already (REBOOT_ISSUED)"), decision.why());
+        assertEquals(NodeDecision.REBOOTING, decision.decision());
+        assertTrue(decision.why().startsWith("already rebooting, not asked again: Slurm shows DOWN+DRAIN+REBOOT_ISSUED"),
+                decision.why());
         assertEquals(List.of(), slurm.updates);
+    }
+
+    /** Slurm clears DRAIN after a reboot, not FAIL: the answer does not promise the node back in service. */
+    @Test
+    void aFailMarkedNodeIsSaidToComeBackFail() {
+        slurm.node("node3", "show-node-idle-fail.txt");
+        silent = Set.of("node3");
+        slurm.afterUpdateText("node3", Records.nodeTextWithReason("show-node-idle-drain-reboot-requested.txt", "node3",
+                "Action:Reboot [root@2026-11-22T04:14:46]").replace("State=IDLE+DRAIN+", "State=IDLE+DRAIN+FAIL+"));
+        AgentResponse response = policy.handle(ARTEST, AgentRequest.reboot("6", List.of("node3")));
+        NodeDecision decision = response.decisions().get(0);
+        assertEquals(NodeDecision.REBOOTING, decision.decision(), decision.why());
+        assertTrue(decision.why().contains("comes back still FAIL") && !decision.why().contains("back in service"),
+                decision.why());
     }
 
     @Test
