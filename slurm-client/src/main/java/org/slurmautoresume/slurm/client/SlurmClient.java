@@ -27,14 +27,6 @@ import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.model.SlurmConfig;
 import org.slurmautoresume.slurm.model.SlurmVersion;
 import org.slurmautoresume.slurm.model.Step;
-import org.slurmautoresume.slurm.parse.ConfigParser;
-import org.slurmautoresume.slurm.parse.JobParser;
-import org.slurmautoresume.slurm.parse.NodeParser;
-import org.slurmautoresume.slurm.parse.ParseException;
-import org.slurmautoresume.slurm.parse.StepParser;
-import org.slurmautoresume.slurm.parse.json.JsonJobParser;
-import org.slurmautoresume.slurm.parse.json.JsonNodeParser;
-import org.slurmautoresume.slurm.parse.json.JsonStepParser;
 
 /**
  * Read-only queries of the Slurm controller through {@code scontrol}. The runner passed in
@@ -66,20 +58,7 @@ public final class SlurmClient {
     private volatile boolean nodesInText;
     /** TEXT or JSON once known; null while AUTO has not asked scontrol's version yet. */
     private volatile OutputFormat resolvedFormat;
-    private final NodeParser nodeParser = new NodeParser();
-    private final JobParser jobParser = new JobParser();
-    private final StepParser stepParser = new StepParser();
-    private final ConfigParser configParser = new ConfigParser();
-    /**
-     * The zone JSON's epoch seconds are read in, and the JSON parsers, made on the first JSON
-     * answer: ZoneId.systemDefault() loads the time zone rules (about 40 ms, scanning every jar
-     * for providers), which every supervised srun paid before it started, and text never needs.
-     */
-    private final Supplier<ZoneId> zone;
-    private volatile JsonParsers jsonParsers;
-
-    private record JsonParsers(JsonNodeParser nodes, JsonJobParser jobs, JsonStepParser steps) {
-    }
+    private final ScontrolParsers parsers;
 
     public SlurmClient(CommandRunner runner) {
         this(runner, OutputFormat.AUTO);
@@ -110,17 +89,7 @@ public final class SlurmClient {
         this.scontrol = Objects.requireNonNull(scontrolPath);
         this.timeout = Objects.requireNonNull(timeout);
         this.resolvedFormat = Objects.requireNonNull(format) == OutputFormat.AUTO ? null : format;
-        this.zone = zone;
-    }
-
-    private JsonParsers parsers() {
-        JsonParsers made = jsonParsers;
-        if (made == null) {
-            ZoneId where = zone.get();
-            made = new JsonParsers(new JsonNodeParser(where), new JsonJobParser(where), new JsonStepParser(where));
-            jsonParsers = made;
-        }
-        return made;
+        this.parsers = new ScontrolParsers(zone);
     }
 
     /**
@@ -170,7 +139,7 @@ public final class SlurmClient {
     /** Every node the controller knows. */
     public List<Node> nodes() {
         return nodesFromJson(List.of("show", "node"), "list nodes").orElseGet(
-                () -> parse(() -> nodeParser.parseAll(scontrol(List.of("-o", "show", "node"), "list nodes"))));
+                () -> ScontrolParsers.parse(() -> parsers.nodeText().parseAll(scontrol(List.of("-o", "show", "node"), "list nodes"))));
     }
 
     /**
@@ -192,7 +161,7 @@ public final class SlurmClient {
             }
             throw ScontrolAnswers.failure(result, "show nodes " + hostlist);
         }
-        return parse(() -> nodeParser.parseAll(result.stdout()));
+        return ScontrolParsers.parse(() -> parsers.nodeText().parseAll(result.stdout()));
     }
 
     public Optional<Node> node(String name) {
@@ -201,7 +170,7 @@ public final class SlurmClient {
         }
         List<String> args = List.of("show", "node", name);
         return query(args, "show node " + name, () -> nodesFromJson(args, "show node " + name),
-                nodeParser::parseAll, ScontrolAnswers::mentionsNotFound)
+                parsers.nodeText()::parseAll, ScontrolAnswers::mentionsNotFound)
                 .flatMap(nodes -> nodes.stream().filter(n -> n.name().equals(name)).findFirst());
     }
 
@@ -210,12 +179,12 @@ public final class SlurmClient {
      * {@code scontrol -o show job} prints "No jobs in the system" (exit 0) when there are none.
      */
     public List<Job> jobs() {
-        return json(List.of("show", "job"), "list jobs", text -> parsers().jobs().parseAll(text)).orElseGet(() -> {
+        return json(List.of("show", "job"), "list jobs", text -> parsers.json().jobs().parseAll(text)).orElseGet(() -> {
             String out = scontrol(List.of("-o", "show", "job"), "list jobs");
             if (out.strip().startsWith("No jobs in the system")) {
                 return List.of();
             }
-            return parse(() -> jobParser.parseAll(out));
+            return ScontrolParsers.parse(() -> parsers.jobText().parseAll(out));
         });
     }
 
@@ -224,7 +193,7 @@ public final class SlurmClient {
      * user's line break in a name, see {@link JobListing}), so one job cannot hide the others.
      */
     public JobListing readJobs() {
-        Optional<List<Job>> fromJson = json(List.of("show", "job"), "list jobs", text -> parsers().jobs().parseAll(text));
+        Optional<List<Job>> fromJson = json(List.of("show", "job"), "list jobs", text -> parsers.json().jobs().parseAll(text));
         if (fromJson.isPresent()) {
             return new JobListing(fromJson.get(), List.of());
         }
@@ -232,7 +201,7 @@ public final class SlurmClient {
         if (out.strip().startsWith("No jobs in the system")) {
             return new JobListing(List.of(), List.of());
         }
-        return jobParser.readAll(out);
+        return parsers.jobText().readAll(out);
     }
 
     /**
@@ -269,8 +238,8 @@ public final class SlurmClient {
     public Optional<Job> job(JobId jobId) {
         String id = jobId.toString();
         List<String> args = List.of("show", "job", id);
-        return query(args, "show job " + id, () -> json(args, "show job " + id, text -> parsers().jobs().parseAll(text)),
-                jobParser::parseAll, ScontrolAnswers::mentionsInvalidJob)
+        return query(args, "show job " + id, () -> json(args, "show job " + id, text -> parsers.json().jobs().parseAll(text)),
+                parsers.jobText()::parseAll, ScontrolAnswers::mentionsInvalidJob)
                 .flatMap(jobs -> JobAnswer.onlyRecordOf(id, jobs));
     }
 
@@ -293,12 +262,12 @@ public final class SlurmClient {
         String id = jobId.toString();
         List<String> args = List.of("show", "step", id);
         return query(args, "show steps of " + id,
-                () -> json(args, "show steps of " + id, text -> parsers().steps().parseAll(text)), stepParser::parseAll,
+                () -> json(args, "show steps of " + id, text -> parsers.json().steps().parseAll(text)), parsers.stepText()::parseAll,
                 r -> ScontrolAnswers.mentionsInvalidJob(r) || ScontrolAnswers.mentionsNoStepOf(r, id)).orElse(List.of());
     }
 
     public SlurmConfig config() {
-        return parse(() -> configParser.parse(scontrol(List.of("show", "config"), "read the Slurm configuration")));
+        return ScontrolParsers.parse(() -> parsers.configText().parse(scontrol(List.of("show", "config"), "read the Slurm configuration")));
     }
 
     /** Slurm's own expansion, for cross-checks: {@code scontrol show hostnames}. */
@@ -333,7 +302,7 @@ public final class SlurmClient {
             }
             throw ScontrolAnswers.failure(result, purpose);
         }
-        return Optional.of(parse(() -> textReader.apply(result.stdout())));
+        return Optional.of(ScontrolParsers.parse(() -> textReader.apply(result.stdout())));
     }
 
     /**
@@ -345,7 +314,7 @@ public final class SlurmClient {
         if (nodesInText) {
             return Optional.empty();
         }
-        return json(args, purpose, text -> parsers().nodes().parseAllWithEveryFlag(text).orElseGet(() -> {
+        return json(args, purpose, text -> parsers.json().nodes().parseAllWithEveryFlag(text).orElseGet(() -> {
             nodesInText = true;
             DebugLogging.debug(SlurmClient.class, "this release's scontrol --json has no word for BLOCKED or EXTERNAL"
                     + " nodes: reading nodes from its text");
@@ -372,7 +341,7 @@ public final class SlurmClient {
         if (!result.succeeded() || result.stdout().isBlank()) {
             return Optional.empty();
         }
-        List<T> records = parse(() -> reader.apply(result.stdout()));
+        List<T> records = ScontrolParsers.parse(() -> reader.apply(result.stdout()));
         return records.isEmpty() ? Optional.empty() : Optional.of(records);
     }
 
@@ -418,16 +387,4 @@ public final class SlurmClient {
         return Hostlist.count(hostlist);
     }
 
-    private interface ParseAction<T> {
-        T parse();
-    }
-
-    private static <T> T parse(ParseAction<T> action) {
-        try {
-            return action.parse();
-        } catch (ParseException e) {
-            throw new SlurmException(SlurmException.Kind.BAD_OUTPUT,
-                    "unexpected scontrol output: " + e.getMessage(), e);
-        }
-    }
 }
