@@ -118,8 +118,12 @@ Commands:
         autoresume agent bound to it with --node NODE) is stopped with SIGSTOP and stays
         stopped: a hung machine whose kernel still completes TCP handshakes. Slurm notices
         only at SlurmdTimeout. thaw-node NODE continues them.
+  freeze-slurmd NODE
+        Fault injection: NODE's slurmd alone is stopped with SIGSTOP: a hung slurmd on a live
+        node. Its port accepts connections and answers nothing; running steps, tasks and the
+        node's agent go on. Slurm notices only at SlurmdTimeout. thaw-node NODE continues it.
   thaw-node NODE
-        SIGCONT to the processes freeze-node stopped.
+        SIGCONT to the processes freeze-node or freeze-slurmd stopped.
   hang-step JOBID
         Fault injection: the tasks of every step of job JOBID (not its batch script, not its
         extern step), on all its nodes, are stopped with SIGSTOP: ranks hung in a collective.
@@ -376,6 +380,13 @@ cmd_freeze_node() {
     freeze_node "$1"
 }
 
+cmd_freeze_slurmd() {
+    [ "$#" -eq 1 ] || die "usage: freeze-slurmd NODE"
+    validate_node "$1"
+    need_root freeze-slurmd
+    freeze_slurmd "$1"
+}
+
 cmd_thaw_node() {
     [ "$#" -eq 1 ] || die "usage: thaw-node NODE"
     validate_node "$1"
@@ -487,6 +498,7 @@ main() {
         kill-node) cmd_kill_node "$@" ;;
         revive-node) cmd_revive_node "$@" ;;
         freeze-node) cmd_freeze_node "$@" ;;
+        freeze-slurmd) cmd_freeze_slurmd "$@" ;;
         thaw-node) cmd_thaw_node "$@" ;;
         hang-step) cmd_hang_step "$@" ;;
         gpu-fault) cmd_gpu_fault "$@" ;;

@@ -105,6 +105,22 @@ freeze_node() {
     for pid in "${all[@]}"; do printf '  %-22s %s\n' "${NODE_PROCS[$pid]}" "$(proc_desc "$pid")"; done
 }
 
+# freeze_slurmd NODE (validated by the caller): NODE's slurmd alone is stopped (SIGSTOP): a
+# hung slurmd on a live node. Its port still accepts connections and answers nothing; the
+# running steps (their slurmstepds and tasks), the node's agent and the rest go on. The pid goes
+# to $DIR/frozen/NODE, so thaw-node continues it.
+freeze_slurmd() {
+    local node="$1" dir="$DIR/frozen"
+    local -a pids=()
+    [ ! -s "$dir/$node" ] || die "$node is frozen already (thaw-node $node first)"
+    mapfile -t pids < <(slurmd_pids "$node")
+    [ "${#pids[@]}" -gt 0 ] || die "$node: its slurmd is not running"
+    install -d -m 0700 -o root -g root "$dir"
+    printf '%s\n' "${pids[@]}" >"$dir/$node"
+    kill -STOP "${pids[@]}" 2>/dev/null || true
+    log "froze the slurmd of $node at $(date '+%FT%T'): ${pids[*]}"
+}
+
 # step_task_pids JOB NODE: the pids of JOB's numbered steps' tasks on NODE, one a line (not the
 # batch script, not the extern step), as that node's slurmd lists them.
 step_task_pids() {

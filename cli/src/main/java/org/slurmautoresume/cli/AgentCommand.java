@@ -18,7 +18,7 @@ import org.slurmautoresume.agent.server.SiteReplaceCommand;
 import org.slurmautoresume.agent.server.AgentServer;
 import org.slurmautoresume.agent.server.AgentService;
 import org.slurmautoresume.agent.server.AuditLog;
-import org.slurmautoresume.agent.server.GpuHealthWatch;
+import org.slurmautoresume.agent.server.NodeCheckWatch;
 import org.slurmautoresume.slurm.probe.TcpNodeProber;
 import org.slurmautoresume.slurm.probe.LivenessProber;
 import org.slurmautoresume.slurm.probe.NodeProber;
@@ -223,8 +223,10 @@ final class AgentCommand implements Callable<Integer> {
         NodeVerdict verdict = new NodeVerdict();
         Optional<XidWatch> xidWatch = ownNode.startXidWatch(context, audit, metrics, verdict);
         xidWatch.ifPresent(watch -> stops.add("the Xid watch", watch::close));
-        Optional<GpuHealthWatch> gpuWatch = ownNode.startGpuWatch(context, audit, metrics, verdict);
+        Optional<NodeCheckWatch> gpuWatch = ownNode.startGpuWatch(context, audit, metrics, verdict);
         gpuWatch.ifPresent(watch -> stops.add("the GPU checks", watch::close));
+        Optional<NodeCheckWatch> slurmdWatch = ownNode.startSlurmdWatch(context, audit, metrics, verdict);
+        slurmdWatch.ifPresent(watch -> stops.add("the slurmd checks", watch::close));
         Optional<HTTPServer> metricsServer = Optional.empty();
         if (metricsAddress.isPresent()) {
             try {
@@ -256,7 +258,7 @@ final class AgentCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         err.println("autoresume agent: listening on " + server.socket() + ", audit log " + audit.file()
                 + (sweepEverySeconds > 0 ? ", sweeping every " + sweepEverySeconds + " s" : "")
-                + ownNode.describe(gpuWatch.isPresent())
+                + ownNode.describe(gpuWatch.isPresent(), slurmdWatch.isPresent())
                 + liveness.map(l -> ", answering liveness probes on port " + l.port()).orElse(", no liveness port")
                 + metricsServer.map(m -> ", metrics on http://" + hostForUrl(metricsAddress.get()) + ":" + m.getPort()
                         + "/metrics").orElse(""));

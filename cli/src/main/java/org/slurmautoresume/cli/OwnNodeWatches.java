@@ -9,7 +9,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import org.slurmautoresume.agent.server.AgentMetrics;
 import org.slurmautoresume.agent.server.AuditLog;
-import org.slurmautoresume.agent.server.GpuHealthWatch;
+import org.slurmautoresume.agent.server.NodeCheckWatch;
 import org.slurmautoresume.agent.server.NodeVerdict;
 import org.slurmautoresume.agent.server.NodeXidWatch;
 import org.slurmautoresume.agent.server.OwnMarkOutageLog;
@@ -21,6 +21,7 @@ import org.slurmautoresume.nodeops.health.GresGpus;
 import org.slurmautoresume.nodeops.health.HealthContext;
 import org.slurmautoresume.nodeops.health.HealthSettings;
 import org.slurmautoresume.nodeops.health.LocalNode;
+import org.slurmautoresume.nodeops.health.SlurmdCheck;
 import org.slurmautoresume.nodeops.health.ToolLocator;
 import org.slurmautoresume.nodeops.xid.XidWatch;
 import org.slurmautoresume.slurm.client.SlurmClient;
@@ -67,6 +68,14 @@ final class OwnNodeWatches {
                 + " Nothing runs where neither nvidia-smi nor dcgmi is found. 0: never. Default: ${DEFAULT-VALUE}.")
     private int gpuCheckEverySeconds;
 
+    @Option(names = "--slurmd-check-every", paramLabel = "SECONDS", defaultValue = "30",
+            description = "Ask this node's slurmd for its status (`scontrol show slurmd`) every SECONDS, and mark the"
+                + " node fail (Action:Reboot) when it stops answering and a second ask 5 s later gets no answer"
+                + " either: a stopped or wedged slurmd still accepts connections, starts no new step, and is found"
+                + " by slurmctld only at SlurmdTimeout, when it sets the node DOWN and kills its jobs. Only a slurmd"
+                + " that answered once since the agent started counts. 0: never. Default: ${DEFAULT-VALUE}.")
+    private int slurmdCheckEverySeconds;
+
     @Option(names = "--gpu-tools", paramLabel = "DIR",
             description = "Look for nvidia-smi and dcgmi in DIR before PATH (a simulated node's stand-ins:"
                 + " `local-cluster.sh gpu-tools NODE`). Default: PATH only.")
@@ -91,7 +100,7 @@ final class OwnNodeWatches {
         }
     }
 
-    Optional<GpuHealthWatch> startGpuWatch(CliContext context, AuditLog audit, AgentMetrics metrics,
+    Optional<NodeCheckWatch> startGpuWatch(CliContext context, AuditLog audit, AgentMetrics metrics,
                                            NodeVerdict verdict) {
         if (gpuCheckEverySeconds < 0) {
             throw new CliException(ExitCode.USAGE, "--gpu-check-every must be 0 (never) or a number of seconds: "
@@ -110,8 +119,30 @@ final class OwnNodeWatches {
         SlurmClient slurm = context.slurm();
         HealthContext checks = new HealthContext(context.toolRunner(), tools, HealthSettings.defaults(),
                 () -> gpusFromSlurm(slurm, marker.node()));
-        return Optional.of(GpuHealthWatch.start(List.of(GpuCheck.smiOnly(), DcgmCheck.healthOnly()), checks, marker,
+        return Optional.of(NodeCheckWatch.start(NodeCheckWatch.Kind.GPU, List.of(GpuCheck.smiOnly(),
+                DcgmCheck.healthOnly()), checks, marker,
                 audit, metrics, Duration.ofSeconds(gpuCheckEverySeconds)));
+    }
+
+    Optional<NodeCheckWatch> startSlurmdWatch(CliContext context, AuditLog audit, AgentMetrics metrics,
+                                              NodeVerdict verdict) {
+        if (slurmdCheckEverySeconds < 0) {
+            throw new CliException(ExitCode.USAGE, "--slurmd-check-every must be 0 (never) or a number of seconds: "
+                    + slurmdCheckEverySeconds);
+        }
+        if (slurmdCheckEverySeconds == 0) {
+            return Optional.empty();
+        }
+        if (node == null && LocalNode.name(context.environment()).filter(Hostlist::isValidHostname).isEmpty()) {
+            // On by default: a host without a node name of its own (not a Slurm node) runs no watch, not no agent.
+            return Optional.empty();
+        }
+        OwnNodeMarker marker = ownNodeMarker(context, "--slurmd-check-every", metrics, verdict);
+        ToolLocator tools = new ToolLocator(context.environment().getOrDefault("PATH", ToolLocator.FALLBACK_PATH));
+        HealthContext checks = new HealthContext(context.toolRunner(), tools, HealthSettings.defaults(),
+                OptionalInt::empty);
+        return Optional.of(NodeCheckWatch.start(NodeCheckWatch.Kind.SLURMD, List.of(new SlurmdCheck(marker.node())),
+                checks, marker, audit, metrics, Duration.ofSeconds(slurmdCheckEverySeconds)));
     }
 
     /**
@@ -160,10 +191,11 @@ final class OwnNodeWatches {
     }
 
     /** The agent's start-up line's part about its own node's watches. */
-    String describe(boolean gpuWatchRuns) {
+    String describe(boolean gpuWatchRuns, boolean slurmdWatchRuns) {
         return NodeXidWatch.resolve(xidSource).map(p -> ", watching " + p + " for Xids of node " + node).orElse(
                         ", no Xid watch" + (xidSource.equals(NodeXidWatch.AUTO) ? " (no NVIDIA driver loaded)" : ""))
                 + (gpuWatchRuns ? ", GPU checks every " + gpuCheckEverySeconds + " s"
-                        : gpuCheckEverySeconds > 0 ? ", no GPU checks (neither nvidia-smi nor dcgmi found)" : "");
+                        : gpuCheckEverySeconds > 0 ? ", no GPU checks (neither nvidia-smi nor dcgmi found)" : "")
+                + (slurmdWatchRuns ? ", asking its slurmd every " + slurmdCheckEverySeconds + " s" : "");
     }
 }

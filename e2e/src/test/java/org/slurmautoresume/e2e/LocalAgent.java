@@ -67,8 +67,12 @@ final class LocalAgent {
      * the address is the one the agent printed when it started.
      */
     String scrapeMetrics() {
-        Matcher m = Pattern.compile("metrics on (http://\\S+/metrics)").matcher(read(dir.resolve("agent.log")));
-        assertTrue(m.find(), "the agent did not say where it serves metrics: " + read(dir.resolve("agent.log")));
+        // Its socket, which start() waited for, is bound just before the agent prints its start-up line.
+        Pattern serving = Pattern.compile("metrics on (http://\\S+/metrics)");
+        Matcher m = Wait.until("the agent to say where it serves metrics", Duration.ofSeconds(10), () -> {
+            Matcher found = serving.matcher(read(dir.resolve("agent.log")));
+            return found.find() ? Optional.of(found) : Optional.empty();
+        });
         try {
             HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(m.group(1)))
                     .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());

@@ -339,7 +339,12 @@ final class LocalCluster {
         return clusterScript("hang-step", jobId);
     }
 
-    /** Continues what {@link #freezeNode} stopped. */
+    /** Fault injection: the node's slurmd alone stops (SIGSTOP); its steps, tasks and agent go on. */
+    CommandResult freezeSlurmd(String node) {
+        return clusterScript("freeze-slurmd", node);
+    }
+
+    /** Continues what {@link #freezeNode} or {@link #freezeSlurmd} stopped. */
     CommandResult thawNode(String node) {
         return clusterScript("thaw-node", node);
     }

@@ -80,6 +80,9 @@ public final class AgentMetrics {
     private final Counter gpuChecks = counter("autoresume_agent_gpu_checks",
             "GPU checks the agent ran on its own node at its interval, by check and result (passed, failed, skipped).",
             "check", "result");
+    private final Counter slurmdChecks = counter("autoresume_agent_slurmd_checks",
+            "Checks that this node's slurmd answers a request, run by the agent at its interval, by result (passed,"
+                + " failed, skipped).", "result");
     private final Counter requests = counter("autoresume_agent_requests",
             "Requests this agent answered, by op and outcome (ok, refused).", "op", "outcome");
 
@@ -133,6 +136,10 @@ public final class AgentMetrics {
 
     void gpuCheck(String check, org.slurmautoresume.nodeops.health.HealthStatus status) {
         gpuChecks.labelValues(check, status.name().toLowerCase(java.util.Locale.ROOT)).inc();
+    }
+
+    void slurmdCheck(org.slurmautoresume.nodeops.health.HealthStatus status) {
+        slurmdChecks.labelValues(status.name().toLowerCase(java.util.Locale.ROOT)).inc();
     }
 
     /** Where the Xid watch has got to, read at each scrape; call once, when the watch starts. */

@@ -142,11 +142,14 @@ public final class AuditLog implements Closeable {
         append(entry);
     }
 
-    /** One line for a change in what the agent's own GPU checks find on its node, and what it did. */
-    public void recordHealth(Map<String, Object> finding, String outcome) {
+    /**
+     * One line for a change in what one of the agent's own checks finds on its node, and what it
+     * did; {@code key} names the check's kind ({@code gpuCheck}, {@code slurmdCheck}).
+     */
+    public void recordHealth(String key, Map<String, Object> finding, String outcome) {
         Map<String, Object> entry = new LinkedHashMap<>();
         entry.put("time", Instant.now(clock).toString());
-        entry.put("gpuCheck", finding);
+        entry.put(key, finding);
         entry.put("outcome", outcome);
         append(entry);
     }

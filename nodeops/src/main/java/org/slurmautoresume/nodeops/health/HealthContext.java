@@ -68,10 +68,15 @@ public final class HealthContext {
      * status {@link #CANNOT_START} and the reason as stderr, so checks handle one shape only.
      */
     public CommandResult run(Path program, List<String> args, Duration timeout) {
+        return run(program, args, timeout, Map.of());
+    }
+
+    /** As {@link #run(Path, List, Duration)}, with {@code environment} added to the agent's own. */
+    public CommandResult run(Path program, List<String> args, Duration timeout, Map<String, String> environment) {
         List<String> argv = new ArrayList<>(args.size() + 1);
         argv.add(program.toString());
         argv.addAll(args);
-        CommandRequest request = new CommandRequest(argv, timeout, Map.of());
+        CommandRequest request = new CommandRequest(argv, timeout, environment);
         try {
             return runner.run(request);
         } catch (CommandException e) {

@@ -21,22 +21,50 @@ import org.slurmautoresume.nodeops.health.HealthContext;
 import org.slurmautoresume.slurm.client.NodeMark;
 
 /**
- * The agent's own GPU checks at an interval ({@code --gpu-check-every}): nvidia-smi (GPU count,
- * uncorrected ECC, pending retirement, row remapping) and DCGM's health watches, the findings
- * that come without an Xid in the kernel log or before a job's task dies of them. A fault that
+ * The agent's own checks of its node at an interval, one watch per {@link Kind}: the GPU checks
+ * ({@code --gpu-check-every}: nvidia-smi's GPU count, uncorrected ECC, pending retirement, row
+ * remapping, and DCGM's health watches, the findings that come without an Xid in the kernel log or
+ * before a job's task dies of them) and the slurmd check ({@code --slurmd-check-every}: the node's
+ * slurmd answers a real request, which a stopped one does not though its port accepts). A fault that
  * needs a reboot or a replacement marks the node {@code fail} with that action and the finding as
  * evidence, whether or not a job runs there, once a second run {@code confirmAfter} later finds
  * it again: one nvidia-smi that timed out under load is not enough to take a node away. Faults
  * that neither fixes (a deployment problem, an answer we cannot read) are logged, never marked.
  * Each change of outcome is logged and audited once, not every round.
  */
-public final class GpuHealthWatch implements Closeable {
+public final class NodeCheckWatch implements Closeable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(GpuHealthWatch.class);
+    private static final Logger LOG = LoggerFactory.getLogger(NodeCheckWatch.class);
     /** A reason stays readable in sinfo and far below Slurm's limits; our own words come first. */
     static final int MAX_DETAIL = 200;
     private static final Pattern COMMAND = Pattern.compile("`(?:[^`\\s]*/)?([^`/\\s]+)[^`]*`");
 
+    /** What a watch checks: its words in logs, its thread, its counter. */
+    public enum Kind {
+        GPU("GPU check", "gpu-health-watch", "gpuCheck"),
+        SLURMD("slurmd check", "slurmd-watch", "slurmdCheck");
+
+        private final String words;
+        private final String thread;
+        /** The key of its audit lines' finding. */
+        private final String audited;
+
+        Kind(String words, String thread, String audited) {
+            this.words = words;
+            this.thread = thread;
+            this.audited = audited;
+        }
+
+        void count(AgentMetrics metrics, CheckResult result) {
+            if (this == GPU) {
+                metrics.gpuCheck(result.check(), result.status());
+            } else {
+                metrics.slurmdCheck(result.status());
+            }
+        }
+    }
+
+    private final Kind kind;
     private final List<HealthCheck> checks;
     private final HealthContext context;
     private final OwnNodeMarker marker;
@@ -50,11 +78,13 @@ public final class GpuHealthWatch implements Closeable {
     /** What the last logged round said, so that an unchanged state is not logged again. */
     private String lastReported = "";
 
-    GpuHealthWatch(List<HealthCheck> checks, HealthContext context, OwnNodeMarker marker, AuditLog audit,
+    NodeCheckWatch(Kind kind, List<HealthCheck> checks, HealthContext context, OwnNodeMarker marker, AuditLog audit,
                    AgentMetrics metrics, Duration every, Duration confirmAfter) {
         if (every.isNegative() || every.isZero() || confirmAfter.isNegative() || confirmAfter.isZero()) {
-            throw new IllegalArgumentException("GPU check intervals must be positive: " + every + ", " + confirmAfter);
+            throw new IllegalArgumentException(kind.words + " intervals must be positive: " + every + ", "
+                    + confirmAfter);
         }
+        this.kind = Objects.requireNonNull(kind);
         this.checks = List.copyOf(checks);
         this.context = Objects.requireNonNull(context);
         this.marker = Objects.requireNonNull(marker);
@@ -63,17 +93,17 @@ public final class GpuHealthWatch implements Closeable {
         this.every = every;
         this.confirmAfter = confirmAfter;
         this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "gpu-health-watch");
+            Thread thread = new Thread(runnable, kind.thread);
             thread.setDaemon(true);
             return thread;
         });
     }
 
-    /** The agent's watch for {@code node}: what {@code autoresume health} runs, less what would disturb a job. */
-    public static GpuHealthWatch start(List<HealthCheck> checks, HealthContext context, OwnNodeMarker marker,
+    /** The agent's watch for {@code node}: checks that do not disturb a job, run every {@code every}. */
+    public static NodeCheckWatch start(Kind kind, List<HealthCheck> checks, HealthContext context, OwnNodeMarker marker,
                                        AuditLog audit, AgentMetrics metrics, Duration every) {
         Duration confirm = every.compareTo(Duration.ofSeconds(5)) < 0 ? every : Duration.ofSeconds(5);
-        GpuHealthWatch watch = new GpuHealthWatch(checks, context, marker, audit, metrics, every, confirm);
+        NodeCheckWatch watch = new NodeCheckWatch(kind, checks, context, marker, audit, metrics, every, confirm);
         watch.timer.schedule(watch::roundAndReschedule, 0, TimeUnit.MILLISECONDS);
         return watch;
     }
@@ -83,7 +113,7 @@ public final class GpuHealthWatch implements Closeable {
         try {
             next = round();
         } catch (RuntimeException e) {
-            LOG.error("GPU check round on {} failed: {}", marker.node(), e.toString());
+            LOG.error("{} round on {} failed: {}", kind.words, marker.node(), e.toString());
         }
         if (!timer.isShutdown()) {
             timer.schedule(this::roundAndReschedule, next.toMillis(), TimeUnit.MILLISECONDS);
@@ -96,7 +126,7 @@ public final class GpuHealthWatch implements Closeable {
         List<CheckResult> unfixable = new ArrayList<>();
         for (HealthCheck check : checks) {
             CheckResult result = check.run(context);
-            metrics.gpuCheck(result.check(), result.status());
+            kind.count(metrics, result);
             if (result.failed()) {
                 (result.action() == HealthAction.NONE ? unfixable : actionable).add(result);
             }
@@ -115,16 +145,16 @@ public final class GpuHealthWatch implements Closeable {
         }
         if (suspect == null) {
             suspect = finding;
-            LOG.info("GPU check on {} found a fault ({}); checking again in {} s before marking", marker.node(),
+            LOG.info("{} on {} found a fault ({}); checking again in {} s before marking", kind.words, marker.node(),
                     finding, confirmAfter.toSeconds());
             return confirmAfter;
         }
         suspect = null;
         NodeMark.Action action = worst(actionable) == HealthAction.REPLACE ? NodeMark.Action.REPLACE
                 : NodeMark.Action.REBOOT;
-        String outcome = marker.mark(action, finding + ", seen by autoresume agent", "GPU check");
+        String outcome = marker.mark(action, finding + ", seen by autoresume agent", kind.words);
         lastReported = outcome.startsWith("marking failed") ? "" : state;
-        audit.recordHealth(entry(actionable), outcome);
+        audit.recordHealth(kind.audited, entry(actionable), outcome);
         return every;
     }
 
@@ -136,13 +166,13 @@ public final class GpuHealthWatch implements Closeable {
         lastReported = state;
         if (results.isEmpty()) {
             if (!first) {
-                LOG.info("GPU checks on {} pass again", marker.node());
-                audit.recordHealth(Map.of("node", marker.node()), "healthy again");
+                LOG.info("{}s on {} pass again", kind.words, marker.node());
+                audit.recordHealth(kind.audited, Map.of("node", marker.node()), "healthy again");
             }
             return;
         }
-        LOG.warn("GPU check on {} failed: {} ({})", marker.node(), detail(results), outcome);
-        audit.recordHealth(entry(results), outcome);
+        LOG.warn("{} on {} failed: {} ({})", kind.words, marker.node(), detail(results), outcome);
+        audit.recordHealth(kind.audited, entry(results), outcome);
     }
 
     private Map<String, Object> entry(List<CheckResult> results) {

@@ -27,7 +27,7 @@ import org.slurmautoresume.slurm.client.SlurmControl;
 import org.slurmautoresume.slurm.exec.CommandRunner;
 
 /** The agent's GPU checks at an interval: what a round marks, when, and what it only reports. */
-class GpuHealthWatchTest {
+class NodeCheckWatchTest {
 
     private static final Duration EVERY = Duration.ofSeconds(60);
     private static final Duration CONFIRM = Duration.ofSeconds(5);
@@ -75,12 +75,16 @@ class GpuHealthWatchTest {
         return CheckResult.of("gpu", List.of(Finding.fault(action, text)), "");
     }
 
-    private GpuHealthWatch watch(String node) throws IOException {
+    private NodeCheckWatch watch(String node) throws IOException {
+        return watch(NodeCheckWatch.Kind.GPU, node);
+    }
+
+    private NodeCheckWatch watch(NodeCheckWatch.Kind kind, String node) throws IOException {
         HealthContext context = new HealthContext(mock(CommandRunner.class), new ToolLocator(""),
                 HealthSettings.defaults(), OptionalInt::empty);
         OwnNodeMarker marker = new OwnNodeMarker(node, new SlurmClient(slurm.runner), new SlurmControl(slurm.runner),
                 metrics, verdict);
-        return new GpuHealthWatch(List.of(check), context, marker, new AuditLog(dir.resolve("audit.log")), metrics,
+        return new NodeCheckWatch(kind, List.of(check), context, marker, new AuditLog(dir.resolve("audit.log")), metrics,
                 EVERY, CONFIRM);
     }
 
@@ -92,7 +96,7 @@ class GpuHealthWatchTest {
     @Test
     void aFaultFoundTwiceMarksTheNodeWithItsActionAndEvidence() throws IOException {
         check.then(fault(HealthAction.REBOOT, "GPU 1 (00000000:5E:00.0): 2 uncorrected ECC errors"));
-        GpuHealthWatch watch = watch("node1");
+        NodeCheckWatch watch = watch("node1");
         assertEquals(CONFIRM, watch.round(), "a first sighting is checked again soon");
         assertEquals(List.of(), slurm.updates, "one round is not enough to take a node away");
         assertEquals(EVERY, watch.round());
@@ -107,7 +111,7 @@ class GpuHealthWatchTest {
     @Test
     void aFaultThatIsGoneAtTheSecondRunMarksNothing() throws IOException {
         check.then(fault(HealthAction.REBOOT, "nvidia-smi failed: timed out after 30 s")).then(passed());
-        GpuHealthWatch watch = watch("node1");
+        NodeCheckWatch watch = watch("node1");
         watch.round();
         assertEquals(EVERY, watch.round());
         watch.round();
@@ -118,7 +122,7 @@ class GpuHealthWatchTest {
     @Test
     void aLostGpuAsksForAReplacementAndIsMarkedOnce() throws IOException {
         check.then(fault(HealthAction.REPLACE, "found 3 GPU(s), expected 4"));
-        GpuHealthWatch watch = watch("node1");
+        NodeCheckWatch watch = watch("node1");
         watch.round();
         watch.round();
         assertEquals(EVERY, watch.round(), "a finding already acted on is not confirmed again");
@@ -131,7 +135,7 @@ class GpuHealthWatchTest {
     @Test
     void aFaultNeitherARebootNorAReplacementFixesIsReportedNotMarked() throws IOException {
         check.then(fault(HealthAction.NONE, "unreadable nvidia-smi output"));
-        GpuHealthWatch watch = watch("node1");
+        NodeCheckWatch watch = watch("node1");
         assertEquals(EVERY, watch.round(), "nothing to confirm");
         watch.round();
         assertEquals(List.of(), slurm.updates);
@@ -142,7 +146,7 @@ class GpuHealthWatchTest {
     @Test
     void aNodeAlreadyOutOfServiceKeepsItsReason() throws IOException {
         check.then(fault(HealthAction.REBOOT, "GPU 0: page retirement pending"));
-        GpuHealthWatch watch = watch("node2");
+        NodeCheckWatch watch = watch("node2");
         for (int i = 0; i < 4; i++) {
             watch.round();
         }
@@ -154,16 +158,39 @@ class GpuHealthWatchTest {
     @Test
     void aFailedCommandIsNamedByItsProgram() {
         assertEquals("gpu check: nvidia-smi failed: nvidia-smi exited with status 255: Unable to determine the device"
-                + " handle", GpuHealthWatch.detail(List.of(fault(HealthAction.REBOOT, "nvidia-smi failed: `/var/tmp/c/gpu/"
+                + " handle", NodeCheckWatch.detail(List.of(fault(HealthAction.REBOOT, "nvidia-smi failed: `/var/tmp/c/gpu/"
                 + "node1/bin/nvidia-smi --query-gpu=index,pci.bus_id --format=csv,noheader,nounits` exited with status"
                 + " 255: Unable to determine the device handle"))));
     }
 
     @Test
     void theReasonIsOneBoundedLine() {
-        String detail = GpuHealthWatch.detail(List.of(fault(HealthAction.REBOOT, "nvidia-smi failed:\n\"x\"\t"
+        String detail = NodeCheckWatch.detail(List.of(fault(HealthAction.REBOOT, "nvidia-smi failed:\n\"x\"\t"
                 + "y".repeat(500))));
         assertFalse(detail.contains("\n") || detail.contains("\"") || detail.contains("\t"), detail);
-        assertEquals(GpuHealthWatch.MAX_DETAIL, detail.length());
+        assertEquals(NodeCheckWatch.MAX_DETAIL, detail.length());
+    }
+
+    /** The slurmd watch is the same watch: its findings are counted and audited under its own names. */
+    @Test
+    void theSlurmdWatchMarksForARebootAndCountsAndAuditsAsItsOwn() throws IOException {
+        check.then(CheckResult.of("slurmd", List.of(Finding.fault(HealthAction.REBOOT,
+                "slurmd of node1 did not answer `scontrol show slurmd` within 15 s")), ""));
+        NodeCheckWatch watch = watch(NodeCheckWatch.Kind.SLURMD, "node1");
+        watch.round();
+        watch.round();
+        assertEquals(List.of(List.of("scontrol", "update", "nodename=node1", "state=fail",
+                "reason=Action:Reboot slurmd check: slurmd of node1 did not answer scontrol within 15 s,"
+                        + " seen by autoresume agent")), slurm.updates);
+        assertTrue(audit().get(0).startsWith("{\"time\"") && audit().get(0).contains("\"slurmdCheck\":{"),
+                audit().toString());
+        List<String> counted = metrics.registry().scrape().stream()
+                .filter(m -> m.getMetadata().getName().startsWith("autoresume_agent_") && m.getMetadata().getName()
+                        .endsWith("_checks"))
+                .flatMap(m -> m.getDataPoints().stream().map(d -> m.getMetadata().getName() + "/" + d.getLabels()))
+                .toList();
+        assertEquals(1, counted.size(), counted.toString());
+        assertTrue(counted.get(0).startsWith("autoresume_agent_slurmd_checks/") && counted.get(0).contains("failed"),
+                counted.toString());
     }
 }
