@@ -19,7 +19,7 @@ trap 'rm -f "$out"' EXIT
 mvn -B -ntp -o -q package -DskipTests >/dev/null
 local-cluster/local-cluster.sh down >/dev/null 2>&1 || true
 local-cluster/local-cluster.sh up --nodes 4 >/dev/null
-tests="InJobSpareIT#theStepRunsAgainOnTheJobsOwnSpareAfterTheSecondStepNodeDies,GpuFaultRecoveryIT,FrozenNodeIT"
+tests="InJobSpareIT#theStepRunsAgainOnTheJobsOwnSpareAfterTheSecondStepNodeDies,GpuFaultRecoveryIT,FrozenNodeIT,HungSlurmdIT"
 tests+=",LogRulesIT#aHeartbeatWithPhasesFindsAHungStepAndNotASlowCheckpoint"
 CI=true mvn -B -ntp -o verify -pl e2e -am -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
   -Dit.test="$tests" >"$out" 2>&1 || { tail -40 "$out"; echo "fault-matrix.sh: a test failed" >&2; exit 1; }

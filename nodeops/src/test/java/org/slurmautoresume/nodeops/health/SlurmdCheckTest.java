@@ -17,6 +17,8 @@ import java.util.OptionalInt;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.slurmautoresume.slurm.exec.CommandRequest;
 import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.exec.CommandRunner;
@@ -53,12 +55,13 @@ class SlurmdCheckTest {
         answers(0, HealthFixtures.read("scontrol/show-slurmd-22.05.txt"), "", false);
     }
 
-    @Test
-    void anAnsweringSlurmdPassesAndItsNodeIsNamedToScontrol() {
-        answered();
+    @ParameterizedTest
+    @CsvSource({"22.05, 20240", "24.11, 18759"})
+    void anAnsweringSlurmdPassesAndItsNodeIsNamedToScontrol(String release, String pid) {
+        answers(0, HealthFixtures.read("scontrol/show-slurmd-" + release + ".txt"), "", false);
         CheckResult result = new SlurmdCheck("node3").run(context);
         assertEquals(HealthStatus.PASSED, result.status());
-        assertTrue(result.evidence().get(0).contains("pid 20240"), result.evidence().toString());
+        assertTrue(result.evidence().get(0).contains("pid " + pid), result.evidence().toString());
         assertEquals(List.of(dir.resolve("scontrol").toString(), "show", "slurmd"), asked.get(0).argv());
         // Where several slurmds share a host (the local cluster), this picks the node's own.
         assertEquals("node3", asked.get(0).environment().get("SLURMD_NODENAME"));
@@ -77,8 +80,10 @@ class SlurmdCheckTest {
         assertTrue(hung.summary().contains("did not answer `scontrol show slurmd` within 15 s"), hung.summary());
 
         // Its slurmd stopped (SIGSTOP): scontrol's own wait, MessageTimeout, ran out first.
-        answers(1, "", HealthFixtures.read("scontrol/show-slurmd-hung-22.05.stderr.txt"), false);
-        assertEquals(HealthStatus.FAILED, check.run(context).status());
+        for (String release : List.of("22.05", "24.11")) {
+            answers(1, "", HealthFixtures.read("scontrol/show-slurmd-hung-" + release + ".stderr.txt"), false);
+            assertEquals(HealthStatus.FAILED, check.run(context).status(), release);
+        }
         answers(1, "", HealthFixtures.read("scontrol/show-slurmd-refused-22.05.stderr.txt"), false);
         CheckResult refused = check.run(context);
         assertEquals(HealthAction.REBOOT, refused.action());
