@@ -275,8 +275,6 @@ cmd_up() {
     if [ -n "$recorded" ] && [ "$recorded" != "$release" ] && [ -n "$(ctld_pids)$(all_slurmd_pids)" ]; then
         die "the cluster in $DIR runs Slurm $recorded: 'down' it before 'up --slurm $release' (or use another AR_CLUSTER_DIR)"
     fi
-    [ "$backup" -eq 0 ] || [ "$release" = 22.05 ] \
-        || die "--backup-controller runs on Slurm 22.05 only: the $release daemons run chrooted in a rootfs whose /etc/hosts its namespaces do not replace"
     use_release "$release"
     if [ "$fresh" -eq 1 ]; then
         wipe_jobs_and_state

@@ -97,7 +97,10 @@ start_ctld_role() {
         host="$BACKUP_CTLD_HOST" addr="$BACKUP_CTLD_ADDR" log="$BACKUP_CTLD_LOG"
     fi
     [ -z "$(ctld_role_pids "$role")" ] || return 0
-    [ "$RELEASE" = 22.05 ] || die "a backup controller runs on Slurm 22.05 only (the $RELEASE daemons run chrooted in a rootfs, whose /etc/hosts this does not replace)"
+    # A release in the rootfs: its slurmctld resolves names through the rootfs's /etc/hosts, in
+    # the chroot that rootfs-run makes inside these namespaces, which inherits their mounts.
+    local hosts_at=/etc/hosts
+    [ "$RELEASE" = 22.05 ] || hosts_at="$ROOTFS_DIR/etc/hosts"
     owner="$(ctld_listener "$addr")"
     [ -z "$owner" ] || die "port $CTLD_PORT (SlurmctldPort) on $addr is taken: $owner"
     write_ctld_hosts
@@ -106,8 +109,8 @@ start_ctld_role() {
     # A fixed script; the values reach it as arguments.
     # shellcheck disable=SC2016
     clean_exec unshare --uts --mount -- /bin/sh -c 'set -e
-        hostname "$1"; mount --bind "$2" /etc/hosts; mount --bind "$3" "$4"; shift 4; exec "$@"' \
-        ctld-ns "$host" "$CTLD_HOSTS_FILE" "$RUN/ctld-$role" "$CTLD_PID_DIR" slurmctld -f "$CONF" -L "$log" \
+        hostname "$1"; mount --bind "$2" "$3"; mount --bind "$4" "$5"; shift 5; exec "$@"' \
+        ctld-ns "$host" "$CTLD_HOSTS_FILE" "$hosts_at" "$RUN/ctld-$role" "$CTLD_PID_DIR" slurmctld -f "$CONF" -L "$log" \
         </dev/null >>"$LOGDIR/slurmctld-$role.out" 2>&1 \
         || die "slurmctld ($role) failed to start: see $log and $LOGDIR/slurmctld-$role.out"
 }
