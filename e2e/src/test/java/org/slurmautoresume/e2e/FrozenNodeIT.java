@@ -38,7 +38,7 @@ class FrozenNodeIT {
                 "--node", "node2");
         String jobId = null;
         try {
-            Node node2 = node(cluster, "node2");
+            Node node2 = cluster.node("node2");
             LivenessProber asked = new LivenessProber(Duration.ofSeconds(2), LivenessProber.DEFAULT_PORT, true,
                     n -> Optional.of("no agent answers on " + LivenessProber.port(LivenessProber.DEFAULT_PORT, n)));
             Wait.until("node2's agent to answer liveness probes", Duration.ofSeconds(30), () ->
@@ -56,12 +56,12 @@ class FrozenNodeIT {
             assertTrue(output.contains("SRUN_EXIT=0"), output);
             assertTrue(output.contains("attempt=2 node=node1 list=node[1,3]"), output);
             assertTrue(output.contains("attempt=2 node=node3 list=node[1,3]"), output);
-            Node marked = node(cluster, "node2");
+            Node marked = cluster.node("node2");
             assertTrue(marked.state().isFail(), marked.state().display());
             String reason = marked.reason().map(NodeReason::text).orElse("");
             assertTrue(reason.startsWith("Action:Replace"), reason);
             for (String other : List.of("node1", "node3", "node4")) {
-                assertFalse(node(cluster, other).state().isFail(), other + " " + node(cluster, other).state().display());
+                assertFalse(cluster.node(other).state().isFail(), other + " " + cluster.node(other).state().display());
             }
             Timeline timeline = Timeline.of(cluster, id);
             Timeline.Event detection = timeline.only(Timeline.Kind.DETECTION);
@@ -86,9 +86,5 @@ class FrozenNodeIT {
             node2Agent.stop();
             SupervisedSteps.stop(supervised);
         }
-    }
-
-    private static Node node(LocalCluster cluster, String name) {
-        return cluster.slurm().node(name).orElseThrow(() -> new AssertionError("no node " + name));
     }
 }

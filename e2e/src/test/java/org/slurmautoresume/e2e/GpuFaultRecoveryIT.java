@@ -51,7 +51,7 @@ class GpuFaultRecoveryIT {
             Instant xidAt = Instant.now();
             cluster.gpuFault(victim, 79);
             Wait.until(victim + "'s agent to mark it", Duration.ofSeconds(30), () ->
-                    node(victim).state().isFail() ? Optional.of(true) : Optional.empty());
+                    cluster.node(victim).state().isFail() ? Optional.of(true) : Optional.empty());
             long markedMs = (System.nanoTime() - injected) / 1_000_000;
             cluster.crashTask(victim);
             Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
@@ -66,13 +66,14 @@ class GpuFaultRecoveryIT {
                         output);
             }
             assertFalse(output.contains("attempt=2 node=" + victim), output);
-            Node marked = node(victim);
+            Node marked = cluster.node(victim);
             assertTrue(marked.state().isFail(), marked.state().display());
             assertFalse(marked.state().notResponding(), victim + " stayed up: " + marked.state().display());
             String reason = marked.reason().map(NodeReason::text).orElse("");
             assertTrue(reason.startsWith("Action:Reboot Xid 79 GPU PCI:0000:3b:00"), "the agent's evidence kept: " + reason);
             for (String other : List.of("node1", "node2", "node3", "node4")) {
-                assertTrue(other.equals(victim) || !node(other).state().isFail(), other + " " + node(other).state().display());
+                assertTrue(other.equals(victim) || !cluster.node(other).state().isFail(),
+                        other + " " + cluster.node(other).state().display());
             }
             Timeline timeline = Timeline.of(cluster, jobId);
             Timeline.Event replacement = timeline.only(Timeline.Kind.REPLACEMENT);
@@ -155,12 +156,12 @@ class GpuFaultRecoveryIT {
             assertTrue(output.contains("SRUN_EXIT=0"), output);
             // The re-run on the spare; srun may first be refused while the nodes re-register (NOT_STARTED).
             assertTrue(output.contains(" node=node3 list=node[1,3] mnode=node1\n"), output);
-            Node marked = node("node2");
+            Node marked = cluster.node("node2");
             assertTrue(marked.state().isFail(), marked.state().display());
             String reason = marked.reason().map(NodeReason::text).orElse("");
             assertTrue(reason.startsWith("Action:Reboot Xid 79 GPU PCI:0000:3b:00"), "the agent's own mark: " + reason);
             for (String other : List.of("node1", "node3", "node4")) {
-                assertFalse(node(other).state().isFail(), other + " " + node(other).state().display());
+                assertFalse(cluster.node(other).state().isFail(), other + " " + cluster.node(other).state().display());
             }
             Timeline timeline = Timeline.of(cluster, jobId);
             assertEquals(List.of("in-job-spare", "node2"), List.of(timeline.only(Timeline.Kind.REPLACEMENT).detail("path"),
@@ -202,9 +203,9 @@ class GpuFaultRecoveryIT {
             Instant faultAt = Instant.now();
             cluster.gpuFault("node2", 48);
             Wait.until("node2's agent to mark it", Duration.ofSeconds(30), () ->
-                    node("node2").state().isFail() ? Optional.of(true) : Optional.empty());
+                    cluster.node("node2").state().isFail() ? Optional.of(true) : Optional.empty());
             long markedMs = (System.nanoTime() - injected) / 1_000_000;
-            String reason = node("node2").reason().map(NodeReason::text).orElse("");
+            String reason = cluster.node("node2").reason().map(NodeReason::text).orElse("");
             assertTrue(reason.startsWith("Action:Reboot gpu check: GPU 0 (00000000:3B:00.0): 1 uncorrected ECC errors"),
                     "nvidia-smi's evidence in the reason: " + reason);
             // The fault kills node2's task too, unless the supervisor, finding node2 taken out of
@@ -222,7 +223,7 @@ class GpuFaultRecoveryIT {
                     "autoresume_agent_gpu_checks_total{check=\"gpu\",result=\"passed\"}");
             assertTrue(checked >= 2, "node1's agent ran its GPU check " + checked + " times");
             for (String other : List.of("node1", "node3", "node4")) {
-                assertFalse(node(other).state().isFail(), other + " " + node(other).state().display());
+                assertFalse(cluster.node(other).state().isFail(), other + " " + cluster.node(other).state().display());
             }
             FaultMatrix.row("gpu-fault-smi-only", faultAt, timeline, done.state().name());
             System.out.printf("fault only nvidia-smi shows, on node2: marked %d ms after the fault%n", markedMs);
@@ -253,9 +254,5 @@ class GpuFaultRecoveryIT {
         cluster.gpuRepair(node);
         cluster.run(List.of("scontrol", "update", "nodename=" + node, "state=resume"));
         SupervisedSteps.stop(supervised);
-    }
-
-    private static Node node(String name) {
-        return cluster.slurm().node(name).orElseThrow(() -> new AssertionError("no node " + name));
     }
 }

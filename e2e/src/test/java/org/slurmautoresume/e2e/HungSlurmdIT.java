@@ -46,19 +46,19 @@ class HungSlurmdIT {
             Instant frozen = Instant.now();
             assertEquals(0, cluster.freezeSlurmd("node2").exitCode());
             // What a plain connect to slurmd says of it: alive.
-            assertEquals(Optional.empty(), new TcpNodeProber(Duration.ofSeconds(1)).unreachable(node(cluster, "node2")));
+            assertEquals(Optional.empty(), new TcpNodeProber(Duration.ofSeconds(1)).unreachable(cluster.node("node2")));
 
             Job done = cluster.waitForJobEnd(id, Duration.ofSeconds(240));
             String output = cluster.jobOutput(id);
             assertEquals(JobState.COMPLETED, done.state(), output);
             assertTrue(output.contains("attempt=2 node=node1 list=node[1,3]"), output);
             assertTrue(output.contains("attempt=2 node=node3 list=node[1,3]"), output);
-            Node marked = node(cluster, "node2");
+            Node marked = cluster.node("node2");
             assertTrue(marked.state().isFail(), marked.state().display());
             String reason = marked.reason().map(NodeReason::text).orElse("");
             assertTrue(reason.startsWith("Action:Reboot slurmd check"), reason);
             for (String other : List.of("node1", "node3", "node4")) {
-                assertFalse(node(cluster, other).state().isFail(), other + " " + node(cluster, other).state().display());
+                assertFalse(cluster.node(other).state().isFail(), other + " " + cluster.node(other).state().display());
             }
             // node1's agent asked its own slurmd all along and never found it silent.
             assertEquals(0.0, LocalAgent.sample(supervised.agent().scrapeMetrics(),
@@ -82,9 +82,5 @@ class HungSlurmdIT {
             node2Agent.stop();
             SupervisedSteps.stop(supervised);
         }
-    }
-
-    private static Node node(LocalCluster cluster, String name) {
-        return cluster.slurm().node(name).orElseThrow(() -> new AssertionError("no node " + name));
     }
 }

@@ -22,6 +22,7 @@ import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.exec.CommandRunner;
 import org.slurmautoresume.slurm.exec.CommonsExecCommandRunner;
 import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.client.SlurmClient;
 
 /**
@@ -214,6 +215,11 @@ final class LocalCluster {
 
     SlurmClient slurm() {
         return new SlurmClient(runner);
+    }
+
+    /** The node as Slurm has it now; a name Slurm does not know fails the test. */
+    Node node(String name) {
+        return slurm().node(name).orElseThrow(() -> new AssertionError("no node " + name));
     }
 
     CommandResult run(List<String> argv) {

@@ -33,14 +33,11 @@ class XidWatchIT {
         cluster = LocalCluster.get();
     }
 
-    private static Node node(String name) {
-        return cluster.slurm().node(name).orElseThrow(() -> new AssertionError("no node " + name));
-    }
-
     /** A node nothing runs on and nobody marked, so what the test sees is its own doing. */
     private static String idleNode() {
         return Wait.until("an idle node", Duration.ofSeconds(120), () -> cluster.nodeNames().stream()
-                .filter(name -> node(name).state().base().equals("IDLE") && node(name).state().isSchedulable())
+                .filter(name -> cluster.node(name).state().base().equals("IDLE")
+                        && cluster.node(name).state().isSchedulable())
                 .reduce((first, second) -> second));
     }
 
@@ -67,7 +64,7 @@ class XidWatchIT {
             long injected = System.nanoTime();
             cluster.gpuFault(victim, 79);
             Node marked = Wait.until(victim + " marked by its agent", Duration.ofSeconds(30), () -> {
-                Node n = node(victim);
+                Node n = cluster.node(victim);
                 return n.state().isFail() ? Optional.of(n) : Optional.empty();
             });
             System.out.printf("XidWatchIT: Xid 79 injected -> %s FAIL seen in Slurm after %d ms%n", victim,
@@ -76,7 +73,7 @@ class XidWatchIT {
             assertTrue(reason.startsWith("Action:Reboot Xid 79 GPU PCI:0000:3b:00"), reason);
             for (String other : cluster.nodeNames()) {
                 if (!other.equals(victim)) {
-                    assertFalse(node(other).reason().map(r -> r.text().contains("Xid")).orElse(false),
+                    assertFalse(cluster.node(other).reason().map(r -> r.text().contains("Xid")).orElse(false),
                             other + " was marked for " + victim + "'s Xid");
                 }
             }
@@ -100,7 +97,7 @@ class XidWatchIT {
             Wait.until("the agent to count the Xid", Duration.ofSeconds(30), () -> LocalAgent.sample(
                     agent.scrapeMetrics(), "autoresume_agent_xids_total{class=\"application\"}") >= before + 1.0
                     ? Optional.of(true) : Optional.empty());
-            assertTrue(node(node).state().isSchedulable(), node(node).state().display());
+            assertTrue(cluster.node(node).state().isSchedulable(), cluster.node(node).state().display());
             assertEquals(0.0, LocalAgent.sample(agent.scrapeMetrics(), "autoresume_nodes_marked_total{action=\"reboot\"}"));
         } finally {
             agent.stop();
@@ -138,7 +135,7 @@ class XidWatchIT {
             Wait.until("the agent to read past the forged record", Duration.ofSeconds(30), () -> LocalAgent.sample(
                     agent.scrapeMetrics(), "autoresume_agent_kernel_log_sequence") >= forged
                     ? Optional.of(true) : Optional.empty());
-            assertTrue(node(node).state().isSchedulable(), node(node).state().display());
+            assertTrue(cluster.node(node).state().isSchedulable(), cluster.node(node).state().display());
             String scrape = agent.scrapeMetrics();
             for (String xidClass : List.of("reset", "isolate", "application", "unknown")) {
                 assertEquals(0.0, LocalAgent.sample(scrape, "autoresume_agent_xids_total{class=\"" + xidClass + "\"}"));
