@@ -109,7 +109,7 @@ final class OwnNodeWatches {
         if (gpuTools != null && !Files.isDirectory(gpuTools)) {
             throw new CliException(ExitCode.USAGE, "--gpu-tools: not a directory: " + gpuTools);
         }
-        String path = context.environment().getOrDefault("PATH", ToolLocator.FALLBACK_PATH);
+        String path = searchPath(context);
         ToolLocator tools = new ToolLocator(gpuTools == null ? path : gpuTools.toAbsolutePath() + ":" + path);
         if (gpuCheckEverySeconds == 0 || (tools.find("nvidia-smi").isEmpty() && tools.find("dcgmi").isEmpty())) {
             return Optional.empty();
@@ -138,7 +138,7 @@ final class OwnNodeWatches {
             return Optional.empty();
         }
         OwnNodeMarker marker = ownNodeMarker(context, "--slurmd-check-every", metrics, verdict);
-        ToolLocator tools = new ToolLocator(context.environment().getOrDefault("PATH", ToolLocator.FALLBACK_PATH));
+        ToolLocator tools = new ToolLocator(searchPath(context));
         HealthContext checks = new HealthContext(context.toolRunner(), tools, HealthSettings.defaults(),
                 OptionalInt::empty);
         return Optional.of(NodeCheckWatch.start(NodeCheckWatch.Kind.SLURMD, List.of(new SlurmdCheck(marker.node())),
@@ -162,6 +162,11 @@ final class OwnNodeWatches {
             ownNodeMarker = new OwnNodeMarker(name, context.slurm(riding), new SlurmControl(riding), metrics, verdict);
         }
         return ownNodeMarker;
+    }
+
+    /** Where the watches look for their tools: the agent's PATH, or the fallback where it has none. */
+    private static String searchPath(CliContext context) {
+        return context.environment().getOrDefault("PATH", ToolLocator.FALLBACK_PATH);
     }
 
     /** The gpu Gres Slurm has for the node: what nvidia-smi's count is compared with; empty when unknown. */
