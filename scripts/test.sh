@@ -44,7 +44,13 @@ stop_clusters() {
     fi
   fi
 }
-trap stop_clusters EXIT
+started="$(date +%s)"
+# Last in the log, where a CI log that keeps only its tail still shows it: why tests failed.
+finish() {
+  stop_clusters
+  python3 "$repo/scripts/failure-digest.py" "$repo" "$started" || true
+}
+trap finish EXIT
 
 cd "$repo"
 # The cluster's node and partition lines are written by the toolkit's own
