@@ -57,7 +57,7 @@ final class NodeVerdicts {
                     anyAgent |= ((LivenessProber) prober).hasAgent(nodes.get(i));
                 }
                 if (!saying.isEmpty()) {
-                    List<Node> out = slurm.nodes(Hostlist.compress(saying)).stream().filter(StepWatch::outForAFault)
+                    List<Node> out = slurm.nodes(Hostlist.compress(saying)).stream().filter(NodeStateRead::outForAFault)
                             .toList();
                     if (!out.isEmpty()) {
                         return out;
@@ -88,6 +88,6 @@ final class NodeVerdicts {
     /** The reason an application failure turned node fault gives. */
     static String reason(List<Node> nodes) {
         return "the agent of " + Hostlist.compress(nodes.stream().map(Node::name).toList())
-                + " marked it after the attempt failed: " + StepWatch.describe(nodes);
+                + " marked it after the attempt failed: " + NodeStateRead.describe(nodes);
     }
 }

@@ -5,7 +5,6 @@ import org.slurmautoresume.slurm.client.SlurmControl;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.SlurmConfig;
 import org.slurmautoresume.slurm.model.Node;
-import org.slurmautoresume.slurm.model.StepId;
 import org.slurmautoresume.slurm.model.JobId;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -17,10 +16,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.slurmautoresume.agent.protocol.AgentClient;
-import org.slurmautoresume.agent.protocol.AgentException;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.env.JobEnvironment;
 import org.slurmautoresume.slurm.env.JobEnvironmentResolver;
@@ -28,7 +25,6 @@ import org.slurmautoresume.slurm.exec.CommandRequest;
 import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.exec.CommandRunner;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
-import org.slurmautoresume.slurm.model.Step;
 import org.slurmautoresume.supervisor.policy.Decision;
 import org.slurmautoresume.supervisor.policy.Fault;
 import org.slurmautoresume.supervisor.policy.FaultKind;
@@ -43,7 +39,7 @@ import org.slurmautoresume.supervisor.rules.RuleViolation;
  * keeper of what the next attempt inherits: the repaired job's variables and whether it must
  * share the failed step's resources.
  */
-final class RestartActions implements StepWatch.SlurmdFindings {
+final class RestartActions {
 
     /**
      * How long srun may take to end by itself after its step was cancelled for a dead node,
@@ -69,15 +65,11 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     private final Optional<RestartHistoryFile> historyFile;
     /** True once the supervisor was told to stop: a repair waiting for nodes gives up. */
     private final BooleanSupplier stopRequested;
-    /** Nodes the slurmd watch had marked before it ended the current attempt's step. */
-    private final AtomicReference<List<String>> markedByWatch = new AtomicReference<>(List.of());
-    /** What the watch found about those nodes, in words: set with {@link #markedByWatch}. */
-    private volatile String watchFinding = "";
-    /** When the fault was confirmed; set before every read, never at construction (zone rules cost 40 ms before srun). */
-    private volatile LocalDateTime faultConfirmedAt;
+    /** What ends a step while it runs, for nodes its watch found gone; it knows what it marked. */
+    private final WatchResponse watchResponse;
     private volatile Map<String, String> freshVariables = Map.of();
     private volatile boolean overlapNextAttempt;
-    /** Whether this attempt's faulty nodes were marked FAIL already (by the watch or by recovery). */
+    /** Whether this attempt's faulty nodes were marked FAIL already by recovery (the watch's: see watchResponse). */
     private volatile boolean faultyMarked;
     /** The end of the node-fault path when no repair is left. */
     private final NodeFaultRequeue fallback;
@@ -106,11 +98,14 @@ final class RestartActions implements StepWatch.SlurmdFindings {
         this.stopRequested = stopRequested;
         this.fallback = new NodeFaultRequeue(slurm, control, spareRecovery, settings.nodeFaultFallback(), log, timeline,
                 stopRequested);
+        // A job to be requeued keeps its size; any other loses the node, or cannot end while it is dead.
+        this.watchResponse = new WatchResponse(this::watcher, marked -> active().isPresent()
+                && (noRepairFor(marked).isEmpty() || !requeueAtEnd), () -> agentAway, control, pause, log, timeline);
     }
 
     /** The slurmd probes for a step watch: with recovery, in-job spares, or a requeue to follow (node marked, before SlurmdTimeout). */
     Optional<StepWatch.SlurmdFindings> slurmdFindings() {
-        return watcher().isPresent() ? Optional.of(this) : Optional.empty();
+        return watcher().isPresent() ? Optional.of(watchResponse) : Optional.empty();
     }
 
     /**
@@ -162,19 +157,18 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     }
 
     void beginAttempt() {
-        markedByWatch.set(List.of());
-        watchFinding = "";
+        watchResponse.beginAttempt();
         faultyMarked = false;
     }
 
     /** The nodes the slurmd watch marked during this attempt, after which it ended the step; empty if none. */
     List<String> markedByWatch() {
-        return markedByWatch.get();
+        return watchResponse.marked();
     }
 
     /** What the watch found about the nodes it marked ("slurmd of node2 stopped answering"); empty if none. */
     String watchFinding() {
-        return watchFinding;
+        return watchResponse.finding();
     }
 
     /** The node list, sizes and master for the next attempt: the first attempt's until a repair. */
@@ -197,68 +191,6 @@ final class RestartActions implements StepWatch.SlurmdFindings {
     /** Whether the next srun must share the failed step's CPUs (--overlap). */
     boolean overlapNextAttempt() {
         return overlapNextAttempt;
-    }
-
-    @Override
-    public void watching(Step step) {
-        watcher().ifPresent(recovery -> recovery.recordJobNodesInBackground(step.jobId(), e -> {
-            if (agentAway.isEmpty()) { // one away at the start was said once, with the recovery paths
-                log.say("the agent did not record the job's nodes (" + e.getMessage() + ")");
-            }
-        }));
-    }
-
-    /**
-     * A node that stopped answering is confirmed and marked by the agent, and the step is ended
-     * at once (and the node dropped from the job) instead of waiting for slurmctld's SlurmdTimeout.
-     */
-    @Override
-    public void silent(Step step, Srun srun, List<String> suspects, List<String> gone, Instant found) {
-        String why = StepWatch.PROBE_MISSES + " probes in a row missed" + (gone.isEmpty() ? ""
-                : " (" + Hostlist.compress(gone) + ": the agent and slurmd refused connections, probed every "
-                + StepWatch.GONE_PACE.toMillis() + " ms)");
-        timeline.record(EventHistory.Kind.DETECTION, OptionalLong.empty(), "source", "slurmd-probe", "nodes",
-                Hostlist.compress(suspects), "gone", Hostlist.compress(gone), "reason", why, "foundAt", found.toString());
-        log.say("slurmd of " + Hostlist.compress(suspects) + ": " + why);
-        endStepWithout(step, srun, suspects, "slurmd of " + Hostlist.compress(suspects) + " stopped answering");
-    }
-
-    @Override
-    public void markedOut(Step step, Srun srun, List<Node> marked) {
-        List<String> names = marked.stream().map(Node::name).toList();
-        String why = StepWatch.describe(marked);
-        timeline.record(EventHistory.Kind.DETECTION, OptionalLong.empty(), "source", "node-state", "nodes",
-                Hostlist.compress(names), "reason", why);
-        log.say("Slurm took " + why + " out of service while the step ran");
-        endStepWithout(step, srun, names, "Slurm took " + why + " out of service");
-    }
-
-    /** The agent confirms and marks, then the step is ended and the nodes dropped from the job. */
-    private void endStepWithout(Step step, Srun srun, List<String> suspects, String found) {
-        try {
-            NodeFaultRecovery recovery = watcher().orElseThrow();
-            pause.at(PhasePause.Phase.MARK);
-            List<String> marked = recovery.confirmAndMark(step.jobId(), suspects);
-            if (!marked.isEmpty() && srun.isAlive()) {
-                faultConfirmedAt = LocalDateTime.now();
-                watchFinding = found;
-                markedByWatch.set(List.copyOf(marked));
-                faultyMarked = true;
-                log.say("ending step " + step.fullId() + " now so it can run again without " + Hostlist.compress(marked));
-                long cancelled = System.nanoTime();
-                control.cancel(StepId.parse(step.fullId()));
-                // A job to be requeued keeps its size; any other loses the node, or cannot end while it is dead.
-                if (active().isPresent() && (noRepairFor(marked).isEmpty() || !requeueAtEnd)) {
-                    pause.at(PhasePause.Phase.SHRINK);
-                    recovery.dropNow(step.jobId(), marked);
-                }
-                SrunStopper.stop(srun, SRUN_GRACE.minusNanos(System.nanoTime() - cancelled));
-            }
-        } catch (AgentException e) {
-            log.say("the agent could not confirm the fault (" + e.getMessage() + ")");
-        } catch (RuntimeException e) {
-            log.say("could not drop " + Hostlist.compress(suspects) + " from the job yet (" + e.getMessage() + ")");
-        }
     }
 
     /** Ends a step a log rule fired on: a dump first when the decision asks for one, then scancel. */
@@ -291,7 +223,7 @@ final class RestartActions implements StepWatch.SlurmdFindings {
                 return requeue(decision, fault, what, end.status(), gate);
             default:
                 if (fault.kind() == FaultKind.NODE_FAULT && jobId.isPresent() && fallback.tryRequeue(jobId.get(),
-                        end.result().faultyNodes(), faultyMarked || !markedByWatch.get().isEmpty(),
+                        end.result().faultyNodes(), faultyMarked || !watchResponse.marked().isEmpty(),
                         what + "; " + RestartGate.whyNot(decision, fault.kind()))) {
                     return OptionalInt.of(end.status());
                 }
@@ -350,8 +282,9 @@ final class RestartActions implements StepWatch.SlurmdFindings {
         log.say("node fault: " + result.reason());
         String job = jobId.get().toString();
         try {
-            if (markedByWatch.get().isEmpty()) {
-                faultConfirmedAt = LocalDateTime.now();
+            // When the fault was confirmed: taken here, never at construction (zone rules cost 40 ms before srun).
+            LocalDateTime faultConfirmedAt = watchResponse.confirmedAt().orElseGet(LocalDateTime::now);
+            if (watchResponse.marked().isEmpty()) {
                 pause.at(PhasePause.Phase.MARK);
                 recovery.get().confirmAndMark(job, result.faultyNodes());
             }

@@ -5,18 +5,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
-import org.slurmautoresume.slurm.client.NodeMark;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.client.SlurmException;
 import org.slurmautoresume.slurm.exec.DebugLogging;
@@ -76,8 +70,6 @@ final class StepWatch {
      * seconds, while the cost to slurmctld stays one RPC per running supervised step per interval.
      */
     static final int STATE_EVERY_PROBES = 3;
-    /** How long a probe round waits for Slurm's view of the nodes (an scontrol takes tens of ms). */
-    private static final Duration STATE_READ_WAIT = Duration.ofSeconds(2);
     /** How long the end of an attempt waits for a rule violation's handler (dump grace included elsewhere). */
     private static final Duration HANDLER_JOIN = Duration.ofSeconds(30);
 
@@ -99,9 +91,8 @@ final class StepWatch {
     private final AtomicBoolean handedOn = new AtomicBoolean();
     private Thread lookup;
     private volatile Thread probes;
-    /** The read of the nodes' states in flight, if any (see {@link #markedOut}); probe thread only. */
-    private CompletableFuture<List<String>> stateRead;
-    private volatile Thread stateReader;
+    /** Slurm's view of the watched nodes, read beside the probes; null until the watch starts. */
+    private volatile NodeStateRead stateRead;
 
     /**
      * @param findings   empty when no recovery is configured: then no slurmd is probed
@@ -260,7 +251,8 @@ final class StepWatch {
     private void watch(Srun srun, List<Node> nodes, Supplier<Optional<Step>> step, SlurmdFindings to) {
         String nodeList = Hostlist.compress(nodes.stream().map(Node::name).toList());
         timeline.record(EventHistory.Kind.WATCH, java.util.OptionalLong.empty(), "nodes", nodeList);
-        Map<String, Node> lastRead = new ConcurrentHashMap<>();
+        NodeStateRead states = new NodeStateRead(slurm, nodeList);
+        stateRead = states;
         NodeProber probing = prober.get();
         new SlurmdWatch(probing, PROBE_INTERVAL, GONE_PACE, PROBE_MISSES).watch(nodes, srun::isAlive, suspects -> {
             Instant found = Instant.now();
@@ -270,9 +262,9 @@ final class StepWatch {
                 handedOn.set(true);
                 to.silent(s, srun, suspects, gone, found);
             });
-        }, () -> markedOut(nodeList, lastRead), STATE_EVERY_PROBES, marked -> step.get().ifPresent(s -> {
+        }, states::markedOut, STATE_EVERY_PROBES, marked -> step.get().ifPresent(s -> {
             handedOn.set(true);
-            to.markedOut(s, srun, marked.stream().map(lastRead::get).toList());
+            to.markedOut(s, srun, states.lastRead(marked));
         }));
     }
 
@@ -301,66 +293,6 @@ final class StepWatch {
     }
 
     /**
-     * The step's nodes Slurm now has out of service for a fault; none when it cannot be asked.
-     * The read runs on a thread of its own and is waited for a short while: while slurmctld is
-     * away it waits for the controller, and the probes, which need none, must go on meanwhile.
-     */
-    private List<String> markedOut(String nodeList, Map<String, Node> lastRead) {
-        CompletableFuture<List<String>> read = stateRead;
-        if (read == null) {
-            read = new CompletableFuture<>();
-            CompletableFuture<List<String>> into = read;
-            stateReader = daemon(() -> into.complete(readMarkedOut(nodeList, lastRead)), "node-state-read");
-            stateRead = read;
-        }
-        try {
-            List<String> out = read.get(STATE_READ_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-            stateRead = null;
-            return out;
-        } catch (TimeoutException e) {
-            return List.of();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return List.of();
-        } catch (ExecutionException e) {
-            stateRead = null;
-            return List.of();
-        }
-    }
-
-    private List<String> readMarkedOut(String nodeList, Map<String, Node> lastRead) {
-        try {
-            List<String> out = new ArrayList<>();
-            for (Node node : slurm.nodes(nodeList)) {
-                lastRead.put(node.name(), node);
-                if (outForAFault(node)) {
-                    out.add(node.name());
-                }
-            }
-            return out;
-        } catch (RuntimeException e) {
-            DebugLogging.debug(StepWatch.class, "cannot read the step's nodes: {}", e.getMessage());
-            return List.of();
-        }
-    }
-
-    /** "node2 MIXED+FAIL (Action:Reboot Xid 79 ...)" for each node, for the log and the timeline. */
-    static String describe(List<Node> nodes) {
-        return nodes.stream().map(n -> n.name() + " " + n.state().display()
-                + n.reason().map(r -> " (" + r.text() + ")").orElse("")).collect(Collectors.joining("; "));
-    }
-
-    /**
-     * Down (Slurm kills its jobs anyway), or failing/draining with the toolkit's Action reason.
-     * An administrator's plain drain lets running work finish, so it does not end the step.
-     */
-    static boolean outForAFault(Node node) {
-        boolean action = node.reason().map(r -> r.isAction(NodeMark.Action.REPLACE.word())
-                || r.isAction(NodeMark.Action.REBOOT.word())).orElse(false);
-        return node.state().isDown() || (action && (node.state().isFail() || node.state().isDrain()));
-    }
-
-    /**
      * srun exited with {@code status}: stops the rules (waiting for a violation's handler), the
      * lookup and the probes. A failed attempt waits for the lookup, whose hosts are evidence; a
      * handler of silent nodes is waited for, never interrupted: its scontrol would die mid-update
@@ -375,9 +307,9 @@ final class StepWatch {
         if (status != 0) {
             lookup.join(JOIN_MS);
         }
-        Thread reader = stateReader;
-        if (reader != null) {
-            reader.interrupt();
+        NodeStateRead states = stateRead;
+        if (states != null) {
+            states.stop();
         }
         Thread probing = probes;
         if (probing == null) {
@@ -401,7 +333,7 @@ final class StepWatch {
         return Optional.ofNullable(found.get());
     }
 
-    private static Thread daemon(Runnable task, String name) {
+    static Thread daemon(Runnable task, String name) {
         Thread thread = new Thread(task, name);
         thread.setDaemon(true);
         thread.start();

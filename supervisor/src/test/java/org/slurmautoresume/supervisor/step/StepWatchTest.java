@@ -203,6 +203,6 @@ class StepWatchTest {
     void aNodeEndsTheStepWhenSlurmHasItOutForAFault(String state, String reason, boolean out) {
         Node node = new org.slurmautoresume.slurm.parse.NodeParser().parse("NodeName=node2 NodeAddr=127.0.0.1 Port=17002"
                 + " State=" + state + (reason == null ? "" : " Reason=" + reason + " [root@2026-11-24T17:00:00]"));
-        assertEquals(out, StepWatch.outForAFault(node), node.toString());
+        assertEquals(out, NodeStateRead.outForAFault(node), node.toString());
     }
 }

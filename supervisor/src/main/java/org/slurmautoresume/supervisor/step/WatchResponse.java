@@ -1,0 +1,133 @@
+package org.slurmautoresume.supervisor.step;
+
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.slurmautoresume.agent.protocol.AgentException;
+import org.slurmautoresume.slurm.client.SlurmControl;
+import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.model.Step;
+import org.slurmautoresume.slurm.model.StepId;
+import org.slurmautoresume.supervisor.recovery.NodeFaultRecovery;
+
+/**
+ * What the supervisor does while a step still runs and its watch finds nodes gone: a slurmd
+ * that fell silent, or a node Slurm took out of service. The agent confirms and marks them, the
+ * step is ended at once (instead of after slurmctld's SlurmdTimeout) and, where the job is to
+ * run again or end, the nodes are dropped from it. Keeps, for the end of the attempt, which
+ * nodes it marked, what it found and when.
+ */
+final class WatchResponse implements StepWatch.SlurmdFindings {
+
+    private final Supplier<Optional<NodeFaultRecovery>> watcher;
+    /** Whether the job is to lose these marked nodes at once (else it keeps its size for a requeue). */
+    private final Predicate<List<String>> shrinkNow;
+    /** Why no agent answered when the job's recovery paths were learnt; empty when one did. */
+    private final Supplier<Optional<String>> agentAway;
+    private final SlurmControl control;
+    private final PhasePause pause;
+    private final SupervisorLog log;
+    private final JobTimeline timeline;
+    private volatile List<String> marked = List.of();
+    private volatile String finding = "";
+    private volatile LocalDateTime confirmedAt;
+
+    WatchResponse(Supplier<Optional<NodeFaultRecovery>> watcher, Predicate<List<String>> shrinkNow,
+                  Supplier<Optional<String>> agentAway, SlurmControl control, PhasePause pause, SupervisorLog log,
+                  JobTimeline timeline) {
+        this.watcher = watcher;
+        this.shrinkNow = shrinkNow;
+        this.agentAway = agentAway;
+        this.control = control;
+        this.pause = pause;
+        this.log = log;
+        this.timeline = timeline;
+    }
+
+    /** A new attempt: nothing marked by its watch yet. */
+    void beginAttempt() {
+        marked = List.of();
+        finding = "";
+        confirmedAt = null;
+    }
+
+    /** The nodes the watch marked during this attempt, after which it ended the step; empty if none. */
+    List<String> marked() {
+        return marked;
+    }
+
+    /** What the watch found about the nodes it marked ("slurmd of node2 stopped answering"); empty if none. */
+    String finding() {
+        return finding;
+    }
+
+    /** When the agent confirmed what the watch found; empty unless it marked nodes this attempt. */
+    Optional<LocalDateTime> confirmedAt() {
+        return Optional.ofNullable(confirmedAt);
+    }
+
+    @Override
+    public void watching(Step step) {
+        watcher.get().ifPresent(recovery -> recovery.recordJobNodesInBackground(step.jobId(), e -> {
+            if (agentAway.get().isEmpty()) { // one away at the start was said once, with the recovery paths
+                log.say("the agent did not record the job's nodes (" + e.getMessage() + ")");
+            }
+        }));
+    }
+
+    /**
+     * A node that stopped answering is confirmed and marked by the agent, and the step is ended
+     * at once (and the node dropped from the job) instead of waiting for slurmctld's SlurmdTimeout.
+     */
+    @Override
+    public void silent(Step step, Srun srun, List<String> suspects, List<String> gone, Instant found) {
+        String why = StepWatch.PROBE_MISSES + " probes in a row missed" + (gone.isEmpty() ? ""
+                : " (" + Hostlist.compress(gone) + ": the agent and slurmd refused connections, probed every "
+                + StepWatch.GONE_PACE.toMillis() + " ms)");
+        timeline.record(EventHistory.Kind.DETECTION, OptionalLong.empty(), "source", "slurmd-probe", "nodes",
+                Hostlist.compress(suspects), "gone", Hostlist.compress(gone), "reason", why, "foundAt", found.toString());
+        log.say("slurmd of " + Hostlist.compress(suspects) + ": " + why);
+        endStepWithout(step, srun, suspects, "slurmd of " + Hostlist.compress(suspects) + " stopped answering");
+    }
+
+    @Override
+    public void markedOut(Step step, Srun srun, List<Node> nodes) {
+        List<String> names = nodes.stream().map(Node::name).toList();
+        String why = NodeStateRead.describe(nodes);
+        timeline.record(EventHistory.Kind.DETECTION, OptionalLong.empty(), "source", "node-state", "nodes",
+                Hostlist.compress(names), "reason", why);
+        log.say("Slurm took " + why + " out of service while the step ran");
+        endStepWithout(step, srun, names, "Slurm took " + why + " out of service");
+    }
+
+    /** The agent confirms and marks, then the step is ended and the nodes dropped from the job. */
+    private void endStepWithout(Step step, Srun srun, List<String> suspects, String found) {
+        try {
+            NodeFaultRecovery recovery = watcher.get().orElseThrow();
+            pause.at(PhasePause.Phase.MARK);
+            List<String> confirmed = recovery.confirmAndMark(step.jobId(), suspects);
+            if (!confirmed.isEmpty() && srun.isAlive()) {
+                confirmedAt = LocalDateTime.now();
+                finding = found;
+                marked = List.copyOf(confirmed);
+                log.say("ending step " + step.fullId() + " now so it can run again without " + Hostlist.compress(confirmed));
+                long cancelled = System.nanoTime();
+                control.cancel(StepId.parse(step.fullId()));
+                if (shrinkNow.test(confirmed)) {
+                    pause.at(PhasePause.Phase.SHRINK);
+                    recovery.dropNow(step.jobId(), confirmed);
+                }
+                SrunStopper.stop(srun, RestartActions.SRUN_GRACE.minusNanos(System.nanoTime() - cancelled));
+            }
+        } catch (AgentException e) {
+            log.say("the agent could not confirm the fault (" + e.getMessage() + ")");
+        } catch (RuntimeException e) {
+            log.say("could not drop " + Hostlist.compress(suspects) + " from the job yet (" + e.getMessage() + ")");
+        }
+    }
+}
