@@ -133,9 +133,10 @@ Commands:
         ECC, 64 row remap failure, 13 an application's fault, ...) on the GPU at PCI address
         ADDR (default 0000:3b:00) of NODE: one kernel record appended to NODE's kernel log,
         which an agent started with --xid-source `kernel-log NODE` follows, and the state of
-        NODE's stand-in nvidia-smi (`gpu-tools NODE`): 79 loses the GPU (nvidia-smi fails),
-        48 and 95 count an uncorrected ECC error (48: page retirement pending), 63 leaves a
-        row remap pending, 64 a failed one; others change nothing there. `up` (unless
+        NODE's stand-in nvidia-smi and dcgmi (`gpu-tools NODE`): 79 loses the GPU (nvidia-smi
+        fails), 48 and 95 count an uncorrected ECC error (48: page retirement pending), 63
+        leaves a row remap pending, 64 a failed one; DCGM's health watches report all of
+        these and 74 (NVLink), which nvidia-smi does not show; others change nothing there. `up` (unless
         --no-resume) and `revive-node --fresh` clear them, `revive-node --boot` all but 64.
         The node's processes are untouched: a real job would see CUDA errors, kill its tasks
         to model that.
@@ -147,11 +148,12 @@ Commands:
   kernel-log NODE
         Print the path of NODE's simulated kernel log (created empty, root-only, if missing).
   gpu-tools NODE
-        Print the directory holding NODE's stand-in nvidia-smi (GPU shape), for an agent's
-        --gpu-tools: it lists NODE's GPUs (GPU 0 on PCI 0000:3b:00) with what gpu-fault
-        injected, in the form of the real one's answers (docs/health-checks.md).
+        Print the directory holding NODE's stand-in nvidia-smi and dcgmi (GPU shape), for an
+        agent's --gpu-tools: they list NODE's GPUs (GPU 0 on PCI 0000:3b:00) with what
+        gpu-fault injected, in the form of the real ones' answers (docs/health-checks.md);
+        dcgmi answers `health -c` only.
   gpu-repair NODE
-        A technician reset or swapped NODE's GPUs: its stand-in nvidia-smi forgets every
+        A technician reset or swapped NODE's GPUs: its stand-in tools forget every
         fault gpu-fault injected (the node's state in Slurm is left as it is).
   set-slurmd-timeout S
         Change SlurmdTimeout of the running cluster in place (`scontrol reconfigure`; jobs

@@ -11,6 +11,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobState;
@@ -179,14 +180,20 @@ class GpuFaultRecoveryIT {
     }
 
     /**
-     * A fault only nvidia-smi shows: the kernel log the agents follow stays silent (their Xid watch
-     * is off), and node2's GPU 0 reports an uncorrected ECC error with a page retirement pending.
-     * node2's agent finds it with its periodic GPU check, confirms it one check later and marks
-     * node2 for a reboot with nvidia-smi's evidence; the step moves to the spare. node1's agent,
-     * checking its own sound GPUs the same way, leaves node1 alone.
+     * A fault the kernel log the agents follow does not show (their Xid watch is off), found by
+     * the agent's periodic GPU checks on node2's stand-in tools: Xid 48 leaves an uncorrected ECC
+     * error with a page retirement pending, which nvidia-smi (and DCGM) report; Xid 74, an
+     * NVLink error, shows only in DCGM's health watches, nvidia-smi's queries staying clean.
+     * node2's agent finds it, confirms it one check later and marks node2 for a reboot with the
+     * check's evidence; the step moves to the spare. node1's agent, checking its own sound GPUs
+     * the same way, leaves node1 alone.
      */
-    @Test
-    void aFaultOnlyNvidiaSmiShowsIsFoundByTheAgentsGpuCheck() throws Exception {
+    @ParameterizedTest(name = "Xid {0}, found by the {1} check")
+    @CsvSource(delimiter = ';', value = {
+        "48;gpu;Action:Reboot gpu check: GPU 0 (00000000:3B:00.0): 1 uncorrected ECC errors;gpu-fault-smi-only",
+        "74;dcgm;Action:Reboot dcgm check: DCGM health Failure;gpu-fault-dcgm-only"})
+    void aFaultTheKernelLogDoesNotShowIsFoundByTheAgentsGpuCheck(int xid, String check, String reasonStart,
+                                                                 String matrixRow) throws Exception {
         for (String node : List.of("node1", "node2")) {
             assertTrue(cluster.gpuRepair(node).succeeded(), "sound GPUs to begin with"); // whatever ran before
         }
@@ -201,13 +208,12 @@ class GpuFaultRecoveryIT {
             jobId = supervised.stepWithSpare(cluster, FIRST_START);
             long injected = System.nanoTime();
             Instant faultAt = Instant.now();
-            cluster.gpuFault("node2", 48);
+            cluster.gpuFault("node2", xid);
             Wait.until("node2's agent to mark it", Duration.ofSeconds(30), () ->
                     cluster.node("node2").state().isFail() ? Optional.of(true) : Optional.empty());
             long markedMs = (System.nanoTime() - injected) / 1_000_000;
             String reason = cluster.node("node2").reason().map(NodeReason::text).orElse("");
-            assertTrue(reason.startsWith("Action:Reboot gpu check: GPU 0 (00000000:3B:00.0): 1 uncorrected ECC errors"),
-                    "nvidia-smi's evidence in the reason: " + reason);
+            assertTrue(reason.startsWith(reasonStart), "the " + check + " check's evidence in the reason: " + reason);
             // The fault kills node2's task too, unless the supervisor, finding node2 taken out of
             // service, has already ended the step.
             cluster.crashTaskIfRunning("node2");
@@ -218,15 +224,16 @@ class GpuFaultRecoveryIT {
             Timeline timeline = Timeline.of(cluster, jobId);
             assertEquals(List.of("in-job-spare", "node2"), List.of(timeline.only(Timeline.Kind.REPLACEMENT).detail("path"),
                     timeline.only(Timeline.Kind.REPLACEMENT).faultyNodes()), timeline.toString());
-            // node1's agent checked its GPUs all along, found them sound, and marked nothing.
+            // node1's agent ran the same check on its sound GPUs all along, and marked nothing.
             double checked = LocalAgent.sample(node1Agent.scrapeMetrics(),
-                    "autoresume_agent_gpu_checks_total{check=\"gpu\",result=\"passed\"}");
-            assertTrue(checked >= 2, "node1's agent ran its GPU check " + checked + " times");
+                    "autoresume_agent_gpu_checks_total{check=\"" + check + "\",result=\"passed\"}");
+            assertTrue(checked >= 2, "node1's agent ran its " + check + " check " + checked + " times");
             for (String other : List.of("node1", "node3", "node4")) {
                 assertFalse(cluster.node(other).state().isFail(), other + " " + cluster.node(other).state().display());
             }
-            FaultMatrix.row("gpu-fault-smi-only", faultAt, timeline, done.state().name());
-            System.out.printf("fault only nvidia-smi shows, on node2: marked %d ms after the fault%n", markedMs);
+            FaultMatrix.row(matrixRow, faultAt, timeline, done.state().name());
+            System.out.printf("Xid %d on node2, found by the %s check: marked %d ms after the fault%n", xid, check,
+                    markedMs);
         } finally {
             if (jobId != null) {
                 cluster.run(List.of("scancel", jobId));

@@ -360,7 +360,7 @@ final class LocalCluster {
         return Path.of(clusterScript("kernel-log", node).stdout().strip());
     }
 
-    /** The directory of the node's stand-in nvidia-smi, for an agent's {@code --gpu-tools}. */
+    /** The directory of the node's stand-in nvidia-smi and dcgmi, for an agent's {@code --gpu-tools}. */
     Path gpuTools(String node) {
         return Path.of(clusterScript("gpu-tools", node).stdout().strip());
     }
