@@ -60,7 +60,12 @@ class ControllerOutageIT {
             waitUntilWatched(jobId);
             Instant[] killed = new Instant[1];
             Outage outage = slurmctldAway(() -> killed[0] = killNode2());
-            assertReplacedAfterTheOutage(jobId, "detection", killed[0], outage, phaseMetSurely("detection"));
+            // Not surely met: the supervisor's only Slurm calls in this phase are the node-state reads
+            // before the detection, which overlap the controller's stop; one that reached the stopping
+            // controller can wait and be answered after the restart without ever failing (seen on
+            // 24.11 in CI and in 1 of 3 runs by hand), and after the detection the supervisor waits
+            // for the agent's mark, not for Slurm.
+            assertReplacedAfterTheOutage(jobId, "detection", killed[0], outage, false);
         } finally {
             putBack(jobId);
         }
@@ -190,7 +195,8 @@ class ControllerOutageIT {
     /**
      * Whether the supervisor's own Slurm calls surely met the outage: at the mark only the agent
      * does (the supervisor may find the controller back when it reads again). With a backup in
-     * standby clients wait (SlurmctldTimeout/2) instead of failing, so nothing is sure.
+     * standby clients wait (SlurmctldTimeout/2) instead of failing, so nothing is sure. (At
+     * detection the calls overlap the stop itself: see that test.)
      */
     private static boolean phaseMetSurely(String phase) {
         return !phase.equals("mark") && !backupConfigured();
