@@ -124,6 +124,17 @@ final class AgentCommand implements Callable<Integer> {
                 + " for supervisors). 0: do not listen. Default: ${DEFAULT-VALUE} (privileged: no user can take it).")
     private int livenessPort;
 
+    @Option(names = "--check-port", paramLabel = "PORT", defaultValue = "" + LivenessProber.DEFAULT_CHECK_PORT,
+            description = "With the GPU checks on (--gpu-check-every): greet every TCP connection to PORT, as the"
+                + " liveness port does, but only after a round of the GPU checks run out of turn (at most one per"
+                + " 2 s however many ask; a fault found is confirmed 0.5 s later and marks the node), or 2.5 s."
+                + " A supervisor whose step failed on nodes Slurm calls healthy asks every step node here, so a"
+                + " GPU fault the periodic checks would find only later still moves the step (docs/health-checks.md)."
+                + " Nothing is read from the peer. Nodes whose slurmd listens on another port than 6818 use PORT"
+                + " plus the difference, as for --liveness-port. 0: do not listen. Default: ${DEFAULT-VALUE}"
+                + " (privileged: no user can take it; AUTORESUME_CHECK_PORT for supervisors).")
+    private int checkPort;
+
     @Option(names = "--sweep-every", paramLabel = "SECONDS", defaultValue = "0",
             description = "Also run `autoresume sweep` every SECONDS (after the previous pass ended), so this node"
                 + " needs no timer for it: run it on one node, the controller. Each report goes to the audit log"
@@ -248,6 +259,9 @@ final class AgentCommand implements Callable<Integer> {
         Optional<LivenessListener> liveness = AgentLiveness.start(livenessPort, ownNode.givenName(), verdict, context,
                 spec.commandLine().getErr());
         liveness.ifPresent(listener -> stops.add("the liveness port", listener::close));
+        Optional<LivenessListener> freshChecks = gpuWatch.flatMap(watch -> AgentLiveness.startFresh(checkPort,
+                ownNode.givenName(), verdict, watch, context, spec.commandLine().getErr()));
+        freshChecks.ifPresent(listener -> stops.add("the fresh-check port", listener::close));
         if (sweepEverySeconds > 0) {
             SweepSchedule schedule = new SweepSchedule(Sweep.forPolicy(context.slurm(), context.runner(),
                     policyForSweeps, context::now), policyForSweeps,
@@ -260,6 +274,7 @@ final class AgentCommand implements Callable<Integer> {
                 + (sweepEverySeconds > 0 ? ", sweeping every " + sweepEverySeconds + " s" : "")
                 + ownNode.describe(gpuWatch.isPresent(), slurmdWatch.isPresent())
                 + liveness.map(l -> ", answering liveness probes on port " + l.port()).orElse(", no liveness port")
+                + freshChecks.map(l -> ", fresh GPU checks on port " + l.port()).orElse("")
                 + metricsServer.map(m -> ", metrics on http://" + hostForUrl(metricsAddress.get()) + ":" + m.getPort()
                         + "/metrics").orElse(""));
         err.flush();

@@ -191,6 +191,71 @@ class AgentFloodIT {
         assertTrue(log.contains("\\nFORGED-BY-USER"), log);
     }
 
+    /**
+     * A flood of the fresh-check port: the test user connects 300 times in 6 s to node1's, each
+     * connection asking node1's agent to run its GPU checks now. The askers share rounds: the
+     * checks run at most once per 2 s (NodeCheckWatch.ASK_GAP) however many ask, every asker
+     * within the bound is answered, and node1, whose GPUs are sound, is not marked.
+     */
+    @Test
+    void aFloodOfFreshCheckAsksRunsTheChecksAtMostOncePerGap() throws Exception {
+        assertTrue(cluster.gpuRepair("node1").succeeded(), "sound GPUs to begin with");
+        LocalAgent node1 = LocalAgent.start(cluster, cluster.clusterDir().resolve("agent-flood-it-fresh-"
+                + ProcessHandle.current().pid()), "--node", "node1", "--xid-source", "off", "--gpu-check-every", "600",
+                "--gpu-tools", cluster.gpuTools("node1").toString(), "--metrics-listen", "127.0.0.1:0");
+        try {
+            String rounds = "autoresume_agent_gpu_checks_total{check=\"gpu\",result=\"passed\"}";
+            double before = Wait.until("node1's agent's first round", Duration.ofSeconds(30), () -> {
+                double done = LocalAgent.sample(node1.scrapeMetrics(), rounds);
+                return done >= 1 ? Optional.of(done) : Optional.empty();
+            });
+            org.slurmautoresume.slurm.model.Node record = cluster.node("node1");
+            int port = org.slurmautoresume.slurm.probe.LivenessProber.port(
+                    org.slurmautoresume.slurm.probe.LivenessProber.DEFAULT_CHECK_PORT, record);
+            String asker = String.join("\n",
+                    "import socket, sys, threading, time",
+                    "host, port, n, seconds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])",
+                    "said = {}",
+                    "lock = threading.Lock()",
+                    "def ask():",
+                    "    try:",
+                    "        s = socket.create_connection((host, port), timeout=5)",
+                    "        s.settimeout(5)",
+                    "        line = s.makefile().readline().strip()",
+                    "        s.close()",
+                    "    except OSError:",
+                    "        line = ''",
+                    "    word = line.split()[-1] if line.startswith('autoresume-agent 1 node1 ') else 'none'",
+                    "    with lock:",
+                    "        said[word] = said.get(word, 0) + 1",
+                    "start = time.time()",
+                    "threads = []",
+                    "for i in range(n):",
+                    "    t = threading.Thread(target=ask)",
+                    "    t.start()",
+                    "    threads.append(t)",
+                    "    time.sleep(seconds / n)",
+                    "for t in threads:",
+                    "    t.join()",
+                    "print('ok=%d other=%d seconds=%.1f' % (said.get('ok', 0), n - said.get('ok', 0), time.time() - start))");
+            CommandResult sent = cluster.runAsTestUser(List.of("python3", "-c", asker, record.address(),
+                    String.valueOf(port), "300", "6"));
+            assertEquals(0, sent.exitCode(), sent.stdout() + sent.stderr());
+            Matcher m = Pattern.compile("ok=(\\d+) other=(\\d+) seconds=([0-9.]+)").matcher(sent.stdout().strip());
+            assertTrue(m.matches(), sent.stdout());
+            assertEquals(300, Integer.parseInt(m.group(1)), "every asker answered ok: " + sent.stdout());
+            double ran = LocalAgent.sample(node1.scrapeMetrics(), rounds) - before;
+            double seconds = Double.parseDouble(m.group(3));
+            long bound = (long) Math.ceil(seconds / 2) + 1;
+            System.out.printf("300 fresh-check asks in %.1f s ran node1's checks %.0f times (bound %d)%n", seconds, ran,
+                    bound);
+            assertTrue(ran >= 1 && ran <= bound, "rounds run for the flood: " + ran + ", at most " + bound);
+            assertFalse(cluster.node("node1").state().isFail(), cluster.node("node1").state().display());
+        } finally {
+            node1.stop();
+        }
+    }
+
     /** The client's class, copied where the test user can read it, run in a JVM as that user. */
     private static Process startFloodAsTestUser() throws IOException {
         Path classes = agent.socket().getParent().resolve("flood-classes");

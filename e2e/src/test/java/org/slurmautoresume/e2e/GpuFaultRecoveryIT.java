@@ -247,6 +247,65 @@ class GpuFaultRecoveryIT {
         }
     }
 
+    /**
+     * Diagnose before deciding, with a check no watch has run yet: node2's NVLink fails (Xid 74,
+     * which only DCGM's health watches show) and every rank dies of it at once. The agents' Xid
+     * watch is off and their GPU checks run every 10 minutes, so no agent has seen the fault when
+     * the attempt ends. The supervisor, settling what looks like an application failure, asks
+     * every step node's agent on its fresh-check port; node2's agent runs its checks now, finds
+     * DCGM's failure, confirms it and marks node2, and the step moves to the spare instead of the
+     * job ending FAILED (no application retries are configured).
+     */
+    @Test
+    void aFaultNoCheckHadSeenIsFoundByTheFreshCheckTheFailedAttemptAsksFor() throws Exception {
+        for (String node : List.of("node1", "node2")) {
+            assertTrue(cluster.gpuRepair(node).succeeded(), "sound GPUs to begin with");
+        }
+        SupervisedSteps supervised = SupervisedSteps.start(cluster, PREFIX, "--node", "node2", "--xid-source", "off",
+                "--gpu-check-every", "600", "--gpu-tools", cluster.gpuTools("node2").toString());
+        LocalAgent node1Agent = null;
+        String jobId = null;
+        try {
+            node1Agent = LocalAgent.start(cluster, supervised.plugstack().installDir().resolve("agent-node1"),
+                    "--node", "node1", "--xid-source", "off", "--gpu-check-every", "600",
+                    "--gpu-tools", cluster.gpuTools("node1").toString());
+            jobId = supervised.stepWithSpare(cluster, FIRST_START);
+            cluster.gpuFault("node2", 74);
+            Instant crashed = Instant.now();
+            // The framework aborts every rank on node2's CUDA error.
+            cluster.crashTask("node2");
+            cluster.crashTask("node1");
+            Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
+            String output = cluster.jobOutput(jobId);
+            assertEquals(JobState.COMPLETED, done.state(), output);
+            assertTrue(output.contains("attempt=2 node=node3 list=node[1,3]"), output);
+            Timeline timeline = Timeline.of(cluster, jobId);
+            Timeline.Event ended = timeline.all(Timeline.Kind.ATTEMPT_ENDED).get(0);
+            Timeline.Event detection = timeline.only(Timeline.Kind.DETECTION);
+            assertEquals("NODE_FAULT", ended.detail("outcome"), timeline.toString());
+            assertEquals("agent-verdict", detection.detail("source"), timeline.toString());
+            assertEquals("node2", detection.detail("nodes"), timeline.toString());
+            // Diagnosed within the supervisor's bound for asking (3 s) after the ranks died, and the
+            // step on the spare soon after.
+            Duration diagnosed = Duration.between(crashed, detection.at());
+            Duration runningAgain = Duration.between(crashed, timeline.last(Timeline.Kind.LAUNCH).at());
+            assertTrue(diagnosed.compareTo(Duration.ofSeconds(5)) <= 0, "diagnosed " + diagnosed + " after the crash");
+            String reason = cluster.node("node2").reason().map(NodeReason::text).orElse("");
+            assertTrue(reason.startsWith("Action:Reboot dcgm check: DCGM health Failure"), reason);
+            for (String other : List.of("node1", "node3", "node4")) {
+                assertFalse(cluster.node(other).state().isFail(), other + " " + cluster.node(other).state().display());
+            }
+            FaultMatrix.row("gpu-fault-fresh-check", crashed, timeline, done.state().name());
+            System.out.printf("fresh check: node2 diagnosed %d ms after its ranks were killed, the step running again"
+                    + " at %d ms%n", diagnosed.toMillis(), runningAgain.toMillis());
+        } finally {
+            if (node1Agent != null) {
+                node1Agent.stop();
+            }
+            putBack(jobId, "node2", supervised);
+        }
+    }
+
     /** The plugin, and as the supervisors' agent the agent of {@code node}, watching that node's kernel log. */
     private static SupervisedSteps watchingItsKernelLog(String node) {
         return SupervisedSteps.start(cluster, PREFIX, "--node", node, "--xid-source", cluster.kernelLog(node).toString(),

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +39,14 @@ public final class NodeCheckWatch implements Closeable {
     /** A reason stays readable in sinfo and far below Slurm's limits; our own words come first. */
     static final int MAX_DETAIL = 200;
     private static final Pattern COMMAND = Pattern.compile("`(?:[^`\\s]*/)?([^`/\\s]+)[^`]*`");
+    /** Asks from outside closer together than this share one round: the checks' cost stays bounded. */
+    static final Duration ASK_GAP = Duration.ofSeconds(2);
+    /**
+     * How soon a round asked for confirms what it found. A supervisor asks only after an attempt
+     * failed, when a fault is likely, and waits for the answer; the second look still keeps one
+     * timed-out nvidia-smi from taking the node away.
+     */
+    static final Duration CONFIRM_ON_REQUEST = Duration.ofMillis(500);
 
     /** What a watch checks: its words in logs, its thread, its counter. */
     public enum Kind {
@@ -73,6 +82,10 @@ public final class NodeCheckWatch implements Closeable {
     private final Duration every;
     private final Duration confirmAfter;
     private final ScheduledExecutorService timer;
+    /** The last round asked for from outside ({@link #checkNow}) and when it was asked; guarded by itself. */
+    private final Object asked = new Object();
+    private CompletableFuture<Void> askedRound;
+    private long askedAt;
     /** The actionable finding of the last round, awaiting its confirmation; null when none. */
     private String suspect;
     /** What the last logged round said, so that an unchanged state is not logged again. */
@@ -117,6 +130,57 @@ public final class NodeCheckWatch implements Closeable {
         }
         if (!timer.isShutdown()) {
             timer.schedule(this::roundAndReschedule, next.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * A round now, out of turn, for a supervisor settling a failed attempt: completes when the
+     * checks ran and, where they found a fault, ran again {@link #CONFIRM_ON_REQUEST} later and
+     * marked the node. Whoever asks within {@link #ASK_GAP} of the last ask, or while it runs,
+     * shares that round: however many ask, the checks run at most once per gap, as they would
+     * at an interval of that length. Nothing the asker says reaches the checks.
+     */
+    public CompletableFuture<Void> checkNow() {
+        synchronized (asked) {
+            long now = System.nanoTime();
+            if (askedRound != null && (!askedRound.isDone() || now - askedAt < ASK_GAP.toNanos())) {
+                return askedRound;
+            }
+            CompletableFuture<Void> round = new CompletableFuture<>();
+            askedRound = round;
+            askedAt = now;
+            try {
+                timer.execute(() -> {
+                    try {
+                        askedRound();
+                    } catch (RuntimeException e) {
+                        LOG.error("{} round on {} asked for failed: {}", kind.words, marker.node(), e.toString());
+                    } finally {
+                        round.complete(null);
+                    }
+                });
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                round.complete(null); // closed: nothing more is checked
+            }
+            return round;
+        }
+    }
+
+    /** The checks now; a fault found is confirmed shortly after instead of at the next turn. */
+    private void askedRound() {
+        round();
+        boolean unconfirmed;
+        synchronized (this) {
+            unconfirmed = suspect != null;
+        }
+        if (unconfirmed) {
+            try {
+                Thread.sleep(CONFIRM_ON_REQUEST.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            round();
         }
     }
 

@@ -1,6 +1,7 @@
 package org.slurmautoresume.agent.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +13,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.slurmautoresume.slurm.parse.NodeParser;
@@ -77,6 +79,78 @@ class LivenessListenerTest {
             assertEquals("autoresume-agent 1 node2 unhealthy", firstLine(listener.port(), ""));
             now[0] += 2;
             assertEquals("autoresume-agent 1 node2 ok", firstLine(listener.port(), ""), "it lapses by itself");
+        }
+    }
+
+    @Test
+    void aFreshCheckGreetingWaitsForTheRoundAndSaysWhatItFound() throws IOException {
+        NodeVerdict verdict = new NodeVerdict();
+        java.util.concurrent.atomic.AtomicInteger rounds = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.function.Supplier<java.util.concurrent.CompletableFuture<Void>> round = () -> {
+            rounds.incrementAndGet();
+            return java.util.concurrent.CompletableFuture.runAsync(() -> {
+                sleep(300);
+                verdict.markedUnhealthy(); // the checks found a fault and marked the node
+            });
+        };
+        try (LivenessListener listener = LivenessListener.startFresh(anyLoopbackPort(), "node2", verdict, round)) {
+            assertEquals("autoresume-agent 1 node2 unhealthy", firstLine(listener.port(), ""),
+                    "the greeting came after the round, not with the verdict held before it");
+            assertEquals(1, rounds.get());
+        }
+    }
+
+    @Test
+    void aRoundPastItsBoundIsAnsweredWithTheVerdictHeld() throws IOException {
+        java.util.concurrent.CompletableFuture<Void> never = new java.util.concurrent.CompletableFuture<>();
+        try (LivenessListener listener = LivenessListener.startFresh(anyLoopbackPort(), "node2", new NodeVerdict(),
+                () -> never)) {
+            long asked = System.nanoTime();
+            assertEquals("autoresume-agent 1 node2 ok", firstLine(listener.port(), "check node1 please\n"));
+            long tookMs = (System.nanoTime() - asked) / 1_000_000;
+            assertTrue(tookMs >= LivenessListener.FRESH_WITHIN.toMillis() - 50, tookMs + " ms");
+            assertFalse(never.isDone(), "the shared round itself is left to finish");
+        }
+    }
+
+    @Test
+    void askersBeyondThoseKeptWaitingAreClosedUnanswered() throws Exception {
+        java.util.concurrent.CompletableFuture<Void> round = new java.util.concurrent.CompletableFuture<>();
+        int extra = 20;
+        List<Socket> peers = new java.util.ArrayList<>();
+        try (LivenessListener listener = LivenessListener.startFresh(anyLoopbackPort(), "node2", new NodeVerdict(),
+                () -> round)) {
+            for (int i = 0; i < LivenessListener.FRESH_WAITING + extra; i++) {
+                Socket peer = new Socket(InetAddress.getLoopbackAddress(), listener.port());
+                peer.setSoTimeout(5000);
+                peers.add(peer);
+            }
+            int unanswered = 0;
+            // The first ones wait for the round; those beyond the bound are closed at once.
+            for (Socket peer : peers.subList(LivenessListener.FRESH_WAITING, peers.size())) {
+                if (new BufferedReader(new InputStreamReader(peer.getInputStream(), StandardCharsets.US_ASCII))
+                        .readLine() == null) {
+                    unanswered++;
+                }
+            }
+            assertEquals(extra, unanswered);
+            round.complete(null);
+            for (Socket peer : peers.subList(0, LivenessListener.FRESH_WAITING)) {
+                assertEquals("autoresume-agent 1 node2 ok", new BufferedReader(new InputStreamReader(
+                        peer.getInputStream(), StandardCharsets.US_ASCII)).readLine());
+            }
+        } finally {
+            for (Socket peer : peers) {
+                peer.close();
+            }
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -45,6 +45,7 @@ class NodeCheckWatchTest {
     /** A check that answers each round with the next scripted result (the last one repeats). */
     private static final class ScriptedCheck implements HealthCheck {
         private final Deque<CheckResult> results = new ArrayDeque<>();
+        private final java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
 
         ScriptedCheck then(CheckResult result) {
             results.add(result);
@@ -63,6 +64,7 @@ class NodeCheckWatchTest {
 
         @Override
         public CheckResult run(HealthContext context) {
+            runs.incrementAndGet();
             return results.size() > 1 ? results.poll() : results.peek();
         }
     }
@@ -106,6 +108,47 @@ class NodeCheckWatchTest {
         assertTrue(verdict.unhealthy(), "the liveness port says so");
         assertEquals(1, audit().size());
         assertTrue(audit().get(0).contains("marked fail: Action:Reboot"), audit().toString());
+    }
+
+    @Test
+    void aRoundAskedForOutOfTurnConfirmsItsFaultAtOnceAndMarksTheNode() throws Exception {
+        check.then(fault(HealthAction.REBOOT, "DCGM health Failure: -> NVLink system Failure Detected XID 74 for GPU 0"));
+        try (NodeCheckWatch watch = watch("node1")) {
+            long asked = System.nanoTime();
+            watch.checkNow().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            long tookMs = (System.nanoTime() - asked) / 1_000_000;
+            assertEquals(2, check.runs.get(), "found, then confirmed");
+            assertTrue(tookMs >= NodeCheckWatch.CONFIRM_ON_REQUEST.toMillis() && tookMs < CONFIRM.toMillis(),
+                    "confirmed after the short wait, not the watch's own " + CONFIRM + ": " + tookMs + " ms");
+            assertEquals(1, slurm.updates.size(), slurm.updates.toString());
+            assertTrue(slurm.updates.get(0).get(4).startsWith("reason=Action:Reboot gpu check: DCGM health Failure"),
+                    slurm.updates.toString());
+            assertTrue(verdict.unhealthy(), "what the fresh-check port then says");
+        }
+    }
+
+    @Test
+    void asksCloseTogetherShareOneRound() throws Exception {
+        check.then(passed());
+        try (NodeCheckWatch watch = watch("node1")) {
+            java.util.concurrent.CompletableFuture<Void> first = watch.checkNow();
+            java.util.concurrent.CompletableFuture<Void> second = watch.checkNow();
+            first.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            java.util.concurrent.CompletableFuture<Void> third = watch.checkNow();
+            assertTrue(first == second && second == third, "one round for asks within " + NodeCheckWatch.ASK_GAP);
+            assertEquals(1, check.runs.get(), "the checks ran once however many asked");
+            assertEquals(List.of(), slurm.updates);
+        }
+    }
+
+    @Test
+    void aClosedWatchAnswersAtOnceAndChecksNothing() throws Exception {
+        check.then(fault(HealthAction.REPLACE, "found 3 GPU(s), expected 4"));
+        NodeCheckWatch watch = watch("node1");
+        watch.close();
+        watch.checkNow().get(1, java.util.concurrent.TimeUnit.SECONDS);
+        assertEquals(0, check.runs.get());
+        assertEquals(List.of(), slurm.updates);
     }
 
     @Test

@@ -30,6 +30,12 @@ public final class LivenessProber implements NodeProber {
 
     /** The agent's port on a node whose slurmd listens on slurmd's default port (privileged: no user can take it). */
     public static final int DEFAULT_PORT = 818;
+    /**
+     * The agent's fresh-check port (greeted after a round of its GPU checks run out of turn), far
+     * enough from {@link #DEFAULT_PORT} that the per-node offsets of a host with many simulated
+     * nodes never meet.
+     */
+    public static final int DEFAULT_CHECK_PORT = 918;
     /** What every greeting starts with. */
     public static final String GREETING = "autoresume-agent 1 ";
     private static final int SLURMD_DEFAULT_PORT = TcpNodeProber.DEFAULT_SLURMD_PORT;
@@ -39,12 +45,24 @@ public final class LivenessProber implements NodeProber {
     private final int basePort;
     private final boolean requireAnswerFirst;
     private final NodeProber fallback;
+    /** The agents' fresh-check port (see {@link #DEFAULT_CHECK_PORT}); 0 when not asked. */
+    private final int checkBasePort;
     private final Set<String> answered = ConcurrentHashMap.newKeySet();
     private final Set<String> saysUnhealthy = ConcurrentHashMap.newKeySet();
     /** Nodes whose agent, which greeted before, and slurmd both refused the last probe. */
     private final Set<String> gone = ConcurrentHashMap.newKeySet();
 
     public LivenessProber(Duration timeout, int basePort, boolean requireAnswerFirst, NodeProber fallback) {
+        this(timeout, basePort, 0, requireAnswerFirst, fallback);
+    }
+
+    /** @param checkBasePort the agents' fresh-check port, for {@link #freshlyUnhealthy}; 0 for none */
+    public LivenessProber(Duration timeout, int basePort, int checkBasePort, boolean requireAnswerFirst,
+                          NodeProber fallback) {
+        if (checkBasePort < 0 || checkBasePort > 65535) {
+            throw new IllegalArgumentException("not a port: " + checkBasePort);
+        }
+        this.checkBasePort = checkBasePort;
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive: " + timeout);
         }
@@ -125,6 +143,39 @@ public final class LivenessProber implements NodeProber {
             return fallback.unreachable(node); // something else listens there
         } catch (IOException e) {
             return fallback.unreachable(node);
+        }
+    }
+
+    /** Whether the nodes' agents are asked for fresh checks ({@link #freshlyUnhealthy}). */
+    public boolean asksFreshChecks() {
+        return checkBasePort != 0;
+    }
+
+    /**
+     * What the node's agent says after a round of its checks run out of turn, asked on its
+     * fresh-check port: true for "unhealthy" (it found a fault and marked the node), false for
+     * "ok"; empty when no agent answers there within {@code within} (none listens, no GPU
+     * checks, the node is gone). Nothing is sent: connecting is the question.
+     */
+    public Optional<Boolean> freshlyUnhealthy(Node node, Duration within) {
+        if (checkBasePort == 0) {
+            return Optional.empty();
+        }
+        String host = node.address() == null || node.address().isBlank() ? node.name() : node.address();
+        int millis = Math.toIntExact(within.toMillis());
+        try (Socket socket = new Socket()) {
+            long start = System.nanoTime();
+            socket.connect(new InetSocketAddress(host, port(checkBasePort, node)), Math.min(millis,
+                    Math.toIntExact(timeout.toMillis())));
+            socket.setSoTimeout(Math.max(1, millis - (int) ((System.nanoTime() - start) / 1_000_000)));
+            Optional<String> line = greeting(socket.getInputStream());
+            if (line.isPresent() && line.get().equals(GREETING + node.name() + " unhealthy")) {
+                return Optional.of(true);
+            }
+            return line.isPresent() && line.get().equals(GREETING + node.name() + " ok") ? Optional.of(false)
+                    : Optional.empty();
+        } catch (IOException | IllegalArgumentException e) {
+            return Optional.empty();
         }
     }
 

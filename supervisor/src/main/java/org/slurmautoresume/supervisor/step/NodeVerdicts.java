@@ -17,32 +17,43 @@ import org.slurmautoresume.slurm.probe.NodeProber;
  * Diagnose before deciding: an attempt that failed on nodes Slurm calls healthy may still have
  * failed because of a node. A GPU fault kills the task at once, while the node's agent needs a
  * few hundred milliseconds to see the Xid and mark the node; when every rank dies together the
- * attempt ends before the mark. So before an application failure is settled, each step node's
- * own agent is asked, in parallel, for up to {@link #WITHIN}: one that says its node is
- * unhealthy has marked it, and Slurm's record of that mark turns the failure into a node fault.
- * Nodes without an agent are not asked about; without any, nothing is waited for.
+ * attempt ends before the mark. And a fault no Xid announces (an ECC error, an NVLink down) is
+ * found only by the agent's GPU checks, which run at an interval. So before an application
+ * failure is settled, each step node's own agent is asked, in parallel: on its fresh-check port
+ * for a round of its checks now (where it has one), and on its liveness port, every
+ * {@link #EVERY}, for what it holds. One that says its node is unhealthy has marked it, and
+ * Slurm's record of that mark turns the failure into a node fault. It waits up to
+ * {@link #WITHIN}, or {@link #WITHIN_FRESH} while fresh checks are asked for; nodes without an
+ * agent are not asked about, and without any, nothing is waited for.
  */
 final class NodeVerdicts {
 
     /** How long an application failure waits for a node's agent to say it marked its node. */
     static final Duration WITHIN = Duration.ofSeconds(2);
+    /** The same while fresh checks are asked for: a round (2.5 s at most on the agent's side) and the mark. */
+    static final Duration WITHIN_FRESH = Duration.ofSeconds(3);
     private static final Duration EVERY = Duration.ofMillis(250);
+    /** The most nodes asked at once, each way; more wait for a thread. */
+    private static final int THREADS = 64;
 
     private NodeVerdicts() {
     }
 
     /** The step's nodes whose agent says they are unhealthy and that Slurm has out for a fault; empty if none. */
     static List<Node> unhealthy(NodeProber prober, List<Node> nodes, SlurmClient slurm) throws InterruptedException {
-        if (!(prober instanceof LivenessProber) || nodes.isEmpty()) {
+        if (!(prober instanceof LivenessProber liveness) || nodes.isEmpty()) {
             return List.of();
         }
-        ExecutorService pool = Executors.newFixedThreadPool(Math.min(nodes.size(), 64), task -> {
-            Thread thread = new Thread(task, "node-verdicts");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ExecutorService pool = pool(nodes.size() * (liveness.asksFreshChecks() ? 2 : 1));
         try {
-            long deadline = System.nanoTime() + WITHIN.toNanos();
+            long started = System.nanoTime();
+            long deadline = started + (liveness.asksFreshChecks() ? WITHIN_FRESH : WITHIN).toNanos();
+            List<Future<Boolean>> fresh = new ArrayList<>();
+            if (liveness.asksFreshChecks()) {
+                for (Node node : nodes) {
+                    fresh.add(pool.submit(() -> liveness.freshlyUnhealthy(node, WITHIN_FRESH).orElse(false)));
+                }
+            }
             boolean anyAgent = false;
             do {
                 List<Future<Boolean>> asked = new ArrayList<>();
@@ -51,10 +62,11 @@ final class NodeVerdicts {
                 }
                 List<String> saying = new ArrayList<>();
                 for (int i = 0; i < nodes.size(); i++) {
-                    if (result(asked.get(i))) {
+                    boolean freshly = !fresh.isEmpty() && fresh.get(i).isDone() && result(fresh.get(i));
+                    if (result(asked.get(i)) || freshly) {
                         saying.add(nodes.get(i).name());
                     }
-                    anyAgent |= ((LivenessProber) prober).hasAgent(nodes.get(i));
+                    anyAgent |= liveness.hasAgent(nodes.get(i));
                 }
                 if (!saying.isEmpty()) {
                     List<Node> out = slurm.nodes(Hostlist.compress(saying)).stream().filter(NodeStateRead::outForAFault)
@@ -63,7 +75,7 @@ final class NodeVerdicts {
                         return out;
                     }
                 }
-                if (!anyAgent) {
+                if (!anyAgent && fresh.stream().allMatch(Future::isDone)) {
                     return List.of();
                 }
                 Thread.sleep(EVERY.toMillis());
@@ -75,6 +87,14 @@ final class NodeVerdicts {
             pool.shutdownNow();
             pool.awaitTermination(1, TimeUnit.SECONDS);
         }
+    }
+
+    private static ExecutorService pool(int size) {
+        return Executors.newFixedThreadPool(Math.min(size, THREADS), task -> {
+            Thread thread = new Thread(task, "node-verdicts");
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     private static boolean result(Future<Boolean> answer) throws InterruptedException {

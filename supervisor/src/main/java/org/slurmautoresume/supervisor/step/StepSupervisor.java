@@ -102,14 +102,18 @@ public final class StepSupervisor {
                           Optional<AutoresumeConfig> config, Map<String, String> environment, SupervisorLog log,
                           ControllerOutage outage) {
         this(slurm, runner, settings, config, environment, log, StepProcess::start,
-                prober(SupervisorSettings.livenessPort(environment)), outage);
+                prober(SupervisorSettings.livenessPort(environment), SupervisorSettings.checkPort(environment)), outage);
     }
 
-    /** Each node's agent first, where it answers; its slurmd where none does (docs/health-checks.md). */
-    private static Supplier<NodeProber> prober(int livenessPort) {
+    /**
+     * Each node's agent first, where it answers; its slurmd where none does; and the agents'
+     * fresh checks when a failed attempt is diagnosed (docs/health-checks.md).
+     */
+    private static Supplier<NodeProber> prober(int livenessPort, int checkPort) {
         return () -> {
             NodeProber slurmd = new TcpNodeProber(StepWatch.PROBE_INTERVAL);
-            return livenessPort == 0 ? slurmd : new LivenessProber(StepWatch.PROBE_INTERVAL, livenessPort, true, slurmd);
+            return livenessPort == 0 ? slurmd
+                    : new LivenessProber(StepWatch.PROBE_INTERVAL, livenessPort, checkPort, true, slurmd);
         };
     }
 

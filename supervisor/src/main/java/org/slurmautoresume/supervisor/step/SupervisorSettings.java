@@ -55,6 +55,7 @@ public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional
     public static final String ON_EXHAUSTED = "AUTORESUME_ON_EXHAUSTED";
     public static final String NODE_FAULT_FALLBACK = "AUTORESUME_NODE_FAULT_FALLBACK";
     public static final String LIVENESS_PORT = "AUTORESUME_LIVENESS_PORT";
+    public static final String CHECK_PORT = "AUTORESUME_CHECK_PORT";
     public static final String CONTROLLER_OUTAGE = "AUTORESUME_CONTROLLER_OUTAGE";
     /** How long recovery's requests wait for a restarting agent, in seconds (see {@link #agentOutage}). */
     public static final String AGENT_OUTAGE = "AUTORESUME_AGENT_OUTAGE";
@@ -145,6 +146,18 @@ public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional
         int port = count(env, LIVENESS_PORT, LivenessProber.DEFAULT_PORT);
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException(LIVENESS_PORT + " must be a port, or 0 for none: " + port);
+        }
+        return port;
+    }
+
+    /**
+     * The port the nodes' agents run their GPU checks out of turn on, for a failed attempt's
+     * diagnosis ({@code autoresume agent --check-port}); 0 asks for none.
+     */
+    public static int checkPort(Map<String, String> env) {
+        int port = count(env, CHECK_PORT, LivenessProber.DEFAULT_CHECK_PORT);
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException(CHECK_PORT + " must be a port, or 0 for none: " + port);
         }
         return port;
     }

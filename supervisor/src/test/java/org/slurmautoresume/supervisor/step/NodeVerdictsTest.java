@@ -1,6 +1,7 @@
 package org.slurmautoresume.supervisor.step;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -63,6 +64,36 @@ class NodeVerdictsTest {
         List<Node> out = NodeVerdicts.unhealthy(prober(), nodes, slurm.client());
 
         assertEquals(List.of("node2"), out.stream().map(Node::name).toList());
+    }
+
+    @Test
+    void aFaultOnlyAFreshCheckFindsTurnsTheFailureIntoANodeFault() throws Exception {
+        Node node2 = agentSaying("node2", "ok"); // the liveness port: the verdict held before the round
+        int offset = node2.port().orElseThrow() - 6818;
+        ServerSocket check = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        agents.add(check);
+        List<Long> askedAt = new ArrayList<>();
+        Thread agent = new Thread(() -> {
+            try (Socket peer = check.accept(); OutputStream out = peer.getOutputStream()) {
+                askedAt.add(System.nanoTime());
+                Thread.sleep(500); // the round: its checks find the fault, confirm it and mark the node
+                slurm.nodeState("node2", "ALLOCATED+DOWN");
+                out.write((LivenessProber.GREETING + "node2 unhealthy\n").getBytes(StandardCharsets.US_ASCII));
+            } catch (IOException | InterruptedException e) {
+                // the test fails on its own assertions
+            }
+        });
+        agent.setDaemon(true);
+        agent.start();
+        LivenessProber prober = new LivenessProber(Duration.ofSeconds(1), BASE, check.getLocalPort() - offset, false,
+                node -> Optional.empty());
+
+        long started = System.nanoTime();
+        List<Node> out = NodeVerdicts.unhealthy(prober, List.of(node2), slurm.client());
+
+        assertEquals(List.of("node2"), out.stream().map(Node::name).toList());
+        assertEquals(1, askedAt.size(), "the fresh-check port was asked");
+        assertTrue(Duration.ofNanos(System.nanoTime() - started).compareTo(NodeVerdicts.WITHIN_FRESH) < 0);
     }
 
     @Test
