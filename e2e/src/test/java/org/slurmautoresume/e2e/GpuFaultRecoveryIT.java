@@ -105,17 +105,8 @@ class GpuFaultRecoveryIT {
             cluster.crashTask("node2");
             cluster.crashTask("node1");
             cluster.gpuFault("node2", 79);
-            Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
-            String output = cluster.jobOutput(jobId);
-            assertEquals(JobState.COMPLETED, done.state(), output);
-            assertTrue(output.contains("attempt=2 node=node3 list=node[1,3]"), output);
-            Timeline timeline = Timeline.of(cluster, jobId);
-            Timeline.Event ended = timeline.all(Timeline.Kind.ATTEMPT_ENDED).get(0);
-            Timeline.Event detection = timeline.only(Timeline.Kind.DETECTION);
             // The Xid came after every rank had died: only the agent's word, asked after the failure, tells.
-            assertEquals("NODE_FAULT", ended.detail("outcome"), timeline.toString());
-            assertEquals("agent-verdict", detection.detail("source"), timeline.toString());
-            assertEquals("node2", detection.detail("nodes"), timeline.toString());
+            Timeline timeline = completedOnTheSpareByNode2sAgentsWord(jobId);
             assertEquals(List.of(1, 2), timeline.launchedAttempts(), timeline.toString());
         } finally {
             putBack(jobId, "node2", supervised);
@@ -275,16 +266,8 @@ class GpuFaultRecoveryIT {
             // The framework aborts every rank on node2's CUDA error.
             cluster.crashTask("node2");
             cluster.crashTask("node1");
-            Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
-            String output = cluster.jobOutput(jobId);
-            assertEquals(JobState.COMPLETED, done.state(), output);
-            assertTrue(output.contains("attempt=2 node=node3 list=node[1,3]"), output);
-            Timeline timeline = Timeline.of(cluster, jobId);
-            Timeline.Event ended = timeline.all(Timeline.Kind.ATTEMPT_ENDED).get(0);
+            Timeline timeline = completedOnTheSpareByNode2sAgentsWord(jobId);
             Timeline.Event detection = timeline.only(Timeline.Kind.DETECTION);
-            assertEquals("NODE_FAULT", ended.detail("outcome"), timeline.toString());
-            assertEquals("agent-verdict", detection.detail("source"), timeline.toString());
-            assertEquals("node2", detection.detail("nodes"), timeline.toString());
             // Diagnosed within the supervisor's bound for asking (3 s) after the ranks died, and the
             // step on the spare soon after.
             Duration diagnosed = Duration.between(crashed, detection.at());
@@ -295,7 +278,7 @@ class GpuFaultRecoveryIT {
             for (String other : List.of("node1", "node3", "node4")) {
                 assertFalse(cluster.node(other).state().isFail(), other + " " + cluster.node(other).state().display());
             }
-            FaultMatrix.row("gpu-fault-fresh-check", crashed, timeline, done.state().name());
+            FaultMatrix.row("gpu-fault-fresh-check", crashed, timeline, JobState.COMPLETED.name());
             System.out.printf("fresh check: node2 diagnosed %d ms after its ranks were killed, the step running again"
                     + " at %d ms%n", diagnosed.toMillis(), runningAgain.toMillis());
         } finally {
@@ -304,6 +287,23 @@ class GpuFaultRecoveryIT {
             }
             putBack(jobId, "node2", supervised);
         }
+    }
+
+    /**
+     * The job completed, its step re-run on the spare node3 after a first attempt that ended as
+     * node2's fault on node2's agent's word, asked after the attempt failed; its timeline.
+     */
+    private static Timeline completedOnTheSpareByNode2sAgentsWord(String jobId) {
+        Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
+        String output = cluster.jobOutput(jobId);
+        assertEquals(JobState.COMPLETED, done.state(), output);
+        assertTrue(output.contains("attempt=2 node=node3 list=node[1,3]"), output);
+        Timeline timeline = Timeline.of(cluster, jobId);
+        Timeline.Event detection = timeline.only(Timeline.Kind.DETECTION);
+        assertEquals("NODE_FAULT", timeline.all(Timeline.Kind.ATTEMPT_ENDED).get(0).detail("outcome"), timeline.toString());
+        assertEquals("agent-verdict", detection.detail("source"), timeline.toString());
+        assertEquals("node2", detection.detail("nodes"), timeline.toString());
+        return timeline;
     }
 
     /** The plugin, and as the supervisors' agent the agent of {@code node}, watching that node's kernel log. */
