@@ -13,7 +13,7 @@
 #   --quiet         print nothing when nothing is missing
 set -euo pipefail
 
-RUNTIME_PKGS=(slurmctld slurmd slurmdbd mariadb-server slurm-client munge libslurm-dev procps iproute2 util-linux passwd coreutils perl-base python3 python3-torch)
+RUNTIME_PKGS=(slurmctld slurmd slurmdbd mariadb-server slurm-client munge libslurm-dev procps iproute2 nftables util-linux passwd coreutils perl-base python3 python3-torch)
 BUILD_PKGS=(openjdk-17-jdk-headless maven build-essential make gcc)
 
 usage() {

@@ -124,6 +124,14 @@ Commands:
         node's agent go on. Slurm notices only at SlurmdTimeout. thaw-node NODE continues it.
   thaw-node NODE
         SIGCONT to the processes freeze-node or freeze-slurmd stopped.
+  cut-network NODE
+        Fault injection: NODE's address (its NodeAddr, 127.0.0.K) is cut off: every packet to
+        or from it is dropped (nftables), as by a failed switch port. Connections to its slurmd
+        and agent time out instead of being refused; its processes run on. Slurm notices at
+        SlurmdTimeout. What NODE's processes send to other addresses still leaves (a shared
+        loopback cannot tell its source). restore-network NODE lifts it; up and down lift all.
+  restore-network NODE
+        Lift the cut of NODE's address.
   hang-step JOBID
         Fault injection: the tasks of every step of job JOBID (not its batch script, not its
         extern step), on all its nodes, are stopped with SIGSTOP: ranks hung in a collective.
@@ -387,6 +395,20 @@ cmd_freeze_slurmd() {
     freeze_slurmd "$1"
 }
 
+cmd_cut_network() {
+    [ "$#" -eq 1 ] || die "usage: cut-network NODE"
+    validate_node "$1"
+    need_root cut-network
+    cut_network "$1"
+}
+
+cmd_restore_network() {
+    [ "$#" -eq 1 ] || die "usage: restore-network NODE"
+    validate_node "$1"
+    need_root restore-network
+    restore_network "$1"
+}
+
 cmd_thaw_node() {
     [ "$#" -eq 1 ] || die "usage: thaw-node NODE"
     validate_node "$1"
@@ -500,6 +522,8 @@ main() {
         freeze-node) cmd_freeze_node "$@" ;;
         freeze-slurmd) cmd_freeze_slurmd "$@" ;;
         thaw-node) cmd_thaw_node "$@" ;;
+        cut-network) cmd_cut_network "$@" ;;
+        restore-network) cmd_restore_network "$@" ;;
         hang-step) cmd_hang_step "$@" ;;
         gpu-fault) cmd_gpu_fault "$@" ;;
         kernel-log) cmd_kernel_log "$@" ;;

@@ -159,6 +159,73 @@ thaw_node() {
     log "thawed $node: ${#all[@]} processes continued"
 }
 
+# --- Network cuts ---------------------------------------------------------------------------
+# Each simulated node has its own loopback address (127.0.0.K, its NodeAddr): everything sent to
+# it (slurmctld's pings and RPCs, srun's step launches, the supervisors' and agents' probes of
+# its slurmd and agent ports) arrives through the input hook with that destination, and every
+# answer a process of the node sends from it carries that source. A cut drops both, silently,
+# as a failed switch port or cable does: connections to the node time out (they are not
+# refused), established ones stall. What the node's processes send to the others' addresses
+# (127.0.0.1 for slurmctld) leaves from 127.0.0.1 on a shared loopback and still goes through,
+# so a cut node can still talk out: the cut is of the node's own address, not of the machine.
+# One nftables table per cut node, so restoring one leaves the others cut.
+net_cut_table() {
+    printf 'autoresume_cut_%s\n' "$1"
+}
+
+# node_address NODE: NODE's NodeAddr in the running configuration (127.0.0.K).
+node_address() {
+    local addr
+    addr="$(sed -n "s/^NodeName=$1 .*NodeAddr=\([0-9.]*\) .*/\1/p" "$CONF" | head -n 1)"
+    [[ "$addr" =~ ^127\.[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "$1 has no loopback NodeAddr of its own in $CONF: '$addr'"
+    [ "$addr" != 127.0.0.1 ] || die "$1 shares 127.0.0.1 with slurmctld: cutting it would cut the controller"
+    printf '%s\n' "$addr"
+}
+
+# cut_network NODE (validated by the caller)
+cut_network() {
+    local node="$1" addr table
+    addr="$(node_address "$node")"
+    table="$(net_cut_table "$node")"
+    command -v nft >/dev/null || die "cut-network needs nft (apt-get install nftables)"
+    if nft list table inet "$table" >/dev/null 2>&1; then
+        log "$node ($addr) is cut off already"
+        return 0
+    fi
+    nft -f - <<NFT || die "nft refused the cut of $node (is nf_tables available in this kernel?)"
+table inet $table {
+    chain input {
+        type filter hook input priority -10; policy accept;
+        ip daddr $addr drop
+        ip saddr $addr drop
+    }
+}
+NFT
+    log "cut $node off the network at $(date '+%FT%T'): every packet to or from $addr is dropped"
+}
+
+# restore_network NODE (validated by the caller)
+restore_network() {
+    local node="$1" table
+    table="$(net_cut_table "$node")"
+    if ! command -v nft >/dev/null || ! nft list table inet "$table" >/dev/null 2>&1; then
+        log "$node is not cut off"
+        return 0
+    fi
+    nft delete table inet "$table"
+    log "restored $node's network at $(date '+%FT%T')"
+}
+
+# restore_all_networks: what up and down do, so that no cut outlives the cluster it was made on.
+restore_all_networks() {
+    local table
+    command -v nft >/dev/null || return 0
+    for table in $(nft list tables inet 2>/dev/null | sed -n 's/^table inet \(autoresume_cut_node[0-9]*\)$/\1/p'); do
+        nft delete table inet "$table" && log "removed the network cut $table"
+    done
+    return 0
+}
+
 # revive_node NODE FRESH(0|1) BOOT(0|1) TIMEOUT_S (validated by the caller)
 revive_node() {
     local node="$1" fresh="$2" boot="$3" timeout="$4" since t0

@@ -20,6 +20,7 @@ cluster_up() {
         "$SCRIPT_DIR/install-deps.sh" --runtime-only
     fi
     ensure_user
+    restore_all_networks
 
     mkdir -p "$DIR"
     chmod 0755 "$DIR"
@@ -194,6 +195,7 @@ cluster_down() {
     fi
     stop_accounting
     stop_munge_if_ours
+    restore_all_networks
     if [ "$purge" -eq 1 ] && [ -d "$DIR" ]; then
         [ -f "$MARKER" ] || die "refusing to purge $DIR: it has no $MARKER"
         if [ -L "$SYSTEM_CONF" ] && [ "$(readlink "$SYSTEM_CONF")" = "$CONF" ]; then

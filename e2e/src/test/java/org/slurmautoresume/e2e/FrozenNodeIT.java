@@ -8,7 +8,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobState;
 import org.slurmautoresume.slurm.model.Node;
@@ -17,20 +18,49 @@ import org.slurmautoresume.slurm.probe.LivenessProber;
 import org.slurmautoresume.slurm.probe.TcpNodeProber;
 
 /**
- * A node that hangs: node2's slurmd, slurmstepd, tasks and agent are all stopped (SIGSTOP), as
- * on a machine whose kernel still completes TCP handshakes but runs nothing. A connect to its
- * slurmd succeeds, and Slurm would notice only at SlurmdTimeout (300 s here, as in production).
- * The supervisor asks each node's agent instead: node2's greeted it before and now stays silent,
- * the agent of the batch host confirms the silence itself, marks node2, and the step runs again
- * on node1 and the job's spare node3, minutes before Slurm would have acted.
+ * A node that stops answering while it runs. Frozen: node2's slurmd, slurmstepd, tasks and agent
+ * are all stopped (SIGSTOP), as on a machine whose kernel still completes TCP handshakes but runs
+ * nothing; a connect to its slurmd succeeds. Cut off the network: every packet to or from node2's
+ * address is dropped, as by a failed switch port, while its processes run on; a connect to its
+ * slurmd times out. Either way Slurm would notice only at SlurmdTimeout (300 s here, as in
+ * production). The supervisor asks each node's agent instead: node2's greeted it before and now
+ * does not answer, the agent of the batch host confirms that itself, marks node2, and the step
+ * runs again on node1 and the job's spare node3, minutes before Slurm would have acted.
  */
 class FrozenNodeIT {
 
     private static final Duration FIRST_START = Duration.ofSeconds(300);
     private static final String PREFIX = "87-frozen-node-it-";
 
-    @Test
-    void aFrozenNodeIsFoundByItsSilentAgentAndTheStepMovesToTheSpare() throws Exception {
+    /** How node2 stops answering, how it is undone, and what a plain connect to its slurmd says meanwhile. */
+    enum Fault {
+        FROZEN("frozen-node", true),
+        CUT_OFF("network-cut", false);
+
+        private final String matrixRow;
+        private final boolean connectSucceeds;
+
+        Fault(String matrixRow, boolean connectSucceeds) {
+            this.matrixRow = matrixRow;
+            this.connectSucceeds = connectSucceeds;
+        }
+
+        void inject(LocalCluster cluster) {
+            assertTrue((this == FROZEN ? cluster.freezeNode("node2") : cluster.cutNetwork("node2")).succeeded());
+        }
+
+        void undo(LocalCluster cluster) {
+            if (this == FROZEN) {
+                cluster.thawNode("node2");
+            } else {
+                cluster.restoreNetwork("node2");
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "node2 {0}")
+    @EnumSource(Fault.class)
+    void aNodeThatStopsAnsweringIsFoundByItsSilentAgentAndTheStepMovesToTheSpare(Fault fault) throws Exception {
         LocalCluster cluster = LocalCluster.get();
         // The batch host's agent, which the supervisor asks to confirm, and node2's own.
         SupervisedSteps supervised = SupervisedSteps.start(cluster, PREFIX, "--node", "node1");
@@ -45,10 +75,10 @@ class FrozenNodeIT {
                     asked.unreachable(node2).isEmpty() ? Optional.of(true) : Optional.empty());
             String id = supervised.stepWithSpare(cluster, FIRST_START);
             jobId = id;
-            Instant frozen = Instant.now();
-            cluster.freezeNode("node2");
-            // What a plain connect to slurmd says of the frozen node: alive.
-            assertEquals(Optional.empty(), new TcpNodeProber(Duration.ofSeconds(1)).unreachable(node2));
+            Instant faultAt = Instant.now();
+            fault.inject(cluster);
+            // What a plain connect to slurmd says of the node: alive when frozen, timed out when cut off.
+            assertEquals(fault.connectSucceeds, new TcpNodeProber(Duration.ofSeconds(1)).unreachable(node2).isEmpty());
 
             Job done = cluster.waitForJobEnd(id, Duration.ofSeconds(180));
             String output = cluster.jobOutput(id);
@@ -70,15 +100,15 @@ class FrozenNodeIT {
             Timeline.Event replacement = timeline.only(Timeline.Kind.REPLACEMENT);
             assertEquals(List.of("in-job-spare", "node[1,3]"), List.of(replacement.detail("path"),
                     replacement.detail("stepNodes")), timeline.toString());
-            long detectedMs = Duration.between(frozen, detection.at()).toMillis();
-            long rerunMs = Duration.between(frozen, timeline.all(Timeline.Kind.LAUNCH).get(1).at()).toMillis();
+            long detectedMs = Duration.between(faultAt, detection.at()).toMillis();
+            long rerunMs = Duration.between(faultAt, timeline.all(Timeline.Kind.LAUNCH).get(1).at()).toMillis();
             // Slurm alone: nothing before SlurmdTimeout (300 s) has passed since node2's last answer.
-            assertTrue(rerunMs < 60_000, "the re-run started " + rerunMs + " ms after the freeze: " + timeline);
-            FaultMatrix.row("frozen-node", frozen, timeline, done.state().name());
-            System.out.printf("frozen node: detected %d ms after the freeze, re-run started %d ms after it%n",
+            assertTrue(rerunMs < 60_000, "the re-run started " + rerunMs + " ms after the fault: " + timeline);
+            FaultMatrix.row(fault.matrixRow, faultAt, timeline, done.state().name());
+            System.out.printf("%s: detected %d ms after the fault, re-run started %d ms after it%n", fault.matrixRow,
                     detectedMs, rerunMs);
         } finally {
-            cluster.thawNode("node2");
+            fault.undo(cluster);
             if (jobId != null) {
                 cluster.run(List.of("scancel", jobId));
             }

@@ -355,6 +355,16 @@ final class LocalCluster {
         return clusterScript("thaw-node", node);
     }
 
+    /** Fault injection: every packet to or from the node's address is dropped; its processes run on. */
+    CommandResult cutNetwork(String node) {
+        return clusterScript("cut-network", node);
+    }
+
+    /** Lifts what {@link #cutNetwork} did. */
+    CommandResult restoreNetwork(String node) {
+        return clusterScript("restore-network", node);
+    }
+
     /** The node's simulated kernel log, which a per-node agent follows ({@code --xid-source}). */
     Path kernelLog(String node) {
         return Path.of(clusterScript("kernel-log", node).stdout().strip());
