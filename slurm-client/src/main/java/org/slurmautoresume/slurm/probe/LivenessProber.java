@@ -110,6 +110,14 @@ public final class LivenessProber implements NodeProber {
             try {
                 socket.connect(new InetSocketAddress(host, port), millis);
             } catch (IOException e) {
+                if (e instanceof SocketTimeoutException && requireAnswerFirst && answered.contains(node.name())) {
+                    // The handshake itself went unanswered where the agent greeted before: the node's
+                    // address is cut off or gone. Its slurmd would take a second more to say the same;
+                    // the agent asked to confirm still asks it.
+                    return Optional.of("the autoresume agent at " + host + ":" + port + ", which answered before, did"
+                            + " not complete a connection within " + timeout.toMillis() + " ms: the node is cut off"
+                            + " from the network, or gone");
+                }
                 Optional<String> slurmd = fallback.unreachable(node); // refused, filtered or no route: judge by slurmd
                 if (slurmd.isPresent() && e instanceof ConnectException && answered.contains(node.name())
                         && fallback.refused(node)) {

@@ -13,6 +13,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -60,6 +61,55 @@ class LivenessProberTest {
         thread.setDaemon(true);
         thread.start();
         return server.getLocalPort();
+    }
+
+    @Test
+    void anAgentThatGreetedAndNowLeavesTheHandshakeUnansweredIsMissedWithoutAskingSlurmd() throws IOException {
+        server = new ServerSocket();
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1);
+        int port = server.getLocalPort();
+        Thread greeter = new Thread(() -> {
+            try (Socket peer = server.accept(); OutputStream out = peer.getOutputStream()) {
+                out.write((LivenessProber.GREETING + "node2 ok\n").getBytes(StandardCharsets.US_ASCII));
+            } catch (IOException e) {
+                // the test fails on its assertions
+            }
+        });
+        greeter.setDaemon(true);
+        greeter.start();
+        int[] slurmdAsked = {0};
+        LivenessProber prober = new LivenessProber(TIMEOUT, port, true, node -> {
+            slurmdAsked[0]++;
+            return Optional.of("judged by slurmd");
+        });
+        assertEquals(Optional.empty(), prober.unreachable(node()), "it greeted once");
+        // Nothing accepts any more: once the kernel's queue (backlog 1) is full, handshakes go unanswered
+        // as they do for a node whose address is cut off.
+        List<Socket> queued = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 4; i++) {
+                Socket filler = new Socket();
+                try {
+                    filler.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
+                } catch (IOException e) {
+                    // the queue is full already
+                }
+                queued.add(filler);
+            }
+            Optional<String> missed = prober.unreachable(node());
+            assertTrue(missed.orElse("").contains("did not complete a connection"), missed.toString());
+            assertEquals(0, slurmdAsked[0], "the timed-out handshake was evidence enough");
+            LivenessProber fresh = new LivenessProber(TIMEOUT, port, true, node -> {
+                slurmdAsked[0]++;
+                return Optional.of("judged by slurmd");
+            });
+            assertEquals(Optional.of("judged by slurmd"), fresh.unreachable(node()),
+                    "a port that never greeted this prober is judged by slurmd");
+        } finally {
+            for (Socket filler : queued) {
+                filler.close();
+            }
+        }
     }
 
     @Test
