@@ -2,7 +2,7 @@
 # The demo on a fresh Debian machine: installs what is missing, builds the toolkit, starts
 # the local 4-node Slurm cluster in its default GPU shape (every node Gres=gpu:4,
 # PrologFlags=Contain, as a production GPU partition), installs the toolkit from its tarball
-# with install.sh and starts the root agent for the demo's duration, then, as the ordinary
+# with install.sh and starts the root agent on every node for the demo's duration, then, as the ordinary
 # user `artest`, submits the installed examples:
 #   1. show-env.sh, a 2-node GPU job whose script learns its nodes and master from `autoresume env`;
 #   2. the toy training step of batch.sh (`srun --auto-resume=1`, train.py checkpointing every
@@ -76,9 +76,17 @@ if [[ "$status" -ne 0 ]]; then
   exit 1
 fi
 
-say "Starting the privileged agent (root): it marks a job's failed nodes, nothing else"
-agent_dir="$AR_CLUSTER_DIR/demo-agent"
-start_agent "$agent_dir" --metrics-listen 127.0.0.1:0
+say "Starting the privileged agent (root) on every node, bound to it, as production runs it"
+# Each watches its own node (its kernel log for Xids, its stand-in nvidia-smi and dcgmi, its
+# slurmd) and answers other nodes' probes; it marks a job's failed nodes, nothing else. The
+# supervisors talk to node1's, the batch host's (on a real cluster each node's own socket).
+for k in 1 2 3 4; do
+  metrics=()
+  [[ "$k" -eq 1 ]] && metrics=(--metrics-listen 127.0.0.1:0)
+  start_agent "$AR_CLUSTER_DIR/demo-agent-node$k" --node "node$k" \
+      --xid-source "$("$cluster" kernel-log "node$k")" --gpu-tools "$("$cluster" gpu-tools "node$k")" "${metrics[@]}"
+done
+agent_dir="$AR_CLUSTER_DIR/demo-agent-node1"
 
 say "Submitting batch.sh's training step (train.py, 20 steps) on node[1-2] with 4 GPUs each; node3 is the job's in-job spare"
 ckpt="$AR_JOBS_DIR/demo-checkpoints-$$"
@@ -123,4 +131,4 @@ if [[ "$status" -ne 0 ]]; then
   exit 1
 fi
 echo
-echo "Demo finished. The agent is stopped and the toolkit uninstalled again; the cluster keeps running; stop it with: $cluster down"
+echo "Demo finished. The agents are stopped and the toolkit uninstalled again; the cluster keeps running; stop it with: $cluster down"
