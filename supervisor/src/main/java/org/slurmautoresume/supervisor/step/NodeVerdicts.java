@@ -22,8 +22,8 @@ import org.slurmautoresume.slurm.probe.NodeProber;
  * failure is settled, each step node's own agent is asked, in parallel: on its fresh-check port
  * for a round of its checks now (where it has one), and on its liveness port, every
  * {@link #EVERY}, for what it holds. One that says its node is unhealthy has marked it, and
- * Slurm's record of that mark turns the failure into a node fault. It waits up to
- * {@link #WITHIN}, or {@link #WITHIN_FRESH} while fresh checks are asked for; nodes without an
+ * Slurm's record of that mark turns the failure into a node fault. It asks for {@link #WITHIN},
+ * and on up to {@link #WITHIN_FRESH} while fresh checks have not all answered; nodes without an
  * agent are not asked about, and without any, nothing is waited for.
  */
 final class NodeVerdicts {
@@ -33,8 +33,10 @@ final class NodeVerdicts {
     /** The same while fresh checks are asked for: a round (2.5 s at most on the agent's side) and the mark. */
     static final Duration WITHIN_FRESH = Duration.ofSeconds(3);
     private static final Duration EVERY = Duration.ofMillis(250);
-    /** The most nodes asked at once, each way; more wait for a thread. */
+    /** The most nodes asked at once on their liveness ports; more wait for a thread. */
     private static final int THREADS = 64;
+    /** The most fresh checks waited for at once: each thread mostly sleeps in a socket read. */
+    private static final int FRESH_THREADS = 256;
 
     private NodeVerdicts() {
     }
@@ -44,17 +46,20 @@ final class NodeVerdicts {
         if (!(prober instanceof LivenessProber liveness) || nodes.isEmpty()) {
             return List.of();
         }
-        ExecutorService pool = pool(nodes.size() * (liveness.asksFreshChecks() ? 2 : 1));
+        ExecutorService pool = pool(Math.min(nodes.size(), THREADS));
+        // A pool of their own: each fresh ask waits for its node's round (seconds), and must not hold
+        // up the liveness asks, nor wait in line behind other fresh asks.
+        ExecutorService freshPool = liveness.asksFreshChecks() ? pool(Math.min(nodes.size(), FRESH_THREADS)) : null;
         try {
             long started = System.nanoTime();
-            long deadline = started + (liveness.asksFreshChecks() ? WITHIN_FRESH : WITHIN).toNanos();
             List<Future<Boolean>> fresh = new ArrayList<>();
             if (liveness.asksFreshChecks()) {
                 for (Node node : nodes) {
-                    fresh.add(pool.submit(() -> liveness.freshlyUnhealthy(node, WITHIN_FRESH).orElse(false)));
+                    fresh.add(freshPool.submit(() -> liveness.freshlyUnhealthy(node, WITHIN_FRESH).orElse(false)));
                 }
             }
             boolean anyAgent = false;
+            boolean freshPending;
             do {
                 List<Future<Boolean>> asked = new ArrayList<>();
                 for (Node node : nodes) {
@@ -75,22 +80,36 @@ final class NodeVerdicts {
                         return out;
                     }
                 }
-                if (!anyAgent && fresh.stream().allMatch(Future::isDone)) {
+                freshPending = !fresh.stream().allMatch(Future::isDone);
+                if (!anyAgent && !freshPending) {
                     return List.of();
                 }
                 Thread.sleep(EVERY.toMillis());
-            } while (System.nanoTime() < deadline);
+            } while (waitsOn(started, freshPending));
             return List.of();
         } catch (RuntimeException e) {
             return List.of(); // Slurm or a node could not be asked: the failure stays what it looked like
         } finally {
             pool.shutdownNow();
+            if (freshPool != null) {
+                freshPool.shutdownNow();
+            }
             pool.awaitTermination(1, TimeUnit.SECONDS);
         }
     }
 
+    /**
+     * Whether to ask again: for {@link #WITHIN} in any case (an Xid reaches the agent a little
+     * after the ranks die), and up to {@link #WITHIN_FRESH} while fresh checks have not all
+     * answered. Where they all said ok, a failure on healthy nodes costs no more than before.
+     */
+    private static boolean waitsOn(long started, boolean freshPending) {
+        long waited = System.nanoTime() - started;
+        return waited < WITHIN.toNanos() || (freshPending && waited < WITHIN_FRESH.toNanos());
+    }
+
     private static ExecutorService pool(int size) {
-        return Executors.newFixedThreadPool(Math.min(size, THREADS), task -> {
+        return Executors.newFixedThreadPool(size, task -> {
             Thread thread = new Thread(task, "node-verdicts");
             thread.setDaemon(true);
             return thread;
