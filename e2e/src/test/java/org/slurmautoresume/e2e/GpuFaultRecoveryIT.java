@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -281,6 +282,72 @@ class GpuFaultRecoveryIT {
             FaultMatrix.row("gpu-fault-fresh-check", crashed, timeline, JobState.COMPLETED.name());
             System.out.printf("fresh check: node2 diagnosed %d ms after its ranks were killed, the step running again"
                     + " at %d ms%n", diagnosed.toMillis(), runningAgain.toMillis());
+        } finally {
+            if (node1Agent != null) {
+                node1Agent.stop();
+            }
+            putBack(jobId, "node2", supervised);
+        }
+    }
+
+    /**
+     * A GPU fault that hangs the collective instead of killing the task: node2's NVLink fails (Xid
+     * 74, which only DCGM shows) and every rank stops making progress (`hang-step`: all tasks
+     * stopped). The job's heartbeat (steady timeout 4 s) finds the hang and its rule ends the step;
+     * before the rule's own decision (re-run in place), the supervisor asks every step node's agent
+     * for a fresh check, node2's agent finds DCGM's failure and marks node2, and the step moves to
+     * the spare as after any node fault, instead of hanging again on node2.
+     */
+    @Test
+    void aCollectiveHungByAGpuFaultIsDiagnosedAndTheStepMovesToTheSpare() throws Exception {
+        for (String node : List.of("node1", "node2")) {
+            assertTrue(cluster.gpuRepair(node).succeeded(), "sound GPUs to begin with");
+        }
+        SupervisedSteps supervised = SupervisedSteps.start(cluster, PREFIX, "--node", "node2", "--xid-source", "off",
+                "--gpu-check-every", "600", "--gpu-tools", cluster.gpuTools("node2").toString());
+        LocalAgent node1Agent = null;
+        String jobId = null;
+        try {
+            node1Agent = LocalAgent.start(cluster, supervised.plugstack().installDir().resolve("agent-node1"),
+                    "--node", "node1", "--xid-source", "off", "--gpu-check-every", "600",
+                    "--gpu-tools", cluster.gpuTools("node1").toString());
+            Path config = cluster.writeJobsFile(PREFIX + "heartbeat-" + ProcessHandle.current().pid() + ".yaml", """
+                    runPolicy:
+                      heartbeat: {startupTimeoutSeconds: 120, steadyTimeoutSeconds: 4, checkpointTimeoutSeconds: 30}
+                    """, "rw-r--r--");
+            String script = """
+                    #!/bin/bash
+                    export AUTORESUME_AGENT_SOCKET=%s AUTORESUME_CONFIG=%s
+                    srun --auto-resume=1 -N2 --ntasks-per-node=1 bash -c '
+                      echo "attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST mnode=$MASTER_NODE"
+                      if [ "$AUTO_RESUME_ATTEMPT" = 1 ]; then
+                        touch "$SLURM_JOB_ID.up.$SLURMD_NODENAME"
+                        while true; do echo AUTORESUME_HEARTBEAT; sleep 0.5; done
+                      fi'
+                    echo "SRUN_EXIT=$?"
+                    """.formatted(supervised.agent().socket(), config);
+            String id = cluster.submit(script, List.of("-N3", "-w", "node[1-3]", "--exclusive"));
+            jobId = id;
+            SupervisedSteps.awaitFirstAttempt(cluster, id, FIRST_START);
+            cluster.gpuFault("node2", 74);
+            Instant hung = Instant.now();
+            assertTrue(cluster.hangStep(id).succeeded(), "every rank stopped");
+            Job done = cluster.waitForJobEnd(id, Duration.ofSeconds(180));
+            String output = cluster.jobOutput(id);
+            assertEquals(JobState.COMPLETED, done.state(), output);
+            assertTrue(output.contains("attempt=2 node=node3 list=node[1,3]"), output);
+            Timeline timeline = Timeline.of(cluster, id);
+            List<Timeline.Event> detections = timeline.all(Timeline.Kind.DETECTION);
+            assertEquals(List.of("log-rule", "agent-verdict"), detections.stream().map(e -> e.detail("source")).toList(),
+                    "the heartbeat found the hang, the agents' checks the node: " + timeline);
+            assertEquals("node2", detections.get(1).detail("nodes"), timeline.toString());
+            assertEquals("node2", timeline.only(Timeline.Kind.REPLACEMENT).faultyNodes(), timeline.toString());
+            String reason = cluster.node("node2").reason().map(NodeReason::text).orElse("");
+            assertTrue(reason.startsWith("Action:Reboot dcgm check: DCGM health Failure"), reason);
+            for (String other : List.of("node1", "node3", "node4")) {
+                assertFalse(cluster.node(other).state().isFail(), other + " " + cluster.node(other).state().display());
+            }
+            FaultMatrix.row("gpu-hang-heartbeat", hung, timeline, done.state().name());
         } finally {
             if (node1Agent != null) {
                 node1Agent.stop();

@@ -213,7 +213,12 @@ final class AttemptLoop {
         }
         AttemptEvidence evidence = evidence(status, step, watch.hosts());
         Classification result = classifier.classify(evidence);
-        if (result.outcome() == Outcome.APP_FAILURE && !stop.requested() && actions.slurmdFindings().isPresent()) {
+        RuleStop stopped = ruleStop.get();
+        // A hang a rule ended is diagnosed like a failure on healthy nodes: a GPU that hangs a
+        // collective (an NVLink down) shows in its node's checks, and the node is replaced, not re-run on.
+        boolean ruleEnded = stopped != null && (stopped.acted || result.outcome() != Outcome.SUCCEEDED);
+        if ((result.outcome() == Outcome.APP_FAILURE || (ruleEnded && result.outcome() != Outcome.NODE_FAULT))
+                && !stop.requested() && actions.slurmdFindings().isPresent()) {
             result = askedTheAgents(result, evidence.stepNodesAfter());
         }
         List<String> marked = actions.markedByWatch();
@@ -225,9 +230,7 @@ final class AttemptLoop {
         timeline.record(EventHistory.Kind.ATTEMPT_ENDED, OptionalLong.empty(), "status", Integer.toString(status),
                 "outcome", result.outcome().name(), "reason", result.reason());
         AttemptEnd end = new AttemptEnd(status, result, timeline.stepId(), jobSize, ended);
-        RuleStop stopped = ruleStop.get();
-        if (stopped != null && !stop.requested() && result.outcome() != Outcome.NODE_FAULT
-                && (stopped.acted || result.outcome() != Outcome.SUCCEEDED)) {
+        if (ruleEnded && !stop.requested() && result.outcome() != Outcome.NODE_FAULT) {
             // We ended the step ourselves because a log rule fired: its decision was taken then.
             String what = stopped.violation.title() + " is " + stopped.violation.state();
             return actions.carryOut(stopped.decision, stopped.fault, what, end, gate);

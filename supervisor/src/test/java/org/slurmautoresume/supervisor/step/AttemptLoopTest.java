@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -334,6 +335,84 @@ class AttemptLoopTest {
         assertEquals("RULE_VIOLATION", decision.details().get("fault"));
         assertEquals("RERUN_IN_PLACE", decision.details().get("level"));
         assertEquals(2, srun.starts().size());
+    }
+
+    /**
+     * A hang a rule ended is diagnosed before the rule's decision: node2's agent, asked on its
+     * fresh-check port, marks node2 and says so, and the step moves to the spare as after any
+     * node fault instead of being re-run in place on node2.
+     */
+    @Test
+    void aHangARuleEndedIsDiagnosedAndMovesToTheSpareWhenANodeIsFoundBad() throws Exception {
+        job.slurm.onLoopback();
+        job.with("AUTORESUME_SPARE_NODES", "node3");
+        // Node N's slurmd port is 1700N: liveness ports LIVE+N, fresh-check ports CHECK+N.
+        List<java.net.ServerSocket> agents = new java.util.ArrayList<>();
+        int live = freeRange(agents, 2);
+        int check = freeRange(agents, 2);
+        try {
+            answer(agents.get(0), "node1 ok", () -> { });
+            answer(agents.get(1), "node2 ok", () -> { });
+            answer(agents.get(2), "node1 ok", () -> { });
+            answer(agents.get(3), "node2 unhealthy", () -> job.slurm.nodeState("node2", "ALLOCATED+DOWN"));
+            int offset = 17000 - 6818;
+            job.probedBy(new org.slurmautoresume.slurm.probe.LivenessProber(Duration.ofSeconds(1), live - offset,
+                    check - offset, true, node -> Optional.empty()));
+            RestartPolicy policy = new RestartPolicy(2, OptionalInt.empty(), OptionalLong.empty(), 0,
+                    List.of(Strategy.RETRY, Strategy.RECOVER, Strategy.EXIT), new DumpSettings(SignalNumber.USR1, Duration.ofSeconds(5)));
+            LogRule loss = LogRule.builder("Loss", ".*loss (\\S+).*").metric(MetricOperator.GT, 2.0).build();
+            ScriptedSrun srun = new ScriptedSrun(Attempt.runsUntilStopped().printing("iter 7 loss 9.5"), Attempt.exits(0));
+
+            assertEquals(0, job.run(srun, Optional.of(new AutoresumeConfig(policy, List.of(loss)))), job.said());
+
+            EventHistory.Event detection = job.timeline().stream().filter(e -> e.event().equals("detection")
+                    && "agent-verdict".equals(e.details().get("source"))).findFirst().orElseThrow();
+            assertEquals("node2", detection.details().get("nodes"));
+            EventHistory.Event decision = only(job.timeline(), "decision");
+            assertEquals(List.of("NODE_FAULT", "REPLACE_NODES_AND_RERUN"), List.of(decision.details().get("fault"),
+                    decision.details().get("level")), job.timeline().toString());
+            assertEquals("node[1,3]", srun.starts().get(1).environment().get("NODE_LIST"));
+        } finally {
+            for (java.net.ServerSocket agent : agents) {
+                agent.close();
+            }
+        }
+    }
+
+    /** Binds {@code count} consecutive free loopback ports, adds them to {@code into}; returns the first minus 1 (node N's is that + N). */
+    private static int freeRange(List<java.net.ServerSocket> into, int count) throws IOException {
+        for (int first = 30000 + (int) (ProcessHandle.current().pid() % 1000) * 20; first < 60000; first += count) {
+            List<java.net.ServerSocket> bound = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < count; i++) {
+                    bound.add(new java.net.ServerSocket(first + i, 50, java.net.InetAddress.getLoopbackAddress()));
+                }
+                into.addAll(bound);
+                return first - 1;
+            } catch (IOException taken) {
+                for (java.net.ServerSocket socket : bound) {
+                    socket.close();
+                }
+            }
+        }
+        throw new IOException("no free loopback port range");
+    }
+
+    /** An agent's port: each connection greeted with {@code greeting} after {@code first} ran. */
+    private static void answer(java.net.ServerSocket server, String greeting, Runnable first) {
+        Thread thread = new Thread(() -> {
+            while (!server.isClosed()) {
+                try (java.net.Socket peer = server.accept(); java.io.OutputStream out = peer.getOutputStream()) {
+                    first.run();
+                    out.write((org.slurmautoresume.slurm.probe.LivenessProber.GREETING + greeting + "\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+                } catch (IOException e) {
+                    return;
+                }
+            }
+        });
+        thread.setDaemon(true);
+        thread.start();
     }
 
     @Test

@@ -41,6 +41,8 @@ final class FakeSlurm implements CommandRunner {
     private final Map<String, String> refusals = new LinkedHashMap<>();
     private final Map<String, Runnable> onScancel = new LinkedHashMap<>();
     private final Map<String, Map.Entry<Integer, String>> pendingStates = new LinkedHashMap<>();
+    /** Whether every node answers on 127.0.0.1 (for real probes of local agents) instead of 10.0.0.N. */
+    private boolean onLoopback;
 
     /** A job 42 on {@code jobNodes} (its batch host the first), the cluster's nodes {@code all}. */
     FakeSlurm(List<String> jobNodes, List<String> all) {
@@ -72,6 +74,12 @@ final class FakeSlurm implements CommandRunner {
     }
 
     /** Requeue=1 (the default, as JobRequeue=1 gives) or Requeue=0 (sbatch --no-requeue). */
+    /** Every node's NodeAddr 127.0.0.1, so probes reach agents a test runs on loopback (node N's slurmd port 1700N). */
+    synchronized FakeSlurm onLoopback() {
+        onLoopback = true;
+        return this;
+    }
+
     synchronized void requeueable(boolean requeue) {
         requeueable = requeue;
     }
@@ -208,7 +216,7 @@ final class FakeSlurm implements CommandRunner {
         String number = name.replaceAll("\\D", "");
         return Fixtures.read(V22, "show-node-allocated.txt").strip()
                 .replace("NodeName=node4", "NodeName=" + name)
-                .replace("NodeAddr=127.0.0.1", "NodeAddr=10.0.0." + number)
+                .replace("NodeAddr=127.0.0.1", "NodeAddr=" + (onLoopback ? "127.0.0.1" : "10.0.0." + number))
                 .replace("Port=17004", "Port=1700" + number)
                 .replace("State=ALLOCATED", "State=" + nodeStates.getOrDefault(name, "IDLE"));
     }

@@ -30,6 +30,8 @@ final class SupervisedRun implements AutoCloseable {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
     /** Which nodes' slurmd does not answer; empty: all answer. */
     final List<String> silentSlurmd = new ArrayList<>();
+    /** How nodes are probed; null: by {@link #silentSlurmd}. */
+    private NodeProber prober;
 
     SupervisedRun(Path dir, FakeSlurm slurm) throws IOException {
         this.dir = dir;
@@ -39,6 +41,12 @@ final class SupervisedRun implements AutoCloseable {
         environment.put("USER", "tester");
         environment.put("TMPDIR", dir.toString());
         environment.put("AUTORESUME_AGENT_SOCKET", agent.socket().toString());
+    }
+
+    /** Nodes probed by {@code prober} (a real LivenessProber for the agents' verdicts) instead. */
+    SupervisedRun probedBy(NodeProber prober) {
+        this.prober = prober;
+        return this;
     }
 
     SupervisedRun with(String name, String value) {
@@ -56,7 +64,7 @@ final class SupervisedRun implements AutoCloseable {
 
     int run(ScriptedSrun srun, Optional<AutoresumeConfig> config, List<String> argv) throws InterruptedException {
         PrintStream stderr = new PrintStream(err, true, StandardCharsets.UTF_8);
-        NodeProber prober = node -> silentSlurmd.contains(node.name())
+        NodeProber prober = this.prober != null ? this.prober : node -> silentSlurmd.contains(node.name())
                 ? Optional.of("connection refused") : Optional.empty();
         StepSupervisor supervisor = new StepSupervisor(slurm.client(), slurm,
                 SupervisorSettings.fromEnvironment(environment), config, environment,
