@@ -4,12 +4,13 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
-import java.time.Duration;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -84,7 +85,7 @@ public final class LivenessListener implements Closeable {
      */
     public static LivenessListener startFresh(InetSocketAddress address, String node, NodeVerdict verdict,
                                               Supplier<CompletableFuture<Void>> freshCheck) throws IOException {
-        return start(address, node, verdict, java.util.Objects.requireNonNull(freshCheck));
+        return start(address, node, verdict, Objects.requireNonNull(freshCheck));
     }
 
     private static LivenessListener start(InetSocketAddress address, String node, NodeVerdict verdict,
