@@ -192,7 +192,13 @@ public final class AgentPolicy {
     }
 
     /** The agent's own verdict on a node. */
-    private record Diagnosis(String node, boolean healthy, String evidence, Optional<Node> record) {
+    /** {@code answers}: what the probe of the node found, when the diagnosis probed it (empty: it did not). */
+    private record Diagnosis(String node, boolean healthy, String evidence, Optional<Node> record,
+                             Optional<Boolean> answers) {
+        Diagnosis(String node, boolean healthy, String evidence, Optional<Node> record) {
+            this(node, healthy, evidence, record, Optional.empty());
+        }
+
         NodeDecision asDecision() {
             return new NodeDecision(node, healthy ? NodeDecision.HEALTHY : NodeDecision.UNHEALTHY, evidence, null);
         }
@@ -216,17 +222,18 @@ public final class AgentPolicy {
         }
         Optional<String> silent = prober.unreachable(node);
         if (silent.isPresent()) {
-            return new Diagnosis(name, false, silent.get() + "; " + slurmSays, found);
+            return new Diagnosis(name, false, silent.get() + "; " + slurmSays, found, Optional.of(false));
         }
         if (healthCheck.isPresent()) {
             NodeHealth.Verdict verdict = healthCheck.get().check(node);
             if (!verdict.healthy()) {
                 return new Diagnosis(name, false, "health check failed (" + verdict.action() + "): " + verdict.detail()
-                        + "; " + slurmSays, found);
+                        + "; " + slurmSays, found, Optional.of(true));
             }
-            return new Diagnosis(name, true, slurmSays + "; slurmd accepts connections; health check passed", found);
+            return new Diagnosis(name, true, slurmSays + "; slurmd accepts connections; health check passed", found,
+                    Optional.of(true));
         }
-        return new Diagnosis(name, true, slurmSays + "; slurmd accepts connections", found);
+        return new Diagnosis(name, true, slurmSays + "; slurmd accepts connections", found, Optional.of(true));
     }
 
     private NodeDecision mark(Caller caller, Job job, String name, NodeMark.Action action,
@@ -236,8 +243,10 @@ public final class AgentPolicy {
             // SlurmdTimeout. A node that still answers lets go of its jobs by itself: DOWN would only
             // kill its processes (the batch script, on a batch host with a GPU fault), so root gets FAIL
             // and an ordinary user is refused (JobAuthority#downRefusal), as over anyone else's job.
-            boolean answers = diagnosis.record().isPresent()
-                    && prober.unreachable(diagnosis.record().get()).isEmpty();
+            // The diagnosis's own probe where it made one: a node cut off takes the probe's whole timeout
+            // (seconds) to say so, which is not paid twice.
+            boolean answers = diagnosis.answers().orElseGet(() -> diagnosis.record().isPresent()
+                    && prober.unreachable(diagnosis.record().get()).isEmpty());
             if (asked == AgentRequest.MarkState.DOWN) {
                 Optional<String> refusal = authority.downRefusal(caller, job, name, answers);
                 if (refusal.isPresent()) {

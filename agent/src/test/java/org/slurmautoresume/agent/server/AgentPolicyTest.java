@@ -88,6 +88,24 @@ class AgentPolicyTest {
                 marked.updates);
     }
 
+    /** A node cut off the network takes the probe's whole timeout to say so: marking it probes it once, not twice. */
+    @Test
+    void aSilentNodeIsProbedOnceOnItsWayToBeingMarked() {
+        silent = Set.of("node3");
+        int[] probes = {0};
+        NodeProber counting = node -> {
+            probes[0]++;
+            return prober.unreachable(node);
+        };
+        FakeSlurm jobOnNode3 = new FakeSlurm().job("6", "show-job-running-shrunk-nokill.txt", null)
+                .node("node3", "show-node-idle.txt");
+        AgentResponse response = new AgentPolicy(jobOnNode3.runner, counting, "root").handle(ROOT, askDown("node3"));
+        assertTrue(response.ok(), response.message());
+        assertEquals(NodeDecision.MARKED, response.decisions().get(0).decision(), response.decisions().toString());
+        assertEquals(1, probes[0], "the diagnosis's probe decides FAIL or DOWN too");
+        assertEquals("state=down", jobOnNode3.updates.get(0).get(3), "a node that does not answer goes down");
+    }
+
     /** A batch host with a GPU fault: DOWN would kill the job script; FAIL keeps it out and lets the job go. */
     @Test
     void aFailingNodeThatStillAnswersStaysFailWhenAskedToGoDown() {
