@@ -186,18 +186,10 @@ class GpuFaultRecoveryIT {
         "74;dcgm;Action:Reboot dcgm check: DCGM health Failure;gpu-fault-dcgm-only"})
     void aFaultTheKernelLogDoesNotShowIsFoundByTheAgentsGpuCheck(int xid, String check, String reasonStart,
                                                                  String matrixRow) throws Exception {
-        for (String node : List.of("node1", "node2")) {
-            assertTrue(cluster.gpuRepair(node).succeeded(), "sound GPUs to begin with"); // whatever ran before
-        }
-        SupervisedSteps supervised = SupervisedSteps.start(cluster, PREFIX, "--node", "node2", "--xid-source", "off",
-                "--gpu-check-every", "1", "--gpu-tools", cluster.gpuTools("node2").toString());
-        LocalAgent node1Agent = null;
+        GpuCheckingAgents agents = GpuCheckingAgents.start(1);
         String jobId = null;
         try {
-            node1Agent = LocalAgent.start(cluster, supervised.plugstack().installDir().resolve("agent-node1"),
-                    "--node", "node1", "--xid-source", "off", "--gpu-check-every", "1",
-                    "--gpu-tools", cluster.gpuTools("node1").toString(), "--metrics-listen", "127.0.0.1:0");
-            jobId = supervised.stepWithSpare(cluster, FIRST_START);
+            jobId = agents.supervised.stepWithSpare(cluster, FIRST_START);
             long injected = System.nanoTime();
             Instant faultAt = Instant.now();
             cluster.gpuFault("node2", xid);
@@ -217,7 +209,7 @@ class GpuFaultRecoveryIT {
             assertEquals(List.of("in-job-spare", "node2"), List.of(timeline.only(Timeline.Kind.REPLACEMENT).detail("path"),
                     timeline.only(Timeline.Kind.REPLACEMENT).faultyNodes()), timeline.toString());
             // node1's agent ran the same check on its sound GPUs all along, and marked nothing.
-            double checked = LocalAgent.sample(node1Agent.scrapeMetrics(),
+            double checked = LocalAgent.sample(agents.node1.scrapeMetrics(),
                     "autoresume_agent_gpu_checks_total{check=\"" + check + "\",result=\"passed\"}");
             assertTrue(checked >= 2, "node1's agent ran its " + check + " check " + checked + " times");
             for (String other : List.of("node1", "node3", "node4")) {
@@ -227,15 +219,7 @@ class GpuFaultRecoveryIT {
             System.out.printf("Xid %d on node2, found by the %s check: marked %d ms after the fault%n", xid, check,
                     markedMs);
         } finally {
-            if (jobId != null) {
-                cluster.run(List.of("scancel", jobId));
-            }
-            cluster.gpuRepair("node2");
-            cluster.run(List.of("scontrol", "update", "nodename=node2", "state=resume"));
-            if (node1Agent != null) {
-                node1Agent.stop();
-            }
-            SupervisedSteps.stop(supervised);
+            agents.stop(jobId);
         }
     }
 
@@ -250,18 +234,10 @@ class GpuFaultRecoveryIT {
      */
     @Test
     void aFaultNoCheckHadSeenIsFoundByTheFreshCheckTheFailedAttemptAsksFor() throws Exception {
-        for (String node : List.of("node1", "node2")) {
-            assertTrue(cluster.gpuRepair(node).succeeded(), "sound GPUs to begin with");
-        }
-        SupervisedSteps supervised = SupervisedSteps.start(cluster, PREFIX, "--node", "node2", "--xid-source", "off",
-                "--gpu-check-every", "600", "--gpu-tools", cluster.gpuTools("node2").toString());
-        LocalAgent node1Agent = null;
+        GpuCheckingAgents agents = GpuCheckingAgents.start(600);
         String jobId = null;
         try {
-            node1Agent = LocalAgent.start(cluster, supervised.plugstack().installDir().resolve("agent-node1"),
-                    "--node", "node1", "--xid-source", "off", "--gpu-check-every", "600",
-                    "--gpu-tools", cluster.gpuTools("node1").toString());
-            jobId = supervised.stepWithSpare(cluster, FIRST_START);
+            jobId = agents.supervised.stepWithSpare(cluster, FIRST_START);
             cluster.gpuFault("node2", 74);
             Instant crashed = Instant.now();
             // The framework aborts every rank on node2's CUDA error.
@@ -283,10 +259,7 @@ class GpuFaultRecoveryIT {
             System.out.printf("fresh check: node2 diagnosed %d ms after its ranks were killed, the step running again"
                     + " at %d ms%n", diagnosed.toMillis(), runningAgain.toMillis());
         } finally {
-            if (node1Agent != null) {
-                node1Agent.stop();
-            }
-            putBack(jobId, "node2", supervised);
+            agents.stop(jobId);
         }
     }
 
@@ -300,17 +273,9 @@ class GpuFaultRecoveryIT {
      */
     @Test
     void aCollectiveHungByAGpuFaultIsDiagnosedAndTheStepMovesToTheSpare() throws Exception {
-        for (String node : List.of("node1", "node2")) {
-            assertTrue(cluster.gpuRepair(node).succeeded(), "sound GPUs to begin with");
-        }
-        SupervisedSteps supervised = SupervisedSteps.start(cluster, PREFIX, "--node", "node2", "--xid-source", "off",
-                "--gpu-check-every", "600", "--gpu-tools", cluster.gpuTools("node2").toString());
-        LocalAgent node1Agent = null;
+        GpuCheckingAgents agents = GpuCheckingAgents.start(600);
         String jobId = null;
         try {
-            node1Agent = LocalAgent.start(cluster, supervised.plugstack().installDir().resolve("agent-node1"),
-                    "--node", "node1", "--xid-source", "off", "--gpu-check-every", "600",
-                    "--gpu-tools", cluster.gpuTools("node1").toString());
             Path config = cluster.writeJobsFile(PREFIX + "heartbeat-" + ProcessHandle.current().pid() + ".yaml", """
                     runPolicy:
                       heartbeat: {startupTimeoutSeconds: 120, steadyTimeoutSeconds: 4, checkpointTimeoutSeconds: 30}
@@ -325,7 +290,7 @@ class GpuFaultRecoveryIT {
                         while true; do echo AUTORESUME_HEARTBEAT; sleep 0.5; done
                       fi'
                     echo "SRUN_EXIT=$?"
-                    """.formatted(supervised.agent().socket(), config);
+                    """.formatted(agents.supervised.agent().socket(), config);
             String id = cluster.submit(script, List.of("-N3", "-w", "node[1-3]", "--exclusive"));
             jobId = id;
             SupervisedSteps.awaitFirstAttempt(cluster, id, FIRST_START);
@@ -349,9 +314,45 @@ class GpuFaultRecoveryIT {
             }
             FaultMatrix.row("gpu-hang-heartbeat", hung, timeline, done.state().name());
         } finally {
-            if (node1Agent != null) {
-                node1Agent.stop();
+            agents.stop(jobId);
+        }
+    }
+
+    /**
+     * The supervisors' agent, bound to node2, and node1's own, both with the Xid watch off and
+     * their GPU checks every few seconds on their node's stand-in tools, over sound GPUs; node1's
+     * serves its metrics.
+     */
+    private static final class GpuCheckingAgents {
+        private final SupervisedSteps supervised;
+        private final LocalAgent node1;
+
+        private GpuCheckingAgents(SupervisedSteps supervised, LocalAgent node1) {
+            this.supervised = supervised;
+            this.node1 = node1;
+        }
+
+        static GpuCheckingAgents start(int everySeconds) throws InterruptedException {
+            for (String node : List.of("node1", "node2")) {
+                assertTrue(cluster.gpuRepair(node).succeeded(), "sound GPUs to begin with"); // whatever ran before
             }
+            String every = Integer.toString(everySeconds);
+            SupervisedSteps supervised = SupervisedSteps.start(cluster, PREFIX, "--node", "node2", "--xid-source", "off",
+                    "--gpu-check-every", every, "--gpu-tools", cluster.gpuTools("node2").toString());
+            try {
+                return new GpuCheckingAgents(supervised, LocalAgent.start(cluster,
+                        supervised.plugstack().installDir().resolve("agent-node1"), "--node", "node1", "--xid-source",
+                        "off", "--gpu-check-every", every, "--gpu-tools", cluster.gpuTools("node1").toString(),
+                        "--metrics-listen", "127.0.0.1:0"));
+            } catch (RuntimeException | Error e) {
+                SupervisedSteps.stop(supervised);
+                throw e;
+            }
+        }
+
+        /** The job cancelled, node2's GPUs repaired and the node resumed, both agents and the plugin gone. */
+        void stop(String jobId) throws InterruptedException {
+            node1.stop();
             putBack(jobId, "node2", supervised);
         }
     }
