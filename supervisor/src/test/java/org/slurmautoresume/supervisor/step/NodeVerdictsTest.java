@@ -52,6 +52,17 @@ class NodeVerdictsTest {
         return new NodeParser().parse("NodeName=" + name + " NodeAddr=127.0.0.1 Port=" + slurmdPort + " State=ALLOCATED");
     }
 
+    private static ServerSocket freePortAbove(int port) throws IOException {
+        for (int candidate = port + 1; candidate < Math.min(port + 1000, 65536); candidate++) {
+            try {
+                return new ServerSocket(candidate, 50, InetAddress.getLoopbackAddress());
+            } catch (IOException taken) {
+                // the next one
+            }
+        }
+        throw new IOException("no free loopback port above " + port);
+    }
+
     private static LivenessProber prober() {
         return new LivenessProber(Duration.ofSeconds(1), BASE, false, node -> Optional.empty());
     }
@@ -70,7 +81,8 @@ class NodeVerdictsTest {
     void aFaultOnlyAFreshCheckFindsTurnsTheFailureIntoANodeFault() throws Exception {
         Node node2 = agentSaying("node2", "ok"); // the liveness port: the verdict held before the round
         int offset = node2.port().orElseThrow() - 6818;
-        ServerSocket check = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        // The check port above the liveness one, so that its base (port minus the node's offset) is a port too.
+        ServerSocket check = freePortAbove(node2.port().orElseThrow() - 6818 + BASE);
         agents.add(check);
         List<Long> askedAt = new ArrayList<>();
         Thread agent = new Thread(() -> {
