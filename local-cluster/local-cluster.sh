@@ -381,39 +381,35 @@ cmd_crash_task() {
     crash_task "$node" "$signal" "$job"
 }
 
-cmd_freeze_node() {
-    [ "$#" -eq 1 ] || die "usage: freeze-node NODE"
+# one_node_command NAME FUNCTION ARGS...: a fault command that takes one node of this cluster,
+# as root: checks both and runs FUNCTION NODE.
+one_node_command() {
+    local name="$1" function="$2"
+    shift 2
+    [ "$#" -eq 1 ] || die "usage: $name NODE"
     validate_node "$1"
-    need_root freeze-node
-    freeze_node "$1"
+    need_root "$name"
+    "$function" "$1"
+}
+
+cmd_freeze_node() {
+    one_node_command freeze-node freeze_node "$@"
 }
 
 cmd_freeze_slurmd() {
-    [ "$#" -eq 1 ] || die "usage: freeze-slurmd NODE"
-    validate_node "$1"
-    need_root freeze-slurmd
-    freeze_slurmd "$1"
+    one_node_command freeze-slurmd freeze_slurmd "$@"
 }
 
 cmd_cut_network() {
-    [ "$#" -eq 1 ] || die "usage: cut-network NODE"
-    validate_node "$1"
-    need_root cut-network
-    cut_network "$1"
+    one_node_command cut-network cut_network "$@"
 }
 
 cmd_restore_network() {
-    [ "$#" -eq 1 ] || die "usage: restore-network NODE"
-    validate_node "$1"
-    need_root restore-network
-    restore_network "$1"
+    one_node_command restore-network restore_network "$@"
 }
 
 cmd_thaw_node() {
-    [ "$#" -eq 1 ] || die "usage: thaw-node NODE"
-    validate_node "$1"
-    need_root thaw-node
-    thaw_node "$1"
+    one_node_command thaw-node thaw_node "$@"
 }
 
 cmd_hang_step() {
