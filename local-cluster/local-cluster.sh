@@ -168,6 +168,10 @@ Commands:
         and node states are kept) and wait until slurmctld uses it. For tests of
         slurmctld's own not-responding verdict, which comes only at SlurmdTimeout: set a
         short one, and set it back. The next `up` with other options restarts afresh.
+  set-min-job-age S
+        Change MinJobAge (300 s, Slurm's default) in place the same way: how long slurmctld
+        keeps an ended job's record. For tests that wait for slurmctld's own purge: set a
+        short one, and set it back (300).
   stop-controller [--backup]
         Stop the primary slurmctld (SIGTERM: it saves its state) and wait until it exited.
         With a backup running, the backup takes over after SlurmctldTimeout. --backup stops
@@ -447,7 +451,16 @@ cmd_set_slurmd_timeout() {
         die "set-slurmd-timeout: SlurmdTimeout must be >= 3 seconds: '$timeout'"
     fi
     need_root set-slurmd-timeout
-    set_slurmd_timeout "$timeout"
+    set_seconds_in_place set-slurmd-timeout SlurmdTimeout "$timeout" AR_SLURMD_TIMEOUT
+}
+
+cmd_set_min_job_age() {
+    local age="${1:-}"
+    if [[ ! "$age" =~ ^[1-9][0-9]{0,4}$ ]] || [ "$age" -lt 2 ]; then
+        die "set-min-job-age: MinJobAge must be >= 2 seconds: '$age'"
+    fi
+    need_root set-min-job-age
+    set_seconds_in_place set-min-job-age MinJobAge "$age"
 }
 
 # controller_role_args COMMAND ARGS...: sets ROLE (primary|backup) and TIMEOUT from the options.
@@ -527,6 +540,7 @@ main() {
         gpu-repair) cmd_gpu_repair "$@" ;;
         crash-task) cmd_crash_task "$@" ;;
         set-slurmd-timeout) cmd_set_slurmd_timeout "$@" ;;
+        set-min-job-age) cmd_set_min_job_age "$@" ;;
         stop-controller) cmd_stop_controller "$@" ;;
         start-controller) cmd_start_controller "$@" ;;
         fail-over) cmd_fail_over "$@" ;;

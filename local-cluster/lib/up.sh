@@ -1,5 +1,5 @@
 # shellcheck shell=bash disable=SC2153 # STATE and the other paths come from common.sh
-# Sourced by local-cluster.sh: bring the cluster up, take it down, change SlurmdTimeout in place.
+# Sourced by local-cluster.sh: bring the cluster up, take it down, change SlurmdTimeout or MinJobAge in place.
 
 ensure_user() {
     if id -u "$AR_TEST_USER" >/dev/null 2>&1; then return 0; fi
@@ -210,26 +210,28 @@ cluster_down() {
 
 # status_line NAME PIDS [CHECK...]: "running" when PIDS is set and CHECK (if given) succeeds,
 
-# set_slurmd_timeout SECONDS (validated by the caller)
-set_slurmd_timeout() {
-    local timeout="$1" deadline current
-    [ -f "$CONF" ] || die "set-slurmd-timeout: no cluster configured ($CONF missing); run 'up' first"
-    ctld_up || die "set-slurmd-timeout: slurmctld does not answer; run 'up' first"
-    sed "s/^SlurmdTimeout=.*/SlurmdTimeout=$timeout/" "$CONF" >"$CONF.tmp"
+# set_seconds_in_place COMMAND PARAMETER SECONDS [ENV_KEY] (validated by the caller): writes
+# PARAMETER=SECONDS into slurm.conf (and ENV_KEY into cluster.env), reconfigures, and waits until
+# slurmctld reports the new value. COMMAND names the caller in errors.
+set_seconds_in_place() {
+    local cmd="$1" name="$2" seconds="$3" env_key="${4:-}" deadline current
+    [ -f "$CONF" ] || die "$cmd: no cluster configured ($CONF missing); run 'up' first"
+    ctld_up || die "$cmd: slurmctld does not answer; run 'up' first"
+    sed "s/^$name=.*/$name=$seconds/" "$CONF" >"$CONF.tmp"
     chmod 0644 "$CONF.tmp"
     mv -f "$CONF.tmp" "$CONF"
-    if [ -f "$ENV_FILE" ]; then
-        sed "s/^AR_SLURMD_TIMEOUT=.*/AR_SLURMD_TIMEOUT=$timeout/" "$ENV_FILE" >"$ENV_FILE.tmp"
+    if [ -n "$env_key" ] && [ -f "$ENV_FILE" ]; then
+        sed "s/^$env_key=.*/$env_key=$seconds/" "$ENV_FILE" >"$ENV_FILE.tmp"
         chmod 0644 "$ENV_FILE.tmp"
         mv -f "$ENV_FILE.tmp" "$ENV_FILE"
     fi
-    sc reconfigure || die "set-slurmd-timeout: scontrol reconfigure failed"
+    sc reconfigure || die "$cmd: scontrol reconfigure failed"
     deadline=$(( $(date +%s) + 30 ))
     while :; do
-        current="$(sc show config 2>/dev/null | awk -F' *= *' '$1 == "SlurmdTimeout" { print $2 }')"
-        [ "$current" = "$timeout sec" ] && break
-        [ "$(date +%s)" -lt "$deadline" ] || die "set-slurmd-timeout: slurmctld still reports SlurmdTimeout '$current' after 30 s"
+        current="$(sc show config 2>/dev/null | awk -F' *= *' -v n="$name" '$1 == n { print $2 }')"
+        [ "$current" = "$seconds sec" ] && break
+        [ "$(date +%s)" -lt "$deadline" ] || die "$cmd: slurmctld still reports $name '$current' after 30 s"
         sleep 0.2
     done
-    log "SlurmdTimeout is now $timeout s"
+    log "$name is now $seconds s"
 }

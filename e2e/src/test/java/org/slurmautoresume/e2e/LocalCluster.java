@@ -380,7 +380,7 @@ final class LocalCluster {
         return clusterScript("gpu-repair", node);
     }
 
-    /** Something run against the cluster that may throw, for {@link #withSlurmdTimeout}. */
+    /** Something run against the cluster that may throw, for {@link #withSlurmdTimeout} and {@link #withMinJobAge}. */
     interface ClusterAction {
         void run() throws Exception;
     }
@@ -397,6 +397,20 @@ final class LocalCluster {
             action.run();
         } finally {
             clusterScript("set-slurmd-timeout", configured);
+        }
+    }
+
+    /**
+     * Runs {@code action} while slurmctld keeps ended jobs' records {@code seconds} (MinJobAge),
+     * then restores Slurm's default the cluster was started with (300 s): for tests that wait for
+     * slurmctld's own purge of a record.
+     */
+    void withMinJobAge(int seconds, ClusterAction action) throws Exception {
+        clusterScript("set-min-job-age", Integer.toString(seconds));
+        try {
+            action.run();
+        } finally {
+            clusterScript("set-min-job-age", "300");
         }
     }
 
