@@ -110,6 +110,32 @@ check "the next steps name systemctl enable, not run it" contains "$out" "system
 version_out="$("$prefix/bin/autoresume" --help 2>&1)" || true
 check "the installed autoresume runs ($version_out)" contains "$version_out" "env"
 
+# --- the launcher asks for the job's node records while the JVM starts ----------------------
+# A stand-in scontrol answers and says what it was asked; a stand-in Java says which descriptor
+# the launcher named and what is on it.
+standin="$work/standin"
+mkdir -p "$standin"
+cat >"$standin/scontrol" <<'SCONTROL'
+#!/bin/sh
+echo "NodeName=node7 NodeAddr=10.1.2.7 asked: $*"
+SCONTROL
+cat >"$standin/java" <<'JAVA'
+#!/bin/bash
+fd="${AUTORESUME_NODE_RECORDS_FD:-}"
+if [[ -n "$fd" ]]; then echo "fd=$fd: $(cat "/proc/self/fd/$fd")"; else echo "no fd"; fi
+JAVA
+chmod 0755 "$standin/scontrol" "$standin/java"
+piped="$(PATH="$standin:$PATH" AUTORESUME_JAVA="$standin/java" SLURM_JOB_ID=5 SLURM_JOB_NODELIST='node[7-8]' \
+  SLURM_JOB_NUM_NODES=2 "$prefix/bin/autoresume" supervise -- srun true)"
+check "a supervised step's launcher leaves scontrol's answer for the job's nodes on a pipe" \
+  contains "$piped" "NodeAddr=10.1.2.7 asked: -o show node node[7-8]"
+unpiped="$(PATH="$standin:$PATH" AUTORESUME_JAVA="$standin/java" SLURM_JOB_ID=5 SLURM_JOB_NODELIST='node[1-300]' \
+  SLURM_JOB_NUM_NODES=300 "$prefix/bin/autoresume" supervise -- srun true)"
+check "a job of over 256 nodes is left to the supervisor" test "$unpiped" == "no fd"
+other="$(PATH="$standin:$PATH" AUTORESUME_JAVA="$standin/java" SLURM_JOB_NODELIST='node[7-8]' SLURM_JOB_NUM_NODES=2 \
+  "$prefix/bin/autoresume" nodes)"
+check "other commands ask nothing ahead" test "$other" == "no fd"
+
 # --- lifecycle apply run from the installation names the installation ----------------------
 # Both write plugstack.conf.d/auto_resume.conf: apply must not point it back at /usr/local.
 repo="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../../.." && pwd)"

@@ -164,6 +164,11 @@ public final class SlurmClient {
         return ScontrolParsers.parse(() -> parsers.nodeText().parseAll(result.stdout()));
     }
 
+    /** Records as {@code scontrol -o show node} printed them, to someone else (the launcher reads ahead). */
+    public List<Node> nodesFromText(String text) {
+        return ScontrolParsers.parse(() -> parsers.nodeText().parseAll(text));
+    }
+
     public Optional<Node> node(String name) {
         if (!Hostlist.isValidHostname(name)) {
             throw new SlurmException(SlurmException.Kind.NOT_FOUND, "not a valid node name: \"" + name + "\"");

@@ -65,6 +65,7 @@ final class AttemptLaunch {
     Map<String, String> environment(int attempt, Map<String, String> fresh) {
         Map<String, String> env = new HashMap<>(environment);
         env.remove(StepSupervisor.SLURM_VERSION_HINT); // the plugin's word to this supervisor, not the step's
+        env.remove(StepSupervisor.NODE_RECORDS_FD); // the launcher's, likewise
         env.putAll(fresh);
         env.put(StepSupervisor.GUARD, "1");
         env.put(StepSupervisor.ATTEMPT, Integer.toString(attempt));

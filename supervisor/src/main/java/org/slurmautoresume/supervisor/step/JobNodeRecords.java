@@ -1,5 +1,8 @@
 package org.slurmautoresume.supervisor.step;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.slurm.exec.DebugLogging;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.model.Node;
 
@@ -22,6 +26,11 @@ import org.slurmautoresume.slurm.model.Node;
  * builds itself rather than while srun waits. A job of more than {@link #READ_ALL_UP_TO} nodes
  * has only its first node read (the master in every case but a one-node in-job-spares step
  * placed on a batch host that is not first; that case reads its own master when asked).
+ *
+ * <p>The launcher starts that {@code scontrol} itself, before the JVM, for a job of up to
+ * {@link #READ_ALL_UP_TO} nodes, and leaves its answer on a pipe ({@link StepSupervisor#NODE_RECORDS_FD}):
+ * so the answer is there by the time the first srun needs it. An answer that lacks a node, or no
+ * answer, is asked again here the ordinary way (which rides out a controller outage).
  */
 final class JobNodeRecords {
 
@@ -33,36 +42,41 @@ final class JobNodeRecords {
     /** The nodes read ahead (the first being the job's first), or empty when nothing was. */
     private final List<String> ahead;
     /** The records read ahead; empty when the read failed (said once). */
-    private final CompletableFuture<Optional<Map<String, Node>>> aheadRecords = new CompletableFuture<>();
+    private final CompletableFuture<Optional<Map<String, Node>>> aheadRecords;
 
-    private JobNodeRecords(SlurmClient slurm, SupervisorLog log, List<String> ahead) {
+    private JobNodeRecords(SlurmClient slurm, SupervisorLog log, List<String> ahead,
+                           CompletableFuture<Optional<Map<String, Node>>> aheadRecords) {
         this.slurm = slurm;
         this.log = log;
         this.ahead = ahead;
+        this.aheadRecords = aheadRecords;
     }
 
     /** Starts reading the records of the job's nodes (from SLURM_JOB_NODELIST) at once. */
     static JobNodeRecords readAhead(SlurmClient slurm, SupervisorLog log, Map<String, String> environment) {
         List<String> hosts = FirstAttemptNodes.of(environment, Optional.empty()).map(FirstAttemptNodes::hosts)
                 .orElse(List.of());
-        List<String> read = hosts.size() > READ_ALL_UP_TO ? hosts.subList(0, 1) : hosts;
-        JobNodeRecords records = new JobNodeRecords(slurm, log, List.copyOf(read));
-        if (!read.isEmpty()) {
-            Thread thread = new Thread(() -> records.aheadRecords.complete(records.read(read)), "job-node-records");
-            thread.setDaemon(true);
-            thread.start();
+        List<String> read = List.copyOf(hosts.size() > READ_ALL_UP_TO ? hosts.subList(0, 1) : hosts);
+        if (read.isEmpty()) {
+            return none(slurm, log);
         }
-        return records;
+        return readAhead(slurm, log, read, read.size() == hosts.size() ? launcherPipe(environment) : Optional.empty());
+    }
+
+    /** As {@link #readAhead(SlurmClient, SupervisorLog, Map)}: {@code read}, from {@code launcherPipe} where it has them all. */
+    static JobNodeRecords readAhead(SlurmClient slurm, SupervisorLog log, List<String> read, Optional<Path> launcherPipe) {
+        return new JobNodeRecords(slurm, log, read, ReadAhead.start("job-node-records",
+                () -> launcherPipe.flatMap(pipe -> readPipe(slurm, pipe, read)).or(() -> read(slurm, log, read))));
     }
 
     /** One that reads nothing ahead: outside a job. */
     static JobNodeRecords none(SlurmClient slurm, SupervisorLog log) {
-        return new JobNodeRecords(slurm, log, List.of());
+        return new JobNodeRecords(slurm, log, List.of(), CompletableFuture.completedFuture(Optional.empty()));
     }
 
     /** The node's address; empty, and said, when Slurm does not answer (the step starts without MASTER_ADDR). */
     Optional<String> addressOf(String node) {
-        Optional<Map<String, Node>> records = ahead.contains(node) ? aheadRecords.join() : read(List.of(node));
+        Optional<Map<String, Node>> records = ahead.contains(node) ? aheadRecords.join() : read(slurm, log, List.of(node));
         if (records.isEmpty()) {
             return Optional.empty(); // the read said why
         }
@@ -91,7 +105,26 @@ final class JobNodeRecords {
         return found.isEmpty() ? Optional.empty() : Optional.of(found);
     }
 
-    private Optional<Map<String, Node>> read(List<String> nodes) {
+    /** The launcher's pipe, when it left one: {@code /proc/self/fd/N} for the descriptor it named. */
+    static Optional<Path> launcherPipe(Map<String, String> environment) {
+        String fd = environment.getOrDefault(StepSupervisor.NODE_RECORDS_FD, "");
+        return fd.matches("[0-9]{1,4}") ? Optional.of(Path.of("/proc/self/fd", fd)) : Optional.empty();
+    }
+
+    /** The records the launcher's scontrol printed; empty (nothing said) unless they hold every node asked for. */
+    private static Optional<Map<String, Node>> readPipe(SlurmClient slurm, Path pipe, List<String> nodes) {
+        try {
+            Map<String, Node> records = slurm.nodesFromText(Files.readString(pipe)).stream()
+                    .collect(Collectors.toMap(Node::name, Function.identity(), (a, b) -> a));
+            return records.keySet().containsAll(nodes) ? Optional.of(records) : Optional.empty();
+        } catch (IOException | RuntimeException e) { // no pipe, a failed scontrol: ask again the ordinary way
+            DebugLogging.debug(JobNodeRecords.class, "the launcher's node records unusable ({}); reading them again",
+                    e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<Map<String, Node>> read(SlurmClient slurm, SupervisorLog log, List<String> nodes) {
         try {
             return Optional.of(slurm.nodes(Hostlist.compress(nodes)).stream()
                     .collect(Collectors.toMap(Node::name, Function.identity(), (a, b) -> a)));

@@ -17,7 +17,6 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.function.BooleanSupplier;
-import org.slurmautoresume.agent.protocol.AgentClient;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.env.JobEnvironment;
 import org.slurmautoresume.slurm.env.JobEnvironmentResolver;
@@ -129,11 +128,11 @@ final class RestartActions {
     }
 
     /** Learns, once the job was read, which ways back it has; records them and returns them in words. */
-    String knowPaths(Job job, Optional<SlurmConfig> config) {
+    String knowPaths(Job job, Optional<SlurmConfig> config, Optional<String> agentAway) {
         paths = config.map(c -> RecoveryPaths.of(c, job)).orElse(RecoveryPaths.UNKNOWN);
         NodeFaultRequeue.Verdict requeue = fallback.verdict(Optional.of(job), config);
         requeueAtEnd = requeue.requeue();
-        agentAway = AgentClient.unreachable(settings.agentSocket());
+        this.agentAway = agentAway;
         timeline.record(EventHistory.Kind.PATHS, OptionalLong.empty(), RecoveryPaths.withAgent(
                 paths.details(Optional.ofNullable(spares), recovery.isPresent(), requeue), agentAway));
         return paths.describe(Optional.ofNullable(spares), recovery.isPresent(), requeue)

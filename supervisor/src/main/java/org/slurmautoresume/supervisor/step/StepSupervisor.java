@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.slurmautoresume.agent.protocol.AgentClient;
 import org.slurmautoresume.agent.protocol.AgentOutage;
@@ -59,6 +60,11 @@ public final class StepSupervisor {
     public static final String ATTEMPT = "AUTO_RESUME_ATTEMPT";
     /** Set by the SPANK plugin for the supervisor it execs: the Slurm release (see CliContext). */
     public static final String SLURM_VERSION_HINT = "AUTORESUME_SLURM_VERSION";
+    /**
+     * The launcher's word to this supervisor: the descriptor on which it left the answer of the
+     * {@code scontrol -o show node} it started for the job's nodes while the JVM started.
+     */
+    public static final String NODE_RECORDS_FD = "AUTORESUME_NODE_RECORDS_FD";
     /** The newest complete checkpoint in AUTORESUME_CHECKPOINT_DIR, for the step to resume from. */
     public static final String CHECKPOINT = "AUTO_RESUME_CHECKPOINT";
 
@@ -84,6 +90,10 @@ public final class StepSupervisor {
     private final boolean recovers;
     private final AttemptLoop loop;
     private final RestartActions actions;
+    /** Read ahead (null outside a job): the job's record, the cluster's configuration, why no agent answers. */
+    private final CompletableFuture<Optional<Job>> jobAhead;
+    private final CompletableFuture<SlurmConfig> configAhead;
+    private final CompletableFuture<Optional<String>> agentAway;
 
     /** A supervisor with no configuration file: no log rules, the budgets from the environment. */
     public StepSupervisor(SlurmClient slurm, CommandRunner runner, SupervisorSettings settings,
@@ -131,13 +141,23 @@ public final class StepSupervisor {
     StepSupervisor(SlurmClient slurm, CommandRunner runner, SupervisorSettings settings,
                    Optional<AutoresumeConfig> config, Map<String, String> environment, SupervisorLog log,
                    SrunLauncher launcher, Supplier<NodeProber> prober, ControllerOutage outage) {
-        // First, so that Slurm's answer arrives while the rest is built (see JobNodeRecords).
-        JobNodeRecords nodeRecords = environment.containsKey("SLURM_JOB_ID")
+        this.slurm = slurm;
+        this.settings = settings;
+        this.log = log;
+        this.jobId = jobIdOf(environment, log);
+        // First, so that Slurm's answers arrive while the rest is built (see JobNodeRecords).
+        JobNodeRecords nodeRecords = jobId.isPresent()
                 ? JobNodeRecords.readAhead(slurm, log, environment) : JobNodeRecords.none(slurm, log);
+        // Asked now, on threads of their own, and used once the first srun has started: a short
+        // step would otherwise wait for them, one after the other, after it ended.
+        this.jobAhead = jobId.isEmpty() ? null : ReadAhead.start("job-at-start", this::jobAtStart);
+        this.configAhead = jobId.isEmpty() ? null : ReadAhead.start("cluster-config", slurm::config);
+        // A connection to a local socket: Java's first costs a start-up about 20 ms (its secure random).
+        this.agentAway = jobId.isEmpty() ? null
+                : ReadAhead.start("agent-reachable", () -> AgentClient.unreachable(settings.agentSocket()));
         AutoresumeConfig effective = config.orElse(AutoresumeConfig.DEFAULT);
         this.configuredPolicy = config.map(AutoresumeConfig::policy);
         String user = user(environment);
-        this.jobId = jobIdOf(environment, log);
         // Outside a job nothing is kept; a refused directory is said once and the step runs without it.
         this.stateDir = jobId.flatMap(job -> JobStateDirectory.open(settings.stateDir(), log::say));
         this.historyFile = jobId.flatMap(job -> stateDir.map(dir -> new RestartHistoryFile(dir, user, job.toString())));
@@ -147,10 +167,7 @@ public final class StepSupervisor {
         this.outage = outage;
         this.outageReport = new ControllerOutageReport(log, timeline);
         outage.listen(outageReport);
-        this.slurm = slurm;
-        this.settings = settings;
         this.environment = Map.copyOf(environment);
-        this.log = log;
         // Recovery's requests wait out an agent restart; MetricsReporter's never wait (their own client).
         AgentClient agent = new AgentClient(settings.agentSocket(), AGENT_TIMEOUT).ridingOutages(new AgentOutage(
                 settings.agentSocket(), SupervisorSettings.agentOutage(environment), log::say));
@@ -195,12 +212,12 @@ public final class StepSupervisor {
     public int run(List<String> srunArgv) throws InterruptedException {
         try {
             return loop.run(srunArgv, () -> {
-                Optional<Job> job = jobAtStart();
+                Optional<Job> job = jobAhead == null ? jobAtStart() : ReadAhead.join(jobAhead);
                 // First: it removes another job's files of this id before this job's timeline is written to.
                 RestartGate gate = restartGate(job);
                 outageReport.timelineReady();
-                Optional<SlurmConfig> config = job.flatMap(j -> clusterConfig());
-                Optional<String> paths = job.map(j -> actions.knowPaths(j, config));
+                Optional<SlurmConfig> config = job.flatMap(j -> clusterConfig(configAhead));
+                Optional<String> paths = job.map(j -> actions.knowPaths(j, config, ReadAhead.join(agentAway)));
                 preflightOncePerJob(job, config, paths);
                 return new AttemptLoop.JobStart(gate, recovers ? job.map(Job::numNodes).orElse(0) : 0);
             });
@@ -309,10 +326,10 @@ public final class StepSupervisor {
         paths.ifPresent(p -> log.say("recovery paths: " + p));
     }
 
-    /** The cluster's configuration, read once per srun for the preflight and the recovery paths. */
-    private Optional<SlurmConfig> clusterConfig() {
+    /** The cluster's configuration, read once per srun (ahead) for the preflight and the recovery paths. */
+    private Optional<SlurmConfig> clusterConfig(CompletableFuture<SlurmConfig> configAhead) {
         try {
-            SlurmConfig config = slurm.config();
+            SlurmConfig config = ReadAhead.join(configAhead);
             if (settings.controllerOutage().isEmpty()) {
                 outage.bound(ControllerOutage.boundFor(config.seconds("SlurmctldTimeout").stream()
                         .mapToObj(Duration::ofSeconds).findFirst().orElse(ControllerOutage.DEFAULT_SLURMCTLD_TIMEOUT)));

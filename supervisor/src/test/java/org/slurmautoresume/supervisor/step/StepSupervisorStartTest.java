@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slurmautoresume.slurm.client.OutputFormat;
@@ -23,7 +25,9 @@ import org.slurmautoresume.slurm.exec.CommandRunner;
 
 /**
  * Every supervised srun pays for what the supervisor does before starting it: reading the job,
- * the preflight and the budgets' files wait until srun has started (docs/benchmarks.md).
+ * the preflight and the budgets' files wait until srun has started, and a short step for the
+ * reads it waits on after it ended: the job and the configuration are asked at once
+ * (docs/benchmarks.md).
  */
 class StepSupervisorStartTest {
 
@@ -59,6 +63,34 @@ class StepSupervisorStartTest {
 
         assertEquals(0, status);
         assertEquals(List.of(true), stepStartedAtJobRead);
+    }
+
+    @Test
+    void theJobAndTheClusterConfigurationAreAskedAtOnceNotOneAfterTheOther() throws Exception {
+        CountDownLatch configAsked = new CountDownLatch(1);
+        List<Boolean> configAskedWhileTheJobWasRead = new CopyOnWriteArrayList<>();
+        CommandRunner runner = mock(CommandRunner.class);
+        when(runner.run(any())).thenAnswer(invocation -> {
+            CommandRequest request = invocation.getArgument(0);
+            if (request.argv().equals(List.of("scontrol", "-o", "show", "job", "1"))) {
+                // Read one after the other, the configuration would not be asked until this returned.
+                configAskedWhileTheJobWasRead.add(configAsked.await(10, TimeUnit.SECONDS));
+                return new CommandResult(request, 0, JOB + "\n", "", false, Duration.ZERO);
+            }
+            if (request.argv().equals(List.of("scontrol", "show", "config"))) {
+                configAsked.countDown();
+                return new CommandResult(request, 0, "SlurmctldTimeout        = 120 sec\n", "", false, Duration.ZERO);
+            }
+            return new CommandResult(request, 1, "", "not part of this test", false, Duration.ZERO);
+        });
+        Map<String, String> env = Map.of("SLURM_JOB_ID", "1", "USER", "tester", "TMPDIR", dir.toString(),
+                "AUTORESUME_AGENT_SOCKET", dir.resolve("no-agent.sock").toString());
+        StepSupervisor supervisor = new StepSupervisor(new SlurmClient(runner, OutputFormat.TEXT), runner,
+                SupervisorSettings.fromEnvironment(env), env,
+                new SupervisorLog(new PrintStream(OutputStream.nullOutputStream()), "1"));
+
+        assertEquals(0, supervisor.run(List.of("/bin/true")));
+        assertEquals(List.of(true), configAskedWhileTheJobWasRead);
     }
 
     private static boolean appears(Path file, Duration within) throws InterruptedException {
