@@ -41,7 +41,7 @@ spool, logs and pid files live in $AR_CLUSTER_DIR (default /var/tmp/autoresume-c
 
 Commands:
   up [--nodes N] [--slurmd-timeout S] [--cpus C] [--gpus G | --cpu-only] [--power-save]
-     [--extra-conf FILE] [--no-resume] [--no-accounting] [--backup-controller] [--fresh]
+     [--extra-conf FILE] [--no-resume] [--no-accounting] [--backup-controller] [--fresh] [--agents]
         As root: install missing packages (install-deps.sh --runtime-only), create the
         test user ($AR_TEST_USER, default artest), write etc/slurm.conf (ClusterName=arlocal;
         its node and partition lines, debug with node[1-N], are written by the built
@@ -90,6 +90,17 @@ Commands:
                                earlier jobs (a snapshot's, an interrupted run's) cannot hold nodes
           --no-resume          leave nodes that are DOWN/DRAIN/FAIL as they are (default:
                                `scontrol update state=resume` them so the cluster is usable)
+          --agents             also run the privileged agent on every node, bound to it, as
+                               production does (`autoresume agent --node nodeK`, from the
+                               built launcher): each watches its node's kernel-log file for
+                               Xids, its stand-in GPU tools and its slurmd, and answers the
+                               other nodes' liveness probes and fresh-check requests on the
+                               node's address. Sockets in run/agents/nodeK/, logs and audit
+                               logs in log/agent-nodeK*.log; cluster.env gets AR_AGENTS=1 and
+                               AR_AGENT_SOCKET (node1's, for AUTORESUME_AGENT_SOCKET in jobs).
+                               kill-node kills a node's agent with it; revive-node starts it
+                               again. Without --agents, `up` stops them: the tests start
+                               agents of their own on the same ports
         Idempotent: a second `up` with the same options starts only what is missing. When
         the requested config differs from the current one, everything is stopped (jobs are
         cancelled), slurmctld state and spool are wiped and the cluster starts afresh.
@@ -98,8 +109,8 @@ Commands:
         it), wait for them to exit. Logs are kept; --purge also removes $AR_CLUSTER_DIR
         (and the /etc/slurm/slurm.conf link if it points there). Idempotent.
   status
-        Show the shape (gpu or cpu-only), munged, slurmctld and each slurmd with its pid,
-        and `sinfo -N`.
+        Show the shape (gpu or cpu-only), munged, slurmctld, each slurmd with its pid
+        (and each agent after `up --agents`), and `sinfo -N`.
         Exit 0 when everything runs and slurmctld answers, 3 otherwise.
   kill-node NODE
         Fault injection: simulate NODE dying. First collect the pids of every job step on
@@ -228,6 +239,8 @@ source "$SCRIPT_DIR/lib/fake-programs.sh"
 source "$SCRIPT_DIR/lib/munge.sh"
 # shellcheck source=lib/accounting.sh
 source "$SCRIPT_DIR/lib/accounting.sh"
+# shellcheck source=lib/agents.sh
+source "$SCRIPT_DIR/lib/agents.sh"
 # shellcheck source=lib/daemons.sh
 source "$SCRIPT_DIR/lib/daemons.sh"
 # shellcheck source=lib/up.sh
@@ -240,7 +253,7 @@ source "$SCRIPT_DIR/lib/faults.sh"
 source "$SCRIPT_DIR/lib/controllers.sh"
 
 cmd_up() {
-    local count=4 timeout=300 cpus=4 power=0 extra="" resume=1 accounting=1 gpus=4 backup=0 fresh=0
+    local count=4 timeout=300 cpus=4 power=0 extra="" resume=1 accounting=1 gpus=4 backup=0 fresh=0 agents=0
     local shape="${AR_CLUSTER_SHAPE:-gpu}" release="${AR_SLURM_RELEASE:-22.05}" recorded
     while [ "$#" -gt 0 ]; do
         case "$1" in
@@ -260,6 +273,7 @@ cmd_up() {
             --no-accounting) accounting=0 ;;
             --backup-controller) backup=1 ;;
             --fresh) fresh=1 ;;
+            --agents) agents=1 ;;
             --slurm) release="${2:-}"; shift ;;
             --slurm=*) release="${1#*=}" ;;
             -h|--help) usage; exit 0 ;;
@@ -293,7 +307,15 @@ cmd_up() {
     if [ "$fresh" -eq 1 ]; then
         wipe_jobs_and_state
     fi
+    if [ "$agents" -eq 0 ]; then
+        agents_down # the tests' own agents bind the same ports
+    fi
     cluster_up "$count" "$timeout" "$cpus" "$power" "$extra" "$resume" "$accounting" "$shape" "$gpus" "$backup"
+    if [ "$agents" -eq 1 ]; then
+        agents_up "$count" "$shape"
+        printf 'AR_AGENTS=1\nAR_AGENT_SOCKET=%s\n' "$(agent_dir node1)/agent.sock" >>"$ENV_FILE"
+        log "one agent per node runs; jobs reach node1's with AUTORESUME_AGENT_SOCKET=$(agent_dir node1)/agent.sock"
+    fi
 }
 
 cmd_down() {
@@ -342,6 +364,9 @@ cmd_revive_node() {
     validate_node "$node"
     need_root revive-node
     revive_node "$node" "$fresh" "$boot" "$timeout"
+    if [ "$(env_get AR_AGENTS)" = 1 ]; then
+        agent_up "$node" "$(env_get AR_CLUSTER_SHAPE)" # a machine that boots starts its agent
+    fi
 }
 
 cmd_gpu_fault() {

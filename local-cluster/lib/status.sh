@@ -50,6 +50,16 @@ cluster_status() {
             printf '%-12s DOWN\n' "slurmd $node"; ok=3
         fi
     done
+    if [ "$(env_get AR_AGENTS)" = 1 ]; then # up --agents
+        for node in $(node_list "$count"); do
+            pids="$(agent_pid "$node")"
+            if [ -n "$pids" ]; then
+                printf '%-12s running  pid %s\n' "agent $node" "$pids"
+            else
+                printf '%-12s DOWN\n' "agent $node"; ok=3
+            fi
+        done
+    fi
     if ctld_up; then
         echo
         timeout 20 sinfo -N -l || ok=3

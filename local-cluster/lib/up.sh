@@ -190,6 +190,7 @@ wipe_jobs_and_state() {
 
 cluster_down() {
     local purge="$1"
+    agents_down
     if [ -f "$CONF" ]; then
         stop_cluster_daemons
     fi
@@ -207,8 +208,6 @@ cluster_down() {
     fi
     log "cluster down"
 }
-
-# status_line NAME PIDS [CHECK...]: "running" when PIDS is set and CHECK (if given) succeeds,
 
 # set_seconds_in_place COMMAND PARAMETER SECONDS [ENV_KEY] (validated by the caller): writes
 # PARAMETER=SECONDS into slurm.conf (and ENV_KEY into cluster.env), reconfigures, and waits until

@@ -165,13 +165,7 @@ final class LocalCluster {
         if (!"root".equals(System.getProperty("user.name"))) {
             fail("these tests need a backup controller: run as root, or: sudo local-cluster/local-cluster.sh up --backup-controller");
         }
-        List<String> argv = upArgv(env, repo, env.getOrDefault("AR_CLUSTER_SHAPE", "gpu"), true);
-        CommandResult up = runner.run(new CommandRequest(argv, RESHAPE_TIMEOUT, Map.of("AR_CLUSTER_DIR", env.get("AR_CLUSTER_DIR"))));
-        if (!up.succeeded()) {
-            fail("could not bring the local cluster up with a backup controller (" + String.join(" ", argv) + "):\n"
-                    + up.stdout() + up.stderr());
-        }
-        env.putAll(readEnvFile(clusterDir().resolve("cluster.env")));
+        upAgain(upArgv(env, repo, env.getOrDefault("AR_CLUSTER_SHAPE", "gpu"), true));
     }
 
     Path repo() {
@@ -412,6 +406,41 @@ final class LocalCluster {
         } finally {
             clusterScript("set-min-job-age", "300");
         }
+    }
+
+    /**
+     * Runs {@code action} while the cluster runs its own agent on every node ({@code up --agents},
+     * every other option as it was), then takes them down again with an {@code up} without it:
+     * the other tests start agents of their own on the same ports.
+     */
+    void withAgents(ClusterAction action) throws Exception {
+        String shape = env.getOrDefault("AR_CLUSTER_SHAPE", "gpu");
+        boolean backup = "1".equals(env.get("AR_BACKUP_CONTROLLER"));
+        List<String> withAgents = new ArrayList<>(upArgv(env, repo, shape, backup));
+        withAgents.add("--agents");
+        upAgain(withAgents);
+        try {
+            action.run();
+        } finally {
+            upAgain(upArgv(env, repo, shape, backup));
+        }
+    }
+
+    private void upAgain(List<String> argv) {
+        CommandResult up = runner.run(new CommandRequest(argv, RESHAPE_TIMEOUT, Map.of("AR_CLUSTER_DIR", env.get("AR_CLUSTER_DIR"))));
+        if (!up.succeeded()) {
+            throw new AssertionError(String.join(" ", argv) + " failed:\n" + up.stdout() + up.stderr());
+        }
+        env.putAll(readEnvFile(clusterDir().resolve("cluster.env")));
+        if (!argv.contains("--agents")) {
+            env.remove("AR_AGENTS");
+            env.remove("AR_AGENT_SOCKET");
+        }
+    }
+
+    /** The value cluster.env gives {@code key}, if it names one. */
+    Optional<String> envValue(String key) {
+        return Optional.ofNullable(env.get(key));
     }
 
     /** Control plane outage: the primary slurmctld stops (SIGTERM, state saved); a running backup takes over after SlurmctldTimeout. */
