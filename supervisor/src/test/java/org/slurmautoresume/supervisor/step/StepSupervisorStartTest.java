@@ -53,11 +53,7 @@ class StepSupervisorStartTest {
             }
             return new CommandResult(request, 1, "", "not part of this test", false, Duration.ZERO);
         });
-        Map<String, String> env = Map.of("SLURM_JOB_ID", "1", "USER", "tester", "TMPDIR", dir.toString(),
-                "AUTORESUME_AGENT_SOCKET", dir.resolve("no-agent.sock").toString());
-        StepSupervisor supervisor = new StepSupervisor(new SlurmClient(runner, OutputFormat.TEXT), runner,
-                SupervisorSettings.fromEnvironment(env), env,
-                new SupervisorLog(new PrintStream(OutputStream.nullOutputStream()), "1"));
+        StepSupervisor supervisor = supervisorOfJob1(runner);
 
         int status = supervisor.run(List.of("/bin/sh", "-c", "touch \"$0\"", started.toString()));
 
@@ -83,14 +79,19 @@ class StepSupervisorStartTest {
             }
             return new CommandResult(request, 1, "", "not part of this test", false, Duration.ZERO);
         });
-        Map<String, String> env = Map.of("SLURM_JOB_ID", "1", "USER", "tester", "TMPDIR", dir.toString(),
-                "AUTORESUME_AGENT_SOCKET", dir.resolve("no-agent.sock").toString());
-        StepSupervisor supervisor = new StepSupervisor(new SlurmClient(runner, OutputFormat.TEXT), runner,
-                SupervisorSettings.fromEnvironment(env), env,
-                new SupervisorLog(new PrintStream(OutputStream.nullOutputStream()), "1"));
+        StepSupervisor supervisor = supervisorOfJob1(runner);
 
         assertEquals(0, supervisor.run(List.of("/bin/true")));
         assertEquals(List.of(true), configAskedWhileTheJobWasRead);
+    }
+
+    /** A supervisor of a step in job 1, reading Slurm through {@code runner}, with no agent and quiet. */
+    private StepSupervisor supervisorOfJob1(CommandRunner runner) {
+        Map<String, String> env = Map.of("SLURM_JOB_ID", "1", "USER", "tester", "TMPDIR", dir.toString(),
+                "AUTORESUME_AGENT_SOCKET", dir.resolve("no-agent.sock").toString());
+        return new StepSupervisor(new SlurmClient(runner, OutputFormat.TEXT), runner,
+                SupervisorSettings.fromEnvironment(env), env,
+                new SupervisorLog(new PrintStream(OutputStream.nullOutputStream()), "1"));
     }
 
     private static boolean appears(Path file, Duration within) throws InterruptedException {
