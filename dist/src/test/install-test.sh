@@ -110,6 +110,28 @@ check "the next steps name systemctl enable, not run it" contains "$out" "system
 version_out="$("$prefix/bin/autoresume" --help 2>&1)" || true
 check "the installed autoresume runs ($version_out)" contains "$version_out" "env"
 
+# --- man pages and completion, from the picocli model ---------------------------------------
+man1="$prefix/share/man/man1"
+check "man autoresume renders" contains "$(MANWIDTH=80 man -l "$man1/autoresume.1" 2>&1)" "autoresume - "
+for sub in sweep agent supervise node-replace lifecycle-apply; do
+  check "man autoresume-$sub renders with its options" contains \
+    "$(MANWIDTH=80 man -l "$man1/autoresume-$sub.1" 2>&1)" "OPTIONS"
+done
+# Every command --help lists has its page.
+for sub in $("$prefix/bin/autoresume" --help | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }'); do
+  check "autoresume-$sub has a man page" test -f "$man1/autoresume-$sub.1"
+done
+completion="$prefix/share/bash-completion/completions/autoresume"
+completed="$(bash -c 'source "$1"; COMP_WORDS=(autoresume sw); COMP_CWORD=1; _complete_autoresume; echo "${COMPREPLY[*]}"' \
+  _ "$completion")"
+check "bash completes 'autoresume sw' to sweep ($completed)" test "$completed" == "sweep"
+completed="$(bash -c 'source "$1"; COMP_WORDS=(autoresume node re); COMP_CWORD=2; _complete_autoresume; echo "${COMPREPLY[*]}"' \
+  _ "$completion")"
+check "bash completes 'autoresume node re' ($completed)" test "$completed" == "replace resume reboot" -o \
+  "$(tr ' ' '\n' <<<"$completed" | sort | tr '\n' ' ')" == "reboot replace resume "
+check "the zsh completion sources the installed bash one" \
+  grep -qxF "source $completion" "$prefix/share/zsh/site-functions/_autoresume"
+
 # --- the launcher asks for the job's node records while the JVM starts ----------------------
 # A stand-in scontrol answers and says what it was asked; a stand-in Java says which descriptor
 # the launcher named and what is on it.

@@ -6,7 +6,9 @@
 #
 #   --prefix DIR         where the toolkit goes (default /opt/autoresume): DIR/bin/autoresume,
 #                        DIR/lib/*.jar, DIR/lib/slurm/auto_resume.so, DIR/share/autoresume/
-#                        (examples, docs, the units as shipped, this script, the manifest)
+#                        (examples, docs, the units as shipped, this script, the manifest),
+#                        DIR/share/man/man1 (man autoresume, man autoresume-sweep, ...),
+#                        DIR/share/bash-completion and DIR/share/zsh (completion)
 #   --plugstack-dir DIR  the directory plugstack.conf includes (default
 #                        /etc/slurm/plugstack.conf.d); the snippet written there reads
 #                        `optional DIR/lib/slurm/auto_resume.so supervisor=DIR/bin/autoresume`
@@ -235,6 +237,20 @@ do_install() {
     place "$file" "$prefix/lib/${file##*/}" 644
   done
   place "$source_dir/lib/slurm/auto_resume.so" "$prefix/lib/slurm/auto_resume.so" 755
+  # Man pages and completion, generated from the same picocli model as --help.
+  for file in "$source_dir"/share/man/man1/*.1; do
+    [[ ! -f "$file" ]] || place "$file" "$prefix/share/man/man1/${file##*/}" 644
+  done
+  local bash_completion="$prefix/share/bash-completion/completions/autoresume"
+  if [[ -f "$source_dir/share/bash-completion/completions/autoresume" ]]; then
+    place "$source_dir/share/bash-completion/completions/autoresume" "$bash_completion" 644
+  fi
+  if [[ -f "$source_dir/share/zsh/site-functions/_autoresume" ]]; then
+    local zsh_completion
+    zsh_completion="$(cat -- "$source_dir/share/zsh/site-functions/_autoresume")"
+    write_file "$prefix/share/zsh/site-functions/_autoresume" 644 \
+      "${zsh_completion//@AUTORESUME_BASH_COMPLETION@/$bash_completion}"
+  fi
   place "$source_dir/install.sh" "$share/install.sh" 755
   while IFS= read -r -d '' file; do
     local relative="${file#"$source_dir"/}"
@@ -294,6 +310,9 @@ do_install() {
   say "  - Slurm's plugstack.conf must read the snippet: a line \"include $plugstack_dir/*.conf\";"
   say "    new sruns load the plugin, no daemon restart needed"
   say "  - put autoresume on users' PATH, e.g. ln -s $prefix/bin/autoresume /usr/local/bin/autoresume"
+  say "  - its man pages and completion: MANPATH=$prefix/share/man (or link $prefix/share/man/man1/*.1"
+  say "    into /usr/local/share/man/man1), ln -s $prefix/share/bash-completion/completions/autoresume"
+  say "    /etc/bash_completion.d/autoresume; zsh: $prefix/share/zsh/site-functions on fpath"
   if [[ "$with_systemd" -eq 1 ]]; then
     say "  - on compute nodes, the privileged agent:"
     say "      systemctl daemon-reload && systemctl enable --now autoresume-agent.service"
