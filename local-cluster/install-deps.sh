@@ -14,8 +14,9 @@
 set -euo pipefail
 
 RUNTIME_PKGS=(slurmctld slurmd slurmdbd mariadb-server slurm-client munge libslurm-dev procps iproute2 nftables util-linux passwd coreutils perl-base python3 python3-torch)
-# asciidoctor turns the generated man pages into roff; man-db renders them in the install test.
-BUILD_PKGS=(openjdk-17-jdk-headless maven build-essential make gcc asciidoctor man-db)
+# asciidoctor turns the generated man pages into roff; man-db renders them and logrotate reads the
+# shipped logrotate file in the install test.
+BUILD_PKGS=(openjdk-17-jdk-headless maven build-essential make gcc asciidoctor man-db logrotate)
 
 usage() {
     sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'

@@ -104,11 +104,39 @@ for unit in autoresume-agent.service autoresume-sweep.service autoresume-sweep.t
   check "$unit is installed" test -f "$units/$unit"
 done
 check "the units run the prefix's autoresume" grep -q "^ExecStart=$prefix/bin/autoresume agent " "$units/autoresume-agent.service"
+check "the agent's unit takes the site's options from /etc/default, as Slurm's units do" \
+  grep -qxF "EnvironmentFile=-/etc/default/autoresume-agent" "$units/autoresume-agent.service"
+check "... and passes them on" grep -q '^ExecStart=.* \$AUTORESUME_AGENT_OPTIONS$' "$units/autoresume-agent.service"
+check "systemctl reload reopens the audit log" grep -qxF 'ExecReload=/bin/kill -HUP $MAINPID' "$units/autoresume-agent.service"
 check "no unit names /usr/local/bin/autoresume any more" absent "$(cat -- "$units"/*)" "/usr/local/bin/autoresume"
 check "--dump-cds ran" test -f "$prefix/lib/autoresume.jsa"
 check "the next steps name systemctl enable, not run it" contains "$out" "systemctl enable --now autoresume-agent.service"
 version_out="$("$prefix/bin/autoresume" --help 2>&1)" || true
 check "the installed autoresume runs ($version_out)" contains "$version_out" "env"
+
+# --- the audit log's logrotate file ----------------------------------------------------------
+rotate_conf="$prefix/share/autoresume/logrotate/autoresume"
+check "the logrotate file is installed" test -f "$rotate_conf"
+rotated="$(logrotate -d -s "$work/logrotate.state" "$rotate_conf" 2>&1)"
+check "logrotate reads the logrotate file without an error ($rotated)" absent "$rotated" "error"
+check "logrotate sees the audit log in it" contains "$rotated" "/var/log/autoresume/agent-audit.log"
+
+# --- diagnostics as JSON lines for a collector (AUTORESUME_LOG_FORMAT=json) ------------------
+cat >"$work/failing-scontrol" <<'SCONTROL'
+#!/bin/sh
+echo "scontrol: error: not reachable" >&2
+exit 1
+SCONTROL
+mkdir -p "$work/failing" && mv "$work/failing-scontrol" "$work/failing/scontrol" && chmod 0755 "$work/failing/scontrol"
+json_err="$(PATH="$work/failing:$PATH" AUTORESUME_LOG_FORMAT=json "$prefix/bin/autoresume" nodes 2>&1 >/dev/null)" || true
+check "AUTORESUME_LOG_FORMAT=json: each diagnostic is one JSON object with its level and message" python3 -c '
+import json, sys
+lines = [json.loads(l) for l in sys.argv[1].splitlines() if l.startswith("{")]
+assert any(l["level"] == "WARN" and "Slurm" in l["formattedMessage"] for l in lines), lines
+' "$json_err"
+text_err="$(PATH="$work/failing:$PATH" AUTORESUME_LOG_FORMAT=yaml "$prefix/bin/autoresume" nodes 2>&1 >/dev/null)" || true
+check "an unknown AUTORESUME_LOG_FORMAT is said and text is used" contains "$text_err" "autoresume: WARN"
+check "... and named" contains "$text_err" "AUTORESUME_LOG_FORMAT must be text or json, not 'yaml'"
 
 # --- man pages and completion, from the picocli model ---------------------------------------
 man1="$prefix/share/man/man1"

@@ -204,6 +204,7 @@ final class AgentCommand implements Callable<Integer> {
             throw new CliException(ExitCode.FAILED, "cannot open the audit log " + auditLog + ": " + e.getMessage(), e);
         }
         stops.add("the audit log", audit::close);
+        reopenOnSignals(audit);
         Optional<SiteReplaceCommand> replace;
         try {
             replace = replaceCommand == null ? Optional.empty() : Optional.of(new SiteReplaceCommand(
@@ -307,5 +308,23 @@ final class AgentCommand implements Callable<Integer> {
     private static String hostForUrl(InetSocketAddress address) {
         String host = address.getAddress().isAnyLocalAddress() ? "0.0.0.0" : address.getAddress().getHostAddress();
         return host.contains(":") ? "[" + host + "]" : host;
+    }
+
+    /**
+     * SIGHUP and SIGUSR2 reopen the audit log, as Slurm's daemons reopen theirs (logrotate's
+     * postrotate sends one: lifecycle/logrotate/autoresume). Without this a SIGHUP would end the JVM.
+     */
+    private static void reopenOnSignals(AuditLog audit) {
+        for (String name : List.of("HUP", "USR2")) {
+            sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> {
+                try {
+                    audit.reopen();
+                    System.err.println("autoresume agent: SIG" + name + ": reopened the audit log " + audit.file());
+                } catch (IOException e) {
+                    System.err.println("autoresume agent: SIG" + name + ": cannot reopen the audit log " + audit.file()
+                            + " (" + e.getMessage() + "); its lines are refused until a reopen succeeds");
+                }
+            });
+        }
     }
 }

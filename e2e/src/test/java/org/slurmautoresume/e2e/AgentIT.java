@@ -14,6 +14,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.model.Job;
@@ -83,6 +85,34 @@ class AgentIT {
         String jobId = cluster.submit(script, List.of(options));
         return cluster.waitForJob(jobId, "to run", Duration.ofSeconds(300),
                 job -> job.state() == JobState.RUNNING && !job.nodeList().isBlank());
+    }
+
+    /**
+     * logrotate's way: the audit log is moved away and the agent gets SIGHUP (SIGUSR2 alike, as
+     * Slurm's daemons take both); its next lines go to a new file at the same path, the moved
+     * file keeps what came before, and the agent runs on.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"HUP", "USR2"})
+    void aSignalAfterLogrotateMovedTheAuditLogStartsANewOneThere(String signal) throws IOException {
+        String before = "9" + System.nanoTime() % 1_000_000;
+        String after = "8" + System.nanoTime() % 1_000_000;
+        call(mark(before, cluster.nodeNames().get(0)));
+        Path moved = audit.resolveSibling(audit.getFileName() + "-rotated-" + signal);
+        Files.move(audit, moved);
+        try {
+            agent.signal(cluster, signal);
+            Wait.until("the agent to open a new " + audit, Duration.ofSeconds(10),
+                    () -> Files.exists(audit) ? Optional.of(true) : Optional.empty());
+            call(mark(after, cluster.nodeNames().get(0)));
+
+            assertTrue(agent.isAlive(), "SIG" + signal + " ended the agent");
+            assertTrue(read(moved).contains("\"jobId\":\"" + before + "\""), read(moved));
+            assertFalse(read(moved).contains("\"jobId\":\"" + after + "\""), "written to the moved file: " + read(moved));
+            auditLineFor(after, cluster.nodeNames().get(0));
+        } finally {
+            Files.deleteIfExists(moved);
+        }
     }
 
     @Test

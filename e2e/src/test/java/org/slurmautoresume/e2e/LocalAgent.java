@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.ArrayList;
 import java.util.List;
+import org.slurmautoresume.slurm.exec.CommandResult;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -122,6 +123,12 @@ final class LocalAgent {
 
     /** 128 + SIGKILL. */
     private static final int KILLED = 137;
+
+    /** Sends the agent a signal by name ({@code HUP}, {@code USR2}), as an operator's logrotate does. */
+    void signal(LocalCluster cluster, String name) {
+        CommandResult sent = cluster.run(List.of("kill", "-s", name, Long.toString(process.pid())));
+        assertTrue(sent.succeeded(), sent.stderr());
+    }
 
     /** Whether the agent still runs: {@code kill-node} kills the agent bound to the node with the rest of it. */
     boolean isAlive() {

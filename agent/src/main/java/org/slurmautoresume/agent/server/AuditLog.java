@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * before it is acted on ({@link #recordIntent}); when that line cannot be written the agent
  * refuses to act. The file is capped: past {@link #DEFAULT_MAX_BYTES} it becomes {@code FILE.1}
  * (the older ones {@code .2} .. {@code .}{@value #KEEP}, the oldest dropped), so a flood of
- * requests cannot fill the node's disk.
+ * requests cannot fill the node's disk. An operator's logrotate may move the file away as well:
+ * {@link #reopen} (the agent's SIGHUP and SIGUSR2) then starts a new one at the same path.
  */
 public final class AuditLog implements Closeable {
 
@@ -83,6 +84,16 @@ public final class AuditLog implements Closeable {
             }
         }
         Files.move(file, rotated(1), StandardCopyOption.REPLACE_EXISTING);
+        open();
+    }
+
+    /**
+     * Closes the file and opens the path again, as Slurm's daemons reopen their logs on SIGUSR2:
+     * after logrotate moved the file away, the lines go to a new file there instead of following
+     * the moved one. A path that is now a link, or a file someone else owns, is refused as at start.
+     */
+    public synchronized void reopen() throws IOException {
+        out.close();
         open();
     }
 

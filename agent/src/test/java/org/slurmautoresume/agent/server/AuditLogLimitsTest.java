@@ -2,6 +2,7 @@ package org.slurmautoresume.agent.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -52,5 +53,33 @@ class AuditLogLimitsTest {
         assertTrue(answer.startsWith("{\"ok\":false"), answer);
         assertTrue(answer.contains("audit log"), answer);
         assertEquals(List.of(), slurm.updates, "nothing marked unrecorded");
+    }
+
+    @Test
+    void afterLogrotateMovedTheFileAReopenWritesANewOneThere() throws IOException {
+        Path file = dir.resolve("audit.log");
+        Path moved = dir.resolve("audit.log-20261126");
+        try (AuditLog audit = new AuditLog(file, Clock.systemUTC(), AuditLog.DEFAULT_MAX_BYTES)) {
+            audit.recordSweep("before");
+            Files.move(file, moved); // logrotate's rename; then its postrotate sends SIGHUP
+            audit.reopen();
+            audit.recordSweep("after");
+        }
+        assertTrue(Files.readString(moved).contains("\"before\""), Files.readString(moved));
+        assertFalse(Files.readString(moved).contains("\"after\""), "the moved file was written after the reopen");
+        assertTrue(Files.readString(file).contains("\"after\""), Files.readString(file));
+    }
+
+    @Test
+    void aLinkPlantedWhereTheFileWasIsRefusedOnReopenAndNothingIsWrittenThrough() throws IOException {
+        Path file = dir.resolve("audit.log");
+        Path target = dir.resolve("somewhere-else");
+        Files.writeString(target, "");
+        AuditLog audit = new AuditLog(file, Clock.systemUTC(), AuditLog.DEFAULT_MAX_BYTES);
+        Files.move(file, dir.resolve("audit.log.old"));
+        Files.createSymbolicLink(file, target);
+        assertThrows(IOException.class, audit::reopen);
+        assertFalse(audit.recordIntent(USER, Map.of("op", "mark")), "an intent recorded with no file to hold it");
+        assertEquals("", Files.readString(target));
     }
 }
