@@ -15,8 +15,8 @@ set -euo pipefail
 
 RUNTIME_PKGS=(slurmctld slurmd slurmdbd mariadb-server slurm-client munge libslurm-dev procps iproute2 nftables util-linux passwd coreutils perl-base python3 python3-torch)
 # asciidoctor turns the generated man pages into roff; man-db renders them and logrotate reads the
-# shipped logrotate file in the install test.
-BUILD_PKGS=(openjdk-17-jdk-headless maven build-essential make gcc asciidoctor man-db logrotate)
+# shipped logrotate file in the install test; prometheus brings promtool for the alert rules' tests.
+BUILD_PKGS=(openjdk-17-jdk-headless maven build-essential make gcc asciidoctor man-db logrotate prometheus)
 
 usage() {
     sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
@@ -73,6 +73,11 @@ export DEBIAN_FRONTEND=noninteractive
 echo "install-deps: installing: ${missing[*]}"
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# Only promtool is wanted from the prometheus package: where systemd runs, its postinst started
+# a Prometheus server, which nothing here needs.
+if [ -d /run/systemd/system ] && systemctl is-active --quiet prometheus.service 2>/dev/null; then
+    systemctl disable --now prometheus.service >/dev/null 2>&1 || true
+fi
 
 still=()
 for p in "${missing[@]}"; do

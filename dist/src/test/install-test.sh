@@ -113,6 +113,8 @@ check "--dump-cds ran" test -f "$prefix/lib/autoresume.jsa"
 check "the next steps name systemctl enable, not run it" contains "$out" "systemctl enable --now autoresume-agent.service"
 version_out="$("$prefix/bin/autoresume" --help 2>&1)" || true
 check "the installed autoresume runs ($version_out)" contains "$version_out" "env"
+check "the Prometheus rules are installed" test -f "$prefix/share/autoresume/monitoring/prometheus/autoresume.rules.yml"
+check "the Grafana dashboard is installed" test -f "$prefix/share/autoresume/monitoring/grafana/autoresume-dashboard.json"
 
 # --- the audit log's logrotate file ----------------------------------------------------------
 rotate_conf="$prefix/share/autoresume/logrotate/autoresume"
