@@ -1,5 +1,6 @@
 package org.slurmautoresume.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,6 +23,7 @@ import org.slurmautoresume.nodeops.health.NodeMarker;
 import org.slurmautoresume.nodeops.health.ToolLocator;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.client.SlurmException;
+import org.slurmautoresume.slurm.plugin.PluginCheck;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -35,7 +37,10 @@ import picocli.CommandLine.Spec;
             "Each check PASSED, FAILED or SKIPPED (its tool or device is not here); a failure asks for an action:"
                 + " REBOOT (a reset clears it) or REPLACE (the hardware is bad).",
             "With --mark, as Slurm's HealthCheckProgram, a failing node is set"
-                + " state=fail reason=Action:Replace|Action:Reboot."},
+                + " state=fail reason=Action:Replace|Action:Reboot.",
+            "It also says whether the auto_resume.so this node's plugstack lists loads into the Slurm here: after a"
+                + " Slurm upgrade a plugin built for the old release is skipped and --auto-resume=1 is refused, so it"
+                + " names what to rebuild (software: never a failure, never marked)."},
         footer = {"", "Exit status: 0 every check passed or was skipped; 7 a check failed and the node needs"
                 + " replacing (or a person); 8 checks failed and a reboot should fix them all (the sweep's"
                 + " healthCommand reads 8 as reboot); 2 usage; 4 marking the node failed; 5 scontrol not found"
@@ -136,7 +141,7 @@ final class HealthCommand implements Callable<Integer> {
                 markFailure = e;
             }
         }
-        render(nodeName.orElse(null), report, markCommand);
+        render(nodeName.orElse(null), report, markCommand, pluginChecks(tools));
         if (markFailure != null) {
             throw markFailure;
         }
@@ -199,10 +204,30 @@ final class HealthCommand implements Callable<Integer> {
         }
     }
 
-    private void render(String nodeName, HealthReport report, String markCommand) {
+    /**
+     * Whether the auto_resume.so this node's plugstack lists loads into the Slurm here (a Slurm
+     * upgrade without a rebuilt plugin). Software, not hardware: reported, never marked. Nothing
+     * when scontrol is not here or no auto_resume.so is listed.
+     */
+    private List<PluginCheck> pluginChecks(ToolLocator tools) {
+        Optional<Path> scontrol = tools.find("scontrol");
+        if (scontrol.isEmpty()) {
+            return List.of();
+        }
+        try {
+            SlurmClient slurm = new SlurmClient(context.runner(), scontrol.get().toString(), SCONTROL_TIMEOUT);
+            return PluginCheck.ofNode(context.environment(), slurm::version);
+        } catch (SlurmException | IOException e) {
+            LoggerFactory.getLogger(HealthCommand.class).warn("cannot tell whether auto_resume.so loads here: {}",
+                    e.getMessage());
+            return List.of();
+        }
+    }
+
+    private void render(String nodeName, HealthReport report, String markCommand, List<PluginCheck> plugins) {
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            out.println(Json.write(HealthView.of(nodeName, report, markCommand, dryRun)));
+            out.println(Json.write(HealthView.of(nodeName, report, markCommand, dryRun, plugins)));
             out.flush();
             return;
         }
@@ -219,6 +244,11 @@ final class HealthCommand implements Callable<Integer> {
                 out.println(result.check() + ":");
                 result.evidence().forEach(line -> out.println("  " + line));
             }
+        }
+        for (PluginCheck plugin : plugins) {
+            out.println();
+            out.println("spank plugin: " + plugin.problem().orElse(plugin.plugin() + " (built for Slurm "
+                    + plugin.builtFor().orElseThrow() + ") loads into Slurm " + plugin.running()));
         }
         out.println();
         String who = nodeName == null ? "this node" : nodeName;

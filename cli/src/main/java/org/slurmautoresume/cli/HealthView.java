@@ -3,14 +3,26 @@ package org.slurmautoresume.cli;
 import java.util.List;
 import org.slurmautoresume.nodeops.health.CheckResult;
 import org.slurmautoresume.nodeops.health.HealthReport;
+import org.slurmautoresume.slurm.plugin.PluginCheck;
 
 /**
  * The stable JSON shape of {@code autoresume health --json}: the node, the overall status and
  * action, every check with its evidence, and the {@code scontrol} command that marked the node
- * (or would have, with {@code --dry-run}; null when nothing was marked).
+ * (or would have, with {@code --dry-run}; null when nothing was marked), and whether the
+ * auto_resume.so the node's plugstack lists loads into its Slurm (never part of the status).
  */
 record HealthView(String node, String status, String action, String reason, List<CheckView> checks,
-                  String markCommand, boolean dryRun) {
+                  String markCommand, boolean dryRun, List<PluginView> spankPlugins) {
+
+    record PluginView(String plugin, String listedIn, String builtFor, String running, boolean loads,
+                      String problem) {
+
+        static PluginView of(PluginCheck check) {
+            return new PluginView(check.plugin().toString(), check.listedIn().toString(),
+                    check.builtFor().map(Object::toString).orElse(null), check.running().toString(), check.loads(),
+                    check.problem().orElse(null));
+        }
+    }
 
     record CheckView(String name, String status, String action, String summary, List<String> evidence,
                      long elapsedMillis) {
@@ -21,10 +33,11 @@ record HealthView(String node, String status, String action, String reason, List
         }
     }
 
-    static HealthView of(String node, HealthReport report, String markCommand, boolean dryRun) {
+    static HealthView of(String node, HealthReport report, String markCommand, boolean dryRun,
+                         List<PluginCheck> plugins) {
         String reason = report.worstAction().reason();
         return new HealthView(node, report.status().name(), report.worstAction().name(),
                 reason.isEmpty() ? null : reason, report.results().stream().map(CheckView::of).toList(),
-                markCommand, dryRun);
+                markCommand, dryRun, plugins.stream().map(PluginView::of).toList());
     }
 }

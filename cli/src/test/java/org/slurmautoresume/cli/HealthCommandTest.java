@@ -1,6 +1,7 @@
 package org.slurmautoresume.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +21,8 @@ import org.slurmautoresume.slurm.exec.CommandRunner;
 import org.slurmautoresume.slurm.exec.CommonsExecCommandRunner;
 import org.slurmautoresume.nodeops.health.FakeTools;
 import org.slurmautoresume.nodeops.health.FakeTools.Answer;
+import org.slurmautoresume.slurm.plugin.HostPlugins;
+import org.slurmautoresume.slurm.plugin.PluginRelease;
 
 /** The whole `autoresume health` path: real runner, fake tools as the only PATH. */
 class HealthCommandTest {
@@ -28,12 +32,14 @@ class HealthCommandTest {
     @TempDir
     Path emptySysfs;
     FakeTools tools;
+    Path slurmConf;
     String out;
     String err;
 
     @BeforeEach
     void setUp() {
         tools = new FakeTools(bin);
+        slurmConf = bin.resolve("no-slurm.conf");
     }
 
     private int run(String... given) {
@@ -44,8 +50,9 @@ class HealthCommandTest {
             args[given.length] = "--kernel-log";
             args[given.length + 1] = "-";
         }
-        CliHarness cli = new CliHarness(Map.of("PATH", tools.path(), "SLURMD_NODENAME", "node7"),
-                CommonsExecCommandRunner::new);
+        // This machine's own slurm.conf and plugstack are not part of the test either.
+        CliHarness cli = new CliHarness(Map.of("PATH", tools.path(), "SLURMD_NODENAME", "node7",
+                "SLURM_CONF", slurmConf.toString()), CommonsExecCommandRunner::new);
         int code = cli.run(args);
         out = cli.out;
         err = cli.err;
@@ -194,5 +201,33 @@ class HealthCommandTest {
         List<String> list = new java.util.ArrayList<>();
         names.forEachRemaining(list::add);
         return list;
+    }
+
+    /**
+     * Slurm upgraded under a plugin built for the old release: health says srun skips it and what
+     * to rebuild, in the text and the JSON, and the node stays PASSED (software, not hardware).
+     * The plugin is a real one: a copy of one of the host's Slurm plugins under its name.
+     */
+    @Test
+    void aPluginBuiltForAnotherSlurmIsReportedAndTheNodeIsNotFailedForIt() throws Exception {
+        gpus("nvidia-smi/query-gpu-8-healthy.csv");
+        Path plugin = bin.resolve("auto_resume.so");
+        Files.copy(HostPlugins.selectConsTres(), plugin);
+        String built = PluginRelease.builtFor(plugin).orElseThrow().toString();
+        slurmConf = Files.writeString(bin.resolve("slurm.conf"), "ClusterName=c\n");
+        Files.writeString(bin.resolve("plugstack.conf"), "optional " + plugin + " supervisor=/usr/bin/autoresume\n");
+        tools.script("scontrol", "#!/bin/sh\n[ \"$1\" = --version ] && echo 'slurm 99.11.2' && exit 0\nexit 1\n");
+
+        assertEquals(0, run("health", "--check", "gpu", "--expected-gpus", "8", "--json"), err);
+        JsonNode view = new ObjectMapper().readTree(out).get("spankPlugins").get(0);
+        assertEquals(plugin.toString(), view.get("plugin").asText());
+        assertEquals(built, view.get("builtFor").asText());
+        assertEquals("99.11.2", view.get("running").asText());
+        assertFalse(view.get("loads").asBoolean());
+        assertTrue(view.get("problem").asText().contains("Rebuild it against Slurm 99.11"), view.toString());
+
+        assertEquals(0, run("health", "--check", "gpu", "--expected-gpus", "8"), err);
+        assertTrue(out.contains("spank plugin: " + plugin + " was built for Slurm " + built + " and this node runs 99.11.2"),
+                out);
     }
 }

@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -23,18 +22,13 @@ import org.slurmautoresume.slurm.model.SlurmVersion;
  */
 class PluginReleaseTest {
 
-    private static final List<Path> PLUGIN_DIRS = List.of(Path.of("/usr/lib/x86_64-linux-gnu/slurm-wlm"),
-            Path.of("/usr/lib/aarch64-linux-gnu/slurm-wlm"), Path.of("/usr/lib64/slurm"), Path.of("/usr/lib/slurm"));
-
     @TempDir
     Path dir;
 
     @Test
     void theHostsSlurmPluginsWereBuiltForTheReleaseItsSrunReports() throws Exception {
         SlurmVersion running = SlurmVersion.parse(srunVersion());
-        Path plugin = PLUGIN_DIRS.stream().map(d -> d.resolve("select_cons_tres.so")).filter(Files::isRegularFile)
-                .findFirst().orElseThrow(() -> new AssertionError("no select_cons_tres.so in " + PLUGIN_DIRS
-                        + ": install Slurm (local-cluster/install-deps.sh)"));
+        Path plugin = HostPlugins.selectConsTres();
 
         Optional<SlurmVersion> built = PluginRelease.builtFor(plugin);
 
@@ -67,7 +61,7 @@ class PluginReleaseTest {
         assertFalse(PluginRelease.loadsInto(built, new SlurmVersion(23, 2, 8)));
     }
 
-    private static String srunVersion() throws Exception {
+    static String srunVersion() throws Exception {
         Process srun = new ProcessBuilder("srun", "--version").redirectErrorStream(true).start();
         assertTrue(srun.waitFor(30, TimeUnit.SECONDS), "srun --version did not end");
         return new String(srun.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
