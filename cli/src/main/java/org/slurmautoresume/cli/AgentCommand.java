@@ -15,6 +15,7 @@ import org.slurmautoresume.agent.protocol.AgentClient;
 import org.slurmautoresume.agent.server.AgentMetrics;
 import org.slurmautoresume.agent.server.AgentPolicy;
 import org.slurmautoresume.agent.server.SiteReplaceCommand;
+import org.slurmautoresume.agent.server.SpankPluginAtStart;
 import org.slurmautoresume.agent.server.AgentServer;
 import org.slurmautoresume.agent.server.AgentService;
 import org.slurmautoresume.agent.server.AuditLog;
@@ -222,6 +223,8 @@ final class AgentCommand implements Callable<Integer> {
                     List.of(healthCommand.toAbsolutePath().toString(), "{node}"), Duration.ofSeconds(healthTimeoutSeconds)));
         }
         AgentMetrics metrics = new AgentMetrics();
+        // After a Slurm upgrade (the agent restarts with the node's daemons): does auto_resume.so still load?
+        SpankPluginAtStart.check(context.environment(), context.slurm()::version, audit, metrics);
         NodeProber slurmd = new TcpNodeProber(Duration.ofSeconds(probeTimeoutSeconds));
         // Asked by a supervisor, a connected but silent agent is evidence on its own: the supervisor saw it answer before.
         AgentPolicy policy;

@@ -149,6 +149,17 @@ public final class AgentMetrics {
                 .callback(callback -> callback.call(sequence.getAsLong())).register(registry);
     }
 
+    /**
+     * Whether every auto_resume.so the node's plugstack lists loads into its Slurm (1) or one does
+     * not (0: rebuild it), as found at start; call once, and only when one is listed.
+     */
+    void spankPluginLoads(boolean loads) {
+        GaugeWithCallback.builder().name("autoresume_agent_spank_plugin_loads")
+                .help("1 when every auto_resume.so this node's plugstack lists loads into its Slurm; 0 when one"
+                        + " does not (built for another release: srun skips it and refuses --auto-resume=1).")
+                .callback(callback -> callback.call(loads ? 1 : 0)).register(registry);
+    }
+
     void answered(AgentRequest.Op op, boolean ok) {
         requests.labelValues(AgentJson.wire(op), ok ? "ok" : "refused").inc();
     }
