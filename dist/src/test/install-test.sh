@@ -116,6 +116,22 @@ check "the installed autoresume runs ($version_out)" contains "$version_out" "en
 check "the Prometheus rules are installed" test -f "$prefix/share/autoresume/monitoring/prometheus/autoresume.rules.yml"
 check "the Grafana dashboard is installed" test -f "$prefix/share/autoresume/monitoring/grafana/autoresume-dashboard.json"
 
+# --- install.sh says when the plugin it installed will not load into this node's Slurm ------
+upgraded="$work/upgraded-slurm"
+mkdir -p "$upgraded"
+printf '#!/bin/sh\n[ "$1" = --version ] && echo "slurm 99.11.2" && exit 0\nexit 1\n' > "$upgraded/scontrol"
+chmod 0755 "$upgraded/scontrol"
+built="$("$prefix/bin/autoresume" plugin --json --plugin "$prefix/lib/slurm/auto_resume.so" \
+  | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["builtFor"])')" || true
+warned="$(PATH="$upgraded:$PATH" "$src/install.sh" "${options[@]}" 2>&1 >/dev/null)" || true
+check "install.sh warns that the plugin built for Slurm $built will not load into 99.11.2" contains "$warned" \
+  "warning: $prefix/lib/slurm/auto_resume.so was built for Slurm $built and this node runs 99.11.2"
+check "... and names what to rebuild" contains "$warned" "Rebuild it against Slurm 99.11"
+# This machine's own Slurm (install-deps.sh installs it), which the plugin was built against.
+said="$("$src/install.sh" "${options[@]}")"
+check "on this node's own Slurm it says the plugin loads" contains "$said" \
+  "SPANK plugin: $prefix/lib/slurm/auto_resume.so (built for Slurm $built"
+
 # --- the audit log's logrotate file ----------------------------------------------------------
 rotate_conf="$prefix/share/autoresume/logrotate/autoresume"
 check "the logrotate file is installed" test -f "$rotate_conf"

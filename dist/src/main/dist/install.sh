@@ -293,6 +293,17 @@ do_install() {
     fi
   done < <(previous_files)
 
+  # srun loads a SPANK plugin only into the Slurm release it was built for: say now, not at the
+  # first srun --auto-resume=1, when this node runs another one.
+  if [[ "$dry_run" -eq 0 ]] && command -v scontrol >/dev/null 2>&1; then
+    local plugin_said
+    if plugin_said="$("$prefix/bin/autoresume" plugin --plugin "$prefix/lib/slurm/auto_resume.so" 2>&1)"; then
+      say "SPANK plugin: $plugin_said"
+    else
+      echo "$prog: warning: $plugin_said" >&2
+    fi
+  fi
+
   say "Class-data archive (shorter start-up for every supervised srun)"
   if [[ "$dry_run" -eq 1 ]]; then
     say "  would run $prefix/bin/autoresume --dump-cds"

@@ -16,10 +16,11 @@ import picocli.CommandLine.Spec;
         },
         subcommands = {SuperviseCommand.class, EnvCommand.class, NodesCommand.class, JobCommand.class,
             AgentCommand.class, AgentCallCommand.class, NodeCommand.class, SweepCommand.class, HealthCommand.class,
-            ConfigCommand.class, LifecycleCommand.class, HistoryCommand.class},
+            ConfigCommand.class, LifecycleCommand.class, HistoryCommand.class, PluginCommand.class},
         footer = {"", "Exit status: 0 ok, 2 usage, 3 not found, 4 Slurm command failed,"
                 + " 5 Slurm unavailable, 6 timeout, 7 a health check failed, 70 internal error, 77 not privileged,"
-                + " 78 invalid configuration; sweep: 10 acted, 11 held back by caps, 12 lock busy, 13 an action failed."})
+                + " 78 invalid configuration; sweep: 10 acted, 11 held back by caps, 12 lock busy, 13 an action failed;"
+                + " plugin: 1 auto_resume.so will not load."})
 public final class AutoresumeCommand implements Runnable {
 
     @Spec

@@ -210,13 +210,12 @@ final class HealthCommand implements Callable<Integer> {
      * when scontrol is not here or no auto_resume.so is listed.
      */
     private List<PluginCheck> pluginChecks(ToolLocator tools) {
-        Optional<Path> scontrol = tools.find("scontrol");
-        if (scontrol.isEmpty()) {
+        Optional<SlurmClient> slurm = PluginCommand.localScontrol(context, tools);
+        if (slurm.isEmpty()) {
             return List.of();
         }
         try {
-            SlurmClient slurm = new SlurmClient(context.runner(), scontrol.get().toString(), SCONTROL_TIMEOUT);
-            return PluginCheck.ofNode(context.environment(), slurm::version);
+            return PluginCheck.ofNode(context.environment(), slurm.get()::version);
         } catch (SlurmException | IOException e) {
             LoggerFactory.getLogger(HealthCommand.class).warn("cannot tell whether auto_resume.so loads here: {}",
                     e.getMessage());

@@ -48,7 +48,8 @@ public record PluginCheck(Path plugin, Path listedIn, Optional<SlurmVersion> bui
         return checks;
     }
 
-    static PluginCheck of(Path plugin, Path listedIn, SlurmVersion running) {
+    /** A check of one plugin file; {@code listedIn} says where it came from (a plugstack file, or the command line). */
+    public static PluginCheck of(Path plugin, Path listedIn, SlurmVersion running) {
         if (!Files.isRegularFile(plugin)) {
             return new PluginCheck(plugin, listedIn, Optional.empty(), running, false, Optional.of(plugin
                     + " is listed in " + listedIn + " but is not there: srun cannot load it, and --auto-resume=1 is"
