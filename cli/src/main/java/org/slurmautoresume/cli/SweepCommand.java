@@ -1,11 +1,22 @@
 package org.slurmautoresume.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.slf4j.LoggerFactory;
+import org.slurmautoresume.nodeops.health.LocalNode;
+import org.slurmautoresume.nodeops.health.ToolLocator;
+import org.slurmautoresume.nodeops.sweep.SweepPlan;
+import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.slurm.client.SlurmException;
+import org.slurmautoresume.slurm.plugin.PluginCheck;
 import org.slurmautoresume.nodeops.sweep.Sweep;
 import org.slurmautoresume.nodeops.sweep.SweepLock;
 import org.slurmautoresume.nodeops.sweep.SweepPolicy;
@@ -82,6 +93,7 @@ final class SweepCommand implements Callable<Integer> {
         } catch (UncheckedIOException e) {
             throw new CliException(ExitCode.FAILED, e.getMessage(), e);
         }
+        report = withPluginFindings(report);
         if (json) {
             out.println(Json.write(report));
         } else {
@@ -91,6 +103,32 @@ final class SweepCommand implements Callable<Integer> {
         return exitCode(report.statusValue()).code();
     }
 
+
+    /**
+     * The sweep's host runs srun too where it is a login node: an auto_resume.so its plugstack lists
+     * that will not load into the Slurm here (built for another release) is reported, never acted on.
+     */
+    private SweepReport withPluginFindings(SweepReport report) {
+        Optional<SlurmClient> scontrol = PluginCommand.localScontrol(context, ToolLocator.fromEnvironment(context.environment()));
+        if (scontrol.isEmpty()) {
+            return report;
+        }
+        List<SweepPlan.Finding> findings = new ArrayList<>(report.findings());
+        try {
+            String host = LocalNode.name(context.environment()).orElse("this host");
+            for (PluginCheck check : PluginCheck.ofNode(context.environment(), scontrol.get()::version)) {
+                check.problem().ifPresent(problem -> findings.add(new SweepPlan.Finding(PLUGIN_FINDING, host, problem)));
+            }
+        } catch (IOException | SlurmException e) {
+            LoggerFactory.getLogger(SweepCommand.class).warn("cannot tell whether auto_resume.so loads here: {}",
+                    e.getMessage());
+        }
+        return new SweepReport(report.time(), report.dryRun(), report.nodesSeen(), report.jobsSeen(), report.status(),
+                report.actions(), report.heldBack(), findings, report.unreadableJobs(), report.leftoverJobs());
+    }
+
+    /** The finding's kind: an auto_resume.so listed on the sweep's host that srun will not load. */
+    static final String PLUGIN_FINDING = "spank-plugin-will-not-load";
 
     static ExitCode exitCode(SweepReport.Status status) {
         return switch (status) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.ArgumentMatchers.argThat;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
 import static org.slurmautoresume.slurm.parse.Records.jobText;
 import static org.slurmautoresume.slurm.parse.Records.nodeText;
 
@@ -13,10 +14,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slurmautoresume.slurm.exec.CommandResult;
+import org.slurmautoresume.slurm.plugin.HostPlugins;
 import org.slurmautoresume.nodeops.sweep.SweepLock;
 
 /** `autoresume sweep` over recorded 22.05 output, at 04:30 on the capture's day. */
@@ -25,7 +29,8 @@ class SweepCommandTest {
     @TempDir
     Path dir;
 
-    private final CliHarness cli = new CliHarness(Map.of());
+    // No plugstack of this machine's: its auto_resume.so, if any, is not part of these tests.
+    private final CliHarness cli = new CliHarness(Map.of("SLURM_CONF", "/nonexistent/slurm.conf"));
 
     /** node2 back as IDLE+FAIL, node4 idle; the site's health check passes for node2. */
     private Path clusterWithAReturnedNode(String extraPolicy) throws Exception {
@@ -158,5 +163,32 @@ class SweepCommandTest {
         Files.writeString(policy, "{\"maxNodes\": -1}");
         assertEquals(ExitCode.USAGE.code(), cli.run("sweep", "--policy", policy.toString()));
         assertTrue(cli.err.contains(policy + ": maxNodes: must not be negative, found -1"), cli.err);
+    }
+
+    /** The sweep's host lists an auto_resume.so built for another release: reported, nothing acted on for it. */
+    @Test
+    void aPluginThatWillNotLoadOnTheSweepsHostIsReported() throws Exception {
+        Path plugin = dir.resolve("auto_resume.so");
+        Files.copy(HostPlugins.selectConsTres(), plugin);
+        Files.writeString(dir.resolve("slurm.conf"), "ClusterName=c\n");
+        Files.writeString(dir.resolve("plugstack.conf"), "optional " + plugin + "\n");
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Files.writeString(bin.resolve("scontrol"), "#!/bin/sh\nexit 1\n"); // found on PATH; the harness answers
+        Files.setPosixFilePermissions(bin.resolve("scontrol"), java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        CliHarness host = new CliHarness(Map.of("SLURM_CONF", dir.resolve("slurm.conf").toString(), "PATH", bin.toString(),
+                "SLURMD_NODENAME", "login1"))
+                .answer(List.of("-o", "show", "node"), 0, nodeText("show-node-idle.txt", "node4") + "\n", "")
+                .answer(List.of("-o", "show", "job"), 0, "No jobs in the system\n", "");
+        // This host's own scontrol (found on PATH) says Slurm was upgraded; the sweep's reads stay 22.05's.
+        List<String> localVersion = List.of(bin.resolve("scontrol").toString(), "--version");
+        when(host.runner.run(argThat(r -> r != null && r.argv().equals(localVersion)))).thenAnswer(inv ->
+                new CommandResult(inv.getArgument(0), 0, "slurm 99.11.2\n", "", false, Duration.ZERO));
+
+        assertEquals(0, host.run("sweep", "--lock", lock(), "--json"), host.err);
+        JsonNode finding = new ObjectMapper().readTree(host.out).get("findings").get(0);
+        assertEquals(SweepCommand.PLUGIN_FINDING, finding.get("kind").asText());
+        assertEquals("login1", finding.get("node").asText());
+        assertTrue(finding.get("why").asText().contains("and this node runs 99.11.2"), finding.toString());
+        assertEquals("nothing-to-do", new ObjectMapper().readTree(host.out).get("status").asText());
     }
 }
