@@ -1,6 +1,5 @@
 package org.slurmautoresume.cli;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -141,7 +140,7 @@ final class HealthCommand implements Callable<Integer> {
                 markFailure = e;
             }
         }
-        render(nodeName.orElse(null), report, markCommand, pluginChecks(tools));
+        render(nodeName.orElse(null), report, markCommand, PluginCommand.beside(context, tools));
         if (markFailure != null) {
             throw markFailure;
         }
@@ -204,25 +203,6 @@ final class HealthCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * Whether the auto_resume.so this node's plugstack lists loads into the Slurm here (a Slurm
-     * upgrade without a rebuilt plugin). Software, not hardware: reported, never marked. Nothing
-     * when scontrol is not here or no auto_resume.so is listed.
-     */
-    private List<PluginCheck> pluginChecks(ToolLocator tools) {
-        Optional<SlurmClient> slurm = PluginCommand.localScontrol(context, tools);
-        if (slurm.isEmpty()) {
-            return List.of();
-        }
-        try {
-            return PluginCheck.ofNode(context.environment(), slurm.get()::version);
-        } catch (SlurmException | IOException e) {
-            LoggerFactory.getLogger(HealthCommand.class).warn("cannot tell whether auto_resume.so loads here: {}",
-                    e.getMessage());
-            return List.of();
-        }
-    }
-
     private void render(String nodeName, HealthReport report, String markCommand, List<PluginCheck> plugins) {
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
@@ -246,8 +226,7 @@ final class HealthCommand implements Callable<Integer> {
         }
         for (PluginCheck plugin : plugins) {
             out.println();
-            out.println("spank plugin: " + plugin.problem().orElse(plugin.plugin() + " (built for Slurm "
-                    + plugin.builtFor().orElseThrow() + ") loads into Slurm " + plugin.running()));
+            out.println("spank plugin: " + PluginCommand.describe(plugin));
         }
         out.println();
         String who = nodeName == null ? "this node" : nodeName;

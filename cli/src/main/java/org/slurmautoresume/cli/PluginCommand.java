@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.slf4j.LoggerFactory;
 import org.slurmautoresume.nodeops.health.ToolLocator;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.client.SlurmException;
@@ -56,6 +57,31 @@ final class PluginCommand implements Callable<Integer> {
                 SCONTROL_TIMEOUT));
     }
 
+    /**
+     * The checks of this node's listed auto_resume.so, for commands that report them beside their
+     * own work (health, the sweep): none when there is no scontrol or no plugin listed, or when the
+     * check itself cannot be made (said as a warning, never their failure).
+     */
+    static List<PluginCheck> beside(CliContext context, ToolLocator tools) {
+        Optional<SlurmClient> slurm = localScontrol(context, tools);
+        if (slurm.isEmpty()) {
+            return List.of();
+        }
+        try {
+            return PluginCheck.ofNode(context.environment(), slurm.get()::version);
+        } catch (SlurmException | IOException e) {
+            LoggerFactory.getLogger(PluginCommand.class).warn("cannot tell whether auto_resume.so loads here: {}",
+                    e.getMessage());
+            return List.of();
+        }
+    }
+
+    /** One line: what is wrong and what to rebuild, or where the plugin is and that it loads. */
+    static String describe(PluginCheck check) {
+        return check.problem().orElse(check.plugin() + " (built for Slurm " + check.builtFor().orElseThrow()
+                + ", listed in " + check.listedIn() + ") loads into Slurm " + check.running());
+    }
+
     @Override
     public Integer call() {
         SlurmClient slurm = localScontrol(context, ToolLocator.fromEnvironment(context.environment()))
@@ -76,10 +102,7 @@ final class PluginCommand implements Callable<Integer> {
         } else if (checks.isEmpty()) {
             out.println("no auto_resume.so is listed in this node's plugstack");
         } else {
-            for (PluginCheck check : checks) {
-                out.println(check.problem().orElse(check.plugin() + " (built for Slurm " + check.builtFor().orElseThrow()
-                        + ", listed in " + check.listedIn() + ") loads into Slurm " + check.running()));
-            }
+            checks.forEach(check -> out.println(describe(check)));
         }
         out.flush();
         if (checks.isEmpty()) {

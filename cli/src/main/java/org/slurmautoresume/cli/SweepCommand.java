@@ -1,6 +1,5 @@
 package org.slurmautoresume.cli;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -8,14 +7,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.slf4j.LoggerFactory;
 import org.slurmautoresume.nodeops.health.LocalNode;
 import org.slurmautoresume.nodeops.health.ToolLocator;
 import org.slurmautoresume.nodeops.sweep.SweepPlan;
-import org.slurmautoresume.slurm.client.SlurmClient;
-import org.slurmautoresume.slurm.client.SlurmException;
 import org.slurmautoresume.slurm.plugin.PluginCheck;
 import org.slurmautoresume.nodeops.sweep.Sweep;
 import org.slurmautoresume.nodeops.sweep.SweepLock;
@@ -109,19 +104,14 @@ final class SweepCommand implements Callable<Integer> {
      * that will not load into the Slurm here (built for another release) is reported, never acted on.
      */
     private SweepReport withPluginFindings(SweepReport report) {
-        Optional<SlurmClient> scontrol = PluginCommand.localScontrol(context, ToolLocator.fromEnvironment(context.environment()));
-        if (scontrol.isEmpty()) {
+        List<PluginCheck> checks = PluginCommand.beside(context, ToolLocator.fromEnvironment(context.environment()));
+        if (checks.stream().allMatch(PluginCheck::loads)) {
             return report;
         }
+        String host = LocalNode.name(context.environment()).orElse("this host");
         List<SweepPlan.Finding> findings = new ArrayList<>(report.findings());
-        try {
-            String host = LocalNode.name(context.environment()).orElse("this host");
-            for (PluginCheck check : PluginCheck.ofNode(context.environment(), scontrol.get()::version)) {
-                check.problem().ifPresent(problem -> findings.add(new SweepPlan.Finding(PLUGIN_FINDING, host, problem)));
-            }
-        } catch (IOException | SlurmException e) {
-            LoggerFactory.getLogger(SweepCommand.class).warn("cannot tell whether auto_resume.so loads here: {}",
-                    e.getMessage());
+        for (PluginCheck check : checks) {
+            check.problem().ifPresent(problem -> findings.add(new SweepPlan.Finding(PLUGIN_FINDING, host, problem)));
         }
         return new SweepReport(report.time(), report.dryRun(), report.nodesSeen(), report.jobsSeen(), report.status(),
                 report.actions(), report.heldBack(), findings, report.unreadableJobs(), report.leftoverJobs());
