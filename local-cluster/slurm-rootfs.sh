@@ -57,6 +57,10 @@ Environment:
   AR_ROOTFS_DIR   where the rootfs lives (default /var/cache/autoresume/rootfs-trixie)
   AR_ROOTFS_SLURMCTLD_PORT, AR_ROOTFS_SLURMD_PORT_BASE   the cluster's ports (26817, 27001)
   AR_TEST_USER    the ordinary user jobs run as (default artest)
+  AR_ROOTFS_PLUGIN_FROM   source (default: spank-shim built in the rootfs and listed in a
+                  plugstack.conf of the cluster's own) or package (the distribution's plugstack.conf,
+                  which includes plugstack.conf.d: what an installed slurm-autoresume-plugin put there)
+  AR_ROOTFS_CLUSTER_NAME  the cluster's name (default autoresume2411)
 USAGE
 }
 

@@ -7,7 +7,14 @@
 
 R_CTLD_PORT="${AR_ROOTFS_SLURMCTLD_PORT:-26817}"
 R_SLURMD_PORT_BASE="${AR_ROOTFS_SLURMD_PORT_BASE:-27001}"
-R_CLUSTER_NAME="autoresume2411"
+R_CLUSTER_NAME="${AR_ROOTFS_CLUSTER_NAME:-autoresume2411}"
+# Where srun's --auto-resume comes from: "source" builds spank-shim in the rootfs and lists it in
+# a plugstack.conf of its own; "package" leaves the distribution's plugstack.conf (its include of
+# plugstack.conf.d) to find what the slurm-autoresume-plugin package installed (the package test).
+R_PLUGIN_FROM="${AR_ROOTFS_PLUGIN_FROM:-source}"
+[[ "$R_PLUGIN_FROM" == source || "$R_PLUGIN_FROM" == package ]] \
+    || die "AR_ROOTFS_PLUGIN_FROM must be source or package: '$R_PLUGIN_FROM'"
+[[ "$R_CLUSTER_NAME" =~ ^[a-z][a-z0-9_]{0,39}$ ]] || die "AR_ROOTFS_CLUSTER_NAME is not a cluster name: '$R_CLUSTER_NAME'"
 R_TEST_USER="${AR_TEST_USER:-artest}"
 [[ "$R_CTLD_PORT" =~ ^[0-9]{2,5}$ ]] || die "AR_ROOTFS_SLURMCTLD_PORT must be a port number: '$R_CTLD_PORT'"
 [[ "$R_SLURMD_PORT_BASE" =~ ^[0-9]{2,5}$ ]] || die "AR_ROOTFS_SLURMD_PORT_BASE must be a port number: '$R_SLURMD_PORT_BASE'"
@@ -84,10 +91,19 @@ NodeName=node[1-$count] NodeHostname=localhost NodeAddr=127.0.0.1 Port=$R_SLURMD
 PartitionName=debug Nodes=node[1-$count] Default=YES MaxTime=INFINITE State=UP
 CONF
     # 24.11's slurmd starts a cgroup plugin even with proctrack/linuxproc and task/none and
-    # stops when none is mounted; the chroot must not manage the host's cgroups anyway.
-    printf 'CgroupPlugin=disabled\n' > "$ROOTFS_DIR/etc/slurm/cgroup.conf"
-    printf 'optional %s supervisor=/usr/local/bin/autoresume\n' "$R_PLUGIN_SO" > "$ROOTFS_DIR$R_PLUGSTACK"
-    chmod 0644 "$ROOTFS_DIR$R_CONF" "$ROOTFS_DIR$R_PLUGSTACK" "$ROOTFS_DIR/etc/slurm/cgroup.conf"
+    # stops when none is mounted; the chroot must not manage the host's cgroups anyway. 22.05
+    # (a package test's bookworm root) has no such plugin value and needs no cgroup.conf.
+    local number
+    number="$(awk '$2 == "SLURM_VERSION_NUMBER" { print $3 }' "$ROOTFS_DIR/usr/include/slurm/slurm_version.h")"
+    if [[ "$number" =~ ^0x[0-9a-fA-F]{6}$ ]] && (( number >= 0x170200 )); then
+        printf 'CgroupPlugin=disabled\n' > "$ROOTFS_DIR/etc/slurm/cgroup.conf"
+        chmod 0644 "$ROOTFS_DIR/etc/slurm/cgroup.conf"
+    fi
+    if [ "$R_PLUGIN_FROM" = source ]; then
+        printf 'optional %s supervisor=/usr/local/bin/autoresume\n' "$R_PLUGIN_SO" > "$ROOTFS_DIR$R_PLUGSTACK"
+        chmod 0644 "$ROOTFS_DIR$R_PLUGSTACK"
+    fi
+    chmod 0644 "$ROOTFS_DIR$R_CONF"
 }
 
 # The chroot has its own passwd: the test user gets the host's uid so files under the rootfs
@@ -122,7 +138,7 @@ rootfs_nodes_idle() { # COUNT
 
 rootfs_cluster_up() { # COUNT
     local count="$1" k
-    [ -f "$ROOTFS_DIR$R_PLUGIN_SO" ] || rootfs_build_plugin
+    [ "$R_PLUGIN_FROM" = package ] || [ -f "$ROOTFS_DIR$R_PLUGIN_SO" ] || rootfs_build_plugin
     rootfs_write_conf "$count"
     # debootstrap leaves /etc/hosts out; without the host's, every lookup of the host name
     # (slurmctld, munged, srun) went to DNS and scontrol/scancel/sbatch hit "Socket timed out".

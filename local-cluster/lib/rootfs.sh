@@ -39,15 +39,18 @@ rootfs_ready() { [ -s "$ROOTFS_STAMP" ]; }
 # Runs argv inside the rootfs, in a private mount namespace: /proc, /sys and /dev exist only
 # for as long as something runs there, and nothing is left mounted on the host afterwards.
 # Daemons started this way keep their namespace alive until they exit.
+# ROOTFS_CGROUP=1 also binds the host's /sys/fs/cgroup: slurmd before 23.02 has no
+# CgroupPlugin=disabled and will not start without a cgroup file system (a bookworm root).
 rootfs_exec() {
     [ "$#" -gt 0 ] || die "rootfs_exec: no command"
     unshare --mount --propagation private -- /bin/sh -euc '
-        root="$1"; shift
+        root="$1"; cgroup="$2"; shift 2
         mount -t proc proc "$root/proc"
         mount -t sysfs sysfs "$root/sys"
+        [ "$cgroup" != 1 ] || mount --rbind /sys/fs/cgroup "$root/sys/fs/cgroup"
         mount --rbind /dev "$root/dev"
         exec chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-            HOME=/root LANG=C.UTF-8 "$@"' rootfs "$ROOTFS_DIR" "$@"
+            HOME=/root LANG=C.UTF-8 "$@"' rootfs "$ROOTFS_DIR" "${ROOTFS_CGROUP:-0}" "$@"
 }
 
 # Records what was installed, so a later run (and a reader) sees the exact Slurm release.
