@@ -69,6 +69,10 @@ fi
 if runs 24.11; then
   echo "==> Slurm 24.11: end-to-end tests"
   "$repo/local-cluster/slurm-rootfs.sh" build
+  # The Debian packages on trixie with Slurm 24.11, as dist's verify did on this bookworm machine:
+  # the plugin package built against 24.11, installed, upgraded under a protected job, purged.
+  bash "$repo/dist/src/test/deb-test.sh" --tarball "$(ls "$repo"/dist/target/slurm-autoresume-*.tar.gz | head -n 1)" \
+    --root "${AR_ROOTFS_DIR:-/var/cache/autoresume/rootfs-trixie}" || { rc=$?; [[ $status -ne 0 ]] || status=$rc; }
   AR_CLUSTER_DIR="$dir_2411" "$cluster" up --fresh --slurm 24.11 --nodes 4
   # The harness and the tests' own commands find 24.11's clients first on PATH, the cluster's
   # slurm.conf in SLURM_CONF and its directory in AR_CLUSTER_DIR (cluster.env says where);
