@@ -27,6 +27,9 @@ AGENT = 'job="autoresume-agent", instance="node1:9400"'
 # name{labels}: values, one sample a minute: what one agent's /metrics says over 90 minutes.
 SERIES = {
     'up{%s}' % AGENT: "1x90",
+    'autoresume_build_info{%s, version="0.1.0", java_version="17.0.13+11"}' % AGENT: "1x90",
+    'jvm_memory_used_bytes{%s, area="heap"}' % AGENT: "30000000x90",
+    'process_cpu_seconds_total{%s}' % AGENT: "0+0.5x90",
     'autoresume_jobs_started_total{%s}' % AGENT: "0x30 1x60",
     'autoresume_jobs_successful_total{%s}' % AGENT: "0x60 1x30",
     'autoresume_jobs_failed_total{%s}' % AGENT: "0x70 1x20",

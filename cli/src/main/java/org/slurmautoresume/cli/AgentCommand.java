@@ -223,6 +223,7 @@ final class AgentCommand implements Callable<Integer> {
                     List.of(healthCommand.toAbsolutePath().toString(), "{node}"), Duration.ofSeconds(healthTimeoutSeconds)));
         }
         AgentMetrics metrics = new AgentMetrics();
+        metrics.describeProcess(new VersionProvider().version());
         // After a Slurm upgrade (the agent restarts with the node's daemons): does auto_resume.so still load?
         SpankPluginAtStart.check(context.environment(), context.slurm()::version, audit, metrics);
         NodeProber slurmd = new TcpNodeProber(Duration.ofSeconds(probeTimeoutSeconds));

@@ -6,7 +6,12 @@ import picocli.CommandLine.IVersionProvider;
 public final class VersionProvider implements IVersionProvider {
     @Override
     public String[] getVersion() {
+        return new String[] {"autoresume " + version()};
+    }
+
+    /** The version alone, as the agent's build_info metric carries it. */
+    String version() {
         String version = AutoresumeCommand.class.getPackage().getImplementationVersion();
-        return new String[] {"autoresume " + (version == null ? "(development build)" : version)};
+        return version == null ? "(development build)" : version;
     }
 }

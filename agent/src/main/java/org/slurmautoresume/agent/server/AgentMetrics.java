@@ -8,7 +8,9 @@ import org.slurmautoresume.agent.protocol.AgentRequest;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.core.metrics.Info;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.io.IOException;
@@ -158,6 +160,20 @@ public final class AgentMetrics {
                 .help("1 when every auto_resume.so this node's plugstack lists loads into its Slurm; 0 when one"
                         + " does not (built for another release: srun skips it and refuses --auto-resume=1).")
                 .callback(callback -> callback.call(loads ? 1 : 0)).register(registry);
+    }
+
+    /**
+     * What runs, for the dashboard's agents panel and a mixed-version fleet after an upgrade:
+     * {@code autoresume_build_info{version, java_version} 1}; and the agent's own JVM and process
+     * ({@code jvm_*}: heap, GC, threads; {@code process_*}: CPU seconds, open files, start time) as
+     * the Prometheus client's JVM instrumentation exports them. Call once, at the agent's start.
+     */
+    public void describeProcess(String version) {
+        Info.builder().name("autoresume_build_info")
+                .help("1, labelled with the autoresume version this agent runs and the Java it runs on.")
+                .labelNames("version", "java_version").register(registry)
+                .setLabelValues(version, Runtime.version().toString());
+        JvmMetrics.builder().register(registry);
     }
 
     void answered(AgentRequest.Op op, boolean ok) {

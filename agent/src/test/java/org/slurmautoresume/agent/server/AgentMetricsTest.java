@@ -103,6 +103,20 @@ class AgentMetricsTest {
     }
 
     @Test
+    void theVersionAndTheAgentsOwnJvmAreScraped() throws Exception {
+        metrics.describeProcess("9.8.7-test");
+        try (HTTPServer server = metrics.serve(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            String text = scrape(server);
+            assertEquals(1.0, sample(text, "autoresume_build_info{java_version=\"" + Runtime.version()
+                    + "\",version=\"9.8.7-test\"}"), text);
+            // This JVM's own heap and this process's CPU time, as any JVM dashboard reads them
+            assertTrue(sample(text, "jvm_memory_used_bytes{area=\"heap\"}") > 0, text);
+            assertTrue(sample(text, "process_cpu_seconds_total") > 0, text);
+            assertTrue(sample(text, "jvm_threads_current") >= 1, text);
+        }
+    }
+
+    @Test
     void ruleNamesMakeNoSeriesOfTheirOwn() {
         for (int i = 0; i < 1000; i++) {
             metrics.record(AgentReport.detection(1, 10L, "log-rule", "rule-" + i, "SLOW"));
