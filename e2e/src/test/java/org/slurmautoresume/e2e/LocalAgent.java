@@ -68,14 +68,9 @@ final class LocalAgent {
      * the address is the one the agent printed when it started.
      */
     String scrapeMetrics() {
-        // Its socket, which start() waited for, is bound just before the agent prints its start-up line.
-        Pattern serving = Pattern.compile("metrics on (http://\\S+/metrics)");
-        Matcher m = Wait.until("the agent to say where it serves metrics", Duration.ofSeconds(10), () -> {
-            Matcher found = serving.matcher(read(dir.resolve("agent.log")));
-            return found.find() ? Optional.of(found) : Optional.empty();
-        });
+        URI metrics = metricsUri();
         try {
-            HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(m.group(1)))
+            HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(metrics)
                     .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, response.statusCode(), response.body());
             return response.body();
@@ -83,8 +78,19 @@ final class LocalAgent {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted while scraping " + m.group(1), e);
+            throw new AssertionError("interrupted while scraping " + metrics, e);
         }
+    }
+
+    /** Where the agent serves /metrics, as it printed when it started ({@code --metrics-listen}). */
+    URI metricsUri() {
+        // Its socket, which start() waited for, is bound just before the agent prints its start-up line.
+        Pattern serving = Pattern.compile("metrics on (http://\\S+/metrics)");
+        Matcher m = Wait.until("the agent to say where it serves metrics", Duration.ofSeconds(10), () -> {
+            Matcher found = serving.matcher(read(dir.resolve("agent.log")));
+            return found.find() ? Optional.of(found) : Optional.empty();
+        });
+        return URI.create(m.group(1));
     }
 
     /** One sample of a scrape, {@code name{labels}} as written; 0 when the series is not there yet. */

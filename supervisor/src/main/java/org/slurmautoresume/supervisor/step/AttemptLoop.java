@@ -219,7 +219,7 @@ final class AttemptLoop {
         boolean ruleEnded = stopped != null && (stopped.acted || result.outcome() != Outcome.SUCCEEDED);
         if ((result.outcome() == Outcome.APP_FAILURE || (ruleEnded && result.outcome() != Outcome.NODE_FAULT))
                 && !stop.requested() && actions.slurmdFindings().isPresent()) {
-            result = askedTheAgents(result, evidence.stepNodesAfter());
+            result = askedTheAgents(result, evidence.stepNodesAfter(), ended);
         }
         List<String> marked = actions.markedByWatch();
         if (!marked.isEmpty() && !stop.requested()) {
@@ -292,16 +292,22 @@ final class AttemptLoop {
         }
     }
 
-    /** An application failure on nodes whose own agent marked them meanwhile is a node fault ({@link NodeVerdicts}). */
-    private Classification askedTheAgents(Classification result, List<Node> stepNodes) throws InterruptedException {
+    /**
+     * An application failure on nodes whose own agent marked them meanwhile is a node fault
+     * ({@link NodeVerdicts}). The detection's latency runs from the attempt's end ({@code ended},
+     * nanoTime), the first sign of the fault the supervisor has, to the agents' verdict.
+     */
+    private Classification askedTheAgents(Classification result, List<Node> stepNodes, long ended)
+            throws InterruptedException {
         List<Node> out = NodeVerdicts.unhealthy(prober.get(), stepNodes, slurm);
         if (out.isEmpty()) {
             return result;
         }
         List<String> names = out.stream().map(Node::name).toList();
         String why = NodeVerdicts.reason(out);
-        timeline.record(EventHistory.Kind.DETECTION, OptionalLong.empty(), "source", "agent-verdict", "nodes",
-                Hostlist.compress(names), "reason", why);
+        timeline.record(EventHistory.Kind.DETECTION,
+                OptionalLong.of(Duration.ofNanos(System.nanoTime() - ended).toMillis()), "source", "agent-verdict",
+                "nodes", Hostlist.compress(names), "reason", why);
         log.say("the attempt failed, and " + why);
         return new Classification(Outcome.NODE_FAULT, why, names);
     }

@@ -99,10 +99,26 @@ final class WatchResponse implements StepWatch.SlurmdFindings {
     public void markedOut(Step step, Srun srun, List<Node> nodes) {
         List<String> names = nodes.stream().map(Node::name).toList();
         String why = NodeStateRead.describe(nodes);
-        timeline.record(EventHistory.Kind.DETECTION, OptionalLong.empty(), "source", "node-state", "nodes",
-                Hostlist.compress(names), "reason", why);
+        timeline.record(EventHistory.Kind.DETECTION, sinceMarked(nodes, step.startTime(), LocalDateTime.now()),
+                "source", "node-state", "nodes", Hostlist.compress(names), "reason", why);
         log.say("Slurm took " + why + " out of service while the step ran");
         endStepWithout(step, srun, names, "Slurm took " + why + " out of service");
+    }
+
+    /**
+     * A node-state detection's latency: from the earliest time slurmctld gave one of the nodes its
+     * reason ({@code [user@time]}, whole seconds, slurmctld's clock as scontrol prints it here)
+     * to {@code now}. None where no node has a reason time, where it is before the step started
+     * (a reason left from before: not this fault's), or after {@code now} (clocks apart).
+     */
+    static OptionalLong sinceMarked(List<Node> nodes, Optional<LocalDateTime> stepStart, LocalDateTime now) {
+        Optional<LocalDateTime> marked = nodes.stream().map(Node::reason).flatMap(Optional::stream)
+                .map(r -> r.time()).flatMap(Optional::stream).min(LocalDateTime::compareTo);
+        if (marked.isEmpty() || marked.get().isAfter(now)
+                || stepStart.map(start -> marked.get().isBefore(start)).orElse(false)) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(java.time.Duration.between(marked.get(), now).toMillis());
     }
 
     /** The agent confirms and marks, then the step is ended and the nodes dropped from the job. */

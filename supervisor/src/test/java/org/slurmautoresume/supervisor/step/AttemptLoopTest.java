@@ -368,6 +368,9 @@ class AttemptLoopTest {
             EventHistory.Event detection = job.timeline().stream().filter(e -> e.event().equals("detection")
                     && "agent-verdict".equals(e.details().get("source"))).findFirst().orElseThrow();
             assertEquals("node2", detection.details().get("nodes"));
+            // From the attempt's end to the verdict: what the detection-latency histogram counts.
+            assertTrue(detection.latencyMs().isPresent() && detection.latencyMs().getAsLong() >= 0,
+                    detection.toString());
             EventHistory.Event decision = only(job.timeline(), "decision");
             assertEquals(List.of("NODE_FAULT", "REPLACE_NODES_AND_RERUN"), List.of(decision.details().get("fault"),
                     decision.details().get("level")), job.timeline().toString());

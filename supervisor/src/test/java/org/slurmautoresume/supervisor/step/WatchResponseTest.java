@@ -119,4 +119,25 @@ class WatchResponseTest {
         assertEquals(Optional.empty(), response.confirmedAt());
         assertEquals("", response.finding());
     }
+    @Test
+    void aNodeStateDetectionTakesItsLatencyFromTheReasonsTime() {
+        java.time.LocalDateTime start = java.time.LocalDateTime.parse("2026-11-26T18:00:00");
+        java.time.LocalDateTime now = java.time.LocalDateTime.parse("2026-11-26T18:00:12");
+        org.slurmautoresume.slurm.parse.NodeParser parser = new org.slurmautoresume.slurm.parse.NodeParser();
+        org.slurmautoresume.slurm.model.Node marked = parser.parse("NodeName=node2 State=ALLOCATED+FAIL"
+                + " Reason=Action:Reboot_Xid_79 [root@2026-11-26T18:00:10]");
+        org.slurmautoresume.slurm.model.Node earlier = parser.parse("NodeName=node3 State=ALLOCATED+FAIL"
+                + " Reason=Action:Replace [root@2026-11-26T18:00:04]");
+        org.slurmautoresume.slurm.model.Node noTime = parser.parse("NodeName=node4 State=DOWN Reason=gone");
+        assertEquals(java.util.OptionalLong.of(2_000), WatchResponse.sinceMarked(List.of(marked), Optional.of(start), now));
+        // The earliest of several: the first fault is the one the step waited on longest.
+        assertEquals(java.util.OptionalLong.of(8_000),
+                WatchResponse.sinceMarked(List.of(marked, earlier), Optional.of(start), now));
+        // A reason from before the step started is not this fault's; one from the future, clocks apart.
+        assertEquals(java.util.OptionalLong.empty(), WatchResponse.sinceMarked(List.of(earlier),
+                Optional.of(java.time.LocalDateTime.parse("2026-11-26T18:00:05")), now));
+        assertEquals(java.util.OptionalLong.empty(), WatchResponse.sinceMarked(List.of(marked), Optional.of(start),
+                java.time.LocalDateTime.parse("2026-11-26T18:00:09")));
+        assertEquals(java.util.OptionalLong.empty(), WatchResponse.sinceMarked(List.of(noTime), Optional.of(start), now));
+    }
 }
