@@ -142,7 +142,7 @@ apt_install /tmp/debs1 || die "apt-get install of revision 1 failed"
 installed_version() { in_root dpkg-query -W -f '${Version}' "$1"; }
 [[ "$(installed_version slurm-autoresume)" == *-1 ]] || die "slurm-autoresume is not at revision 1"
 pass "installed $(installed_version slurm-autoresume) and $(installed_version slurm-autoresume-plugin)"
-for conffile in /etc/autoresume/config.yaml /etc/autoresume/sweep-policy.yaml /etc/default/autoresume-agent \
+for conffile in /etc/autoresume/config.yaml /etc/autoresume/sweep-policy.yaml /etc/default/autoresume-agent /etc/default/autoresume-sweep \
     /etc/logrotate.d/autoresume /etc/slurm/plugstack.conf.d/auto_resume.conf; do
   [[ -f "$merged$conffile" ]] || die "$conffile is missing"
 done
@@ -161,6 +161,10 @@ grep -qx 'include /etc/slurm/plugstack.conf.d/\*.conf' "$merged/etc/slurm/plugst
 pass "conffiles in /etc, units installed and not enabled, man pages, class-data archive"
 
 # --- 3. a protected step, through the installed copy ------------------------------------------
+# The root's own munged starts in the overlay. Where the root is this machine and /run is no mount
+# of its own, the overlay shows the host's munged's pid file and socket (a socket file that
+# leads nowhere from here): hidden, in the overlay only.
+rm -rf "$merged/run/munge"
 rootfs_cluster_up "$nodes" >/dev/null
 pass "Slurm $(in_root scontrol --version | awk '{print $2}') up in the root: node[1-$nodes], plugstack.conf as the distribution ships it"
 # The release check every route runs (install.sh, the agent, health, the sweep) finds the
