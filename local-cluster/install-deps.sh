@@ -16,8 +16,10 @@ set -euo pipefail
 RUNTIME_PKGS=(slurmctld slurmd slurmdbd mariadb-server slurm-client munge libslurm-dev procps iproute2 nftables util-linux passwd coreutils perl-base python3 python3-torch)
 # asciidoctor turns the generated man pages into roff; man-db renders them and logrotate reads the
 # shipped logrotate file in the install test; prometheus brings promtool for the alert rules' tests;
-# lintian checks the Debian packages (dist/src/test/deb-test.sh).
-BUILD_PKGS=(openjdk-17-jdk-headless maven build-essential make gcc asciidoctor man-db logrotate prometheus lintian)
+# lintian checks the Debian packages (dist/src/test/deb-test.sh); prometheus (the server) and
+# prometheus-node-exporter (the sweep's textfile) run the dashboard's queries in DashboardLiveIT.
+BUILD_PKGS=(openjdk-17-jdk-headless maven build-essential make gcc asciidoctor man-db logrotate prometheus lintian
+    prometheus-node-exporter)
 
 usage() {
     sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
@@ -74,11 +76,13 @@ export DEBIAN_FRONTEND=noninteractive
 echo "install-deps: installing: ${missing[*]}"
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-# Only promtool is wanted from the prometheus package: where systemd runs, its postinst started
-# a Prometheus server, which nothing here needs.
-if [ -d /run/systemd/system ] && systemctl is-active --quiet prometheus.service 2>/dev/null; then
-    systemctl disable --now prometheus.service >/dev/null 2>&1 || true
-fi
+# The tests start the prometheus server and node_exporter they need themselves, on ports of their
+# own: where systemd runs, the packages' postinst started the system's copies, which nothing needs.
+for service in prometheus.service prometheus-node-exporter.service; do
+    if [ -d /run/systemd/system ] && systemctl is-active --quiet "$service" 2>/dev/null; then
+        systemctl disable --now "$service" >/dev/null 2>&1 || true
+    fi
+done
 
 still=()
 for p in "${missing[@]}"; do

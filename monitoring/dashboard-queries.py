@@ -30,6 +30,10 @@ SERIES = {
     'autoresume_build_info{%s, version="0.1.0", java_version="17.0.13+11"}' % AGENT: "1x90",
     'jvm_memory_used_bytes{%s, area="heap"}' % AGENT: "30000000x90",
     'process_cpu_seconds_total{%s}' % AGENT: "0+0.5x90",
+    # The sweep's textfile, read by node_exporter on the controller.
+    'autoresume_sweep_last_pass_timestamp_seconds{job="node", instance="ctl1:9100"}': "0+60x90",
+    'autoresume_sweep_last_pass_actions{job="node", instance="ctl1:9100", kind="resume-if-healthy", result="done"}': "0x60 1x30",
+    'autoresume_sweep_last_pass_held_back{job="node", instance="ctl1:9100", kind="mark-replace"}': "0x70 1x20",
     'autoresume_jobs_started_total{%s}' % AGENT: "0x30 1x60",
     'autoresume_jobs_successful_total{%s}' % AGENT: "0x60 1x30",
     'autoresume_jobs_failed_total{%s}' % AGENT: "0x70 1x20",

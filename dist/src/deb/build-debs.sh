@@ -4,7 +4,7 @@
 #   slurm-autoresume_VERSION_all.deb
 #       the autoresume command and its jars, man pages, completion, the systemd units (never
 #       enabled by a package), /etc/autoresume/{config.yaml,sweep-policy.yaml},
-#       /etc/default/autoresume-agent and /etc/logrotate.d/autoresume as conffiles, the Prometheus
+#       /etc/default/autoresume-{agent,sweep} and /etc/logrotate.d/autoresume as conffiles, the Prometheus
 #       rules and Grafana dashboard, the examples and the docs
 #   slurm-autoresume-plugin_VERSION+slurmMMmm_ARCH.deb
 #       the SPANK plugin in Slurm's plugin directory and its plugstack.conf.d snippet. A SPANK
@@ -172,6 +172,12 @@ cat > "$root/etc/default/autoresume-agent" <<'DEFAULTS'
 #   AUTORESUME_LOG_LEVEL=INFO
 AUTORESUME_AGENT_OPTIONS=""
 DEFAULTS
+cat > "$root/etc/default/autoresume-sweep" <<'DEFAULTS'
+# Options for autoresume-sweep.service (read by its EnvironmentFile=). Extra flags for
+# `autoresume sweep`, e.g. each pass as metrics for node_exporter's textfile collector:
+#   AUTORESUME_SWEEP_OPTIONS="--textfile /var/lib/prometheus/node-exporter/autoresume_sweep.prom"
+AUTORESUME_SWEEP_OPTIONS=""
+DEFAULTS
 cp -r "$src/monitoring" "$root$home/monitoring"
 install -d "$doc"
 # Scripts users copy into their jobs, where Debian keeps examples; a file without a #! line
@@ -197,6 +203,7 @@ cat > "$root/DEBIAN/conffiles" <<'CONFFILES'
 /etc/autoresume/config.yaml
 /etc/autoresume/sweep-policy.yaml
 /etc/default/autoresume-agent
+/etc/default/autoresume-sweep
 /etc/logrotate.d/autoresume
 CONFFILES
 

@@ -1,8 +1,10 @@
 package org.slurmautoresume.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,12 +59,23 @@ final class SweepCommand implements Callable<Integer> {
             + " Its folder must be root's (or yours) and writable by nobody else; a link is refused.")
     private Path lockFile;
 
+    @Option(names = "--textfile", paramLabel = "FILE", description = "Also write the pass as Prometheus metrics for"
+            + " node_exporter's textfile collector (a name ending in .prom in its directory, e.g."
+            + " /var/lib/prometheus/node-exporter/autoresume_sweep.prom): status, actions by kind and result, actions"
+            + " held back, findings, leftover jobs, when it ran (docs/metrics.md). Replaced whole at each pass;"
+            + " not written by --dry-run.")
+    private Path textfile;
+
     SweepCommand(CliContext context) {
         this.context = context;
     }
 
     @Override
     public Integer call() {
+        if (textfile != null && !textfile.getFileName().toString().endsWith(".prom")) {
+            throw new CliException(ExitCode.USAGE, "--textfile: node_exporter's textfile collector reads only *.prom"
+                    + " files, not " + textfile);
+        }
         SweepPolicy policy;
         try {
             policy = policyFile == null ? SweepPolicy.DEFAULTS : SweepPolicyLoader.load(policyFile);
@@ -84,11 +97,13 @@ final class SweepCommand implements Callable<Integer> {
             }
             spec.commandLine().getErr().println("autoresume: " + e.getMessage());
             spec.commandLine().getErr().flush();
+            writeTextfile(SweepTextfile.lockBusy(Instant.now()));
             return ExitCode.SWEEP_LOCK_BUSY.code();
         } catch (UncheckedIOException e) {
             throw new CliException(ExitCode.FAILED, e.getMessage(), e);
         }
         report = withPluginFindings(report);
+        writeTextfile(SweepTextfile.of(report, Instant.now()));
         if (json) {
             out.println(Json.write(report));
         } else {
@@ -115,6 +130,19 @@ final class SweepCommand implements Callable<Integer> {
         }
         return new SweepReport(report.time(), report.dryRun(), report.nodesSeen(), report.jobsSeen(), report.status(),
                 report.actions(), report.heldBack(), findings, report.unreadableJobs(), report.leftoverJobs());
+    }
+
+    /** The pass's metrics into --textfile, if given and not a dry run; a failure to write is said, not fatal. */
+    private void writeTextfile(String metrics) {
+        if (textfile == null || dryRun) {
+            return;
+        }
+        try {
+            SweepTextfile.write(textfile, metrics);
+        } catch (IOException | RuntimeException e) {
+            spec.commandLine().getErr().println("autoresume: --textfile " + textfile + " not written: " + e.getMessage());
+            spec.commandLine().getErr().flush();
+        }
     }
 
     /** The finding's kind: an auto_resume.so listed on the sweep's host that srun will not load. */

@@ -66,6 +66,54 @@ class SweepCommandTest {
     }
 
     @Test
+    void thePassIsWrittenForTheTextfileCollectorReplacingWhateverWasThere() throws Exception {
+        Path policy = clusterWithAReturnedNode("");
+        Path textfile = dir.resolve("autoresume_sweep.prom");
+        // A link planted where the file goes is replaced, never written through.
+        Path victim = Files.writeString(dir.resolve("victim"), "untouched\n");
+        Files.createSymbolicLink(textfile, victim);
+        assertEquals(ExitCode.SWEEP_ACTED.code(), cli.run("sweep", "--policy", policy.toString(), "--lock", lock(),
+                "--textfile", textfile.toString()), cli.err);
+        assertEquals("untouched\n", Files.readString(victim));
+        assertFalse(Files.isSymbolicLink(textfile));
+        String metrics = Files.readString(textfile);
+        assertEquals(1.0, sample(metrics, "autoresume_sweep_last_pass_status{status=\"acted\"}"), metrics);
+        assertEquals(0.0, sample(metrics, "autoresume_sweep_last_pass_status{status=\"held-back\"}"), metrics);
+        assertEquals(1.0, sample(metrics,
+                "autoresume_sweep_last_pass_actions{kind=\"resume-if-healthy\",result=\"done\"}"), metrics);
+        assertEquals(2.0, sample(metrics, "autoresume_sweep_last_pass_nodes_seen"), metrics);
+        // What did not happen is there too, at 0.
+        assertEquals(0.0, sample(metrics,
+                "autoresume_sweep_last_pass_actions{kind=\"mark-replace\",result=\"failed\"}"), metrics);
+        assertEquals(0.0, sample(metrics, "autoresume_sweep_last_pass_held_back{kind=\"escalate-to-down\"}"), metrics);
+        double at = sample(metrics, "autoresume_sweep_last_pass_timestamp_seconds");
+        assertTrue(Math.abs(at - System.currentTimeMillis() / 1000.0) < 60, metrics);
+        assertEquals("rw-r--r--", java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(textfile)));
+        try (var left = Files.list(dir)) {
+            assertEquals(List.of(), left.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList());
+        }
+    }
+
+    @Test
+    void aDryRunWritesNoTextfileAndOnlyPromFilesAreTaken() throws Exception {
+        Path policy = clusterWithAReturnedNode("");
+        Path textfile = dir.resolve("autoresume_sweep.prom");
+        assertEquals(ExitCode.SWEEP_ACTED.code(), cli.run("sweep", "--policy", policy.toString(), "--lock", lock(),
+                "--dry-run", "--textfile", textfile.toString()), cli.err);
+        assertFalse(Files.exists(textfile));
+        assertEquals(ExitCode.USAGE.code(), cli.run("sweep", "--textfile", dir.resolve("sweep.txt").toString()));
+        assertTrue(cli.err.contains("*.prom"), cli.err);
+    }
+
+    /** The value of one sample line, {@code name{labels} value}; NaN when absent. */
+    private static double sample(String text, String series) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^" + java.util.regex.Pattern.quote(series)
+                + " (\\S+)$").matcher(text);
+        return m.find() ? Double.parseDouble(m.group(1)) : Double.NaN;
+    }
+
+    @Test
     void dryRunPrintsThePlanAndRunsNothing() throws Exception {
         Path policy = clusterWithAReturnedNode("");
         assertEquals(ExitCode.SWEEP_ACTED.code(), cli.run("sweep", "--policy", policy.toString(), "--lock", lock(),
@@ -81,10 +129,12 @@ class SweepCommandTest {
         Path policy = clusterWithAReturnedNode("");
         try (SweepLock held = SweepLock.acquire(Path.of(lock()))) {
             assertEquals(ExitCode.SWEEP_LOCK_BUSY.code(), cli.run("sweep", "--policy", policy.toString(), "--lock", lock(),
-                    "--json"));
+                    "--json", "--textfile", dir.resolve("sweep.prom").toString()));
         }
         assertTrue(cli.err.contains("another sweep is running") && cli.err.contains("pid="), cli.err);
         assertEquals("lock-busy", new ObjectMapper().readTree(cli.out).get("status").asText());
+        String metrics = Files.readString(dir.resolve("sweep.prom"));
+        assertEquals(1.0, sample(metrics, "autoresume_sweep_last_pass_status{status=\"lock-busy\"}"), metrics);
         verify(cli.runner, never()).run(argThat(r -> r != null && r.argv().contains("update")));
     }
 

@@ -32,7 +32,8 @@ import org.slurmautoresume.slurm.model.JobState;
  * item 4): Debian's {@code prometheus} server, loaded with the shipped recording and alert rules,
  * scrapes node2's agent every second while a supervised step's node2 gets an Xid 79, is marked by
  * its agent (kernel log and GPU check) and the step moves to the spare; an ordinary user's request
- * outside its job is refused. Then every query of every panel, as the dashboard file has it, must
+ * outside its job is refused; a sweep pass writes its textfile, which Debian's
+ * {@code prometheus-node-exporter} serves as the controller's would. Then every query of every panel, as the dashboard file has it, must
  * return data from Prometheus's HTTP API. promtool's test (monitoring/dashboard-queries.py) feeds
  * the series such a recovery leaves by hand; this one takes them from the agent itself, so a
  * metric or label the agent does not really export, or exports only under other conditions,
@@ -57,8 +58,20 @@ class DashboardLiveIT {
                 cluster.kernelLog("node2").toString(), "--gpu-check-every", "1", "--gpu-tools",
                 cluster.gpuTools("node2").toString(), "--metrics-listen", "127.0.0.1:0");
         String jobId = null;
-        try (Prometheus prometheus = Prometheus.start(cluster.repo(), supervised.agent().metricsUri(),
-                supervised.plugstack().installDir().resolve("prometheus"))) {
+        Path dir = supervised.plugstack().installDir();
+        Path textfiles = Files.createDirectories(dir.resolve("textfiles"));
+        try (Daemon nodeExporter = Daemon.start(dir.resolve("node-exporter.log"), port -> List.of(
+                "prometheus-node-exporter", "--collector.disable-defaults", "--collector.textfile",
+                "--collector.textfile.directory=" + textfiles, "--web.listen-address=127.0.0.1:" + port), "/metrics");
+             Prometheus prometheus = Prometheus.start(cluster.repo(), supervised.agent().metricsUri(),
+                     nodeExporter.port(), dir.resolve("prometheus"))) {
+            // One sweep pass into node_exporter's textfile directory, as the controller's timer runs it;
+            // caps at 0% of any partition so that it changes no node of this cluster.
+            Path policy = Files.writeString(dir.resolve("sweep-policy.yaml"), "maxPartitionPercent: 0\n");
+            CommandResult swept = cluster.run(List.of(cluster.launcher().toString(), "sweep", "--policy",
+                    policy.toString(), "--lock", dir.resolve("sweep.lock").toString(), "--textfile",
+                    textfiles.resolve("autoresume_sweep.prom").toString()));
+            assertTrue(Files.exists(textfiles.resolve("autoresume_sweep.prom")), swept.stdout() + swept.stderr());
             jobId = supervised.stepWithSpare(cluster, FIRST_START);
             cluster.gpuFault("node2", 79);
             Wait.until("node2's agent to mark it", Duration.ofSeconds(30), () ->
@@ -101,25 +114,97 @@ class DashboardLiveIT {
         }
     }
 
-    /** Debian's prometheus server on a free loopback port, scraping one agent every second. */
-    private static final class Prometheus implements AutoCloseable {
+    /** A daemon on a free loopback port (its argv made from the port), ready once {@code readyPath} answers 200. */
+    private static final class Daemon implements AutoCloseable {
         private final Process process;
-        private final URI api;
-        private final Path dir;
+        private final int port;
+        private final Path log;
         private final HttpClient http = HttpClient.newHttpClient();
 
-        private Prometheus(Process process, URI api, Path dir) {
+        private Daemon(Process process, int port, Path log) {
             this.process = process;
-            this.api = api;
-            this.dir = dir;
+            this.port = port;
+            this.log = log;
         }
 
-        static Prometheus start(Path repo, URI agentMetrics, Path dir) throws IOException, InterruptedException {
-            Files.createDirectories(dir);
+        static Daemon start(Path log, java.util.function.IntFunction<List<String>> argv, String readyPath)
+                throws IOException, InterruptedException {
             int port;
             try (ServerSocket free = new ServerSocket(0)) {
                 port = free.getLocalPort();
             }
+            List<String> command = argv.apply(port);
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Daemon daemon = new Daemon(process, port, log);
+            try {
+                Wait.until(command.get(0) + " to answer on port " + port, Duration.ofSeconds(30), () -> {
+                    if (!process.isAlive()) {
+                        throw new AssertionError(command.get(0) + " exited: " + daemon.log());
+                    }
+                    return daemon.get(readyPath).map(r -> r.statusCode() == 200).orElse(false)
+                            ? Optional.of(true) : Optional.empty();
+                });
+            } catch (RuntimeException | Error e) {
+                daemon.close();
+                throw e;
+            }
+            return daemon;
+        }
+
+        int port() {
+            return port;
+        }
+
+        URI uri(String path) {
+            return URI.create("http://127.0.0.1:" + port + path);
+        }
+
+        /** The answer to a GET, or none while the daemon does not accept connections yet. */
+        Optional<HttpResponse<String>> get(String path) {
+            try {
+                return Optional.of(http.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10)).build(),
+                        HttpResponse.BodyHandlers.ofString()));
+            } catch (java.net.ConnectException e) {
+                return Optional.empty();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted while asking " + uri(path), e);
+            }
+        }
+
+        String log() {
+            try {
+                return Files.readString(log);
+            } catch (IOException e) {
+                return "(no log: " + e.getMessage() + ")";
+            }
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            process.destroy();
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /**
+     * Debian's prometheus server on a free loopback port with the shipped rules, scraping one agent
+     * (job autoresume-agent) and node_exporter (job node) every second.
+     */
+    private static final class Prometheus implements AutoCloseable {
+        private final Daemon daemon;
+
+        private Prometheus(Daemon daemon) {
+            this.daemon = daemon;
+        }
+
+        static Prometheus start(Path repo, URI agentMetrics, int nodeExporterPort, Path dir)
+                throws IOException, InterruptedException {
+            Files.createDirectories(dir);
             Path config = dir.resolve("prometheus.yml");
             Files.writeString(config, """
                     global:
@@ -131,30 +216,21 @@ class DashboardLiveIT {
                       - job_name: autoresume-agent
                         static_configs:
                           - targets: ['%s:%d']
+                      - job_name: node
+                        static_configs:
+                          - targets: ['127.0.0.1:%d']
                     """.formatted(repo.resolve("monitoring/prometheus/autoresume.rules.yml"), agentMetrics.getHost(),
-                    agentMetrics.getPort()));
-            Process process = new ProcessBuilder("prometheus", "--config.file=" + config,
-                    "--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + port,
-                    "--log.level=warn").redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile())
-                    .start();
-            Prometheus prometheus = new Prometheus(process, URI.create("http://127.0.0.1:" + port), dir);
-            try {
-                Wait.until("prometheus to be ready on port " + port, Duration.ofSeconds(30), () -> {
-                    if (!process.isAlive()) {
-                        throw new AssertionError("prometheus exited: " + prometheus.log());
-                    }
-                    return prometheus.get("/-/ready").statusCode() == 200 ? Optional.of(true) : Optional.empty();
-                });
-            } catch (RuntimeException | Error e) {
-                prometheus.close();
-                throw e;
-            }
-            return prometheus;
+                    agentMetrics.getPort(), nodeExporterPort));
+            return new Prometheus(Daemon.start(dir.resolve("prometheus.log"), port -> List.of("prometheus",
+                    "--config.file=" + config, "--storage.tsdb.path=" + dir.resolve("data"),
+                    "--web.listen-address=127.0.0.1:" + port, "--log.level=warn"), "/-/ready"));
         }
 
         /** The instant query's result vector (empty when the query returns no series). */
         JsonNode query(String expr) {
-            HttpResponse<String> response = get("/api/v1/query?query=" + URLEncoder.encode(expr, StandardCharsets.UTF_8));
+            HttpResponse<String> response = daemon.get("/api/v1/query?query="
+                    + URLEncoder.encode(expr, StandardCharsets.UTF_8)).orElseThrow(() ->
+                    new AssertionError("prometheus stopped answering: " + daemon.log()));
             try {
                 JsonNode body = JSON.readTree(response.body());
                 assertEquals("success", body.path("status").asText(), expr + ": " + response.body());
@@ -184,32 +260,9 @@ class DashboardLiveIT {
             return Double.parseDouble(result.get(0).get("value").get(1).asText());
         }
 
-        private HttpResponse<String> get(String path) {
-            try {
-                return http.send(HttpRequest.newBuilder(api.resolve(path)).timeout(Duration.ofSeconds(10)).build(),
-                        HttpResponse.BodyHandlers.ofString());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted while asking prometheus " + path, e);
-            }
-        }
-
-        private String log() {
-            try {
-                return Files.readString(dir.resolve("prometheus.log"));
-            } catch (IOException e) {
-                return "(no log: " + e.getMessage() + ")";
-            }
-        }
-
         @Override
         public void close() throws InterruptedException {
-            process.destroy();
-            if (!process.waitFor(20, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
+            daemon.close();
         }
     }
 }
