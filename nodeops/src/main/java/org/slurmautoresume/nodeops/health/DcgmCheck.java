@@ -12,7 +12,7 @@ import org.slurmautoresume.slurm.exec.CommandResult;
 /**
  * NVIDIA DCGM through {@code dcgmi}: the background health watches ({@code dcgmi health -c};
  * an admin enables them once with {@code dcgmi health -s a}) and a quick diagnostic
- * ({@code dcgmi diag -r 1} by default). A Failure verdict fails the check; warnings are evidence.
+ * ({@code dcgmi diag -r 1 -j} by default, read from its JSON: {@link DcgmDiagJson}). A Failure verdict fails the check; warnings are evidence.
  */
 public final class DcgmCheck implements HealthCheck {
 
@@ -51,7 +51,7 @@ public final class DcgmCheck implements HealthCheck {
 
     @Override
     public String description() {
-        return diag ? "dcgmi health -c (DCGM health watches) and dcgmi diag -r 1" : "dcgmi health -c (DCGM health watches)";
+        return diag ? "dcgmi health -c (DCGM health watches) and dcgmi diag -r 1 -j" : "dcgmi health -c (DCGM health watches)";
     }
 
     @Override
@@ -68,7 +68,8 @@ public final class DcgmCheck implements HealthCheck {
                     : CheckResult.skipped(NAME, "DCGM did not answer: " + HealthContext.describeFailure(health));
         }
         int level = context.settings().dcgmDiagLevel();
-        CommandResult diag = context.run(dcgmi.get(), List.of("diag", "-r", Integer.toString(level)), DIAG_TIMEOUT);
+        // JSON (-j), read with Jackson: the tables wrap long warnings across rows and change between releases.
+        CommandResult diag = context.run(dcgmi.get(), List.of("diag", "-r", Integer.toString(level), "-j"), DIAG_TIMEOUT);
         boolean diagRead = addDiag(diag, level, findings);
         if (!healthRead && !diagRead) {
             // dcgmi is installed but the host engine (nv-hostengine) did not answer: no verdict either way.
@@ -110,13 +111,13 @@ public final class DcgmCheck implements HealthCheck {
                     + HealthContext.describeFailure(result)));
             return true;
         }
-        List<DcgmReport.DiagTest> tests = DcgmReport.diag(result.stdout());
+        List<DcgmDiagJson.DiagTest> tests = DcgmDiagJson.parse(result.stdout());
         if (tests.isEmpty()) {
             findings.add(Finding.note("dcgmi diag gave no results: " + HealthContext.describeFailure(result)));
             return false;
         }
         int failed = 0;
-        for (DcgmReport.DiagTest test : tests) {
+        for (DcgmDiagJson.DiagTest test : tests) {
             if (test.failed()) {
                 failed++;
                 String text = "dcgmi diag: " + test.name() + " Fail"
@@ -130,7 +131,7 @@ public final class DcgmCheck implements HealthCheck {
         return true;
     }
 
-    static HealthAction diagAction(DcgmReport.DiagTest test) {
+    static HealthAction diagAction(DcgmDiagJson.DiagTest test) {
         String name = test.name().toLowerCase(Locale.ROOT);
         if (HARDWARE_TESTS.contains(name)) {
             return HealthAction.REPLACE;

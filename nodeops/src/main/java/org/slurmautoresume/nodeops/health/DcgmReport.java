@@ -8,8 +8,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads the boxed tables {@code dcgmi health -c} and {@code dcgmi diag -r N} print. Both are
- * rows of {@code | left | right |} cells; only the cells matter, the borders do not.
+ * Reads the boxed table {@code dcgmi health -c} prints: rows of {@code | left | right |} cells;
+ * only the cells matter, the borders do not. (The diagnostic is read from its JSON:
+ * {@link DcgmDiagJson}.)
  */
 public final class DcgmReport {
 
@@ -17,19 +18,8 @@ public final class DcgmReport {
     public record Health(Optional<String> overall, List<String> details) {
     }
 
-    /** One diagnostic test: its name, the verdict word (Pass, Fail, Warn, Skip) and the messages printed under it. */
-    public record DiagTest(String name, String verdict, List<String> messages) {
-
-        public boolean failed() {
-            return verdict.equalsIgnoreCase("fail");
-        }
-    }
-
     private static final Pattern OVERALL = Pattern.compile("Overall Health\\s*[:|]\\s*(Healthy|Warning|Failure)",
             Pattern.CASE_INSENSITIVE);
-    private static final Pattern VERDICT = Pattern.compile("^(Pass|Fail|Warn|Skip)\\w*\\b.*", Pattern.CASE_INSENSITIVE);
-    /** Rows DCGM prints under a test to explain it; the name cell says what kind of message. */
-    private static final List<String> MESSAGE_ROWS = List.of("warning", "error", "info", "");
 
     private DcgmReport() {
     }
@@ -59,51 +49,6 @@ public final class DcgmReport {
             previousWasMessage = message;
         }
         return new Health(overall, details);
-    }
-
-    public static List<DiagTest> diag(String text) {
-        List<DiagTest> tests = new ArrayList<>();
-        String name = null;
-        String verdict = null;
-        List<String> messages = new ArrayList<>();
-        boolean continuing = false;
-        for (String[] row : rows(text)) {
-            Matcher m = VERDICT.matcher(row[1]);
-            boolean messageRow = MESSAGE_ROWS.contains(row[0].toLowerCase(Locale.ROOT));
-            if (m.matches() && !messageRow) {
-                if (name != null) {
-                    tests.add(new DiagTest(name, verdict, messages));
-                }
-                name = row[0];
-                verdict = capitalised(m.group(1));
-                messages = new ArrayList<>();
-                String rest = row[1].substring(m.group(1).length()).replaceFirst("^\\w*\\s*-?\\s*", "").strip();
-                if (!rest.isEmpty()) {
-                    messages.add(rest);
-                }
-            } else if (name != null && messageRow && !row[1].isEmpty()) {
-                if (row[0].isEmpty() && continuing) {
-                    // a long message wraps onto rows with an empty left cell
-                    messages.set(messages.size() - 1, messages.get(messages.size() - 1) + " " + row[1]);
-                } else {
-                    messages.add((row[0].isEmpty() ? "" : row[0] + ": ") + row[1]);
-                }
-                continuing = true;
-                continue;
-            } else if (!messageRow) {
-                // a metadata row (DCGM Version, Driver Version) or a section header ends the previous test
-                if (name != null) {
-                    tests.add(new DiagTest(name, verdict, messages));
-                }
-                name = null;
-                messages = new ArrayList<>();
-            }
-            continuing = false;
-        }
-        if (name != null) {
-            tests.add(new DiagTest(name, verdict, messages));
-        }
-        return tests;
     }
 
     /** The two cells of every {@code | a | b |} line, trimmed; section rules ({@code |---- x ---+----|}) are skipped. */

@@ -36,36 +36,50 @@ class DcgmReportTest {
     @Test
     void noVerdictWhenTheHostEngineIsDown() {
         assertTrue(DcgmReport.health(HealthFixtures.read("dcgmi/hostengine-down.txt")).overall().isEmpty());
-        assertTrue(DcgmReport.diag(HealthFixtures.read("dcgmi/hostengine-down.txt")).isEmpty());
+        assertTrue(DcgmDiagJson.parse(HealthFixtures.read("dcgmi/hostengine-down.txt")).isEmpty());
     }
 
     @Test
-    void diagTestsAreReadWithoutMetadata() {
-        List<DcgmReport.DiagTest> tests = DcgmReport.diag(HealthFixtures.read("dcgmi/diag-r1-pass.txt"));
+    void diagTestsAreReadFromDcgm3Json() {
+        List<DcgmDiagJson.DiagTest> tests = DcgmDiagJson.parse(HealthFixtures.read("dcgmi/diag-r1-pass.json"));
         assertEquals(9, tests.size(), tests.toString());
-        assertEquals("Denylist", tests.get(0).name());
-        assertTrue(tests.stream().noneMatch(DcgmReport.DiagTest::failed));
+        assertEquals(List.of("Deployment", "Denylist", "Pass"), List.of(tests.get(0).category(), tests.get(0).name(),
+                tests.get(0).verdict()));
+        assertTrue(tests.stream().noneMatch(DcgmDiagJson.DiagTest::failed));
     }
 
     @Test
-    void aFailedDeploymentTestKeepsItsWarningAndNeedsAPerson() {
-        List<DcgmReport.DiagTest> tests = DcgmReport.diag(HealthFixtures.read("dcgmi/diag-r1-fail-persistence.txt"));
-        DcgmReport.DiagTest persistence = tests.stream().filter(DcgmReport.DiagTest::failed).findFirst().orElseThrow();
-        assertEquals("Persistence Mode", persistence.name());
-        assertEquals(1, persistence.messages().size(), persistence.messages().toString());
-        assertTrue(persistence.messages().get(0).contains("Persistence mode for GPU 0 is disabled"));
-        assertTrue(persistence.messages().get(0).endsWith("-pm 1 \" as root."), persistence.messages().get(0));
-        assertEquals(HealthAction.NONE, DcgmCheck.diagAction(persistence));
-        assertEquals(9, tests.size());
+    void aFailedDeploymentTestOfDcgm4KeepsItsWarningPerGpuAndNeedsAPerson() {
+        List<DcgmDiagJson.DiagTest> tests = DcgmDiagJson.parse(HealthFixtures.read("dcgmi/diag-r1-fail-persistence.json"));
+        assertEquals(1, tests.size(), tests.toString());
+        DcgmDiagJson.DiagTest software = tests.get(0);
+        // GPU 0 failed and GPU 1 passed: the test fails.
+        assertEquals(List.of("software", "Fail"), List.of(software.name(), software.verdict()));
+        assertEquals(1, software.messages().size(), software.messages().toString());
+        assertTrue(software.messages().get(0).startsWith("GPU 0: Persistence Mode: Persistence mode for GPU 0 is disabled."),
+                software.messages().get(0));
+        assertTrue(software.messages().get(0).endsWith("-pm 1 \" as root."), software.messages().get(0));
+        assertEquals(HealthAction.NONE, DcgmCheck.diagAction(software));
     }
 
     @Test
-    void aFailedHardwareTestIsAReplace() {
-        List<DcgmReport.DiagTest> tests = DcgmReport.diag(HealthFixtures.read("dcgmi/diag-r2-fail-pcie.txt"));
-        DcgmReport.DiagTest pcie = tests.stream().filter(DcgmReport.DiagTest::failed).findFirst().orElseThrow();
+    void aFailedHardwareTestIsAReplaceAndNamesItsGpu() {
+        List<DcgmDiagJson.DiagTest> tests = DcgmDiagJson.parse(HealthFixtures.read("dcgmi/diag-r2-fail-pcie.json"));
+        DcgmDiagJson.DiagTest pcie = tests.stream().filter(DcgmDiagJson.DiagTest::failed).findFirst().orElseThrow();
         assertEquals("PCIe", pcie.name());
-        assertEquals(List.of("GPU: 3", "Warning: GPU 3 Error using CUDA API cudaMemcpy."), pcie.messages());
+        assertEquals(List.of("GPU 3: Error using CUDA API cudaMemcpy."), pcie.messages());
         assertEquals(HealthAction.REPLACE, DcgmCheck.diagAction(pcie));
+        // Three GPUs passed GPU Memory and GPU 3 was skipped: a pass, not a failure.
         assertEquals("Pass", tests.get(tests.size() - 1).verdict());
+    }
+
+    @Test
+    void aStatusWordItDoesNotKnowIsNeverAPassAndProseIsNoDocument() {
+        List<DcgmDiagJson.DiagTest> tests = DcgmDiagJson.parse("{\"DCGM GPU Diagnostic\": {\"test_categories\": [{"
+                + "\"category\": \"Hardware\", \"tests\": [{\"name\": \"Memtest\", \"results\": ["
+                + "{\"gpu_ids\": \"0\", \"status\": \"Pass\"}, {\"gpu_ids\": \"1\", \"status\": \"Inconclusive\"}]}]}]}}");
+        assertEquals("Unknown", tests.get(0).verdict());
+        assertTrue(DcgmDiagJson.parse("Error: unable to establish a connection to the specified host: localhost").isEmpty());
+        assertTrue(DcgmDiagJson.parse("{not json}").isEmpty());
     }
 }

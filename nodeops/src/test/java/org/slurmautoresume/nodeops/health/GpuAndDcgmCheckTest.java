@@ -122,20 +122,20 @@ class GpuAndDcgmCheckTest {
     }
 
     private void dcgmi(String health, String diag, int diagExit) {
-        tools.tool("dcgmi", Answer.out("health -c", health, 0), Answer.out("diag -r 1", diag, diagExit));
+        tools.tool("dcgmi", Answer.out("health -c", health, 0), Answer.out("diag -r 1 -j", diag, diagExit));
     }
 
     @Test
     void dcgmHealthyAndDiagPassing() {
-        dcgmi("dcgmi/health-healthy.txt", "dcgmi/diag-r1-pass.txt", 0);
+        dcgmi("dcgmi/health-healthy.txt", "dcgmi/diag-r1-pass.json", 0);
         CheckResult result = new DcgmCheck().run(context(OptionalInt.empty(), OptionalInt.empty()));
         assertEquals(HealthStatus.PASSED, result.status(), result.toString());
-        assertEquals(List.of("health -c", "diag -r 1"), tools.calls("dcgmi"));
+        assertEquals(List.of("health -c", "diag -r 1 -j"), tools.calls("dcgmi"));
     }
 
     @Test
     void dcgmWarningIsEvidenceOnly() {
-        dcgmi("dcgmi/health-warning-pcie.txt", "dcgmi/diag-r1-pass.txt", 0);
+        dcgmi("dcgmi/health-warning-pcie.txt", "dcgmi/diag-r1-pass.json", 0);
         CheckResult result = new DcgmCheck().run(context(OptionalInt.empty(), OptionalInt.empty()));
         assertEquals(HealthStatus.PASSED, result.status(), result.toString());
         assertTrue(result.evidence().get(0).startsWith("DCGM health Warning: "), result.evidence().toString());
@@ -143,16 +143,16 @@ class GpuAndDcgmCheckTest {
 
     @Test
     void dcgmFailuresTakeTheWorstAction() {
-        dcgmi("dcgmi/health-failure-row-remap.txt", "dcgmi/diag-r1-fail-persistence.txt", 226);
+        dcgmi("dcgmi/health-failure-row-remap.txt", "dcgmi/diag-r1-fail-persistence.json", 226);
         CheckResult result = new DcgmCheck().run(context(OptionalInt.empty(), OptionalInt.empty()));
         assertEquals(HealthAction.REPLACE, result.action());
-        assertTrue(result.evidence().stream().anyMatch(e -> e.startsWith("FAULT (NONE): dcgmi diag: Persistence Mode Fail")),
+        assertTrue(result.evidence().stream().anyMatch(e -> e.startsWith("FAULT (NONE): dcgmi diag: software Fail: GPU 0: Persistence Mode")),
                 result.evidence().toString());
     }
 
     @Test
     void aDeploymentFailureAloneNeedsAPersonNotAReboot() {
-        dcgmi("dcgmi/health-healthy.txt", "dcgmi/diag-r1-fail-persistence.txt", 226);
+        dcgmi("dcgmi/health-healthy.txt", "dcgmi/diag-r1-fail-persistence.json", 226);
         CheckResult result = new DcgmCheck().run(context(OptionalInt.empty(), OptionalInt.empty()));
         assertEquals(HealthStatus.FAILED, result.status());
         assertEquals(HealthAction.NONE, result.action());
