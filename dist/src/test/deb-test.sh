@@ -61,6 +61,11 @@ done
 test_user="${AR_TEST_USER:-artest}"
 id -u "$test_user" >/dev/null 2>&1 || die "no test user $test_user (local-cluster.sh up creates it)"
 
+# What the test must leave alone on this machine, checked at the end: the file /etc/slurm/slurm.conf
+# leads to (the local cluster links it to its own configuration).
+host_conf="$(readlink -f -- "$lower/etc/slurm/slurm.conf" 2>/dev/null || true)"
+host_conf_sum="$( [[ -f "$host_conf" ]] && sha256sum -- "$host_conf" || true)"
+
 # --- the overlay: a private, writable copy of the root ----------------------------------------
 t="$(mktemp -d /var/tmp/autoresume-deb-test.XXXXXX)"
 merged="$t/root"
@@ -143,7 +148,7 @@ installed_version() { in_root dpkg-query -W -f '${Version}' "$1"; }
 [[ "$(installed_version slurm-autoresume)" == *-1 ]] || die "slurm-autoresume is not at revision 1"
 pass "installed $(installed_version slurm-autoresume) and $(installed_version slurm-autoresume-plugin)"
 for conffile in /etc/autoresume/config.yaml /etc/autoresume/sweep-policy.yaml /etc/default/autoresume-agent /etc/default/autoresume-sweep \
-    /etc/logrotate.d/autoresume /etc/slurm/plugstack.conf.d/auto_resume.conf; do
+    /etc/logrotate.d/autoresume /etc/nhc/scripts/autoresume.nhc /etc/slurm/plugstack.conf.d/auto_resume.conf; do
   [[ -f "$merged$conffile" ]] || die "$conffile is missing"
 done
 for unit in autoresume-agent.service autoresume-sweep.service autoresume-sweep.timer; do
@@ -300,7 +305,7 @@ while IFS= read -r path; do
   [[ -n "$path" && ! -d "$merged$path" ]] || continue   # directories may be shared (/usr/bin)
   [[ ! -e "$merged$path" && ! -L "$merged$path" ]] || left+=("$path")
 done <<<"$owned"
-for path in /etc/autoresume /var/lib/autoresume /var/log/autoresume /usr/share/autoresume \
+for path in /etc/autoresume /etc/nhc/scripts/autoresume.nhc /var/lib/autoresume /var/log/autoresume /usr/share/autoresume \
     /usr/share/doc/slurm-autoresume /etc/slurm/plugstack.conf.d/auto_resume.conf; do
   [[ ! -e "$merged$path" ]] || left+=("$path")
 done
@@ -315,4 +320,7 @@ unexpected+="$(cd "$t/layers/upper" && find . -mindepth 1 -type c -printf '%P\n'
   | grep -Ev "$own_changes|^var/(lib|log)/autoresume$" || true)"
 [[ -z "$unexpected" ]] || die "purge left changes in the root: $unexpected"
 pass "purged: no file of either package, no /etc/autoresume, /var/lib/autoresume or /var/log/autoresume, no other change"
+[[ "$( [[ -f "$host_conf" ]] && sha256sum -- "$host_conf" || true)" == "$host_conf_sum" ]] \
+  || die "$host_conf changed: the test wrote outside its overlay"
+pass "the root's own Slurm configuration ($host_conf) is as it was"
 log "PASS on $lower (Slurm $release)"
