@@ -162,6 +162,8 @@ done
 install -D -m 0644 "$src/examples/config/site.yaml" "$root/etc/autoresume/config.yaml"
 install -D -m 0644 "$src/examples/sweep-policy.yaml" "$root/etc/autoresume/sweep-policy.yaml"
 install -D -m 0644 "$src/logrotate/autoresume" "$root/etc/logrotate.d/autoresume"
+# For sites whose HealthCheckProgram is LBNL NHC: enabled by a line in their nhc.conf.
+install -D -m 0644 "$src/nhc/autoresume.nhc" "$root/etc/nhc/scripts/autoresume.nhc"
 install -d "$root/etc/default"
 cat > "$root/etc/default/autoresume-agent" <<'DEFAULTS'
 # Options for autoresume-agent.service (read by its EnvironmentFile=), as Slurm's own units
@@ -205,6 +207,7 @@ cat > "$root/DEBIAN/conffiles" <<'CONFFILES'
 /etc/default/autoresume-agent
 /etc/default/autoresume-sweep
 /etc/logrotate.d/autoresume
+/etc/nhc/scripts/autoresume.nhc
 CONFFILES
 
 # The class-data archive is made on the node for the Java installed there (the launcher's

@@ -132,6 +132,36 @@ said="$("$src/install.sh" "${options[@]}")"
 check "on this node's own Slurm it says the plugin loads" contains "$said" \
   "SPANK plugin: $prefix/lib/slurm/auto_resume.so (built for Slurm $built"
 
+# --- the NHC check: NHC sources the file and calls the function; NHC's own log is stubbed -------
+nhc_script="$prefix/share/autoresume/nhc/autoresume.nhc"
+check "the NHC check script is installed" test -f "$nhc_script"
+mkdir -p "$work/nhc-bin"
+cat > "$work/nhc-bin/autoresume" <<'FAKE'
+#!/bin/sh
+echo "$*" >> "$NHC_TEST_CALLS"
+[ -n "$NHC_TEST_EXIT" ] || exit 0
+echo "gpu FAILED: Xid 79"; exit "$NHC_TEST_EXIT"
+FAKE
+chmod 0755 "$work/nhc-bin/autoresume"
+nhc_run() { # EXIT CHECKS...: NHC's way: source, call; prints what the check logged, then its status
+  ( export NHC_TEST_CALLS="$work/nhc-calls" NHC_TEST_EXIT="$1" AUTORESUME_BIN="$work/nhc-bin/autoresume"; shift
+    log() { echo "LOG: $*"; }
+    die() { echo "DIE: $*"; return 1; }
+    # shellcheck disable=SC1090
+    source "$nhc_script"
+    check_autoresume "$@"; echo "STATUS $?" )
+}
+: > "$work/nhc-calls"
+out="$(nhc_run "")"
+check "check_autoresume runs autoresume health --mark with the default checks ($out)" \
+  grep -qx -- "health --mark --check gpu,neuron,efa,disk" "$work/nhc-calls"
+out="$(nhc_run 8 gpu)"
+check "an unhealthy node is left to autoresume's mark: the check passes in NHC's eyes ($out)" contains "$out" "STATUS 0"
+check "... and NHC's log says what autoresume found" contains "$out" "LOG: check_autoresume: unhealthy, marked by autoresume: gpu FAILED: Xid 79"
+check "... and it never calls NHC's die" absent "$out" "DIE:"
+out="$(nhc_run "" 'gpu;reboot')"
+check "checks that are not names are refused, not run ($out)" contains "$out" "checks must be names"
+
 # --- the audit log's logrotate file ----------------------------------------------------------
 rotate_conf="$prefix/share/autoresume/logrotate/autoresume"
 check "the logrotate file is installed" test -f "$rotate_conf"

@@ -6,8 +6,8 @@
 #
 #   --prefix DIR         where the toolkit goes (default /opt/autoresume): DIR/bin/autoresume,
 #                        DIR/lib/*.jar, DIR/lib/slurm/auto_resume.so, DIR/share/autoresume/
-#                        (examples, docs, the units, the logrotate file and the Prometheus
-#                        rules as shipped, this script, the manifest),
+#                        (examples, docs, the units, the logrotate file, the Prometheus
+#                        rules and the NHC check as shipped, this script, the manifest),
 #                        DIR/share/man/man1 (man autoresume, man autoresume-sweep, ...),
 #                        DIR/share/bash-completion and DIR/share/zsh (completion)
 #   --plugstack-dir DIR  the directory plugstack.conf includes (default
@@ -257,7 +257,7 @@ do_install() {
     local relative="${file#"$source_dir"/}"
     place "$file" "$share/$relative" "$( [[ -x "$file" ]] && echo 755 || echo 644 )"
   done < <(find "$source_dir/examples" "$source_dir/docs" "$source_dir/systemd" "$source_dir/logrotate" \
-             "$source_dir/monitoring" -type f -print0 | sort -z)
+             "$source_dir/monitoring" "$source_dir/nhc" -type f -print0 | sort -z)
   [[ ! -f "$source_dir/README.md" ]] || place "$source_dir/README.md" "$share/README.md" 644
 
   say "SPANK plugin: $snippet"

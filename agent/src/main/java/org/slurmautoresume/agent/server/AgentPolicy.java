@@ -220,6 +220,10 @@ public final class AgentPolicy {
         if (node.state().isUnhealthy()) {
             return new Diagnosis(name, false, slurmSays, found);
         }
+        if (drainedByNhc(node)) {
+            // The site's own health check (LBNL NHC as HealthCheckProgram) found the node bad: its verdict.
+            return new Diagnosis(name, false, "drained by the site's health check (NHC); " + slurmSays, found);
+        }
         Optional<String> silent = prober.unreachable(node);
         if (silent.isPresent()) {
             return new Diagnosis(name, false, silent.get() + "; " + slurmSays, found, Optional.of(false));
@@ -269,9 +273,17 @@ public final class AgentPolicy {
                 return new NodeDecision(name, NodeDecision.MARKED, diagnosis.evidence(),
                         "already out of service with reason \"" + kept.get().text() + "\": kept");
             }
-            return counted(action, ownMarks.mark(job, NodeMark.of(name, state.mark(), action), action,
-                    diagnosis.evidence(), "set " + state.word() + " with reason " + action.reason()));
+            // NHC's words stay in the reason: they say what failed, and NHC no longer owns the node.
+            NodeMark mark = diagnosis.record().filter(AgentPolicy::drainedByNhc)
+                    .map(n -> NodeMark.of(name, state.mark(), action, "(" + n.reason().orElseThrow().text() + ")"))
+                    .orElse(NodeMark.of(name, state.mark(), action));
+            return counted(action, ownMarks.mark(job, mark, action,
+                    diagnosis.evidence(), "set " + state.word() + " with reason " + mark.reason()));
         });
+    }
+
+    private static boolean drainedByNhc(Node node) {
+        return node.state().isDrain() && node.reason().map(NodeReason::isNhc).orElse(false);
     }
 
     private static Optional<NodeReason> actionReasonOfFailedNode(Optional<Node> node) {

@@ -177,6 +177,32 @@ class AgentPolicyTest {
     }
 
     @Test
+    void aDrainBySitesNhcIsTheNodesVerdictAndItsWordsStayInTheMark() {
+        // node1 answers and Slurm has it MIXED+DRAIN, as LBNL NHC (HealthCheckProgram) drains a node it finds bad.
+        String nhc = "NHC: check_nv_healthmon: GPU 3 has fallen off the bus";
+        slurm.nodeText("node1", org.slurmautoresume.slurm.parse.Records.nodeTextWithReason("show-node-mixed-drain.txt",
+                "node1", nhc + " [root@2026-11-22T04:14:41]"));
+        AgentResponse diagnosed = policy.handle(ARTEST, AgentRequest.diagnose("6", List.of("node1")));
+        assertEquals(NodeDecision.UNHEALTHY, diagnosed.decisions().get(0).decision());
+        assertTrue(diagnosed.decisions().get(0).evidence().startsWith("drained by the site's health check (NHC)"),
+                diagnosed.decisions().get(0).evidence());
+
+        AgentResponse marked = policy.handle(ARTEST, markReplace("6", "node1"));
+        assertTrue(marked.ok(), marked.message());
+        assertEquals(List.of(List.of("scontrol", "update", "nodename=node1", "state=fail",
+                "reason=Action:Replace (" + nhc + ")")), slurm.updates);
+    }
+
+    @Test
+    void anAdministratorsDrainIsNoVerdict() {
+        slurm.node("node1", "show-node-mixed-drain.txt"); // "bad gpu count=7 of 8", set by a person
+        AgentResponse response = policy.handle(ARTEST, markReplace("6", "node1"));
+        assertFalse(response.ok());
+        assertEquals(NodeDecision.REFUSED, response.decisions().get(0).decision());
+        assertEquals(List.of(), slurm.updates);
+    }
+
+    @Test
     void refusesToMarkAHealthyNode() {
         AgentResponse response = policy.handle(ARTEST, markReplace("6", "node1"));
         assertFalse(response.ok());

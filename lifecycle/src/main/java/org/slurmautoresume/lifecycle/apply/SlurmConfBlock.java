@@ -52,7 +52,14 @@ public final class SlurmConfBlock {
         int interval = plan.site().healthCheckSeconds();
         if (interval > 0) {
             Optional<SlurmConfSettings.Setting> health = admin.get("HealthCheckProgram");
-            if (health.isPresent()) {
+            if (health.isPresent() && health.get().value().contains("nhc")) {
+                // LBNL NHC owns it: the toolkit's checks run inside NHC instead (the packages ship the check).
+                notes.add("HealthCheckProgram is LBNL NHC on line " + health.get().line() + " (" + health.get().value()
+                        + "): run autoresume's checks inside it: /etc/nhc/scripts/autoresume.nhc (shipped in the"
+                        + " packages, and under share/autoresume/nhc in the tarball) and the line"
+                        + " `* || check_autoresume gpu,neuron,efa,disk` in /etc/nhc/nhc.conf; a node NHC drains"
+                        + " (reason NHC: ...) counts as faulty for supervised steps, the agents and the sweep");
+            } else if (health.isPresent()) {
                 notes.add("HealthCheckProgram is set on line " + health.get().line() + " (" + health.get().value()
                         + "): autoresume's health check is not installed in slurm.conf");
             } else {

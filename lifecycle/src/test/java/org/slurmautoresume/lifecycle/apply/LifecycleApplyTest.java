@@ -188,6 +188,17 @@ class LifecycleApplyTest {
     }
 
     @Test
+    void whereNhcIsTheHealthCheckProgramTheToolkitsChecksGoInsideIt() throws IOException {
+        Path conf = writeSlurmConf("ClusterName=c\nHealthCheckProgram=/usr/sbin/nhc\nHealthCheckInterval=300\n");
+        LifecycleApply.Result result = applyAs("compute-nodes-1");
+        assertFalse(Files.readAllLines(conf).stream().anyMatch(l -> l.contains("libexec/autoresume/health-check")),
+                "NHC stays the HealthCheckProgram");
+        assertEquals(1, result.notes().size(), result.notes().toString());
+        assertTrue(result.notes().get(0).startsWith("HealthCheckProgram is LBNL NHC on line 2 (/usr/sbin/nhc)")
+                && result.notes().get(0).contains("* || check_autoresume gpu,neuron,efa,disk"), result.notes().get(0));
+    }
+
+    @Test
     void schedulerParametersWithoutJobExpansionAreAConflictNamingTheLine() throws IOException {
         Path conf = writeSlurmConf("ClusterName=c\nSchedulerParameters=bf_continue\n");
         ApplyException e = assertThrows(ApplyException.class, () -> applyAs("compute-nodes-1"));

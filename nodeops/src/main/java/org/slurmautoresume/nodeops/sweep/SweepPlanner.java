@@ -26,6 +26,9 @@ import org.slurmautoresume.slurm.model.NodeReason;
  */
 public final class SweepPlanner {
 
+    /** A finding's kind: a node the site's NHC drained ({@code NHC: ...}), reported and left to NHC. */
+    public static final String NHC_DRAINED = "nhc-drained";
+
     /**
      * slurmctld's reason for a node that registered with a boot time it did not ask for. Matched
      * as the first reason: a later one (Not responding, say) is appended after it with " : ".
@@ -62,6 +65,13 @@ public final class SweepPlanner {
             if (node.state().isDrain() && node.reason().isEmpty()) {
                 findings.add(new SweepPlan.Finding("drained-without-reason", node.name(), "the node is "
                         + node.state().display() + " with no reason: nobody recorded why it was taken out"));
+            }
+            if (node.state().isDrain() && node.reason().map(r -> r.isNhc()).orElse(false)) {
+                // The site's NHC found the node bad: its verdict, counted and shown, never overridden.
+                // NHC returns the node to service itself once its checks pass; a job's supervisor and
+                // the agent take the drain as the node's fault (Action:Replace, NHC's words kept).
+                findings.add(new SweepPlan.Finding(NHC_DRAINED, node.name(), "drained by the site's health check: "
+                        + node.reason().get().text()));
             }
             if (!policy.markNotResponding() && isSilentTooLong(node, now)) {
                 findings.add(new SweepPlan.Finding("not-responding", node.name(), silentWhy(node, now)));

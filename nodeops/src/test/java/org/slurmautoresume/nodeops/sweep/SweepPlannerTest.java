@@ -145,6 +145,19 @@ class SweepPlannerTest {
     }
 
     @Test
+    void aNodeNhcDrainedIsReportedAsItsVerdictAndLeftToNhc() {
+        SweepPlan plan = plan(List.of(nodeWithReason("show-node-idle-drain.txt", "node2",
+                        "NHC: check_fs_mount: /scratch not mounted [root@2026-11-22T04:30:00]"),
+                node("show-node-idle-drain.txt", "node3")), List.of(), MARKED.plusDays(1));
+        assertTrue(plan.actions().isEmpty(), "NHC returns its own drains to service: " + plan);
+        assertEquals(1, plan.findings().size(), plan.toString());
+        assertEquals(List.of(SweepPlanner.NHC_DRAINED, "node2"), List.of(plan.findings().get(0).kind(),
+                plan.findings().get(0).node()));
+        assertTrue(plan.findings().get(0).why().endsWith("NHC: check_fs_mount: /scratch not mounted"),
+                plan.findings().get(0).why());
+    }
+
+    @Test
     void unexpectedlyRebootedAndRespondingIsResumedAfterACheck() {
         // show-node-down-admin.txt (DOWN, responding) with the reason slurmctld gives an unexpected reboot.
         Node node = nodeWithReason("show-node-down-admin.txt", "node4", "Node unexpectedly rebooted [slurm@2026-11-22T04:30:00]");

@@ -57,4 +57,16 @@ public record NodeReason(String text, Optional<String> user, Optional<LocalDateT
         return text.equalsIgnoreCase("Action:" + action) || text.regionMatches(true, 0, "Action:" + action + " ", 0,
                 action.length() + 8);
     }
+
+    /**
+     * True when LBNL Node Health Check (NHC, a site's {@code HealthCheckProgram}) set the reason:
+     * NHC drains a node whose check fails with {@code NHC: <check>: <what failed>}, and returns
+     * only nodes with such a reason to service itself.
+     */
+    public boolean isNhc() {
+        return text.startsWith(NHC_PREFIX);
+    }
+
+    /** How NHC begins every reason it sets. */
+    public static final String NHC_PREFIX = "NHC:";
 }

@@ -49,6 +49,11 @@ public final class AttemptClassifier {
         if (!dropped.isEmpty()) {
             return new Classification(Outcome.NODE_FAULT, "the job lost node(s) " + String.join(",", dropped), dropped);
         }
+        List<Node> drainedByNhc = drainedByNhc(evidence);
+        if (!drainedByNhc.isEmpty()) {
+            return new Classification(Outcome.NODE_FAULT, "the site's health check (NHC) drained "
+                    + NodeStateRead.describe(drainedByNhc), drainedByNhc.stream().map(Node::name).toList());
+        }
         if (byText.isPresent()) {
             return byText.get();
         }
@@ -145,6 +150,16 @@ public final class AttemptClassifier {
             }
         }
         return faulty;
+    }
+
+    /**
+     * Step nodes the site's NHC drained: its verdict that the node is faulty. A drain alone lets
+     * a running step finish (the watch does not end it); a step that failed there failed on a
+     * node its own health check had found bad.
+     */
+    private static List<Node> drainedByNhc(AttemptEvidence evidence) {
+        return evidence.stepNodesAfter().stream().filter(node -> evidence.stepHosts().contains(node.name()))
+                .filter(node -> node.state().isDrain() && node.reason().map(r -> r.isNhc()).orElse(false)).toList();
     }
 
     private static List<String> droppedFromJob(AttemptEvidence evidence) {

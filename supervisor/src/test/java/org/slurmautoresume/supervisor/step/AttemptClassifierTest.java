@@ -58,6 +58,30 @@ class AttemptClassifierTest {
                 Optional.of(job("show-job-cancelled.txt")), List.of(), List.of()).outcome());
     }
 
+    @Test
+    void aStepThatFailedOnANodeNhcDrainedFailedOnThatNode() {
+        // The job's record is not read here (it held node[1-2]); node2 drained while the step ran, as LBNL NHC drains (HealthCheckProgram): "NHC: <check>: <what>".
+        String drained = Fixtures.read(V22, "show-node-mixed-drain.txt").replace("Reason=bad gpu count=7 of 8",
+                "Reason=NHC: check_nv_healthmon: GPU 3 has fallen off the bus");
+        List<Node> nodes = new java.util.ArrayList<>(nodes("show-node-mixed.txt"));
+        nodes.add(new NodeParser().parseAll(drained).get(0));
+
+        Classification c = classify(1, Optional.empty(), List.of(), Optional.empty(),
+                List.of("node1", "node2"), nodes);
+
+        assertEquals(Outcome.NODE_FAULT, c.outcome(), c.reason());
+        assertEquals(List.of("node2"), c.faultyNodes());
+        assertTrue(c.reason().contains("NHC: check_nv_healthmon"), c.reason());
+        // An administrator's drain with words of their own lets the failure stay the application's.
+        List<Node> adminDrain = new java.util.ArrayList<>(nodes("show-node-mixed.txt"));
+        adminDrain.addAll(nodes("show-node-mixed-drain.txt"));
+        assertEquals(Outcome.APP_FAILURE, classify(1, Optional.empty(), List.of(), Optional.empty(),
+                List.of("node1", "node2"), adminDrain).outcome());
+        // An NHC drain on a node the step did not run on is not the step's.
+        assertEquals(Outcome.APP_FAILURE, classify(1, Optional.empty(), List.of(), Optional.empty(),
+                List.of("node1"), nodes).outcome());
+    }
+
     /** srun's words when a restarted slurmctld refused a step on nodes it had not heard from yet (22.05, local cluster). */
     private static final String REFUSED_BEFORE_REGISTRATION =
             "srun: error: Unable to create step for job 12: Memory required by task is not available";

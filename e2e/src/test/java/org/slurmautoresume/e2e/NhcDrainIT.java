@@ -1,0 +1,80 @@
+package org.slurmautoresume.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.slurmautoresume.slurm.exec.CommandResult;
+import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobState;
+import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.model.NodeReason;
+
+/**
+ * A site whose HealthCheckProgram is LBNL NHC (issue 19, item 5): NHC drains a node whose check
+ * fails with a reason that starts {@code NHC:}, and that drain is the node's verdict. node2 of a
+ * supervised step is drained exactly as NHC drains it (its {@code scontrol update}, as root: NHC
+ * is not in Debian's archive), and its task then dies. The step runs again on the spare, and the
+ * agent marks node2 {@code Action:Replace} with NHC's words in the reason. A drain alone never
+ * ends the running step.
+ */
+class NhcDrainIT {
+
+    private static final Duration FIRST_START = Duration.ofSeconds(300);
+    private static final String PREFIX = "84-nhc-drain-it-";
+    private static final String NHC_REASON = "NHC: check_nv_healthmon: GPU 2 has fallen off the bus";
+    private static LocalCluster cluster;
+
+    @BeforeAll
+    static void start() {
+        cluster = LocalCluster.get();
+    }
+
+    @Test
+    void aStepThatFailsOnANodeNhcDrainedRunsAgainOnTheSpareAndTheNodeIsMarkedWithNhcsWords() throws Exception {
+        SupervisedSteps supervised = SupervisedSteps.start(cluster, PREFIX, "--node", "node2", "--xid-source", "off");
+        String jobId = null;
+        try {
+            jobId = supervised.stepWithSpare(cluster, FIRST_START);
+            CommandResult drained = cluster.run(List.of("scontrol", "update", "nodename=node2", "state=drain",
+                    "reason=" + NHC_REASON));
+            assertEquals(0, drained.exitCode(), drained.stderr());
+            // A drain lets the step run on. The supervisor's watch reads its nodes' states every 3 s
+            // (StepWatch): what it does about the drain it does within two reads, so nothing to wait for
+            // but that time (a negative: no condition to wait on).
+            Thread.sleep(7_000);
+            assertEquals(JobState.RUNNING, cluster.slurm().job(jobId).orElseThrow().state(), cluster.jobOutput(jobId));
+            assertFalse(cluster.jobOutput(jobId).contains("attempt=2"), cluster.jobOutput(jobId));
+
+            cluster.crashTask("node2");
+            Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
+            String output = cluster.jobOutput(jobId);
+            assertEquals(JobState.COMPLETED, done.state(), output);
+            assertTrue(output.contains("attempt=2 node=node1 list=node[1,3]") && output.contains("attempt=2 node=node3"),
+                    output);
+            assertFalse(output.contains("attempt=2 node=node2"), output);
+            Timeline timeline = Timeline.of(cluster, jobId);
+            Timeline.Event ended = timeline.all(Timeline.Kind.ATTEMPT_ENDED).get(0);
+            assertEquals("NODE_FAULT", ended.detail("outcome"), timeline.toString());
+            assertTrue(ended.detail("reason").contains(NHC_REASON), timeline.toString());
+            Node node2 = cluster.node("node2");
+            assertTrue(node2.state().isFail(), node2.state().display());
+            String reason = node2.reason().map(NodeReason::text).orElse("");
+            assertEquals("Action:Replace (" + NHC_REASON + ")", reason);
+            for (String other : List.of("node1", "node3", "node4")) {
+                assertFalse(cluster.node(other).state().isFail() || cluster.node(other).state().isDrain(),
+                        other + " " + cluster.node(other).state().display());
+            }
+        } finally {
+            if (jobId != null) {
+                cluster.run(List.of("scancel", jobId));
+            }
+            cluster.run(List.of("scontrol", "update", "nodename=node2", "state=resume"));
+            SupervisedSteps.stop(supervised);
+        }
+    }
+}
