@@ -18,7 +18,7 @@ import org.slurmautoresume.slurm.model.NodeReason;
  * A site whose HealthCheckProgram is LBNL NHC (issue 19, item 5): NHC drains a node whose check
  * fails with a reason that starts {@code NHC:}, and that drain is the node's verdict. node2 of a
  * supervised step is drained exactly as NHC drains it (its {@code scontrol update}, as root: NHC
- * is not in Debian's archive), and its task then dies. The step runs again on the spare, and the
+ * is not in Debian's archive), and the step's ranks then die. The step runs again on the spare, and the
  * agent marks node2 {@code Action:Replace} with NHC's words in the reason. A drain alone never
  * ends the running step.
  */
@@ -50,7 +50,9 @@ class NhcDrainIT {
             assertEquals(JobState.RUNNING, cluster.slurm().job(jobId).orElseThrow().state(), cluster.jobOutput(jobId));
             assertFalse(cluster.jobOutput(jobId).contains("attempt=2"), cluster.jobOutput(jobId));
 
+            // The GPU fault kills node2's rank, and the collective takes node1's with it.
             cluster.crashTask("node2");
+            cluster.crashTask("node1");
             Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
             String output = cluster.jobOutput(jobId);
             assertEquals(JobState.COMPLETED, done.state(), output);
