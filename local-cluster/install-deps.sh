@@ -16,10 +16,11 @@ set -euo pipefail
 RUNTIME_PKGS=(slurmctld slurmd slurmdbd mariadb-server slurm-client munge libslurm-dev procps iproute2 nftables util-linux passwd coreutils perl-base python3 python3-torch)
 # asciidoctor turns the generated man pages into roff; man-db renders them and logrotate reads the
 # shipped logrotate file in the install test; prometheus brings promtool for the alert rules' tests;
-# lintian checks the Debian packages (dist/src/test/deb-test.sh); prometheus (the server) and
+# lintian checks the Debian packages (dist/src/test/deb-test.sh), rpm builds the EL ones
+# (dist/src/test/rpm-test.sh); prometheus (the server) and
 # prometheus-node-exporter (the sweep's textfile) run the dashboard's queries in DashboardLiveIT.
 BUILD_PKGS=(openjdk-17-jdk-headless maven build-essential make gcc asciidoctor man-db logrotate prometheus lintian
-    prometheus-node-exporter)
+    prometheus-node-exporter rpm)
 
 usage() {
     sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
