@@ -101,6 +101,9 @@ cleanup() {
   exit "$rc"
 }
 trap cleanup EXIT
+# A build stopped under the test (Maven killed, ^C) still unmounts the overlay and stops its daemons.
+trap 'exit 143' TERM
+trap 'exit 130' INT
 in_root() { rootfs_exec "$@"; }
 as_user() { rootfs_exec runuser -u "$test_user" -- "$@"; }
 release="$(awk '$2 == "SLURM_VERSION_NUMBER" { printf "%d.%02d", rshift(strtonum($3), 16), and(rshift(strtonum($3), 8), 255) }' \
