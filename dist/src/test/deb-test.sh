@@ -167,6 +167,23 @@ fi
 grep -qx 'include /etc/slurm/plugstack.conf.d/\*.conf' "$merged/etc/slurm/plugstack.conf" \
   || die "the root's plugstack.conf does not include plugstack.conf.d: $(cat "$merged/etc/slurm/plugstack.conf")"
 pass "conffiles in /etc, units installed and not enabled, man pages, class-data archive"
+# One install layout whatever the route: `lifecycle apply` run from the installed package leaves
+# the package's snippet and units to it (they would otherwise load the plugin twice).
+mkdir -p "$merged/tmp/lifecycle"
+cp "$REPO_DIR/local-cluster/provisioning_parameters.json" "$REPO_DIR/local-cluster/resource_config.json" "$merged/tmp/lifecycle/"
+applied="$(in_root autoresume lifecycle apply --dry-run --json --node node1 --provisioning /tmp/lifecycle/provisioning_parameters.json \
+  --resource-config /tmp/lifecycle/resource_config.json --slurm-conf /tmp/lifecycle/slurm.conf)" \
+  || die "lifecycle apply --dry-run from the package: $applied"
+python3 - "$applied" <<'PY' || die "lifecycle apply from the package would write what the package owns: $applied"
+import json, sys
+view = json.loads(sys.argv[1])
+paths = [f["path"] for f in view["files"]]
+assert not any(p.endswith("plugstack.conf.d/auto_resume.conf") or "/systemd/" in p for p in paths), paths
+assert view["unitsToEnable"] == ["autoresume-agent.service"], view["unitsToEnable"]
+assert any("are the slurm-autoresume packages'" in n for n in view["notes"]), view["notes"]
+PY
+rm -rf "$merged/tmp/lifecycle"
+pass "lifecycle apply from the package writes slurm.conf's block and leaves the package's snippet and units alone"
 
 # --- 3. a protected step, through the installed copy ------------------------------------------
 # The root's own munged starts in the overlay. Where the root is this machine and /run is no mount

@@ -10,11 +10,17 @@ import java.util.Optional;
  *
  * @param plugin     the SPANK plugin, as spank-shim's {@code make install} places it
  * @param autoresume the installed {@code autoresume} command
+ * @param packaged   the plugin, its plugstack.conf.d snippet and the units belong to the Debian or
+ *                   EL packages, which apply leaves to them
  */
 public record InstallLayout(Path root, Path slurmConf, Path plugin, Path autoresume, Path systemdDir,
-                            Path healthCheckWrapper) {
+                            Path healthCheckWrapper, boolean packaged) {
 
     public static final Path DEFAULT_SLURM_CONF = Path.of("/etc/slurm/slurm.conf");
+    /** The snippet slurm-autoresume-plugin installs (a conffile): {@code optional PLUGIN supervisor=COMMAND}. */
+    static final Path PACKAGE_SNIPPET = Path.of("/etc/slurm/plugstack.conf.d/auto_resume.conf");
+    /** Where the packages put their units. */
+    static final Path PACKAGE_UNITS = Path.of("/usr/lib/systemd/system");
 
     /**
      * The layout of the installation that runs apply: an unpacked tarball installed by
@@ -22,7 +28,10 @@ public record InstallLayout(Path root, Path slurmConf, Path plugin, Path autores
      * {@code DIR/lib/slurm/auto_resume.so}, and the plugstack snippet and units must name those,
      * not {@code /usr/local} (both write {@code auto_resume.conf}: a snippet naming a plugin that
      * is not there would be skipped by Slurm, as it is {@code optional}, and --auto-resume would be
-     * gone). Anything else (a build tree, no home known) keeps {@link #defaults}.
+     * gone). An installation from the Debian or EL packages ({@code /usr/share/autoresume}, the
+ * plugin in Slurm's plugin directory, listed by the package's snippet) is {@code packaged}: apply
+ * writes neither that snippet nor the units, which the packages own. Anything else (a build
+ * tree, no home known) keeps {@link #defaults}.
      *
      * @param home the installation's directory, as the launcher passes it ({@code -Dautoresume.home})
      */
@@ -33,16 +42,44 @@ public record InstallLayout(Path root, Path slurmConf, Path plugin, Path autores
         }
         Path plugin = home.get().resolve("lib/slurm/auto_resume.so");
         Path command = home.get().resolve("bin/autoresume");
-        if (!Files.isRegularFile(plugin) || !Files.isRegularFile(command)) {
+        if (!Files.isRegularFile(command)) {
             return defaults;
         }
-        return new InstallLayout(root, slurmConf, plugin, command, defaults.systemdDir(), defaults.healthCheckWrapper());
+        if (Files.isRegularFile(plugin)) {
+            return new InstallLayout(root, slurmConf, plugin, command, defaults.systemdDir(),
+                    defaults.healthCheckWrapper(), false);
+        }
+        // The packages: the plugin in Slurm's plugin directory, named by their snippet with this
+        // installation's command as its supervisor. A second snippet from apply would load it twice.
+        return packagedPlugin(defaults, command).map(packaged -> new InstallLayout(root, slurmConf, packaged,
+                command, PACKAGE_UNITS, defaults.healthCheckWrapper(), true)).orElse(defaults);
+    }
+
+    /** The plugin the package's snippet lists with {@code command} as its supervisor, when it is there. */
+    private static Optional<Path> packagedPlugin(InstallLayout defaults, Path command) {
+        Path snippet = defaults.under(PACKAGE_SNIPPET);
+        if (!Files.isRegularFile(snippet)) {
+            return Optional.empty();
+        }
+        try {
+            for (String line : Files.readAllLines(snippet)) {
+                String[] words = line.strip().split("\\s+");
+                if (words.length >= 3 && words[0].equals("optional") && words[1].startsWith("/")
+                        && words[1].endsWith("/auto_resume.so") && words[2].equals("supervisor=" + command)
+                        && Files.isRegularFile(defaults.under(Path.of(words[1])))) {
+                    return Optional.of(Path.of(words[1]));
+                }
+            }
+        } catch (java.io.IOException e) {
+            return Optional.empty();
+        }
+        return Optional.empty();
     }
 
     public static InstallLayout defaults(Path root, Path slurmConf) {
         return new InstallLayout(root, slurmConf, Path.of("/usr/local/lib/slurm/auto_resume.so"),
                 Path.of("/usr/local/bin/autoresume"), Path.of("/etc/systemd/system"),
-                Path.of("/usr/local/libexec/autoresume/health-check"));
+                Path.of("/usr/local/libexec/autoresume/health-check"), false);
     }
 
     /** The real file behind a node path: {@code /etc/x} under root {@code /tmp/r} is {@code /tmp/r/etc/x}. */

@@ -41,22 +41,32 @@ public final class NodeSetup {
         Path plugstack = block.plugstackConf();
         Path snippetDir = plugstack.resolveSibling("plugstack.conf.d");
         files.add(plugstackInclude(plugstack, snippetDir, layout));
-        files.add(new DesiredFile(snippetDir.resolve(PLUGSTACK_SNIPPET),
-                "optional " + layout.plugin() + " supervisor=" + layout.autoresume() + "\n", false));
+        List<String> notes = new ArrayList<>(block.notes());
+        if (layout.packaged()) {
+            notes.add("the plugin (" + layout.plugin() + "), its plugstack.conf.d snippet and the units in "
+                    + layout.systemdDir() + " are the slurm-autoresume packages': left to them");
+        } else {
+            files.add(new DesiredFile(snippetDir.resolve(PLUGSTACK_SNIPPET),
+                    "optional " + layout.plugin() + " supervisor=" + layout.autoresume() + "\n", false));
+        }
 
         if (node.role() == Role.COMPUTE) {
-            files.add(unit(AGENT_UNIT, layout));
+            if (!layout.packaged()) {
+                files.add(unit(AGENT_UNIT, layout));
+            }
             units.add(AGENT_UNIT);
             if (plan.site().healthCheckSeconds() > 0) {
                 files.add(new DesiredFile(layout.healthCheckWrapper(), healthWrapper(layout), true));
             }
         }
         if (node.role() == Role.CONTROLLER) {
-            files.add(unit(SWEEP_SERVICE, layout));
-            files.add(unit(SWEEP_TIMER, layout));
+            if (!layout.packaged()) {
+                files.add(unit(SWEEP_SERVICE, layout));
+                files.add(unit(SWEEP_TIMER, layout));
+            }
             units.add(SWEEP_TIMER);
         }
-        return new Setup(files, block.notes(), units);
+        return new Setup(files, notes, units);
     }
 
     /** plugstack.conf must include the snippet directory; an include the admin already has is enough. */

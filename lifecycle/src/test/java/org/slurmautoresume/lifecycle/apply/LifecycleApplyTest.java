@@ -188,6 +188,32 @@ class LifecycleApplyTest {
     }
 
     @Test
+    void withThePackagesInstalledApplyLeavesTheirSnippetAndUnitsAlone() throws IOException {
+        Path plugin = layout.under(Path.of("/usr/lib/x86_64-linux-gnu/slurm-wlm/auto_resume.so"));
+        Files.createDirectories(plugin.getParent());
+        Files.writeString(plugin, "");
+        Path home = Files.createDirectories(root.resolve("usr/share/autoresume/bin")).getParent();
+        Files.writeString(home.resolve("bin/autoresume"), "");
+        String packaged = "optional /usr/lib/x86_64-linux-gnu/slurm-wlm/auto_resume.so supervisor="
+                + home.resolve("bin/autoresume") + "\n";
+        Path snippet = layout.under(Path.of("/etc/slurm/plugstack.conf.d/auto_resume.conf"));
+        Files.createDirectories(snippet.getParent());
+        Files.writeString(snippet, packaged);
+        layout = InstallLayout.forInstallation(root, SLURM_CONF, Optional.of(home));
+
+        LifecycleApply.Result result = applyAs("compute-nodes-1");
+
+        assertEquals(packaged, Files.readString(snippet), "the package's snippet is the package's");
+        assertTrue(result.changes().stream().noneMatch(c -> c.path().toString().contains("systemd")), result.changes().toString());
+        assertFalse(Files.exists(layout.under(Path.of("/etc/systemd/system/autoresume-agent.service"))));
+        assertEquals(List.of("autoresume-agent.service"), result.unitsToEnable());
+        assertTrue(file("/usr/local/libexec/autoresume/health-check").contains("exec " + home.resolve("bin/autoresume")
+                + " health --mark"), file("/usr/local/libexec/autoresume/health-check"));
+        assertTrue(result.notes().stream().anyMatch(n -> n.contains("are the slurm-autoresume packages'")),
+                result.notes().toString());
+    }
+
+    @Test
     void whereNhcIsTheHealthCheckProgramTheToolkitsChecksGoInsideIt() throws IOException {
         Path conf = writeSlurmConf("ClusterName=c\nHealthCheckProgram=/usr/sbin/nhc\nHealthCheckInterval=300\n");
         LifecycleApply.Result result = applyAs("compute-nodes-1");
