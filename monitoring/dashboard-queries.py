@@ -37,6 +37,7 @@ SERIES = {
     'autoresume_jobs_started_total{%s}' % AGENT: "0x30 1x60",
     'autoresume_jobs_successful_total{%s}' % AGENT: "0x60 1x30",
     'autoresume_jobs_failed_total{%s}' % AGENT: "0x70 1x20",
+    'autoresume_jobs_restart_budget_low_total{%s}' % AGENT: "0x50 1x40",
     'autoresume_jobs_restarted_total{%s, level="recover"}' % AGENT: "0x40 1x50",
     'autoresume_jobs_restart_latency_seconds_bucket{%s, level="recover", le="5"}' % AGENT: "0x40 1x50",
     'autoresume_jobs_restart_latency_seconds_bucket{%s, level="recover", le="+Inf"}' % AGENT: "0x40 1x50",

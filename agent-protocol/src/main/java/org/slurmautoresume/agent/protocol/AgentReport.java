@@ -41,7 +41,13 @@ public record AgentReport(Event event, int attempt, Long latencyMs, Level level,
     /** The events a metric counts; the words are those of the job's timeline. */
     public enum Event {
         LAUNCH("launch"), DETECTION("detection"), REPLACEMENT("replacement"), REQUEUE("requeue"),
-        GIVE_UP("give-up"), SUCCEEDED("succeeded");
+        GIVE_UP("give-up"), SUCCEEDED("succeeded"),
+        /**
+         * The restart just decided leaves the step at most one more (jobMaxRetryCount): one failure from
+         * being given up. An agent older than this event refuses the report (its reading is strict); the
+         * supervisor then says once that a report was not counted, and every other report still is.
+         */
+        BUDGET_LOW("budget-low");
 
         private final String word;
 

@@ -66,6 +66,9 @@ public final class AgentMetrics {
             "Supervised steps that ended successfully.");
     private final Counter failed = counter("autoresume_jobs_failed",
             "Supervised steps given up on: the restart policy allowed no further restart.");
+    private final Counter budgetLow = counter("autoresume_jobs_restart_budget_low",
+            "Restarts that left their step at most one more restart (jobMaxRetryCount): steps one failure from"
+                    + " being given up.");
     private final Counter ruleViolations = counter("autoresume_rule_violations",
             "Rules that ended an attempt, by kind (log, checkpoint) and state (SLOW, HANGING, FAULTED).", "kind",
             "state");
@@ -123,6 +126,7 @@ public final class AgentMetrics {
             }
             case REQUEUE -> restarted.labelValues("requeue").inc();
             case GIVE_UP -> failed.inc();
+            case BUDGET_LOW -> budgetLow.inc();
             case SUCCEEDED -> successful.inc();
         }
     }

@@ -117,6 +117,22 @@ class AgentMetricsTest {
     }
 
     @Test
+    void aStepDownToItsLastRestartIsCounted() {
+        metrics.record(AgentReport.of(Event.BUDGET_LOW, 3, null));
+        double counted = metrics.registry().scrape().stream()
+                .filter(s -> s.getMetadata().getName().equals("autoresume_jobs_restart_budget_low"))
+                .flatMap(s -> s.getDataPoints().stream())
+                .mapToDouble(d -> ((io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot) d).getValue())
+                .sum();
+        assertEquals(1.0, counted);
+        // The wire form a supervisor sends, read back as the agent reads it.
+        String line = "{\"op\":\"report\",\"jobId\":\"6\",\"report\":{\"event\":\"budget-low\",\"attempt\":3}}";
+        AgentRequest read = AgentRequest.fromJson(AgentJson.readTree(line));
+        assertEquals(AgentRequest.report("6", AgentReport.of(Event.BUDGET_LOW, 3, null)), read);
+        assertEquals(line, AgentJson.line(read.wireForm()));
+    }
+
+    @Test
     void ruleNamesMakeNoSeriesOfTheirOwn() {
         for (int i = 0; i < 1000; i++) {
             metrics.record(AgentReport.detection(1, 10L, "log-rule", "rule-" + i, "SLOW"));

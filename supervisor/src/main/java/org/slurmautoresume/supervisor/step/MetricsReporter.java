@@ -74,12 +74,17 @@ final class MetricsReporter implements AutoCloseable {
                                     Map<String, String> details) {
         Long latency = latencyMs.isPresent() ? latencyMs.getAsLong() : null;
         switch (kind) {
-            case DECISION:
+            case DECISION: {
                 // RERUN_IN_PLACE and REPLACE_NODES_AND_RERUN lead to a relaunch; the others do not.
-                nextLevel = RestartLevel.REPLACE_NODES_AND_RERUN.name().equals(details.get("level"))
+                String level = details.get("level");
+                nextLevel = RestartLevel.REPLACE_NODES_AND_RERUN.name().equals(level)
                         ? AgentReport.Level.RECOVER
                         : AgentReport.Level.RETRY;
-                return Optional.empty();
+                boolean reruns = RestartLevel.RERUN_IN_PLACE.name().equals(level)
+                        || RestartLevel.REPLACE_NODES_AND_RERUN.name().equals(level);
+                return reruns && restartsLeft(details) <= 1
+                        ? Optional.of(AgentReport.of(AgentReport.Event.BUDGET_LOW, attempt, null)) : Optional.empty();
+            }
             case LAUNCH:
                 return Optional.of(attempt <= 1 ? AgentReport.of(AgentReport.Event.LAUNCH, 1, null)
                         : AgentReport.relaunch(attempt, latency == null ? 0 : latency, nextLevel));
@@ -102,6 +107,15 @@ final class MetricsReporter implements AutoCloseable {
                 return Optional.of(AgentReport.of(AgentReport.Event.SUCCEEDED, attempt, null));
             default:
                 return Optional.empty();
+        }
+    }
+
+    /** The decision's step restarts left after it; none recorded (an older timeline): plenty. */
+    private static int restartsLeft(Map<String, String> details) {
+        try {
+            return Integer.parseInt(details.getOrDefault("stepRestartsLeft", Integer.toString(Integer.MAX_VALUE)));
+        } catch (NumberFormatException e) {
+            return Integer.MAX_VALUE;
         }
     }
 

@@ -203,7 +203,8 @@ final class RestartActions {
      */
     OptionalInt carryOut(Decision decision, Fault fault, String what, AttemptEnd end, RestartGate gate) {
         timeline.record(EventHistory.Kind.DECISION, OptionalLong.empty(), "fault", fault.kind().name(), "strategy",
-                decision.strategy().configName(), "level", decision.level().name(), "reason", decision.describe());
+                decision.strategy().configName(), "level", decision.level().name(), "reason", decision.describe(),
+                "stepRestartsLeft", Integer.toString(decision.budget().stepRestartsLeft()));
         switch (decision.level()) {
             case RERUN_IN_PLACE:
                 log.say(what + "; re-running in place: " + decision.describe());

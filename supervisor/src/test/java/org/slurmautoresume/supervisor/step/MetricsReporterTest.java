@@ -37,6 +37,19 @@ class MetricsReporterTest {
     }
 
     @Test
+    void aRestartThatLeavesOneMoreAtMostIsReportedAsABudgetRunningLow() {
+        assertEquals(Optional.empty(), report(EventHistory.Kind.DECISION, 1, -1, "level", "RERUN_IN_PLACE",
+                "stepRestartsLeft", "2"));
+        assertEquals(Optional.of(AgentReport.of(Event.BUDGET_LOW, 2, null)), report(EventHistory.Kind.DECISION, 2, -1,
+                "level", "REPLACE_NODES_AND_RERUN", "stepRestartsLeft", "1"));
+        assertEquals(Optional.of(AgentReport.of(Event.BUDGET_LOW, 3, null)), report(EventHistory.Kind.DECISION, 3, -1,
+                "level", "RERUN_IN_PLACE", "stepRestartsLeft", "0"));
+        // Giving up or requeueing is no restart of the step: the give-up and requeue counts say those.
+        assertEquals(Optional.empty(), report(EventHistory.Kind.DECISION, 4, -1, "level", "GIVE_UP",
+                "stepRestartsLeft", "0"));
+    }
+
+    @Test
     void detectionsCarryTheirRuleOnlyWhenALogRuleFired() {
         assertEquals(Optional.of(AgentReport.detection(1, 3_100L, "log-rule", "Heartbeat", "HANGING")),
                 report(EventHistory.Kind.DETECTION, 1, 3_100, "source", "log-rule", "rule", "Heartbeat", "state",
