@@ -253,6 +253,14 @@ final class AgentCommand implements Callable<Integer> {
             }
             stops.add("the metrics server", metricsServer.get()::close);
         }
+        // The liveness and fresh-check ports before the socket: the socket is what a unit, the local
+        // cluster and a test wait for, and a node probed as soon as it is there must already greet.
+        Optional<LivenessListener> liveness = AgentLiveness.start(livenessPort, ownNode.givenName(), verdict, context,
+                spec.commandLine().getErr());
+        liveness.ifPresent(listener -> stops.add("the liveness port", listener::close));
+        Optional<LivenessListener> freshChecks = gpuWatch.flatMap(watch -> AgentLiveness.startFresh(checkPort,
+                ownNode.givenName(), verdict, watch, context, spec.commandLine().getErr()));
+        freshChecks.ifPresent(listener -> stops.add("the fresh-check port", listener::close));
         AgentServer server = new AgentServer(socket, new AgentService(policy, audit), AgentServer.DEFAULT_READ_TIMEOUT);
         // Added before it starts: a server stopped first refuses to start, so no socket outlives the agent.
         stops.add("the socket server", server::close);
@@ -261,12 +269,6 @@ final class AgentCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new CliException(ExitCode.FAILED, "cannot listen on " + socket + ": " + e.getMessage(), e);
         }
-        Optional<LivenessListener> liveness = AgentLiveness.start(livenessPort, ownNode.givenName(), verdict, context,
-                spec.commandLine().getErr());
-        liveness.ifPresent(listener -> stops.add("the liveness port", listener::close));
-        Optional<LivenessListener> freshChecks = gpuWatch.flatMap(watch -> AgentLiveness.startFresh(checkPort,
-                ownNode.givenName(), verdict, watch, context, spec.commandLine().getErr()));
-        freshChecks.ifPresent(listener -> stops.add("the fresh-check port", listener::close));
         if (sweepEverySeconds > 0) {
             SweepSchedule schedule = new SweepSchedule(Sweep.forPolicy(context.slurm(), context.runner(),
                     policyForSweeps, context::now), policyForSweeps,
