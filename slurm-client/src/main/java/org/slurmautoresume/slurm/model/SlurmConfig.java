@@ -30,6 +30,11 @@ public record SlurmConfig(Map<String, String> values) {
         return Optional.of(value);
     }
 
+    /** When the answering slurmctld started ({@code BOOT_TIME}, its clock as scontrol prints it here). */
+    public Optional<java.time.LocalDateTime> bootTime() {
+        return get("BOOT_TIME").flatMap(SlurmTime::parse);
+    }
+
     /** {@code SlurmdTimeout = 300 sec} gives 300. */
     public OptionalInt seconds(String key) {
         Optional<String> value = get(key);

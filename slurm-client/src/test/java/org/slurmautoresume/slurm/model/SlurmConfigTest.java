@@ -22,4 +22,11 @@ class SlurmConfigTest {
     void aConfigWithoutTheKeyIsNotTakenForNoAccounting() {
         assertEquals(false, new SlurmConfig(Map.of("ClusterName", "c")).keepsNoAccounting());
     }
+
+    @org.junit.jupiter.api.Test
+    void theControllersBootTimeIsRead() {
+        SlurmConfig config = new SlurmConfig(java.util.Map.of("BOOT_TIME", "2026-11-22T04:13:02"));
+        assertEquals(java.util.Optional.of(java.time.LocalDateTime.parse("2026-11-22T04:13:02")), config.bootTime());
+        assertEquals(java.util.Optional.empty(), new SlurmConfig(java.util.Map.of()).bootTime());
+    }
 }

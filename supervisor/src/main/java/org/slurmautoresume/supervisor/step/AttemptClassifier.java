@@ -123,11 +123,19 @@ public final class AttemptClassifier {
                 continue;
             }
             List<String> waiting = NodeRegistration.unregistered(evidence.stepNodesAfter(), evidence.stepHosts());
-            if (waiting.isEmpty()) {
-                return Optional.empty();
+            if (!waiting.isEmpty()) {
+                return Optional.of(new Classification(Outcome.NOT_STARTED, "srun could not start the step: slurmctld"
+                        + " has not heard from " + Hostlist.compress(waiting) + " since it started (" + text + ")",
+                        waiting));
             }
-            return Optional.of(new Classification(Outcome.NOT_STARTED, "srun could not start the step: slurmctld has"
-                    + " not heard from " + Hostlist.compress(waiting) + " since it started (" + text + ")", waiting));
+            // The nodes may have registered between srun's refusal and the supervisor's look at them: a
+            // slurmctld that started moments before the attempt ended is the same refusal.
+            if (evidence.controllerUp().filter(up -> up.compareTo(NodeRegistration.JUST_RESTARTED) < 0).isPresent()) {
+                return Optional.of(new Classification(Outcome.NOT_STARTED, "srun could not start the step: slurmctld"
+                        + " had started " + evidence.controllerUp().get().toSeconds() + " s before, while the step's"
+                        + " nodes were registering (" + text + ")", evidence.stepHosts()));
+            }
+            return Optional.empty();
         }
         return Optional.empty();
     }

@@ -350,7 +350,26 @@ final class AttemptLoop {
                 log.say("could not read the job's state from Slurm (" + e.getMessage() + ")");
             }
         }
-        return new AttemptEvidence(status, stop.signal(), step.stderrTail(), job, hosts, nodes);
+        return new AttemptEvidence(status, stop.signal(), step.stderrTail(), job, hosts, nodes,
+                status != 0 ? controllerUp(step.stderrTail()) : Optional.empty());
+    }
+
+    /**
+     * How long slurmctld had been up, read only when srun's refusal is the one a just-restarted
+     * slurmctld gives ({@link NodeRegistration#REFUSAL}); none when Slurm cannot say.
+     */
+    private Optional<Duration> controllerUp(List<String> stderrTail) {
+        boolean refused = stderrTail.stream().anyMatch(line -> line.strip().startsWith("srun: error: Unable to create step")
+                && line.contains(NodeRegistration.REFUSAL));
+        if (!refused) {
+            return Optional.empty();
+        }
+        try {
+            return slurm.config().bootTime().map(boot -> Duration.between(boot, java.time.LocalDateTime.now()))
+                    .filter(up -> !up.isNegative());
+        } catch (SlurmException e) {
+            return Optional.empty();
+        }
     }
 
     /**

@@ -27,6 +27,13 @@ final class NodeRegistration {
     }
 
     /**
+     * A slurmctld up for less than this when srun refused a step as {@link #REFUSAL}: its nodes
+     * were still registering, whatever they show by the time the supervisor looks. Nodes register
+     * within seconds of a restart; a minute covers a loaded controller.
+     */
+    static final java.time.Duration JUST_RESTARTED = java.time.Duration.ofSeconds(60);
+
+    /**
      * Nodes of the step slurmctld has not heard from since it started: UNKNOWN, and not (yet)
      * marked not responding, which would make them a node fault instead.
      */

@@ -99,6 +99,23 @@ class AttemptClassifierTest {
     }
 
     @Test
+    void theRefusalFromASlurmctldThatHadJustStartedIsNoFailureEvenOnceTheNodesRegistered() {
+        // The nodes registered between srun's refusal and the supervisor's look (CI, 24.11): slurmctld
+        // had started 4 s before the attempt ended, so the refusal was the registration's.
+        Classification c = classifier.classify(new AttemptEvidence(1, Optional.empty(), List.of(REFUSED_BEFORE_REGISTRATION),
+                Optional.of(job("show-job-running.txt")), List.of("node1", "node3"), nodes("show-node-mixed.txt"),
+                Optional.of(java.time.Duration.ofSeconds(4))));
+        assertEquals(Outcome.NOT_STARTED, c.outcome(), c.reason());
+        assertEquals(List.of("node1", "node3"), c.faultyNodes());
+        assertTrue(c.reason().contains("had started 4 s before") && c.reason().contains(REFUSED_BEFORE_REGISTRATION),
+                c.reason());
+        // A slurmctld up for ten minutes: the refusal is the step's own.
+        assertEquals(Outcome.APP_FAILURE, classifier.classify(new AttemptEvidence(1, Optional.empty(),
+                List.of(REFUSED_BEFORE_REGISTRATION), Optional.of(job("show-job-running.txt")), List.of("node1"),
+                nodes("show-node-mixed.txt"), Optional.of(java.time.Duration.ofMinutes(10)))).outcome());
+    }
+
+    @Test
     void theSameRefusalOnRegisteredNodesIsNoRestart() {
         // Registered nodes: a real refusal stays the step's failure, as srun reported it.
         assertEquals(Outcome.APP_FAILURE, classify(1, Optional.empty(), List.of(REFUSED_BEFORE_REGISTRATION),
