@@ -3,8 +3,9 @@
 # Maven, gcc, munge, Slurm 22.05 from Debian), brings up the local 4-node Slurm cluster
 # (its default GPU shape; the e2e harness switches it to cpu-only once, for the job-expansion
 # tests, which run last), builds everything and runs unit, C and end-to-end tests on Slurm
-# 22.05; then builds (or reuses) the Debian trixie rootfs with Slurm 24.11
-# (local-cluster/slurm-rootfs.sh), brings the same cluster up on 24.11 in a cluster dir of its
+# 22.05 (the dist module's tests include the Debian packages on this machine and the EL ones);
+# then builds (or reuses) the Debian trixie rootfs with Slurm 24.11 (local-cluster/slurm-rootfs.sh),
+# tests the Debian packages on it (dist/src/test/deb-test.sh), brings the same cluster up on 24.11 in a cluster dir of its
 # own and runs the end-to-end suite there again, less the classes e2e/pom.xml's slurm-24.11
 # profile leaves out (it says which and why). Needs root (packages, daemons, and jobs
 # submitted as the ordinary test user). The clusters are stopped afterwards unless
