@@ -106,8 +106,11 @@ trap 'exit 143' TERM
 trap 'exit 130' INT
 in_root() { rootfs_exec "$@"; }
 as_user() { rootfs_exec runuser -u "$test_user" -- "$@"; }
-release="$(awk '$2 == "SLURM_VERSION_NUMBER" { printf "%d.%02d", rshift(strtonum($3), 16), and(rshift(strtonum($3), 8), 255) }' \
-  "$lower/usr/include/slurm/slurm_version.h")"
+# major.minor of the Slurm whose slurm_version.h is given.
+headers_release() {
+  awk '$2 == "SLURM_VERSION_NUMBER" { printf "%d.%02d", rshift(strtonum($3), 16), and(rshift(strtonum($3), 8), 255) }' "$1"
+}
+release="$(headers_release "$lower/usr/include/slurm/slurm_version.h")"
 # 22.05's slurmd needs a cgroup file system even with proctrack/linuxproc (23.02 and later are
 # told CgroupPlugin=disabled instead): the host's, as the 22.05 local cluster uses it.
 [[ "$release" > "23" ]] || export ROOTFS_CGROUP=1
@@ -201,8 +204,7 @@ pass "autoresume plugin: $plugin_said"
 # The tarball's plugin was built against this machine's Slurm. On a root with another release
 # (the trixie root), that package must not install, and the check every route runs must name
 # the rebuild: what a Slurm upgrade that leaves the plugin behind would otherwise break silently.
-host_release="$(awk '$2 == "SLURM_VERSION_NUMBER" { printf "%d.%02d", rshift(strtonum($3), 16), and(rshift(strtonum($3), 8), 255) }' \
-  /usr/include/slurm/slurm_version.h)"
+host_release="$(headers_release /usr/include/slurm/slurm_version.h)"
 if [[ "$host_release" != "$release" ]]; then
   bash "$REPO_DIR/dist/src/deb/build-debs.sh" --tarball "$tarball" --out "$t/foreign" >/dev/null
   mkdir -p "$merged/tmp/foreign"

@@ -220,7 +220,7 @@ public final class AgentPolicy {
         if (node.state().isUnhealthy()) {
             return new Diagnosis(name, false, slurmSays, found);
         }
-        if (drainedByNhc(node)) {
+        if (node.drainedByNhc()) {
             // The site's own health check (LBNL NHC as HealthCheckProgram) found the node bad: its verdict.
             return new Diagnosis(name, false, "drained by the site's health check (NHC); " + slurmSays, found);
         }
@@ -274,16 +274,12 @@ public final class AgentPolicy {
                         "already out of service with reason \"" + kept.get().text() + "\": kept");
             }
             // NHC's words stay in the reason: they say what failed, and NHC no longer owns the node.
-            NodeMark mark = diagnosis.record().filter(AgentPolicy::drainedByNhc)
+            NodeMark mark = diagnosis.record().filter(Node::drainedByNhc)
                     .map(n -> NodeMark.of(name, state.mark(), action, "(" + n.reason().orElseThrow().text() + ")"))
                     .orElse(NodeMark.of(name, state.mark(), action));
             return counted(action, ownMarks.mark(job, mark, action,
                     diagnosis.evidence(), "set " + state.word() + " with reason " + mark.reason()));
         });
-    }
-
-    private static boolean drainedByNhc(Node node) {
-        return node.state().isDrain() && node.reason().map(NodeReason::isNhc).orElse(false);
     }
 
     private static Optional<NodeReason> actionReasonOfFailedNode(Optional<Node> node) {

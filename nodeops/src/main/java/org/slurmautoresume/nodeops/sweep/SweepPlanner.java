@@ -66,7 +66,7 @@ public final class SweepPlanner {
                 findings.add(new SweepPlan.Finding("drained-without-reason", node.name(), "the node is "
                         + node.state().display() + " with no reason: nobody recorded why it was taken out"));
             }
-            if (node.state().isDrain() && node.reason().map(r -> r.isNhc()).orElse(false)) {
+            if (node.drainedByNhc()) {
                 // The site's NHC found the node bad: its verdict, counted and shown, never overridden.
                 // NHC returns the node to service itself once its checks pass; a job's supervisor and
                 // the agent take the drain as the node's fault (Action:Replace, NHC's words kept).

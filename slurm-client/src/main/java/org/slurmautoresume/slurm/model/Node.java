@@ -40,6 +40,11 @@ public record Node(
      * or the instance that replaced it, registered again since then. Slurm prints whole seconds,
      * so "at" counts.
      */
+    /** Drained by the site's LBNL NHC ({@link NodeReason#isNhc}): its health check's verdict on the node. */
+    public boolean drainedByNhc() {
+        return state.isDrain() && reason.map(NodeReason::isNhc).orElse(false);
+    }
+
     public boolean answersFromSlurmdStartedSince(LocalDateTime since) {
         return !state.notResponding() && slurmdStartTime.map(started -> !started.isBefore(since)).orElse(false);
     }

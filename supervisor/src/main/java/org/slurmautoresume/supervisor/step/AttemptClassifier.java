@@ -118,10 +118,10 @@ public final class AttemptClassifier {
      */
     static Optional<Classification> refusedBeforeRegistration(AttemptEvidence evidence) {
         for (String line : evidence.stderrTail()) {
-            String text = line.strip();
-            if (!text.startsWith("srun: error: Unable to create step") || !text.contains(NodeRegistration.REFUSAL)) {
+            if (!NodeRegistration.isRefusal(line)) {
                 continue;
             }
+            String text = line.strip();
             List<String> waiting = NodeRegistration.unregistered(evidence.stepNodesAfter(), evidence.stepHosts());
             if (!waiting.isEmpty()) {
                 return Optional.of(new Classification(Outcome.NOT_STARTED, "srun could not start the step: slurmctld"
@@ -167,7 +167,7 @@ public final class AttemptClassifier {
      */
     private static List<Node> drainedByNhc(AttemptEvidence evidence) {
         return evidence.stepNodesAfter().stream().filter(node -> evidence.stepHosts().contains(node.name()))
-                .filter(node -> node.state().isDrain() && node.reason().map(r -> r.isNhc()).orElse(false)).toList();
+                .filter(Node::drainedByNhc).toList();
     }
 
     private static List<String> droppedFromJob(AttemptEvidence evidence) {

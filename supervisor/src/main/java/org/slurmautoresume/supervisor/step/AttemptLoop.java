@@ -359,9 +359,7 @@ final class AttemptLoop {
      * slurmctld gives ({@link NodeRegistration#REFUSAL}); none when Slurm cannot say.
      */
     private Optional<Duration> controllerUp(List<String> stderrTail) {
-        boolean refused = stderrTail.stream().anyMatch(line -> line.strip().startsWith("srun: error: Unable to create step")
-                && line.contains(NodeRegistration.REFUSAL));
-        if (!refused) {
+        if (stderrTail.stream().noneMatch(NodeRegistration::isRefusal)) {
             return Optional.empty();
         }
         try {

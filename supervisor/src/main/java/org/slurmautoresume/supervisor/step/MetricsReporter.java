@@ -80,8 +80,8 @@ final class MetricsReporter implements AutoCloseable {
                 nextLevel = RestartLevel.REPLACE_NODES_AND_RERUN.name().equals(level)
                         ? AgentReport.Level.RECOVER
                         : AgentReport.Level.RETRY;
-                boolean reruns = RestartLevel.RERUN_IN_PLACE.name().equals(level)
-                        || RestartLevel.REPLACE_NODES_AND_RERUN.name().equals(level);
+                boolean reruns = java.util.Arrays.stream(RestartLevel.values())
+                        .anyMatch(l -> l.isStepRestart() && l.name().equals(level));
                 return reruns && restartsLeft(details) <= 1
                         ? Optional.of(AgentReport.of(AgentReport.Event.BUDGET_LOW, attempt, null)) : Optional.empty();
             }

@@ -26,6 +26,12 @@ final class NodeRegistration {
     private NodeRegistration() {
     }
 
+    /** srun's own line refusing the step as a just-restarted slurmctld does (the tasks' output is the user's). */
+    static boolean isRefusal(String line) {
+        String text = line.strip();
+        return text.startsWith("srun: error: Unable to create step") && text.contains(REFUSAL);
+    }
+
     /**
      * A slurmctld up for less than this when srun refused a step as {@link #REFUSAL}: its nodes
      * were still registering, whatever they show by the time the supervisor looks. Nodes register
