@@ -2,7 +2,6 @@ package org.slurmautoresume.cli;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -83,7 +82,6 @@ final class SuperviseCommand implements Callable<Integer> {
 
     /** Runs the plugin's hand-off; the exit status to end with. */
     static int handOff(CliContext context, String[] args) {
-        loadTimeZoneRulesAside();
         try {
             return supervise(context, List.of(args).subList(2, args.length), Optional.empty(), Optional.empty());
         } catch (CliException e) {
@@ -93,17 +91,6 @@ final class SuperviseCommand implements Callable<Integer> {
             Thread.currentThread().interrupt();
             return ExitCode.FAILED.code();
         }
-    }
-
-    /**
-     * The supervisor needs the time zone rules soon after srun starts (the job's start time, to
-     * tell a stale timeline file), and loading them takes about 40 ms: tzdb.dat, and a search of
-     * every jar for other rule providers. A second thread does it while this one starts srun.
-     */
-    private static void loadTimeZoneRulesAside() {
-        Thread thread = new Thread(() -> ZoneId.systemDefault().getRules(), "time-zone-rules");
-        thread.setDaemon(true);
-        thread.start();
     }
 
     private static int supervise(CliContext context, List<String> srunArgv, Optional<Path> siteFile,
