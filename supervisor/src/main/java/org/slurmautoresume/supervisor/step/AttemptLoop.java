@@ -14,10 +14,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slurmautoresume.slurm.client.SlurmClient;
-import org.slurmautoresume.slurm.client.SlurmException;
 import org.slurmautoresume.slurm.exec.DebugLogging;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
-import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.probe.NodeProber;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointLocator;
@@ -211,7 +209,8 @@ final class AttemptLoop {
         if (status != 0) {
             actions.pauseAt(PhasePause.Phase.DIAGNOSIS);
         }
-        AttemptEvidence evidence = evidence(status, step, watch.hosts());
+        AttemptEvidence evidence = AttemptEvidence.gather(status, stop.signal(), step.stderrTail(), watch.hosts(), jobId,
+                slurm, log::say);
         Classification result = classifier.classify(evidence);
         RuleStop stopped = ruleStop.get();
         // A hang a rule ended is diagnosed like a failure on healthy nodes: a GPU that hangs a
@@ -330,44 +329,6 @@ final class AttemptLoop {
             case INTERRUPTED -> "interrupted: " + result.reason();
             default -> result.outcome() + ": " + result.reason();
         };
-    }
-
-    /** What Slurm says after a failed attempt: the job, and the records of the hosts the step ran on. */
-    private AttemptEvidence evidence(int status, Srun step, List<String> stepHosts) {
-        Optional<Job> job = Optional.empty();
-        List<Node> nodes = List.of();
-        List<String> hosts = stepHosts;
-        if (status != 0 && jobId.isPresent()) {
-            try {
-                job = slurm.job(jobId.get());
-                if (hosts.isEmpty() && job.isPresent() && !job.get().nodeList().isEmpty()) {
-                    hosts = Hostlist.expand(job.get().nodeList());
-                }
-                if (!hosts.isEmpty()) {
-                    nodes = slurm.nodes(Hostlist.compress(hosts));
-                }
-            } catch (SlurmException e) {
-                log.say("could not read the job's state from Slurm (" + e.getMessage() + ")");
-            }
-        }
-        return new AttemptEvidence(status, stop.signal(), step.stderrTail(), job, hosts, nodes,
-                status != 0 ? controllerUp(step.stderrTail()) : Optional.empty());
-    }
-
-    /**
-     * How long slurmctld had been up, read only when srun's refusal is the one a just-restarted
-     * slurmctld gives ({@link NodeRegistration#REFUSAL}); none when Slurm cannot say.
-     */
-    private Optional<Duration> controllerUp(List<String> stderrTail) {
-        if (stderrTail.stream().noneMatch(NodeRegistration::isRefusal)) {
-            return Optional.empty();
-        }
-        try {
-            return slurm.config().bootTime().map(boot -> Duration.between(boot, java.time.LocalDateTime.now()))
-                    .filter(up -> !up.isNegative());
-        } catch (SlurmException e) {
-            return Optional.empty();
-        }
     }
 
     /**
