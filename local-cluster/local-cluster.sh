@@ -67,7 +67,7 @@ Commands:
                                kills the node (kill-node), ResumeProgram revives it, so
                                `scontrol update node=X state=power_down|power_up` works
                                (SuspendTime=86400: idle nodes are not suspended on their own)
-          --extra-conf FILE    append FILE's lines to slurm.conf (e.g. HealthCheckProgram)
+          --extra-conf FILE    append FILE's lines to slurm.conf
           --no-accounting      AccountingStorageType=accounting_storage/none. By default the
                                cluster keeps accounting like production ones: slurmdbd
                                (DbdPort $AR_SLURMDBD_PORT, default 16819) on its own MariaDB
@@ -159,6 +159,13 @@ Commands:
         --no-resume) and `revive-node --fresh` clear them, `revive-node --boot` all but 64.
         The node's processes are untouched: a real job would see CUDA errors, kill its tasks
         to model that.
+  nhc-fail NODE MESSAGE
+        Fault injection: the cluster's HealthCheckProgram, a stand-in for LBNL NHC (slurmd runs
+        it every 5 s), fails NODE's check from its next run: it drains NODE with reason
+        "NHC: MESSAGE", as NHC does, unless another reason is set. The node runs on.
+  nhc-pass NODE
+        NODE's check passes again: a node the stand-in drained returns to service on its next
+        run if its reason is still NHC's. `up` (unless --no-resume) clears every nhc-fail.
   crash-task NODE [--signal SIG] [--job JOB]
         Fault injection: the tasks of every job step on NODE (not batch scripts, not extern
         steps) get SIG (default KILL) while the node, its slurmd and slurmstepd stay up.
@@ -388,6 +395,26 @@ cmd_gpu_fault() {
     gpu_fault "$node" "$xid" "$addr"
 }
 
+cmd_nhc_fail() {
+    [ "$#" -eq 2 ] || die "usage: nhc-fail NODE MESSAGE"
+    validate_node "$1"
+    [[ "$2" =~ ^[[:print:]]{1,200}$ ]] || die "nhc-fail: MESSAGE must be one printable line of at most 200 characters"
+    need_root nhc-fail
+    [ -x "$FAKE_NHC" ] || die "nhc-fail: no stand-in NHC at $FAKE_NHC: run 'up'"
+    rm -f "$NHC_DIR/drained/$1"
+    printf '%s\n' "$2" >"$NHC_DIR/fail/$1.tmp"
+    mv -f "$NHC_DIR/fail/$1.tmp" "$NHC_DIR/fail/$1"
+    echo "nhc-fail: $1's health check fails from its next run (within 5 s): NHC: $2"
+}
+
+cmd_nhc_pass() {
+    [ "$#" -eq 1 ] || die "usage: nhc-pass NODE"
+    validate_node "$1"
+    need_root nhc-pass
+    rm -f "$NHC_DIR/fail/$1"
+    echo "nhc-pass: $1's health check passes again"
+}
+
 cmd_crash_task() {
     local node="" signal="KILL" job=""
     local usage="usage: crash-task NODE [--signal SIG] [--job JOB]"
@@ -563,6 +590,8 @@ main() {
         kernel-log) cmd_kernel_log "$@" ;;
         gpu-tools) cmd_gpu_tools "$@" ;;
         gpu-repair) cmd_gpu_repair "$@" ;;
+        nhc-fail) cmd_nhc_fail "$@" ;;
+        nhc-pass) cmd_nhc_pass "$@" ;;
         crash-task) cmd_crash_task "$@" ;;
         set-slurmd-timeout) cmd_set_slurmd_timeout "$@" ;;
         set-min-job-age) cmd_set_min_job_age "$@" ;;

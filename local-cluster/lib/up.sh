@@ -77,11 +77,15 @@ cluster_up() {
         # A usable cluster has sound GPUs too: what gpu-fault injected is gone, as after a repair.
         for node in $(node_list "$count"); do clear_gpu_faults "$node" 0; done
     fi
+    if [ "$resume" -eq 1 ]; then
+        for node in $(node_list "$count"); do nhc_clear "$node"; done
+    fi
     if [ ! -f "$PLUGSTACK" ] || [ "$(cat "$PLUGSTACK")" != "include $PLUGSTACK_D/*.conf" ]; then
         printf 'include %s/*.conf\n' "$PLUGSTACK_D" >"$PLUGSTACK"
     fi
     chmod 0644 "$PLUGSTACK"
     write_fake_reboot
+    write_fake_nhc
     write_power_programs
     write_release_bin
     ensure_release_user

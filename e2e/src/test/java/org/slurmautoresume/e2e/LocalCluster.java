@@ -303,6 +303,19 @@ final class LocalCluster {
         return clusterScript("gpu-fault", node, Integer.toString(xid));
     }
 
+    /**
+     * Fault injection: the cluster's HealthCheckProgram, a stand-in for LBNL NHC that slurmd runs
+     * every 5 s, fails {@code node}'s check and drains it as NHC does: reason {@code NHC: message}.
+     */
+    CommandResult nhcFail(String node, String message) {
+        return clusterScript("nhc-fail", node, message);
+    }
+
+    /** {@code node}'s stand-in NHC check passes again (a node it drained returns to service). */
+    CommandResult nhcPass(String node) {
+        return clusterScript("nhc-pass", node);
+    }
+
     /** Fault injection: the step tasks on {@code node} are killed; the node and its daemons stay up. */
     CommandResult crashTask(String node) {
         return clusterScript("crash-task", node);

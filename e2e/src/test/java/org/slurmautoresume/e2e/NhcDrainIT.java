@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slurmautoresume.slurm.exec.CommandResult;
@@ -16,17 +17,19 @@ import org.slurmautoresume.slurm.model.NodeReason;
 
 /**
  * A site whose HealthCheckProgram is LBNL NHC (issue 19, item 5): NHC drains a node whose check
- * fails with a reason that starts {@code NHC:}, and that drain is the node's verdict. node2 of a
- * supervised step is drained exactly as NHC drains it (its {@code scontrol update}, as root: NHC
- * is not in Debian's archive), and the step's ranks then die. The step runs again on the spare, and the
- * agent marks node2 {@code Action:Replace} with NHC's words in the reason. A drain alone never
- * ends the running step.
+ * fails with a reason that starts {@code NHC:}, and that drain is the node's verdict. The local
+ * cluster's slurmd runs a stand-in for NHC as its HealthCheckProgram every 5 s (NHC is not in
+ * Debian's archive; {@code local-cluster.sh nhc-fail}); node2's check fails under a supervised
+ * step, slurmd's run of it drains node2 as NHC would, and the step's ranks then die. The step runs
+ * again on the spare, and the agent marks node2 {@code Action:Replace} with NHC's words in the
+ * reason. A drain alone never ends the running step.
  */
 class NhcDrainIT {
 
     private static final Duration FIRST_START = Duration.ofSeconds(300);
     private static final String PREFIX = "84-nhc-drain-it-";
-    private static final String NHC_REASON = "NHC: check_nv_healthmon: GPU 2 has fallen off the bus";
+    private static final String NHC_CHECK = "check_nv_healthmon: GPU 2 has fallen off the bus";
+    private static final String NHC_REASON = "NHC: " + NHC_CHECK;
     private static LocalCluster cluster;
 
     @BeforeAll
@@ -40,9 +43,14 @@ class NhcDrainIT {
         String jobId = null;
         try {
             jobId = supervised.stepWithSpare(cluster, FIRST_START);
-            CommandResult drained = cluster.run(List.of("scontrol", "update", "nodename=node2", "state=drain",
-                    "reason=" + NHC_REASON));
-            assertEquals(0, drained.exitCode(), drained.stderr());
+            CommandResult failed = cluster.nhcFail("node2", NHC_CHECK);
+            assertEquals(0, failed.exitCode(), failed.stderr());
+            // slurmd runs the HealthCheckProgram every 5 s.
+            Node drained = Wait.until("slurmd's health check to drain node2", Duration.ofSeconds(30), () -> {
+                Node node = cluster.node("node2");
+                return node.state().isDrain() ? Optional.of(node) : Optional.empty();
+            });
+            assertEquals(NHC_REASON, drained.reason().map(NodeReason::text).orElse(""));
             // A drain lets the step run on. The supervisor's watch reads its nodes' states every 3 s
             // (StepWatch): what it does about the drain it does within two reads, so nothing to wait for
             // but that time (a negative: no condition to wait on).
@@ -75,6 +83,7 @@ class NhcDrainIT {
             if (jobId != null) {
                 cluster.run(List.of("scancel", jobId));
             }
+            cluster.nhcPass("node2");
             cluster.run(List.of("scontrol", "update", "nodename=node2", "state=resume"));
             SupervisedSteps.stop(supervised);
         }
