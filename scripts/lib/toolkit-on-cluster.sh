@@ -26,7 +26,8 @@ install_toolkit() {
   fi
   # An earlier run that died before its cleanup left an installation behind: replace it.
   if [[ -f "$toolkit_prefix/share/autoresume/install-manifest" ]]; then
-    "$toolkit_prefix/share/autoresume/install.sh" --uninstall --prefix "$toolkit_prefix" >/dev/null
+    "$toolkit_prefix/share/autoresume/install.sh" --uninstall --prefix "$toolkit_prefix" \
+        --sysconf-dir "$toolkit_prefix/etc" >/dev/null
   fi
   unpack="$(mktemp -d)"
   tar xzf "${tarballs[0]}" -C "$unpack"
@@ -37,7 +38,10 @@ install_toolkit() {
   if [[ -n "${AR_SLURM_RELEASE:-}" && "$AR_SLURM_RELEASE" != 22.05 ]]; then
     install -m 0755 "$AR_SPANK_BUILD_DIR/auto_resume.so" "$(dirname "${installers[0]}")/lib/slurm/auto_resume.so"
   fi
-  "${installers[0]}" --prefix "$toolkit_prefix" --plugstack-dir "$AR_PLUGSTACK_DIR" \
+  # The packages' layout under the prefix, the plugin and the site files in it too: the host's
+  # Slurm plugin directory and /etc stay as they are.
+  "${installers[0]}" --prefix "$toolkit_prefix" --plugin-dir "$toolkit_prefix/lib/slurm" \
+      --sysconf-dir "$toolkit_prefix/etc" --plugstack-dir "$AR_PLUGSTACK_DIR" \
       --snippet "50-$name-auto_resume.conf" --no-systemd
   rm -rf -- "$unpack"
   export PATH="$toolkit_prefix/bin:$PATH"
@@ -58,6 +62,7 @@ toolkit_cleanup() {
   local pid
   for pid in "${toolkit_agent_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   if [[ -n "$toolkit_prefix" && -f "$toolkit_prefix/share/autoresume/install-manifest" ]]; then
-    "$toolkit_prefix/share/autoresume/install.sh" --uninstall --prefix "$toolkit_prefix" >/dev/null || true
+    "$toolkit_prefix/share/autoresume/install.sh" --uninstall --prefix "$toolkit_prefix" \
+        --sysconf-dir "$toolkit_prefix/etc" >/dev/null || true
   fi
 }

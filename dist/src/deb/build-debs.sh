@@ -164,22 +164,8 @@ install -D -m 0644 "$src/examples/sweep-policy.yaml" "$root/etc/autoresume/sweep
 install -D -m 0644 "$src/logrotate/autoresume" "$root/etc/logrotate.d/autoresume"
 # For sites whose HealthCheckProgram is LBNL NHC: enabled by a line in their nhc.conf.
 install -D -m 0644 "$src/nhc/autoresume.nhc" "$root/etc/nhc/scripts/autoresume.nhc"
-install -d "$root/etc/default"
-cat > "$root/etc/default/autoresume-agent" <<'DEFAULTS'
-# Options for autoresume-agent.service (read by its EnvironmentFile=), as Slurm's own units
-# read /etc/default/slurmd. Extra flags for `autoresume agent`, e.g.
-#   AUTORESUME_AGENT_OPTIONS="--gpu-check-every 30"
-# and the log settings:
-#   AUTORESUME_LOG_FORMAT=json
-#   AUTORESUME_LOG_LEVEL=INFO
-AUTORESUME_AGENT_OPTIONS=""
-DEFAULTS
-cat > "$root/etc/default/autoresume-sweep" <<'DEFAULTS'
-# Options for autoresume-sweep.service (read by its EnvironmentFile=). Extra flags for
-# `autoresume sweep`, e.g. each pass as metrics for node_exporter's textfile collector:
-#   AUTORESUME_SWEEP_OPTIONS="--textfile /var/lib/prometheus/node-exporter/autoresume_sweep.prom"
-AUTORESUME_SWEEP_OPTIONS=""
-DEFAULTS
+install -D -m 0644 "$src/defaults/autoresume-agent" "$root/etc/default/autoresume-agent"
+install -D -m 0644 "$src/defaults/autoresume-sweep" "$root/etc/default/autoresume-sweep"
 cp -r "$src/monitoring" "$root$home/monitoring"
 install -d "$doc"
 # Scripts users copy into their jobs, where Debian keeps examples; a file without a #! line

@@ -66,9 +66,10 @@ check "auto_resume.so is an ELF object" is_elf "$src/lib/slurm/auto_resume.so"
 
 # --- help and bad arguments --------------------------------------------------------------------
 out="$("$src/install.sh" --help)"
-check "--help explains every option" contains_all "$out" --prefix --plugstack-dir --snippet --systemd-dir \
-  --no-systemd --dry-run --uninstall
-for bad in "--prefix relative/dir" "--prefix /has space" "--frobnicate" "--prefix" "--snippet ../x.conf" "--systemd-dir /etc/\$x"; do
+check "--help explains every option" contains_all "$out" --prefix --plugin-dir --plugstack-dir --snippet --sysconf-dir \
+  --systemd-dir --no-systemd --dry-run --uninstall
+for bad in "--prefix relative/dir" "--prefix /has space" "--frobnicate" "--prefix" "--snippet ../x.conf" "--systemd-dir /etc/\$x" \
+    "--plugin-dir lib/slurm" "--sysconf-dir /"; do
   read -r -a argv <<<"$bad"
   status=0
   err="$("$src/install.sh" "${argv[@]}" 2>&1 >/dev/null)" || status=$?
@@ -76,30 +77,66 @@ for bad in "--prefix relative/dir" "--prefix /has space" "--frobnicate" "--prefi
   check "install.sh $bad says why and points at --help ($err)" contains "$err" "(try --help)"
 done
 
+# --- the default layout is the packages' -------------------------------------------------------
+# install.sh --dry-run with no options names what it would place; every file of the Debian
+# packages built beside the tarball that install.sh also places must be among them.
+default_out="$("$src/install.sh" --dry-run)"
+for path in /usr/bin/autoresume /usr/share/autoresume/bin/autoresume /usr/share/autoresume/lib/autoresume-cli.jar \
+    /usr/lib/systemd/system/autoresume-agent.service /etc/autoresume/config.yaml /etc/autoresume/sweep-policy.yaml \
+    /etc/default/autoresume-agent /etc/logrotate.d/autoresume /etc/nhc/scripts/autoresume.nhc \
+    /etc/slurm/plugstack.conf.d/auto_resume.conf; do
+  check "install.sh's default layout places $path" contains "$default_out" " $path"
+done
+check "install.sh's default puts the plugin into Slurm's plugin directory" \
+  grep -qE " /usr/lib(/[a-z0-9_-]+|64)?/slurm(-wlm)?/auto_resume.so\$" <<<"$default_out"
+debs=("$(dirname -- "$tarball")"/debs/*.deb)
+if [[ -f "${debs[0]}" ]]; then
+  for deb in "${debs[@]}"; do
+    while read -r path; do
+      case "$path" in
+        /usr/bin/*|/usr/share/autoresume/bin/*|/usr/share/autoresume/lib/*|/usr/lib/systemd/system/*|/etc/autoresume/*|\
+        /etc/default/*|/etc/logrotate.d/*|/etc/nhc/*|/etc/slurm/plugstack.conf.d/*|*/auto_resume.so)
+          check "install.sh places $path, as ${deb##*/} does" contains "$default_out" " $path" ;;
+      esac
+    done < <(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { sub(/^\./, "", $6); print $6 }')
+  done
+fi
+
 root="$work/root"
-prefix="$root/opt/autoresume"
+prefix="$root/usr"
+home="$prefix/share/autoresume"
+plugin_dir="$root/usr/lib/slurm"
 plugstack="$root/etc/slurm/plugstack.conf.d"
-units="$root/etc/systemd/system"
-options=(--prefix "$prefix" --plugstack-dir "$plugstack" --systemd-dir "$units")
+units="$root/usr/lib/systemd/system"
+options=(--prefix "$prefix" --plugin-dir "$plugin_dir" --plugstack-dir "$plugstack" --sysconf-dir "$root/etc" \
+  --systemd-dir "$units")
 
 # --- dry run ----------------------------------------------------------------------------------
 out="$("$src/install.sh" "${options[@]}" --dry-run)"
 check "--dry-run changes nothing" test ! -e "$root"
 check "--dry-run shows the snippet line" contains "$out" \
-  "optional $prefix/lib/slurm/auto_resume.so supervisor=$prefix/bin/autoresume"
+  "optional $plugin_dir/auto_resume.so supervisor=$home/bin/autoresume"
 check "--dry-run shows the agent's ExecStart" contains "$out" "ExecStart=$prefix/bin/autoresume agent"
-check "--dry-run says it would install the launcher" contains "$out" "would install $prefix/bin/autoresume"
+check "--dry-run says it would install the launcher" contains "$out" "would install $home/bin/autoresume"
+check "--dry-run says it would link the command to it" contains "$out" \
+  "would link $prefix/bin/autoresume -> ../share/autoresume/bin/autoresume"
 
 # --- install ----------------------------------------------------------------------------------
 install -d -m 0755 "$plugstack"
 echo "optional /other/plugin.so" > "$plugstack/other.conf"
 out="$("$src/install.sh" "${options[@]}")"
-check "the launcher is installed" test -x "$prefix/bin/autoresume"
-check "the plugin is installed" test -x "$prefix/lib/slurm/auto_resume.so"
-check "the jars are installed" test -f "$prefix/lib/autoresume-cli.jar"
-check "the examples are installed" test -x "$prefix/share/autoresume/examples/sbatch/batch.sh"
-check "the snippet reads as spank-shim's make install writes it" test \
-  "$(cat "$plugstack/auto_resume.conf")" == "optional $prefix/lib/slurm/auto_resume.so supervisor=$prefix/bin/autoresume"
+check "the launcher is installed" test -x "$home/bin/autoresume"
+check "the command is a link to it, as the packages make it" test \
+  "$(readlink "$prefix/bin/autoresume")" == "../share/autoresume/bin/autoresume"
+check "the plugin is installed in Slurm's plugin directory" test -x "$plugin_dir/auto_resume.so"
+check "the jars are installed" test -f "$home/lib/autoresume-cli.jar"
+check "the examples are installed" test -x "$home/examples/sbatch/batch.sh"
+check "the snippet names the plugin and the launcher itself (no link to resolve at each srun)" test \
+  "$(cat "$plugstack/auto_resume.conf")" == "optional $plugin_dir/auto_resume.so supervisor=$home/bin/autoresume"
+for site_file in autoresume/config.yaml autoresume/sweep-policy.yaml default/autoresume-agent default/autoresume-sweep \
+    logrotate.d/autoresume nhc/scripts/autoresume.nhc; do
+  check "the site file /etc/$site_file is placed" test -f "$root/etc/$site_file"
+done
 for unit in autoresume-agent.service autoresume-sweep.service autoresume-sweep.timer; do
   check "$unit is installed" test -f "$units/$unit"
 done
@@ -109,32 +146,32 @@ check "the agent's unit takes the site's options from /etc/default, as Slurm's u
 check "... and passes them on" grep -q '^ExecStart=.* \$AUTORESUME_AGENT_OPTIONS$' "$units/autoresume-agent.service"
 check "systemctl reload reopens the audit log" grep -qxF 'ExecReload=/bin/kill -HUP $MAINPID' "$units/autoresume-agent.service"
 check "no unit names /usr/local/bin/autoresume any more" absent "$(cat -- "$units"/*)" "/usr/local/bin/autoresume"
-check "--dump-cds ran" test -f "$prefix/lib/autoresume.jsa"
+check "--dump-cds ran" test -f "$home/lib/autoresume.jsa"
 check "the next steps name systemctl enable, not run it" contains "$out" "systemctl enable --now autoresume-agent.service"
 version_out="$("$prefix/bin/autoresume" --help 2>&1)" || true
 check "the installed autoresume runs ($version_out)" contains "$version_out" "env"
-check "the Prometheus rules are installed" test -f "$prefix/share/autoresume/monitoring/prometheus/autoresume.rules.yml"
-check "the Grafana dashboard is installed" test -f "$prefix/share/autoresume/monitoring/grafana/autoresume-dashboard.json"
+check "the Prometheus rules are installed" test -f "$home/monitoring/prometheus/autoresume.rules.yml"
+check "the Grafana dashboard is installed" test -f "$home/monitoring/grafana/autoresume-dashboard.json"
 
 # --- install.sh says when the plugin it installed will not load into this node's Slurm ------
 upgraded="$work/upgraded-slurm"
 mkdir -p "$upgraded"
 printf '#!/bin/sh\n[ "$1" = --version ] && echo "slurm 99.11.2" && exit 0\nexit 1\n' > "$upgraded/scontrol"
 chmod 0755 "$upgraded/scontrol"
-built="$("$prefix/bin/autoresume" plugin --json --plugin "$prefix/lib/slurm/auto_resume.so" \
+built="$("$prefix/bin/autoresume" plugin --json --plugin "$plugin_dir/auto_resume.so" \
   | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["builtFor"])')" || true
 warned="$(PATH="$upgraded:$PATH" "$src/install.sh" "${options[@]}" 2>&1 >/dev/null)" || true
 check "install.sh warns that the plugin built for Slurm $built will not load into 99.11.2" contains "$warned" \
-  "warning: $prefix/lib/slurm/auto_resume.so was built for Slurm $built and this node runs 99.11.2"
+  "warning: $plugin_dir/auto_resume.so was built for Slurm $built and this node runs 99.11.2"
 check "... and names what to rebuild" contains "$warned" "Rebuild it against Slurm 99.11"
 # This machine's own Slurm (install-deps.sh installs it), which the plugin was built against.
 said="$("$src/install.sh" "${options[@]}")"
 check "on this node's own Slurm it says the plugin loads" contains "$said" \
-  "SPANK plugin: $prefix/lib/slurm/auto_resume.so (built for Slurm $built"
+  "SPANK plugin: $plugin_dir/auto_resume.so (built for Slurm $built"
 
 # --- the NHC check: NHC sources the file and calls the function; NHC's own log is stubbed -------
-nhc_script="$prefix/share/autoresume/nhc/autoresume.nhc"
-check "the NHC check script is installed" test -f "$nhc_script"
+nhc_script="$root/etc/nhc/scripts/autoresume.nhc"
+check "the NHC check script is installed where NHC reads its scripts" test -f "$nhc_script"
 mkdir -p "$work/nhc-bin"
 cat > "$work/nhc-bin/autoresume" <<'FAKE'
 #!/bin/sh
@@ -163,7 +200,7 @@ out="$(nhc_run "" 'gpu;reboot')"
 check "checks that are not names are refused, not run ($out)" contains "$out" "checks must be names"
 
 # --- the audit log's logrotate file ----------------------------------------------------------
-rotate_conf="$prefix/share/autoresume/logrotate/autoresume"
+rotate_conf="$root/etc/logrotate.d/autoresume"
 check "the logrotate file is installed" test -f "$rotate_conf"
 rotated="$(logrotate -d -s "$work/logrotate.state" "$rotate_conf" 2>&1)"
 check "logrotate reads the logrotate file without an error ($rotated)" absent "$rotated" "error"
@@ -234,18 +271,23 @@ other="$(PATH="$standin:$PATH" AUTORESUME_JAVA="$standin/java" SLURM_JOB_NODELIS
   "$prefix/bin/autoresume" nodes)"
 check "other commands ask nothing ahead" test "$other" == "no fd"
 
-# --- lifecycle apply run from the installation names the installation ----------------------
-# Both write plugstack.conf.d/auto_resume.conf: apply must not point it back at /usr/local.
+# --- lifecycle apply run from the installation leaves its snippet and units alone -------------
+# Both would write plugstack.conf.d/auto_resume.conf: apply must not point it back at /usr/local.
+# A node as install.sh leaves it, under apply's --root: the snippet naming the plugin in Slurm's
+# plugin directory and this installation's launcher.
 repo="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../../.." && pwd)"
 apply_root="$work/apply-root"
-mkdir -p "$apply_root/etc/slurm"
+mkdir -p "$apply_root/etc/slurm/plugstack.conf.d"
 : >"$apply_root/etc/slurm/slurm.conf"
+install -D -m 0755 "$plugin_dir/auto_resume.so" "$apply_root/usr/lib/slurm/auto_resume.so"
+node_snippet="optional /usr/lib/slurm/auto_resume.so supervisor=$home/bin/autoresume"
+echo "$node_snippet" >"$apply_root/etc/slurm/plugstack.conf.d/auto_resume.conf"
 apply_out="$("$prefix/bin/autoresume" lifecycle apply --node controller --root "$apply_root" \
   --provisioning "$repo/local-cluster/provisioning_parameters.json" \
   --resource-config "$repo/local-cluster/resource_config.json" 2>&1)" || true
-check "lifecycle apply from the installation writes the prefix's snippet ($apply_out)" test \
-  "$(cat "$apply_root/etc/slurm/plugstack.conf.d/auto_resume.conf" 2>/dev/null)" \
-  == "optional $prefix/lib/slurm/auto_resume.so supervisor=$prefix/bin/autoresume"
+check "lifecycle apply from the installation keeps install.sh's snippet ($apply_out)" test \
+  "$(cat "$apply_root/etc/slurm/plugstack.conf.d/auto_resume.conf" 2>/dev/null)" == "$node_snippet"
+check "... and writes no units of its own" test -z "$(find "$apply_root" -name 'autoresume-*.service' -print -quit)"
 
 # --- a second snippet loading the plugin is reported -------------------------------------------
 echo "optional /usr/local/lib/slurm/auto_resume.so supervisor=/usr/local/bin/autoresume" > "$plugstack/60-old.conf"
@@ -258,23 +300,33 @@ out="$("$src/install.sh" "${options[@]}")"
 check "a second install changes nothing ($out)" contains "$out" "Done: 0 change(s)."
 
 # --- upgrade: what the old version had and this one does not goes ------------------------------
-echo "old" > "$prefix/lib/old-dependency.jar"
-echo "$prefix/lib/old-dependency.jar" >> "$prefix/share/autoresume/install-manifest"
-echo "site file" > "$prefix/lib/site-notes.txt"
+echo "old" > "$home/lib/old-dependency.jar"
+echo "$home/lib/old-dependency.jar" >> "$home/install-manifest"
+echo "site file" > "$home/lib/site-notes.txt"
+echo "# the site's own" >> "$root/etc/autoresume/config.yaml"
+site_config="$(cat "$root/etc/autoresume/config.yaml")"
 out="$("$src/install.sh" "${options[@]}" --no-systemd)"
-check "an old version's jar is removed on upgrade" test ! -e "$prefix/lib/old-dependency.jar"
+check "an old version's jar is removed on upgrade" test ! -e "$home/lib/old-dependency.jar"
 check "--no-systemd removes the units an earlier install placed" test ! -e "$units/autoresume-agent.service"
-check "a file install.sh did not place is kept" test -f "$prefix/lib/site-notes.txt"
+check "a file install.sh did not place is kept" test -f "$home/lib/site-notes.txt"
+check "an edited site file is never overwritten ($out)" test "$(cat "$root/etc/autoresume/config.yaml")" == "$site_config"
+check "... and install.sh says it kept it" contains "$out" "keep $root/etc/autoresume/config.yaml"
 
 # --- uninstall ------------------------------------------------------------------------------
-out="$("$prefix/share/autoresume/install.sh" --uninstall --prefix "$prefix" --dry-run)"
+out="$("$home/install.sh" --uninstall --prefix "$prefix" --sysconf-dir "$root/etc" --dry-run)"
 check "--uninstall --dry-run changes nothing" test -f "$plugstack/auto_resume.conf" -a -x "$prefix/bin/autoresume"
-out="$("$prefix/share/autoresume/install.sh" --uninstall --prefix "$prefix")"
+out="$("$home/install.sh" --uninstall --prefix "$prefix" --sysconf-dir "$root/etc")"
 check "--uninstall removes the snippet" test ! -e "$plugstack/auto_resume.conf"
-check "--uninstall removes the launcher and jars" test ! -e "$prefix/bin" -a ! -e "$prefix/lib/autoresume-cli.jar"
-check "--uninstall removes the share directory" test ! -e "$prefix/share"
+check "--uninstall removes the plugin" test ! -e "$plugin_dir/auto_resume.so"
+check "--uninstall removes the command, the launcher and the jars" \
+  test ! -e "$prefix/bin" -a ! -e "$home/bin" -a ! -e "$home/lib/autoresume-cli.jar"
+check "--uninstall removes all it placed under share ($(find "$prefix/share" -type f))" \
+  test "$(find "$prefix/share" -type f)" == "$home/lib/site-notes.txt"
+check "--uninstall removes the site files as they were shipped" \
+  test ! -e "$root/etc/autoresume/sweep-policy.yaml" -a ! -e "$root/etc/default/autoresume-agent" -a ! -e "$root/etc/nhc"
+check "--uninstall keeps an edited site file" test "$(cat "$root/etc/autoresume/config.yaml")" == "$site_config"
 check "--uninstall keeps other plugins' snippets" test -f "$plugstack/other.conf"
-check "--uninstall keeps files it did not place" test -f "$prefix/lib/site-notes.txt"
+check "--uninstall keeps files it did not place" test -f "$home/lib/site-notes.txt"
 status=0
 "$src/install.sh" --uninstall --prefix "$prefix" >/dev/null 2>&1 || status=$?
 check "a second --uninstall says there is nothing to remove (exit 1)" test "$status" -eq 1

@@ -1,22 +1,35 @@
 #!/usr/bin/env bash
-# Installs slurm-autoresume from this unpacked tarball (as root), or removes it again.
+# Installs slurm-autoresume from this unpacked tarball (as root), or removes it again, in the
+# layout of the Debian and EL packages, for a site that does not use them.
 #
-# Usage: install.sh [--prefix DIR] [--plugstack-dir DIR] [--snippet NAME]
-#                   [--systemd-dir DIR | --no-systemd] [--dry-run] [--uninstall] [--help]
+# Usage: install.sh [--prefix DIR] [--plugin-dir DIR] [--plugstack-dir DIR] [--snippet NAME]
+#                   [--sysconf-dir DIR] [--systemd-dir DIR | --no-systemd]
+#                   [--dry-run] [--uninstall] [--help]
 #
-#   --prefix DIR         where the toolkit goes (default /opt/autoresume): DIR/bin/autoresume,
-#                        DIR/lib/*.jar, DIR/lib/slurm/auto_resume.so, DIR/share/autoresume/
-#                        (examples, docs, the units, the logrotate file, the Prometheus
-#                        rules and the NHC check as shipped, this script, the manifest),
-#                        DIR/share/man/man1 (man autoresume, man autoresume-sweep, ...),
-#                        DIR/share/bash-completion and DIR/share/zsh (completion)
+#   --prefix DIR         default /usr: DIR/share/autoresume/bin/autoresume and its jars in
+#                        DIR/share/autoresume/lib, DIR/bin/autoresume (a link to it), and
+#                        in DIR/share/autoresume/ as shipped: examples, docs, the units, the
+#                        logrotate file, the Prometheus rules and dashboard, the NHC check, this
+#                        script and the manifest of what it placed; DIR/share/man/man1 (man
+#                        autoresume, man autoresume-sweep, ...), DIR/share/bash-completion and
+#                        DIR/share/zsh/vendor-completions (site-functions where the prefix's zsh
+#                        has no vendor-completions) for completion
+#   --plugin-dir DIR     where auto_resume.so goes (default: Slurm's own plugin directory, the
+#                        PluginDir of slurm.conf ($SLURM_CONF, else /etc/slurm/slurm.conf), else
+#                        the directory that holds this node's Slurm plugins: Debian's
+#                        /usr/lib/<multiarch>/slurm-wlm, EL's /usr/lib64/slurm, ...)
 #   --plugstack-dir DIR  the directory plugstack.conf includes (default
 #                        /etc/slurm/plugstack.conf.d); the snippet written there reads
-#                        `optional DIR/lib/slurm/auto_resume.so supervisor=DIR/bin/autoresume`
+#                        `optional PLUGIN-DIR/auto_resume.so supervisor=DIR/share/autoresume/bin/autoresume`
 #   --snippet NAME       the snippet's file name (default auto_resume.conf)
-#   --systemd-dir DIR    where the agent and sweep units go (default /etc/systemd/system),
-#                        with the prefix's autoresume in ExecStart; never enabled or started
-#                        here: the systemctl commands to do so are printed
+#   --sysconf-dir DIR    default /etc: the site's files, placed only where none is (an edited one
+#                        is never overwritten, and --uninstall keeps it): DIR/autoresume/config.yaml
+#                        and sweep-policy.yaml, the units' options DIR/default/autoresume-agent and
+#                        autoresume-sweep (DIR/sysconfig/ on EL), DIR/logrotate.d/autoresume and
+#                        DIR/nhc/scripts/autoresume.nhc
+#   --systemd-dir DIR    where the agent and sweep units go (default /usr/lib/systemd/system),
+#                        with DIR/bin/autoresume in ExecStart; never enabled or started here:
+#                        the systemctl commands to do so are printed
 #   --no-systemd         install no units
 #   --dry-run            print what would be done; change nothing (root not needed)
 #   --uninstall          remove what an earlier install into --prefix placed (read from
@@ -32,13 +45,17 @@ umask 022   # what it installs is readable by every user who runs srun
 prog="install.sh"
 source_dir="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)"
 
-prefix=/opt/autoresume
+prefix=/usr
+plugin_dir=""
 plugstack_dir=/etc/slurm/plugstack.conf.d
 snippet_name=auto_resume.conf
-systemd_dir=/etc/systemd/system
+sysconf_dir=/etc
+systemd_dir=/usr/lib/systemd/system
 with_systemd=1
 dry_run=0
 uninstall=0
+# install.sh's prefix before it took the packages' layout: an install there is in the way.
+old_default_prefix=/opt/autoresume
 
 usage() {
   sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'
@@ -66,10 +83,14 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --prefix) prefix="$(option_value "$@")"; shift ;;
     --prefix=*) prefix="${1#*=}" ;;
+    --plugin-dir) plugin_dir="$(option_value "$@")"; shift ;;
+    --plugin-dir=*) plugin_dir="${1#*=}" ;;
     --plugstack-dir) plugstack_dir="$(option_value "$@")"; shift ;;
     --plugstack-dir=*) plugstack_dir="${1#*=}" ;;
     --snippet) snippet_name="$(option_value "$@")"; shift ;;
     --snippet=*) snippet_name="${1#*=}" ;;
+    --sysconf-dir) sysconf_dir="$(option_value "$@")"; shift ;;
+    --sysconf-dir=*) sysconf_dir="${1#*=}" ;;
     --systemd-dir) systemd_dir="$(option_value "$@")"; shift ;;
     --systemd-dir=*) systemd_dir="${1#*=}" ;;
     --no-systemd) with_systemd=0 ;;
@@ -94,19 +115,35 @@ check_path --prefix "$prefix"
 prefix="${prefix%/}"
 check_path --plugstack-dir "$plugstack_dir"
 plugstack_dir="${plugstack_dir%/}"
+check_path --sysconf-dir "$sysconf_dir"
+[[ "$sysconf_dir" != / ]] || usage_error "--sysconf-dir must not be /"
+sysconf_dir="${sysconf_dir%/}"
 check_path --systemd-dir "$systemd_dir"
 systemd_dir="${systemd_dir%/}"
+if [[ -n "$plugin_dir" ]]; then
+  check_path --plugin-dir "$plugin_dir"
+  plugin_dir="${plugin_dir%/}"
+fi
 [[ "$snippet_name" =~ ^[A-Za-z0-9._-]+\.conf$ ]] \
   || usage_error "--snippet must be a file name ending in .conf (plugstack.conf includes *.conf): $snippet_name"
 
 if [[ "$dry_run" -eq 0 && "$(id -u)" -ne 0 ]]; then
-  die "run as root (it writes under $prefix, $plugstack_dir and $systemd_dir), or see what it would do with --dry-run"
+  die "run as root (it writes under $prefix, $sysconf_dir, $plugstack_dir and Slurm's plugin directory), or see what it would do with --dry-run"
 fi
 
-share="$prefix/share/autoresume"
+share="$prefix/share/autoresume"      # the installation's home: bin/autoresume finds lib/ beside it
+launcher="$share/bin/autoresume"
+command_link="$prefix/bin/autoresume"
 manifest="$share/install-manifest"
 snippet="$plugstack_dir/$snippet_name"
 units=(autoresume-agent.service autoresume-sweep.service autoresume-sweep.timer)
+# The units' options where the distribution keeps its daemons' (Slurm's units read the same).
+defaults_dir="$sysconf_dir/default"
+if [[ ! -d "$defaults_dir" && -d "$sysconf_dir/sysconfig" ]]; then
+  defaults_dir="$sysconf_dir/sysconfig"
+fi
+zsh_dir="$prefix/share/zsh/vendor-completions"
+[[ -d "$zsh_dir" ]] || zsh_dir="$prefix/share/zsh/site-functions"
 
 say() { printf '%s\n' "$*"; }
 
@@ -115,7 +152,29 @@ would() {
   [[ "$dry_run" -eq 0 ]] || printf 'would '
 }
 
+# Slurm's plugin directory: slurm.conf's PluginDir (its first entry), else the first directory
+# where this node's Slurm keeps its plugins. Empty when neither is found.
+slurm_plugin_dir() {
+  local conf="${SLURM_CONF:-/etc/slurm/slurm.conf}" dir
+  if [[ -r "$conf" ]]; then
+    dir="$(sed -n 's/^[[:space:]]*[Pp][Ll][Uu][Gg][Ii][Nn][Dd][Ii][Rr][[:space:]]*=[[:space:]]*\([^[:space:]#]*\).*/\1/p' \
+      -- "$conf" | tail -n 1)"
+    dir="${dir%%:*}"
+    if [[ -n "$dir" ]]; then
+      printf '%s' "$dir"
+      return 0
+    fi
+  fi
+  for dir in /usr/lib/*/slurm-wlm /usr/lib64/slurm /usr/lib/slurm /usr/local/lib/slurm /usr/local/lib64/slurm; do
+    if compgen -G "$dir/select_*.so" >/dev/null; then
+      printf '%s' "$dir"
+      return 0
+    fi
+  done
+}
+
 installed=()     # every file this run placed, for the manifest
+configs=()       # site files placed when absent: "TARGET SHIPPED-COPY" (uninstall removes an unedited one)
 changed=0
 
 # place SOURCE TARGET MODE: copies SOURCE to TARGET (root-owned, MODE) unless it is already
@@ -123,7 +182,7 @@ changed=0
 place() {
   local source="$1" target="$2" mode="$3"
   installed+=("$target")
-  if [[ -f "$target" ]] && cmp -s -- "$source" "$target" \
+  if [[ -f "$target" && ! -L "$target" ]] && cmp -s -- "$source" "$target" \
       && [[ "$(stat -c '%a' -- "$target")" == "$mode" ]]; then
     return 0
   fi
@@ -132,11 +191,44 @@ place() {
   [[ "$dry_run" -eq 1 ]] || install -D -o root -g root -m "$mode" -- "$source" "$target"
 }
 
+# place_link TARGET LINK: LINK made a symbolic link to TARGET (a relative path) unless it is one.
+place_link() {
+  local target="$1" link="$2"
+  installed+=("$link")
+  if [[ -L "$link" && "$(readlink -- "$link")" == "$target" ]]; then
+    return 0
+  fi
+  if [[ -e "$link" && ! -L "$link" ]] && ! previous_files | grep -qxF -- "$link"; then
+    die "$link exists and is not a link: remove it, or choose another --prefix"
+  fi
+  changed=$((changed + 1))
+  say "  $(would)link $link -> $target"
+  [[ "$dry_run" -eq 1 ]] || { install -d -m 0755 -- "$(dirname -- "$link")"; ln -sfn -- "$target" "$link"; }
+}
+
+# place_config SOURCE TARGET: a site file, placed only where there is none; SOURCE is the copy
+# under the installation's share directory that an unedited TARGET equals.
+place_config() {
+  local source="$1" target="$2"
+  if [[ -e "$target" || -L "$target" ]]; then
+    if [[ -f "$target" && ! -L "$target" ]] && cmp -s -- "$source" "$target"; then
+      configs+=("$target ${source#"$share"/}")
+    else
+      say "  keep $target (the site's; the shipped one is $source)"
+    fi
+    return 0
+  fi
+  configs+=("$target ${source#"$share"/}")
+  changed=$((changed + 1))
+  say "  $(would)install $target"
+  [[ "$dry_run" -eq 1 ]] || install -D -o root -g root -m 0644 -- "$source" "$target"
+}
+
 # write_file TARGET MODE CONTENT: as place, for generated content (the snippet, the units).
 write_file() {
   local target="$1" mode="$2" content="$3" temporary
   installed+=("$target")
-  if [[ -f "$target" && "$(cat -- "$target")" == "$content" ]] \
+  if [[ -f "$target" && ! -L "$target" && "$(cat -- "$target")" == "$content" ]] \
       && [[ "$(stat -c '%a' -- "$target")" == "$mode" ]]; then
     return 0
   fi
@@ -162,6 +254,13 @@ previous_files() {
   fi
 }
 
+# Site files of an earlier install: "TARGET SHIPPED-COPY" a line.
+previous_configs() {
+  if [[ -f "$manifest" ]]; then
+    sed -n 's/^config //p' -- "$manifest"
+  fi
+}
+
 remove_file() {
   local file="$1"
   if [[ -e "$file" || -L "$file" ]]; then
@@ -170,14 +269,25 @@ remove_file() {
   fi
 }
 
-# Removes the directories that held FILE, up to the prefix, while they are empty: only those
-# this install made (a shared prefix such as /usr/local keeps everything else).
+# Removes the directories that held FILE while they are empty: under the prefix up to the
+# prefix itself (a shared prefix such as /usr keeps everything else); below the sysconf dir, not
+# the sysconf dir. Slurm's and systemd's directories stay, empty or not.
 remove_empty_parents() {
   local dir
-  dir="$(dirname -- "$1")"
   [[ "$dry_run" -eq 0 ]] || return 0
+  dir="$(dirname -- "$1")"
   while [[ "$dir" == "$prefix" || "$dir" == "$prefix"/* ]]; do
-    rmdir -- "$dir" 2>/dev/null || break
+    rmdir -- "$dir" 2>/dev/null || return 0
+    dir="$(dirname -- "$dir")"
+  done
+}
+
+remove_empty_config_parents() {
+  local dir
+  [[ "$dry_run" -eq 0 ]] || return 0
+  dir="$(dirname -- "$1")"
+  while [[ "$dir" == "$sysconf_dir"/* ]]; do
+    rmdir -- "$dir" 2>/dev/null || return 0
     dir="$(dirname -- "$dir")"
   done
 }
@@ -185,10 +295,10 @@ remove_empty_parents() {
 do_uninstall() {
   [[ -f "$manifest" ]] || die "nothing to uninstall: $manifest is missing (was the toolkit installed with --prefix $prefix?)"
   say "Removing slurm-autoresume from $prefix$( [[ "$dry_run" -eq 1 ]] && echo ' (dry run: nothing is changed)')"
-  local file unit_files=()
+  local file shipped unit_files=()
   while IFS= read -r file; do
     # The units under the systemd directory, not the shipped copies under the prefix.
-    if [[ ("$file" == *.service || "$file" == *.timer) && "$file" != "$prefix"/* ]]; then
+    if [[ ("$file" == *.service || "$file" == *.timer) && "$file" != "$share"/* ]]; then
       unit_files+=("$file")
     fi
   done < <(previous_files)
@@ -196,6 +306,16 @@ do_uninstall() {
     say "If the units are enabled, stop them first (this script does not touch systemd):"
     say "  systemctl disable --now autoresume-agent.service autoresume-sweep.timer"
   fi
+  # Before the shipped copies go: a site file is removed only as it was shipped.
+  local config_files=()
+  while read -r file shipped; do
+    if [[ -f "$file" && ! -L "$file" ]] && cmp -s -- "$share/$shipped" "$file"; then
+      config_files+=("$file")
+      remove_file "$file"
+    elif [[ -e "$file" ]]; then
+      say "  keep $file (changed since it was installed)"
+    fi
+  done < <(previous_configs)
   local files=()
   mapfile -t files < <(previous_files)
   for file in "${files[@]}"; do
@@ -204,6 +324,9 @@ do_uninstall() {
   remove_file "$manifest"
   for file in "${files[@]}" "$manifest"; do
     remove_empty_parents "$file"
+  done
+  for file in "${config_files[@]}"; do
+    remove_empty_config_parents "$file"
   done
   if [[ ${#unit_files[@]} -gt 0 ]]; then
     say "Then: systemctl daemon-reload"
@@ -224,20 +347,40 @@ warn_other_snippets() {
   done
 }
 
+# Another installation where this one goes, or one that writes the same snippet: stop, and say
+# how to remove it, rather than leave two toolkits whose uninstalls remove each other's files.
+refuse_other_installations() {
+  if [[ ! -f "$manifest" && ( -e "$launcher" || -e "$command_link" ) ]]; then
+    die "$( [[ -e "$launcher" ]] && echo "$launcher" || echo "$command_link" ) belongs to another installation (the slurm-autoresume package?): remove that one first, or choose another --prefix"
+  fi
+  local old="$old_default_prefix/share/autoresume/install-manifest"
+  if [[ "$prefix" != "$old_default_prefix" && -f "$old" ]] && grep -qxF -- "$snippet" "$old"; then
+    die "an earlier install.sh placed slurm-autoresume in $old_default_prefix (its default then) with the same snippet $snippet: remove it first with $old_default_prefix/share/autoresume/install.sh --uninstall --prefix $old_default_prefix"
+  fi
+}
+
 do_install() {
   local file
-  for file in bin/autoresume lib/slurm/auto_resume.so systemd/autoresume-agent.service; do
+  for file in bin/autoresume lib/slurm/auto_resume.so systemd/autoresume-agent.service defaults/autoresume-agent; do
     [[ -f "$source_dir/$file" ]] \
       || die "$source_dir/$file is missing: run install.sh from an unpacked slurm-autoresume tarball"
   done
   compgen -G "$source_dir/lib/*.jar" >/dev/null || die "no jars in $source_dir/lib: the tarball is incomplete"
+  if [[ -z "$plugin_dir" ]]; then
+    plugin_dir="$(slurm_plugin_dir)"
+    [[ -n "$plugin_dir" ]] || die "cannot find Slurm's plugin directory (no PluginDir in ${SLURM_CONF:-/etc/slurm/slurm.conf}, no Slurm plugins in /usr/lib/*/slurm-wlm, /usr/lib64/slurm, /usr/lib/slurm, /usr/local/lib/slurm): install Slurm first, or name it with --plugin-dir"
+    check_path "Slurm's plugin directory" "$plugin_dir"
+  fi
+  local plugin="$plugin_dir/auto_resume.so"
+  refuse_other_installations
 
   say "Installing slurm-autoresume into $prefix$( [[ "$dry_run" -eq 1 ]] && echo ' (dry run: nothing is changed)')"
-  place "$source_dir/bin/autoresume" "$prefix/bin/autoresume" 755
+  place "$source_dir/bin/autoresume" "$launcher" 755
   for file in "$source_dir"/lib/*.jar; do
-    place "$file" "$prefix/lib/${file##*/}" 644
+    place "$file" "$share/lib/${file##*/}" 644
   done
-  place "$source_dir/lib/slurm/auto_resume.so" "$prefix/lib/slurm/auto_resume.so" 755
+  place_link ../share/autoresume/bin/autoresume "$command_link"
+  place "$source_dir/lib/slurm/auto_resume.so" "$plugin" 755
   # Man pages and completion, generated from the same picocli model as --help.
   for file in "$source_dir"/share/man/man1/*.1; do
     [[ ! -f "$file" ]] || place "$file" "$prefix/share/man/man1/${file##*/}" 644
@@ -249,19 +392,26 @@ do_install() {
   if [[ -f "$source_dir/share/zsh/site-functions/_autoresume" ]]; then
     local zsh_completion
     zsh_completion="$(cat -- "$source_dir/share/zsh/site-functions/_autoresume")"
-    write_file "$prefix/share/zsh/site-functions/_autoresume" 644 \
-      "${zsh_completion//@AUTORESUME_BASH_COMPLETION@/$bash_completion}"
+    write_file "$zsh_dir/_autoresume" 644 "${zsh_completion//@AUTORESUME_BASH_COMPLETION@/$bash_completion}"
   fi
   place "$source_dir/install.sh" "$share/install.sh" 755
   while IFS= read -r -d '' file; do
     local relative="${file#"$source_dir"/}"
     place "$file" "$share/$relative" "$( [[ -x "$file" ]] && echo 755 || echo 644 )"
   done < <(find "$source_dir/examples" "$source_dir/docs" "$source_dir/systemd" "$source_dir/logrotate" \
-             "$source_dir/monitoring" "$source_dir/nhc" -type f -print0 | sort -z)
+             "$source_dir/monitoring" "$source_dir/nhc" "$source_dir/defaults" -type f -print0 | sort -z)
   [[ ! -f "$source_dir/README.md" ]] || place "$source_dir/README.md" "$share/README.md" 644
 
+  say "Site files (placed where there are none; yours are kept):"
+  place_config "$share/examples/config/site.yaml" "$sysconf_dir/autoresume/config.yaml"
+  place_config "$share/examples/sweep-policy.yaml" "$sysconf_dir/autoresume/sweep-policy.yaml"
+  place_config "$share/defaults/autoresume-agent" "$defaults_dir/autoresume-agent"
+  place_config "$share/defaults/autoresume-sweep" "$defaults_dir/autoresume-sweep"
+  place_config "$share/logrotate/autoresume" "$sysconf_dir/logrotate.d/autoresume"
+  place_config "$share/nhc/autoresume.nhc" "$sysconf_dir/nhc/scripts/autoresume.nhc"
+
   say "SPANK plugin: $snippet"
-  write_file "$snippet" 644 "optional $prefix/lib/slurm/auto_resume.so supervisor=$prefix/bin/autoresume"
+  write_file "$snippet" 644 "optional $plugin supervisor=$launcher"
   warn_other_snippets
 
   if [[ "$with_systemd" -eq 1 ]]; then
@@ -270,13 +420,13 @@ do_install() {
     for unit in "${units[@]}"; do
       content="$(cat -- "$source_dir/systemd/$unit")"
       # The units as shipped name /usr/local/bin/autoresume.
-      content="${content//\/usr\/local\/bin\/autoresume/$prefix/bin/autoresume}"
+      content="${content//\/usr\/local\/bin\/autoresume/$command_link}"
       write_file "$systemd_dir/$unit" 644 "$content"
     done
   fi
 
   # Rewritten below by --dump-cds, with the Java it is for.
-  installed+=("$prefix/lib/autoresume.jsa" "$prefix/lib/autoresume.jsa.java")
+  installed+=("$share/lib/autoresume.jsa" "$share/lib/autoresume.jsa.java")
 
   # What an earlier install placed and this one does not (an old version's jar, the units after
   # --no-systemd) goes, so the launcher's lib/* never mixes versions.
@@ -297,7 +447,7 @@ do_install() {
   # first srun --auto-resume=1, when this node runs another one.
   if [[ "$dry_run" -eq 0 ]] && command -v scontrol >/dev/null 2>&1; then
     local plugin_said
-    if plugin_said="$("$prefix/bin/autoresume" plugin --plugin "$prefix/lib/slurm/auto_resume.so" 2>&1)"; then
+    if plugin_said="$("$launcher" plugin --plugin "$plugin" 2>&1)"; then
       say "SPANK plugin: $plugin_said"
     else
       echo "$prog: warning: $plugin_said" >&2
@@ -306,15 +456,19 @@ do_install() {
 
   say "Class-data archive (shorter start-up for every supervised srun)"
   if [[ "$dry_run" -eq 1 ]]; then
-    say "  would run $prefix/bin/autoresume --dump-cds"
-  elif ! "$prefix/bin/autoresume" --dump-cds; then
-    echo "$prog: warning: '$prefix/bin/autoresume --dump-cds' failed (is Java 17 installed?); autoresume works without the archive, run it again once Java is there" >&2
+    say "  would run $launcher --dump-cds"
+  elif ! "$launcher" --dump-cds; then
+    echo "$prog: warning: '$launcher --dump-cds' failed (is Java 17 installed?); autoresume works without the archive, run it again once Java is there" >&2
   fi
 
   if [[ "$dry_run" -eq 0 ]]; then
     install -d -m 0755 -- "$share"
-    printf '%s\n' "# Files placed by install.sh; 'install.sh --uninstall --prefix $prefix' removes them." \
-      "${installed[@]}" > "$manifest"
+    {
+      printf '%s\n' "# Files placed by install.sh; '$share/install.sh --uninstall --prefix $prefix' removes them." \
+        "# 'config TARGET COPY': a site file, removed only while it equals the shipped COPY under $share." \
+        "${installed[@]}"
+      [[ ${#configs[@]} -eq 0 ]] || printf 'config %s\n' "${configs[@]}"
+    } > "$manifest"
     chmod 0644 -- "$manifest"
   fi
 
@@ -322,19 +476,13 @@ do_install() {
   say "Next steps (not done by this script):"
   say "  - Slurm's plugstack.conf must read the snippet: a line \"include $plugstack_dir/*.conf\";"
   say "    new sruns load the plugin, no daemon restart needed"
-  say "  - put autoresume on users' PATH, e.g. ln -s $prefix/bin/autoresume /usr/local/bin/autoresume"
-  say "  - its man pages and completion: MANPATH=$prefix/share/man (or link $prefix/share/man/man1/*.1"
-  say "    into /usr/local/share/man/man1), ln -s $prefix/share/bash-completion/completions/autoresume"
-  say "    /etc/bash_completion.d/autoresume; zsh: $prefix/share/zsh/site-functions on fpath"
   if [[ "$with_systemd" -eq 1 ]]; then
-    say "  - on compute nodes, the privileged agent:"
+    say "  - on compute nodes, the privileged agent (its options: $defaults_dir/autoresume-agent):"
     say "      systemctl daemon-reload && systemctl enable --now autoresume-agent.service"
-    say "  - on the controller, the stuck-node sweep (policy: $share/examples/sweep-policy.yaml"
-    say "    copied to /etc/autoresume/sweep-policy.yaml, see docs/admin.md):"
+    say "  - on the controller, the stuck-node sweep (its policy: $sysconf_dir/autoresume/sweep-policy.yaml,"
+    say "    see docs/admin.md):"
     say "      systemctl daemon-reload && systemctl enable --now autoresume-sweep.timer"
   fi
-  say "  - the audit log's rotation by time (the agent caps its size itself):"
-  say "      cp $share/logrotate/autoresume /etc/logrotate.d/autoresume"
   say "  - to remove: $share/install.sh --uninstall --prefix $prefix"
 }
 

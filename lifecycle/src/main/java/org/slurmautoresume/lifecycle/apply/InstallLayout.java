@@ -10,8 +10,9 @@ import java.util.Optional;
  *
  * @param plugin     the SPANK plugin, as spank-shim's {@code make install} places it
  * @param autoresume the installed {@code autoresume} command
- * @param packaged   the plugin, its plugstack.conf.d snippet and the units belong to the Debian or
- *                   EL packages, which apply leaves to them
+ * @param packaged   the plugin, its plugstack.conf.d snippet and the units belong to an installation
+ *                   in the packages' layout (the Debian or EL packages, or install.sh), which apply
+ *                   leaves to it
  */
 public record InstallLayout(Path root, Path slurmConf, Path plugin, Path autoresume, Path systemdDir,
                             Path healthCheckWrapper, boolean packaged) {
@@ -23,15 +24,15 @@ public record InstallLayout(Path root, Path slurmConf, Path plugin, Path autores
     static final Path PACKAGE_UNITS = Path.of("/usr/lib/systemd/system");
 
     /**
-     * The layout of the installation that runs apply: an unpacked tarball installed by
-     * {@code install.sh --prefix DIR} holds {@code DIR/bin/autoresume} and
-     * {@code DIR/lib/slurm/auto_resume.so}, and the plugstack snippet and units must name those,
-     * not {@code /usr/local} (both write {@code auto_resume.conf}: a snippet naming a plugin that
-     * is not there would be skipped by Slurm, as it is {@code optional}, and --auto-resume would be
-     * gone). An installation from the Debian or EL packages ({@code /usr/share/autoresume}, the
- * plugin in Slurm's plugin directory, listed by the package's snippet) is {@code packaged}: apply
- * writes neither that snippet nor the units, which the packages own. Anything else (a build
- * tree, no home known) keeps {@link #defaults}.
+     * The layout of the installation that runs apply. One in the packages' layout (the Debian or EL
+     * packages, or install.sh: {@code /usr/share/autoresume}, the plugin in Slurm's plugin
+     * directory, listed by the {@code auto_resume.conf} snippet with this installation's launcher
+     * as its supervisor) is {@code packaged}: apply writes neither that snippet nor the units, which
+     * that installation owns (a second snippet would load the plugin twice). An unpacked tarball run
+     * in place holds {@code DIR/bin/autoresume} and {@code DIR/lib/slurm/auto_resume.so}, and the
+     * snippet and units apply writes name those, not {@code /usr/local} (a snippet naming a plugin
+     * that is not there would be skipped by Slurm, as it is {@code optional}, and --auto-resume would
+     * be gone). Anything else (a build tree, no home known) keeps {@link #defaults}.
      *
      * @param home the installation's directory, as the launcher passes it ({@code -Dautoresume.home})
      */
@@ -49,13 +50,13 @@ public record InstallLayout(Path root, Path slurmConf, Path plugin, Path autores
             return new InstallLayout(root, slurmConf, plugin, command, defaults.systemdDir(),
                     defaults.healthCheckWrapper(), false);
         }
-        // The packages: the plugin in Slurm's plugin directory, named by their snippet with this
-        // installation's command as its supervisor. A second snippet from apply would load it twice.
+        // The packages' layout: the plugin in Slurm's plugin directory, named by the snippet with
+        // this installation's command as its supervisor. A second snippet from apply would load it twice.
         return packagedPlugin(defaults, command).map(packaged -> new InstallLayout(root, slurmConf, packaged,
                 command, PACKAGE_UNITS, defaults.healthCheckWrapper(), true)).orElse(defaults);
     }
 
-    /** The plugin the package's snippet lists with {@code command} as its supervisor, when it is there. */
+    /** The plugin the installation's snippet lists with {@code command} as its supervisor, when it is there. */
     private static Optional<Path> packagedPlugin(InstallLayout defaults, Path command) {
         Path snippet = defaults.under(PACKAGE_SNIPPET);
         if (!Files.isRegularFile(snippet)) {
