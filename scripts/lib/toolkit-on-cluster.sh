@@ -64,5 +64,7 @@ toolkit_cleanup() {
   if [[ -n "$toolkit_prefix" && -f "$toolkit_prefix/share/autoresume/install-manifest" ]]; then
     "$toolkit_prefix/share/autoresume/install.sh" --uninstall --prefix "$toolkit_prefix" \
         --sysconf-dir "$toolkit_prefix/etc" >/dev/null || true
+    # install.sh never removes the sysconf dir itself (it is /etc elsewhere); here it is ours.
+    rmdir -- "$toolkit_prefix/etc" "$toolkit_prefix" 2>/dev/null || true
   fi
 }
