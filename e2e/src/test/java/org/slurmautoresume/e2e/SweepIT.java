@@ -12,6 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.LinkOption;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -171,6 +173,33 @@ class SweepIT {
         }
         assertTrue(reported, swept.stdout());
         assertEquals(JobState.RUNNING, cluster.slurm().requireJob(forged).state());
+    }
+
+    /**
+     * The sweep writes --textfile as root, in a directory the collector reads; where others may
+     * write there (a drop directory left world-writable), the test user plants a link at the file's
+     * name to a root-owned file. The pass replaces the link with its own file and never writes
+     * through it.
+     */
+    @Test
+    void aLinkTheTestUserPlantsAtTheTextfileIsReplacedNotWrittenThrough() throws Exception {
+        Path drop = Files.createDirectories(cluster.clusterDir().resolve("sweep-it/textfile-drop"));
+        Files.setPosixFilePermissions(drop, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path rootsOwn = cluster.clusterDir().resolve("sweep-it/roots-own.txt");
+        Files.writeString(rootsOwn, "root's own\n");
+        Path textfile = drop.resolve("autoresume_sweep.prom");
+        Files.deleteIfExists(textfile);
+        CommandResult planted = cluster.runAsTestUser(List.of("ln", "-s", rootsOwn.toString(), textfile.toString()));
+        assertEquals(0, planted.exitCode(), planted.stderr());
+        assertTrue(Files.isSymbolicLink(textfile));
+
+        CommandResult swept = sweep("--textfile", textfile.toString());
+        assertEquals(0, swept.exitCode(), swept.stdout() + swept.stderr());
+        assertEquals("root's own\n", Files.readString(rootsOwn));
+        assertFalse(Files.isSymbolicLink(textfile));
+        assertEquals(0, (int) Files.getAttribute(textfile, "unix:uid", LinkOption.NOFOLLOW_LINKS));
+        assertTrue(Files.readString(textfile).contains("autoresume_sweep_last_pass_nodes_seen 4"),
+                Files.readString(textfile));
     }
 
     @Test
