@@ -14,13 +14,16 @@
 #     as the newer build to upgrade to; lintian reports nothing on either (errors or warnings);
 #  2. `apt-get install ./slurm-autoresume*.deb` in the root: the dependencies hold there, the
 #     plugin's release matches that Slurm (`autoresume plugin`), the conffiles are in /etc, the
-#     units are installed and not enabled, the man page and the class-data archive are there;
+#     units are installed and not enabled, man autoresume renders, bash completes, the class-data
+#     archive is there;
 #  3. starts a 3-node Slurm cluster inside the root whose plugstack.conf is the distribution's
-#     own (include plugstack.conf.d/*.conf), submits a job as the ordinary user whose step is
-#     `srun -N2 --auto-resume=1` on a 3-node allocation, with the package's agent on each node;
+#     own (include plugstack.conf.d/*.conf), submits a job as the ordinary user whose step is the
+#     demo's training step from the examples the package installed (`srun -N2 --auto-resume=1
+#     entry.sh python3 train.py`) on a 3-node allocation, with the package's agent on each node;
 #  4. while that step runs, upgrades both packages to revision 2;
 #  5. kills node2 (its slurmd, slurmstepds, tasks and agent) and checks the running step, supervised by
-#     the copy installed before the upgrade, is re-run on node1 and node3 and the job completes;
+#     the copy installed before the upgrade, is re-run on node1 and node3, resumes from its
+#     checkpoint and trains every step, and the job completes;
 #  6. purges both packages and checks that nothing they installed or made is left: no file of
 #     theirs, nothing under /etc/autoresume, /var/lib/autoresume or /var/log/autoresume, and no
 #     change in the root but the test's own (Slurm's files, dpkg's records and logs).
@@ -166,10 +169,17 @@ if find "$merged/etc/systemd/system" -name 'autoresume-*' 2>/dev/null | grep -q 
   die "a unit was enabled: $(find "$merged/etc/systemd/system" -name 'autoresume-*')"
 fi
 [[ -s "$merged/usr/share/man/man1/autoresume-sweep.1.gz" ]] || die "no man page autoresume-sweep(1)"
+# The installed page renders (this machine's man, on the root's file: a minimal root has no man-db),
+# and the installed bash completion completes.
+MANWIDTH=80 man -l "$merged/usr/share/man/man1/autoresume.1.gz" 2>/dev/null | grep -q 'autoresume - ' \
+  || die "man autoresume does not render from the package's page"
+completed="$(bash -c 'source "$1"; COMP_WORDS=(autoresume sw); COMP_CWORD=1; _complete_autoresume; echo "${COMPREPLY[*]}"' \
+  _ "$merged/usr/share/bash-completion/completions/autoresume")"
+[[ "$completed" == sweep ]] || die "the package's bash completion completes 'autoresume sw' to '$completed', not sweep"
 [[ -s "$merged/usr/share/autoresume/lib/autoresume.jsa" ]] || die "postinst made no class-data archive"
 grep -qx 'include /etc/slurm/plugstack.conf.d/\*.conf' "$merged/etc/slurm/plugstack.conf" \
   || die "the root's plugstack.conf does not include plugstack.conf.d: $(cat "$merged/etc/slurm/plugstack.conf")"
-pass "conffiles in /etc, units installed and not enabled, man pages, class-data archive"
+pass "conffiles in /etc, units installed and not enabled, man pages that render, bash completion, class-data archive"
 # One install layout whatever the route: `lifecycle apply` run from the installed package leaves
 # the package's snippet and units to it (they would otherwise load the plugin twice).
 mkdir -p "$merged/tmp/lifecycle"
@@ -252,34 +262,31 @@ agents_listening() { local k; for k in $(seq 2 "$nodes"); do [[ -S "$merged/run/
   [[ -S "$merged/run/autoresume/agent.sock" ]]; }
 rootfs_wait 60 "the agents' sockets" agents_listening
 pass "an agent on each node (node1's at /run/autoresume/agent.sock)"
-cat > "$merged/var/tmp/debtest/step.sh" <<'STEP'
-#!/bin/bash
-# One task per node: says where it runs, then waits for the test's word.
-dir=/var/tmp/debtest
-printf '%s %s %s\n' "$SLURM_STEP_ID" "$SLURMD_NODENAME" "${MASTER_ADDR:-}" >> "$dir/started"
-while [ ! -e "$dir/finish" ]; do sleep 0.2; done
-printf '%s %s\n' "$SLURM_STEP_ID" "$SLURMD_NODENAME" >> "$dir/finished"
-STEP
-cat > "$merged/var/tmp/debtest/job.sh" <<'JOB'
+# The demo's training step (scripts/demo.sh), from the examples the package installed: entry.sh
+# asks the installed autoresume for the nodes and the master, train.py checkpoints every step.
+steps=60
+cat > "$merged/var/tmp/debtest/job.sh" <<JOB
 #!/bin/bash
 #SBATCH -N3 --output=/var/tmp/debtest/job.out
-srun -N2 --ntasks-per-node=1 --auto-resume=1 /var/tmp/debtest/step.sh
+examples=/usr/share/doc/slurm-autoresume/examples/sbatch
+export CKPT_DIR=/var/tmp/debtest/ckpt STEPS=$steps STEP_SECONDS=0.5
+srun -N2 --ntasks-per-node=1 --auto-resume=1 "\$examples/entry.sh" python3 "\$examples/train.py"
 JOB
-chmod 0755 "$merged/var/tmp/debtest/step.sh" "$merged/var/tmp/debtest/job.sh"
+chmod 0755 "$merged/var/tmp/debtest/job.sh"
 job="$(as_user sbatch --parsable -D /var/tmp/debtest /var/tmp/debtest/job.sh)"
 [[ "$job" =~ ^[0-9]+$ ]] || die "sbatch said: $job"
-started_on() { # NODES...: each node has a line in started for the step's last attempt
-  local node
-  for node in "$@"; do grep -q " $node " "$merged/var/tmp/debtest/started" 2>/dev/null || return 1; done
-}
-rootfs_wait 60 "the step to run on node1 and node2" started_on node1 node2
-pass "job $job: the protected step runs on node1 and node2"
+said() { grep -qF -- "$1" "$merged/var/tmp/debtest/job.out" 2>/dev/null; }
+steps_done() { if [[ -f "$merged/var/tmp/debtest/ckpt/steps.log" ]]; then wc -l < "$merged/var/tmp/debtest/ckpt/steps.log"; else echo 0; fi; }
+training_on_1_and_2() { said "rank 0/2 on node1: attempt 1" && said "rank 1/2 on node2: attempt 1" && [[ "$(steps_done)" -ge 1 ]]; }
+rootfs_wait 60 "the training step to run on node1 and node2" training_on_1_and_2
+pass "job $job: the demo's training step (the package's examples) runs on node1 and node2"
 
 # --- 4. upgrade under the running step ---------------------------------------------------------
 apt_install /tmp/debs2 || die "apt-get install of revision 2 (the upgrade) failed"
 [[ "$(installed_version slurm-autoresume)" == *-2 ]] || die "the upgrade did not install revision 2"
 [[ "$(installed_version slurm-autoresume-plugin)" == *-2+$tag ]] || die "the plugin was not upgraded"
-pass "upgraded to $(installed_version slurm-autoresume) and $(installed_version slurm-autoresume-plugin) with the step running"
+[[ "$(steps_done)" -lt "$steps" ]] || die "the training finished before the upgrade did: no step left to protect"
+pass "upgraded to $(installed_version slurm-autoresume) and $(installed_version slurm-autoresume-plugin) with the step running (step $(steps_done) of $steps)"
 
 # --- 5. node2 dies; the step that started before the upgrade is re-run -------------------------
 SPOOL="$R_SPOOL"   # processes.sh finds a node's slurmstepds by their sockets under SPOOL/NODE/
@@ -297,22 +304,25 @@ done
 [[ ${#node2[@]} -ge 4 ]] || die "found too few of node2's processes to kill: ${node2[*]}"
 kill -KILL "${node2[@]}" 2>/dev/null || true   # a task may have ended meanwhile
 pass "killed node2: slurmd, slurmstepds, tasks and its agent (${#node2[@]} processes)"
-rerun_on_1_and_3() { [[ "$(awk '$2 == "node3" { print $1 }' "$merged/var/tmp/debtest/started" 2>/dev/null)" != "" ]]; }
-rootfs_wait 120 "the step re-run on node3" rerun_on_1_and_3
-rerun_step="$(awk '$2 == "node3" { print $1; exit }' "$merged/var/tmp/debtest/started")"
-[[ "$(awk -v s="$rerun_step" '$1 == s { print $2 }' "$merged/var/tmp/debtest/started" | sort | tr '\n' ' ')" == "node1 node3 " ]] \
-  || die "the re-run (step $rerun_step) did not run on node1 and node3: $(cat "$merged/var/tmp/debtest/started")"
-touch "$merged/var/tmp/debtest/finish"
+rerun_on_1_and_3() { said "rank 0/2 on node1: attempt 2" && said "rank 1/2 on node3: attempt 2"; }
+rootfs_wait 120 "the step re-run on node1 and node3" rerun_on_1_and_3
 job_state() { in_root scontrol -o show job "$job" | grep -o 'JobState=[A-Z_]*' | cut -d= -f2; }
 job_done() { [[ "$(job_state)" =~ ^(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL)$ ]]; }
-rootfs_wait 60 "job $job to end" job_done
+rootfs_wait 120 "job $job to end" job_done
 [[ "$(job_state)" == COMPLETED ]] || die "job $job ended $(job_state), not COMPLETED"
 exit_code="$(in_root scontrol -o show job "$job" | grep -o ' ExitCode=[0-9:]*' | cut -d= -f2)"
 [[ "$exit_code" == 0:0 ]] || die "job $job exit code $exit_code"
+# Every step trained, the last ones by attempt 2, which resumed from the newest checkpoint.
+steps_log="$(cat "$merged/var/tmp/debtest/ckpt/steps.log")"
+for k in $(seq 1 "$steps"); do
+  grep -q "^step=$k " <<<"$steps_log" || die "step $k is missing from the training's steps.log: $steps_log"
+done
+[[ "$(tail -n 1 <<<"$steps_log")" == "step=$steps attempt=2 node=node1 "* ]] \
+  || die "the training did not finish in attempt 2 on node1: $(tail -n 3 <<<"$steps_log")"
 node2_record="$(in_root scontrol -o show node node2)"
 [[ "$node2_record" =~ State=[A-Z+]*(DOWN|FAIL) && "$node2_record" == *"Reason=Action:Replace"* ]] \
   || die "node2 is not marked for replacement by the agent: $node2_record"
-pass "the agent marked node2 $(grep -o 'State=[A-Z+_]*' <<<"$node2_record") Action:Replace; the step was re-run as step $rerun_step on node1 and node3 and job $job COMPLETED 0:0"
+pass "the agent marked node2 $(grep -o 'State=[A-Z+_]*' <<<"$node2_record") Action:Replace; the training resumed on node1 and node3 from its checkpoint (attempt 2) and job $job COMPLETED 0:0 with all $steps steps"
 
 # --- 6. purge: nothing left --------------------------------------------------------------------
 rootfs_cluster_down >/dev/null
