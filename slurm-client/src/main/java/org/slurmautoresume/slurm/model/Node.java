@@ -35,16 +35,16 @@ public record Node(
         raw = RawFields.of(raw);
     }
 
-    /**
-     * Answering the controller from a slurmd that started at or after {@code since}: the node,
-     * or the instance that replaced it, registered again since then. Slurm prints whole seconds,
-     * so "at" counts.
-     */
     /** Drained by the site's LBNL NHC ({@link NodeReason#isNhc}): its health check's verdict on the node. */
     public boolean drainedByNhc() {
         return state.isDrain() && reason.map(NodeReason::isNhc).orElse(false);
     }
 
+    /**
+     * Answering the controller from a slurmd that started at or after {@code since}: the node,
+     * or the instance that replaced it, registered again since then. Slurm prints whole seconds,
+     * so "at" counts.
+     */
     public boolean answersFromSlurmdStartedSince(LocalDateTime since) {
         return !state.notResponding() && slurmdStartTime.map(started -> !started.isBefore(since)).orElse(false);
     }
