@@ -1,5 +1,7 @@
 package org.slurmautoresume.supervisor.policy;
 
+import java.util.Optional;
+
 /** What a recovery costs, cheapest first. */
 public enum RestartLevel {
     /** The same step, the same nodes. */
@@ -20,5 +22,15 @@ public enum RestartLevel {
     /** A process-level restart in seed 001's words: these count against {@code jobMaxRetryCount}. */
     public boolean isStepRestart() {
         return stepRestart;
+    }
+
+    /** The level of this name (as a timeline records it); empty for none or an unknown name. */
+    public static Optional<RestartLevel> named(String name) {
+        for (RestartLevel level : values()) {
+            if (level.name().equals(name)) {
+                return Optional.of(level);
+            }
+        }
+        return Optional.empty();
     }
 }

@@ -76,12 +76,11 @@ final class MetricsReporter implements AutoCloseable {
         switch (kind) {
             case DECISION: {
                 // RERUN_IN_PLACE and REPLACE_NODES_AND_RERUN lead to a relaunch; the others do not.
-                String level = details.get("level");
-                nextLevel = RestartLevel.REPLACE_NODES_AND_RERUN.name().equals(level)
+                Optional<RestartLevel> level = RestartLevel.named(details.get("level"));
+                nextLevel = level.equals(Optional.of(RestartLevel.REPLACE_NODES_AND_RERUN))
                         ? AgentReport.Level.RECOVER
                         : AgentReport.Level.RETRY;
-                boolean reruns = java.util.Arrays.stream(RestartLevel.values())
-                        .anyMatch(l -> l.isStepRestart() && l.name().equals(level));
+                boolean reruns = level.map(RestartLevel::isStepRestart).orElse(false);
                 return reruns && restartsLeft(details) <= 1
                         ? Optional.of(AgentReport.of(AgentReport.Event.BUDGET_LOW, attempt, null)) : Optional.empty();
             }
