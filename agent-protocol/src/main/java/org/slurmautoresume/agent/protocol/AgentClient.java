@@ -27,6 +27,8 @@ public final class AgentClient {
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
     /** How the agent's refusals for a full queue begin (a supervisor tries those again later). */
     public static final String BUSY = "busy: ";
+    /** What an operator does about an agent that is not running, after each such message. */
+    private static final String START_HINT = " (start it as root: systemctl start autoresume-agent, or autoresume agent)";
 
     /**
      * Made when the first answer is read, not when the class loads: every supervised srun loads
@@ -197,21 +199,19 @@ public final class AgentClient {
             return channel;
         } catch (IOException e) {
             closeQuietly(channel);
-            String hint = " (start it as root: systemctl start autoresume-agent, or autoresume agent)";
             if (!Files.exists(socket)) {
                 throw new AgentUnavailableException(notRunning(socket), e);
             }
             if (e instanceof ConnectException || String.valueOf(e.getMessage()).contains("refused")) {
                 throw new AgentUnavailableException("the autoresume agent is not running: nothing listens on " + socket
-                        + hint, e);
+                        + START_HINT, e);
             }
             throw new AgentException("cannot connect to the autoresume agent on " + socket + ": " + e.getMessage(), e);
         }
     }
 
     private static String notRunning(Path socket) {
-        return "the autoresume agent is not running: no socket at " + socket + " (start it as root: systemctl start"
-                + " autoresume-agent, or autoresume agent)";
+        return "the autoresume agent is not running: no socket at " + socket + START_HINT;
     }
 
     private static void closeQuietly(SocketChannel channel) {
