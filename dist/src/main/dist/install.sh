@@ -269,24 +269,15 @@ remove_file() {
   fi
 }
 
-# Removes the directories that held FILE while they are empty: under the prefix up to the
-# prefix itself (a shared prefix such as /usr keeps everything else); below the sysconf dir, not
-# the sysconf dir. Slurm's and systemd's directories stay, empty or not.
+# remove_empty_parents FILE TOP [THROUGH]: removes the directories that held FILE while they
+# are empty, up to TOP, and TOP itself when THROUGH is 1: the prefix goes when empty (a shared
+# prefix such as /usr keeps everything else), the sysconf dir never does. Slurm's and systemd's
+# directories stay, empty or not.
 remove_empty_parents() {
-  local dir
+  local dir top="$2" through="${3:-0}"
   [[ "$dry_run" -eq 0 ]] || return 0
   dir="$(dirname -- "$1")"
-  while [[ "$dir" == "$prefix" || "$dir" == "$prefix"/* ]]; do
-    rmdir -- "$dir" 2>/dev/null || return 0
-    dir="$(dirname -- "$dir")"
-  done
-}
-
-remove_empty_config_parents() {
-  local dir
-  [[ "$dry_run" -eq 0 ]] || return 0
-  dir="$(dirname -- "$1")"
-  while [[ "$dir" == "$sysconf_dir"/* ]]; do
+  while [[ "$dir" == "$top"/* || ( "$through" -eq 1 && "$dir" == "$top" ) ]]; do
     rmdir -- "$dir" 2>/dev/null || return 0
     dir="$(dirname -- "$dir")"
   done
@@ -323,10 +314,10 @@ do_uninstall() {
   done
   remove_file "$manifest"
   for file in "${files[@]}" "$manifest"; do
-    remove_empty_parents "$file"
+    remove_empty_parents "$file" "$prefix" 1
   done
   for file in "${config_files[@]}"; do
-    remove_empty_config_parents "$file"
+    remove_empty_parents "$file" "$sysconf_dir"
   done
   if [[ ${#unit_files[@]} -gt 0 ]]; then
     say "Then: systemctl daemon-reload"
