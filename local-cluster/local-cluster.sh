@@ -43,7 +43,7 @@ Commands:
   up [--nodes N] [--slurmd-timeout S] [--cpus C] [--gpus G | --cpu-only] [--power-save]
      [--extra-conf FILE] [--no-resume] [--no-accounting] [--backup-controller] [--fresh] [--agents]
         As root: install missing packages (install-deps.sh --runtime-only), create the
-        test user ($AR_TEST_USER, default artest), write etc/slurm.conf (ClusterName=arlocal;
+        test users ($AR_TEST_USER, default artest, and $AR_OTHER_USER, default arother), write etc/slurm.conf (ClusterName=arlocal;
         its node and partition lines, debug with node[1-N], are written by the built
         `autoresume lifecycle apply` from a resource_config.json and
         provisioning_parameters.json describing the local nodes: build first), link
@@ -213,6 +213,7 @@ Commands:
 Environment:
   AR_CLUSTER_DIR       state directory (default /var/tmp/autoresume-cluster)
   AR_TEST_USER         ordinary user for tests (default artest)
+  AR_OTHER_USER        a second ordinary user, whose jobs share nodes with the test user's (default arother)
   AR_SLURMCTLD_PORT    SlurmctldPort (default 16817)
   AR_SLURMD_PORT_BASE  port of node1; nodeK uses base+K-1 (default 17001)
   AR_UP_TIMEOUT        seconds `up` waits for daemons and nodes (default 90)

@@ -3,6 +3,9 @@
 
 AR_CLUSTER_DIR="${AR_CLUSTER_DIR:-/var/tmp/autoresume-cluster}"
 AR_TEST_USER="${AR_TEST_USER:-artest}"
+# A second ordinary user: whose jobs share nodes with the test user's in the tests that check no
+# request of one user reaches another user's job.
+AR_OTHER_USER="${AR_OTHER_USER:-arother}"
 CTLD_PORT="${AR_SLURMCTLD_PORT:-16817}"
 SLURMD_PORT_BASE="${AR_SLURMD_PORT_BASE:-17001}"
 DBD_PORT="${AR_SLURMDBD_PORT:-16819}"
@@ -24,6 +27,8 @@ if [[ ! "$AR_CLUSTER_DIR" =~ ^/[A-Za-z0-9._/-]*[A-Za-z0-9._-]$ ]] || [[ "$AR_CLU
     die "AR_CLUSTER_DIR must be an absolute path of [A-Za-z0-9._/-] without '..' and not '/': '$AR_CLUSTER_DIR'"
 fi
 [[ "$AR_TEST_USER" =~ ^[a-z_][a-z0-9_-]{0,31}$ ]] || die "AR_TEST_USER is not a valid user name: '$AR_TEST_USER'"
+[[ "$AR_OTHER_USER" =~ ^[a-z_][a-z0-9_-]{0,31}$ ]] || die "AR_OTHER_USER is not a valid user name: '$AR_OTHER_USER'"
+[[ "$AR_OTHER_USER" != "$AR_TEST_USER" ]] || die "AR_OTHER_USER must differ from AR_TEST_USER (both are '$AR_TEST_USER')"
 [[ "$CTLD_PORT" =~ ^[0-9]{2,5}$ ]] || die "AR_SLURMCTLD_PORT must be a port number: '$CTLD_PORT'"
 [[ "$SLURMD_PORT_BASE" =~ ^[0-9]{2,5}$ ]] || die "AR_SLURMD_PORT_BASE must be a port number: '$SLURMD_PORT_BASE'"
 [[ "$DBD_PORT" =~ ^[0-9]{2,5}$ ]] || die "AR_SLURMDBD_PORT must be a port number: '$DBD_PORT'"

@@ -144,6 +144,7 @@ write_env() { # COUNT TIMEOUT CPUS POWER_SAVE ACCOUNTING SHAPE GPUS BACKUP
         echo "AR_CLUSTER_DIR=$DIR"
         echo "SLURM_CONF=$CONF"
         echo "AR_TEST_USER=$AR_TEST_USER"
+        echo "AR_OTHER_USER=$AR_OTHER_USER"
         echo "AR_NODES=$(hostlist "$1")"
         echo "AR_NODE_COUNT=$1"
         echo "AR_PARTITION=$PARTITION"

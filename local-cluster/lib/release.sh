@@ -147,21 +147,23 @@ WRAP
     install -m 0644 /etc/hosts "$ROOTFS_DIR/etc/hosts"
 }
 
-# ensure_release_user: the test user inside the rootfs with the host's uid and gid, so that
-# slurmstepd there runs tasks as the same user whose files the host sees.
+# ensure_release_user: the test users inside the rootfs with the host's uids and gids, so that
+# slurmstepd there runs tasks as the same users whose files the host sees.
 ensure_release_user() {
     [ "$RELEASE" != 22.05 ] || return 0
-    local uid gid
-    uid="$(id -u "$AR_TEST_USER")"
-    gid="$(id -g "$AR_TEST_USER")"
-    if rootfs_exec id -u "$AR_TEST_USER" >/dev/null 2>&1; then
-        [ "$(rootfs_exec id -u "$AR_TEST_USER")" = "$uid" ] \
-            || die "$AR_TEST_USER has another uid in $ROOTFS_DIR than on the host ($uid)"
-        return 0
-    fi
-    rootfs_exec getent group "$gid" >/dev/null 2>&1 || rootfs_exec groupadd --gid "$gid" "$AR_TEST_USER"
-    rootfs_exec useradd --uid "$uid" --gid "$gid" --create-home --shell /bin/bash "$AR_TEST_USER"
-    log "created $AR_TEST_USER (uid $uid, gid $gid) in $ROOTFS_DIR"
+    local user uid gid
+    for user in "$AR_TEST_USER" "$AR_OTHER_USER"; do
+        uid="$(id -u "$user")"
+        gid="$(id -g "$user")"
+        if rootfs_exec id -u "$user" >/dev/null 2>&1; then
+            [ "$(rootfs_exec id -u "$user")" = "$uid" ] \
+                || die "$user has another uid in $ROOTFS_DIR than on the host ($uid)"
+            continue
+        fi
+        rootfs_exec getent group "$gid" >/dev/null 2>&1 || rootfs_exec groupadd --gid "$gid" "$user"
+        rootfs_exec useradd --uid "$uid" --gid "$gid" --create-home --shell /bin/bash "$user"
+        log "created $user (uid $uid, gid $gid) in $ROOTFS_DIR"
+    done
 }
 
 # build_release_plugins: spank-shim's plugins (auto_resume.so, probe.so) compiled in the rootfs

@@ -2,9 +2,12 @@
 # Sourced by local-cluster.sh: bring the cluster up, take it down, change SlurmdTimeout or MinJobAge in place.
 
 ensure_user() {
-    if id -u "$AR_TEST_USER" >/dev/null 2>&1; then return 0; fi
-    useradd --create-home --shell /bin/bash "$AR_TEST_USER"
-    log "created test user $AR_TEST_USER ($(id "$AR_TEST_USER"))"
+    local user
+    for user in "$AR_TEST_USER" "$AR_OTHER_USER"; do
+        if id -u "$user" >/dev/null 2>&1; then continue; fi
+        useradd --create-home --shell /bin/bash "$user"
+        log "created test user $user ($(id "$user"))"
+    done
 }
 
 # cluster_up COUNT SLURMD_TIMEOUT CPUS POWER_SAVE(0|1) EXTRA_FILE RESUME(0|1) ACCOUNTING(0|1)

@@ -190,6 +190,16 @@ final class LocalCluster {
         return env.get("AR_TEST_USER");
     }
 
+    /** A second ordinary user, for jobs that share nodes with the test user's. */
+    String otherUser() {
+        String user = env.get("AR_OTHER_USER");
+        if (user == null || user.isBlank()) {
+            throw new AssertionError("cluster.env names no AR_OTHER_USER: bring the cluster up again with this"
+                    + " checkout's local-cluster.sh");
+        }
+        return user;
+    }
+
     Path jobsDir() {
         return Path.of(env.get("AR_JOBS_DIR"));
     }
@@ -234,9 +244,40 @@ final class LocalCluster {
         if (!"root".equals(System.getProperty("user.name"))) {
             return argv;
         }
-        List<String> wrapped = new ArrayList<>(List.of("runuser", "-u", testUser(), "--"));
+        return asUser(testUser(), argv);
+    }
+
+    /** Runs a command as the second ordinary user; the tests must run as root to have one. */
+    CommandResult runAsOtherUser(List<String> argv) {
+        if (!"root".equals(System.getProperty("user.name"))) {
+            throw new AssertionError("a second user's command needs the tests to run as root");
+        }
+        return run(asUser(otherUser(), argv));
+    }
+
+    private static List<String> asUser(String user, List<String> argv) {
+        List<String> wrapped = new ArrayList<>(List.of("runuser", "-u", user, "--"));
         wrapped.addAll(argv);
         return wrapped;
+    }
+
+    /**
+     * Submits a batch script as the second ordinary user, its output discarded (the jobs
+     * directory is the test user's); returns the job id.
+     */
+    String submitAsOtherUser(String script, List<String> sbatchOptions) {
+        Path file = writeJobsFile("other-" + ProcessHandle.current().pid() + "-" + SCRIPT_COUNTER.incrementAndGet()
+                + ".sh", script, "rwxr-xr-x");
+        List<String> argv = new ArrayList<>(List.of("sbatch", "--parsable", "--output=/dev/null", "--chdir=/tmp"));
+        argv.addAll(sbatchOptions);
+        argv.add(file.toString());
+        CommandResult result = runAsOtherUser(argv);
+        if (!result.succeeded()) {
+            throw new AssertionError("sbatch as " + otherUser() + " failed: " + result.stderr() + result.stdout());
+        }
+        String jobId = result.stdout().strip().split(";")[0];
+        StaleSchedulerState.watch(this, jobId);
+        return jobId;
     }
 
     /**
