@@ -15,11 +15,22 @@ public record NodeDecision(String node, String decision, String evidence, String
     public static final String HEALTHY = "healthy";
     public static final String UNHEALTHY = "unhealthy";
     public static final String MARKED = "marked";
+    /**
+     * Someone else (an administrator, the site's health check, slurmctld) took the node out of
+     * service already: the agent changed nothing and recorded nothing; {@code why} says who. For a
+     * job's recovery the node is out, as if marked; it is not the job's to return to service.
+     */
+    public static final String ALREADY_OUT = "already-out";
     public static final String RESUMED = "resumed";
     public static final String REBOOTING = "reboot-requested";
     public static final String REPLACING = "replacement-started";
     public static final String REFUSED = "refused";
     public static final String FAILED = "failed";
+
+    /** The node is out of service now: marked by the agent, or already out by someone else's decision. */
+    public boolean outOfService() {
+        return MARKED.equals(decision) || ALREADY_OUT.equals(decision);
+    }
 
     public boolean refusedOrFailed() {
         return REFUSED.equals(decision) || FAILED.equals(decision);

@@ -113,8 +113,9 @@ public final class AgentPolicy {
         this.control = new SlurmControl(runner, SlurmControl.Programs.withScontrol(scontrol));
         this.prober = Objects.requireNonNull(prober);
         this.agentUser = Objects.requireNonNull(agentUser);
-        this.authority = new JobAuthority(slurm, watched, ledger);
-        this.ownMarks = new OwnMarks(slurm, control, prober, agentUser, ledger);
+        MarkProvenance provenance = new MarkProvenance(ledger, agentUser);
+        this.authority = new JobAuthority(slurm, watched, provenance);
+        this.ownMarks = new OwnMarks(slurm, control, prober, ledger, provenance);
     }
 
     public AgentPolicy(CommandRunner runner, NodeProber prober, String agentUser) {
@@ -175,10 +176,8 @@ public final class AgentPolicy {
                 case DIAGNOSE -> diagnose(node).asDecision();
                 case MARK -> mark(caller, now, node, request.action(), request.state());
                 case RESUME -> ownMarks.resume(now, node);
-                case REBOOT -> reboot(node);
-                case REPLACE -> replaceCommand.isEmpty() ? new NodeDecision(node, NodeDecision.REFUSED, null,
-                        "this agent has no replace command (start it with --replace-command)")
-                        : ownMarks.replace(now, node, replaceCommand.get());
+                case REBOOT -> reboot(now, node);
+                case REPLACE -> replace(now, node);
                 case WATCH, REPORT -> throw new IllegalStateException("handled above");
             });
         }
@@ -240,6 +239,14 @@ public final class AgentPolicy {
         return new Diagnosis(name, true, slurmSays + "; slurmd accepts connections", found, Optional.of(true));
     }
 
+    /**
+     * Marks a node the agent's own diagnosis finds unhealthy, where its state is nobody's decision
+     * yet (in service, no reason) or the agent's own standing mark for this job. A node someone
+     * else took out of service (an administrator, NHC, Slurm itself) keeps its state and reason:
+     * the answer says who took it out ({@link NodeDecision#ALREADY_OUT}) and nothing is recorded,
+     * so the job gains no claim on it. The one change over another's mark is the toolkit's own
+     * vocabulary on a dead node asked to go down (below).
+     */
     private NodeDecision mark(Caller caller, Job job, String name, NodeMark.Action action,
                               AgentRequest.MarkState asked) {
         return actOnUnhealthy(name, "marks", diagnosis -> {
@@ -249,8 +256,8 @@ public final class AgentPolicy {
             // and an ordinary user is refused (JobAuthority#downRefusal), as over anyone else's job.
             // The diagnosis's own probe where it made one: a node cut off takes the probe's whole timeout
             // (seconds) to say so, which is not paid twice.
-            boolean answers = diagnosis.answers().orElseGet(() -> diagnosis.record().isPresent()
-                    && prober.unreachable(diagnosis.record().get()).isEmpty());
+            Node node = diagnosis.record().get();
+            boolean answers = diagnosis.answers().orElseGet(() -> prober.unreachable(node).isEmpty());
             if (asked == AgentRequest.MarkState.DOWN) {
                 Optional<String> refusal = authority.downRefusal(caller, job, name, answers);
                 if (refusal.isPresent()) {
@@ -259,32 +266,67 @@ public final class AgentPolicy {
             }
             AgentRequest.MarkState state = asked == AgentRequest.MarkState.DOWN && answers
                     ? AgentRequest.MarkState.FAIL : asked;
-            Optional<NodeReason> kept = actionReasonOfFailedNode(diagnosis.record());
-            if (kept.isPresent()) {
-                // Marked already, typically by this node's own agent on an Xid with the evidence in the
-                // reason (Action:Reboot for a GPU reset); a job's generic Action:Replace must not erase it.
-                // A failing dead node asked to go down still goes down (a requeue needs it), with that reason.
-                boolean down = diagnosis.record().get().state().isDown();
-                if (state.mark() == NodeMark.State.DOWN && !down) {
-                    return counted(action, ownMarks.mark(job, new NodeMark(name, NodeMark.State.DOWN,
-                            kept.get().text()), action, diagnosis.evidence(),
-                            "set down, reason \"" + kept.get().text() + "\" kept"));
+            boolean toDown = state.mark() == NodeMark.State.DOWN && !node.state().isDown();
+            Optional<MarkLedger.Mark> own = ownMarks.standing(job, node);
+            if (own.isPresent()) {
+                String reason = node.reason().orElseThrow().text();
+                if (toDown) {
+                    // The job's own mark, taken further: the ledger takes the new stamp with it.
+                    return counted(action, ownMarks.mark(job, new NodeMark(name, NodeMark.State.DOWN, reason),
+                            NodeMark.Action.named(own.get().action()).orElse(action), diagnosis.evidence(),
+                            "set down, the agent's own mark \"" + reason + "\" kept"));
                 }
                 return new NodeDecision(name, NodeDecision.MARKED, diagnosis.evidence(),
-                        "already out of service with reason \"" + kept.get().text() + "\": kept");
+                        "marked already by the agent for job " + job.jobId() + " (\"" + reason + "\")");
             }
-            // NHC's words stay in the reason: they say what failed, and NHC no longer owns the node.
-            NodeMark mark = diagnosis.record().filter(Node::drainedByNhc)
-                    .map(n -> NodeMark.of(name, state.mark(), action, "(" + n.reason().orElseThrow().text() + ")"))
-                    .orElse(NodeMark.of(name, state.mark(), action));
+            if (node.state().isTakenOut() || node.reason().isPresent()) {
+                return outOfServiceAlready(node, diagnosis.evidence(), toDown);
+            }
+            NodeMark mark = NodeMark.of(name, state.mark(), action);
             return counted(action, ownMarks.mark(job, mark, action,
                     diagnosis.evidence(), "set " + state.word() + " with reason " + mark.reason()));
         });
     }
 
-    private static Optional<NodeReason> actionReasonOfFailedNode(Optional<Node> node) {
-        return node.filter(n -> n.state().isFail() || n.state().isDown()).flatMap(Node::reason)
-                .filter(r -> r.isAction(NodeMark.Action.REPLACE.word()) || r.isAction(NodeMark.Action.REBOOT.word()));
+    /**
+     * A node someone else took out of service: left as it is. The toolkit's own words on a dead
+     * node (another node's agent, the Xid watch, a health check: {@code Action:Replace} or
+     * {@code Action:Reboot}) may go from FAIL to DOWN with the reason kept word for word, as
+     * slurmctld itself would at SlurmdTimeout; the job records no claim on the node either way.
+     */
+    private NodeDecision outOfServiceAlready(Node node, String evidence, boolean toDown) {
+        String name = node.name();
+        Optional<NodeReason> reason = node.reason();
+        boolean toolkits = reason.isPresent() && (node.state().isFail() || node.state().isDown())
+                && (reason.get().isAction(NodeMark.Action.REPLACE.word())
+                        || reason.get().isAction(NodeMark.Action.REBOOT.word()));
+        if (toolkits && toDown) {
+            WriteResult write = control.mark(new NodeMark(name, NodeMark.State.DOWN, reason.get().text()));
+            if (!write.ok()) {
+                return new NodeDecision(name, NodeDecision.FAILED, evidence, write.message());
+            }
+            return new NodeDecision(name, NodeDecision.MARKED, evidence, "set down, reason \"" + reason.get().text()
+                    + "\" kept; not this job's mark (`" + write.command() + "`)");
+        }
+        if (toolkits) {
+            return new NodeDecision(name, NodeDecision.MARKED, evidence,
+                    "already out of service with reason \"" + reason.get().text() + "\": kept");
+        }
+        return new NodeDecision(name, NodeDecision.ALREADY_OUT, evidence, "already out of service: " + whoTookOut(node)
+                + "; the agent leaves the node as it is and records nothing for the job");
+    }
+
+    /** Who took a node out, as Slurm records it: the reason, its author and time, the state. */
+    private static String whoTookOut(Node node) {
+        Optional<NodeReason> reason = node.reason();
+        if (reason.isEmpty()) {
+            return "Slurm shows " + node.state().display() + " with no reason (its configuration, or slurmctld)";
+        }
+        NodeReason r = reason.get();
+        String by = r.isNhc() ? "the site's health check (NHC)" : r.user().map(u -> u.equals("slurm")
+                ? "slurmctld" : u).orElse("someone Slurm does not name");
+        return by + " set " + node.state().display() + " with reason \"" + r.text() + "\""
+                + r.time().map(t -> " at " + t).orElse("");
     }
 
     private NodeDecision counted(NodeMark.Action action, NodeDecision decision) {
@@ -311,13 +353,16 @@ public final class AgentPolicy {
     }
 
     /**
-     * Asks Slurm to reboot an unhealthy node when it is free and return it to service afterwards
-     * ({@code scontrol reboot ASAP nextstate=RESUME reason=Action:Reboot}); the agent's own
-     * diagnosis must agree, as for {@code mark}. Slurm answers success also for a node it skips
-     * ({@link RebootRules}): a node in such a state is not asked for, and the node is read back
-     * after the request, so the answer never claims a reboot Slurm did not take.
+     * Asks Slurm to reboot a node when it is free and return it to service afterwards
+     * ({@code scontrol reboot ASAP nextstate=RESUME reason=Action:Reboot}): only a node that
+     * carries the agent's own standing mark for this job (so {@code nextstate=RESUME} never lifts
+     * anyone else's drain), and that the agent's own diagnosis finds unhealthy. ASAP is the
+     * deferral other jobs need: Slurm drains the node and reboots it only once every job on it has
+     * ended. Slurm answers success also for a node it skips ({@link RebootRules}): a node in such
+     * a state is not asked for, and the node is read back after the request, so the answer never
+     * claims a reboot Slurm did not take.
      */
-    private NodeDecision reboot(String name) {
+    private NodeDecision reboot(Job job, String name) {
         return counted(NodeMark.Action.REBOOT, actOnUnhealthy(name, "reboots", diagnosis -> {
             Node before = diagnosis.record().get();
             if (RebootRules.pending(before.state())) {
@@ -325,6 +370,10 @@ public final class AgentPolicy {
                 // caller wants is under way, and asking again would be skipped. Its nextstate stands.
                 return new NodeDecision(name, NodeDecision.REBOOTING, diagnosis.evidence(), "already rebooting, not"
                         + " asked again: Slurm shows " + before.state().display() + afterReboot(before));
+            }
+            Optional<String> notOurs = ownMarks.whyNotStanding(job, before);
+            if (notOurs.isPresent()) {
+                return new NodeDecision(name, NodeDecision.REFUSED, diagnosis.evidence(), notOurs.get());
             }
             Optional<String> skipped = RebootRules.whySkipped(before.state());
             if (skipped.isPresent()) {
@@ -349,9 +398,39 @@ public final class AgentPolicy {
                 return new NodeDecision(name, NodeDecision.FAILED, diagnosis.evidence(),
                         "Slurm did not take the reboot (`" + write.command() + "`): " + answer.detail());
             }
+            // The request wrote Action:Reboot anew: still the agent's mark for this job.
+            ownMarks.restamp(name, NodeMark.Action.REBOOT);
+            String deferred = authority.othersOn(job, name).map(why -> "; deferred: Slurm reboots it once no job"
+                    + " runs there (it " + why + " now)").orElse("");
             return new NodeDecision(name, NodeDecision.REBOOTING, diagnosis.evidence(), "reboot requested"
-                    + afterReboot(before) + "; " + answer.detail() + " (`" + write.command() + "`)");
+                    + afterReboot(before) + deferred + "; " + answer.detail() + " (`" + write.command() + "`)");
         }));
+    }
+
+    /**
+     * The site's replace command (a reimage, an instance swap) for a node the agent marked
+     * {@code Action:Replace} for this job, only where no other job runs on the node: such a
+     * command ends every job there, and one user's request never ends another's job.
+     */
+    private NodeDecision replace(Job job, String name) {
+        if (replaceCommand.isEmpty()) {
+            return new NodeDecision(name, NodeDecision.REFUSED, null,
+                    "this agent has no replace command (start it with --replace-command)");
+        }
+        OwnMarks.NodeLookup lookup = ownMarks.lookUp(name);
+        if (lookup.refusal() != null) {
+            return lookup.refusal();
+        }
+        Optional<String> notOurs = ownMarks.whyNotStanding(job, lookup.node().get(), NodeMark.Action.REPLACE);
+        if (notOurs.isPresent()) {
+            return new NodeDecision(name, NodeDecision.REFUSED, lookup.slurmSays(), notOurs.get());
+        }
+        Optional<String> others = authority.othersOn(job, name);
+        if (others.isPresent()) {
+            return new NodeDecision(name, NodeDecision.REFUSED, lookup.slurmSays(), "not replaced now: replacing "
+                    + others.get() + "; ask again once they have ended, or an administrator replaces it");
+        }
+        return new NodeDecision(name, NodeDecision.REPLACING, lookup.slurmSays(), replaceCommand.get().start(name));
     }
 
     /**

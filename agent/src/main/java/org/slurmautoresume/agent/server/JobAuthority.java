@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.client.SlurmException;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
@@ -21,8 +22,9 @@ import org.slurmautoresume.slurm.model.Node;
  * the node must be
  * <ul>
  *   <li>in the job's NodeList now, or</li>
- *   <li>marked by this agent for this job ({@link MarkLedger}: the supervisor marks, then drops
- *       the node from the job), or</li>
+ *   <li>marked by this agent for this job, with that mark still standing ({@link MarkProvenance}:
+ *       the supervisor marks, then drops the node from the job; an administrator's change since
+ *       ends the claim), or</li>
  *   <li>recorded by an earlier {@code watch} of this job and now not responding: Slurm itself
  *       removes a dead node from a {@code --no-kill} job. A watched node that left the job while it
  *       still answers was shrunk away ({@code scontrol update job N NumNodes=...}) and is forgotten.</li>
@@ -32,12 +34,12 @@ final class JobAuthority {
 
     private final SlurmClient slurm;
     private final WatchedJobs watched;
-    private final MarkLedger ledger;
+    private final MarkProvenance provenance;
 
-    JobAuthority(SlurmClient slurm, WatchedJobs watched, MarkLedger ledger) {
+    JobAuthority(SlurmClient slurm, WatchedJobs watched, MarkProvenance provenance) {
         this.slurm = Objects.requireNonNull(slurm);
         this.watched = Objects.requireNonNull(watched);
-        this.ledger = Objects.requireNonNull(ledger);
+        this.provenance = Objects.requireNonNull(provenance);
     }
 
     /** The job as Slurm has it now, with the caller's right to it; or why not. */
@@ -85,7 +87,7 @@ final class JobAuthority {
      * empty when they may. Root may. An ordinary user may only for a node whose slurmd does not
      * answer the agent's probe (a requeued job otherwise waits on it until SlurmdTimeout) and on
      * which Slurm lists no active job but the caller's own {@code job}: so the worst a user who
-     * fakes a dead node can end is their own job. Fails closed when the jobs cannot be listed.
+     * fakes a dead node can end is their own job.
      */
     Optional<String> downRefusal(Caller caller, Job job, String node, boolean slurmdAnswers) {
         if (caller.isRoot()) {
@@ -96,19 +98,38 @@ final class JobAuthority {
             return Optional.of(refused + "the node's slurmd answers, so down would only end the jobs on it"
                     + " (root's and the site's tools' to decide); ask for state=fail");
         }
-        List<String> others;
+        return othersOn(job, node).map(why -> refused + "down " + why + "; only root and the site's own tools may");
+    }
+
+    /**
+     * Why acting on {@code node} would reach a job other than {@code job}: the other jobs Slurm
+     * lists there (by id alone, {@link SlurmClient#activeJobIdsOn}, so no job's fields, however a
+     * user filled them, decide for anyone else), or that they could not be listed; empty when the
+     * node holds no other job.
+     */
+    Optional<String> othersOn(Job job, String node) {
+        Set<String> ids;
         try {
-            others = slurm.jobs().stream()
-                    .filter(j -> !j.jobId().equals(job.jobId()) && j.state().isActive() && nodesOf(j).contains(node))
-                    .map(Job::jobId).toList();
+            ids = slurm.activeJobIdsOn(node);
         } catch (RuntimeException e) {
-            return Optional.of(refused + "the jobs on " + node + " could not be listed (" + e.getMessage() + ")");
+            return Optional.of("could reach other jobs: the jobs on " + node + " could not be listed ("
+                    + e.getMessage() + ")");
         }
-        if (!others.isEmpty()) {
-            return Optional.of(refused + "down would also end job(s) " + String.join(",", others) + " on " + node
-                    + "; only root and the site's own tools may");
+        String own = numericId(job.jobId());
+        List<String> others = ids.stream().filter(id -> !id.equals(own)).sorted().toList();
+        if (others.isEmpty()) {
+            return Optional.empty();
         }
-        return Optional.empty();
+        return Optional.of("would also end job(s) " + String.join(",", others) + " on " + node);
+    }
+
+    /** The id squeue's %A prints for the job: an array task's or a het job component's own number. */
+    private static String numericId(String jobId) {
+        int cut = 0;
+        while (cut < jobId.length() && Character.isDigit(jobId.charAt(cut))) {
+            cut++;
+        }
+        return jobId.substring(0, cut);
     }
 
     /** The owner as the ledger and the watch list key it: Slurm's numeric UserId, -1 when absent (root's request). */
@@ -126,7 +147,7 @@ final class JobAuthority {
         String key = WatchedJobs.key(job.jobId(), owner(job));
         List<String> outside = new ArrayList<>();
         for (String node : nodes) {
-            if (current.contains(node) || ledger.markedFor(node, job.jobId(), owner(job))) {
+            if (current.contains(node) || ownMarkStands(job, node)) {
                 continue;
             }
             if (watched.nodes(key).contains(node) && leftByFailing(node)) {
@@ -144,6 +165,15 @@ final class JobAuthority {
                 .filter(n -> !leftByFailing(n)).toList();
         if (!gone.isEmpty()) {
             watched.forget(key, gone);
+        }
+    }
+
+    /** The agent's own mark for this job still stands on the node, by Slurm's record now. */
+    private boolean ownMarkStands(Job job, String node) {
+        try {
+            return slurm.node(node).flatMap(n -> provenance.standing(job, n)).isPresent();
+        } catch (SlurmException e) {
+            return false;
         }
     }
 

@@ -32,15 +32,21 @@ final class OwnMarks {
     private final SlurmClient slurm;
     private final SlurmControl control;
     private final NodeProber prober;
-    private final String agentUser;
     private final MarkLedger ledger;
+    private final MarkProvenance provenance;
 
-    OwnMarks(SlurmClient slurm, SlurmControl control, NodeProber prober, String agentUser, MarkLedger ledger) {
+    OwnMarks(SlurmClient slurm, SlurmControl control, NodeProber prober, MarkLedger ledger,
+             MarkProvenance provenance) {
         this.slurm = Objects.requireNonNull(slurm);
         this.control = Objects.requireNonNull(control);
         this.prober = Objects.requireNonNull(prober);
-        this.agentUser = Objects.requireNonNull(agentUser);
         this.ledger = Objects.requireNonNull(ledger);
+        this.provenance = Objects.requireNonNull(provenance);
+    }
+
+    /** The agent's mark for this job that Slurm still shows on the node, if any. */
+    Optional<MarkLedger.Mark> standing(Job job, Node node) {
+        return provenance.standing(job, node);
     }
 
     /** Records, then makes, the mark; the record holds the reason time Slurm stamped on it. */
@@ -116,48 +122,37 @@ final class OwnMarks {
                 "returned to service (`" + write.command() + "`)");
     }
 
-    /** The site's replace command for a node the agent marked Action:Replace for this job. */
-    NodeDecision replace(Job job, String name, SiteReplaceCommand command) {
-        NodeLookup lookup = lookUp(name);
-        if (lookup.refusal() != null) {
-            return lookup.refusal();
-        }
-        Optional<String> notOurs = notMarkedForJob(job, lookup, NodeMark.Action.REPLACE);
-        if (notOurs.isPresent()) {
-            return new NodeDecision(name, NodeDecision.REFUSED, lookup.slurmSays(), notOurs.get());
-        }
-        return new NodeDecision(name, NodeDecision.REPLACING, lookup.slurmSays(), command.start(name));
+    /** Why the node's state is not the agent's standing mark for this job ({@link MarkProvenance}); empty when it is. */
+    Optional<String> whyNotStanding(Job job, Node node, NodeMark.Action only) {
+        return provenance.whyNotStanding(job, node, only);
+    }
+
+    Optional<String> whyNotStanding(Job job, Node node) {
+        return whyNotStanding(job, node, null);
+    }
+
+    private Optional<String> notMarkedForJob(Job job, NodeLookup lookup, NodeMark.Action only) {
+        return whyNotStanding(job, lookup.node().get(), only);
     }
 
     /**
-     * Why the node is not one the agent marked for this job and still carries that mark; empty when
-     * it is. {@code only}: the one action that counts, or null for either.
+     * After the agent's own write over its standing mark (a reboot request sets {@code Action:Reboot}
+     * anew): the ledger takes the new stamp, so the mark still stands as the agent's.
      */
-    private Optional<String> notMarkedForJob(Job job, NodeLookup lookup, NodeMark.Action only) {
-        String name = lookup.name();
-        Optional<MarkLedger.Mark> mark = ledger.markOf(name);
-        if (mark.isEmpty() || !mark.get().isFor(job.jobId(), JobAuthority.owner(job))) {
-            return Optional.of("the agent acts here only on nodes it marked for job " + job.jobId() + "; "
-                    + (mark.isEmpty() ? "it has no mark of its own on " + name
-                    : "its mark on " + name + " was for job " + mark.get().jobId()));
+    void restamp(String name, NodeMark.Action action) {
+        Optional<MarkLedger.Mark> entry = ledger.markOf(name);
+        Optional<String> stamped = lookUp(name).node().flatMap(Node::reason).flatMap(NodeReason::time)
+                .map(Object::toString);
+        if (entry.isEmpty()) {
+            return;
         }
-        Optional<NodeReason> reason = lookup.node().get().reason();
-        boolean agentsReason = reason.isPresent()
-                && (only == null ? reason.get().isAction(NodeMark.Action.REPLACE.word())
-                        || reason.get().isAction(NodeMark.Action.REBOOT.word())
-                        : reason.get().isAction(only.word()))
-                && reason.get().user().map(agentUser::equals).orElse(true);
-        if (!agentsReason) {
-            return Optional.of("the node no longer carries the agent's mark (reason " + (only == null
-                    ? "Action:Replace or Action:Reboot" : only.reason()) + " set by " + agentUser + ")");
+        MarkLedger.Mark mark = entry.get();
+        try {
+            ledger.record(new MarkLedger.Mark(name, mark.jobId(), mark.owner(), action.word(), mark.state(),
+                    mark.markedAt(), stamped.orElse(null)));
+        } catch (IOException e) {
+            LOG.warn("could not record the new stamp of the agent's mark of {}: {}", name, e.getMessage());
         }
-        String stamped = mark.get().reasonTime();
-        Optional<String> now = reason.get().time().map(Object::toString);
-        if (stamped != null && now.isPresent() && !now.get().equals(stamped)) {
-            return Optional.of("the node was marked again at " + now.get() + ", after the agent's mark of "
-                    + stamped + ": that mark is not the agent's");
-        }
-        return Optional.empty();
     }
 
     /** A node as Slurm reports it, with its state in words; or why it cannot be read. */

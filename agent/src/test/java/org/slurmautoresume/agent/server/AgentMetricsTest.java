@@ -40,7 +40,8 @@ class AgentMetricsTest {
 
     private final FakeSlurm slurm = new FakeSlurm()
             .job("6", "show-job-running-shrunk-nokill.txt", "node[1-3]")
-            .node("node2", "show-node-down-not-responding.txt");
+            // Silent, and not yet taken out by Slurm: the agent's own mark is what takes it out.
+            .node("node2", "show-node-mixed-not-responding.txt");
     private final AgentMetrics metrics = new AgentMetrics();
     private final AgentPolicy policy = new AgentPolicy(new org.slurmautoresume.slurm.client.SlurmClient(slurm.runner),
             slurm.runner, "scontrol", node -> java.util.Optional.empty(), "root", java.util.Optional.empty(), metrics);

@@ -157,7 +157,7 @@ class AgentPolicyTest {
     }
 
     @Test
-    void marksANodeThatLeftTheShrunkJobAfterWatch() {
+    void aNodeThatLeftTheShrunkJobAfterWatchIsTheJobsToAskAbout() {
         // Without a watch, node2 (no longer in NodeList=node[1,3]) is not the caller's.
         assertFalse(policy.handle(ARTEST, markReplace("6", "node2")).ok());
 
@@ -166,18 +166,18 @@ class AgentPolicyTest {
         assertTrue(watched.ok(), watched.message());
         assertEquals(List.of("node1", "node2", "node3"), watched.decisions().stream().map(NodeDecision::node).toList());
 
+        // Slurm set it DOWN itself ("Not responding"): out for the job, and Slurm's reason stays.
         slurm.job("6", "show-job-running-shrunk-nokill.txt", null);
         AgentResponse response = policy.handle(ARTEST, markReplace("6", "node2"));
         assertTrue(response.ok(), response.message());
         NodeDecision decision = response.decisions().get(0);
-        assertEquals(NodeDecision.MARKED, decision.decision());
+        assertEquals(NodeDecision.ALREADY_OUT, decision.decision());
         assertTrue(decision.evidence().contains("DOWN+NOT_RESPONDING"), decision.evidence());
-        assertEquals(List.of(List.of("scontrol", "update", "nodename=node2", "state=fail", "reason=Action:Replace")),
-                slurm.updates);
+        assertEquals(List.of(), slurm.updates);
     }
 
     @Test
-    void aDrainBySitesNhcIsTheNodesVerdictAndItsWordsStayInTheMark() {
+    void aDrainBySitesNhcIsTheNodesVerdictAndStaysNhcs() {
         // node1 answers and Slurm has it MIXED+DRAIN, as LBNL NHC (HealthCheckProgram) drains a node it finds bad.
         String nhc = "NHC: check_nv_healthmon: GPU 3 has fallen off the bus";
         slurm.nodeText("node1", org.slurmautoresume.slurm.parse.Records.nodeTextWithReason("show-node-mixed-drain.txt",
@@ -187,10 +187,14 @@ class AgentPolicyTest {
         assertTrue(diagnosed.decisions().get(0).evidence().startsWith("drained by the site's health check (NHC)"),
                 diagnosed.decisions().get(0).evidence());
 
+        // Out for the job's recovery, but NHC's: NHC returns it once its checks pass, so nothing is written.
         AgentResponse marked = policy.handle(ARTEST, markReplace("6", "node1"));
         assertTrue(marked.ok(), marked.message());
-        assertEquals(List.of(List.of("scontrol", "update", "nodename=node1", "state=fail",
-                "reason=Action:Replace (" + nhc + ")")), slurm.updates);
+        assertEquals(NodeDecision.ALREADY_OUT, marked.decisions().get(0).decision(), marked.toString());
+        assertEquals(List.of(), slurm.updates);
+        assertFalse(policy.handle(ARTEST, AgentRequest.resume("6", List.of("node1"))).ok());
+        assertFalse(policy.handle(ARTEST, AgentRequest.reboot("6", List.of("node1"))).ok());
+        assertEquals(List.of(), slurm.updates);
     }
 
     @Test
@@ -377,10 +381,10 @@ class AgentPolicyTest {
         // The agent marks node1 (silent); when it answers again, with the agent's reason, it is resumed.
         // node3 is idle with no reason at all and no mark of the agent's.
         silent = Set.of("node1");
+        slurm.afterUpdate("node1", "show-node-idle-fail.txt");
         assertTrue(policy.handle(ARTEST, markReplace("6", "node1")).ok());
         silent = Set.of();
         slurm.updates.clear();
-        slurm.node("node1", "show-node-idle-fail.txt");
         AgentResponse response = policy.handle(ARTEST, AgentRequest.resume("6", List.of("node1", "node3")));
         assertEquals(List.of(NodeDecision.RESUMED, NodeDecision.REFUSED),
                 response.decisions().stream().map(NodeDecision::decision).toList());
@@ -463,9 +467,18 @@ class AgentPolicyTest {
         }
     }
 
+    /** node3 of job 6 marked by the agent (silent, so unhealthy): what its supervisor does before a reboot. */
+    private void markedByTheAgent(String node) {
+        silent = Set.of(node);
+        slurm.afterUpdate(node, "show-node-idle-fail.txt");
+        assertEquals(NodeDecision.MARKED, policy.handle(ARTEST, AgentRequest.mark("6", List.of(node), Action.REBOOT,
+                MarkState.FAIL)).decisions().get(0).decision());
+        slurm.updates.clear();
+    }
+
     @Test
     void rebootAsksSlurmToRebootAnUnhealthyNodeAndReturnItToService() {
-        silent = Set.of("node3");
+        markedByTheAgent("node3");
         // What slurmctld shows right after taking the request: the reason replaced by the agent's.
         slurm.afterUpdateText("node3", Records.nodeTextWithReason("show-node-idle-drain-reboot-requested.txt", "node3",
                 "Action:Reboot [root@2026-11-22T04:14:46]"));
@@ -476,13 +489,20 @@ class AgentPolicyTest {
                 response.decisions().get(0).why());
         assertEquals(List.of(List.of("scontrol", "reboot", "ASAP", "nextstate=RESUME", "reason=Action:Reboot", "node3")),
                 slurm.updates);
+        // The reboot's own reason is still the agent's mark: the node is the job's to resume afterwards.
+        slurm.node("node3", "show-node-idle-fail.txt");
+        slurm.nodeText("node3", slurm.nodeText("node3").replace("Reason=Action:Replace [root@2026-11-22T04:14:02]",
+                "Reason=Action:Reboot [root@2026-11-22T04:14:46]"));
+        silent = Set.of();
+        assertEquals(NodeDecision.RESUMED, policy.handle(ARTEST, AgentRequest.resume("6", List.of("node3")))
+                .decisions().get(0).decision());
     }
 
     @Test
     void aRebootSlurmSkippedIsAFailureInTheAnswerAndTheAudit(@TempDir Path dir) throws IOException {
         // node3's slurmd is silent; by the time the request reaches slurmctld, power saving has
         // powered the node down, and Slurm skips it while answering success.
-        silent = Set.of("node3");
+        markedByTheAgent("node3");
         slurm.afterUpdate("node3", "show-node-idle-powered-down.txt");
         Path file = dir.resolve("audit.log");
         String answer;
@@ -515,8 +535,7 @@ class AgentPolicyTest {
     /** Slurm clears DRAIN after a reboot, not FAIL: the answer does not promise the node back in service. */
     @Test
     void aFailMarkedNodeIsSaidToComeBackFail() {
-        slurm.node("node3", "show-node-idle-fail.txt");
-        silent = Set.of("node3");
+        markedByTheAgent("node3");
         slurm.afterUpdateText("node3", Records.nodeTextWithReason("show-node-idle-drain-reboot-requested.txt", "node3",
                 "Action:Reboot [root@2026-11-22T04:14:46]").replace("State=IDLE+DRAIN+", "State=IDLE+DRAIN+FAIL+"));
         AgentResponse response = policy.handle(ARTEST, AgentRequest.reboot("6", List.of("node3")));
@@ -550,5 +569,107 @@ class AgentPolicyTest {
         assertEquals(NodeDecision.REFUSED, response.decisions().get(0).decision());
         assertTrue(response.decisions().get(0).why().contains("--replace-command"), response.decisions().get(0).why());
         assertEquals(List.of(), slurm.updates);
+    }
+
+    /** An administrator's FAIL ("bad DIMM") on a node of the user's job. */
+    private void failedByAnAdministrator(String node) {
+        slurm.nodeText(node, Records.nodeTextWithReason("show-node-idle-fail.txt", node,
+                "bad DIMM, do not use [root@2026-11-22T05:00:00]"));
+    }
+
+    @Test
+    void aMarkOverAnAdministratorsFailChangesNothingAndGivesTheJobNoClaim() {
+        failedByAnAdministrator("node1");
+        AgentResponse marked = policy.handle(ARTEST, markReplace("6", "node1"));
+        assertTrue(marked.ok(), marked.message());
+        NodeDecision decision = marked.decisions().get(0);
+        assertEquals(NodeDecision.ALREADY_OUT, decision.decision());
+        assertTrue(decision.why().contains("bad DIMM, do not use"), decision.why());
+        assertEquals(List.of(), slurm.updates, "the administrator's reason is not overwritten");
+
+        assertEquals(NodeDecision.REFUSED, policy.handle(ARTEST, AgentRequest.resume("6", List.of("node1")))
+                .decisions().get(0).decision());
+        assertEquals(NodeDecision.REFUSED, policy.handle(ARTEST, AgentRequest.reboot("6", List.of("node1")))
+                .decisions().get(0).decision());
+        silent = Set.of("node1");
+        assertEquals(NodeDecision.ALREADY_OUT, policy.handle(ARTEST, askDown("node1")).decisions().get(0).decision(),
+                "nor is it set down over the administrator's decision");
+        assertEquals(List.of(), slurm.updates);
+    }
+
+    @Test
+    void anAdministratorsChangeAfterTheMarkEndsTheJobsClaim() {
+        // The agent marks node1, the job lets it go, an administrator repairs it and fails it again.
+        silent = Set.of("node1");
+        slurm.afterUpdate("node1", "show-node-idle-fail.txt");
+        assertTrue(policy.handle(ARTEST, markReplace("6", "node1")).ok());
+        slurm.job("6", "show-job-running-shrunk-nokill.txt", "node3");
+        slurm.updates.clear();
+        silent = Set.of();
+        failedByAnAdministrator("node1");
+
+        AgentResponse resumed = policy.handle(ARTEST, AgentRequest.resume("6", List.of("node1")));
+        assertFalse(resumed.ok(), resumed.toString());
+        assertTrue(resumed.message().contains("not nodes of job 6: node1"), resumed.message());
+        // Returned to service in between is the same: the claim is gone, and stays gone.
+        slurm.node("node1", "show-node-idle.txt");
+        assertFalse(policy.handle(ARTEST, markReplace("6", "node1")).ok());
+        failedByAnAdministrator("node1");
+        slurm.nodeText("node1", slurm.nodeText("node1").replace("bad DIMM, do not use", "Action:Replace"));
+        assertFalse(policy.handle(ARTEST, AgentRequest.resume("6", List.of("node1"))).ok(),
+                "an Action:Replace written later by someone else is not the agent's mark");
+        assertEquals(List.of(), slurm.updates);
+    }
+
+    @Test
+    void theJobsOwnMarkGoesDownWithItsStampRenewed() {
+        silent = Set.of("node3");
+        slurm.afterUpdate("node3", "show-node-idle-fail.txt");
+        assertTrue(policy.handle(ARTEST, markReplace("6", "node3")).ok());
+        slurm.afterUpdateText("node3", slurm.nodeText("node3").replace("State=IDLE+FAIL", "State=DOWN+FAIL")
+                .replace("04:14:02]", "04:20:00]"));
+        AgentResponse down = policy.handle(ARTEST, askDown("node3"));
+        assertEquals(NodeDecision.MARKED, down.decisions().get(0).decision(), down.toString());
+        assertEquals(List.of("scontrol", "update", "nodename=node3", "state=down", "reason=Action:Replace"),
+                slurm.updates.get(1));
+        silent = Set.of();
+        assertEquals(NodeDecision.RESUMED, policy.handle(ARTEST, AgentRequest.resume("6", List.of("node3")))
+                .decisions().get(0).decision(), "the down mark is still the job's own");
+    }
+
+    private AgentPolicy withReplaceCommand() throws IOException {
+        return new AgentPolicy(new org.slurmautoresume.slurm.client.SlurmClient(slurm.runner), slurm.runner,
+                "scontrol", prober, "root", Optional.of(new SiteReplaceCommand(Path.of("/bin/true"),
+                java.time.Duration.ofSeconds(5), org.mockito.Mockito.mock(
+                        org.slurmautoresume.slurm.exec.CommandRunner.class))));
+    }
+
+    @Test
+    void replaceIsRefusedWhereAnotherJobRuns() throws IOException {
+        AgentPolicy replacing = withReplaceCommand();
+        silent = Set.of("node3");
+        slurm.afterUpdate("node3", "show-node-idle-fail.txt");
+        assertTrue(replacing.handle(ARTEST, markReplace("6", "node3")).ok());
+        slurm.job("7", "show-job-running.txt", "node3");
+
+        NodeDecision refused = replacing.handle(ARTEST, AgentRequest.replace("6", List.of("node3"))).decisions().get(0);
+        assertEquals(NodeDecision.REFUSED, refused.decision());
+        assertTrue(refused.why().contains("7"), refused.why());
+
+        slurm.job("7", "show-job-completed.txt", "node3");
+        assertEquals(NodeDecision.REPLACING, replacing.handle(ARTEST, AgentRequest.replace("6", List.of("node3")))
+                .decisions().get(0).decision(), "once the other job has ended");
+    }
+
+    /** A job record nobody can read (a user's line break in its name) decides nothing for another job. */
+    @Test
+    void anotherJobsSpoiledRecordDoesNotBlockDown() {
+        silent = Set.of("node3");
+        slurm.job("7", "show-job-running.txt", "node1");
+        slurm.jobText("7", slurm.jobText("7").replace(" JobName=", " JobName=x\nJobId=7 JobName="));
+        AgentResponse response = policy.handle(ARTEST, askDown("node3"));
+        assertTrue(response.ok(), response.toString());
+        assertEquals(List.of(List.of("scontrol", "update", "nodename=node3", "state=down", "reason=Action:Replace")),
+                slurm.updates);
     }
 }

@@ -44,6 +44,15 @@ final class FakeSlurm {
         return this;
     }
 
+    String jobText(String jobId) {
+        return jobs.get(jobId);
+    }
+
+    FakeSlurm jobText(String jobId, String text) {
+        jobs.put(jobId, text);
+        return this;
+    }
+
     /** {@code fixture}'s node record under the name {@code node}. */
     FakeSlurm node(String node, String fixture) {
         nodes.put(node, Fixtures.read(V22, fixture).replaceFirst("^NodeName=\\S+", "NodeName=" + node));
@@ -91,6 +100,9 @@ final class FakeSlurm {
             return node != null ? result(request, 0, node, "")
                     : result(request, 1, "Node " + argv.get(4) + " not found\n", "");
         }
+        if (argv.get(0).endsWith("squeue") && argv.contains("-w")) {
+            return result(request, 0, idsOn(argv.get(argv.indexOf("-w") + 1)), "");
+        }
         if (argv.size() > 2 && (argv.get(1).equals("update") || argv.get(1).equals("reboot"))) {
             updates.add(argv);
             List<String> changed = argv.get(1).equals("reboot") ? Hostlist.expand(argv.get(argv.size() - 1))
@@ -101,6 +113,21 @@ final class FakeSlurm {
             return result(request, 0, "", "");
         }
         throw new AssertionError("unexpected command " + argv);
+    }
+
+    /** What {@code squeue -h -a -w NODE -t <active states> -o %A} prints: one job id a line. */
+    private String idsOn(String node) {
+        StringBuilder out = new StringBuilder();
+        for (Map.Entry<String, String> job : jobs.entrySet()) {
+            java.util.regex.Matcher nodes = java.util.regex.Pattern.compile(" NodeList=(\\S+)").matcher(job.getValue());
+            java.util.regex.Matcher state = java.util.regex.Pattern.compile(" JobState=(\\S+)").matcher(job.getValue());
+            if (nodes.find() && state.find() && !nodes.group(1).equals("(null)")
+                    && Hostlist.expand(nodes.group(1)).contains(node)
+                    && org.slurmautoresume.slurm.model.JobState.parse(state.group(1)).isActive()) {
+                out.append(job.getKey()).append('\n');
+            }
+        }
+        return out.toString();
     }
 
     private static CommandResult result(CommandRequest request, int exit, String out, String err) {

@@ -47,6 +47,16 @@ public record NodeMark(String node, State state, String reason) {
             return "Action:" + word;
         }
 
+        /** The action whose {@link #word()} is {@code word}, ignoring case; empty for any other word. */
+        public static java.util.Optional<Action> named(String word) {
+            for (Action action : values()) {
+                if (action.word.equalsIgnoreCase(word)) {
+                    return java.util.Optional.of(action);
+                }
+            }
+            return java.util.Optional.empty();
+        }
+
         /** {@link #reason()}, then {@code detail} (a person's why) when there is one. */
         public String reason(String detail) {
             return detail == null || detail.isBlank() ? reason() : reason() + " " + detail.strip();

@@ -215,10 +215,8 @@ public final class SlurmClient {
      * be run or prints anything but ids.
      */
     public Optional<java.util.Set<String>> listedJobIds() {
-        int slash = scontrol.lastIndexOf('/');
-        String squeue = (slash < 0 ? "" : scontrol.substring(0, slash + 1)) + "squeue";
         try {
-            CommandResult result = run(squeue, List.of("-h", "-a", "-t", "all", "-o", "%A"));
+            CommandResult result = run(beside("squeue"), List.of("-h", "-a", "-t", "all", "-o", "%A"));
             if (!result.succeeded()) {
                 return Optional.empty();
             }
@@ -228,6 +226,42 @@ public final class SlurmClient {
         } catch (RuntimeException e) {
             return Optional.empty();
         }
+    }
+
+    /** The job states in which a job holds its nodes: {@link org.slurmautoresume.slurm.model.JobState#isActive}'s. */
+    private static final String ACTIVE_STATES = "RUNNING,SUSPENDED,COMPLETING,CONFIGURING,RESIZING,SIGNALING,"
+            + "STAGE_OUT,STOPPED";
+
+    /**
+     * The ids of the jobs that hold {@code node} now ({@code squeue -h -a -w NODE -t <active> -o %A}):
+     * ids alone, so nothing a user put into a job (a name with a line break, a comment) can add,
+     * hide or spoil an entry, and no record of another job is read to answer. Throws when squeue
+     * cannot say (not run, failed, or printed anything but ids): the caller decides how to fail.
+     */
+    public java.util.Set<String> activeJobIdsOn(String node) {
+        requireValidHostlist(node);
+        if (Hostlist.count(node) != 1) {
+            throw new IllegalArgumentException("one node name expected, not \"" + node + "\"");
+        }
+        CommandResult result = run(beside("squeue"), List.of("-h", "-a", "-w", node, "-t", ACTIVE_STATES, "-o", "%A"));
+        if (!result.succeeded()) {
+            throw ScontrolAnswers.failure(result, "list the jobs on " + node);
+        }
+        List<String> ids = result.stdout().lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+        if (!ids.stream().allMatch(id -> id.matches("[0-9]{1,10}"))) {
+            String first = ids.stream().filter(id -> !id.matches("[0-9]{1,10}")).findFirst().orElse("");
+            throw new SlurmException(SlurmException.Kind.BAD_OUTPUT, "squeue listed the jobs on " + node
+                    + " with a line that is not a job id: \"" + first.codePoints().limit(60)
+                            .map(c -> c < 0x20 || c == 0x7f ? '?' : c)
+                            .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append) + "\"");
+        }
+        return java.util.Set.copyOf(ids);
+    }
+
+    /** A Slurm client program in scontrol's directory (or on PATH when scontrol is named bare). */
+    private String beside(String program) {
+        int slash = scontrol.lastIndexOf('/');
+        return (slash < 0 ? "" : scontrol.substring(0, slash + 1)) + program;
     }
 
     /** Whether queries read scontrol's text (no {@code --json}): its listing needs {@link #listedJobIds()}. */

@@ -56,7 +56,10 @@ public final class NodeFaultRecovery {
         this.say = Objects.requireNonNull(say);
     }
 
-    /** Asks the agent to confirm and mark suspect nodes; returns those it marked. */
+    /**
+     * Asks the agent to confirm and mark suspect nodes; returns those now out of service: marked by
+     * the agent, or found already taken out by someone else (who keeps the node).
+     */
     public List<String> confirmAndMark(String jobId, List<String> suspects) {
         return confirmAndMark(jobId, suspects, AgentRequest.MarkState.FAIL);
     }
@@ -87,6 +90,11 @@ public final class NodeFaultRecovery {
                 marked.add(decision.node());
                 say.accept("response: " + decision.node() + " is unhealthy (" + decision.evidence()
                         + "); marked " + state.word() + " with reason " + action.reason());
+            } else if (decision.outOfService()) {
+                // Someone else's decision took it out: out for this step too, but not the job's mark.
+                marked.add(decision.node());
+                say.accept("response: " + decision.node() + " is unhealthy (" + decision.evidence() + "); "
+                        + decision.why());
             } else {
                 say.accept("response: " + decision.node() + " " + decision.decision() + " (" + decision.why() + ")");
             }
@@ -97,7 +105,7 @@ public final class NodeFaultRecovery {
 
     /** Nothing was marked, and the agent said why: slurmctld did not answer it. */
     private static boolean slurmctldWasAway(AgentResponse response) {
-        boolean marked = response.decisions().stream().anyMatch(d -> d.decision().equals(NodeDecision.MARKED));
+        boolean marked = response.decisions().stream().anyMatch(NodeDecision::outOfService);
         return !marked && response.decisions().stream().anyMatch(d -> RetryPolicy.mentionsUnreachableController(
                 String.valueOf(d.why()) + " " + d.evidence()));
     }
