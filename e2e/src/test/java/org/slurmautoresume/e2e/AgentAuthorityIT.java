@@ -13,14 +13,13 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.slurmautoresume.agent.protocol.AgentJson;
 import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobState;
 
 /**
- * What an ordinary user can NOT get the root agent to do (issue 17, items 2 and 3), on the real
+ * What an ordinary user can NOT get the root agent to do, on the real
  * cluster: resume an administrator's drain, set a node down, or act on a node they shrank out of
  * their job; and what they still can: mark and resume a faulty node of their own job. Each case
  * asserts Slurm's own state and the agent's structured answer. The site's health check (a flag
@@ -53,23 +52,16 @@ class AgentAuthorityIT {
         }
     }
 
-    /** One request as the test user; the agent's answer as JSON. */
     private static JsonNode call(String json) {
-        CommandResult result = cluster.runAsTestUser(List.of(cluster.launcher().toString(), "agent-call", "--socket",
-                agent.socket().toString(), json));
-        String line = result.stdout().strip();
-        assertFalse(line.isEmpty(), "no answer: " + result.stderr());
-        JsonNode answer = AgentJson.readTree(line.lines().reduce((a, b) -> b).orElseThrow());
-        assertEquals(answer.get("ok").asBoolean() ? 0 : 1, result.exitCode(), line + result.stderr());
-        return answer;
+        return agent.callAsTestUser(cluster, json);
     }
 
     private static String request(String op, String jobId, String node, String extra) {
-        return "{\"op\":\"" + op + "\",\"jobId\":\"" + jobId + "\",\"nodes\":[\"" + node + "\"]" + extra + "}";
+        return LocalAgent.request(op, jobId, node, extra);
     }
 
     private static String mark(String jobId, String node, String state) {
-        return request("mark", jobId, node, ",\"action\":\"Replace\",\"state\":\"" + state + "\"");
+        return LocalAgent.mark(jobId, node, state);
     }
 
     private static void assertRefused(JsonNode answer, String node, String why) {

@@ -1,5 +1,7 @@
 package org.slurmautoresume.e2e;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import org.slurmautoresume.agent.protocol.AgentJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -105,6 +107,30 @@ final class LocalAgent {
 
     Path auditLog() {
         return dir.resolve("audit.log");
+    }
+
+    /**
+     * One request to the agent as the ordinary test user ({@code autoresume agent-call}); its
+     * answer as JSON, whose {@code ok} must agree with the call's exit status.
+     */
+    JsonNode callAsTestUser(LocalCluster cluster, String request) {
+        CommandResult result = cluster.runAsTestUser(List.of(cluster.launcher().toString(), "agent-call", "--socket",
+                socket().toString(), request));
+        String line = result.stdout().strip();
+        assertFalse(line.isEmpty(), "no answer: " + result.stderr());
+        JsonNode answer = AgentJson.readTree(line.lines().reduce((a, b) -> b).orElseThrow());
+        assertEquals(answer.get("ok").asBoolean() ? 0 : 1, result.exitCode(), line + result.stderr());
+        return answer;
+    }
+
+    /** A request's JSON: {@code op} for {@code jobId} on {@code node}, with {@code extra} fields (",..." or ""). */
+    static String request(String op, String jobId, String node, String extra) {
+        return "{\"op\":\"" + op + "\",\"jobId\":\"" + jobId + "\",\"nodes\":[\"" + node + "\"]" + extra + "}";
+    }
+
+    /** A {@code mark} of {@code node} with Action:Replace, {@code state} fail or down. */
+    static String mark(String jobId, String node, String state) {
+        return request("mark", jobId, node, ",\"action\":\"Replace\",\"state\":\"" + state + "\"");
     }
 
     /** What the agent wrote to its standard output and error (its human log, INFO and up). */
