@@ -30,9 +30,10 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = {"Find nodes and jobs stuck after failures and repair them, within safety caps: one pass,"
                 + " for cron or a systemd timer.",
-            "Repairs: FAIL/Action:Replace too long (escalate to down), down* too long (mark Action:Replace),"
+            "Repairs: FAIL/Action:Replace too long (escalate to down once no job is on it), down* too long"
+                + " (mark Action:Replace),"
                 + " a node back under its hostname or unexpectedly rebooted (health check, then resume),"
-                + " COMPLETING too long (down), a pending expansion donor whose job has ended (scancel);"
+                + " COMPLETING too long (drain while other jobs run there, down once none does), a pending expansion donor whose job has ended (scancel);"
                 + " reports drained nodes with no reason, emptied donor records slurmctld still keeps and"
                 + " running jobs named like donors (never acted on by name)."},
         footer = {"", "Exit status: 0 nothing to do, 10 acted (or would, with --dry-run), 11 actions held back by"

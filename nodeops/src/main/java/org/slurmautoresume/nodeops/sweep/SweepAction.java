@@ -17,9 +17,11 @@ public record SweepAction(Kind kind, String target, List<String> partitions, Str
         CANCEL_ORPHAN_DONOR("cancel-orphan-donor"),
         /** {@code state=fail reason=Action:Replace} for a node down and silent too long. */
         MARK_REPLACE("mark-replace"),
-        /** {@code state=down} for a node stuck COMPLETING. */
+        /** {@code state=drain} for a node stuck COMPLETING where other jobs still run. */
+        DRAIN_STUCK_COMPLETING("drain-stuck-completing"),
+        /** {@code state=down} for a node stuck COMPLETING where nothing else runs. */
         DOWN_STUCK_COMPLETING("down-stuck-completing"),
-        /** {@code state=down} for a node FAIL/Action:Replace too long: kills its jobs. */
+        /** {@code state=down} for a node FAIL/Action:Replace too long, with no job left on it. */
         ESCALATE_TO_DOWN("escalate-to-down");
 
         private final String word;

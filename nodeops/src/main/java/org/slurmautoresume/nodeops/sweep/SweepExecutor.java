@@ -51,6 +51,8 @@ public final class SweepExecutor {
         return switch (action.kind()) {
             case CANCEL_ORPHAN_DONOR -> done(action, updater.cancelJob(JobId.parse(target)));
             case MARK_REPLACE -> done(action, updater.mark(new NodeMark(target, NodeMark.State.FAIL, action.reason())));
+            case DRAIN_STUCK_COMPLETING ->
+                    done(action, updater.mark(new NodeMark(target, NodeMark.State.DRAIN, action.reason())));
             case DOWN_STUCK_COMPLETING, ESCALATE_TO_DOWN ->
                     done(action, updater.mark(new NodeMark(target, NodeMark.State.DOWN, action.reason())));
             case RESUME_IF_HEALTHY -> resumeIfHealthy(action, node);

@@ -30,6 +30,15 @@ public final class SweepPlanner {
     public static final String NHC_DRAINED = "nhc-drained";
 
     /**
+     * A finding's kind: a node FAIL with Action:Replace past the limit, not set DOWN because jobs
+     * are still on it. FAIL already keeps new jobs away; DOWN would kill those that run.
+     */
+    public static final String ESCALATION_WAITS_FOR_JOBS = "escalation-waits-for-jobs";
+
+    /** A finding's kind: see {@link StuckCompleting}. */
+    public static final String STUCK_COMPLETING_WAITS_FOR_JOBS = StuckCompleting.WAITS_FOR_JOBS;
+
+    /**
      * slurmctld's reason for a node that registered with a boot time it did not ask for. Matched
      * as the first reason: a later one (Not responding, say) is appended after it with " : ".
      */
@@ -54,6 +63,7 @@ public final class SweepPlanner {
         List<SweepAction> actions = new ArrayList<>();
         List<SweepPlan.Finding> findings = new ArrayList<>();
         List<Node> completing = new ArrayList<>();
+        NodeOccupants occupants = new NodeOccupants(jobs);
         for (Node node : nodes) {
             if (excluded.contains(node.name())) {
                 continue;
@@ -61,7 +71,7 @@ public final class SweepPlanner {
             if (node.state().has("COMPLETING")) {
                 completing.add(node);
             }
-            nodeRule(node, now).ifPresent(actions::add);
+            nodeRule(node, occupants, now, findings).ifPresent(actions::add);
             if (node.state().isDrain() && node.reason().isEmpty()) {
                 findings.add(new SweepPlan.Finding("drained-without-reason", node.name(), "the node is "
                         + node.state().display() + " with no reason: nobody recorded why it was taken out"));
@@ -77,9 +87,7 @@ public final class SweepPlanner {
                 findings.add(new SweepPlan.Finding("not-responding", node.name(), silentWhy(node, now)));
             }
         }
-        if (!completing.isEmpty()) {
-            actions.addAll(stuckCompleting(completing, jobs, now));
-        }
+        actions.addAll(new StuckCompleting(policy.completingAfter()).plan(completing, occupants, now, findings));
         List<SweepPlan.LeftoverJob> leftovers = new ArrayList<>(ExpansionLeftovers.emptiedDonors(jobs, now));
         actions.addAll(orphanDonors(jobs, someUnreadable, now, leftovers));
         SweepPlan capped = SweepCaps.apply(actions, nodes, policy);
@@ -92,7 +100,8 @@ public final class SweepPlanner {
      * or DOWN "reboot timed out" after ResumeTimeout), a resume would call the reboot off or make
      * Slurm stop waiting for it, and a mark would race it.
      */
-    private Optional<SweepAction> nodeRule(Node node, LocalDateTime now) {
+    private Optional<SweepAction> nodeRule(Node node, NodeOccupants occupants, LocalDateTime now,
+                                           List<SweepPlan.Finding> findings) {
         if (RebootRules.pending(node.state())) {
             return Optional.empty();
         }
@@ -115,11 +124,17 @@ public final class SweepPlanner {
                 && !policy.escalateFailAfter().isZero()) {
             Optional<Duration> age = ageOfReason(node, now);
             if (age.isPresent() && age.get().compareTo(policy.escalateFailAfter()) > 0) {
+                String seen = node.state().display() + " with " + reason.get().text() + " for "
+                        + Ages.describe(age.get()) + " (limit " + Ages.describe(policy.escalateFailAfter()) + ")";
+                // DOWN kills every job on the node, and any user can ask for the mark: never while a job is there.
+                Optional<String> jobs = occupants.otherWork(node, NodeOccupants.ANY_JOB_FLAGS, job -> false);
+                if (jobs.isPresent()) {
+                    findings.add(new SweepPlan.Finding(ESCALATION_WAITS_FOR_JOBS, node.name(), seen + "; "
+                            + jobs.get() + ": not set DOWN, which would kill them; FAIL already keeps new jobs away"));
+                    return Optional.empty();
+                }
                 return Optional.of(action(SweepAction.Kind.ESCALATE_TO_DOWN, node, reason.get().text(),
-                        node.state().display() + " with " + reason.get().text() + " for " + Ages.describe(age.get())
-                                + " (limit " + Ages.describe(policy.escalateFailAfter()) + ")"
-                                + (node.state().has("ALLOCATED") || node.state().has("MIXED")
-                                        ? ": setting it DOWN kills the jobs still on it" : "")));
+                        seen + "; no job is left on it"));
             }
         }
         if (policy.markNotResponding() && isSilentTooLong(node, now)) {
@@ -141,38 +156,6 @@ public final class SweepPlanner {
     private String silentWhy(Node node, LocalDateTime now) {
         return node.state().display() + " (reason \"" + node.reason().get().text() + "\") for "
                 + Ages.describe(ageOfReason(node, now).get()) + " (limit " + Ages.describe(policy.notRespondingAfter()) + ")";
-    }
-
-    private List<SweepAction> stuckCompleting(List<Node> completing, List<Job> jobs, LocalDateTime now) {
-        Set<String> names = new HashSet<>();
-        completing.forEach(n -> names.add(n.name()));
-        Map<String, Job> oldestJobOnNode = new HashMap<>();
-        for (Job job : jobs) {
-            if (job.state() != JobState.COMPLETING || job.endTime().isEmpty() || job.nodeList().isBlank()) {
-                continue;
-            }
-            for (String host : Hostlist.expand(job.nodeList())) {
-                if (names.contains(host)) {
-                    oldestJobOnNode.merge(host, job, (a, b) -> a.endTime().get().isBefore(b.endTime().get()) ? a : b);
-                }
-            }
-        }
-        List<SweepAction> actions = new ArrayList<>();
-        for (Node node : completing) {
-            Job job = oldestJobOnNode.get(node.name());
-            if (job == null) {
-                continue;
-            }
-            Duration age = Duration.between(job.endTime().get(), now);
-            if (age.compareTo(policy.completingAfter()) > 0) {
-                actions.add(action(SweepAction.Kind.DOWN_STUCK_COMPLETING, node,
-                        "Action:Reboot stuck COMPLETING job " + job.jobId(),
-                        node.state().display() + ": job " + job.jobId() + " ended " + job.endTime().get() + " and is still"
-                                + " COMPLETING after " + Ages.describe(age) + " (limit "
-                                + Ages.describe(policy.completingAfter()) + ")"));
-            }
-        }
-        return actions;
     }
 
     /**

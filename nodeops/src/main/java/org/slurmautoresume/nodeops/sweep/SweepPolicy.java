@@ -7,11 +7,12 @@ import java.util.List;
  * What the sweep repairs, after how long, and how much it may change in one pass. Read from a
  * policy file by {@link SweepPolicyLoader}; {@link #DEFAULTS} when there is none.
  *
- * @param escalateFailAfter   a node FAIL with Action:Replace for longer is set DOWN (its jobs are
- *                            killed: the vendor's last resort); zero: never escalate
+ * @param escalateFailAfter   a node FAIL with Action:Replace for longer is set DOWN (the vendor's
+ *                            last resort) once no job is on it; zero: never escalate
  * @param notRespondingAfter  a node DOWN and not responding for longer is handled as {@code notRespondingAction}
  * @param markNotResponding   true: mark such a node fail/Action:Replace; false: report it only
- * @param completingAfter     a node COMPLETING a job that ended longer ago is set DOWN (Action:Reboot)
+ * @param completingAfter     a node COMPLETING a job that ended longer ago is drained while other
+ *                            jobs run there, and set DOWN (Action:Reboot) once none does
  * @param donorMaxAge         a job named like an expansion donor older than this is reported
  * @param resumeReturned      resume a marked node back under its hostname once its health check passes
  * @param resumeUnexpectedReboot resume a node DOWN for "Node unexpectedly rebooted" once its check passes

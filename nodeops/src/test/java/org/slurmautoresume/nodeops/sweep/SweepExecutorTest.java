@@ -41,20 +41,23 @@ class SweepExecutorTest {
     @Test
     void eachActionIsOneSlurmCommand() {
         List<Node> nodes = List.of(node("show-node-mixed-fail.txt", "node3"), node("show-node-down-not-responding.txt", "node2"),
-                node("show-node-idle-completing.txt", "node4"));
+                node("show-node-idle-completing.txt", "node4"), node("show-node-mixed-completing.txt", "node1"));
         SweepReport report = executor(true).execute(plan(
                 action(SweepAction.Kind.CANCEL_ORPHAN_DONOR, "22", ""),
                 action(SweepAction.Kind.MARK_REPLACE, "node2", "Action:Replace"),
+                action(SweepAction.Kind.DRAIN_STUCK_COMPLETING, "node1", "stuck COMPLETING job 12: drained while other jobs run"),
                 action(SweepAction.Kind.DOWN_STUCK_COMPLETING, "node4", "Action:Reboot stuck COMPLETING job 11"),
                 action(SweepAction.Kind.ESCALATE_TO_DOWN, "node3", "Action:Replace")), nodes, 5, NOW, false);
         assertEquals(List.of(
                 List.of("scancel", "22"),
                 List.of("scontrol", "update", "nodename=node2", "state=fail", "reason=Action:Replace"),
+                List.of("scontrol", "update", "nodename=node1", "state=drain",
+                        "reason=stuck COMPLETING job 12: drained while other jobs run"),
                 List.of("scontrol", "update", "nodename=node4", "state=down", "reason=Action:Reboot stuck COMPLETING job 11"),
                 List.of("scontrol", "update", "nodename=node3", "state=down", "reason=Action:Replace")), slurm.changes);
         assertEquals("acted", report.status());
         assertTrue(report.actions().stream().allMatch(o -> o.result().equals("done")), report.toString());
-        assertEquals(3, report.nodesSeen());
+        assertEquals(4, report.nodesSeen());
         assertEquals(5, report.jobsSeen());
     }
 
