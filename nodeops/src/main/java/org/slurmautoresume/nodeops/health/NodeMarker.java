@@ -63,8 +63,11 @@ public final class NodeMarker {
         this.self = Objects.requireNonNull(self);
     }
 
-    /** The mark {@code report} calls for on a node in service, or empty when it passed. */
-    public static Optional<NodeMark> markFor(String node, HealthReport report) {
+    /**
+     * The mark {@code report} calls for on a node in service, or empty when it passed. Not public:
+     * a disk-full drain goes only where {@link #plan} found the node in service.
+     */
+    static Optional<NodeMark> markFor(String node, HealthReport report) {
         requireNode(node);
         if (!report.failed()) {
             return Optional.empty();
