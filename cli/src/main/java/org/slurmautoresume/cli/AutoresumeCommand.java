@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
             AgentCommand.class, AgentCallCommand.class, NodeCommand.class, SweepCommand.class, HealthCommand.class,
             ConfigCommand.class, LifecycleCommand.class, HistoryCommand.class, PluginCommand.class},
         footer = {"", "Exit status: 0 ok, 2 usage, 3 not found, 4 Slurm command failed,"
-                + " 5 Slurm unavailable, 6 timeout, 7 a health check failed, 70 internal error, 77 not privileged,"
+                + " 5 Slurm unavailable, 6 timeout, 7-9 a health check failed, 70 internal error, 77 not privileged,"
                 + " 78 invalid configuration; sweep: 10 acted, 11 held back by caps, 12 lock busy, 13 an action failed;"
                 + " plugin: 1 auto_resume.so will not load."})
 public final class AutoresumeCommand implements Runnable {

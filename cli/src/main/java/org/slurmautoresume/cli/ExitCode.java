@@ -17,7 +17,7 @@ public enum ExitCode {
     TIMEOUT(6),
     /**
      * {@code autoresume health}: at least one check FAILED (skipped checks never cause this) and
-     * a reboot would not be enough: the node needs replacing, or a person (a full disk).
+     * a reboot would not be enough: the node needs replacing, or a person.
      */
     UNHEALTHY(7),
     /**
@@ -25,6 +25,12 @@ public enum ExitCode {
      * fix the node. The sweep's {@code healthCommand} reads this exit as "reboot".
      */
     UNHEALTHY_REBOOT(8),
+    /**
+     * {@code autoresume health}: every failure is a filesystem short of space or inodes. The node
+     * is sound: it needs space freed, not a reboot or a replacement ({@code --mark} drains it and
+     * lifts that drain itself once space is back).
+     */
+    UNHEALTHY_FREE_SPACE(9),
     /** The sweep changed something (or, with --dry-run, would). */
     SWEEP_ACTED(10),
     /** The sweep held actions back because of its safety caps: look at the report. */

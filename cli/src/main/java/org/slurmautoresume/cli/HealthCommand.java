@@ -11,8 +11,8 @@ import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
 import org.slurmautoresume.slurm.exec.CommandException;
 import org.slurmautoresume.nodeops.health.CheckResult;
+import org.slurmautoresume.nodeops.health.DiskDrain;
 import org.slurmautoresume.nodeops.health.GresGpus;
-import org.slurmautoresume.nodeops.health.HealthAction;
 import org.slurmautoresume.nodeops.health.HealthChecks;
 import org.slurmautoresume.nodeops.health.HealthContext;
 import org.slurmautoresume.nodeops.health.HealthReport;
@@ -34,16 +34,22 @@ import picocli.CommandLine.Spec;
         description = {"Check this node's hardware: GPUs (nvidia-smi, Xid errors), DCGM, Neuron devices, EFA,"
                 + " CPU (stress-ng) and disks.",
             "Each check PASSED, FAILED or SKIPPED (its tool or device is not here); a failure asks for an action:"
-                + " REBOOT (a reset clears it) or REPLACE (the hardware is bad).",
+                + " REBOOT (a reset clears it), REPLACE (the hardware is bad), FREE_SPACE (a filesystem is short of"
+                + " space or inodes) or NONE (a person must look).",
             "With --mark, as Slurm's HealthCheckProgram, a failing node is set"
-                + " state=fail reason=Action:Replace|Action:Reboot.",
+                + " state=fail reason=Action:Replace|Action:Reboot, or drained. A full filesystem drains a node in"
+                + " service with reason \"" + DiskDrain.PREFIX + "MOUNT N%% used\" (running jobs finish, none"
+                + " start); the next --mark run that finds every filesystem it names fine resumes the node, but"
+                + " only while that drain is still the check's own: same reason, set by this user, the node drained"
+                + " and nothing more. An administrator's or NHC's drain is never overwritten and never lifted.",
             "It also says whether the auto_resume.so this node's plugstack lists loads into the Slurm here: after a"
                 + " Slurm upgrade a plugin built for the old release is skipped and --auto-resume=1 is refused, so it"
                 + " names what to rebuild (software: never a failure, never marked)."},
         footer = {"", "Exit status: 0 every check passed or was skipped; 7 a check failed and the node needs"
                 + " replacing (or a person); 8 checks failed and a reboot should fix them all (the sweep's"
-                + " healthCommand reads 8 as reboot); 2 usage; 4 marking the node failed; 5 scontrol not found"
-                + " for --mark."})
+                + " healthCommand reads 8 as reboot); 9 only filesystems short of space or inodes: space must be"
+                + " freed, nothing else; 2 usage; 4 marking, reading or resuming the node failed; 5 scontrol not"
+                + " found for --mark."})
 final class HealthCommand implements Callable<Integer> {
 
     private static final Duration SCONTROL_TIMEOUT = Duration.ofSeconds(30);
@@ -68,7 +74,8 @@ final class HealthCommand implements Callable<Integer> {
     private Integer expectedGpus;
 
     @Option(names = "--mark", description = "On failure, mark this node in Slurm: state=fail with"
-            + " reason=Action:Replace or Action:Reboot (the worst action), or drain when the failure needs a person.")
+            + " reason=Action:Replace or Action:Reboot (the worst action), or drain when the failure needs a person"
+            + " or a filesystem is full. When the disk check passes, lift this check's own disk-full drain.")
     private boolean mark;
 
     @Option(names = "--dry-run", description = "With --mark: print the scontrol command instead of running it.")
@@ -79,11 +86,13 @@ final class HealthCommand implements Callable<Integer> {
     private String node;
 
     @Option(names = "--mount", paramLabel = "PATH",
-            description = "A mount point that must be present, read-write and writable; repeatable. Default: /.")
+            description = "A mount point that must be present, read-write, writable and not full; repeatable."
+                + " Default: /.")
     private List<Path> mounts = new ArrayList<>();
 
     @Option(names = "--min-free-percent", paramLabel = "P", defaultValue = "5",
-            description = "Fail the disk check below this share of free space (default: ${DEFAULT-VALUE}).")
+            description = "Fail the disk check below this share of free space, or of free inodes, on any mount point"
+                + " (default: ${DEFAULT-VALUE}; 0: never).")
     private int minFreePercent;
 
     @Option(names = "--cpu-seconds", paramLabel = "S", defaultValue = "10",
@@ -131,24 +140,27 @@ final class HealthCommand implements Callable<Integer> {
                 kernelLog.equals("-") ? Optional.empty() : Optional.of(Path.of(kernelLog)));
         HealthReport report = checks.isEmpty() ? registry.run(healthContext) : registry.run(healthContext, checks);
 
-        String markCommand = null;
+        Marked marked = null;
         CliException markFailure = null;
-        if (mark && report.failed()) {
+        if (mark) {
             try {
-                markCommand = mark(tools, nodeName, report);
+                marked = mark(tools, nodeName, report, settings);
             } catch (CliException e) {
                 markFailure = e;
             }
         }
-        render(nodeName.orElse(null), report, markCommand, PluginCommand.beside(context, tools));
+        render(nodeName.orElse(null), report, marked, PluginCommand.beside(context, tools));
         if (markFailure != null) {
             throw markFailure;
         }
         if (!report.failed()) {
             return ExitCode.OK.code();
         }
-        return report.worstAction() == HealthAction.REBOOT ? ExitCode.UNHEALTHY_REBOOT.code()
-                : ExitCode.UNHEALTHY.code();
+        return switch (report.worstAction()) {
+            case REBOOT -> ExitCode.UNHEALTHY_REBOOT.code();
+            case FREE_SPACE -> ExitCode.UNHEALTHY_FREE_SPACE.code();
+            case NONE, REPLACE -> ExitCode.UNHEALTHY.code();
+        };
     }
 
     private HealthSettings settings() {
@@ -186,27 +198,61 @@ final class HealthCommand implements Callable<Integer> {
         }
     }
 
-    private String mark(ToolLocator tools, Optional<String> nodeName, HealthReport report) {
+    /** What --mark planned for the node and the command it ran (or would run, with --dry-run), when one. */
+    record Marked(NodeMarker.Update update, String command) {
+    }
+
+    /**
+     * Marks a failing node, or lifts the disk check's own drain after a passing run. A passing run
+     * never fails for want of a node name, scontrol or the node's state: it only had something to
+     * lift, and the node is healthy.
+     */
+    private Marked mark(ToolLocator tools, Optional<String> nodeName, HealthReport report, HealthSettings settings) {
+        boolean lifting = !report.failed();
+        if (lifting && !NodeMarker.readsNode(report)) {
+            return null;
+        }
+        if (nodeName.isEmpty() && lifting) {
+            return null;
+        }
         String name = nodeName.orElseThrow(() -> new CliException(ExitCode.USAGE,
                 "--mark needs this node's name: set --node, or run under slurmd (SLURMD_NODENAME)"));
-        Path scontrol = tools.find("scontrol").orElseThrow(() -> new CliException(ExitCode.SLURM_UNAVAILABLE,
-                "--mark needs scontrol, which is not on PATH"));
+        Optional<Path> scontrol = tools.find("scontrol");
+        if (scontrol.isEmpty() && lifting) {
+            return null;
+        }
+        NodeMarker marker = new NodeMarker(context.runner(), scontrol.orElseThrow(() -> new CliException(
+                ExitCode.SLURM_UNAVAILABLE, "--mark needs scontrol, which is not on PATH")), context.caller().name());
+        NodeMarker.Update update;
         try {
-            if (dryRun) {
-                return NodeMarker.command(scontrol, name, report).map(argv -> String.join(" ", argv)).orElse(null);
-            }
-            return new NodeMarker(context.runner(), scontrol).mark(name, report).orElse(null);
+            update = marker.plan(name, report, settings.mounts());
         } catch (IllegalArgumentException e) {
             throw new CliException(ExitCode.USAGE, e.getMessage(), e);
+        } catch (SlurmException e) {
+            if (lifting) {
+                LoggerFactory.getLogger(HealthCommand.class).warn("node {} not read, so no drain of the disk check"
+                        + " was looked for: {}", name, e.getMessage());
+                return null;
+            }
+            throw new CliException(ExitCode.SLURM_FAILED, "could not read node " + name + " before marking it: "
+                    + e.getMessage(), e);
+        }
+        if (dryRun) {
+            List<String> argv = marker.argv(update);
+            return new Marked(update, argv.isEmpty() ? null : String.join(" ", argv));
+        }
+        try {
+            return new Marked(update, marker.apply(update).orElse(null));
         } catch (CommandException e) {
-            throw new CliException(ExitCode.SLURM_FAILED, "could not mark node " + name + ": " + e.getMessage(), e);
+            throw new CliException(ExitCode.SLURM_FAILED, "could not " + (lifting ? "resume" : "mark") + " node "
+                    + name + ": " + e.getMessage(), e);
         }
     }
 
-    private void render(String nodeName, HealthReport report, String markCommand, List<PluginCheck> plugins) {
+    private void render(String nodeName, HealthReport report, Marked marked, List<PluginCheck> plugins) {
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            out.println(Json.write(HealthView.of(nodeName, report, markCommand, dryRun, plugins)));
+            out.println(Json.write(HealthView.of(nodeName, report, marked, dryRun, plugins)));
             out.flush();
             return;
         }
@@ -231,8 +277,15 @@ final class HealthCommand implements Callable<Integer> {
         out.println();
         String who = nodeName == null ? "this node" : nodeName;
         out.println(who + ": " + report.status() + (report.failed() ? ", action " + report.worstAction() : ""));
-        if (markCommand != null) {
-            out.println((dryRun ? "would run: " : "marked: ") + markCommand);
+        if (marked != null) {
+            NodeMarker.Update update = marked.update();
+            if (marked.command() != null) {
+                String done = update.kind() == NodeMarker.Update.Kind.RESUME ? "resumed: " : "marked: ";
+                out.println((dryRun ? "would run: " : done) + marked.command()
+                        + (update.kind() == NodeMarker.Update.Kind.RESUME ? " (" + update.why() + ")" : ""));
+            } else if (update.kind() == NodeMarker.Update.Kind.LEAVE_ALONE) {
+                out.println("left alone: " + update.why());
+            }
         }
         out.flush();
     }

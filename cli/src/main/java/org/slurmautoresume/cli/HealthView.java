@@ -1,18 +1,23 @@
 package org.slurmautoresume.cli;
 
 import java.util.List;
+import java.util.Locale;
 import org.slurmautoresume.nodeops.health.CheckResult;
 import org.slurmautoresume.nodeops.health.HealthReport;
 import org.slurmautoresume.slurm.plugin.PluginCheck;
 
 /**
  * The stable JSON shape of {@code autoresume health --json}: the node, the overall status and
- * action, every check with its evidence, and the {@code scontrol} command that marked the node
- * (or would have, with {@code --dry-run}; null when nothing was marked), and whether the
- * auto_resume.so the node's plugstack lists loads into its Slurm (never part of the status).
+ * action, every check with its evidence, the {@code scontrol} command that marked or resumed the
+ * node (or would have, with {@code --dry-run}; null when nothing ran), what {@code --mark}
+ * decided ({@code nodeUpdate}: {@code mark}, {@code resume}, {@code leave-alone} or
+ * {@code nothing}; null without {@code --mark} or when it had nothing to look at) and why, and
+ * whether the auto_resume.so the node's plugstack lists loads into its Slurm (never part of the
+ * status).
  */
 record HealthView(String node, String status, String action, String reason, List<CheckView> checks,
-                  String markCommand, boolean dryRun, List<PluginView> spankPlugins) {
+                  String markCommand, String nodeUpdate, String nodeUpdateWhy, boolean dryRun,
+                  List<PluginView> spankPlugins) {
 
     record PluginView(String plugin, String listedIn, String builtFor, String running, boolean loads,
                       String problem) {
@@ -33,11 +38,13 @@ record HealthView(String node, String status, String action, String reason, List
         }
     }
 
-    static HealthView of(String node, HealthReport report, String markCommand, boolean dryRun,
+    static HealthView of(String node, HealthReport report, HealthCommand.Marked marked, boolean dryRun,
                          List<PluginCheck> plugins) {
         String reason = report.worstAction().reason();
         return new HealthView(node, report.status().name(), report.worstAction().name(),
                 reason.isEmpty() ? null : reason, report.results().stream().map(CheckView::of).toList(),
-                markCommand, dryRun, plugins.stream().map(PluginView::of).toList());
+                marked == null ? null : marked.command(),
+                marked == null ? null : marked.update().kind().name().toLowerCase(Locale.ROOT).replace('_', '-'),
+                marked == null ? null : marked.update().why(), dryRun, plugins.stream().map(PluginView::of).toList());
     }
 }

@@ -192,7 +192,9 @@ public final class NodeCheckWatch implements Closeable {
             CheckResult result = check.run(context);
             kind.count(metrics, result);
             if (result.failed()) {
-                (result.action() == HealthAction.NONE ? unfixable : actionable).add(result);
+                // Only what a reboot or a replacement fixes is marked: a person's problem (NONE) or
+                // a full filesystem (FREE_SPACE) is neither.
+                (result.action().mark().isEmpty() ? unfixable : actionable).add(result);
             }
         }
         if (actionable.isEmpty()) {

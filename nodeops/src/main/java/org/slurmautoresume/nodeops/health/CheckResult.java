@@ -7,10 +7,11 @@ import java.util.Objects;
 
 /**
  * The outcome of one check: its status, the action it asks for (NONE unless FAILED), a one-line
- * summary and the evidence lines it was decided on.
+ * summary, the evidence lines it was decided on and, of those, the faults' own words (what a
+ * node reason may quote: {@link DiskDrain} names the full filesystems from them).
  */
 public record CheckResult(String check, HealthStatus status, HealthAction action, String summary,
-                          List<String> evidence, Duration elapsed) {
+                          List<String> evidence, List<String> faults, Duration elapsed) {
 
     public CheckResult {
         Objects.requireNonNull(check, "check");
@@ -19,13 +20,14 @@ public record CheckResult(String check, HealthStatus status, HealthAction action
         Objects.requireNonNull(summary, "summary");
         Objects.requireNonNull(elapsed, "elapsed");
         evidence = List.copyOf(evidence);
+        faults = List.copyOf(faults);
         if (status != HealthStatus.FAILED && action != HealthAction.NONE) {
             throw new IllegalArgumentException(check + ": only a failed check asks for an action, not " + status);
         }
     }
 
     public static CheckResult skipped(String check, String why) {
-        return new CheckResult(check, HealthStatus.SKIPPED, HealthAction.NONE, why, List.of(), Duration.ZERO);
+        return new CheckResult(check, HealthStatus.SKIPPED, HealthAction.NONE, why, List.of(), List.of(), Duration.ZERO);
     }
 
     /**
@@ -44,14 +46,15 @@ public record CheckResult(String check, HealthStatus status, HealthAction action
             }
         }
         if (faults.isEmpty()) {
-            return new CheckResult(check, HealthStatus.PASSED, HealthAction.NONE, passedSummary, evidence, Duration.ZERO);
+            return new CheckResult(check, HealthStatus.PASSED, HealthAction.NONE, passedSummary, evidence, List.of(),
+                    Duration.ZERO);
         }
         String summary = faults.size() == 1 ? faults.get(0) : faults.get(0) + " (and " + (faults.size() - 1) + " more)";
-        return new CheckResult(check, HealthStatus.FAILED, action, summary, evidence, Duration.ZERO);
+        return new CheckResult(check, HealthStatus.FAILED, action, summary, evidence, faults, Duration.ZERO);
     }
 
     public CheckResult withElapsed(Duration took) {
-        return new CheckResult(check, status, action, summary, evidence, took);
+        return new CheckResult(check, status, action, summary, evidence, faults, took);
     }
 
     public boolean failed() {

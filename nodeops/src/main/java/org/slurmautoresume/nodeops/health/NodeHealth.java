@@ -12,7 +12,12 @@ public interface NodeHealth {
 
     Verdict check(Node node);
 
-    /** {@code action}: what an unhealthy node needs, {@code none}, {@code reboot} or {@code replace}. */
+    /**
+     * {@code action}: what an unhealthy node needs, {@code none}, {@code reboot}, {@code replace}
+     * or {@code free-space} (only a filesystem short of space or inodes: the node is sound, a
+     * reboot or a replacement would not help; {@code autoresume health --mark} drains the node
+     * and lifts the drain itself).
+     */
     record Verdict(boolean healthy, String action, String detail) {
 
         public static Verdict healthy(String detail) {

@@ -17,13 +17,17 @@ import org.slurmautoresume.slurm.model.Node;
  * Runs a site's health check for a node: the policy's {@code healthCommand} argv with every
  * {@code {node}} replaced by the node name (for example {@code ["ssh", "{node}", "autoresume",
  * "health"]}). Exit 0: healthy. Exit {@value #REBOOT_EXIT}: unhealthy, a reboot should fix it
- * (what {@code autoresume health} exits when every failure is reset-class). Any other exit, a
- * timeout or a program that cannot start: unhealthy, replace.
+ * (what {@code autoresume health} exits when every failure is reset-class). Exit
+ * {@value #FREE_SPACE_EXIT}: unhealthy, {@code free-space}: only filesystems short of space or
+ * inodes, which neither a reboot nor a replacement fixes (what {@code autoresume health} exits
+ * then). Any other exit, a timeout or a program that cannot start: unhealthy, replace.
  */
 public final class CommandNodeHealth implements NodeHealth {
 
     /** The exit status that asks for a reboot rather than a replacement. */
     public static final int REBOOT_EXIT = 8;
+    /** The exit status that says only a filesystem is short of space: the node itself is sound. */
+    public static final int FREE_SPACE_EXIT = 9;
 
     private final CommandRunner runner;
     private final List<String> template;
@@ -56,7 +60,9 @@ public final class CommandNodeHealth implements NodeHealth {
         }
         String what = result.timedOut() ? "timed out after " + timeout.toSeconds() + " s"
                 : "exited " + result.exitCode() + ": " + result.diagnosticTail();
-        return Verdict.unhealthy(result.exitCode() == REBOOT_EXIT && !result.timedOut() ? "reboot" : "replace",
-                "`" + request.display() + "` " + what);
+        String action = result.timedOut() ? "replace"
+                : result.exitCode() == REBOOT_EXIT ? "reboot"
+                : result.exitCode() == FREE_SPACE_EXIT ? "free-space" : "replace";
+        return Verdict.unhealthy(action, "`" + request.display() + "` " + what);
     }
 }

@@ -79,28 +79,47 @@ class HealthChecksTest {
         HealthReport report = new HealthReport(List.of(CheckResult.skipped("gpu", "none")));
         assertEquals(HealthStatus.SKIPPED, report.status());
         assertTrue(!report.failed());
-        assertTrue(NodeMarker.command(SCONTROL, "node1", report).isEmpty());
+        assertTrue(NodeMarker.markFor("node1", report).isEmpty());
+    }
+
+    private static List<String> command(HealthReport report) {
+        NodeMarker marker = new NodeMarker(mock(CommandRunner.class), SCONTROL, "root");
+        return marker.argv(marker.plan("node1", report, List.of()));
     }
 
     @Test
     void markCommandsFollowTheWorstAction() {
         HealthReport replace = new HealthReport(List.of(failed("gpu", HealthAction.REBOOT), failed("dcgm", HealthAction.REPLACE)));
         assertEquals(List.of("/usr/bin/scontrol", "update", "nodename=node1", "state=fail", "reason=Action:Replace"),
-                NodeMarker.command(SCONTROL, "node1", replace).orElseThrow());
+                command(replace));
         HealthReport reboot = new HealthReport(List.of(failed("gpu", HealthAction.REBOOT)));
-        assertEquals("reason=Action:Reboot", NodeMarker.command(SCONTROL, "node1", reboot).orElseThrow().get(4));
-        HealthReport person = new HealthReport(List.of(failed("disk", HealthAction.NONE), failed("dcgm", HealthAction.NONE)));
+        assertEquals("reason=Action:Reboot", command(reboot).get(4));
+        HealthReport person = new HealthReport(List.of(failed("gpu", HealthAction.NONE), failed("dcgm", HealthAction.NONE)));
         assertEquals(List.of("/usr/bin/scontrol", "update", "nodename=node1", "state=drain",
-                "reason=health check failed: disk,dcgm"), NodeMarker.command(SCONTROL, "node1", person).orElseThrow());
+                "reason=health check failed: gpu,dcgm"), command(person));
+    }
+
+    @Test
+    void aPersonsFailureOutranksAFullDiskAndAFaultOutranksBoth() {
+        HealthReport both = new HealthReport(List.of(failed("dcgm", HealthAction.NONE),
+                failed("disk", HealthAction.FREE_SPACE)));
+        assertEquals(HealthAction.NONE, both.worstAction());
+        assertEquals("reason=health check failed: dcgm,disk", command(both).get(4));
+        HealthReport withFault = new HealthReport(List.of(failed("gpu", HealthAction.REBOOT),
+                failed("disk", HealthAction.FREE_SPACE)));
+        assertEquals(HealthAction.REBOOT, withFault.worstAction());
+        assertEquals(List.of("state=fail", "reason=Action:Reboot"), command(withFault).subList(3, 5));
+        assertEquals(HealthAction.FREE_SPACE, new HealthReport(List.of(CheckResult.skipped("gpu", "no tool"),
+                failed("disk", HealthAction.FREE_SPACE))).worstAction());
     }
 
     @Test
     void anUnsafeNodeNameIsRefusedBeforeAnythingRuns() {
         CommandRunner runner = mock(CommandRunner.class);
         HealthReport report = new HealthReport(List.of(failed("gpu", HealthAction.REBOOT)));
-        NodeMarker marker = new NodeMarker(runner, SCONTROL);
-        assertThrows(IllegalArgumentException.class, () -> marker.mark("node1 state=resume", report));
-        assertThrows(IllegalArgumentException.class, () -> marker.mark("-node1", report));
+        NodeMarker marker = new NodeMarker(runner, SCONTROL, "root");
+        assertThrows(IllegalArgumentException.class, () -> marker.plan("node1 state=resume", report, List.of()));
+        assertThrows(IllegalArgumentException.class, () -> marker.plan("-node1", report, List.of()));
         verify(runner, never()).run(any());
     }
 
@@ -109,9 +128,10 @@ class HealthChecksTest {
         CommandRunner runner = mock(CommandRunner.class);
         when(runner.run(any())).thenAnswer(inv -> new CommandResult(inv.getArgument(0), 1, "",
                 "slurm_update error: Access/permission denied", false, Duration.ZERO));
-        NodeMarker marker = new NodeMarker(runner, SCONTROL);
+        NodeMarker marker = new NodeMarker(runner, SCONTROL, "root");
+        HealthReport report = new HealthReport(List.of(failed("gpu", HealthAction.REPLACE)));
         CommandException e = assertThrows(CommandException.class,
-                () -> marker.mark("node1", new HealthReport(List.of(failed("gpu", HealthAction.REPLACE)))));
+                () -> marker.apply(marker.plan("node1", report, List.of())));
         assertTrue(e.getMessage().contains("permission denied") && e.getMessage().contains("nodename=node1"), e.getMessage());
     }
 

@@ -171,7 +171,8 @@ class SysfsAndDiskCheckTest {
         CheckResult result = new DiskCheck().run(context(tools(), disk("/dev/sda1 " + data + " ext4 rw 0 0\n",
                 List.of(data), 100)));
         assertEquals(HealthStatus.FAILED, result.status());
-        assertEquals(HealthAction.NONE, result.action());
-        assertTrue(result.summary().contains("below the 100 % floor"), result.summary());
+        assertEquals(HealthAction.FREE_SPACE, result.action());
+        assertTrue(result.evidence().stream().anyMatch(e -> e.contains("below the 100 % floor")),
+                result.evidence().toString());
     }
 }

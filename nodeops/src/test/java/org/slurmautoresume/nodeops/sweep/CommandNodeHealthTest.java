@@ -44,6 +44,13 @@ class CommandNodeHealthTest {
     }
 
     @Test
+    void exitNineIsAFullFilesystemNotAFault() {
+        NodeHealth.Verdict verdict = run(9, "");
+        assertFalse(verdict.healthy());
+        assertEquals("free-space", verdict.action());
+    }
+
+    @Test
     void anyOtherFailureAsksForAReplacement() {
         assertEquals("replace", run(1, "ecc").action());
         // autoresume health's exit for "replace (or a person)"; 3 (its "not found") is no reboot

@@ -74,8 +74,13 @@ public final class SlurmControl {
 
     /** {@code scontrol update nodename=N state=resume}: back in service, the reason cleared by Slurm. */
     public WriteResult resume(String node) {
+        return run(resumeArgv(node), NODE_WRITE_TIMEOUT);
+    }
+
+    /** The argv {@link #resume} runs, for a dry run to show. */
+    public List<String> resumeArgv(String node) {
         requireNode(node);
-        return run(List.of(programs.scontrol(), "update", "nodename=" + node, "state=resume"), NODE_WRITE_TIMEOUT);
+        return List.of(programs.scontrol(), "update", "nodename=" + node, "state=resume");
     }
 
     /**
