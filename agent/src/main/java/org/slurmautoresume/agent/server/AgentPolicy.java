@@ -229,6 +229,13 @@ public final class AgentPolicy {
         }
         if (healthCheck.isPresent()) {
             NodeHealth.Verdict verdict = healthCheck.get().check(node);
+            if (verdict.onlyShortOfSpace()) {
+                // Any user may fill a filesystem: no node fault for a job to have marked. The node's own
+                // health check drains it with its own reason, and lifts that drain once space is back.
+                return new Diagnosis(name, true, slurmSays + "; slurmd accepts connections; a filesystem is short of"
+                        + " space, which is no fault of the node (its own health check drains it)", found,
+                        Optional.of(true));
+            }
             if (!verdict.healthy()) {
                 return new Diagnosis(name, false, "health check failed (" + verdict.action() + "): " + verdict.detail()
                         + "; " + slurmSays, found, Optional.of(true));

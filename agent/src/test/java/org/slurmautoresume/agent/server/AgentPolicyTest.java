@@ -672,4 +672,18 @@ class AgentPolicyTest {
         assertEquals(List.of(List.of("scontrol", "update", "nodename=node3", "state=down", "reason=Action:Replace")),
                 slurm.updates);
     }
+
+    /** Any user can fill a filesystem the site's check watches: that alone marks nothing at a job's request. */
+    @Test
+    void aFilesystemShortOfSpaceIsNoFaultToMark() {
+        AgentPolicy withFullDisk = new AgentPolicy(new org.slurmautoresume.slurm.client.SlurmClient(slurm.runner),
+                slurm.runner, "scontrol", prober, "root", Optional.empty(), new AgentMetrics(),
+                Optional.of(node -> org.slurmautoresume.nodeops.health.NodeHealth.Verdict.unhealthy(
+                        org.slurmautoresume.nodeops.health.NodeHealth.Verdict.FREE_SPACE, "/scratch 99% used")));
+        assertEquals(NodeDecision.HEALTHY, withFullDisk.handle(ARTEST, AgentRequest.diagnose("6", List.of("node1")))
+                .decisions().get(0).decision());
+        AgentResponse marked = withFullDisk.handle(ARTEST, markReplace("6", "node1"));
+        assertEquals(NodeDecision.REFUSED, marked.decisions().get(0).decision(), marked.toString());
+        assertEquals(List.of(), slurm.updates);
+    }
 }

@@ -20,6 +20,14 @@ public interface NodeHealth {
      */
     record Verdict(boolean healthy, String action, String detail) {
 
+        /** The action word of a verdict that only a filesystem is short of space or inodes. */
+        public static final String FREE_SPACE = "free-space";
+
+        /** Unhealthy for want of space alone: no fault of the node a mark, reboot or replacement would mend. */
+        public boolean onlyShortOfSpace() {
+            return !healthy && FREE_SPACE.equals(action);
+        }
+
         public static Verdict healthy(String detail) {
             return new Verdict(true, "none", detail);
         }

@@ -62,7 +62,7 @@ public final class CommandNodeHealth implements NodeHealth {
                 : "exited " + result.exitCode() + ": " + result.diagnosticTail();
         String action = result.timedOut() ? "replace"
                 : result.exitCode() == REBOOT_EXIT ? "reboot"
-                : result.exitCode() == FREE_SPACE_EXIT ? "free-space" : "replace";
+                : result.exitCode() == FREE_SPACE_EXIT ? Verdict.FREE_SPACE : "replace";
         return Verdict.unhealthy(action, "`" + request.display() + "` " + what);
     }
 }

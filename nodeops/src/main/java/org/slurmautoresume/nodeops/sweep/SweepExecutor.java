@@ -67,6 +67,12 @@ public final class SweepExecutor {
                     resumed.command(), resumed.message().isEmpty() ? "health check passed: " + verdict.detail()
                             : resumed.message());
         }
+        if (verdict.onlyShortOfSpace()) {
+            // A user can fill a filesystem and empty it again: no fault to mark. The node stays out
+            // as it is, and a later sweep resumes it once the check passes.
+            return outcome(action, SweepReport.Outcome.KEPT, "", "left as it is: " + verdict.detail()
+                    + "; resumed once the health check passes");
+        }
         // Kept out with the verdict as its reason: the new reason time is after the slurmd's
         // start, so the next sweep no longer sees the node as freshly back.
         NodeMark.Action needs = verdict.action().equals("reboot") ? NodeMark.Action.REBOOT : NodeMark.Action.REPLACE;

@@ -83,6 +83,18 @@ class SweepExecutorTest {
         assertEquals("acted", report.status());
     }
 
+    /** A full filesystem is no fault of the node: the node stays out as it is, with no new mark. */
+    @Test
+    void aReturnedNodeShortOfSpaceIsLeftAsItIs() {
+        Node back = node("show-node-idle-fail.txt", "node2");
+        NodeHealth shortOfSpace = node -> NodeHealth.Verdict.unhealthy(NodeHealth.Verdict.FREE_SPACE,
+                "autoresume: disk full: /scratch 99% used");
+        SweepReport report = new SweepExecutor(new NodeUpdater(slurm.runner), shortOfSpace).execute(
+                plan(action(SweepAction.Kind.RESUME_IF_HEALTHY, "node2", "")), List.of(back), 0, NOW, false);
+        assertEquals(List.of(), slurm.changes);
+        assertEquals("kept", report.actions().get(0).result());
+    }
+
     @Test
     void anUnhealthyDownNodeStaysDown() {
         Node rebooted = nodeWithReason("show-node-down-admin.txt", "node4", "Node unexpectedly rebooted [slurm@2026-11-22T05:00:00]");
