@@ -20,6 +20,8 @@ import org.slurmautoresume.slurm.model.Node;
  * <li>REPLACE or REBOOT: {@code state=fail reason=Action:Replace|Action:Reboot} (fail lets
  *     running jobs finish);</li>
  * <li>a failure that needs a person (NONE): {@code state=drain reason="health check failed: CHECKS"};</li>
+ * <li>any of those on a node someone already took out (an administrator, NHC, slurmctld, an
+ *     earlier mark): nothing; the node keeps the state and reason it has;</li>
  * <li>filesystems short of space (FREE_SPACE): {@code state=drain} with the {@link DiskDrain}
  *     reason, on a node in service only: a node someone else took out keeps their reason, since
  *     this drain is one the toolkit lifts and it must never lift theirs;</li>
@@ -86,9 +88,12 @@ public final class NodeMarker {
         return Optional.of(NodeMark.of(node, NodeMark.State.FAIL, action.get()));
     }
 
-    /** True when deciding needs the node as Slurm shows it: a disk-full drain to set or to lift. */
+    /**
+     * True when deciding needs the node as Slurm shows it: every mark (only a node in service is
+     * marked) and a disk-full drain to lift.
+     */
     public static boolean readsNode(HealthReport report) {
-        return report.failed() ? report.worstAction() == HealthAction.FREE_SPACE : diskPassed(report);
+        return report.failed() || diskPassed(report);
     }
 
     /**
@@ -108,8 +113,18 @@ public final class NodeMarker {
                     + node) : Update.nothing(node, "Slurm does not know " + node);
         }
         Node seen = current.get();
-        if (report.failed()) {
+        if (report.failed() && report.worstAction() == HealthAction.FREE_SPACE) {
             return diskFull(node, report, seen, self);
+        }
+        if (report.failed()) {
+            // The disk check's own drain is the toolkit's: a fault found since may take it further.
+            boolean ownDrain = DiskDrain.hasOwnReasonText(seen)
+                    && seen.reason().flatMap(r -> r.user()).orElse("").equals(self);
+            if (seen.state().isTakenOut() && !ownDrain) {
+                return new Update(Update.Kind.LEAVE_ALONE, node, Optional.empty(), "already out of service ("
+                        + held(seen) + "): not overwritten");
+            }
+            return new Update(Update.Kind.MARK, node, markFor(node, report), "health check failed");
         }
         if (!seen.state().isTakenOut()) {
             return Update.nothing(node, "the checks passed and the node is in service");
@@ -127,14 +142,19 @@ public final class NodeMarker {
         if (!seen.state().isTakenOut()) {
             return new Update(Update.Kind.MARK, node, markFor(node, report), "filesystem short of space");
         }
-        String held = seen.state().display() + seen.reason().map(r -> ", reason \"" + r.text() + "\""
-                + r.user().map(u -> " set by " + u).orElse("")).orElse(", no reason");
+        String held = held(seen);
         if (DiskDrain.hasOwnReasonText(seen) && seen.reason().flatMap(r -> r.user()).orElse("").equals(self)) {
             return new Update(Update.Kind.LEAVE_ALONE, node, Optional.empty(), "already drained by the disk check ("
                     + held + ")");
         }
         return new Update(Update.Kind.LEAVE_ALONE, node, Optional.empty(), "already out of service (" + held
                 + "): not overwritten, so that lifting the disk-full drain later cannot return it");
+    }
+
+    /** The state and reason a node shows, with who set the reason. */
+    private static String held(Node seen) {
+        return seen.state().display() + seen.reason().map(r -> ", reason \"" + r.text() + "\""
+                + r.user().map(u -> " set by " + u).orElse("")).orElse(", no reason");
     }
 
     private static boolean diskPassed(HealthReport report) {

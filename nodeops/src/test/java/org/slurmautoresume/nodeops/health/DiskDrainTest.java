@@ -138,7 +138,7 @@ class DiskDrainTest {
         assertTrue(!NodeMarker.readsNode(diskSkipped));
         HealthReport gpuFault = new HealthReport(List.of(CheckResult.of("gpu", List.of(
                 Finding.fault(HealthAction.REPLACE, "found 7 GPU(s), expected 8")), "")));
-        assertTrue(!NodeMarker.readsNode(gpuFault), "a fault is marked as before, without reading the node");
+        assertTrue(NodeMarker.readsNode(gpuFault), "a fault is marked only on a node in service, so it reads the node");
         assertTrue(NodeMarker.readsNode(passed()));
         assertTrue(NodeMarker.readsNode(diskFull("/scratch 99% used")));
     }
@@ -150,5 +150,16 @@ class DiskDrainTest {
         Update update = plan(gpuFault, node("IDLE+DRAIN", OWN + " [root@2026-11-22T04:14:46]"));
         assertEquals(Update.Kind.MARK, update.kind());
         assertEquals("Action:Reboot", update.mark().orElseThrow().reason());
+    }
+
+    @Test
+    void aFaultLeavesANodeSomeoneElseTookOutAsItIs() {
+        HealthReport gpuFault = new HealthReport(List.of(CheckResult.of("gpu", List.of(
+                Finding.fault(HealthAction.REPLACE, "found 7 GPU(s), expected 8")), "")));
+        assertEquals(Update.Kind.LEAVE_ALONE, plan(gpuFault, node("IDLE+DRAIN",
+                "bad DIMM, do not use [root@2026-11-22T04:14:46]")).kind());
+        assertEquals(Update.Kind.LEAVE_ALONE, plan(gpuFault, node("IDLE+DRAIN",
+                "NHC: check_fs_mount: /scratch not mounted [root@2026-11-22T04:14:46]")).kind());
+        assertEquals(Update.Kind.MARK, plan(gpuFault, node("IDLE", "")).kind());
     }
 }

@@ -82,9 +82,18 @@ class HealthChecksTest {
         assertTrue(NodeMarker.markFor("node1", report).isEmpty());
     }
 
+    /** What {@code --mark} runs on node1, in service and with no reason. */
     private static List<String> command(HealthReport report) {
-        NodeMarker marker = new NodeMarker(mock(CommandRunner.class), SCONTROL, "root");
+        NodeMarker marker = new NodeMarker(slurmWithNode1InService(), SCONTROL, "root");
         return marker.argv(marker.plan("node1", report, List.of()));
+    }
+
+    private static CommandRunner slurmWithNode1InService() {
+        CommandRunner runner = mock(CommandRunner.class);
+        when(runner.run(any())).thenAnswer(inv -> new CommandResult(inv.getArgument(0), 0,
+                org.slurmautoresume.slurm.parse.Fixtures.read("slurm-22.05", "show-node-idle.txt")
+                        .replaceFirst("^NodeName=\\S+", "NodeName=node1"), "", false, Duration.ZERO));
+        return runner;
     }
 
     @Test
@@ -126,8 +135,12 @@ class HealthChecksTest {
     @Test
     void aRefusedUpdateNamesScontrolsComplaint() {
         CommandRunner runner = mock(CommandRunner.class);
-        when(runner.run(any())).thenAnswer(inv -> new CommandResult(inv.getArgument(0), 1, "",
-                "slurm_update error: Access/permission denied", false, Duration.ZERO));
+        // The node reads as in service (only such a node is marked); the update is refused.
+        when(runner.run(any())).thenAnswer(inv -> ((CommandRequest) inv.getArgument(0)).argv().contains("show")
+                ? new CommandResult(inv.getArgument(0), 0, org.slurmautoresume.slurm.parse.Fixtures.read("slurm-22.05",
+                        "show-node-idle.txt").replaceFirst("^NodeName=\\S+", "NodeName=node1"), "", false, Duration.ZERO)
+                : new CommandResult(inv.getArgument(0), 1, "", "slurm_update error: Access/permission denied", false,
+                        Duration.ZERO));
         NodeMarker marker = new NodeMarker(runner, SCONTROL, "root");
         HealthReport report = new HealthReport(List.of(failed("gpu", HealthAction.REPLACE)));
         CommandException e = assertThrows(CommandException.class,
