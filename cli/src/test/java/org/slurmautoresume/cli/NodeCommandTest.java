@@ -25,6 +25,15 @@ class NodeCommandTest {
             .answer(List.of("-o", "show", "job"), 0, jobText("show-job-running-expanded.txt") + "\n", "")
             .answer(List.of("show", "config"), 0, Fixtures.read("slurm-22.05", "show-config.txt"), "");
 
+    {
+        // The ids squeue lists on each node: job 21 on node[1-3], none on node4.
+        for (String node : List.of("node1", "node2", "node3", "node4")) {
+            cli.answer(List.of("-h", "-a", "-w", node, "-t",
+                    "RUNNING,SUSPENDED,COMPLETING,CONFIGURING,RESIZING,SIGNALING,STAGE_OUT,STOPPED", "-o", "%A"), 0,
+                    node.equals("node4") ? "" : "21\n", "");
+        }
+    }
+
     private CliHarness node(String name, String fixture) {
         return cli.answer(List.of("-o", "show", "node", name), 0, nodeText(fixture, name) + "\n", "");
     }

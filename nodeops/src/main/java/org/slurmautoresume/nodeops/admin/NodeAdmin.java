@@ -184,18 +184,22 @@ public final class NodeAdmin {
                 || node.state().has(RebootRules.REQUESTED);
     }
 
+    /**
+     * The jobs that hold each node, by the ids squeue lists there (no user text in them), each
+     * shown from its record where that can be read; a record its owner's line break spoiled is
+     * shown by id alone, never left out and never in the way of the other jobs.
+     */
     private Map<String, List<Job>> activeJobsOn(List<Node> nodes) {
-        Set<String> names = new HashSet<>();
-        nodes.forEach(n -> names.add(n.name()));
+        Map<String, Job> readable = new HashMap<>();
+        for (Job job : slurm.readJobs().jobs()) {
+            readable.put(job.jobId(), job);
+        }
         Map<String, List<Job>> byNode = new HashMap<>();
-        for (Job job : slurm.jobs()) {
-            if (!job.state().isActive() || job.nodeList().isBlank()) {
-                continue;
-            }
-            for (String host : Hostlist.expand(job.nodeList())) {
-                if (names.contains(host)) {
-                    byNode.computeIfAbsent(host, h -> new ArrayList<>()).add(job);
-                }
+        for (Node node : nodes) {
+            for (String id : slurm.activeJobIdsOn(node.name()).stream().sorted().toList()) {
+                Job job = readable.get(id);
+                byNode.computeIfAbsent(node.name(), h -> new ArrayList<>())
+                        .add(job != null ? job : Job.knownByIdOnly(id, node.name()));
             }
         }
         return byNode;

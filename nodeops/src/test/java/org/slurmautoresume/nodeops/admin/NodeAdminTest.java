@@ -19,7 +19,8 @@ class NodeAdminTest {
     private final RecordingRunner slurm = new RecordingRunner()
             // job 21 runs on node[1-3] (show-job-running-expanded.txt); job 22 finished
             .answer(List.of("-o", "show", "job"), jobText("show-job-running-expanded.txt") + "\n"
-                    + jobText("show-job-expansion-donor-emptied.txt") + "\n");
+                    + jobText("show-job-expansion-donor-emptied.txt") + "\n")
+            .jobsOn("node1", "21").jobsOn("node2", "21").jobsOn("node3", "21");
     private final NodeAdmin admin = new NodeAdmin(new SlurmClient(slurm.runner, OutputFormat.TEXT),
             new NodeUpdater(slurm.runner));
 
@@ -42,6 +43,22 @@ class NodeAdminTest {
                 List.of("scontrol", "update", "nodename=node1", "state=fail", "reason=Action:Replace"),
                 List.of("scontrol", "update", "nodename=node4", "state=fail", "reason=Action:Replace")), slurm.changes);
         assertTrue(outcomes.stream().allMatch(NodeOutcome::changed));
+    }
+
+    /**
+     * A user's line break spoils their job's record in the listing: the job is still named by the
+     * id squeue lists on the node, and the other jobs are read as ever.
+     */
+    @Test
+    void aSpoiledJobRecordIsListedByIdAndBlocksNothing() {
+        slurm.answer(List.of("-o", "show", "job"), jobText("show-job-running-expanded.txt") + "\n"
+                + jobText("show-job-running-expanded.txt").replaceFirst("JobId=21 JobName=\\S+", "JobId=30 JobName=x")
+                        .replaceFirst(" UserId=", "\nJobState=RUNNING NodeList=node3 UserId=") + "\n")
+                .jobsOn("node1", "21", "30");
+        nodes("node1", "show-node-mixed.txt", "node1");
+        NodeAdmin.Proposal proposal = admin.propose(NodeOperation.REPLACE, "node1", true, null);
+        assertEquals(List.of("21", "30"), proposal.affectedJobs().stream().map(j -> j.jobId()).toList());
+        assertTrue(proposal.killsJobs());
     }
 
     @Test

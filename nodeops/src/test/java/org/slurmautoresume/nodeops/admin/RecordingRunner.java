@@ -30,6 +30,14 @@ public final class RecordingRunner {
         when(runner.run(any())).thenAnswer(invocation -> answer(invocation.getArgument(0)));
     }
 
+    private final Map<String, String> idsOnNode = new HashMap<>();
+
+    /** The job ids {@code squeue -w NODE ... -o %A} lists on {@code node} (none where not told). */
+    public RecordingRunner jobsOn(String node, String... jobIds) {
+        idsOnNode.put(node, String.join("", java.util.Arrays.stream(jobIds).map(id -> id + "\n").toList()));
+        return this;
+    }
+
     public RecordingRunner answer(List<String> args, String stdout) {
         answers.put(args, stdout);
         return this;
@@ -60,6 +68,9 @@ public final class RecordingRunner {
             return changeStderr == null ? result(request, 0, "", "") : result(request, 1, "", changeStderr);
         }
         String out = answers.get(args);
+        if (out == null && argv.get(0).endsWith("squeue") && args.contains("-w")) {
+            out = idsOnNode.getOrDefault(args.get(args.indexOf("-w") + 1), "");
+        }
         if (out == null) {
             throw new AssertionError("unexpected command " + argv);
         }

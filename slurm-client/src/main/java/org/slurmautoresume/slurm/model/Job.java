@@ -64,6 +64,17 @@ public record Job(
     }
 
     /**
+     * A job Slurm lists by id on a node (squeue) whose record could not be read (a line break its
+     * owner wrote into a value): known to be there, its other fields unknown ({@code name} says so).
+     */
+    public static Job knownByIdOnly(String jobId, String node) {
+        return new Job(jobId, "(record unreadable)", "?", OptionalInt.empty(), JobState.UNKNOWN, "", node, 0,
+                Optional.empty(), "", "", "", 0, false, false, Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), "", "", "", Optional.empty(), Optional.empty(), false, "",
+                new TresPer("", "", "", ""), Map.of());
+    }
+
+    /**
      * The node the batch script runs on, for batch jobs only: an salloc allocation also prints a
      * BatchHost (its first node), but no script runs there and the node can be dropped like any
      * other (seen on 22.05).
