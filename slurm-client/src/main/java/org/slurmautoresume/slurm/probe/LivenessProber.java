@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.LoggerFactory;
 import org.slurmautoresume.slurm.model.Node;
 
 /**
@@ -25,6 +26,12 @@ import org.slurmautoresume.slurm.model.Node;
  * {@code requireAnswerFirst} a silent agent counts only once that node's agent has greeted this
  * prober before: the in-step probe, which asks every second, never raises an alarm over a port
  * that never answered.
+ *
+ * <p>A port that accepts and stays silent is never evidence by itself: where the port is
+ * unprivileged (several slurmd per host, or containers that let users bind low ports) any user
+ * can hold it while the agent is down. Silence counts only when the node's slurmd, asked in its
+ * own protocol ({@link SlurmdAnswerProbe}), is silent too; a slurmd that answers makes the node
+ * reachable, and something else on the agent's port is logged once per node.
  */
 public final class LivenessProber implements NodeProber {
 
@@ -51,6 +58,9 @@ public final class LivenessProber implements NodeProber {
     private final Set<String> saysUnhealthy = ConcurrentHashMap.newKeySet();
     /** Nodes whose agent, which greeted before, and slurmd both refused the last probe. */
     private final Set<String> gone = ConcurrentHashMap.newKeySet();
+    /** Nodes whose agent port was silent while their slurmd answered, already logged. */
+    private final Set<String> squatWarned = ConcurrentHashMap.newKeySet();
+    private final SlurmdAnswerProbe slurmdAnswer;
 
     public LivenessProber(Duration timeout, int basePort, boolean requireAnswerFirst, NodeProber fallback) {
         this(timeout, basePort, 0, requireAnswerFirst, fallback);
@@ -59,13 +69,14 @@ public final class LivenessProber implements NodeProber {
     /** @param checkBasePort the agents' fresh-check port, for {@link #freshlyUnhealthy}; 0 for none */
     public LivenessProber(Duration timeout, int basePort, int checkBasePort, boolean requireAnswerFirst,
                           NodeProber fallback) {
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive: " + timeout);
+        }
+        this.slurmdAnswer = new SlurmdAnswerProbe(timeout);
         if (checkBasePort < 0 || checkBasePort > 65535) {
             throw new IllegalArgumentException("not a port: " + checkBasePort);
         }
         this.checkBasePort = checkBasePort;
-        if (timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("timeout must be positive: " + timeout);
-        }
         if (basePort < 1 || basePort > 65535) {
             throw new IllegalArgumentException("not a port: " + basePort);
         }
@@ -135,12 +146,11 @@ public final class LivenessProber implements NodeProber {
                 if (requireAnswerFirst && !answered.contains(node.name())) {
                     return fallback.unreachable(node);
                 }
-                return Optional.of("the autoresume agent at " + host + ":" + port + " accepted a connection but did"
-                        + " not answer within " + timeout.toMillis() + " ms: the node's processes are stopped or its"
-                        + " kernel is wedged");
+                return silentAgent(node, host, port);
             }
             if (line.isPresent() && line.get().startsWith(GREETING)) {
                 answered.add(node.name());
+                squatWarned.remove(node.name()); // the agent is back: a later squatter is worth a word again
                 if (line.get().equals(GREETING + node.name() + " unhealthy")) {
                     saysUnhealthy.add(node.name());
                 } else {
@@ -152,6 +162,32 @@ public final class LivenessProber implements NodeProber {
         } catch (IOException e) {
             return fallback.unreachable(node);
         }
+    }
+
+    /**
+     * The agent's port accepted and said nothing. Whoever can bind that port can do the same, so
+     * the node's slurmd decides: silent too, the node's processes are stopped or its kernel is
+     * wedged; answering, the node runs and something other than its agent holds the port; not
+     * accepting at all, slurmd's usual probe judges.
+     */
+    private Optional<String> silentAgent(Node node, String host, int port) {
+        SlurmdAnswerProbe.Answer slurmd = slurmdAnswer.ask(node);
+        if (slurmd == SlurmdAnswerProbe.Answer.ANSWERS) {
+            if (squatWarned.add(node.name())) {
+                LoggerFactory.getLogger(LivenessProber.class).warn("Port {} on {} accepts connections but does not"
+                        + " greet as node {}'s autoresume agent, while its slurmd answers: something else listens on"
+                        + " the agent's port (the agent is down, or another program took the port); the node is"
+                        + " judged reachable", port, host, node.name());
+            }
+            return Optional.empty();
+        }
+        if (slurmd == SlurmdAnswerProbe.Answer.NOT_ACCEPTED) {
+            return fallback.unreachable(node);
+        }
+        return Optional.of("the autoresume agent at " + host + ":" + port + " accepted a connection but did"
+                + " not answer within " + timeout.toMillis() + " ms, nor did slurmd at " + host + ":"
+                + node.port().orElse(TcpNodeProber.DEFAULT_SLURMD_PORT) + " react to a message: the node's"
+                + " processes are stopped or its kernel is wedged");
     }
 
     /** Whether the nodes' agents are asked for fresh checks ({@link #freshlyUnhealthy}). */

@@ -119,20 +119,69 @@ class LivenessProberTest {
     }
 
     @Test
-    void anAgentThatGreetedAndFellSilentIsAFrozenNode() throws IOException {
+    void anAgentThatGreetedAndFellSilentWithItsSlurmdIsAFrozenNode() throws IOException {
         int port = serve(LivenessProber.GREETING + "node2 ok\n", 1);
-        LivenessProber prober = new LivenessProber(TIMEOUT, port, true, FALLBACK);
-        assertEquals(Optional.empty(), prober.unreachable(node()));
-        Optional<String> silent = prober.unreachable(node());
-        assertTrue(silent.orElseThrow().contains("accepted a connection but did not answer within 300 ms"), silent.toString());
+        try (SlurmdStandIn slurmd = SlurmdStandIn.near(port, false)) {
+            LivenessProber prober = new LivenessProber(TIMEOUT, slurmd.basePortFor(port), true, FALLBACK);
+            assertEquals(Optional.empty(), prober.unreachable(slurmd.node()));
+            Optional<String> silent = prober.unreachable(slurmd.node());
+            assertTrue(silent.orElseThrow().contains("accepted a connection but did not answer within 300 ms"),
+                    silent.toString());
+        }
     }
 
     @Test
     void silenceFromAPortThatNeverAnsweredIsOnlyEvidenceWhenAskedToTrustIt() throws IOException {
         int port = serve("unused\n", 0);
-        assertEquals(Optional.of("judged by slurmd"), new LivenessProber(TIMEOUT, port, true, FALLBACK).unreachable(node()));
-        assertTrue(new LivenessProber(TIMEOUT, port, false, FALLBACK).unreachable(node()).orElseThrow()
-                .contains("did not answer"));
+        try (SlurmdStandIn slurmd = SlurmdStandIn.near(port, false)) {
+            int base = slurmd.basePortFor(port);
+            assertEquals(Optional.of("judged by slurmd"), new LivenessProber(TIMEOUT, base, true, FALLBACK)
+                    .unreachable(slurmd.node()));
+            assertTrue(new LivenessProber(TIMEOUT, base, false, FALLBACK).unreachable(slurmd.node()).orElseThrow()
+                    .contains("did not answer"));
+        }
+    }
+
+    @Test
+    void aSilentListenerOnTheAgentsPortWhileSlurmdAnswersIsAReachableNode() throws IOException {
+        int port = serve("unused\n", 0); // accepts (the kernel does) and never says a word, like a user's squatter
+        try (SlurmdStandIn slurmd = SlurmdStandIn.near(port, true)) {
+            LivenessProber prober = new LivenessProber(TIMEOUT, slurmd.basePortFor(port), false, FALLBACK);
+            assertEquals(Optional.empty(), prober.unreachable(slurmd.node()));
+            assertEquals(Optional.empty(), prober.unreachable(slurmd.node()), "and again, the warning said once");
+            assertEquals(2, slurmd.lengthsRead(), "slurmd was asked each time");
+            assertFalse(prober.gone(slurmd.node()));
+        }
+    }
+
+    @Test
+    void aSquatterAfterTheAgentGreetedIsNoFrozenNodeEither() throws IOException {
+        int port = serve(LivenessProber.GREETING + "node2 ok\n", 1); // greets once, then only queues connections
+        try (SlurmdStandIn slurmd = SlurmdStandIn.near(port, true)) {
+            LivenessProber prober = new LivenessProber(TIMEOUT, slurmd.basePortFor(port), true, FALLBACK);
+            assertEquals(Optional.empty(), prober.unreachable(slurmd.node()));
+            assertEquals(Optional.empty(), prober.unreachable(slurmd.node()));
+            assertEquals(1, slurmd.lengthsRead(), "only the silent probe asked slurmd");
+        }
+    }
+
+    @Test
+    void aSilentAgentPortWhereSlurmdAcceptsNothingIsJudgedBySlurmdsProbe() throws IOException {
+        int port = serve("unused\n", 0);
+        SlurmdStandIn slurmd = SlurmdStandIn.near(port, true);
+        slurmd.close(); // its port now refuses
+        assertEquals(Optional.of("judged by slurmd"), new LivenessProber(TIMEOUT, slurmd.basePortFor(port), false,
+                FALLBACK).unreachable(slurmd.node()));
+    }
+
+    @Test
+    void aGreetingAgentIsEnoughWithoutAskingSlurmd() throws IOException {
+        int port = serve(LivenessProber.GREETING + "node2 ok\n", 1);
+        try (SlurmdStandIn slurmd = SlurmdStandIn.near(port, true)) {
+            assertEquals(Optional.empty(), new LivenessProber(TIMEOUT, slurmd.basePortFor(port), false, FALLBACK)
+                    .unreachable(slurmd.node()));
+            assertEquals(0, slurmd.lengthsRead());
+        }
     }
 
     @Test
