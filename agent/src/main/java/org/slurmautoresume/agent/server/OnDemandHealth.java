@@ -11,6 +11,7 @@ import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slurmautoresume.agent.protocol.AgentJson;
+import org.slurmautoresume.nodeops.health.HealthChecks;
 import org.slurmautoresume.nodeops.health.NodeHealth;
 import org.slurmautoresume.nodeops.sweep.CommandNodeHealth;
 import org.slurmautoresume.slurm.exec.CommandRunner;
@@ -40,8 +41,8 @@ public final class OnDemandHealth implements NodeHealth {
 
     private static final Logger LOG = LoggerFactory.getLogger(OnDemandHealth.class);
     /** The variable that tells the site's command who asked, and its value for a request. */
-    public static final String ENVIRONMENT = "AUTORESUME_CHECK";
-    public static final String ON_REQUEST = "on-request";
+    public static final String ENVIRONMENT = HealthChecks.ON_REQUEST_VARIABLE;
+    public static final String ON_REQUEST = HealthChecks.ON_REQUEST;
     /** How long one run's verdict answers later askers about the node, unless the agent is told otherwise. */
     public static final Duration DEFAULT_REUSE = Duration.ofSeconds(10);
     /** The most a caller reads of a verdict's detail. */
