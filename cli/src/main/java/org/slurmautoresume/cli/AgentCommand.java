@@ -19,6 +19,7 @@ import org.slurmautoresume.agent.server.SpankPluginAtStart;
 import org.slurmautoresume.agent.server.AgentServer;
 import org.slurmautoresume.agent.server.AgentService;
 import org.slurmautoresume.agent.server.AuditLog;
+import org.slurmautoresume.agent.server.OnDemandHealth;
 import org.slurmautoresume.agent.server.NodeCheckWatch;
 import org.slurmautoresume.slurm.probe.TcpNodeProber;
 import org.slurmautoresume.slurm.probe.LivenessProber;
@@ -27,7 +28,6 @@ import org.slurmautoresume.agent.server.LivenessListener;
 import org.slurmautoresume.agent.server.NodeVerdict;
 import org.slurmautoresume.agent.server.UnixUsers;
 import org.slurmautoresume.nodeops.xid.XidWatch;
-import org.slurmautoresume.nodeops.sweep.CommandNodeHealth;
 import org.slurmautoresume.nodeops.health.NodeHealth;
 import org.slurmautoresume.nodeops.sweep.Sweep;
 import org.slurmautoresume.nodeops.sweep.SweepLock;
@@ -96,9 +96,20 @@ final class AgentCommand implements Callable<Integer> {
             description = "The site's node health check, run as root with the node name as its only argument (for"
                 + " example a script running `ssh NODE autoresume health`) when a job's supervisor asks about a node"
                 + " that Slurm calls healthy and whose slurmd answers: exit 0 healthy, 8 unhealthy and a reboot"
-                + " should fix it, anything else unhealthy. An unhealthy node may then be marked at the job's"
-                + " request. Default: Slurm's state and the slurmd probe alone decide.")
+                + " should fix it, 9 only a filesystem short of space, anything else unhealthy. An unhealthy node"
+                + " may then be marked at the job's request. Any user's job may ask, so: it runs with"
+                + " " + OnDemandHealth.ENVIRONMENT + "=" + OnDemandHealth.ON_REQUEST + " in its environment (leave out"
+                + " checks that disturb jobs; `autoresume health` does), at most once at a time per node, its verdict"
+                + " shared (--health-reuse); callers read the verdict and exit status, never its output, which goes"
+                + " to the agent's log. Default: Slurm's state and the slurmd probe alone decide.")
     private Path healthCommand;
+
+    @Option(names = "--health-reuse", paramLabel = "SECONDS", defaultValue = "10",
+            description = "How long one run of the health command answers later requests about the same node: every"
+                + " request made while it runs, or within SECONDS after it ended, gets that run's verdict, so the"
+                + " command runs on a node at most once per its run time plus SECONDS however many ask. 0: only"
+                + " requests made while it runs share it. Default: ${DEFAULT-VALUE}.")
+    private int healthReuseSeconds;
 
     @Option(names = "--health-timeout", paramLabel = "SECONDS", defaultValue = "120",
             description = "How long the health command may run before it is killed and the node counts as"
@@ -214,13 +225,18 @@ final class AgentCommand implements Callable<Integer> {
             throw new CliException(ExitCode.USAGE, "--replace-command: " + e.getMessage());
         }
         Optional<NodeHealth> health = Optional.empty();
+        if (healthReuseSeconds < 0) {
+            throw new CliException(ExitCode.USAGE, "--health-reuse must be 0 or a number of seconds: "
+                    + healthReuseSeconds);
+        }
         if (healthCommand != null) {
             if (!Files.isExecutable(healthCommand) || healthTimeoutSeconds <= 0) {
                 throw new CliException(ExitCode.USAGE, "--health-command: " + healthCommand + " is not an executable"
                         + " file, or --health-timeout is not positive");
             }
-            health = Optional.of(new CommandNodeHealth(context.runner(),
-                    List.of(healthCommand.toAbsolutePath().toString(), "{node}"), Duration.ofSeconds(healthTimeoutSeconds)));
+            health = Optional.of(OnDemandHealth.of(context.runner(),
+                    List.of(healthCommand.toAbsolutePath().toString(), "{node}"), Duration.ofSeconds(healthTimeoutSeconds),
+                    Duration.ofSeconds(healthReuseSeconds)));
         }
         AgentMetrics metrics = new AgentMetrics();
         metrics.describeProcess(new VersionProvider().version());

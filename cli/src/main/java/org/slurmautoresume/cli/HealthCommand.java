@@ -63,6 +63,14 @@ final class HealthCommand implements Callable<Integer> {
             description = "Run only these checks (gpu, dcgm, neuron, efa, cpu, disk); repeatable. Default: all.")
     private List<String> checks = new ArrayList<>();
 
+    @Option(names = "--on-request",
+            description = "Run only the checks that read the node's state, as for a check a user's request asked for"
+                + " on a node other jobs may share: DCGM's health watches but not its diagnostic, EFA without the"
+                + " --efa-probe, no CPU stress (SKIPPED). Also on when " + HealthChecks.ON_REQUEST_VARIABLE + "="
+                + HealthChecks.ON_REQUEST
+                + " is set, as `autoresume agent` sets it for its --health-command.")
+    private boolean onRequest;
+
     @Option(names = "--json", description = "Print the report as JSON with stable field names.")
     private boolean json;
 
@@ -126,7 +134,9 @@ final class HealthCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         HealthSettings settings = settings();
-        HealthChecks registry = HealthChecks.standard();
+        boolean requested = onRequest || HealthChecks.ON_REQUEST.equals(
+                context.environment().get(HealthChecks.ON_REQUEST_VARIABLE));
+        HealthChecks registry = requested ? HealthChecks.onRequest() : HealthChecks.standard();
         for (String name : checks) {
             if (!registry.names().contains(name)) {
                 throw new CliException(ExitCode.USAGE, "no health check called \"" + name + "\"; known: "

@@ -43,6 +43,10 @@ class HealthCommandTest {
     }
 
     private int run(String... given) {
+        return runWith(Map.of(), given);
+    }
+
+    private int runWith(Map<String, String> moreEnvironment, String... given) {
         // The fake dmesg is the kernel log here: the machine's own /dev/kmsg is not part of the test.
         String[] args = given;
         if (given.length > 0 && given[0].equals("health")) {
@@ -51,8 +55,10 @@ class HealthCommandTest {
             args[given.length + 1] = "-";
         }
         // This machine's own slurm.conf and plugstack are not part of the test either.
-        CliHarness cli = new CliHarness(Map.of("PATH", tools.path(), "SLURMD_NODENAME", "node7",
-                "SLURM_CONF", slurmConf.toString()), CommonsExecCommandRunner::new);
+        Map<String, String> environment = new java.util.HashMap<>(Map.of("PATH", tools.path(),
+                "SLURMD_NODENAME", "node7", "SLURM_CONF", slurmConf.toString()));
+        environment.putAll(moreEnvironment);
+        CliHarness cli = new CliHarness(environment, CommonsExecCommandRunner::new);
         int code = cli.run(args);
         out = cli.out;
         err = cli.err;
@@ -170,6 +176,42 @@ class HealthCommandTest {
             assertEquals("SKIPPED", check.get("status").asText(), check.toString());
         }
         assertNull(report.get("markCommand").textValue());
+    }
+
+    /**
+     * Asked for on a user's request (the agent's environment for its --health-command, or the
+     * flag): DCGM's health watches run but not its diagnostic, CPU stress is skipped, and the
+     * same check names stay valid.
+     */
+    @Test
+    void onARequestNoCheckThatDisturbsJobsRuns() throws Exception {
+        for (Map<String, String> asked : List.of(Map.of("AUTORESUME_CHECK", "on-request"), Map.<String, String>of())) {
+            tools.tool("dcgmi", Answer.out("health -c", "dcgmi/health-healthy.txt", 0),
+                    Answer.out("diag -r 1 -j", "dcgmi/diag-r1-pass.json", 0));
+            tools.tool("stress-ng", Answer.out("--verify", "stress-ng/success.txt", 0));
+            String[] args = asked.isEmpty()
+                    ? new String[] {"health", "--on-request", "--check", "dcgm,cpu", "--json"}
+                    : new String[] {"health", "--check", "dcgm,cpu", "--json"};
+            assertEquals(0, runWith(asked, args), err);
+            JsonNode report = new ObjectMapper().readTree(out);
+            assertEquals("PASSED", report.get("checks").get(0).get("status").asText(), out);
+            assertEquals("SKIPPED", report.get("checks").get(1).get("status").asText(), out);
+            assertTrue(tools.calls("dcgmi").contains("health -c"), tools.calls("dcgmi").toString());
+            assertTrue(tools.calls("dcgmi").stream().noneMatch(c -> c.startsWith("diag")), tools.calls("dcgmi").toString());
+            assertEquals(List.of(), tools.calls("stress-ng"));
+            Files.deleteIfExists(bin.resolve("dcgmi.calls"));
+        }
+    }
+
+    @Test
+    void onASchedulesRunEveryCheckRunsInFull() {
+        tools.tool("dcgmi", Answer.out("health -c", "dcgmi/health-healthy.txt", 0),
+                Answer.out("diag -r 1 -j", "dcgmi/diag-r1-pass.json", 0));
+        tools.tool("stress-ng", Answer.out("--verify", "stress-ng/success.txt", 0));
+        assertEquals(0, runWith(Map.of("AUTORESUME_CHECK", "schedule"), "health", "--check", "dcgm,cpu",
+                "--cpu-seconds", "1"), err);
+        assertTrue(tools.calls("dcgmi").contains("diag -r 1 -j"), tools.calls("dcgmi").toString());
+        assertEquals(1, tools.calls("stress-ng").size(), tools.calls("stress-ng").toString());
     }
 
     @Test

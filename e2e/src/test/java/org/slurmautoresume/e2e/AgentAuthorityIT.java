@@ -38,8 +38,9 @@ class AgentAuthorityIT {
         cluster = LocalCluster.get();
         truth = new SlurmTruth(cluster);
         healthCheck = FlaggedHealthCheck.create(cluster, "authority-it-health-");
+        // Tests turn a node's health between two requests: no verdict is shared across them.
         agent = LocalAgent.start(cluster, cluster.clusterDir().resolve("authority-it-" + ProcessHandle.current().pid()),
-                "--health-command", healthCheck.command().toString());
+                "--health-command", healthCheck.command().toString(), "--health-reuse", "0");
     }
 
     @AfterAll

@@ -55,7 +55,8 @@ class AgentProvenanceIT {
         Files.writeString(replace, "#!/bin/sh\ntouch \"" + replaceRuns + "/$1\"\n");
         Files.setPosixFilePermissions(replace, PosixFilePermissions.fromString("rwxr-xr-x"));
         agent = LocalAgent.start(cluster, cluster.clusterDir().resolve("provenance-it-" + ProcessHandle.current().pid()),
-                "--health-command", healthCheck.command().toString(), "--replace-command", replace.toString());
+                "--health-command", healthCheck.command().toString(), "--health-reuse", "0", // health turns between requests
+                "--replace-command", replace.toString());
     }
 
     @AfterAll

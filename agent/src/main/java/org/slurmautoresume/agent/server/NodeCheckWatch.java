@@ -39,7 +39,7 @@ public final class NodeCheckWatch implements Closeable {
     /** A reason stays readable in sinfo and far below Slurm's limits; our own words come first. */
     static final int MAX_DETAIL = 200;
     private static final Pattern COMMAND = Pattern.compile("`(?:[^`\\s]*/)?([^`/\\s]+)[^`]*`");
-    /** Asks from outside closer together than this share one round: the checks' cost stays bounded. */
+    /** Asks from outside within this of the last round's end share it: the checks' cost stays bounded. */
     static final Duration ASK_GAP = Duration.ofSeconds(2);
     /**
      * How soon a round asked for confirms what it found. A supervisor asks only after an attempt
@@ -82,10 +82,8 @@ public final class NodeCheckWatch implements Closeable {
     private final Duration every;
     private final Duration confirmAfter;
     private final ScheduledExecutorService timer;
-    /** The last round asked for from outside ({@link #checkNow}) and when it was asked; guarded by itself. */
-    private final Object asked = new Object();
-    private CompletableFuture<Void> askedRound;
-    private long askedAt;
+    /** The rounds asked for from outside ({@link #checkNow}), shared by everyone who asks close together. */
+    private final SharedRound<Void> asked = new SharedRound<>(ASK_GAP, System::nanoTime);
     /** The actionable finding of the last round, awaiting its confirmation; null when none. */
     private String suspect;
     /** What the last logged round said, so that an unchanged state is not logged again. */
@@ -136,34 +134,22 @@ public final class NodeCheckWatch implements Closeable {
     /**
      * A round now, out of turn, for a supervisor settling a failed attempt: completes when the
      * checks ran and, where they found a fault, ran again {@link #CONFIRM_ON_REQUEST} later and
-     * marked the node. Whoever asks within {@link #ASK_GAP} of the last ask, or while it runs,
-     * shares that round: however many ask, the checks run at most once per gap, as they would
-     * at an interval of that length. Nothing the asker says reaches the checks.
+     * marked the node. Whoever asks while it runs, or within {@link #ASK_GAP} after it ended,
+     * shares that round ({@link SharedRound}): however many ask, the checks run at most once per
+     * gap, as they would at an interval of that length. Nothing the asker says reaches the checks.
      */
     public CompletableFuture<Void> checkNow() {
-        synchronized (asked) {
-            long now = System.nanoTime();
-            if (askedRound != null && (!askedRound.isDone() || now - askedAt < ASK_GAP.toNanos())) {
-                return askedRound;
-            }
-            CompletableFuture<Void> round = new CompletableFuture<>();
-            askedRound = round;
-            askedAt = now;
-            try {
-                timer.execute(() -> {
-                    try {
-                        askedRound();
-                    } catch (RuntimeException e) {
-                        LOG.error("{} round on {} asked for failed: {}", kind.words, marker.node(), e.toString());
-                    } finally {
-                        round.complete(null);
-                    }
-                });
-            } catch (java.util.concurrent.RejectedExecutionException e) {
-                round.complete(null); // closed: nothing more is checked
-            }
-            return round;
+        if (timer.isShutdown()) {
+            return CompletableFuture.completedFuture(null); // closed: nothing more is checked
         }
+        return asked.ask(timer, () -> {
+            try {
+                askedRound();
+            } catch (RuntimeException e) {
+                LOG.error("{} round on {} asked for failed: {}", kind.words, marker.node(), e.toString());
+            }
+            return null;
+        });
     }
 
     /** The checks now; a fault found is confirmed shortly after instead of at the next turn. */

@@ -24,6 +24,25 @@ public final class EfaCheck implements HealthCheck {
     static final Duration FI_INFO_TIMEOUT = Duration.ofSeconds(30);
     static final Duration PROBE_TIMEOUT = Duration.ofMinutes(2);
 
+    private final boolean probe;
+
+    /** Devices, provider and the site's connectivity probe. */
+    public EfaCheck() {
+        this(true);
+    }
+
+    private EfaCheck(boolean probe) {
+        this.probe = probe;
+    }
+
+    /**
+     * Devices and provider only: for a check a job's request asked for, since the site's probe
+     * sends traffic over the adapters that jobs on the node are using.
+     */
+    public static EfaCheck withoutProbe() {
+        return new EfaCheck(false);
+    }
+
     @Override
     public String name() {
         return NAME;
@@ -51,7 +70,11 @@ public final class EfaCheck implements HealthCheck {
             checkPorts(device, findings);
         }
         checkProvider(context, findings);
-        probe(context, findings);
+        if (probe) {
+            probe(context, findings);
+        } else if (!context.settings().efaProbe().isEmpty()) {
+            findings.add(Finding.note("connectivity probe not run on a request: it sends traffic jobs share"));
+        }
         return CheckResult.of(NAME, findings, devices.size() + " EFA device(s) active");
     }
 

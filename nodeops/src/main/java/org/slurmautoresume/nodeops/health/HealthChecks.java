@@ -18,6 +18,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class HealthChecks {
 
+    /**
+     * The environment variable that tells a health command who asked for it, and its value when a
+     * user's request did ({@code autoresume agent --health-command} sets it): then only
+     * {@link #onRequest} checks run. Unset, or any other value: every check, as on a schedule.
+     */
+    public static final String ON_REQUEST_VARIABLE = "AUTORESUME_CHECK";
+    public static final String ON_REQUEST = "on-request";
+
     private final Map<String, HealthCheck> checks = new LinkedHashMap<>();
 
     public HealthChecks(Collection<? extends HealthCheck> checks) {
@@ -32,6 +40,18 @@ public final class HealthChecks {
     public static HealthChecks standard() {
         return new HealthChecks(List.of(new GpuCheck(), new DcgmCheck(), new NeuronCheck(), new EfaCheck(),
                 new CpuCheck(), new DiskCheck()));
+    }
+
+    /**
+     * The checks that only read the node's state, for a run a user's request asked for (the agent
+     * sets {@code AUTORESUME_CHECK=on-request} for its {@code --health-command}), on a node other
+     * jobs may share: the same names, but DCGM's health watches without its diagnostic (which
+     * takes the GPUs from the jobs on them), EFA without the site's traffic probe, and CPU stress
+     * skipped. Nothing here loads the hardware.
+     */
+    public static HealthChecks onRequest() {
+        return new HealthChecks(List.of(new GpuCheck(), DcgmCheck.healthOnly(), new NeuronCheck(),
+                EfaCheck.withoutProbe(), new NotOnRequest(new CpuCheck()), new DiskCheck()));
     }
 
     public List<String> names() {

@@ -32,37 +32,66 @@ public final class CommandNodeHealth implements NodeHealth {
     private final CommandRunner runner;
     private final List<String> template;
     private final Duration timeout;
+    private final Map<String, String> environment;
 
     public CommandNodeHealth(CommandRunner runner, List<String> template, Duration timeout) {
+        this(runner, template, timeout, Map.of());
+    }
+
+    /**
+     * With {@code environment} added to the command's (the agent's {@code AUTORESUME_CHECK=on-request},
+     * which tells the command that a user's request asked for it).
+     */
+    public CommandNodeHealth(CommandRunner runner, List<String> template, Duration timeout,
+                             Map<String, String> environment) {
         this.runner = Objects.requireNonNull(runner);
         this.template = List.copyOf(template);
         this.timeout = Objects.requireNonNull(timeout);
+        this.environment = Map.copyOf(environment);
         if (template.isEmpty()) {
             throw new IllegalArgumentException("a health command needs at least a program");
         }
     }
 
+    /**
+     * One run of the command: the verdict (whose detail quotes the command and the tail of what
+     * it printed, for an operator), how it ended in a few words of our own ({@code exited 8},
+     * {@code timed out after 120 s}, {@code could not be started}), and all it printed. The parts
+     * are apart so that a caller answering someone else than the operator can leave the output out.
+     */
+    public record Run(Verdict verdict, String program, String ended, String stdout, String stderr) {
+    }
+
     @Override
     public Verdict check(Node node) {
+        return run(node).verdict();
+    }
+
+    /** Runs the command for {@code node}; see {@link Run}. */
+    public Run run(Node node) {
         List<String> argv = new ArrayList<>(template.size());
         for (String word : template) {
             argv.add(word.replace("{node}", node.name()));
         }
-        CommandRequest request = new CommandRequest(argv, timeout, Map.of());
+        CommandRequest request = new CommandRequest(argv, timeout, environment);
+        String program = argv.get(0);
         CommandResult result;
         try {
             result = runner.run(request);
         } catch (CommandException e) {
-            return Verdict.unhealthy("replace", e.getMessage());
+            return new Run(Verdict.unhealthy("replace", e.getMessage()), program, "could not be started", "", "");
         }
         if (result.succeeded()) {
-            return Verdict.healthy("`" + request.display() + "` passed");
+            return new Run(Verdict.healthy("`" + request.display() + "` passed"), program, "exited 0",
+                    result.stdout(), result.stderr());
         }
-        String what = result.timedOut() ? "timed out after " + timeout.toSeconds() + " s"
-                : "exited " + result.exitCode() + ": " + result.diagnosticTail();
+        String ended = result.timedOut() ? "timed out after " + timeout.toSeconds() + " s"
+                : "exited " + result.exitCode();
+        String what = result.timedOut() ? ended : ended + ": " + result.diagnosticTail();
         String action = result.timedOut() ? "replace"
                 : result.exitCode() == REBOOT_EXIT ? "reboot"
                 : result.exitCode() == FREE_SPACE_EXIT ? Verdict.FREE_SPACE : "replace";
-        return Verdict.unhealthy(action, "`" + request.display() + "` " + what);
+        return new Run(Verdict.unhealthy(action, "`" + request.display() + "` " + what), program, ended,
+                result.stdout(), result.stderr());
     }
 }

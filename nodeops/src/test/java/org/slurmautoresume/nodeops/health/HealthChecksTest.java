@@ -163,4 +163,16 @@ class HealthChecksTest {
         assertEquals("gpu-st-7", LocalNode.name(java.util.Map.of("SLURMD_NODENAME", "gpu-st-7")).orElseThrow());
         assertEquals("ip-10-1-2-3", LocalNode.shortName("ip-10-1-2-3.ec2.internal"));
     }
+
+    @Test
+    void theChecksRunOnARequestAreKnownByTheSameNamesAndLoadNothing() {
+        assertEquals(HealthChecks.standard().names(), HealthChecks.onRequest().names());
+        CommandRunner runner = mock(CommandRunner.class);
+        HealthContext context = new HealthContext(runner, new ToolLocator(""), HealthSettings.defaults(),
+                OptionalInt::empty);
+        HealthReport report = new HealthChecks(List.of(new NotOnRequest(new Fixed("cpu", null)))).run(context); // throws if run
+        assertEquals(HealthStatus.SKIPPED, report.results().get(0).status(), report.toString());
+        assertTrue(report.results().get(0).summary().contains("not run on a request"), report.toString());
+        verify(runner, never()).run(any());
+    }
 }

@@ -1,6 +1,7 @@
 package org.slurmautoresume.nodeops.health;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -99,6 +100,18 @@ class SysfsAndDiskCheckTest {
         assertEquals(HealthStatus.PASSED, result.status(), result.toString());
         assertEquals("2 EFA device(s) active", result.summary());
         assertTrue(result.evidence().contains("connectivity probe passed"), result.evidence().toString());
+    }
+
+    @Test
+    void onARequestTheSitesProbeSendsNoTraffic() throws IOException {
+        Path sys = temp.resolve("sys");
+        efaDevice(sys, "efa_0", "4: ACTIVE", false);
+        FakeTools tools = tools().tool("fi_info", Answer.out("-p efa", "fi_info/efa.txt", 0));
+        tools.script("probe", "#!/bin/sh\necho called >> '" + temp.resolve("probe.calls") + "'\nexit 3\n");
+        CheckResult result = EfaCheck.withoutProbe().run(context(tools,
+                HealthSettings.defaults().withSysfsRoot(sys).withEfaProbe(List.of("probe"))));
+        assertEquals(HealthStatus.PASSED, result.status(), result.toString());
+        assertFalse(Files.exists(temp.resolve("probe.calls")), "the probe ran");
     }
 
     @Test

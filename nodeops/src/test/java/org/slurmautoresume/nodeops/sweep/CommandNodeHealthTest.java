@@ -57,4 +57,34 @@ class CommandNodeHealthTest {
         assertEquals("replace", run(7, "ecc").action());
         assertEquals("replace", run(3, "").action());
     }
+
+    @Test
+    void theEnvironmentGivenReachesTheCommandAndTheRunKeepsItsOutputApart() {
+        CommandRunner runner = mock(CommandRunner.class);
+        when(runner.run(any())).thenAnswer(inv -> {
+            CommandRequest request = inv.getArgument(0);
+            assertEquals(java.util.Map.of("AUTORESUME_CHECK", "on-request"), request.environment());
+            return new CommandResult(request, 8, "summary\n", "secret-ish detail", false, Duration.ZERO);
+        });
+        CommandNodeHealth.Run run = new CommandNodeHealth(runner, List.of("/usr/sbin/site-check", "{node}"),
+                Duration.ofSeconds(5), java.util.Map.of("AUTORESUME_CHECK", "on-request"))
+                .run(node("show-node-idle-fail.txt", "node7"));
+        assertEquals("reboot", run.verdict().action());
+        assertEquals("/usr/sbin/site-check", run.program());
+        assertEquals("exited 8", run.ended());
+        assertEquals("summary\n", run.stdout());
+        assertEquals("secret-ish detail", run.stderr());
+        assertFalse(run.ended().contains("secret"), "how it ended is our own words");
+    }
+
+    @Test
+    void aTimeoutEndsInOurOwnWords() {
+        CommandRunner runner = mock(CommandRunner.class);
+        when(runner.run(any())).thenAnswer(inv -> new CommandResult(inv.getArgument(0), -1, "", "partial", true,
+                Duration.ofSeconds(5)));
+        CommandNodeHealth.Run run = new CommandNodeHealth(runner, List.of("check", "{node}"), Duration.ofSeconds(5))
+                .run(node("show-node-idle-fail.txt", "node7"));
+        assertEquals("replace", run.verdict().action());
+        assertEquals("timed out after 5 s", run.ended());
+    }
 }
