@@ -1,5 +1,6 @@
 package org.slurmautoresume.agent.server;
 
+import org.slurmautoresume.agent.protocol.AgentClient;
 import org.slurmautoresume.agent.protocol.AgentJson;
 import org.slurmautoresume.agent.protocol.AgentRequest;
 import org.slurmautoresume.agent.protocol.AgentRequestException;
@@ -14,8 +15,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One request line in, one response line out, every answer audited: the part of the agent
- * between the socket and the {@link AgentPolicy}.
+ * One request line in, one response line out, every answer audited (refusals and answers that
+ * change nothing within each uid's share, see {@link AuditLog}): the part of the agent between
+ * the socket and the {@link AgentPolicy}.
  */
 public final class AgentService {
 
@@ -40,7 +42,13 @@ public final class AgentService {
         } catch (AgentRequestException e) {
             return refuse(caller, truncated(line), "bad request: " + e.getMessage());
         }
-        if (CHANGES_SLURM.contains(request.op()) && !audit.recordIntent(caller, request.wireForm())) {
+        boolean changes = CHANGES_SLURM.contains(request.op());
+        if (changes && !audit.admitChange(caller)) {
+            // Each such request is two lines always written: past its share a user's flood of them is refused.
+            return refuse(caller, truncated(line), AgentClient.BUSY + caller.name() + " used up its share of requests that"
+                    + " may change Slurm (" + AuditShares.CHANGES_PER_MINUTE + " a minute); try again later");
+        }
+        if (changes && !audit.recordIntent(caller, request.wireForm())) {
             return refuse(caller, truncated(line), "the audit log cannot be written (see the agent's log): the agent"
                     + " does nothing it cannot record");
         }
@@ -51,7 +59,11 @@ public final class AgentService {
             LOG.error("internal error answering {} for {}", request, caller, e);
             response = AgentResponse.refused(request.nodes(), "internal error in the agent: " + e);
         }
-        audit.record(caller, request.wireForm(), response);
+        if (changes) {
+            audit.recordOutcome(caller, request.wireForm(), response);
+        } else {
+            audit.record(caller, request.wireForm(), response);
+        }
         LOG.info("{} {} job {}: {}", caller, AgentJson.wire(request.op()), request.jobId(), response.message());
         return AgentJson.line(response);
     }

@@ -2,6 +2,7 @@ package org.slurmautoresume.agent.server;
 
 import org.slurmautoresume.agent.protocol.AgentJson;
 import org.slurmautoresume.agent.protocol.AgentResponse;
+import org.slurmautoresume.agent.protocol.NodeDecision;
 import org.slurmautoresume.slurm.files.OwnedFiles;
 import org.slurmautoresume.slurm.model.Caller;
 
@@ -33,6 +34,14 @@ import org.slf4j.LoggerFactory;
  * (the older ones {@code .2} .. {@code .}{@value #KEEP}, the oldest dropped), so a flood of
  * requests cannot fill the node's disk. An operator's logrotate may move the file away as well:
  * {@link #reopen} (the agent's SIGHUP and SIGUSR2) then starts a new one at the same path.
+ *
+ * <p>Within the cap, no one user can push everyone else's history out ({@link AuditShares}): the
+ * lines of a request that changes Slurm (its intent and its outcome) and the agent's own lines
+ * (sweeps, Xids, its checks) are always written, but each uid makes only so many such requests a
+ * minute; the lines a user can cause at will (refusals, answers to requests that change nothing)
+ * are written within that uid's share, and those left out are counted in a line of their own,
+ * {@code {"time", "uid", "user", "refusalsLeftOut", "answersLeftOut", "since"}}, written before
+ * that uid's next line, or a minute after the last one left out, or when the log closes.
  */
 public final class AuditLog implements Closeable {
 
@@ -46,6 +55,7 @@ public final class AuditLog implements Closeable {
     private final Clock clock;
     private final long maxBytes;
     private final int uid;
+    private final AuditShares shares = new AuditShares();
     private OutputStream out;
     private long size;
 
@@ -105,31 +115,100 @@ public final class AuditLog implements Closeable {
         return file;
     }
 
-    /** {@code request}: the parsed request, or the raw text (truncated) when it could not be read. */
+    /**
+     * The answer to a request that changes nothing, or a refusal: written within the caller's
+     * share ({@link AuditShares}), else counted as left out. {@code request}: the parsed request,
+     * or the raw text (truncated) when it could not be read.
+     */
     public void record(Caller caller, Object request, AgentResponse response) {
+        Instant now = Instant.now(clock);
+        synchronized (this) {
+            writeSettledLeftOut(now);
+            if (shares.admitRoutine(caller.uid(), caller.name(), isRefusal(response), now)) {
+                writeLeftOut(caller.uid(), now);
+                append(answer(now, caller, request, response));
+            }
+        }
+    }
+
+    /** The outcome of a request that changes Slurm and whose intent is on record: always written. */
+    public void recordOutcome(Caller caller, Object request, AgentResponse response) {
+        Instant now = Instant.now(clock);
+        synchronized (this) {
+            writeLeftOut(caller.uid(), now);
+            append(answer(now, caller, request, response));
+        }
+    }
+
+    /**
+     * Whether {@code caller} may make one more request that changes Slurm now: each uid makes at
+     * most {@link AuditShares#CHANGES_PER_MINUTE} a minute (after a burst), as each is two lines
+     * that are always written. Takes that request's place when true.
+     */
+    public synchronized boolean admitChange(Caller caller) {
+        return shares.admitChange(caller.uid(), Instant.now(clock));
+    }
+
+    /** Refused, or nothing but refusals: what a caller can cause without being entitled to anything. */
+    static boolean isRefusal(AgentResponse response) {
+        return !response.ok() && response.decisions().stream().allMatch(d -> NodeDecision.REFUSED.equals(d.decision()));
+    }
+
+    private static Map<String, Object> answer(Instant now, Caller caller, Object request, AgentResponse response) {
         Map<String, Object> entry = new LinkedHashMap<>();
-        entry.put("time", Instant.now(clock).toString());
+        entry.put("time", now.toString());
         entry.put("uid", caller.uid());
         entry.put("user", caller.name());
         entry.put("request", request);
         entry.put("ok", response.ok());
         entry.put("decisions", response.decisions());
         entry.put("why", response.message());
-        append(entry);
+        return entry;
     }
 
     /**
-     * One line before a request that changes Slurm's state is acted on; false when it could not be
-     * written, and then the request must be refused: nothing is done that the audit does not show.
+     * One line before a request that changes Slurm's state is acted on, always written (the
+     * request was admitted by {@link #admitChange}); false when it could not be written, and then
+     * the request must be refused: nothing is done that the audit does not show.
      */
     public boolean recordIntent(Caller caller, Object request) {
+        Instant now = Instant.now(clock);
         Map<String, Object> entry = new LinkedHashMap<>();
-        entry.put("time", Instant.now(clock).toString());
+        entry.put("time", now.toString());
         entry.put("uid", caller.uid());
         entry.put("user", caller.name());
         entry.put("request", request);
         entry.put("intent", "deciding now; the outcome follows on its own line");
-        return append(entry);
+        synchronized (this) {
+            writeLeftOut(caller.uid(), now);
+            return append(entry);
+        }
+    }
+
+    /** Says what {@code uid} had left out, if anything, before its next line. */
+    private void writeLeftOut(long uid, Instant now) {
+        AuditShares.LeftOut leftOut = shares.takeLeftOut(uid);
+        if (leftOut != null) {
+            append(leftOutEntry(leftOut, now));
+        }
+    }
+
+    /** Says what uids that went quiet had left out, a while after their last line left out. */
+    private void writeSettledLeftOut(Instant now) {
+        for (AuditShares.LeftOut leftOut : shares.takeSettled(now, false)) {
+            append(leftOutEntry(leftOut, now));
+        }
+    }
+
+    private static Map<String, Object> leftOutEntry(AuditShares.LeftOut leftOut, Instant now) {
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("time", now.toString());
+        entry.put("uid", leftOut.uid());
+        entry.put("user", leftOut.user());
+        entry.put("refusalsLeftOut", leftOut.refusals());
+        entry.put("answersLeftOut", leftOut.answers());
+        entry.put("since", leftOut.since().toString());
+        return entry;
     }
 
     /**
@@ -187,6 +266,10 @@ public final class AuditLog implements Closeable {
 
     @Override
     public synchronized void close() throws IOException {
+        Instant now = Instant.now(clock);
+        for (AuditShares.LeftOut leftOut : shares.takeSettled(now, true)) {
+            append(leftOutEntry(leftOut, now));
+        }
         out.close();
     }
 }
