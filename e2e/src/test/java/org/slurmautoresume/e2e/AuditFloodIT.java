@@ -70,20 +70,19 @@ class AuditFloodIT {
             assertEquals(FLOOD, Integer.parseInt(m.group(1)), "every request of the flood refused");
             double seconds = Double.parseDouble(m.group(2));
 
-            // The user's next request that gets a line brings the count of what was left out.
-            List<JsonNode> lines = Wait.until("a count of the test user's refusals left out", Duration.ofSeconds(30),
-                    () -> {
+            // The user's next request that gets a line brings the count of what was left out. A slow
+            // flood refills the share as it goes, so counts may come mid-flood too: wait for the last.
+            List<JsonNode> lines = Wait.until("every refusal of the test user written or counted",
+                    Duration.ofSeconds(90), () -> {
                         agent.callAsTestUser(cluster, LocalAgent.request("diagnose", jobId, node, ""));
                         List<JsonNode> now = lines(agent);
-                        return now.stream().anyMatch(l -> l.path("uid").asLong(-1) == uid
-                                && l.path("refusalsLeftOut").asLong() > 0) ? Optional.of(now) : Optional.empty();
+                        return refusalsWritten(now, uid) + refusalsLeftOut(now, uid) >= FLOOD ? Optional.of(now)
+                                : Optional.empty();
                     });
 
             assertEquals(first, Files.readAllLines(agent.auditLog()).get(0), "the first line is still the first");
-            long written = lines.stream().filter(l -> l.path("uid").asLong(-1) == uid && l.has("decisions")
-                    && !l.get("ok").asBoolean()).count();
-            long leftOut = lines.stream().filter(l -> l.path("uid").asLong(-1) == uid)
-                    .mapToLong(l -> l.path("refusalsLeftOut").asLong()).sum();
+            long written = refusalsWritten(lines, uid);
+            long leftOut = refusalsLeftOut(lines, uid);
             System.out.printf("%d refused requests in %.1f s: %d refusal lines written, %d counted as left out%n",
                     FLOOD, seconds, written, leftOut);
             // The share: a burst of 120, then one a second (and a few for the seconds the calls took).
@@ -94,6 +93,16 @@ class AuditFloodIT {
             cluster.run(List.of("scancel", jobId));
             agent.stop();
         }
+    }
+
+    private static long refusalsWritten(List<JsonNode> lines, long uid) {
+        return lines.stream().filter(l -> l.path("uid").asLong(-1) == uid && l.has("decisions")
+                && !l.get("ok").asBoolean()).count();
+    }
+
+    private static long refusalsLeftOut(List<JsonNode> lines, long uid) {
+        return lines.stream().filter(l -> l.path("uid").asLong(-1) == uid)
+                .mapToLong(l -> l.path("refusalsLeftOut").asLong()).sum();
     }
 
     private static List<JsonNode> lines(LocalAgent agent) {

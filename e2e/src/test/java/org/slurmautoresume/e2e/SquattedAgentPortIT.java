@@ -99,6 +99,9 @@ class SquattedAgentPortIT {
                 "import signal, socket, sys, threading",
                 "signal.alarm(600)",
                 "server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)",
+                // As any squatter would: the port's earlier connections (an agent a test stopped) may
+                // still be in TIME_WAIT; a live listener there still refuses the bind.
+                "server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)",
                 "server.bind((sys.argv[1], int(sys.argv[2])))",
                 "server.listen(64)",
                 "print('listening', flush=True)",
