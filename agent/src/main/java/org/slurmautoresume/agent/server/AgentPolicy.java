@@ -24,6 +24,7 @@ import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.model.NodeReason;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.client.SlurmException;
+import org.slurmautoresume.nodeops.admin.NodePhase;
 import org.slurmautoresume.nodeops.health.NodeHealth;
 
 /**
@@ -304,9 +305,7 @@ public final class AgentPolicy {
     private NodeDecision outOfServiceAlready(Node node, String evidence, boolean toDown) {
         String name = node.name();
         Optional<NodeReason> reason = node.reason();
-        boolean toolkits = reason.isPresent() && (node.state().isFail() || node.state().isDown())
-                && (reason.get().isAction(NodeMark.Action.REPLACE.word())
-                        || reason.get().isAction(NodeMark.Action.REBOOT.word()));
+        boolean toolkits = (node.state().isFail() || node.state().isDown()) && NodePhase.hasActionReason(node);
         if (toolkits && toDown) {
             WriteResult write = control.mark(new NodeMark(name, NodeMark.State.DOWN, reason.get().text()));
             if (!write.ok()) {
@@ -378,7 +377,7 @@ public final class AgentPolicy {
                 return new NodeDecision(name, NodeDecision.REBOOTING, diagnosis.evidence(), "already rebooting, not"
                         + " asked again: Slurm shows " + before.state().display() + afterReboot(before));
             }
-            Optional<String> notOurs = ownMarks.whyNotStanding(job, before);
+            Optional<String> notOurs = ownMarks.whyNotStanding(job, before, null);
             if (notOurs.isPresent()) {
                 return new NodeDecision(name, NodeDecision.REFUSED, diagnosis.evidence(), notOurs.get());
             }
@@ -406,7 +405,7 @@ public final class AgentPolicy {
                         "Slurm did not take the reboot (`" + write.command() + "`): " + answer.detail());
             }
             // The request wrote Action:Reboot anew: still the agent's mark for this job.
-            ownMarks.restamp(name, NodeMark.Action.REBOOT);
+            ownMarks.restamp(name, NodeMark.Action.REBOOT, after);
             String deferred = authority.othersOn(job, name).map(why -> "; deferred: Slurm reboots it once no job"
                     + " runs there (it " + why + " now)").orElse("");
             return new NodeDecision(name, NodeDecision.REBOOTING, diagnosis.evidence(), "reboot requested"

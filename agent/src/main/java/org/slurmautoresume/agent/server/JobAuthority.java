@@ -115,21 +115,11 @@ final class JobAuthority {
             return Optional.of("could reach other jobs: the jobs on " + node + " could not be listed ("
                     + e.getMessage() + ")");
         }
-        String own = numericId(job.jobId());
-        List<String> others = ids.stream().filter(id -> !id.equals(own)).sorted().toList();
+        List<String> others = ids.stream().filter(id -> !id.equals(job.jobId())).sorted().toList();
         if (others.isEmpty()) {
             return Optional.empty();
         }
         return Optional.of("would also end job(s) " + String.join(",", others) + " on " + node);
-    }
-
-    /** The id squeue's %A prints for the job: an array task's or a het job component's own number. */
-    private static String numericId(String jobId) {
-        int cut = 0;
-        while (cut < jobId.length() && Character.isDigit(jobId.charAt(cut))) {
-            cut++;
-        }
-        return jobId.substring(0, cut);
     }
 
     /** The owner as the ledger and the watch list key it: Slurm's numeric UserId, -1 when absent (root's request). */

@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slurmautoresume.nodeops.admin.NodePhase;
 import org.slurmautoresume.slurm.client.NodeMark;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.Node;
@@ -78,9 +79,8 @@ final class MarkProvenance {
                     + mark.reasonTime() + ": that mark is gone");
         }
         NodeReason now = reason.get();
-        boolean agentsWords = now.isAction(NodeMark.Action.REPLACE.word()) || now.isAction(NodeMark.Action.REBOOT.word());
         boolean agentsUser = now.user().map(agentUser::equals).orElse(true);
-        if (!agentsWords || !agentsUser) {
+        if (!NodePhase.hasActionReason(node) || !agentsUser) {
             return Optional.of("the node carries reason \"" + now.text() + "\"" + now.user().map(u -> " set by " + u)
                     .orElse("") + ", not the agent's mark: someone else's decision since the agent's mark of "
                     + mark.reasonTime());

@@ -95,7 +95,7 @@ final class OwnMarks {
         if (rebooting.isPresent()) {
             return new NodeDecision(name, NodeDecision.REFUSED, lookup.slurmSays(), rebooting.get());
         }
-        Optional<String> notOurs = notMarkedForJob(job, lookup, null);
+        Optional<String> notOurs = whyNotStanding(job, lookup.node().get(), null);
         if (notOurs.isPresent()) {
             return new NodeDecision(name, NodeDecision.REFUSED, lookup.slurmSays(), notOurs.get());
         }
@@ -127,25 +127,17 @@ final class OwnMarks {
         return provenance.whyNotStanding(job, node, only);
     }
 
-    Optional<String> whyNotStanding(Job job, Node node) {
-        return whyNotStanding(job, node, null);
-    }
-
-    private Optional<String> notMarkedForJob(Job job, NodeLookup lookup, NodeMark.Action only) {
-        return whyNotStanding(job, lookup.node().get(), only);
-    }
-
     /**
      * After the agent's own write over its standing mark (a reboot request sets {@code Action:Reboot}
-     * anew): the ledger takes the new stamp, so the mark still stands as the agent's.
+     * anew): the ledger takes the new stamp, read from {@code after} (the node as read back after
+     * that write), so the mark still stands as the agent's.
      */
-    void restamp(String name, NodeMark.Action action) {
+    void restamp(String name, NodeMark.Action action, Optional<Node> after) {
         Optional<MarkLedger.Mark> entry = ledger.markOf(name);
-        Optional<String> stamped = lookUp(name).node().flatMap(Node::reason).flatMap(NodeReason::time)
-                .map(Object::toString);
         if (entry.isEmpty()) {
             return;
         }
+        Optional<String> stamped = after.flatMap(Node::reason).flatMap(NodeReason::time).map(Object::toString);
         MarkLedger.Mark mark = entry.get();
         try {
             ledger.record(new MarkLedger.Mark(name, mark.jobId(), mark.owner(), action.word(), mark.state(),
