@@ -243,7 +243,8 @@ final class AgentCommand implements Callable<Integer> {
         // After a Slurm upgrade (the agent restarts with the node's daemons): does auto_resume.so still load?
         SpankPluginAtStart.check(context.environment(), context.slurm()::version, audit, metrics);
         NodeProber slurmd = new TcpNodeProber(Duration.ofSeconds(probeTimeoutSeconds));
-        // Asked by a supervisor, a connected but silent agent is evidence on its own: the supervisor saw it answer before.
+        // Asked by a supervisor, which saw the node's agent answer before, a silent agent port counts even though it
+        // never greeted this agent; still only with the node's slurmd silent too (anyone may hold that port).
         AgentPolicy policy;
         try {
             policy = new AgentPolicy(context.slurm(), context.runner(), "scontrol", livenessPort == 0 ? slurmd

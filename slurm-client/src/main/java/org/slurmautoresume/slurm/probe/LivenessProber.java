@@ -27,11 +27,15 @@ import org.slurmautoresume.slurm.model.Node;
  * prober before: the in-step probe, which asks every second, never raises an alarm over a port
  * that never answered.
  *
- * <p>A port that accepts and stays silent is never evidence by itself: where the port is
- * unprivileged (several slurmd per host, or containers that let users bind low ports) any user
- * can hold it while the agent is down. Silence counts only when the node's slurmd, asked in its
- * own protocol ({@link SlurmdAnswerProbe}), is silent too; a slurmd that answers makes the node
- * reachable, and something else on the agent's port is logged once per node.
+ * <p>A port that accepts and stays silent, or leaves handshakes unanswered, is never evidence by
+ * itself: where the port is unprivileged (several slurmd per host, or containers that let users
+ * bind low ports) any user can hold it while the agent is down. Silence counts only when the
+ * node's slurmd, asked in its own protocol ({@link SlurmdAnswerProbe}), is silent too; a slurmd
+ * that answers makes the node reachable, and something else on the agent's port is logged once
+ * per node. A greeting is plain text that whoever holds the port can send, so it is trusted only
+ * where trusting it marks nothing: it makes the node reachable (a forged one can hide a fault
+ * until Slurm's own SlurmdTimeout, no more), and {@code unhealthy} only has a supervisor read
+ * Slurm's record sooner ({@link #reportsUnhealthy}); Slurm's state decides.
  */
 public final class LivenessProber implements NodeProber {
 
@@ -47,6 +51,12 @@ public final class LivenessProber implements NodeProber {
     public static final String GREETING = "autoresume-agent 1 ";
     private static final int SLURMD_DEFAULT_PORT = TcpNodeProber.DEFAULT_SLURMD_PORT;
     private static final int MAX_GREETING = 256;
+    /**
+     * How long slurmd's handshake may take once the agent's port left one unanswered: on a live
+     * network a handshake takes well under a millisecond, and only a lost packet (retried after
+     * a second) takes longer, which a watch's next probe forgives.
+     */
+    static final Duration HANDSHAKE_WINDOW = Duration.ofMillis(250);
 
     private final Duration timeout;
     private final int basePort;
@@ -122,12 +132,7 @@ public final class LivenessProber implements NodeProber {
                 socket.connect(new InetSocketAddress(host, port), millis);
             } catch (IOException e) {
                 if (e instanceof SocketTimeoutException && requireAnswerFirst && answered.contains(node.name())) {
-                    // The handshake itself went unanswered where the agent greeted before: the node's
-                    // address is cut off or gone. Its slurmd would take a second more to say the same;
-                    // the agent asked to confirm still asks it.
-                    return Optional.of("the autoresume agent at " + host + ":" + port + ", which answered before, did"
-                            + " not complete a connection within " + timeout.toMillis() + " ms: the node is cut off"
-                            + " from the network, or gone");
+                    return unansweredHandshake(node, host, port);
                 }
                 Optional<String> slurmd = fallback.unreachable(node); // refused, filtered or no route: judge by slurmd
                 if (slurmd.isPresent() && e instanceof ConnectException && answered.contains(node.name())
@@ -148,7 +153,7 @@ public final class LivenessProber implements NodeProber {
                 }
                 return silentAgent(node, host, port);
             }
-            if (line.isPresent() && line.get().startsWith(GREETING)) {
+            if (line.isPresent() && line.get().startsWith(GREETING + node.name() + " ")) {
                 answered.add(node.name());
                 squatWarned.remove(node.name()); // the agent is back: a later squatter is worth a word again
                 if (line.get().equals(GREETING + node.name() + " unhealthy")) {
@@ -158,7 +163,7 @@ public final class LivenessProber implements NodeProber {
                 }
                 return Optional.empty();
             }
-            return fallback.unreachable(node); // something else listens there
+            return fallback.unreachable(node); // something else listens there, or another node's agent
         } catch (IOException e) {
             return fallback.unreachable(node);
         }
@@ -173,12 +178,7 @@ public final class LivenessProber implements NodeProber {
     private Optional<String> silentAgent(Node node, String host, int port) {
         SlurmdAnswerProbe.Answer slurmd = slurmdAnswer.ask(node);
         if (slurmd == SlurmdAnswerProbe.Answer.ANSWERS) {
-            if (squatWarned.add(node.name())) {
-                LoggerFactory.getLogger(LivenessProber.class).warn("Port {} on {} accepts connections but does not"
-                        + " greet as node {}'s autoresume agent, while its slurmd answers: something else listens on"
-                        + " the agent's port (the agent is down, or another program took the port); the node is"
-                        + " judged reachable", port, host, node.name());
-            }
+            warnOfSquatter(node, host, port, "accepts connections but does not greet");
             return Optional.empty();
         }
         if (slurmd == SlurmdAnswerProbe.Answer.NOT_ACCEPTED) {
@@ -188,6 +188,41 @@ public final class LivenessProber implements NodeProber {
                 + " not answer within " + timeout.toMillis() + " ms, nor did slurmd at " + host + ":"
                 + node.port().orElse(TcpNodeProber.DEFAULT_SLURMD_PORT) + " react to a message: the node's"
                 + " processes are stopped or its kernel is wedged");
+    }
+
+    /**
+     * The agent's port, which greeted this prober before, left the handshake itself unanswered.
+     * A node cut off from the network does that, and so does a port whose queue of unaccepted
+     * connections is full, which whoever holds the port can arrange by listening and never
+     * accepting. So slurmd decides here too, its handshake given {@link #HANDSHAKE_WINDOW} (a node
+     * that is cut off costs that, not another timeout): answering, the node runs; accepting and
+     * silent, its processes are stopped; not accepting, the node is cut off or gone.
+     */
+    private Optional<String> unansweredHandshake(Node node, String host, int port) {
+        String agentSilent = "the autoresume agent at " + host + ":" + port + ", which answered before, did not"
+                + " complete a connection within " + timeout.toMillis() + " ms";
+        String slurmdAt = "slurmd at " + host + ":" + node.port().orElse(TcpNodeProber.DEFAULT_SLURMD_PORT);
+        switch (slurmdAnswer.ask(node, HANDSHAKE_WINDOW)) {
+            case ANSWERS:
+                warnOfSquatter(node, host, port, "does not complete connections");
+                return Optional.empty();
+            case SILENT:
+                return Optional.of(agentSilent + ", and " + slurmdAt + " accepted one but did not react to a message:"
+                        + " the node's processes are stopped or its kernel is wedged");
+            default:
+                return Optional.of(agentSilent + ", nor did " + slurmdAt + " within " + HANDSHAKE_WINDOW.toMillis()
+                        + " ms: the node is cut off from the network, or gone");
+        }
+    }
+
+    /** Says once per node, until its agent greets again, that something other than its agent holds its port. */
+    private void warnOfSquatter(Node node, String host, int port, String what) {
+        if (squatWarned.add(node.name())) {
+            LoggerFactory.getLogger(LivenessProber.class).warn("Port {} on {} {} as node {}'s autoresume agent"
+                    + " would, while its slurmd answers: something else holds the agent's port (the agent is down,"
+                    + " or another program took the port); the node is judged reachable", port, host, what,
+                    node.name());
+        }
     }
 
     /** Whether the nodes' agents are asked for fresh checks ({@link #freshlyUnhealthy}). */

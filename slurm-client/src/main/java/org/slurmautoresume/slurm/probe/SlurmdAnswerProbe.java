@@ -52,12 +52,25 @@ public final class SlurmdAnswerProbe {
 
     /** Asks the node's slurmd on {@code NodeAddr:Port}, within the timeout for connect and answer together. */
     public Answer ask(Node node) {
+        return ask(node, timeout);
+    }
+
+    /**
+     * As {@link #ask(Node)}, giving the handshake at most {@code connectWithin} of the timeout:
+     * where the caller already waited out one handshake to the node, a second one to a node that
+     * is cut off need not cost a whole timeout more.
+     */
+    public Answer ask(Node node, Duration connectWithin) {
+        if (connectWithin.isNegative() || connectWithin.isZero()) {
+            throw new IllegalArgumentException("connectWithin must be positive: " + connectWithin);
+        }
         int port = node.port().orElse(TcpNodeProber.DEFAULT_SLURMD_PORT);
         long start = System.nanoTime();
         int millis = Math.toIntExact(timeout.toMillis());
         try (Socket socket = new Socket()) {
             try {
-                socket.connect(new InetSocketAddress(host(node), port), millis);
+                socket.connect(new InetSocketAddress(host(node), port),
+                        Math.min(millis, Math.toIntExact(connectWithin.toMillis())));
             } catch (IOException e) {
                 return Answer.NOT_ACCEPTED;
             }
