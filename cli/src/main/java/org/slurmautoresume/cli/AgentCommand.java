@@ -78,7 +78,9 @@ final class AgentCommand implements Callable<Integer> {
     @Option(names = "--probe-timeout", paramLabel = "SECONDS", defaultValue = "2",
             description = "How long a node's agent may take to greet on its liveness port, or (where no agent"
                 + " answers) its slurmd to accept a TCP connection, before the node counts as unreachable."
-                + " Default: ${DEFAULT-VALUE}.")
+                + " A liveness port that accepts and stays silent counts only if the node's slurmd, sent a"
+                + " message it refuses at once, stays silent as long too (anyone may hold an unprivileged"
+                + " port while the agent is down). Default: ${DEFAULT-VALUE}.")
     private int probeTimeoutSeconds;
 
     @Option(names = "--replace-command", paramLabel = "PATH",

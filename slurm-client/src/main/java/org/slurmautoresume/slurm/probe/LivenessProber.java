@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import org.slf4j.LoggerFactory;
 import org.slurmautoresume.slurm.model.Node;
 
@@ -143,16 +145,28 @@ public final class LivenessProber implements NodeProber {
                 }
                 return slurmd;
             }
-            Optional<String> line;
+            boolean silenceCounts = !requireAnswerFirst || answered.contains(node.name());
+            InputStream in = socket.getInputStream();
+            Future<SlurmdAnswerProbe.Answer> slurmd = null;
+            int first;
             try {
-                socket.setSoTimeout(Math.max(1, millis - (int) ((System.nanoTime() - start) / 1_000_000)));
-                line = greeting(socket.getInputStream());
-            } catch (SocketTimeoutException e) {
-                if (requireAnswerFirst && !answered.contains(node.name())) {
-                    return fallback.unreachable(node);
+                try {
+                    socket.setSoTimeout(silenceCounts ? Math.min(millis / 4, left(start, millis)) : left(start, millis));
+                    first = in.read();
+                } catch (SocketTimeoutException late) {
+                    if (!silenceCounts) {
+                        throw late;
+                    }
+                    // A running agent greets within a millisecond of the handshake. Its silence counts only
+                    // with slurmd's, so slurmd is asked while the greeting is still awaited, not after.
+                    slurmd = slurmdAnswer.askAside(node, Duration.ofMillis(left(start, millis)));
+                    socket.setSoTimeout(left(start, millis));
+                    first = in.read();
                 }
-                return silentAgent(node, host, port);
+            } catch (SocketTimeoutException e) {
+                return silenceCounts ? silentAgent(node, host, port, answer(slurmd)) : fallback.unreachable(node);
             }
+            Optional<String> line = first < 0 ? Optional.empty() : greeting(first, in);
             if (line.isPresent() && line.get().startsWith(GREETING + node.name() + " ")) {
                 answered.add(node.name());
                 squatWarned.remove(node.name()); // the agent is back: a later squatter is worth a word again
@@ -175,8 +189,7 @@ public final class LivenessProber implements NodeProber {
      * wedged; answering, the node runs and something other than its agent holds the port; not
      * accepting at all, slurmd's usual probe judges.
      */
-    private Optional<String> silentAgent(Node node, String host, int port) {
-        SlurmdAnswerProbe.Answer slurmd = slurmdAnswer.ask(node);
+    private Optional<String> silentAgent(Node node, String host, int port, SlurmdAnswerProbe.Answer slurmd) {
         if (slurmd == SlurmdAnswerProbe.Answer.ANSWERS) {
             warnOfSquatter(node, host, port, "accepts connections but does not greet");
             return Optional.empty();
@@ -247,7 +260,9 @@ public final class LivenessProber implements NodeProber {
             socket.connect(new InetSocketAddress(host, port(checkBasePort, node)), Math.min(millis,
                     Math.toIntExact(timeout.toMillis())));
             socket.setSoTimeout(Math.max(1, millis - (int) ((System.nanoTime() - start) / 1_000_000)));
-            Optional<String> line = greeting(socket.getInputStream());
+            InputStream in = socket.getInputStream();
+            int first = in.read();
+            Optional<String> line = first < 0 ? Optional.empty() : greeting(first, in);
             if (line.isPresent() && line.get().equals(GREETING + node.name() + " unhealthy")) {
                 return Optional.of(true);
             }
@@ -279,12 +294,28 @@ public final class LivenessProber implements NodeProber {
         return gone.contains(node.name());
     }
 
-    /** The first line the peer sends, up to {@value #MAX_GREETING} bytes; empty at end of stream. */
-    private static Optional<String> greeting(InputStream in) throws IOException {
+    /** The time left of {@code millis} since {@code start}, at least 1 ms. */
+    private static int left(long start, int millis) {
+        return Math.max(1, millis - (int) ((System.nanoTime() - start) / 1_000_000));
+    }
+
+    /** What slurmd said to a probe asked aside, which ends within its own wait. */
+    private static SlurmdAnswerProbe.Answer answer(Future<SlurmdAnswerProbe.Answer> slurmd) {
+        try {
+            return slurmd.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return SlurmdAnswerProbe.Answer.NOT_ACCEPTED;
+        } catch (ExecutionException e) {
+            return SlurmdAnswerProbe.Answer.NOT_ACCEPTED;
+        }
+    }
+
+    /** The first line the peer sends, {@code first} its first byte, up to {@value #MAX_GREETING} bytes. */
+    private static Optional<String> greeting(int first, InputStream in) throws IOException {
         byte[] buffer = new byte[MAX_GREETING];
         int length = 0;
-        while (length < buffer.length) {
-            int b = in.read();
+        for (int b = first; length < buffer.length; b = in.read()) {
             if (b < 0) {
                 break;
             }

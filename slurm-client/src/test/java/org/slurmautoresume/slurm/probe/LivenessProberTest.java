@@ -184,6 +184,42 @@ class LivenessProberTest {
     }
 
     @Test
+    void aFrozenNodeIsFoundInAboutOneTimeoutSinceSlurmdIsAskedWhileTheGreetingIsAwaited() throws IOException {
+        int port = serve("unused\n", 0);
+        try (SlurmdStandIn slurmd = SlurmdStandIn.near(port, false)) {
+            Duration timeout = Duration.ofSeconds(1);
+            LivenessProber prober = new LivenessProber(timeout, slurmd.basePortFor(port), false, FALLBACK);
+            long start = System.nanoTime();
+            Optional<String> silent = prober.unreachable(slurmd.node());
+            long took = Duration.ofNanos(System.nanoTime() - start).toMillis();
+            assertTrue(silent.orElse("").contains("processes are stopped"), silent.toString());
+            assertTrue(took < 1600, "one timeout, not the agent's and then slurmd's: " + took + " ms");
+        }
+    }
+
+    @Test
+    void aLateGreetingStillCountsThoughSlurmdWasAskedMeanwhile() throws IOException {
+        server = new ServerSocket();
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+        Thread slowAgent = new Thread(() -> {
+            try (Socket peer = server.accept(); OutputStream out = peer.getOutputStream()) {
+                Thread.sleep(150); // past a quarter of the 300 ms timeout: the prober asks slurmd aside
+                out.write((LivenessProber.GREETING + "node2 ok\n").getBytes(StandardCharsets.US_ASCII));
+            } catch (IOException | InterruptedException e) {
+                // the test fails on its assertions
+            }
+        });
+        slowAgent.setDaemon(true);
+        slowAgent.start();
+        int port = server.getLocalPort();
+        try (SlurmdStandIn slurmd = SlurmdStandIn.near(port, true)) {
+            LivenessProber prober = new LivenessProber(TIMEOUT, slurmd.basePortFor(port), false, FALLBACK);
+            assertEquals(Optional.empty(), prober.unreachable(slurmd.node()));
+            assertTrue(prober.hasAgent(slurmd.node()), "the greeting, not slurmd, answered");
+        }
+    }
+
+    @Test
     void silenceFromAPortThatNeverAnsweredIsOnlyEvidenceWhenAskedToTrustIt() throws IOException {
         int port = serve("unused\n", 0);
         try (SlurmdStandIn slurmd = SlurmdStandIn.near(port, false)) {
