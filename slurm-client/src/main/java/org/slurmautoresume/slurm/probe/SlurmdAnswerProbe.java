@@ -18,10 +18,10 @@ import org.slurmautoresume.slurm.model.Node;
  * prefix every Slurm message starts with, set to 0xFFFFFFFF; slurmd refuses such a length as
  * insane and closes the connection at once, without reading further or acting on anything. A
  * slurmd whose process is stopped (SIGSTOP, a wedged kernel) never reads it, and the read times
- * out. Only root runs slurmd on its port, so unlike an agent's unprivileged liveness port no
- * user can answer in its place; a user holding the port while slurmd is down is seen as
- * answering, which is the fail-safe direction (no mark). Costs one connection and one error line
- * in slurmd's log per probe.
+ * out. slurmd holds its port while it runs and while it is stopped, so unlike an agent's
+ * liveness port no user can answer in its place; a user holding an unprivileged slurmd port
+ * after slurmd exited is seen as answering, which is the fail-safe direction (no mark). Costs one
+ * connection and one error line in slurmd's log per probe ("Insane message length" on 22.05).
  */
 public final class SlurmdAnswerProbe {
 
