@@ -1,7 +1,5 @@
 package org.slurmautoresume.e2e;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -19,7 +17,9 @@ import java.util.concurrent.TimeUnit;
  * and closes it (a forged greeting); {@link Mode#SILENT} accepts and holds every connection
  * without a word, as a stopped node's kernel would; {@link Mode#JAM} stops accepting and fills its
  * queue of unaccepted connections itself, so that further handshakes go unanswered, as for a node
- * cut off the network. It exits when its standard input ends, or after ten minutes.
+ * cut off the network. Like any user's server it sets SO_REUSEADDR, so the connections the
+ * agent closed last minute (TIME_WAIT) do not keep it off the port; a port someone still listens
+ * on stays theirs. It exits when its standard input ends, or after ten minutes.
  */
 final class PortSquatter implements AutoCloseable {
 
@@ -33,6 +33,7 @@ final class PortSquatter implements AutoCloseable {
             "signal.alarm(600)",
             "host, port, greeting = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode() + b'\\n'",
             "server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)",
+            "server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)",
             "server.bind((host, port))",
             "server.listen(1)",
             "server.settimeout(0.05)",
@@ -93,8 +94,9 @@ final class PortSquatter implements AutoCloseable {
             PortSquatter squatter = new PortSquatter(new ProcessBuilder(argv).redirectErrorStream(true).start());
             String first = squatter.out.readLine();
             if (!"listening".equals(first)) {
+                String rest = squatter.out.lines().reduce(first == null ? "" : first, (a, b) -> a + "\n" + b);
                 squatter.close();
-                assertEquals("listening", first, "the test user could not listen on " + address + ":" + port);
+                throw new AssertionError("the test user could not listen on " + address + ":" + port + ":\n" + rest);
             }
             return squatter;
         } catch (IOException e) {

@@ -33,8 +33,11 @@ class SquattedAgentPortIT {
     private static final String PREFIX = "88-squatted-agent-port-it-";
     /** The in-step watch hands a node on after this many missed probes in a row (StepWatch). */
     private static final int PROBE_MISSES = 3;
-    /** What slurmd 22.05 logs for each length prefix it refuses: the cost of one probe in its protocol. */
-    private static final String REFUSED_LENGTH = "Insane message length";
+    /**
+     * One of the two lines slurmd 22.05 logs for each length prefix it refuses (the other names the
+     * peer's port): one per probe in its protocol.
+     */
+    private static final String REFUSED_LENGTH = "service_connection: slurm_receive_msg: Insane message length";
     private static final String FORGED = LivenessProber.GREETING + "node2 unhealthy";
 
     @Test
@@ -68,7 +71,7 @@ class SquattedAgentPortIT {
                 assertInService(truth, "node2");
                 assertEquals(JobState.RUNNING.name(), truth.jobField(jobId, "JobState"));
             }
-            // Only the silent port made the agent ask slurmd in its protocol: one refused length, one line.
+            // Only the silent port made the agent ask slurmd in its protocol: one refused length.
             assertEquals(refusedBefore + 1, slurmdRefusals(cluster, "node2"), "slurmd's log lines per silent probe");
 
             // The counter-proof: the same squatter, silent, and node2's slurmd stopped as on a frozen node.
@@ -116,7 +119,9 @@ class SquattedAgentPortIT {
                     LivenessProber.port(LivenessProber.DEFAULT_PORT, node2), PortSquatter.Mode.GREET, FORGED);
 
             // A forged "unhealthy" has the supervisor read Slurm's record, which says node2 is in service.
+            long beforeGreeted = slurmdRefusals(cluster, "node2");
             awaitServed(squatter, PROBE_MISSES + 1);
+            assertEquals(beforeGreeted, slurmdRefusals(cluster, "node2"), "a greeted probe costs slurmd nothing");
             // Silent: a probe a round, each one held; a watch that counted them as misses would stop after three.
             squatter.to(PortSquatter.Mode.SILENT);
             awaitServed(squatter, squatter.served() + PROBE_MISSES + 1);

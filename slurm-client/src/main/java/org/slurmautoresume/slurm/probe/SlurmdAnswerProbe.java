@@ -21,7 +21,8 @@ import org.slurmautoresume.slurm.model.Node;
  * out. slurmd holds its port while it runs and while it is stopped, so unlike an agent's
  * liveness port no user can answer in its place; a user holding an unprivileged slurmd port
  * after slurmd exited is seen as answering, which is the fail-safe direction (no mark). Costs one
- * connection and one error line in slurmd's log per probe ("Insane message length" on 22.05).
+ * connection and two error lines in slurmd's log per probe ("Insane message length" on 22.05),
+ * as many as a plain connect leaves.
  */
 public final class SlurmdAnswerProbe {
 
