@@ -151,7 +151,8 @@ public final class LivenessProber implements NodeProber {
             int first;
             try {
                 try {
-                    socket.setSoTimeout(silenceCounts ? Math.min(millis / 4, left(start, millis)) : left(start, millis));
+                    int early = Math.max(1, Math.min(millis / 4, left(start, millis)));
+                    socket.setSoTimeout(silenceCounts ? early : left(start, millis));
                     first = in.read();
                 } catch (SocketTimeoutException late) {
                     if (!silenceCounts) {
