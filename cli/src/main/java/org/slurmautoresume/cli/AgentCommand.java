@@ -78,7 +78,9 @@ final class AgentCommand implements Callable<Integer> {
     @Option(names = "--probe-timeout", paramLabel = "SECONDS", defaultValue = "2",
             description = "How long a node's agent may take to greet on its liveness port, or (where no agent"
                 + " answers) its slurmd to accept a TCP connection, before the node counts as unreachable."
-                + " Default: ${DEFAULT-VALUE}.")
+                + " A liveness port that accepts and stays silent counts only if the node's slurmd, sent a"
+                + " message it refuses at once, stays silent as long too (anyone may hold an unprivileged"
+                + " port while the agent is down). Default: ${DEFAULT-VALUE}.")
     private int probeTimeoutSeconds;
 
     @Option(names = "--replace-command", paramLabel = "PATH",
@@ -243,7 +245,8 @@ final class AgentCommand implements Callable<Integer> {
         // After a Slurm upgrade (the agent restarts with the node's daemons): does auto_resume.so still load?
         SpankPluginAtStart.check(context.environment(), context.slurm()::version, audit, metrics);
         NodeProber slurmd = new TcpNodeProber(Duration.ofSeconds(probeTimeoutSeconds));
-        // Asked by a supervisor, a connected but silent agent is evidence on its own: the supervisor saw it answer before.
+        // Asked by a supervisor, which saw the node's agent answer before, a silent agent port counts even though it
+        // never greeted this agent; still only with the node's slurmd silent too (anyone may hold that port).
         AgentPolicy policy;
         try {
             policy = new AgentPolicy(context.slurm(), context.runner(), "scontrol", livenessPort == 0 ? slurmd

@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import org.slf4j.LoggerFactory;
 import org.slurmautoresume.slurm.model.Node;
 
@@ -27,11 +29,15 @@ import org.slurmautoresume.slurm.model.Node;
  * prober before: the in-step probe, which asks every second, never raises an alarm over a port
  * that never answered.
  *
- * <p>A port that accepts and stays silent is never evidence by itself: where the port is
- * unprivileged (several slurmd per host, or containers that let users bind low ports) any user
- * can hold it while the agent is down. Silence counts only when the node's slurmd, asked in its
- * own protocol ({@link SlurmdAnswerProbe}), is silent too; a slurmd that answers makes the node
- * reachable, and something else on the agent's port is logged once per node.
+ * <p>A port that accepts and stays silent, or leaves handshakes unanswered, is never evidence by
+ * itself: where the port is unprivileged (several slurmd per host, or containers that let users
+ * bind low ports) any user can hold it while the agent is down. Silence counts only when the
+ * node's slurmd, asked in its own protocol ({@link SlurmdAnswerProbe}), is silent too; a slurmd
+ * that answers makes the node reachable, and something else on the agent's port is logged once
+ * per node. A greeting is plain text that whoever holds the port can send, so it is trusted only
+ * where trusting it marks nothing: it makes the node reachable (a forged one can hide a fault
+ * until Slurm's own SlurmdTimeout, no more), and {@code unhealthy} only has a supervisor read
+ * Slurm's record sooner ({@link #reportsUnhealthy}); Slurm's state decides.
  */
 public final class LivenessProber implements NodeProber {
 
@@ -47,6 +53,12 @@ public final class LivenessProber implements NodeProber {
     public static final String GREETING = "autoresume-agent 1 ";
     private static final int SLURMD_DEFAULT_PORT = TcpNodeProber.DEFAULT_SLURMD_PORT;
     private static final int MAX_GREETING = 256;
+    /**
+     * How long slurmd's handshake may take once the agent's port left one unanswered: on a live
+     * network a handshake takes well under a millisecond, and only a lost packet (retried after
+     * a second) takes longer, which a watch's next probe forgives.
+     */
+    static final Duration HANDSHAKE_WINDOW = Duration.ofMillis(250);
 
     private final Duration timeout;
     private final int basePort;
@@ -122,12 +134,7 @@ public final class LivenessProber implements NodeProber {
                 socket.connect(new InetSocketAddress(host, port), millis);
             } catch (IOException e) {
                 if (e instanceof SocketTimeoutException && requireAnswerFirst && answered.contains(node.name())) {
-                    // The handshake itself went unanswered where the agent greeted before: the node's
-                    // address is cut off or gone. Its slurmd would take a second more to say the same;
-                    // the agent asked to confirm still asks it.
-                    return Optional.of("the autoresume agent at " + host + ":" + port + ", which answered before, did"
-                            + " not complete a connection within " + timeout.toMillis() + " ms: the node is cut off"
-                            + " from the network, or gone");
+                    return unansweredHandshake(node, host, port);
                 }
                 Optional<String> slurmd = fallback.unreachable(node); // refused, filtered or no route: judge by slurmd
                 if (slurmd.isPresent() && e instanceof ConnectException && answered.contains(node.name())
@@ -138,17 +145,30 @@ public final class LivenessProber implements NodeProber {
                 }
                 return slurmd;
             }
-            Optional<String> line;
+            boolean silenceCounts = !requireAnswerFirst || answered.contains(node.name());
+            InputStream in = socket.getInputStream();
+            Future<SlurmdAnswerProbe.Answer> slurmd = null;
+            int first;
             try {
-                socket.setSoTimeout(Math.max(1, millis - (int) ((System.nanoTime() - start) / 1_000_000)));
-                line = greeting(socket.getInputStream());
-            } catch (SocketTimeoutException e) {
-                if (requireAnswerFirst && !answered.contains(node.name())) {
-                    return fallback.unreachable(node);
+                try {
+                    int early = Math.max(1, Math.min(millis / 4, left(start, millis)));
+                    socket.setSoTimeout(silenceCounts ? early : left(start, millis));
+                    first = in.read();
+                } catch (SocketTimeoutException late) {
+                    if (!silenceCounts) {
+                        throw late;
+                    }
+                    // A running agent greets within a millisecond of the handshake. Its silence counts only
+                    // with slurmd's, so slurmd is asked while the greeting is still awaited, not after.
+                    slurmd = slurmdAnswer.askAside(node, Duration.ofMillis(left(start, millis)));
+                    socket.setSoTimeout(left(start, millis));
+                    first = in.read();
                 }
-                return silentAgent(node, host, port);
+            } catch (SocketTimeoutException e) {
+                return silenceCounts ? silentAgent(node, host, port, answer(slurmd)) : fallback.unreachable(node);
             }
-            if (line.isPresent() && line.get().startsWith(GREETING)) {
+            Optional<String> line = first < 0 ? Optional.empty() : greeting(first, in);
+            if (line.isPresent() && line.get().startsWith(GREETING + node.name() + " ")) {
                 answered.add(node.name());
                 squatWarned.remove(node.name()); // the agent is back: a later squatter is worth a word again
                 if (line.get().equals(GREETING + node.name() + " unhealthy")) {
@@ -158,7 +178,7 @@ public final class LivenessProber implements NodeProber {
                 }
                 return Optional.empty();
             }
-            return fallback.unreachable(node); // something else listens there
+            return fallback.unreachable(node); // something else listens there, or another node's agent
         } catch (IOException e) {
             return fallback.unreachable(node);
         }
@@ -170,15 +190,9 @@ public final class LivenessProber implements NodeProber {
      * wedged; answering, the node runs and something other than its agent holds the port; not
      * accepting at all, slurmd's usual probe judges.
      */
-    private Optional<String> silentAgent(Node node, String host, int port) {
-        SlurmdAnswerProbe.Answer slurmd = slurmdAnswer.ask(node);
+    private Optional<String> silentAgent(Node node, String host, int port, SlurmdAnswerProbe.Answer slurmd) {
         if (slurmd == SlurmdAnswerProbe.Answer.ANSWERS) {
-            if (squatWarned.add(node.name())) {
-                LoggerFactory.getLogger(LivenessProber.class).warn("Port {} on {} accepts connections but does not"
-                        + " greet as node {}'s autoresume agent, while its slurmd answers: something else listens on"
-                        + " the agent's port (the agent is down, or another program took the port); the node is"
-                        + " judged reachable", port, host, node.name());
-            }
+            warnOfSquatter(node, host, port, "accepts connections but does not greet");
             return Optional.empty();
         }
         if (slurmd == SlurmdAnswerProbe.Answer.NOT_ACCEPTED) {
@@ -188,6 +202,41 @@ public final class LivenessProber implements NodeProber {
                 + " not answer within " + timeout.toMillis() + " ms, nor did slurmd at " + host + ":"
                 + node.port().orElse(TcpNodeProber.DEFAULT_SLURMD_PORT) + " react to a message: the node's"
                 + " processes are stopped or its kernel is wedged");
+    }
+
+    /**
+     * The agent's port, which greeted this prober before, left the handshake itself unanswered.
+     * A node cut off from the network does that, and so does a port whose queue of unaccepted
+     * connections is full, which whoever holds the port can arrange by listening and never
+     * accepting. So slurmd decides here too, its handshake given {@link #HANDSHAKE_WINDOW} (a node
+     * that is cut off costs that, not another timeout): answering, the node runs; accepting and
+     * silent, its processes are stopped; not accepting, the node is cut off or gone.
+     */
+    private Optional<String> unansweredHandshake(Node node, String host, int port) {
+        String agentSilent = "the autoresume agent at " + host + ":" + port + ", which answered before, did not"
+                + " complete a connection within " + timeout.toMillis() + " ms";
+        String slurmdAt = "slurmd at " + host + ":" + node.port().orElse(TcpNodeProber.DEFAULT_SLURMD_PORT);
+        switch (slurmdAnswer.ask(node, HANDSHAKE_WINDOW)) {
+            case ANSWERS:
+                warnOfSquatter(node, host, port, "does not complete connections");
+                return Optional.empty();
+            case SILENT:
+                return Optional.of(agentSilent + ", and " + slurmdAt + " accepted one but did not react to a message:"
+                        + " the node's processes are stopped or its kernel is wedged");
+            default:
+                return Optional.of(agentSilent + ", nor did " + slurmdAt + " within " + HANDSHAKE_WINDOW.toMillis()
+                        + " ms: the node is cut off from the network, or gone");
+        }
+    }
+
+    /** Says once per node, until its agent greets again, that something other than its agent holds its port. */
+    private void warnOfSquatter(Node node, String host, int port, String what) {
+        if (squatWarned.add(node.name())) {
+            LoggerFactory.getLogger(LivenessProber.class).warn("Port {} on {} {} as node {}'s autoresume agent"
+                    + " would, while its slurmd answers: something else holds the agent's port (the agent is down,"
+                    + " or another program took the port); the node is judged reachable", port, host, what,
+                    node.name());
+        }
     }
 
     /** Whether the nodes' agents are asked for fresh checks ({@link #freshlyUnhealthy}). */
@@ -212,7 +261,9 @@ public final class LivenessProber implements NodeProber {
             socket.connect(new InetSocketAddress(host, port(checkBasePort, node)), Math.min(millis,
                     Math.toIntExact(timeout.toMillis())));
             socket.setSoTimeout(Math.max(1, millis - (int) ((System.nanoTime() - start) / 1_000_000)));
-            Optional<String> line = greeting(socket.getInputStream());
+            InputStream in = socket.getInputStream();
+            int first = in.read();
+            Optional<String> line = first < 0 ? Optional.empty() : greeting(first, in);
             if (line.isPresent() && line.get().equals(GREETING + node.name() + " unhealthy")) {
                 return Optional.of(true);
             }
@@ -244,12 +295,28 @@ public final class LivenessProber implements NodeProber {
         return gone.contains(node.name());
     }
 
-    /** The first line the peer sends, up to {@value #MAX_GREETING} bytes; empty at end of stream. */
-    private static Optional<String> greeting(InputStream in) throws IOException {
+    /** The time left of {@code millis} since {@code start}, at least 1 ms. */
+    private static int left(long start, int millis) {
+        return Math.max(1, millis - (int) ((System.nanoTime() - start) / 1_000_000));
+    }
+
+    /** What slurmd said to a probe asked aside, which ends within its own wait. */
+    private static SlurmdAnswerProbe.Answer answer(Future<SlurmdAnswerProbe.Answer> slurmd) {
+        try {
+            return slurmd.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return SlurmdAnswerProbe.Answer.NOT_ACCEPTED;
+        } catch (ExecutionException e) {
+            return SlurmdAnswerProbe.Answer.NOT_ACCEPTED;
+        }
+    }
+
+    /** The first line the peer sends, {@code first} its first byte, up to {@value #MAX_GREETING} bytes. */
+    private static Optional<String> greeting(int first, InputStream in) throws IOException {
         byte[] buffer = new byte[MAX_GREETING];
         int length = 0;
-        while (length < buffer.length) {
-            int b = in.read();
+        for (int b = first; length < buffer.length; b = in.read()) {
             if (b < 0) {
                 break;
             }

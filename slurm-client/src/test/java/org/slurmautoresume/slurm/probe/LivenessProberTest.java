@@ -13,6 +13,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -63,11 +64,10 @@ class LivenessProberTest {
         return server.getLocalPort();
     }
 
-    @Test
-    void anAgentThatGreetedAndNowLeavesTheHandshakeUnansweredIsMissedWithoutAskingSlurmd() throws IOException {
+    /** A port that greets once and then accepts nothing: once its queue (backlog 1) is full, handshakes go unanswered. */
+    private int greetOnceThenJam() throws IOException {
         server = new ServerSocket();
         server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1);
-        int port = server.getLocalPort();
         Thread greeter = new Thread(() -> {
             try (Socket peer = server.accept(); OutputStream out = peer.getOutputStream()) {
                 out.write((LivenessProber.GREETING + "node2 ok\n").getBytes(StandardCharsets.US_ASCII));
@@ -77,37 +77,90 @@ class LivenessProberTest {
         });
         greeter.setDaemon(true);
         greeter.start();
-        int[] slurmdAsked = {0};
-        LivenessProber prober = new LivenessProber(TIMEOUT, port, true, node -> {
-            slurmdAsked[0]++;
-            return Optional.of("judged by slurmd");
-        });
-        assertEquals(Optional.empty(), prober.unreachable(node()), "it greeted once");
-        // Nothing accepts any more: once the kernel's queue (backlog 1) is full, handshakes go unanswered
-        // as they do for a node whose address is cut off.
-        List<Socket> queued = new java.util.ArrayList<>();
-        try {
-            for (int i = 0; i < 4; i++) {
-                Socket filler = new Socket();
-                try {
-                    filler.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
-                } catch (IOException e) {
-                    // the queue is full already
-                }
-                queued.add(filler);
+        return server.getLocalPort();
+    }
+
+    /** Fills {@code port}'s queue of unaccepted connections, as a cut-off address or a squatter that never accepts. */
+    private static List<Socket> jam(int port) {
+        List<Socket> queued = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            Socket filler = new Socket();
+            try {
+                filler.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
+            } catch (IOException e) {
+                // the queue is full already
             }
-            Optional<String> missed = prober.unreachable(node());
-            assertTrue(missed.orElse("").contains("did not complete a connection"), missed.toString());
-            assertEquals(0, slurmdAsked[0], "the timed-out handshake was evidence enough");
-            LivenessProber fresh = new LivenessProber(TIMEOUT, port, true, node -> {
-                slurmdAsked[0]++;
+            queued.add(filler);
+        }
+        return queued;
+    }
+
+    private static void release(List<Socket> queued) throws IOException {
+        for (Socket filler : queued) {
+            filler.close();
+        }
+    }
+
+    @Test
+    void anAgentPortThatLeavesTheHandshakeUnansweredWhileSlurmdAnswersIsAReachableNode() throws IOException {
+        int port = greetOnceThenJam();
+        try (SlurmdStandIn slurmd = SlurmdStandIn.near(port, true)) {
+            int[] fallbackAsked = {0};
+            LivenessProber prober = new LivenessProber(TIMEOUT, slurmd.basePortFor(port), true, node -> {
+                fallbackAsked[0]++;
                 return Optional.of("judged by slurmd");
             });
-            assertEquals(Optional.of("judged by slurmd"), fresh.unreachable(node()),
-                    "a port that never greeted this prober is judged by slurmd");
+            assertEquals(Optional.empty(), prober.unreachable(slurmd.node()), "it greeted once");
+            List<Socket> queued = jam(port);
+            try {
+                // Whoever holds an unprivileged port can jam it like this: slurmd's answer decides.
+                assertEquals(Optional.empty(), prober.unreachable(slurmd.node()));
+                assertEquals(1, slurmd.lengthsRead(), "slurmd was asked in its own protocol");
+                assertEquals(0, fallbackAsked[0]);
+                assertFalse(prober.gone(slurmd.node()));
+            } finally {
+                release(queued);
+            }
+        }
+    }
+
+    @Test
+    void anAgentPortThatLeavesTheHandshakeUnansweredWithSlurmdGoneIsACutOffNode() throws IOException {
+        int port = greetOnceThenJam();
+        SlurmdStandIn slurmd = SlurmdStandIn.near(port, true);
+        Node node = slurmd.node();
+        LivenessProber prober = new LivenessProber(TIMEOUT, slurmd.basePortFor(port), true, FALLBACK);
+        assertEquals(Optional.empty(), prober.unreachable(node), "it greeted once");
+        slurmd.close(); // nothing accepts on slurmd's port either
+        List<Socket> queued = jam(port);
+        try {
+            long start = System.nanoTime();
+            Optional<String> missed = prober.unreachable(node);
+            long took = Duration.ofNanos(System.nanoTime() - start).toMillis();
+            assertTrue(missed.orElse("").contains("cut off from the network, or gone"), missed.toString());
+            assertTrue(took < TIMEOUT.plus(LivenessProber.HANDSHAKE_WINDOW).toMillis() + 200,
+                    "slurmd's handshake cost at most its window: " + took + " ms");
+            // A port that never greeted this prober is judged by slurmd's usual probe instead.
+            assertEquals(Optional.of("judged by slurmd"), new LivenessProber(TIMEOUT, slurmd.basePortFor(port), true,
+                    FALLBACK).unreachable(node));
         } finally {
-            for (Socket filler : queued) {
-                filler.close();
+            release(queued);
+        }
+    }
+
+    @Test
+    void anAgentPortThatLeavesTheHandshakeUnansweredWithSlurmdStoppedIsAFrozenNode() throws IOException {
+        int port = greetOnceThenJam();
+        try (SlurmdStandIn slurmd = SlurmdStandIn.near(port, false)) {
+            LivenessProber prober = new LivenessProber(TIMEOUT, slurmd.basePortFor(port), true, FALLBACK);
+            assertEquals(Optional.empty(), prober.unreachable(slurmd.node()), "it greeted once");
+            List<Socket> queued = jam(port);
+            try {
+                Optional<String> missed = prober.unreachable(slurmd.node());
+                assertTrue(missed.orElse("").contains("processes are stopped or its kernel is wedged"),
+                        missed.toString());
+            } finally {
+                release(queued);
             }
         }
     }
@@ -127,6 +180,42 @@ class LivenessProberTest {
             Optional<String> silent = prober.unreachable(slurmd.node());
             assertTrue(silent.orElseThrow().contains("accepted a connection but did not answer within 300 ms"),
                     silent.toString());
+        }
+    }
+
+    @Test
+    void aFrozenNodeIsFoundInAboutOneTimeoutSinceSlurmdIsAskedWhileTheGreetingIsAwaited() throws IOException {
+        int port = serve("unused\n", 0);
+        try (SlurmdStandIn slurmd = SlurmdStandIn.near(port, false)) {
+            Duration timeout = Duration.ofSeconds(1);
+            LivenessProber prober = new LivenessProber(timeout, slurmd.basePortFor(port), false, FALLBACK);
+            long start = System.nanoTime();
+            Optional<String> silent = prober.unreachable(slurmd.node());
+            long took = Duration.ofNanos(System.nanoTime() - start).toMillis();
+            assertTrue(silent.orElse("").contains("processes are stopped"), silent.toString());
+            assertTrue(took < 1600, "one timeout, not the agent's and then slurmd's: " + took + " ms");
+        }
+    }
+
+    @Test
+    void aLateGreetingStillCountsThoughSlurmdWasAskedMeanwhile() throws IOException {
+        server = new ServerSocket();
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+        Thread slowAgent = new Thread(() -> {
+            try (Socket peer = server.accept(); OutputStream out = peer.getOutputStream()) {
+                Thread.sleep(150); // past a quarter of the 300 ms timeout: the prober asks slurmd aside
+                out.write((LivenessProber.GREETING + "node2 ok\n").getBytes(StandardCharsets.US_ASCII));
+            } catch (IOException | InterruptedException e) {
+                // the test fails on its assertions
+            }
+        });
+        slowAgent.setDaemon(true);
+        slowAgent.start();
+        int port = server.getLocalPort();
+        try (SlurmdStandIn slurmd = SlurmdStandIn.near(port, true)) {
+            LivenessProber prober = new LivenessProber(TIMEOUT, slurmd.basePortFor(port), false, FALLBACK);
+            assertEquals(Optional.empty(), prober.unreachable(slurmd.node()));
+            assertTrue(prober.hasAgent(slurmd.node()), "the greeting, not slurmd, answered");
         }
     }
 
@@ -201,11 +290,12 @@ class LivenessProberTest {
     }
 
     @Test
-    void onlyTheNodesOwnUnhealthyWordCounts() throws IOException {
+    void aGreetingForAnotherNodeIsNotThisNodesAgent() throws IOException {
         int port = serve(LivenessProber.GREETING + "node3 unhealthy\n", 1);
         LivenessProber prober = new LivenessProber(TIMEOUT, port, true, FALLBACK);
-        assertEquals(Optional.empty(), prober.unreachable(node()));
-        assertEquals(false, prober.reportsUnhealthy(node()), "an answer about another node says nothing of node2");
+        assertEquals(Optional.of("judged by slurmd"), prober.unreachable(node()), "node3's agent says nothing of node2");
+        assertFalse(prober.reportsUnhealthy(node()));
+        assertFalse(prober.hasAgent(node()));
     }
 
     /** A slurmd that refuses connections (nothing listens; the host answers), or, with false, one that times out. */
