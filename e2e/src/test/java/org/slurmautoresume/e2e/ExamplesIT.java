@@ -210,7 +210,7 @@ class ExamplesIT {
         // broken one); the torchrun path itself needs a working torchrun and is not checked here.
         String jobId = sbatch("torchrun.sh", List.of("AUTORESUME_AGENT_SOCKET=" + agent.socket(),
                 "CKPT_DIR=" + checkpoints, "STEPS=" + totalSteps, "STEP_SECONDS=1", "STEP_NODES=2",
-                "LAUNCHER=direct"), "-w", "node[1-3]");
+                "LAUNCHER=direct"), "-N3", "-w", "node[1-3]");
         Wait.until("job " + jobId + " to checkpoint 3 steps", Duration.ofSeconds(120), () ->
                 stepLog(checkpoints).size() >= 3 ? Optional.of(true) : Optional.empty());
         Job done;
