@@ -11,18 +11,9 @@ set -euo pipefail
 
 [[ $# -ge 2 ]] || { echo "usage: $0 TREE_A TREE_B [ROUNDS]" >&2; exit 2; }
 rounds="${3:-15}"
-work=$(mktemp -d)
-trap 'rm -rf -- "$work"' EXIT
-declare -A launcher
-for side in a b; do
-  tree="$1"; [[ "$side" == b ]] && tree="$2"
-  [[ -x "$tree/cli/target/autoresume/bin/autoresume" ]] || { echo "build $tree first: mvn -B -ntp -q package -DskipTests" >&2; exit 2; }
-  cp -r "$tree/cli/target/autoresume" "$work/$side"
-  rm -f "$work/$side/lib/autoresume.jsa"
-  "$work/$side/bin/autoresume" --dump-cds >/dev/null
-  launcher[$side]="$work/$side/bin/autoresume"
-done
-mkdir "$work/bin"
+# shellcheck source=lib/ab-trees.sh
+source "$(dirname -- "${BASH_SOURCE[0]}")/lib/ab-trees.sh"
+ab_setup "$1" "$2"
 cat >"$work/bin/scontrol" <<'SCONTROL'
 #!/bin/sh
 case "$*" in

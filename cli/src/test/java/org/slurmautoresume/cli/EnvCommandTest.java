@@ -14,12 +14,18 @@ class EnvCommandTest {
 
     private static final String V22 = "slurm-22.05";
 
+    private static final List<String> NODE1_ARGS = List.of("-o", "show", "node", "node1");
+
+    /** node1's record with NodeAddr 10.0.0.1, told apart from the local cluster's 127.0.0.1. */
+    private static String node1At10001() {
+        return Fixtures.read(V22, "show-node-mixed.txt").replace("NodeAddr=127.0.0.1", "NodeAddr=10.0.0.1");
+    }
+
     private CliHarness shrunkJob() {
         // Job 6 shrank to node[1,3] after node2 died (recorded on the local cluster).
         return new CliHarness(Map.of("SLURM_JOB_ID", "6", "SLURM_JOB_NODELIST", "node[1-3]"))
                 .answer(List.of("-o", "show", "job", "6"), 0, Fixtures.read(V22, "show-job-running-shrunk-nokill.txt"), "")
-                .answer(List.of("-o", "show", "node", "node1"), 0,
-                        Fixtures.read(V22, "show-node-mixed.txt").replace("NodeAddr=127.0.0.1", "NodeAddr=10.0.0.1"), "");
+                .answer(NODE1_ARGS, 0, node1At10001(), "");
     }
 
     @Test
@@ -106,10 +112,10 @@ class EnvCommandTest {
         assertEquals(ExitCode.NOT_FOUND.code(), cli.run("env", "--job", "99+1"));
         assertTrue(cli.err.startsWith("autoresume: job 99+1 "), cli.err);
     }
-    /** A task of step 0 of the shrunk job 6: the step runs on node[1,3], the job once held node[1-3]. */
+    /** A task of step 0 of job 6: the step runs on node[1-2] of the job's node[1-4]. */
     private static Map<String, String> stepTask(Map<String, String> extra) {
         Map<String, String> env = new java.util.HashMap<>(Map.of("SLURM_JOB_ID", "6", "SLURM_JOB_NODELIST", "node[1-4]",
-                "SLURM_JOB_NUM_NODES", "4", "SLURM_STEP_ID", "0", "SLURM_STEP_NODELIST", "node[1,3]",
+                "SLURM_JOB_NUM_NODES", "4", "SLURM_STEP_ID", "0", "SLURM_STEP_NODELIST", "node[1-2]",
                 "SLURM_STEP_NUM_NODES", "2"));
         env.putAll(extra);
         return env;
@@ -118,15 +124,10 @@ class EnvCommandTest {
     @Test
     void insideAStepsTaskItDescribesTheStepNotTheJobsSpares() {
         CliHarness cli = new CliHarness(stepTask(Map.of()))
-                .answer(List.of("-o", "show", "node", "node1"), 0,
-                        Fixtures.read(V22, "show-node-mixed.txt").replace("NodeAddr=127.0.0.1", "NodeAddr=10.0.0.1"), "");
+                .answer(NODE1_ARGS, 0, node1At10001(), "");
         assertEquals(0, cli.run("env"), cli.err);
-        assertEquals("""
-                export NODE_LIST='node[1,3]'
-                export MASTER_NODE='node1'
-                export MASTER_ADDR='10.0.0.1'
-                export NNODES='2'
-                """, cli.out);
+        assertEquals(List.of("export NODE_LIST='node[1-2]'", "export MASTER_NODE='node1'",
+                "export MASTER_ADDR='10.0.0.1'", "export NNODES='2'"), cli.out.lines().toList());
     }
 
     @Test
@@ -143,8 +144,7 @@ class EnvCommandTest {
     @Test
     void aMasterAddressForAnotherNodeIsLookedUpAgain() {
         CliHarness cli = new CliHarness(stepTask(Map.of("MASTER_NODE", "node2", "MASTER_ADDR", "10.0.0.2")))
-                .answer(List.of("-o", "show", "node", "node1"), 0,
-                        Fixtures.read(V22, "show-node-mixed.txt").replace("NodeAddr=127.0.0.1", "NodeAddr=10.0.0.1"), "");
+                .answer(NODE1_ARGS, 0, node1At10001(), "");
         assertEquals(0, cli.run("env"), cli.err);
         assertTrue(cli.out.contains("export MASTER_ADDR='10.0.0.1'\n"), cli.out);
     }
@@ -154,8 +154,7 @@ class EnvCommandTest {
         CliHarness cli = shrunkJob();
         CliHarness inStep = new CliHarness(stepTask(Map.of("SLURM_STEP_NODELIST", "node1", "SLURM_STEP_NUM_NODES", "1")))
                 .answer(List.of("-o", "show", "job", "6"), 0, Fixtures.read(V22, "show-job-running-shrunk-nokill.txt"), "")
-                .answer(List.of("-o", "show", "node", "node1"), 0,
-                        Fixtures.read(V22, "show-node-mixed.txt").replace("NodeAddr=127.0.0.1", "NodeAddr=10.0.0.1"), "");
+                .answer(NODE1_ARGS, 0, node1At10001(), "");
         assertEquals(0, inStep.run("env", "--scope", "job"), inStep.err);
         assertEquals(0, cli.run("env"), cli.err);
         assertEquals(cli.out, inStep.out);
@@ -166,8 +165,7 @@ class EnvCommandTest {
         CliHarness cli = new CliHarness(stepTask(Map.of("SLURM_STEP_NODELIST", "node1", "SLURM_STEP_NUM_NODES", "1",
                         "MASTER_NODE", "node1", "MASTER_ADDR", "10.0.0.1")))
                 .answer(List.of("-o", "show", "job", "6"), 0, Fixtures.read(V22, "show-job-running-shrunk-nokill.txt"), "")
-                .answer(List.of("-o", "show", "node", "node1"), 0,
-                        Fixtures.read(V22, "show-node-mixed.txt").replace("NodeAddr=127.0.0.1", "NodeAddr=10.0.0.1"), "");
+                .answer(NODE1_ARGS, 0, node1At10001(), "");
         assertEquals(0, cli.run("env", "--slurm-vars"), cli.err);
         assertTrue(cli.out.contains("export NODE_LIST='node1'\n"), cli.out);
         assertTrue(cli.out.contains("export NNODES='1'\n"), cli.out);

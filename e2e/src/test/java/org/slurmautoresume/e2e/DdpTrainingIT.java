@@ -80,17 +80,17 @@ class DdpTrainingIT {
         Path checkpoints = cluster.jobsDir().resolve("ddp-" + System.nanoTime());
         String jobId = sbatchAsUser("ddp.sh", List.of("AUTORESUME_AGENT_SOCKET=" + supervised.agent().socket(),
                 "CKPT_DIR=" + checkpoints, "STEPS=" + STEPS, "STEP_SECONDS=1"), "-w", "node[1-3]");
-        Job done;
+        boolean trained = false;
         try {
             Wait.until("job " + jobId + " to train 3 steps", FIRST_STEPS, () ->
                     completeLines(checkpoints) >= 3 ? Optional.of(true) : Optional.empty());
-            cluster.killNode("node2");
-            done = cluster.waitForJobEnd(jobId, JOB_END);
+            trained = true;
         } finally {
-            cluster.run(List.of("scancel", jobId));
-            cluster.reviveNode("node2");
-            cluster.run(List.of("scontrol", "update", "nodename=node2", "state=resume"));
+            if (!trained) {
+                cluster.run(List.of("scancel", jobId));
+            }
         }
+        Job done = cluster.killNodeUntilJobEnds(jobId, "node2", JOB_END);
         String output = cluster.jobOutput(jobId);
         List<StepRecord> records = records(checkpoints);
         assertEquals(JobState.COMPLETED, done.state(), output + records);

@@ -213,15 +213,7 @@ class ExamplesIT {
                 "LAUNCHER=direct"), "-N3", "-w", "node[1-3]");
         Wait.until("job " + jobId + " to checkpoint 3 steps", Duration.ofSeconds(120), () ->
                 stepLog(checkpoints).size() >= 3 ? Optional.of(true) : Optional.empty());
-        Job done;
-        try {
-            cluster.killNode("node2");
-            done = cluster.waitForJobEnd(jobId, JOB_END);
-        } finally {
-            cluster.run(List.of("scancel", jobId));
-            cluster.reviveNode("node2");
-            cluster.run(List.of("scontrol", "update", "nodename=node2", "state=resume"));
-        }
+        Job done = cluster.killNodeUntilJobEnds(jobId, "node2", JOB_END);
         String output = cluster.jobOutput(jobId);
         List<String> log = stepLog(checkpoints);
         assertEquals(JobState.COMPLETED, done.state(), output + log);

@@ -522,6 +522,21 @@ final class LocalCluster {
         return clusterScript("start-dbd");
     }
 
+    /**
+     * Kills {@code node} under the running job and waits for the job to end; afterwards, whatever
+     * happened, the job is cancelled and the node brought back and resumed for the next test.
+     */
+    Job killNodeUntilJobEnds(String jobId, String node, Duration timeout) {
+        try {
+            killNode(node);
+            return waitForJobEnd(jobId, timeout);
+        } finally {
+            run(List.of("scancel", jobId));
+            reviveNode(node);
+            run(List.of("scontrol", "update", "nodename=" + node, "state=resume"));
+        }
+    }
+
     /** Brings a node back as a replacement under the same hostname. */
     CommandResult reviveNode(String node) {
         return clusterScript("revive-node", node, "--fresh");
