@@ -17,12 +17,16 @@ import org.slurmautoresume.supervisor.checkpoint.CheckpointLocator;
  */
 final class AttemptLaunch {
 
+    /** The supervisor's own environment, which each attempt's srun starts from. */
     private final Map<String, String> environment;
+    private final Allocation allocation;
     private final Optional<CheckpointLocator> checkpoints;
     private final SupervisorLog log;
 
-    AttemptLaunch(Map<String, String> environment, Optional<CheckpointLocator> checkpoints, SupervisorLog log) {
+    AttemptLaunch(Map<String, String> environment, Allocation allocation, Optional<CheckpointLocator> checkpoints,
+                  SupervisorLog log) {
         this.environment = Map.copyOf(environment);
+        this.allocation = allocation;
         this.checkpoints = checkpoints;
         this.log = log;
     }
@@ -51,14 +55,14 @@ final class AttemptLaunch {
         return argv;
     }
 
-    /** The in-job spares plan for this srun, from its argv and the environment it was started with. */
+    /** The in-job spares plan for this srun, from its argv and the job's allocation. */
     Optional<InJobSpares> inJobSpares(List<String> srunArgv) {
-        return InJobSpares.plan(srunArgv, environment);
+        return InJobSpares.plan(srunArgv, allocation);
     }
 
-    /** The nodes the first attempt is told of, from the environment the supervisor was started with. */
+    /** The nodes the first attempt is told of, from the job's allocation. */
     Optional<FirstAttemptNodes> firstAttemptNodes(Optional<InJobSpares> spares) {
-        return FirstAttemptNodes.of(environment, spares);
+        return FirstAttemptNodes.of(allocation, spares);
     }
 
     /** @param fresh the node variables for this attempt (see {@link RestartActions#freshVariables()}) */

@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
-import org.slurmautoresume.slurm.hostlist.HostlistException;
 
 /**
  * The nodes the first attempt's NODE_LIST, MASTER_NODE and NNODES describe, known before srun
@@ -34,29 +33,15 @@ record FirstAttemptNodes(String nodeList, List<String> hosts) {
     }
 
     /**
-     * From the in-job spares plan when there is one, else from SLURM_JOB_NODELIST (checked
-     * against SLURM_JOB_NUM_NODES); empty outside an allocation or when the two disagree (a
-     * hand-made environment is no basis for telling a training script where its master is).
+     * From the in-job spares plan when there is one, else the job's nodes as the allocation named
+     * them ({@link Allocation#jobNodes()}); empty outside an allocation or when its variables disagree.
      */
-    static Optional<FirstAttemptNodes> of(Map<String, String> environment, Optional<InJobSpares> spares) {
+    static Optional<FirstAttemptNodes> of(Allocation allocation, Optional<InJobSpares> spares) {
         if (spares.isPresent()) {
             List<String> step = spares.get().stepNodes();
             return Optional.of(new FirstAttemptNodes(Hostlist.compress(step), step));
         }
-        String nodeList = environment.getOrDefault("SLURM_JOB_NODELIST", environment.get("SLURM_NODELIST"));
-        String count = environment.getOrDefault("SLURM_JOB_NUM_NODES", environment.get("SLURM_NNODES"));
-        if (nodeList == null || count == null || nodeList.isBlank()) {
-            return Optional.empty();
-        }
-        try {
-            List<String> hosts = Hostlist.expand(nodeList.strip());
-            if (hosts.isEmpty() || hosts.size() != Integer.parseInt(count.strip())) {
-                return Optional.empty();
-            }
-            return Optional.of(new FirstAttemptNodes(nodeList.strip(), hosts));
-        } catch (HostlistException | NumberFormatException e) {
-            return Optional.empty();
-        }
+        return allocation.jobNodes();
     }
 
     /**

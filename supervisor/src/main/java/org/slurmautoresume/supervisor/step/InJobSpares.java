@@ -3,12 +3,10 @@ package org.slurmautoresume.supervisor.step;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
-import org.slurmautoresume.slurm.hostlist.HostlistException;
 
 /**
  * In-job spares: the job holds more nodes than its supervised step asks for ({@code sbatch -N 3}
@@ -16,7 +14,7 @@ import org.slurmautoresume.slurm.hostlist.HostlistException;
  * once on the survivors plus a node the job already has: no scheduler and no job expansion in
  * the path, which is what makes recovery work for GPU (GRES) jobs and under PrologFlags=Contain.
  *
- * <p>Decided from srun's argv and the environment alone, before the first srun starts: the
+ * <p>Decided from srun's argv and the allocation's variables alone, before the first srun starts: the
  * supervisor must pick the step's nodes itself (the first srun gets {@code --nodelist}) so that
  * the spares stay idle, and reading the job from slurmctld there would delay every start.
  *
@@ -56,31 +54,21 @@ record InJobSpares(int stepSize, List<String> jobNodes, String batchHost, List<S
      * {@code -N}/{@code --nodes}, does not place the step itself (-w, -x, --nodefile, -r), and
      * the job holds more than N nodes. Empty means: supervise as without spares.
      */
-    static Optional<InJobSpares> plan(List<String> srunArgv, Map<String, String> environment) {
+    static Optional<InJobSpares> plan(List<String> srunArgv, Allocation allocation) {
         OptionalInt n = exactNodeCount(srunArgv);
         if (n.isEmpty()) {
             return Optional.empty();
         }
-        String nodeList = environment.getOrDefault("SLURM_JOB_NODELIST", environment.get("SLURM_NODELIST"));
-        String count = environment.getOrDefault("SLURM_JOB_NUM_NODES", environment.get("SLURM_NNODES"));
-        if (nodeList == null || count == null) {
-            return Optional.empty();
+        if (allocation.jobNodes().isEmpty()) {
+            return Optional.empty(); // a stale or hand-made environment: not a basis for placing the step
         }
-        List<String> jobNodes;
-        try {
-            jobNodes = Hostlist.expand(nodeList.strip());
-            if (jobNodes.size() != Integer.parseInt(count.strip())) {
-                return Optional.empty(); // a stale or hand-made environment: not a basis for placing the step
-            }
-        } catch (HostlistException | NumberFormatException e) {
-            return Optional.empty();
-        }
+        List<String> jobNodes = allocation.jobNodes().get().hosts();
         if (n.getAsInt() < 1 || n.getAsInt() >= jobNodes.size()) {
             return Optional.empty();
         }
         // The batch script runs on SLURMD_NODENAME; under salloc there is none, and Slurm's own
         // default puts the batch host first.
-        String host = environment.getOrDefault("SLURMD_NODENAME", "");
+        String host = allocation.batchHost();
         String batchHost = jobNodes.contains(host) ? host : jobNodes.get(0);
         return Optional.of(new InJobSpares(n.getAsInt(), jobNodes, batchHost,
                 firstStepNodes(jobNodes, batchHost, n.getAsInt())));

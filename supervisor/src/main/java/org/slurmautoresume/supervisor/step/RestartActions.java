@@ -10,11 +10,8 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.function.BooleanSupplier;
 import org.slurmautoresume.slurm.client.SlurmClient;
@@ -34,9 +31,9 @@ import org.slurmautoresume.supervisor.rules.RuleViolation;
  * Carries out what was decided about a fault: re-run in place, mark and replace nodes and
  * re-run on the repaired job, requeue the whole job, or give up; and, while a step still runs,
  * ends it for nodes whose slurmd fell silent (mark, scancel, shrink) or for a log rule (dump,
- * scancel). The one place where the supervisor changes Slurm's or the agent's state, and the
- * keeper of what the next attempt inherits: the repaired job's variables and whether it must
- * share the failed step's resources.
+ * scancel). The one place where the supervisor changes Slurm's or the agent's state. It keeps
+ * nothing between attempts: what an attempt ran with comes in with the {@link Attempt}, and what
+ * the next one inherits goes back as the {@link AfterAttempt} value the attempt loop holds.
  */
 final class RestartActions {
 
@@ -53,10 +50,6 @@ final class RestartActions {
     private final Optional<NodeFaultRecovery> recovery;
     /** Recovery for a step with in-job spares: the configured one, else one that only shrinks the job. */
     private final Optional<NodeFaultRecovery> spareRecovery;
-    /** The in-job spares plan, set before the first attempt; null without spares. */
-    private volatile InJobSpares spares;
-    /** With in-job spares: the nodes the next attempt runs on, in the supervisor's order. */
-    private volatile List<String> stepNodes = List.of();
     private final SupervisorSettings settings;
     private final Optional<JobId> jobId;
     private final SupervisorLog log;
@@ -64,22 +57,12 @@ final class RestartActions {
     private final Optional<RestartHistoryFile> historyFile;
     /** True once the supervisor was told to stop: a repair waiting for nodes gives up. */
     private final BooleanSupplier stopRequested;
-    /** What ends a step while it runs, for nodes its watch found gone; it knows what it marked. */
-    private final WatchResponse watchResponse;
-    private volatile Map<String, String> freshVariables = Map.of();
-    private volatile boolean overlapNextAttempt;
-    /** Whether this attempt's faulty nodes were marked FAIL already by recovery (the watch's: see watchResponse). */
-    private volatile boolean faultyMarked;
     /** The end of the node-fault path when no repair is left. */
     private final NodeFaultRequeue fallback;
-    /** What this job can fall back on, once the job was read; nothing ruled out before. */
-    private volatile RecoveryPaths paths = RecoveryPaths.UNKNOWN;
-    private volatile Optional<String> agentAway = Optional.empty(); // why no agent answered when the paths were learnt
-    private volatile boolean requeueAtEnd; // a node fault with no repair ends in a requeue, which wants the job's size
     /** A test's pause at one phase of recovery (none unless the job's environment asks for it). */
     private final PhasePause pause;
 
-    /** @param spareRecovery what repairs a step that has in-job spares (see {@link #useInJobSpares}) */
+    /** @param spareRecovery what repairs a step that has in-job spares ({@link NextAttempt#spares()}) */
     RestartActions(SlurmClient slurm, CommandRunner runner, Optional<NodeFaultRecovery> recovery,
                    Optional<NodeFaultRecovery> spareRecovery, SupervisorSettings settings, Optional<JobId> jobId,
                    SupervisorLog log, JobTimeline timeline, Optional<RestartHistoryFile> historyFile,
@@ -97,99 +80,57 @@ final class RestartActions {
         this.stopRequested = stopRequested;
         this.fallback = new NodeFaultRequeue(slurm, control, spareRecovery, settings.nodeFaultFallback(), log, timeline,
                 stopRequested);
-        // A job to be requeued keeps its size; any other loses the node, or cannot end while it is dead.
-        this.watchResponse = new WatchResponse(this::watcher, marked -> active().isPresent()
-                && (noRepairFor(marked).isEmpty() || !requeueAtEnd), () -> agentAway, control, pause, log, timeline);
     }
 
-    /** The slurmd probes for a step watch: with recovery, in-job spares, or a requeue to follow (node marked, before SlurmdTimeout). */
-    Optional<StepWatch.SlurmdFindings> slurmdFindings() {
-        return watcher().isPresent() ? Optional.of(watchResponse) : Optional.empty();
+    /**
+     * What answers the slurmd probes' findings for {@code attempt}, writing what it marks into it:
+     * present with recovery, in-job spares, or a requeue to follow (node marked, before SlurmdTimeout).
+     */
+    Optional<StepWatch.SlurmdFindings> slurmdFindings(Attempt attempt, KnownPaths known) {
+        Optional<NodeFaultRecovery> watcher = watcher(attempt.inherited());
+        if (watcher.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<NodeFaultRecovery> active = active(attempt.inherited());
+        // A job to be requeued keeps its size; any other loses the node, or cannot end while it is dead.
+        return Optional.of(new WatchResponse(attempt, watcher.get(), marked -> active.isPresent()
+                && (noRepairFor(known, attempt.inherited(), marked).isEmpty() || !known.requeueAtEnd()),
+                known.agentAway(), control, pause, log, timeline));
     }
 
     /**
      * Who confirms and marks a silent node: the active recovery, else, when a requeue may follow,
      * the agent alone (without an agent on this host Slurm's own DOWN has to do).
      */
-    private Optional<NodeFaultRecovery> watcher() {
-        return active().isPresent() ? active() : jobId.isPresent() && fallback.enabled()
+    private Optional<NodeFaultRecovery> watcher(NextAttempt attempt) {
+        return active(attempt).isPresent() ? active(attempt) : jobId.isPresent() && fallback.enabled()
                 && Files.exists(settings.agentSocket()) ? spareRecovery : Optional.empty();
     }
 
     /** The recovery that repairs this step: with in-job spares the spares' one. */
-    private Optional<NodeFaultRecovery> active() {
-        return spares == null ? recovery : spareRecovery;
+    private Optional<NodeFaultRecovery> active(NextAttempt attempt) {
+        return attempt.spares().isEmpty() ? recovery : spareRecovery;
     }
 
-    /** From now on the step runs on the plan's nodes, and a node fault first takes an in-job spare. */
-    void useInJobSpares(InJobSpares plan) {
-        stepNodes = plan.stepNodes();
-        spares = plan;
-    }
-
-    /** Learns, once the job was read, which ways back it has; records them and returns them in words. */
-    String knowPaths(Job job, Optional<SlurmConfig> config, Optional<String> agentAway) {
-        paths = config.map(c -> RecoveryPaths.of(c, job)).orElse(RecoveryPaths.UNKNOWN);
+    /** Learns, once the job was read, which ways back it has: records them and returns them, with their description. */
+    KnownPaths knowPaths(Job job, Optional<SlurmConfig> config, Optional<String> agentAway, Optional<InJobSpares> spares) {
+        RecoveryPaths paths = config.map(c -> RecoveryPaths.of(c, job)).orElse(RecoveryPaths.UNKNOWN);
         NodeFaultRequeue.Verdict requeue = fallback.verdict(Optional.of(job), config);
-        requeueAtEnd = requeue.requeue();
-        this.agentAway = agentAway;
         timeline.record(EventHistory.Kind.PATHS, OptionalLong.empty(), RecoveryPaths.withAgent(
-                paths.details(Optional.ofNullable(spares), recovery.isPresent(), requeue), agentAway));
-        return paths.describe(Optional.ofNullable(spares), recovery.isPresent(), requeue)
-                + RecoveryPaths.agentPart(agentAway, Files.exists(settings.agentSocket()));
+                paths.details(spares, recovery.isPresent(), requeue), agentAway));
+        return new KnownPaths(paths, requeue.requeue(), agentAway, paths.describe(spares, recovery.isPresent(), requeue)
+                + RecoveryPaths.agentPart(agentAway, Files.exists(settings.agentSocket())));
     }
 
     /** Why nothing can repair the job after these nodes failed, known without trying; empty when something may. */
-    private Optional<String> noRepairFor(List<String> failed) {
-        return paths.noRepairFor(Optional.ofNullable(spares), stepNodes, failed, recovery.isPresent(),
+    private Optional<String> noRepairFor(KnownPaths known, NextAttempt attempt, List<String> failed) {
+        return known.paths().noRepairFor(attempt.spares(), attempt.stepNodes(), failed, recovery.isPresent(),
                 () -> Hostlist.expand(slurm.requireJob(jobId.orElseThrow().toString()).nodeList()));
-    }
-
-    /** With in-job spares, the nodes the next attempt must run on (srun's --nodelist); empty without. */
-    Optional<List<String>> stepNodes() {
-        return spares == null ? Optional.empty() : Optional.of(stepNodes);
     }
 
     /** Pauses here when a test asked for it at this phase (see {@link PhasePause}). */
     void pauseAt(PhasePause.Phase phase) {
         pause.at(phase);
-    }
-
-    void beginAttempt() {
-        watchResponse.beginAttempt();
-        faultyMarked = false;
-    }
-
-    /** The nodes the slurmd watch marked during this attempt, after which it ended the step; empty if none. */
-    List<String> markedByWatch() {
-        return watchResponse.marked();
-    }
-
-    /** What the watch found about the nodes it marked ("slurmd of node2 stopped answering"); empty if none. */
-    String watchFinding() {
-        return watchResponse.finding();
-    }
-
-    /** The node list, sizes and master for the next attempt: the first attempt's until a repair. */
-    Map<String, String> freshVariables() {
-        return freshVariables;
-    }
-
-    /** The first attempt's NODE_LIST, MASTER_NODE, MASTER_ADDR, NNODES: a repair replaces them, a re-run in place keeps them. */
-    void firstAttemptVariables(Map<String, String> variables) {
-        freshVariables = Map.copyOf(variables);
-    }
-
-    /** A repair's variables, {@code later} overriding {@code first}: published whole, never seen half-written. */
-    private void repairedVariables(Map<String, String> first, Map<String, String> later) {
-        Map<String, String> all = new HashMap<>(first);
-        all.putAll(later);
-        freshVariables = Map.copyOf(all);
-    }
-
-    /** Whether the next srun must share the failed step's CPUs (--overlap). */
-    boolean overlapNextAttempt() {
-        return overlapNextAttempt;
     }
 
     /** Ends a step a log rule fired on: a dump first when the decision asks for one, then scancel. */
@@ -198,10 +139,13 @@ final class RestartActions {
     }
 
     /**
-     * Does what the restart policy decided. {@code what} names the fault for the log; empty when
-     * the step is to run again, else the status to end with.
+     * Does what the restart policy decided about {@code attempt}'s end. {@code what} names the
+     * fault for the log. Returns what the next attempt inherits when the step is to run again (the
+     * attempt's own after a re-run in place, the repaired job's after a repair), else the status
+     * to end with.
      */
-    OptionalInt carryOut(Decision decision, Fault fault, String what, AttemptEnd end, RestartGate gate) {
+    AfterAttempt carryOut(Decision decision, Fault fault, String what, AttemptEnd end, RestartGate gate,
+                          Attempt attempt, KnownPaths known) {
         timeline.record(EventHistory.Kind.DECISION, OptionalLong.empty(), "fault", fault.kind().name(), "strategy",
                 decision.strategy().configName(), "level", decision.level().name(), "reason", decision.describe(),
                 "stepRestartsLeft", Integer.toString(decision.budget().stepRestartsLeft()));
@@ -209,37 +153,39 @@ final class RestartActions {
             case RERUN_IN_PLACE:
                 log.say(what + "; re-running in place: " + decision.describe());
                 remember(gate, decision);
-                return OptionalInt.empty();
+                return AfterAttempt.runAgain(attempt.inherited());
             case REPLACE_NODES_AND_RERUN: {
-                Optional<String> notRepaired = repairAfterNodeFault(end);
-                if (notRepaired.isEmpty()) {
+                Repair repair = repairAfterNodeFault(end, attempt, known);
+                if (repair.next().isPresent()) {
                     log.say(decision.describe());
                     remember(gate, decision);
-                    return OptionalInt.empty();
+                    return AfterAttempt.runAgain(repair.next().get());
                 }
-                return carryOut(gate.decideWithoutStepRestart(fault, notRepaired.get()), fault, what, end, gate);
+                return carryOut(gate.decideWithoutStepRestart(fault, repair.whyNot()), fault, what, end, gate, attempt,
+                        known);
             }
             case REQUEUE_JOB:
-                return requeue(decision, fault, what, end.status(), gate);
+                return AfterAttempt.end(requeue(decision, fault, what, end.status(), gate));
             default:
                 if (fault.kind() == FaultKind.NODE_FAULT && jobId.isPresent() && fallback.tryRequeue(jobId.get(),
-                        end.result().faultyNodes(), faultyMarked || !watchResponse.marked().isEmpty(),
+                        end.result().faultyNodes(), attempt.faultyNodesMarked(),
                         what + "; " + RestartGate.whyNot(decision, fault.kind()))) {
-                    return OptionalInt.of(end.status());
+                    return AfterAttempt.end(end.status());
                 }
                 timeline.record(EventHistory.Kind.GIVE_UP, OptionalLong.empty(), "status", Integer.toString(end.status()),
                         "reason", RestartGate.whyNot(decision, fault.kind()));
                 log.say(what + "; " + RestartGate.whyNot(decision, fault.kind()) + "; not re-running (exit "
                         + end.status() + "): " + decision.describe());
-                return OptionalInt.of(end.status());
+                return AfterAttempt.end(end.status());
         }
     }
 
-    private OptionalInt requeue(Decision decision, Fault fault, String what, int status, RestartGate gate) {
+    /** Returns the status to end with: requeued or not, this supervisor is done. */
+    private int requeue(Decision decision, Fault fault, String what, int status, RestartGate gate) {
         String why = what + "; " + RestartGate.whyNot(decision, fault.kind());
         if (jobId.isEmpty()) {
             log.say(why + "; cannot requeue outside a job; not re-running (exit " + status + ")");
-            return OptionalInt.of(status);
+            return status;
         }
         timeline.record(EventHistory.Kind.REQUEUE, OptionalLong.empty(), "reason", why);
         log.say(why + "; requeueing the whole job (" + (gate.requeueFromEnvironment()
@@ -252,71 +198,84 @@ final class RestartActions {
             log.say("Slurm did not requeue job " + jobId.get() + " (" + requeue.diagnosticTail().strip()
                     + "); ending with exit " + status);
         }
-        return OptionalInt.of(status);
+        return status;
     }
 
     private void remember(RestartGate gate, Decision decision) {
         RestartHistoryFile.remember(historyFile, gate.carriedOut(decision, Instant.now()), log::say);
     }
 
-    /** Marks, drops and replaces the faulty nodes; empty when the step may run again, else why not. */
-    private Optional<String> repairAfterNodeFault(AttemptEnd end) {
+    /** A repair's outcome: what the next attempt inherits, or why the job could not be repaired. */
+    private record Repair(Optional<NextAttempt> next, String whyNot) {
+        static Repair failed(String why) {
+            return new Repair(Optional.empty(), why);
+        }
+
+        static Repair done(NextAttempt next) {
+            return new Repair(Optional.of(next), "");
+        }
+    }
+
+    /** Marks, drops and replaces the faulty nodes: what the re-run inherits, or why there is none. */
+    private Repair repairAfterNodeFault(AttemptEnd end, Attempt attempt, KnownPaths known) {
         Classification result = end.result();
-        InJobSpares plan = spares;
-        Optional<NodeFaultRecovery> recovery = active();
+        NextAttempt before = attempt.inherited();
+        Optional<InJobSpares> plan = before.spares();
+        Optional<NodeFaultRecovery> recovery = active(before);
         if (recovery.isEmpty() || jobId.isEmpty()) {
-            return Optional.of("no replacement is configured (" + SupervisorSettings.REPLACEMENT
+            return Repair.failed("no replacement is configured (" + SupervisorSettings.REPLACEMENT
                     + ", or a spare pool: AUTORESUME_SPARE_PARTITION, AUTORESUME_SPARE_FEATURE or AUTORESUME_SPARE_NODES)");
         }
         if (result.faultyNodes().isEmpty()) {
-            return Optional.of("Slurm did not say which node failed");
+            return Repair.failed("Slurm did not say which node failed");
         }
-        if (plan == null && end.jobSize() <= 0) {
-            return Optional.of("the job's size could not be read from Slurm when the step started,"
+        if (plan.isEmpty() && end.jobSize() <= 0) {
+            return Repair.failed("the job's size could not be read from Slurm when the step started,"
                     + " so there is nothing to grow it back to");
         }
-        Optional<String> hopeless = noRepairFor(result.faultyNodes());
+        Optional<String> hopeless = noRepairFor(known, before, result.faultyNodes());
         if (hopeless.isPresent()) {
-            return Optional.of("cannot repair the job: " + hopeless.get());
+            return Repair.failed("cannot repair the job: " + hopeless.get());
         }
         log.say("node fault: " + result.reason());
         String job = jobId.get().toString();
         try {
             // When the fault was confirmed: taken here, never at construction (zone rules cost 40 ms before srun).
-            LocalDateTime faultConfirmedAt = watchResponse.confirmedAt().orElseGet(LocalDateTime::now);
-            if (watchResponse.marked().isEmpty()) {
+            LocalDateTime faultConfirmedAt = attempt.watchMark().map(Attempt.WatchMark::confirmedAt)
+                    .orElseGet(LocalDateTime::now);
+            if (attempt.markedByWatch().isEmpty()) {
                 pause.at(PhasePause.Phase.MARK);
                 recovery.get().confirmAndMark(job, result.faultyNodes());
             }
-            faultyMarked = true;
+            attempt.recoveryMarked();
             pause.at(PhasePause.Phase.REPLACEMENT);
-            overlapNextAttempt = end.stepId().isPresent() && recovery.get().stepLingers(job, end.stepId().get());
-            if (overlapNextAttempt) {
+            boolean overlap = end.stepId().isPresent() && recovery.get().stepLingers(job, end.stepId().get());
+            if (overlap) {
                 log.say("step " + job + "." + end.stepId().get() + " is still on record with its CPUs on the surviving"
                         + " nodes (Slurm keeps it until the dead node answers); the re-run shares them (--overlap)");
             }
             // With in-job spares the step needs only its own N nodes: when the job still holds
             // them after the drop, recovery is done without asking any provider.
             NodeFaultRecovery.Result repaired = recovery.get().repair(job, result.faultyNodes(),
-                    plan == null ? end.jobSize() : plan.stepSize(), plan != null, faultConfirmedAt,
+                    plan.map(InJobSpares::stepSize).orElse(end.jobSize()), plan.isPresent(), faultConfirmedAt,
                     settings.replacementTimeout(), stopRequested);
             if (!repaired.repaired()) {
-                return Optional.of("cannot repair the job: " + repaired.why());
+                return Repair.failed("cannot repair the job: " + repaired.why());
             }
-            if (plan != null) {
-                return rerunOnSpares(plan, result.faultyNodes(), repaired.job(), end);
+            if (plan.isPresent()) {
+                return rerunOnSpares(before, plan.get(), result.faultyNodes(), repaired.job(), end, overlap);
             }
             JobEnvironment env = new JobEnvironmentResolver(slurm).resolve(job);
-            repairedVariables(env.variables(), env.slurmVariables());
+            NextAttempt next = before.repaired(env.variables(), env.slurmVariables(), overlap);
             long sinceEnd = Duration.ofNanos(System.nanoTime() - end.endedNanos()).toMillis();
             timeline.record(EventHistory.Kind.REPLACEMENT, OptionalLong.of(sinceEnd), "faultyNodes",
                     Hostlist.compress(result.faultyNodes()), "nodeList", env.nodeList(), "masterAddr", env.masterAddr());
             log.say("updating to new node list " + env.nodeList() + " (MASTER_NODE=" + env.masterNode()
                     + " MASTER_ADDR=" + env.masterAddr() + "); " + Duration.ofNanos(System.nanoTime() - end.endedNanos())
                     .toMillis() + " ms since the step ended");
-            return Optional.empty();
+            return Repair.done(next);
         } catch (RuntimeException e) {
-            return Optional.of("recovery failed: " + e.getMessage());
+            return Repair.failed("recovery failed: " + e.getMessage());
         }
     }
 
@@ -327,12 +286,13 @@ final class RestartActions {
      * rank 0 may land elsewhere than MASTER_NODE when a spare sorts before a survivor: scripts
      * that need the two to agree should take the master from NODE_LIST, as HyperPod's do.
      */
-    private Optional<String> rerunOnSpares(InJobSpares plan, List<String> faulty, Job job,
-                                           AttemptEnd end) {
+    private Repair rerunOnSpares(NextAttempt before, InJobSpares plan, List<String> faulty, Job job, AttemptEnd end,
+                                 boolean overlap) {
+        List<String> stepNodes = before.stepNodes();
         List<String> jobNodes = Hostlist.expand(job.nodeList());
         Optional<List<String>> next = InJobSpares.replace(stepNodes, faulty, jobNodes);
         if (next.isEmpty()) {
-            return Optional.of("job " + job.jobId() + " holds " + job.nodeList() + ", too few for the step's "
+            return Repair.failed("job " + job.jobId() + " holds " + job.nodeList() + ", too few for the step's "
                     + plan.stepSize() + " nodes");
         }
         List<String> nodes = next.get();
@@ -344,9 +304,7 @@ final class RestartActions {
                 new IllegalStateException("the step's first node " + master + " is unknown to scontrol"));
         JobEnvironment step = new JobEnvironment(job.jobId(), Hostlist.compress(nodes), nodes, master, masterAddr);
         JobEnvironment whole = new JobEnvironment(job.jobId(), job.nodeList(), jobNodes, master, masterAddr);
-        // Slurm's size variables stay the job's: srun checks them against the allocation.
-        repairedVariables(step.variables(), whole.slurmVariables());
-        stepNodes = nodes;
+        NextAttempt moved = before.movedTo(nodes, step, whole, overlap);
         long sinceEnd = Duration.ofNanos(System.nanoTime() - end.endedNanos()).toMillis();
         timeline.record(EventHistory.Kind.REPLACEMENT, OptionalLong.of(sinceEnd), "path", path, "faultyNodes",
                 Hostlist.compress(faulty), "spares", Hostlist.compress(joined), "stepNodes", step.nodeList(),
@@ -356,6 +314,6 @@ final class RestartActions {
                 : (path.equals("in-job-spare") ? "in-job spare " : "replacement ") + Hostlist.compress(joined)
                 + " takes the place of " + Hostlist.compress(faulty)) + "; re-running on " + step.nodeList()
                 + " (MASTER_NODE=" + master + " MASTER_ADDR=" + masterAddr + "); " + sinceEnd + " ms since the step ended");
-        return Optional.empty();
+        return Repair.done(moved);
     }
 }

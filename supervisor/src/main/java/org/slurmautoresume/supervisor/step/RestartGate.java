@@ -3,7 +3,6 @@ package org.slurmautoresume.supervisor.step;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -56,15 +55,13 @@ public final class RestartGate {
      * Builds the gate for one supervisor.
      *
      * @param configured  the merged configuration's policy, or null when no file was read
-     * @param environment the supervisor's environment (only whether a variable is set matters here)
-     * @param settings    the variables' values
+     * @param settings    the variables' values, and which of them were set
      * @param earlier     restarts made earlier in this job's life
      */
-    public static RestartGate of(RestartPolicy configured, Map<String, String> environment,
-                                 SupervisorSettings settings, List<RestartRecord> earlier) {
-        boolean appSet = isSet(environment, SupervisorSettings.MAX_APP_RETRIES);
-        boolean nodeSet = isSet(environment, SupervisorSettings.MAX_NODE_RETRIES);
-        boolean exhaustedSet = isSet(environment, SupervisorSettings.ON_EXHAUSTED);
+    public static RestartGate of(RestartPolicy configured, SupervisorSettings settings, List<RestartRecord> earlier) {
+        boolean appSet = settings.setInEnvironment().maxAppRetries();
+        boolean nodeSet = settings.setInEnvironment().maxNodeRetries();
+        boolean exhaustedSet = settings.setInEnvironment().onExhausted();
         boolean requeue = settings.onExhausted() == SupervisorSettings.OnExhausted.REQUEUE;
         if (configured == null) {
             RestartPolicy fromVariables = new RestartPolicy(settings.maxAppRetries() + settings.maxNodeRetries(),
@@ -95,11 +92,6 @@ public final class RestartGate {
                 appSet ? OptionalInt.of(settings.maxAppRetries()) : OptionalInt.empty(),
                 nodeSet ? OptionalInt.of(settings.maxNodeRetries()) : OptionalInt.empty(), requeue && exhaustedSet,
                 earlier);
-    }
-
-    private static boolean isSet(Map<String, String> environment, String name) {
-        String value = environment.get(name);
-        return value != null && !value.isBlank();
     }
 
     public RestartPolicy policy() {

@@ -12,7 +12,7 @@ import org.slurmautoresume.supervisor.recovery.Replacement;
 import org.slurmautoresume.supervisor.recovery.SparePool;
 
 /**
- * How the supervisor behaves, read from its environment. The log rules and the restart policy
+ * How the supervisor behaves, read from its environment once, at start. The log rules and the restart policy
  * come from configuration files ({@link org.slurmautoresume.supervisor.config.ConfigLoader}); the
  * retry and exhaustion variables here, when set, override the files (see {@link RestartGate}).
  *
@@ -42,11 +42,21 @@ import org.slurmautoresume.supervisor.recovery.SparePool;
  *                           away ({@code AUTORESUME_CONTROLLER_OUTAGE} in seconds; empty: the
  *                           cluster's SlurmctldTimeout plus a margin, see
  *                           {@link org.slurmautoresume.slurm.exec.ControllerOutage#boundFor})
+ * @param livenessPort       the port the nodes' agents answer liveness probes on
+ *                           ({@code AUTORESUME_LIVENESS_PORT}); 0 probes slurmd alone
+ * @param checkPort          the port the nodes' agents run their GPU checks out of turn on
+ *                           ({@code AUTORESUME_CHECK_PORT}); 0 asks for none
+ * @param agentOutage        how long recovery's requests wait for a restarting agent
+ *                           ({@code AUTORESUME_AGENT_OUTAGE}, seconds)
+ * @param setInEnvironment   which of the budget variables were set at all: a set one beats the
+ *                           configuration files (see {@link RestartGate})
+ * @param allocation         what the environment says of the job this supervisor runs in
  */
 public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional<Replacement> replacement,
                                  Optional<SparePool> spares, Duration replacementTimeout, OnExhausted onExhausted,
                                  NodeFaultFallback nodeFaultFallback, Path agentSocket, Path stateDir,
-                                 Optional<Duration> controllerOutage) {
+                                 Optional<Duration> controllerOutage, int livenessPort, int checkPort,
+                                 Duration agentOutage, SetInEnvironment setInEnvironment, Allocation allocation) {
 
     public static final String MAX_APP_RETRIES = "AUTORESUME_MAX_APP_RETRIES";
     public static final String MAX_NODE_RETRIES = "AUTORESUME_MAX_NODE_RETRIES";
@@ -59,6 +69,11 @@ public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional
     public static final String CONTROLLER_OUTAGE = "AUTORESUME_CONTROLLER_OUTAGE";
     /** How long recovery's requests wait for a restarting agent, in seconds (see {@link #agentOutage}). */
     public static final String AGENT_OUTAGE = "AUTORESUME_AGENT_OUTAGE";
+
+    /** Which budget variables the environment set (blank counts as unset): only their presence matters. */
+    public record SetInEnvironment(boolean maxAppRetries, boolean maxNodeRetries, boolean onExhausted) {
+        public static final SetInEnvironment NONE = new SetInEnvironment(false, false, false);
+    }
 
     /** Past the budgets: end with the step's status, or have Slurm requeue the whole job. */
     public enum OnExhausted {
@@ -109,7 +124,10 @@ public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional
                 spares, Duration.ofSeconds(count(env, REPLACEMENT_TIMEOUT, 300)), onExhausted, fallback,
                 value(env, "AUTORESUME_AGENT_SOCKET").map(Path::of).orElse(AgentClient.DEFAULT_SOCKET),
                 JobStateDirectory.locate(env, JobStateDirectory.uid()),
-                value(env, CONTROLLER_OUTAGE).map(v -> Duration.ofSeconds(count(env, CONTROLLER_OUTAGE, 0))));
+                value(env, CONTROLLER_OUTAGE).map(v -> Duration.ofSeconds(count(env, CONTROLLER_OUTAGE, 0))),
+                livenessPort(env), checkPort(env), agentOutage(env), new SetInEnvironment(value(env, MAX_APP_RETRIES)
+                        .isPresent(), value(env, MAX_NODE_RETRIES).isPresent(), value(env, ON_EXHAUSTED).isPresent()),
+                Allocation.fromEnvironment(env));
     }
 
     private static Replacement replacement(String word) {

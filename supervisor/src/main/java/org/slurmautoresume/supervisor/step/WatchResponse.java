@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 import org.slurmautoresume.agent.protocol.AgentException;
 import org.slurmautoresume.slurm.client.SlurmControl;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
@@ -19,27 +18,27 @@ import org.slurmautoresume.supervisor.recovery.NodeFaultRecovery;
  * What the supervisor does while a step still runs and its watch finds nodes gone: a slurmd
  * that fell silent, or a node Slurm took out of service. The agent confirms and marks them, the
  * step is ended at once (instead of after slurmctld's SlurmdTimeout) and, where the job is to
- * run again or end, the nodes are dropped from it. Keeps, for the end of the attempt, which
- * nodes it marked, what it found and when.
+ * run again or end, the nodes are dropped from it. Made for one attempt: which nodes it marked,
+ * what it found and when go into that {@link Attempt}, for the decision at its end.
  */
 final class WatchResponse implements StepWatch.SlurmdFindings {
 
-    private final Supplier<Optional<NodeFaultRecovery>> watcher;
+    private final Attempt attempt;
+    /** Who confirms and marks the nodes the watch found. */
+    private final NodeFaultRecovery watcher;
     /** Whether the job is to lose these marked nodes at once (else it keeps its size for a requeue). */
     private final Predicate<List<String>> shrinkNow;
     /** Why no agent answered when the job's recovery paths were learnt; empty when one did. */
-    private final Supplier<Optional<String>> agentAway;
+    private final Optional<String> agentAway;
     private final SlurmControl control;
     private final PhasePause pause;
     private final SupervisorLog log;
     private final JobTimeline timeline;
-    private volatile List<String> marked = List.of();
-    private volatile String finding = "";
-    private volatile LocalDateTime confirmedAt;
 
-    WatchResponse(Supplier<Optional<NodeFaultRecovery>> watcher, Predicate<List<String>> shrinkNow,
-                  Supplier<Optional<String>> agentAway, SlurmControl control, PhasePause pause, SupervisorLog log,
+    WatchResponse(Attempt attempt, NodeFaultRecovery watcher, Predicate<List<String>> shrinkNow,
+                  Optional<String> agentAway, SlurmControl control, PhasePause pause, SupervisorLog log,
                   JobTimeline timeline) {
+        this.attempt = attempt;
         this.watcher = watcher;
         this.shrinkNow = shrinkNow;
         this.agentAway = agentAway;
@@ -49,35 +48,13 @@ final class WatchResponse implements StepWatch.SlurmdFindings {
         this.timeline = timeline;
     }
 
-    /** A new attempt: nothing marked by its watch yet. */
-    void beginAttempt() {
-        marked = List.of();
-        finding = "";
-        confirmedAt = null;
-    }
-
-    /** The nodes the watch marked during this attempt, after which it ended the step; empty if none. */
-    List<String> marked() {
-        return marked;
-    }
-
-    /** What the watch found about the nodes it marked ("slurmd of node2 stopped answering"); empty if none. */
-    String finding() {
-        return finding;
-    }
-
-    /** When the agent confirmed what the watch found; empty unless it marked nodes this attempt. */
-    Optional<LocalDateTime> confirmedAt() {
-        return Optional.ofNullable(confirmedAt);
-    }
-
     @Override
     public void watching(Step step) {
-        watcher.get().ifPresent(recovery -> recovery.recordJobNodesInBackground(step.jobId(), e -> {
-            if (agentAway.get().isEmpty()) { // one away at the start was said once, with the recovery paths
+        watcher.recordJobNodesInBackground(step.jobId(), e -> {
+            if (agentAway.isEmpty()) { // one away at the start was said once, with the recovery paths
                 log.say("the agent did not record the job's nodes (" + e.getMessage() + ")");
             }
-        }));
+        });
     }
 
     /**
@@ -124,19 +101,16 @@ final class WatchResponse implements StepWatch.SlurmdFindings {
     /** The agent confirms and marks, then the step is ended and the nodes dropped from the job. */
     private void endStepWithout(Step step, Srun srun, List<String> suspects, String found) {
         try {
-            NodeFaultRecovery recovery = watcher.get().orElseThrow();
             pause.at(PhasePause.Phase.MARK);
-            List<String> confirmed = recovery.confirmAndMark(step.jobId(), suspects);
+            List<String> confirmed = watcher.confirmAndMark(step.jobId(), suspects);
             if (!confirmed.isEmpty() && srun.isAlive()) {
-                confirmedAt = LocalDateTime.now();
-                finding = found;
-                marked = List.copyOf(confirmed);
+                attempt.watchMarked(new Attempt.WatchMark(confirmed, found, LocalDateTime.now()));
                 log.say("ending step " + step.fullId() + " now so it can run again without " + Hostlist.compress(confirmed));
                 long cancelled = System.nanoTime();
                 control.cancel(StepId.parse(step.fullId()));
                 if (shrinkNow.test(confirmed)) {
                     pause.at(PhasePause.Phase.SHRINK);
-                    recovery.dropNow(step.jobId(), confirmed);
+                    watcher.dropNow(step.jobId(), confirmed);
                 }
                 SrunStopper.stop(srun, RestartActions.SRUN_GRACE.minusNanos(System.nanoTime() - cancelled));
             }

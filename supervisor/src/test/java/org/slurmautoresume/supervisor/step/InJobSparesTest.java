@@ -36,12 +36,12 @@ class InJobSparesTest {
             "srun train.sh --nodes=2"})
     void noExactCountOrAUserPlacementMeansNoSpares(String line) {
         assertEquals(OptionalInt.empty(), InJobSpares.exactNodeCount(argv(line)), line);
-        assertTrue(InJobSpares.plan(argv(line), THREE_NODE_JOB).isEmpty(), line);
+        assertTrue(InJobSpares.plan(argv(line), Allocation.fromEnvironment(THREE_NODE_JOB)).isEmpty(), line);
     }
 
     @Test
     void theStepStartsOnTheJobsFirstNodesInSlurmsOrder() {
-        InJobSpares plan = InJobSpares.plan(argv("srun -N2 train.sh"), THREE_NODE_JOB).orElseThrow();
+        InJobSpares plan = InJobSpares.plan(argv("srun -N2 train.sh"), Allocation.fromEnvironment(THREE_NODE_JOB)).orElseThrow();
 
         assertEquals(List.of("node1", "node2"), plan.stepNodes());
         assertEquals(List.of("node3"), plan.spares());
@@ -52,15 +52,14 @@ class InJobSparesTest {
     void theBatchHostIsAlwaysAStepNode() {
         assertEquals(List.of("node1", "node3"), InJobSpares.firstStepNodes(List.of("node1", "node2", "node3"), "node3", 2));
         assertEquals(List.of("node3"), InJobSpares.firstStepNodes(List.of("node1", "node2", "node3"), "node3", 1));
-        InJobSpares plan = InJobSpares.plan(argv("srun -N2 train.sh"), Map.of("SLURM_JOB_NODELIST", "node[1-3]",
-                "SLURM_JOB_NUM_NODES", "3", "SLURMD_NODENAME", "node3")).orElseThrow();
+        InJobSpares plan = InJobSpares.plan(argv("srun -N2 train.sh"), Allocation.fromEnvironment(Map.of("SLURM_JOB_NODELIST", "node[1-3]",
+                "SLURM_JOB_NUM_NODES", "3", "SLURMD_NODENAME", "node3"))).orElseThrow();
         assertEquals(List.of("node1", "node3"), plan.stepNodes());
     }
 
     @Test
     void withoutSlurmdNodenameTheFirstNodeIsTakenForTheBatchHost() {
-        InJobSpares plan = InJobSpares.plan(argv("srun -N1 train.sh"),
-                Map.of("SLURM_NODELIST", "node[2-4]", "SLURM_NNODES", "3")).orElseThrow();
+        InJobSpares plan = InJobSpares.plan(argv("srun -N1 train.sh"), Allocation.fromEnvironment(Map.of("SLURM_NODELIST", "node[2-4]", "SLURM_NNODES", "3"))).orElseThrow();
 
         assertEquals("node2", plan.batchHost());
         assertEquals(List.of("node2"), plan.stepNodes());
@@ -68,11 +67,10 @@ class InJobSparesTest {
 
     @Test
     void aJobNoLargerThanTheStepOrAnInconsistentEnvironmentHasNoSpares() {
-        assertEquals(Optional.empty(), InJobSpares.plan(argv("srun -N3 train.sh"), THREE_NODE_JOB));
-        assertEquals(Optional.empty(), InJobSpares.plan(argv("srun -N4 train.sh"), THREE_NODE_JOB));
-        assertEquals(Optional.empty(), InJobSpares.plan(argv("srun -N2 train.sh"),
-                Map.of("SLURM_JOB_NODELIST", "node[1-3]", "SLURM_JOB_NUM_NODES", "2")));
-        assertEquals(Optional.empty(), InJobSpares.plan(argv("srun -N2 train.sh"), Map.of()));
+        assertEquals(Optional.empty(), InJobSpares.plan(argv("srun -N3 train.sh"), Allocation.fromEnvironment(THREE_NODE_JOB)));
+        assertEquals(Optional.empty(), InJobSpares.plan(argv("srun -N4 train.sh"), Allocation.fromEnvironment(THREE_NODE_JOB)));
+        assertEquals(Optional.empty(), InJobSpares.plan(argv("srun -N2 train.sh"), Allocation.fromEnvironment(Map.of("SLURM_JOB_NODELIST", "node[1-3]", "SLURM_JOB_NUM_NODES", "2"))));
+        assertEquals(Optional.empty(), InJobSpares.plan(argv("srun -N2 train.sh"), Allocation.fromEnvironment(Map.of())));
     }
 
     @Test

@@ -2,6 +2,7 @@ package org.slurmautoresume.supervisor.step;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -32,7 +33,7 @@ import org.slurmautoresume.supervisor.recovery.NodeFaultRecovery;
 import org.slurmautoresume.supervisor.recovery.SpareProvider;
 import org.slurmautoresume.supervisor.rules.RuleState;
 import org.slurmautoresume.supervisor.rules.RuleViolation;
-import org.slurmautoresume.supervisor.step.ScriptedSrun.Attempt;
+import org.slurmautoresume.supervisor.step.ScriptedSrun.Scripted;
 
 /** Carrying out decisions, over a fake Slurm and a fake agent, with the real gate deciding. */
 class RestartActionsTest {
@@ -73,8 +74,12 @@ class RestartActionsTest {
                 Optional.of(new RestartHistoryFile(dir, "tester", FakeSlurm.JOB)), () -> false, PhasePause.NONE);
     }
 
+    private static Attempt firstAttempt() {
+        return new Attempt(1, NextAttempt.first(Optional.empty(), Map.of()));
+    }
+
     private RestartGate gate() {
-        return RestartGate.of(null, environment, settings(), List.of());
+        return RestartGate.of(null, settings(), List.of());
     }
 
     private static RuleViolation hanging() {
@@ -90,7 +95,7 @@ class RestartActionsTest {
 
     @Test
     void aRuleStopCancelsTheStepByItsIdOnceKnown() {
-        ScriptedSrun.Running srun = (ScriptedSrun.Running) new ScriptedSrun(Attempt.runsUntilStopped())
+        ScriptedSrun.Running srun = (ScriptedSrun.Running) new ScriptedSrun(Scripted.runsUntilStopped())
                 .start(List.of("srun"), Map.of(), null);
         slurm.onScancel("4", srun::kill);
         timeline.stepFound("4");
@@ -105,7 +110,7 @@ class RestartActionsTest {
 
     @Test
     void aRuleStopSignalsSrunWhileTheStepIsNotKnownYet() {
-        ScriptedSrun.Running srun = (ScriptedSrun.Running) new ScriptedSrun(Attempt.runsUntilStopped())
+        ScriptedSrun.Running srun = (ScriptedSrun.Running) new ScriptedSrun(Scripted.runsUntilStopped())
                 .start(List.of("srun"), Map.of(), null);
         Fault fault = new Fault(FaultKind.RULE_VIOLATION, Instant.now(), true, "Beat HANGING");
 
@@ -123,11 +128,11 @@ class RestartActionsTest {
         Fault fault = new Fault(FaultKind.APPLICATION_FAILURE, Instant.now(), false, "exit 2");
         Decision decision = gate.decide(fault);
 
-        OptionalInt end = actions().carryOut(decision, fault, "application failure: exit 2",
+        AfterAttempt end = actions().carryOut(decision, fault, "application failure: exit 2",
                 new AttemptEnd(2, new Classification(Outcome.APP_FAILURE, "exit 2", List.of()), Optional.empty(), 0, 0),
-                gate);
+                gate, firstAttempt(), KnownPaths.UNKNOWN);
 
-        assertEquals(OptionalInt.of(2), end);
+        assertEquals(new AfterAttempt.End(2), end);
         assertEquals(1, slurm.ran("requeue").size());
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("Slurm did not requeue job 42"), err.toString());
     }
@@ -140,12 +145,19 @@ class RestartActionsTest {
         RestartActions actions = actions();
         Fault fault = new Fault(FaultKind.NODE_FAULT, Instant.now(), false, "node2 down");
 
-        OptionalInt end = actions.carryOut(gate.decide(fault), fault, "node fault", nodeFault(List.of("node2")), gate);
+        Attempt attempt = firstAttempt();
+        AfterAttempt end = actions.carryOut(gate.decide(fault), fault, "node fault", nodeFault(List.of("node2")), gate,
+                attempt, KnownPaths.UNKNOWN);
 
-        assertEquals(OptionalInt.empty(), end, "re-run");
-        assertEquals("node[1,3]", actions.freshVariables().get("SLURM_JOB_NODELIST"));
-        assertEquals("2", actions.freshVariables().get("SLURM_JOB_NUM_NODES"));
+        NextAttempt next = assertInstanceOf(AfterAttempt.RunAgain.class, end, "re-run").next();
+        assertEquals("node[1,3]", next.variables().get("SLURM_JOB_NODELIST"));
+        assertEquals("2", next.variables().get("SLURM_JOB_NUM_NODES"));
+        assertEquals("node1", next.variables().get("MASTER_NODE"));
+        assertFalse(next.overlap(), "the failed step is not on record: nothing to share");
+        assertTrue(next.placedOn().isEmpty(), "without in-job spares Slurm places the step");
         assertEquals(1, agent.requests("mark").size());
+        assertTrue(attempt.faultyNodesMarked(), "recovery marked the node: a requeue after it keeps it out");
+        assertTrue(attempt.inherited().variables().isEmpty(), "the attempt's own value is untouched");
     }
 
     @Test
@@ -156,12 +168,12 @@ class RestartActionsTest {
         RestartActions actions = actions();
         Fault fault = new Fault(FaultKind.NODE_FAULT, Instant.now(), false, "node1 down");
 
-        OptionalInt end = actions.carryOut(gate.decide(fault), fault, "node fault", nodeFault(List.of("node1")), gate);
+        AfterAttempt end = actions.carryOut(gate.decide(fault), fault, "node fault", nodeFault(List.of("node1")), gate,
+                firstAttempt(), KnownPaths.UNKNOWN);
 
-        assertEquals(OptionalInt.of(1), end);
+        assertEquals(new AfterAttempt.End(1), end);
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("the batch host node1 is faulty and cannot leave the job"),
                 err.toString());
-        assertTrue(actions.freshVariables().isEmpty());
         assertTrue(slurm.ran("salloc").isEmpty());
     }
 }

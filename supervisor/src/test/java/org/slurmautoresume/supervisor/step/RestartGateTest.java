@@ -27,7 +27,7 @@ class RestartGateTest {
     }
 
     private static RestartGate gate(RestartPolicy configured, Map<String, String> env, List<RestartRecord> earlier) {
-        return RestartGate.of(configured, env, SupervisorSettings.fromEnvironment(env), earlier);
+        return RestartGate.of(configured, SupervisorSettings.fromEnvironment(env), earlier);
     }
 
     private static RestartPolicy policy(int maxRetry, int maxFull, Strategy... strategies) {

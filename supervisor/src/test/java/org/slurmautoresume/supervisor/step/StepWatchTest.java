@@ -23,7 +23,7 @@ import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.model.Step;
 import org.slurmautoresume.slurm.parse.NodeParser;
 import org.slurmautoresume.slurm.probe.NodeProber;
-import org.slurmautoresume.supervisor.step.ScriptedSrun.Attempt;
+import org.slurmautoresume.supervisor.step.ScriptedSrun.Scripted;
 
 /** The step watch alone, and as the supervisor uses it when a node's slurmd falls silent. */
 class StepWatchTest {
@@ -83,7 +83,7 @@ class StepWatchTest {
         Findings findings = new Findings();
         NodeProber node2Silent = node -> node.name().equals("node2") ? Optional.of("refused") : Optional.empty();
         StepWatch watch = watch(Optional.of(findings), node2Silent, log, timeline);
-        Srun srun = new ScriptedSrun(Attempt.runsUntilStopped()
+        Srun srun = new ScriptedSrun(Scripted.runsUntilStopped()
                 .onStart(running -> job.slurm.step("5", running.pid(), "node[1-2]"))).start(List.of("srun"), Map.of(), null);
 
         watch.follow(srun);
@@ -119,7 +119,7 @@ class StepWatchTest {
         StepWatch watch = new StepWatch(job.slurm.client(), Optional.of(JobId.parse(FakeSlurm.JOB)),
                 new SupervisorLog(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), FakeSlurm.JOB),
                 timeline, () -> node2Silent, Optional.of(findings), null, Optional.of(known));
-        Srun srun = new ScriptedSrun(Attempt.runsUntilStopped()).start(List.of("srun"), Map.of(), null);
+        Srun srun = new ScriptedSrun(Scripted.runsUntilStopped()).start(List.of("srun"), Map.of(), null);
 
         watch.follow(srun);
         Thread.sleep(2_600); // slurmctld does not name the step meanwhile (as when it is away); the probes go on
@@ -147,7 +147,7 @@ class StepWatchTest {
         JobTimeline timeline = new JobTimeline(Optional.empty(), Optional.empty());
         StepWatch watch = watch(Optional.empty(), recording, new SupervisorLog(new PrintStream(
                 new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), FakeSlurm.JOB), timeline);
-        Srun srun = new ScriptedSrun(Attempt.exitsAfter(Duration.ofMillis(1500), 0)
+        Srun srun = new ScriptedSrun(Scripted.exitsAfter(Duration.ofMillis(1500), 0)
                 .onStart(running -> job.slurm.step("6", running.pid(), "node[1-2]"))).start(List.of("srun"), Map.of(), null);
 
         watch.follow(srun);
@@ -164,8 +164,8 @@ class StepWatchTest {
         job.with("AUTORESUME_SPARE_NODES", "node3");
         job.silentSlurmd.add("node2");
         ScriptedSrun srun = new ScriptedSrun(
-                Attempt.runsUntilStopped().onStart(running -> job.slurm.step("0", running.pid(), "node[1-2]")),
-                Attempt.exits(0));
+                Scripted.runsUntilStopped().onStart(running -> job.slurm.step("0", running.pid(), "node[1-2]")),
+                Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 

@@ -28,7 +28,7 @@ import org.slurmautoresume.supervisor.recovery.JobResizer;
 import org.slurmautoresume.supervisor.recovery.NodeFaultRecovery;
 import org.slurmautoresume.supervisor.recovery.SpareProvider;
 import org.slurmautoresume.supervisor.recovery.SparePool;
-import org.slurmautoresume.supervisor.step.ScriptedSrun.Attempt;
+import org.slurmautoresume.supervisor.step.ScriptedSrun.Scripted;
 
 /** The response to nodes a running step's watch found gone, over a fake Slurm and a fake agent. */
 class WatchResponseTest {
@@ -42,6 +42,8 @@ class WatchResponseTest {
     private final Step step = new Step(FakeSlurm.JOB, "0", "train", "RUNNING", "node[1-2]", OptionalInt.of(2),
             OptionalInt.of(2), Optional.empty(), Optional.empty(), OptionalInt.empty(), Map.of());
     private FakeAgent agent;
+    /** The attempt the watch writes into. */
+    private final Attempt attempt = new Attempt(1, NextAttempt.first(Optional.empty(), Map.of()));
 
     @BeforeEach
     void startAgent() throws IOException {
@@ -60,16 +62,20 @@ class WatchResponseTest {
     }
 
     private WatchResponse response(boolean shrinkNow) {
+        return response(attempt, shrinkNow);
+    }
+
+    private WatchResponse response(Attempt into, boolean shrinkNow) {
         SlurmClient client = slurm.client();
         NodeFaultRecovery recovery = new NodeFaultRecovery(client, new AgentClient(agent.socket(), Duration.ofSeconds(5)),
                 new JobResizer(slurm, client, Duration.ofSeconds(5)),
                 new SpareProvider(new SparePool(Optional.empty(), Optional.empty(), Optional.of("node3")), client), log::say);
-        return new WatchResponse(() -> Optional.of(recovery), marked -> shrinkNow, Optional::empty,
+        return new WatchResponse(into, recovery, marked -> shrinkNow, Optional.empty(),
                 new SlurmControl(slurm), PhasePause.NONE, log, timeline);
     }
 
     private Srun running() {
-        ScriptedSrun scripted = new ScriptedSrun(Attempt.runsUntilStopped());
+        ScriptedSrun scripted = new ScriptedSrun(Scripted.runsUntilStopped());
         return scripted.start(List.of("srun"), Map.of(), null);
     }
 
@@ -84,9 +90,10 @@ class WatchResponseTest {
         assertEquals(List.of(List.of("scancel", FakeSlurm.JOB + ".0")), slurm.ran("scancel"));
         assertEquals("node[1,3]", slurm.jobNodeList(), "node2 left the job at once");
         assertFalse(srun.isAlive(), "srun was stopped");
-        assertEquals(List.of("node2"), response.marked());
-        assertTrue(response.finding().contains("node2"), response.finding());
-        assertTrue(response.confirmedAt().isPresent());
+        Attempt.WatchMark mark = attempt.watchMark().orElseThrow();
+        assertEquals(List.of("node2"), mark.nodes());
+        assertTrue(mark.finding().contains("node2"), mark.finding());
+        assertTrue(attempt.faultyNodesMarked());
         EventHistory.Event detection = AttemptLoopTest.only(events(), "detection");
         assertEquals("slurmd-probe", detection.details().get("source"));
         assertEquals("node2", detection.details().get("gone"));
@@ -100,11 +107,11 @@ class WatchResponseTest {
 
         assertEquals(1, slurm.ran("scancel").size());
         assertEquals("node[1-3]", slurm.jobNodeList(), "the requeue wants the job's size");
-        assertEquals(List.of("node2"), response.marked());
+        assertEquals(List.of("node2"), attempt.markedByWatch());
     }
 
     @Test
-    void aStepThatAlreadyEndedIsNeitherCancelledNorShrunkAndANewAttemptStartsClean() throws InterruptedException {
+    void aStepThatAlreadyEndedIsNeitherCancelledNorShrunkNorCountedAsTheWatchsDoing() throws InterruptedException {
         WatchResponse response = response(true);
         Srun srun = running();
         srun.kill();
@@ -114,10 +121,8 @@ class WatchResponseTest {
 
         assertEquals(1, agent.requests("mark").size(), "the agent still marks what it confirmed");
         assertTrue(slurm.ran("scancel").isEmpty(), slurm.ran().toString());
-        assertEquals(List.of(), response.marked(), "the attempt ended by itself: nothing of it is the watch's doing");
-        response.beginAttempt();
-        assertEquals(Optional.empty(), response.confirmedAt());
-        assertEquals("", response.finding());
+        assertEquals(Optional.empty(), attempt.watchMark(), "the attempt ended by itself: nothing of it is the watch's doing");
+        assertFalse(attempt.faultyNodesMarked());
     }
     @Test
     void aNodeStateDetectionTakesItsLatencyFromTheReasonsTime() {
