@@ -21,10 +21,16 @@ import org.slurmautoresume.slurm.model.JobId;
  *                      environment is no basis for placing the step or naming its master)
  * @param batchHost     SLURMD_NODENAME, where the batch script runs; empty under salloc
  * @param launcherPipe  where the launcher left its {@code scontrol -o show node} answer
- *                      ({@link StepSupervisor#NODE_RECORDS_FD}); empty when it left none
+ *                      ({@link #NODE_RECORDS_FD}); empty when it left none
  */
 public record Allocation(Optional<JobId> jobId, Optional<String> jobIdRefused, String user,
                          Optional<FirstAttemptNodes> jobNodes, String batchHost, Optional<Path> launcherPipe) {
+
+    /**
+     * The launcher's word to this supervisor: the descriptor on which it left the answer of the
+     * {@code scontrol -o show node} it started for the job's nodes while the JVM started.
+     */
+    public static final String NODE_RECORDS_FD = "AUTORESUME_NODE_RECORDS_FD";
 
     /** No job: a supervisor run by hand outside any allocation. */
     public static final Allocation NONE = new Allocation(Optional.empty(), Optional.empty(), "user", Optional.empty(),
@@ -64,7 +70,7 @@ public record Allocation(Optional<JobId> jobId, Optional<String> jobIdRefused, S
 
     /** The launcher's pipe, when it left one: {@code /proc/self/fd/N} for the descriptor it named. */
     static Optional<Path> launcherPipe(Map<String, String> env) {
-        String fd = env.getOrDefault(StepSupervisor.NODE_RECORDS_FD, "");
+        String fd = env.getOrDefault(NODE_RECORDS_FD, "");
         return fd.matches("[0-9]{1,4}") ? Optional.of(Path.of("/proc/self/fd", fd)) : Optional.empty();
     }
 }

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointLocator;
 
 /**
@@ -62,14 +63,18 @@ final class AttemptLaunch {
 
     /** The nodes the first attempt is told of, from the job's allocation. */
     Optional<FirstAttemptNodes> firstAttemptNodes(Optional<InJobSpares> spares) {
-        return FirstAttemptNodes.of(allocation, spares);
+        if (spares.isPresent()) {
+            List<String> step = spares.get().stepNodes();
+            return Optional.of(new FirstAttemptNodes(Hostlist.compress(step), step));
+        }
+        return allocation.jobNodes();
     }
 
     /** @param fresh the node variables for this attempt (see {@link RestartActions#freshVariables()}) */
     Map<String, String> environment(int attempt, Map<String, String> fresh) {
         Map<String, String> env = new HashMap<>(environment);
         env.remove(StepSupervisor.SLURM_VERSION_HINT); // the plugin's word to this supervisor, not the step's
-        env.remove(StepSupervisor.NODE_RECORDS_FD); // the launcher's, likewise
+        env.remove(Allocation.NODE_RECORDS_FD); // the launcher's, likewise
         env.putAll(fresh);
         env.put(StepSupervisor.GUARD, "1");
         env.put(StepSupervisor.ATTEMPT, Integer.toString(attempt));

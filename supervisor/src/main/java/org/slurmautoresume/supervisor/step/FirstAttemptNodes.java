@@ -3,7 +3,6 @@ package org.slurmautoresume.supervisor.step;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.slurmautoresume.slurm.hostlist.Hostlist;
 
 /**
  * The nodes the first attempt's NODE_LIST, MASTER_NODE and NNODES describe, known before srun
@@ -30,18 +29,6 @@ record FirstAttemptNodes(String nodeList, List<String> hosts) {
 
     String master() {
         return hosts.get(0);
-    }
-
-    /**
-     * From the in-job spares plan when there is one, else the job's nodes as the allocation named
-     * them ({@link Allocation#jobNodes()}); empty outside an allocation or when its variables disagree.
-     */
-    static Optional<FirstAttemptNodes> of(Allocation allocation, Optional<InJobSpares> spares) {
-        if (spares.isPresent()) {
-            List<String> step = spares.get().stepNodes();
-            return Optional.of(new FirstAttemptNodes(Hostlist.compress(step), step));
-        }
-        return allocation.jobNodes();
     }
 
     /**

@@ -28,7 +28,7 @@ import org.slurmautoresume.slurm.model.Node;
  * placed on a batch host that is not first; that case reads its own master when asked).
  *
  * <p>The launcher starts that {@code scontrol} itself, before the JVM, for a job of up to
- * {@link #READ_ALL_UP_TO} nodes, and leaves its answer on a pipe ({@link StepSupervisor#NODE_RECORDS_FD}):
+ * {@link #READ_ALL_UP_TO} nodes, and leaves its answer on a pipe ({@link Allocation#NODE_RECORDS_FD}):
  * so the answer is there by the time the first srun needs it. An answer that lacks a node, or no
  * answer, is asked again here the ordinary way (which rides out a controller outage).
  */

@@ -10,7 +10,7 @@ import java.util.OptionalLong;
  * {@link EventHistory} file and to the agent's metrics, stamped with the attempt and the step
  * it belongs to. Outside a job both are absent and nothing is written.
  */
-final class JobTimeline implements SrunStopper.Events {
+final class JobTimeline {
 
     private final Optional<EventHistory> history;
     private final Optional<MetricsReporter> metrics;
@@ -46,7 +46,6 @@ final class JobTimeline implements SrunStopper.Events {
     }
 
     /** One line of the timeline; {@code details} alternate names and values. */
-    @Override
     public void record(EventHistory.Kind kind, OptionalLong latencyMs, String... details) {
         int number = attempt;
         history.ifPresent(h -> h.record(kind, number, stepId, latencyMs, details));

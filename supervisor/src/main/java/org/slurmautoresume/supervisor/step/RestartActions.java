@@ -37,14 +37,6 @@ import org.slurmautoresume.supervisor.rules.RuleViolation;
  */
 final class RestartActions {
 
-    /**
-     * How long srun may take to end by itself after its step was cancelled for a dead node,
-     * counted from the scancel (the shrink runs meanwhile): long enough for the survivors' last
-     * output, which their slurmstepd sends as they are killed. srun itself never ends sooner: it
-     * waits up to 7 s for the dead node's tasks, which will never report.
-     */
-    static final Duration SRUN_GRACE = Duration.ofMillis(250);
-
     private final SlurmClient slurm;
     private final SlurmControl control;
     private final Optional<NodeFaultRecovery> recovery;

@@ -17,11 +17,13 @@ import org.slurmautoresume.supervisor.policy.DumpSettings;
  */
 final class SrunStopper {
 
-    /** Where a stopper's events go: the job's timeline. */
-    @FunctionalInterface
-    interface Events {
-        void record(EventHistory.Kind kind, OptionalLong latencyMs, String... details);
-    }
+    /**
+     * How long srun may take to end by itself after its step was cancelled for a dead node,
+     * counted from the scancel (the shrink runs meanwhile): long enough for the survivors' last
+     * output, which their slurmstepd sends as they are killed. srun itself never ends sooner: it
+     * waits up to 7 s for the dead node's tasks, which will never report.
+     */
+    static final Duration SRUN_GRACE = Duration.ofMillis(250);
 
     private SrunStopper() {
     }
@@ -30,7 +32,7 @@ final class SrunStopper {
      * {@code dump}: the signal to srun (which passes it to every task), then up to the grace
      * period for the step to end by itself, so it can write a last-words checkpoint.
      */
-    static void dump(Srun step, DumpSettings dump, SupervisorLog log, Events events) {
+    static void dump(Srun step, DumpSettings dump, SupervisorLog log, JobTimeline events) {
         log.say("dump: sending " + dump.signal().displayName() + " to the step for a last-words checkpoint; waiting up to "
                 + dump.gracePeriod().toSeconds() + " s for it to end");
         long sent = System.nanoTime();

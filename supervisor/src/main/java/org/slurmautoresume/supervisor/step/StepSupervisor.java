@@ -60,11 +60,6 @@ public final class StepSupervisor {
     public static final String ATTEMPT = "AUTO_RESUME_ATTEMPT";
     /** Set by the SPANK plugin for the supervisor it execs: the Slurm release (see CliContext). */
     public static final String SLURM_VERSION_HINT = "AUTORESUME_SLURM_VERSION";
-    /**
-     * The launcher's word to this supervisor: the descriptor on which it left the answer of the
-     * {@code scontrol -o show node} it started for the job's nodes while the JVM started.
-     */
-    public static final String NODE_RECORDS_FD = "AUTORESUME_NODE_RECORDS_FD";
     /** The newest complete checkpoint in AUTORESUME_CHECKPOINT_DIR, for the step to resume from. */
     public static final String CHECKPOINT = "AUTO_RESUME_CHECKPOINT";
 

@@ -112,7 +112,7 @@ final class WatchResponse implements StepWatch.SlurmdFindings {
                     pause.at(PhasePause.Phase.SHRINK);
                     watcher.dropNow(step.jobId(), confirmed);
                 }
-                SrunStopper.stop(srun, RestartActions.SRUN_GRACE.minusNanos(System.nanoTime() - cancelled));
+                SrunStopper.stop(srun, SrunStopper.SRUN_GRACE.minusNanos(System.nanoTime() - cancelled));
             }
         } catch (AgentException e) {
             log.say("the agent could not confirm the fault (" + e.getMessage() + ")");

@@ -64,8 +64,8 @@ class JobNodeRecordsTest {
     @Test
     void onlyADescriptorNumberNamesAPipe() {
         assertEquals(Optional.of(Path.of("/proc/self/fd/11")),
-                Allocation.launcherPipe(Map.of(StepSupervisor.NODE_RECORDS_FD, "11")));
-        assertEquals(Optional.empty(), Allocation.launcherPipe(Map.of(StepSupervisor.NODE_RECORDS_FD, "../../x")));
+                Allocation.launcherPipe(Map.of(Allocation.NODE_RECORDS_FD, "11")));
+        assertEquals(Optional.empty(), Allocation.launcherPipe(Map.of(Allocation.NODE_RECORDS_FD, "../../x")));
         assertEquals(Optional.empty(), Allocation.launcherPipe(Map.of()));
     }
 
