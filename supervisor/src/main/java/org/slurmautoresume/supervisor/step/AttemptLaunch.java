@@ -1,5 +1,11 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.supervisor.step.settings.Allocation;
+import org.slurmautoresume.supervisor.step.settings.FirstAttemptNodes;
+import org.slurmautoresume.supervisor.step.restart.InJobSpares;
+import org.slurmautoresume.supervisor.step.restart.RestartActions;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
+
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,7 +22,7 @@ import org.slurmautoresume.supervisor.checkpoint.CheckpointLocator;
  * still holds its CPUs), and the supervisor's environment plus the guard variable, the attempt
  * number, the repaired job's node list and master, and the newest complete checkpoint.
  */
-final class AttemptLaunch {
+public final class AttemptLaunch {
 
     /** The supervisor's own environment, which each attempt's srun starts from. */
     private final Map<String, String> environment;
@@ -33,7 +39,7 @@ final class AttemptLaunch {
     }
 
     /** srun's own argv, with --overlap after srun when the failed step still holds resources. */
-    static List<String> argv(List<String> srunArgv, boolean overlap) {
+    public static List<String> argv(List<String> srunArgv, boolean overlap) {
         return argv(srunArgv, overlap, Optional.empty());
     }
 
@@ -42,7 +48,7 @@ final class AttemptLaunch {
      * resources and --nodelist when the supervisor places the step (in-job spares); the user's
      * words otherwise untouched.
      */
-    static List<String> argv(List<String> srunArgv, boolean overlap, Optional<List<String>> nodes) {
+    public static List<String> argv(List<String> srunArgv, boolean overlap, Optional<List<String>> nodes) {
         if ((!overlap && nodes.isEmpty()) || srunArgv.isEmpty()) {
             return srunArgv;
         }

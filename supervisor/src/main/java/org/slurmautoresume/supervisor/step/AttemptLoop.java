@@ -1,5 +1,28 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.supervisor.step.restart.AfterAttempt;
+import org.slurmautoresume.supervisor.step.restart.Attempt;
+import org.slurmautoresume.supervisor.step.diagnosis.AttemptClassifier;
+import org.slurmautoresume.supervisor.step.restart.AttemptEnd;
+import org.slurmautoresume.supervisor.step.diagnosis.AttemptEvidence;
+import org.slurmautoresume.supervisor.step.diagnosis.Classification;
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.restart.InJobSpares;
+import org.slurmautoresume.supervisor.step.record.JobTimeline;
+import org.slurmautoresume.supervisor.step.restart.KnownPaths;
+import org.slurmautoresume.supervisor.step.restart.NextAttempt;
+import org.slurmautoresume.supervisor.step.diagnosis.NodeRegistration;
+import org.slurmautoresume.supervisor.step.diagnosis.NodeVerdicts;
+import org.slurmautoresume.supervisor.step.diagnosis.Outcome;
+import org.slurmautoresume.supervisor.step.record.PhasePause;
+import org.slurmautoresume.supervisor.step.restart.RestartActions;
+import org.slurmautoresume.supervisor.step.restart.RestartGate;
+import org.slurmautoresume.supervisor.step.watch.RuleWatch;
+import org.slurmautoresume.supervisor.step.launch.Srun;
+import org.slurmautoresume.supervisor.step.launch.SrunLauncher;
+import org.slurmautoresume.supervisor.step.watch.StepWatch;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
+
 import org.slurmautoresume.slurm.model.JobId;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,5 +1,9 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.supervisor.step.settings.Allocation;
+import org.slurmautoresume.supervisor.step.settings.FirstAttemptNodes;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,8 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,7 +34,7 @@ import org.slurmautoresume.supervisor.step.ScriptedSrun.Scripted;
  * policy and recovery over a fake Slurm (its command runner), a fake agent (its socket) and a
  * scripted srun.
  */
-class AttemptLoopTest {
+public class AttemptLoopTest {
 
     @TempDir
     Path dir;
@@ -433,7 +436,7 @@ class AttemptLoopTest {
         assertEquals("3", only(job.timeline(), "decision").stepId());
     }
 
-    static EventHistory.Event only(List<EventHistory.Event> events, String word) {
+    public static EventHistory.Event only(List<EventHistory.Event> events, String word) {
         List<EventHistory.Event> found = events.stream().filter(e -> e.event().equals(word)).toList();
         assertEquals(1, found.size(), word + " in " + events);
         return found.get(0);

@@ -1,5 +1,8 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.supervisor.step.settings.Allocation;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.OutputStream;

@@ -1,5 +1,8 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.supervisor.step.launch.Srun;
+import org.slurmautoresume.supervisor.step.launch.SrunLauncher;
+
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,10 +20,10 @@ import org.slurmautoresume.supervisor.rules.OutputObserver;
  * of a script (what it prints, how it ends, what it does to the fake cluster) and records the
  * argv and environment it was started with.
  */
-final class ScriptedSrun implements SrunLauncher {
+public final class ScriptedSrun implements SrunLauncher {
 
     /** One attempt's srun; built with the methods below. */
-    static final class Scripted {
+    public static final class Scripted {
         private int status;
         private final List<String> stdout = new ArrayList<>();
         private final List<String> stderr = new ArrayList<>();
@@ -28,21 +31,21 @@ final class ScriptedSrun implements SrunLauncher {
         private boolean untilSignalled;
         private Duration runsFor = Duration.ZERO;
 
-        static Scripted exits(int status) {
+        public static Scripted exits(int status) {
             Scripted attempt = new Scripted();
             attempt.status = status;
             return attempt;
         }
 
         /** Runs until signalled or killed, then ends 128+N (SIGKILL: 137). */
-        static Scripted runsUntilStopped() {
+        public static Scripted runsUntilStopped() {
             Scripted attempt = new Scripted();
             attempt.untilSignalled = true;
             return attempt;
         }
 
         /** Ends by itself with {@code status} after {@code time}: long enough for the step to be looked up. */
-        static Scripted exitsAfter(Duration time, int status) {
+        public static Scripted exitsAfter(Duration time, int status) {
             Scripted attempt = exits(status);
             attempt.runsFor = time;
             return attempt;
@@ -59,14 +62,14 @@ final class ScriptedSrun implements SrunLauncher {
         }
 
         /** Runs on the launcher's thread right after srun "started": creates a step, kills a node... */
-        Scripted onStart(Consumer<Running> action) {
+        public Scripted onStart(Consumer<Running> action) {
             onStart = action;
             return this;
         }
     }
 
     /** A started attempt, as the supervisor sees it. */
-    static final class Running implements Srun {
+    public static final class Running implements Srun {
         private final long pid;
         private final Scripted script;
         private final CountDownLatch ended = new CountDownLatch(1);
@@ -86,7 +89,7 @@ final class ScriptedSrun implements SrunLauncher {
             }
         }
 
-        synchronized List<SignalNumber> signals() {
+        public synchronized List<SignalNumber> signals() {
             return List.copyOf(signals);
         }
 
@@ -132,18 +135,18 @@ final class ScriptedSrun implements SrunLauncher {
     }
 
     /** What one start was given. */
-    record Start(List<String> argv, Map<String, String> environment, Running srun) {
+    public record Start(List<String> argv, Map<String, String> environment, Running srun) {
     }
 
     private static final AtomicInteger PIDS = new AtomicInteger(4_000_000);
     private final List<Scripted> script;
     private final List<Start> starts = new ArrayList<>();
 
-    ScriptedSrun(Scripted... script) {
+    public ScriptedSrun(Scripted... script) {
         this.script = List.of(script);
     }
 
-    synchronized List<Start> starts() {
+    public synchronized List<Start> starts() {
         return List.copyOf(starts);
     }
 
