@@ -239,7 +239,7 @@ public final class StepSupervisor {
 
     /**
      * The restart budgets with what this job used before (earlier sruns, earlier runs before a
-     * requeue). Without a configuration file the variables' budgets stay per srun, as they always were.
+     * requeue). Without a configuration file the variables' budgets count per srun.
      */
     private RestartGate restartGate(Optional<Job> job) {
         Optional<Instant> started = job.flatMap(Job::startTime).map(SlurmTime::toInstant);

@@ -109,7 +109,7 @@ public final class MetricsReporter implements AutoCloseable {
         }
     }
 
-    /** The decision's step restarts left after it; none recorded (an older timeline): plenty. */
+    /** The decision's step restarts left after it; none recorded: plenty. */
     private static int restartsLeft(Map<String, String> details) {
         try {
             return Integer.parseInt(details.getOrDefault("stepRestartsLeft", Integer.toString(Integer.MAX_VALUE)));

@@ -23,7 +23,7 @@ import org.slurmautoresume.slurm.model.SlurmVersion;
  */
 public record RecoveryPaths(Optional<String> noExpansion) {
 
-    /** Before the job was read: nothing is ruled out, as before this check existed. */
+    /** Before the job was read: nothing is ruled out. */
     static final RecoveryPaths UNKNOWN = new RecoveryPaths(Optional.empty());
 
     /** 25.05 refuses to expand a job whose licenses are OR'd ({@code a|b}). */

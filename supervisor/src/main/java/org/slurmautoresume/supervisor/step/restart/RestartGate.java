@@ -20,12 +20,12 @@ import org.slurmautoresume.supervisor.policy.Strategy;
 
 /**
  * The restart policy as one supervisor applies it: the configuration's budgets and strategies,
- * the older {@code AUTORESUME_MAX_*} and {@code AUTORESUME_ON_EXHAUSTED} variables on top, and
+ * the {@code AUTORESUME_MAX_*} and {@code AUTORESUME_ON_EXHAUSTED} variables on top, and
  * the restarts already made (over the job's life, read from the history file, plus this run's).
  *
  * <p>One precedence: an environment variable that is set beats the configuration files, which
- * beat the defaults. Without any configuration file the variables alone make the policy, exactly
- * as before files existed: {@code retry} up to {@code AUTORESUME_MAX_APP_RETRIES} (default 0),
+ * beat the defaults. Without any configuration file the variables alone make the policy:
+ * {@code retry} up to {@code AUTORESUME_MAX_APP_RETRIES} (default 0),
  * {@code recover} up to {@code AUTORESUME_MAX_NODE_RETRIES} (default 2), then requeue or exit as
  * {@code AUTORESUME_ON_EXHAUSTED} says. With a file, a variable that is set caps its kind of step
  * restart for this srun in addition to {@code jobMaxRetryCount}; {@code AUTORESUME_ON_EXHAUSTED=exit}

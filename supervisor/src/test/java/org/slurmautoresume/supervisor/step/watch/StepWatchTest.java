@@ -108,7 +108,7 @@ class StepWatchTest {
     }
 
     /**
-     * Issue 18, item 2: the attempt's nodes known before srun starts (in-job spares) are probed
+     * The attempt's nodes known before srun starts (in-job spares) are probed
      * from its start, before slurmctld names the step; a node found silent meanwhile is handed on
      * once the lookup has the step.
      */
