@@ -4,6 +4,7 @@ import org.slurmautoresume.supervisor.step.restart.AfterAttempt;
 import org.slurmautoresume.supervisor.step.restart.Attempt;
 import org.slurmautoresume.supervisor.step.diagnosis.AttemptClassifier;
 import org.slurmautoresume.supervisor.step.restart.AttemptEnd;
+import org.slurmautoresume.supervisor.step.restart.EndOfAttempt;
 import org.slurmautoresume.supervisor.step.diagnosis.AttemptEvidence;
 import org.slurmautoresume.supervisor.step.diagnosis.Classification;
 import org.slurmautoresume.supervisor.step.record.EventHistory;
@@ -241,40 +242,34 @@ final class AttemptLoop {
         timeline.record(EventHistory.Kind.ATTEMPT_ENDED, OptionalLong.empty(), "status", Integer.toString(status),
                 "outcome", result.outcome().name(), "reason", result.reason());
         AttemptEnd end = new AttemptEnd(status, result, timeline.stepId(), jobSize, ended);
-        if (ruleEnded && !stop.requested() && result.outcome() != Outcome.NODE_FAULT) {
-            // We ended the step ourselves because a log rule fired: its decision was taken then.
-            Attempt.RuleStop rule = stopped.get();
-            String what = rule.violation().title() + " is " + rule.violation().state();
-            return actions.carryOut(rule.decision(), rule.fault(), what, end, gate, attempt, start.known());
+        EndOfAttempt verdict = EndOfAttempt.of(result, ruleEnded ? stopped : Optional.empty(), stop.requested());
+        if (verdict instanceof EndOfAttempt.RuleDecided rule) {
+            return actions.carryOut(rule.rule().decision(), rule.rule().fault(), rule.what(), end, gate, attempt,
+                    start.known());
         }
         if (result.outcome() != Outcome.NOT_STARTED) {
             unstartedInARow = 0;
         }
-        switch (result.outcome()) {
-            case SUCCEEDED:
-                timeline.record(EventHistory.Kind.SUCCEEDED, OptionalLong.empty());
-                if (number > 1) {
-                    log.say("step succeeded on attempt " + number);
-                }
-                return AfterAttempt.end(0);
-            case APP_FAILURE:
-            case NODE_FAULT: {
-                boolean node = result.outcome() == Outcome.NODE_FAULT;
-                String what = (node ? "node fault: " : "application failure: ") + result.reason();
-                if (stop.requested()) {
-                    log.say(what + "; not re-running (exit " + status + "): the supervisor was told to stop");
-                    return AfterAttempt.end(status);
-                }
-                Fault fault = new Fault(node ? FaultKind.NODE_FAULT : FaultKind.APPLICATION_FAILURE, Instant.now(),
-                        false, result.reason());
-                return actions.carryOut(gate.decide(fault), fault, what, end, gate, attempt, start.known());
+        if (verdict instanceof EndOfAttempt.Succeeded) {
+            timeline.record(EventHistory.Kind.SUCCEEDED, OptionalLong.empty());
+            if (number > 1) {
+                log.say("step succeeded on attempt " + number);
             }
-            case NOT_STARTED:
-                return startAgain(result, status, inherited);
-            default:
-                log.say(describe(result) + "; not re-running (exit " + status + ")");
-                return AfterAttempt.end(status);
+            return AfterAttempt.end(0);
         }
+        if (verdict instanceof EndOfAttempt.StopInstead told) {
+            log.say(told.what() + "; not re-running (exit " + status + "): the supervisor was told to stop");
+            return AfterAttempt.end(status);
+        }
+        if (verdict instanceof EndOfAttempt.Restartable restartable) {
+            Fault fault = new Fault(restartable.kind(), Instant.now(), false, result.reason());
+            return actions.carryOut(gate.decide(fault), fault, restartable.what(), end, gate, attempt, start.known());
+        }
+        if (verdict instanceof EndOfAttempt.NotStarted) {
+            return startAgain(result, status, inherited);
+        }
+        log.say(((EndOfAttempt.NotRerun) verdict).what() + "; not re-running (exit " + status + ")");
+        return AfterAttempt.end(status);
     }
 
     /**
@@ -332,17 +327,6 @@ final class AttemptLoop {
             jobStart.completeExceptionally(e);
             throw e;
         }
-    }
-
-    private static String describe(Classification result) {
-        return switch (result.outcome()) {
-            case CANCELLED -> "step cancelled: " + result.reason();
-            case TIME_LIMIT -> "time limit: " + result.reason();
-            case PREEMPTED -> "preempted: " + result.reason();
-            case REQUEUED -> "requeued: " + result.reason();
-            case INTERRUPTED -> "interrupted: " + result.reason();
-            default -> result.outcome() + ": " + result.reason();
-        };
     }
 
     /**
