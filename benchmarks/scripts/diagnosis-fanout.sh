@@ -11,4 +11,4 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 jar="$here/benchmarks/target/benchmarks.jar"
 [[ -f "$jar" ]] || { echo "build first: mvn -B -ntp -q package -DskipTests" >&2; exit 2; }
 echo "$(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u '+%F %T') UTC"
-exec java -cp "$jar" org.slurmautoresume.supervisor.step.DiagnosisFanout "${1:-64}" "${2:-1000}" "${3:-5}"
+exec java -cp "$jar" org.slurmautoresume.bench.DiagnosisFanout "${1:-64}" "${2:-1000}" "${3:-5}"

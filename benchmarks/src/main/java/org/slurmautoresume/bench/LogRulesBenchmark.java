@@ -25,7 +25,7 @@ import org.slurmautoresume.supervisor.rules.MetricOperator;
 import org.slurmautoresume.supervisor.rules.RuleMonitor;
 import org.slurmautoresume.supervisor.rules.RuleOutputObserver;
 import org.slurmautoresume.supervisor.rules.OutputObserver;
-import org.slurmautoresume.supervisor.step.OutputPump;
+import org.slurmautoresume.supervisor.step.launch.OutputPump;
 
 /**
  * The cost of watching a step's output with log rules: the supervisor's own pump copying

@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slurmautoresume.supervisor.step.EventHistory;
-import org.slurmautoresume.supervisor.step.JobStateDirectory;
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.record.JobStateDirectory;
 
 class HistoryCommandTest {
 

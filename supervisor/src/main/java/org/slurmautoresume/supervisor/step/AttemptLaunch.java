@@ -1,5 +1,11 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.supervisor.step.settings.Allocation;
+import org.slurmautoresume.supervisor.step.settings.FirstAttemptNodes;
+import org.slurmautoresume.supervisor.step.restart.InJobSpares;
+import org.slurmautoresume.supervisor.step.restart.RestartActions;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
+
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -8,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointLocator;
 
 /**
@@ -15,20 +22,24 @@ import org.slurmautoresume.supervisor.checkpoint.CheckpointLocator;
  * still holds its CPUs), and the supervisor's environment plus the guard variable, the attempt
  * number, the repaired job's node list and master, and the newest complete checkpoint.
  */
-final class AttemptLaunch {
+public final class AttemptLaunch {
 
+    /** The supervisor's own environment, which each attempt's srun starts from. */
     private final Map<String, String> environment;
+    private final Allocation allocation;
     private final Optional<CheckpointLocator> checkpoints;
     private final SupervisorLog log;
 
-    AttemptLaunch(Map<String, String> environment, Optional<CheckpointLocator> checkpoints, SupervisorLog log) {
+    AttemptLaunch(Map<String, String> environment, Allocation allocation, Optional<CheckpointLocator> checkpoints,
+                  SupervisorLog log) {
         this.environment = Map.copyOf(environment);
+        this.allocation = allocation;
         this.checkpoints = checkpoints;
         this.log = log;
     }
 
     /** srun's own argv, with --overlap after srun when the failed step still holds resources. */
-    static List<String> argv(List<String> srunArgv, boolean overlap) {
+    public static List<String> argv(List<String> srunArgv, boolean overlap) {
         return argv(srunArgv, overlap, Optional.empty());
     }
 
@@ -37,7 +48,7 @@ final class AttemptLaunch {
      * resources and --nodelist when the supervisor places the step (in-job spares); the user's
      * words otherwise untouched.
      */
-    static List<String> argv(List<String> srunArgv, boolean overlap, Optional<List<String>> nodes) {
+    public static List<String> argv(List<String> srunArgv, boolean overlap, Optional<List<String>> nodes) {
         if ((!overlap && nodes.isEmpty()) || srunArgv.isEmpty()) {
             return srunArgv;
         }
@@ -51,21 +62,25 @@ final class AttemptLaunch {
         return argv;
     }
 
-    /** The in-job spares plan for this srun, from its argv and the environment it was started with. */
+    /** The in-job spares plan for this srun, from its argv and the job's allocation. */
     Optional<InJobSpares> inJobSpares(List<String> srunArgv) {
-        return InJobSpares.plan(srunArgv, environment);
+        return InJobSpares.plan(srunArgv, allocation);
     }
 
-    /** The nodes the first attempt is told of, from the environment the supervisor was started with. */
+    /** The nodes the first attempt is told of, from the job's allocation. */
     Optional<FirstAttemptNodes> firstAttemptNodes(Optional<InJobSpares> spares) {
-        return FirstAttemptNodes.of(environment, spares);
+        if (spares.isPresent()) {
+            List<String> step = spares.get().stepNodes();
+            return Optional.of(new FirstAttemptNodes(Hostlist.compress(step), step));
+        }
+        return allocation.jobNodes();
     }
 
     /** @param fresh the node variables for this attempt (see {@link RestartActions#freshVariables()}) */
     Map<String, String> environment(int attempt, Map<String, String> fresh) {
         Map<String, String> env = new HashMap<>(environment);
         env.remove(StepSupervisor.SLURM_VERSION_HINT); // the plugin's word to this supervisor, not the step's
-        env.remove(StepSupervisor.NODE_RECORDS_FD); // the launcher's, likewise
+        env.remove(Allocation.NODE_RECORDS_FD); // the launcher's, likewise
         env.putAll(fresh);
         env.put(StepSupervisor.GUARD, "1");
         env.put(StepSupervisor.ATTEMPT, Integer.toString(attempt));

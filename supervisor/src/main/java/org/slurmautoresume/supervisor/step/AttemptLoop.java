@@ -1,5 +1,29 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.supervisor.step.restart.AfterAttempt;
+import org.slurmautoresume.supervisor.step.restart.Attempt;
+import org.slurmautoresume.supervisor.step.diagnosis.AttemptClassifier;
+import org.slurmautoresume.supervisor.step.restart.AttemptEnd;
+import org.slurmautoresume.supervisor.step.restart.EndOfAttempt;
+import org.slurmautoresume.supervisor.step.diagnosis.AttemptEvidence;
+import org.slurmautoresume.supervisor.step.diagnosis.Classification;
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.restart.InJobSpares;
+import org.slurmautoresume.supervisor.step.record.JobTimeline;
+import org.slurmautoresume.supervisor.step.restart.KnownPaths;
+import org.slurmautoresume.supervisor.step.restart.NextAttempt;
+import org.slurmautoresume.supervisor.step.diagnosis.NodeRegistration;
+import org.slurmautoresume.supervisor.step.diagnosis.NodeVerdicts;
+import org.slurmautoresume.supervisor.step.diagnosis.Outcome;
+import org.slurmautoresume.supervisor.step.record.PhasePause;
+import org.slurmautoresume.supervisor.step.restart.RestartActions;
+import org.slurmautoresume.supervisor.step.restart.RestartGate;
+import org.slurmautoresume.supervisor.step.watch.RuleWatch;
+import org.slurmautoresume.supervisor.step.launch.Srun;
+import org.slurmautoresume.supervisor.step.launch.SrunLauncher;
+import org.slurmautoresume.supervisor.step.watch.StepWatch;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
+
 import org.slurmautoresume.slurm.model.JobId;
 import java.time.Duration;
 import java.time.Instant;
@@ -7,12 +31,12 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
-import java.util.OptionalInt;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.Executors;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.exec.DebugLogging;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
@@ -30,27 +54,11 @@ import org.slurmautoresume.supervisor.rules.RuleViolation;
 /**
  * The attempt loop: start srun, watch it, classify how it ended, ask the restart gate what to
  * do, have the restart actions do it, and again until the step succeeded or must not run again.
- * It also passes the supervisor's signals on to the srun that runs.
+ * Each attempt is one {@link Attempt}, which its watch writes into and which is dropped at its
+ * end; what the next attempt inherits is the {@link NextAttempt} the restart actions return,
+ * held here between attempts. It also passes the supervisor's signals on to the srun that runs.
  */
 final class AttemptLoop {
-
-    /**
-     * A log rule that fired during the attempt and what the restart policy decided then;
-     * {@code acted} once the step was signalled or stopped for it, after which however the step
-     * ends (even exit 0 after a dump) is the rule's doing.
-     */
-    private static final class RuleStop {
-        private final RuleViolation violation;
-        private final Fault fault;
-        private final Decision decision;
-        private volatile boolean acted;
-
-        RuleStop(RuleViolation violation, Fault fault, Decision decision) {
-            this.violation = violation;
-            this.fault = fault;
-            this.decision = decision;
-        }
-    }
 
     private final SrunLauncher launcher;
     private final SlurmClient slurm;
@@ -65,7 +73,6 @@ final class AttemptLoop {
     private final JobNodeRecords nodeRecords;
     private final AttemptClassifier classifier = new AttemptClassifier();
     private final StopRequest stop;
-    private final AtomicReference<RuleStop> ruleStop = new AtomicReference<>();
     private volatile Srun current;
     /** When the previous attempt's srun ended (System.nanoTime), for the relaunch latency; 0 before any. */
     private long previousAttemptEnded;
@@ -115,16 +122,18 @@ final class AttemptLoop {
      * and reading them (an scontrol round trip, the preflight, the budget files) would otherwise
      * delay the step's start.
      */
-    record JobStart(RestartGate gate, int jobSize) {
+    record JobStart(RestartGate gate, int jobSize, KnownPaths known) {
     }
 
     private final CompletableFuture<JobStart> jobStart = new CompletableFuture<>();
 
     /**
      * Runs the step until it succeeds or must not run again; returns the exit status to end with.
-     * {@code afterFirstLaunch} runs once, right after the first srun has started.
+     * {@code afterFirstLaunch} runs once, right after the first srun has started, given the step's
+     * in-job spares plan.
      */
-    int run(List<String> srunArgv, Supplier<JobStart> afterFirstLaunch) throws InterruptedException {
+    int run(List<String> srunArgv, Function<Optional<InJobSpares>, JobStart> afterFirstLaunch)
+            throws InterruptedException {
         ScheduledExecutorService ticker = config.watchedRules().isEmpty() && config.checkpointMonitoring().isEmpty() ? null
                 : daemonScheduler("log-rules");
         // Checkpoint scans read a file system that may hang (NFS): never on the log rules' thread.
@@ -132,27 +141,28 @@ final class AttemptLoop {
                 : daemonScheduler("checkpoint-scan");
         Optional<InJobSpares> spares = jobId.isPresent() ? launch.inJobSpares(srunArgv) : Optional.empty();
         spares.ifPresent(plan -> {
-            actions.useInJobSpares(plan);
             log.say("in-job spares: the step runs on " + Hostlist.compress(plan.stepNodes()) + " of the job's "
                     + Hostlist.compress(plan.jobNodes()) + "; " + Hostlist.compress(plan.spares())
                     + " wait" + (plan.spares().size() == 1 ? "s" : "") + " to replace a failed node");
         });
-        if (jobId.isPresent()) {
-            launch.firstAttemptNodes(spares).ifPresent(nodes ->
-                    actions.firstAttemptVariables(nodes.variables(nodeRecords.addressOf(nodes.master()))));
-        }
+        // The first attempt's NODE_LIST, MASTER_NODE, MASTER_ADDR, NNODES: a repair replaces them, a re-run in place keeps them.
+        Map<String, String> firstVariables = jobId.isEmpty() ? Map.of() : launch.firstAttemptNodes(spares)
+                .map(nodes -> nodes.variables(nodeRecords.addressOf(nodes.master()))).orElse(Map.of());
+        NextAttempt next = NextAttempt.first(spares, firstVariables);
+        Supplier<JobStart> jobStartWork = () -> afterFirstLaunch.apply(spares);
         try {
-            for (int attempt = 1; ; attempt++) {
-                if (attempt > 1) {
+            for (int number = 1; ; number++) {
+                if (number > 1) {
                     // Said under the id of the step being retried; the new step's lines carry its own once found.
                     log.stepId(timeline.stepId().orElse("?"));
-                    log.say("retrying step, attempt " + attempt);
+                    log.say("retrying step, attempt " + number);
                     log.stepId("?");
                 }
-                OptionalInt end = runAttempt(srunArgv, attempt, afterFirstLaunch, ticker, scanner);
-                if (end.isPresent()) {
-                    return end.getAsInt();
+                AfterAttempt after = runAttempt(srunArgv, new Attempt(number, next), jobStartWork, ticker, scanner);
+                if (after instanceof AfterAttempt.End end) {
+                    return end.status();
                 }
+                next = ((AfterAttempt.RunAgain) after).next();
             }
         } finally {
             if (ticker != null) {
@@ -164,26 +174,25 @@ final class AttemptLoop {
         }
     }
 
-    /** One attempt, start to decision: empty when the step is to run again, else the status to end with. */
-    private OptionalInt runAttempt(List<String> srunArgv, int attempt, Supplier<JobStart> afterFirstLaunch,
-                                   ScheduledExecutorService ticker, ScheduledExecutorService scanner)
+    /** One attempt, start to decision: what the next attempt inherits, or the status to end with. */
+    private AfterAttempt runAttempt(List<String> srunArgv, Attempt attempt, Supplier<JobStart> afterFirstLaunch,
+                                    ScheduledExecutorService ticker, ScheduledExecutorService scanner)
             throws InterruptedException {
-        actions.beginAttempt();
-        ruleStop.set(null);
-        timeline.beginAttempt(attempt);
+        int number = attempt.number();
+        NextAttempt inherited = attempt.inherited();
+        timeline.beginAttempt(number);
         RuleWatch rules = ticker == null ? null : new RuleWatch(config.watchedRules(), config.checkpointMonitoring()
                 .map(rule -> new CheckpointMonitor(rule, checkpoints.orElseThrow(), InstantSource.system())),
-                InstantSource.system(), ticker, scanner, this::onRuleViolation);
+                InstantSource.system(), ticker, scanner, violation -> onRuleViolation(attempt, violation));
         // With in-job spares srun is told its nodes: they are probed from its start (records read ahead).
-        StepWatch watch = new StepWatch(slurm, jobId, log, timeline, prober, actions.slurmdFindings(), rules,
-                actions.stepNodes().flatMap(nodeRecords::cached), () -> actions.pauseAt(PhasePause.Phase.LOOKUP));
-        if (attempt > 1) {
+        Optional<List<Node>> knownNodes = inherited.placedOn().flatMap(nodeRecords::cached);
+        if (number > 1) {
             actions.pauseAt(PhasePause.Phase.RERUN);
         }
         Srun step;
         try {
-            step = launcher.start(AttemptLaunch.argv(srunArgv, actions.overlapNextAttempt(), actions.stepNodes()),
-                    launch.environment(attempt, actions.freshVariables()), watch.observer());
+            step = launcher.start(AttemptLaunch.argv(srunArgv, inherited.overlap(), inherited.placedOn()),
+                    launch.environment(number, inherited.variables()), rules == null ? null : rules.observer());
         } catch (RuntimeException e) {
             if (rules != null) {
                 rules.close();
@@ -191,13 +200,16 @@ final class AttemptLoop {
             throw e;
         }
         current = step;
-        if (attempt == 1) {
+        if (number == 1) {
             completeJobStart(afterFirstLaunch);
         }
         // Before the first event: the job start checks for a stale timeline file left by an earlier job.
         JobStart start = jobStart.join();
         RestartGate gate = start.gate();
         int jobSize = start.jobSize();
+        Optional<StepWatch.SlurmdFindings> findings = actions.slurmdFindings(attempt, start.known());
+        StepWatch watch = new StepWatch(slurm, jobId, log, timeline, prober, findings, rules, knownNodes,
+                () -> actions.pauseAt(PhasePause.Phase.LOOKUP));
         timeline.record(EventHistory.Kind.LAUNCH, previousAttemptEnded == 0 ? OptionalLong.empty()
                 : OptionalLong.of(Duration.ofNanos(System.nanoTime() - previousAttemptEnded).toMillis()),
                 "srunPid", Long.toString(step.pid()));
@@ -212,56 +224,52 @@ final class AttemptLoop {
         AttemptEvidence evidence = AttemptEvidence.gather(status, stop.signal(), step.stderrTail(), watch.hosts(), jobId,
                 slurm, log::say);
         Classification result = classifier.classify(evidence);
-        RuleStop stopped = ruleStop.get();
+        Optional<Attempt.RuleStop> stopped = attempt.ruleStop();
         // A hang a rule ended is diagnosed like a failure on healthy nodes: a GPU that hangs a
         // collective (an NVLink down) shows in its node's checks, and the node is replaced, not re-run on.
-        boolean ruleEnded = stopped != null && (stopped.acted || result.outcome() != Outcome.SUCCEEDED);
+        Outcome outcome = result.outcome();
+        boolean ruleEnded = stopped.isPresent() && (stopped.get().acted() || outcome != Outcome.SUCCEEDED);
         if ((result.outcome() == Outcome.APP_FAILURE || (ruleEnded && result.outcome() != Outcome.NODE_FAULT))
-                && !stop.requested() && actions.slurmdFindings().isPresent()) {
+                && !stop.requested() && findings.isPresent()) {
             result = askedTheAgents(result, evidence.stepNodesAfter(), ended);
         }
-        List<String> marked = actions.markedByWatch();
-        if (!marked.isEmpty() && !stop.requested()) {
+        Optional<Attempt.WatchMark> marked = attempt.watchMark();
+        if (marked.isPresent() && !stop.requested()) {
             // We ended the step ourselves (scancel) because of its node: not a user's cancel.
-            result = new Classification(Outcome.NODE_FAULT, actions.watchFinding() + " and the agent confirmed it",
-                    marked);
+            result = new Classification(Outcome.NODE_FAULT, marked.get().finding() + " and the agent confirmed it",
+                    marked.get().nodes());
         }
         timeline.record(EventHistory.Kind.ATTEMPT_ENDED, OptionalLong.empty(), "status", Integer.toString(status),
                 "outcome", result.outcome().name(), "reason", result.reason());
         AttemptEnd end = new AttemptEnd(status, result, timeline.stepId(), jobSize, ended);
-        if (ruleEnded && !stop.requested() && result.outcome() != Outcome.NODE_FAULT) {
-            // We ended the step ourselves because a log rule fired: its decision was taken then.
-            String what = stopped.violation.title() + " is " + stopped.violation.state();
-            return actions.carryOut(stopped.decision, stopped.fault, what, end, gate);
+        EndOfAttempt verdict = EndOfAttempt.of(result, ruleEnded ? stopped : Optional.empty(), stop.requested());
+        if (verdict instanceof EndOfAttempt.RuleDecided rule) {
+            return actions.carryOut(rule.rule().decision(), rule.rule().fault(), rule.what(), end, gate, attempt,
+                    start.known());
         }
         if (result.outcome() != Outcome.NOT_STARTED) {
             unstartedInARow = 0;
         }
-        switch (result.outcome()) {
-            case SUCCEEDED:
-                timeline.record(EventHistory.Kind.SUCCEEDED, OptionalLong.empty());
-                if (attempt > 1) {
-                    log.say("step succeeded on attempt " + attempt);
-                }
-                return OptionalInt.of(0);
-            case APP_FAILURE:
-            case NODE_FAULT: {
-                boolean node = result.outcome() == Outcome.NODE_FAULT;
-                String what = (node ? "node fault: " : "application failure: ") + result.reason();
-                if (stop.requested()) {
-                    log.say(what + "; not re-running (exit " + status + "): the supervisor was told to stop");
-                    return OptionalInt.of(status);
-                }
-                Fault fault = new Fault(node ? FaultKind.NODE_FAULT : FaultKind.APPLICATION_FAILURE, Instant.now(),
-                        false, result.reason());
-                return actions.carryOut(gate.decide(fault), fault, what, end, gate);
+        if (verdict instanceof EndOfAttempt.Succeeded) {
+            timeline.record(EventHistory.Kind.SUCCEEDED, OptionalLong.empty());
+            if (number > 1) {
+                log.say("step succeeded on attempt " + number);
             }
-            case NOT_STARTED:
-                return startAgain(result, status);
-            default:
-                log.say(describe(result) + "; not re-running (exit " + status + ")");
-                return OptionalInt.of(status);
+            return AfterAttempt.end(0);
         }
+        if (verdict instanceof EndOfAttempt.StopInstead told) {
+            log.say(told.what() + "; not re-running (exit " + status + "): the supervisor was told to stop");
+            return AfterAttempt.end(status);
+        }
+        if (verdict instanceof EndOfAttempt.Restartable restartable) {
+            Fault fault = new Fault(restartable.kind(), Instant.now(), false, result.reason());
+            return actions.carryOut(gate.decide(fault), fault, restartable.what(), end, gate, attempt, start.known());
+        }
+        if (verdict instanceof EndOfAttempt.NotStarted) {
+            return startAgain(result, status, inherited);
+        }
+        log.say(((EndOfAttempt.NotRerun) verdict).what() + "; not re-running (exit " + status + ")");
+        return AfterAttempt.end(status);
     }
 
     /**
@@ -270,10 +278,11 @@ final class AttemptLoop {
      * slurmctld answers and those nodes registered; if slurmctld stays away past the outage bound,
      * the step ends with srun's status as it would have without the supervisor.
      */
-    private OptionalInt startAgain(Classification result, int status) throws InterruptedException {
+    private AfterAttempt startAgain(Classification result, int status, NextAttempt inherited)
+            throws InterruptedException {
         if (stop.requested() || jobId.isEmpty() || ++unstartedInARow > MAX_UNSTARTED) {
             log.say(result.reason() + "; not starting it again (exit " + status + ")");
-            return OptionalInt.of(status);
+            return AfterAttempt.end(status);
         }
         log.say(result.reason() + "; starting it again once slurmctld answers (no restart budget is spent)");
         try {
@@ -283,11 +292,11 @@ final class AttemptLoop {
                 log.say(Hostlist.compress(result.faultyNodes()) + " not registered with slurmctld after "
                         + NodeRegistration.WAIT.toSeconds() + " s; starting the step again all the same");
             }
-            return OptionalInt.empty();
+            return AfterAttempt.runAgain(inherited);
         } catch (RuntimeException e) {
             log.say("slurmctld still does not answer (" + e.getMessage() + "); the step ends unstarted (exit "
                     + status + ")");
-            return OptionalInt.of(status);
+            return AfterAttempt.end(status);
         }
     }
 
@@ -320,29 +329,17 @@ final class AttemptLoop {
         }
     }
 
-    private static String describe(Classification result) {
-        return switch (result.outcome()) {
-            case CANCELLED -> "step cancelled: " + result.reason();
-            case TIME_LIMIT -> "time limit: " + result.reason();
-            case PREEMPTED -> "preempted: " + result.reason();
-            case REQUEUED -> "requeued: " + result.reason();
-            case INTERRUPTED -> "interrupted: " + result.reason();
-            default -> result.outcome() + ": " + result.reason();
-        };
-    }
-
     /**
      * A log rule fired while the step runs (on its own thread, see {@link RuleWatch}): logs the
      * evidence, decides at once (the decision says whether to dump first), and has the step stopped.
      */
-    private void onRuleViolation(RuleViolation violation) {
+    private void onRuleViolation(Attempt attempt, RuleViolation violation) {
         RestartGate gate = jobStart.join().gate(); // a rule may fire before the first srun's start-up work is done
         Srun step = current;
         Fault fault = new Fault(FaultKind.RULE_VIOLATION, violation.detectedAt(), step.isAlive(),
                 violation.rule() + " " + violation.state());
         Decision decision = gate.decide(fault);
-        RuleStop stop = new RuleStop(violation, fault, decision);
-        ruleStop.set(stop);
+        attempt.ruleFired(new Attempt.RuleStop(violation, fault, decision, false));
         long sinceEvidence = Duration.between(violation.lastMatchAt().orElse(violation.startedAt()),
                 violation.detectedAt()).toMillis();
         log.say(violation.describe() + "; detected at " + violation.detectedAt() + ", " + sinceEvidence + " ms after "
@@ -354,7 +351,7 @@ final class AttemptLoop {
         if (!step.isAlive()) {
             return;
         }
-        stop.acted = true;
+        attempt.ruleFired(new Attempt.RuleStop(violation, fault, decision, true));
         actions.stopForRule(step, decision, violation);
     }
 

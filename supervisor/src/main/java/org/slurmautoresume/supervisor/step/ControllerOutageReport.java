@@ -1,5 +1,11 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.record.JobTimeline;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
+
+import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,20 +22,20 @@ import org.slurmautoresume.slurm.exec.ControllerOutage;
  * timeline file on disk was left by an earlier job with the same id (which is then removed).
  * Events met before it are held back until {@link #timelineReady()}, with the time they happened.
  */
-final class ControllerOutageReport implements ControllerOutage.Listener {
+public final class ControllerOutageReport implements ControllerOutage.Listener {
 
     private final SupervisorLog log;
     private final JobTimeline timeline;
     private final List<String[]> held = new ArrayList<>();
     private boolean ready;
 
-    ControllerOutageReport(SupervisorLog log, JobTimeline timeline) {
+    public ControllerOutageReport(SupervisorLog log, JobTimeline timeline) {
         this.log = log;
         this.timeline = timeline;
     }
 
     /** The job was read and a stale timeline dealt with: events go to the timeline from now on. */
-    void timelineReady() {
+    public void timelineReady() {
         List<String[]> pending;
         synchronized (this) {
             ready = true;

@@ -1,5 +1,9 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.supervisor.step.settings.Allocation;
+import org.slurmautoresume.supervisor.step.settings.FirstAttemptNodes;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +32,7 @@ import org.slurmautoresume.slurm.model.Node;
  * placed on a batch host that is not first; that case reads its own master when asked).
  *
  * <p>The launcher starts that {@code scontrol} itself, before the JVM, for a job of up to
- * {@link #READ_ALL_UP_TO} nodes, and leaves its answer on a pipe ({@link StepSupervisor#NODE_RECORDS_FD}):
+ * {@link #READ_ALL_UP_TO} nodes, and leaves its answer on a pipe ({@link Allocation#NODE_RECORDS_FD}):
  * so the answer is there by the time the first srun needs it. An answer that lacks a node, or no
  * answer, is asked again here the ordinary way (which rides out a controller outage).
  */
@@ -53,17 +57,16 @@ final class JobNodeRecords {
     }
 
     /** Starts reading the records of the job's nodes (from SLURM_JOB_NODELIST) at once. */
-    static JobNodeRecords readAhead(SlurmClient slurm, SupervisorLog log, Map<String, String> environment) {
-        List<String> hosts = FirstAttemptNodes.of(environment, Optional.empty()).map(FirstAttemptNodes::hosts)
-                .orElse(List.of());
+    static JobNodeRecords readAhead(SlurmClient slurm, SupervisorLog log, Allocation allocation) {
+        List<String> hosts = allocation.jobNodes().map(FirstAttemptNodes::hosts).orElse(List.of());
         List<String> read = List.copyOf(hosts.size() > READ_ALL_UP_TO ? hosts.subList(0, 1) : hosts);
         if (read.isEmpty()) {
             return none(slurm, log);
         }
-        return readAhead(slurm, log, read, read.size() == hosts.size() ? launcherPipe(environment) : Optional.empty());
+        return readAhead(slurm, log, read, read.size() == hosts.size() ? allocation.launcherPipe() : Optional.empty());
     }
 
-    /** As {@link #readAhead(SlurmClient, SupervisorLog, Map)}: {@code read}, from {@code launcherPipe} where it has them all. */
+    /** As {@link #readAhead(SlurmClient, SupervisorLog, Allocation)}: {@code read}, from {@code launcherPipe} where it has them all. */
     static JobNodeRecords readAhead(SlurmClient slurm, SupervisorLog log, List<String> read, Optional<Path> launcherPipe) {
         return new JobNodeRecords(slurm, log, read, ReadAhead.start("job-node-records",
                 () -> launcherPipe.flatMap(pipe -> readPipe(slurm, pipe, read)).or(() -> read(slurm, log, read))));
@@ -103,12 +106,6 @@ final class JobNodeRecords {
             found.add(record);
         }
         return found.isEmpty() ? Optional.empty() : Optional.of(found);
-    }
-
-    /** The launcher's pipe, when it left one: {@code /proc/self/fd/N} for the descriptor it named. */
-    static Optional<Path> launcherPipe(Map<String, String> environment) {
-        String fd = environment.getOrDefault(StepSupervisor.NODE_RECORDS_FD, "");
-        return fd.matches("[0-9]{1,4}") ? Optional.of(Path.of("/proc/self/fd", fd)) : Optional.empty();
     }
 
     /** The records the launcher's scontrol printed; empty (nothing said) unless they hold every node asked for. */

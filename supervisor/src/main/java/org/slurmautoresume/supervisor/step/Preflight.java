@@ -1,5 +1,7 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.supervisor.step.restart.RecoveryPaths;
+
 import java.util.ArrayList;
 import java.util.List;
 import org.slurmautoresume.slurm.model.Job;

@@ -1,5 +1,22 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.supervisor.step.settings.Allocation;
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.record.JobStateDirectory;
+import org.slurmautoresume.supervisor.step.record.JobTimeline;
+import org.slurmautoresume.supervisor.step.restart.KnownPaths;
+import org.slurmautoresume.supervisor.step.record.MetricsReporter;
+import org.slurmautoresume.supervisor.step.record.PhasePause;
+import org.slurmautoresume.supervisor.step.restart.RestartActions;
+import org.slurmautoresume.supervisor.step.restart.RestartGate;
+import org.slurmautoresume.supervisor.step.record.RestartHistoryFile;
+import org.slurmautoresume.supervisor.step.launch.SrunLauncher;
+import org.slurmautoresume.supervisor.step.record.StaleJobFile;
+import org.slurmautoresume.supervisor.step.launch.StepProcess;
+import org.slurmautoresume.supervisor.step.watch.StepWatch;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
+import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
+
 import org.slurmautoresume.slurm.model.JobId;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -60,11 +77,6 @@ public final class StepSupervisor {
     public static final String ATTEMPT = "AUTO_RESUME_ATTEMPT";
     /** Set by the SPANK plugin for the supervisor it execs: the Slurm release (see CliContext). */
     public static final String SLURM_VERSION_HINT = "AUTORESUME_SLURM_VERSION";
-    /**
-     * The launcher's word to this supervisor: the descriptor on which it left the answer of the
-     * {@code scontrol -o show node} it started for the job's nodes while the JVM started.
-     */
-    public static final String NODE_RECORDS_FD = "AUTORESUME_NODE_RECORDS_FD";
     /** The newest complete checkpoint in AUTORESUME_CHECKPOINT_DIR, for the step to resume from. */
     public static final String CHECKPOINT = "AUTO_RESUME_CHECKPOINT";
 
@@ -77,7 +89,8 @@ public final class StepSupervisor {
     private final ControllerOutage outage;
     private final ControllerOutageReport outageReport;
     private final SupervisorSettings settings;
-    private final Map<String, String> environment;
+    /** USER, in the names of the per-job files. */
+    private final String user;
     private final SupervisorLog log;
     /** The policy from configuration files; empty when none was read (the variables alone decide). */
     private final Optional<RestartPolicy> configuredPolicy;
@@ -112,7 +125,7 @@ public final class StepSupervisor {
                           Optional<AutoresumeConfig> config, Map<String, String> environment, SupervisorLog log,
                           ControllerOutage outage) {
         this(slurm, runner, settings, config, environment, log, StepProcess::start,
-                prober(SupervisorSettings.livenessPort(environment), SupervisorSettings.checkPort(environment)), outage);
+                prober(settings.livenessPort(), settings.checkPort()), outage);
     }
 
     /**
@@ -144,10 +157,13 @@ public final class StepSupervisor {
         this.slurm = slurm;
         this.settings = settings;
         this.log = log;
-        this.jobId = jobIdOf(environment, log);
+        Allocation allocation = settings.allocation();
+        allocation.jobIdRefused().ifPresent(why -> log.say(why + "; supervising as outside a job"));
+        this.jobId = allocation.jobId();
+        this.user = allocation.user();
         // First, so that Slurm's answers arrive while the rest is built (see JobNodeRecords).
         JobNodeRecords nodeRecords = jobId.isPresent()
-                ? JobNodeRecords.readAhead(slurm, log, environment) : JobNodeRecords.none(slurm, log);
+                ? JobNodeRecords.readAhead(slurm, log, allocation) : JobNodeRecords.none(slurm, log);
         // Asked now, on threads of their own, and used once the first srun has started: a short
         // step would otherwise wait for them, one after the other, after it ended.
         this.jobAhead = jobId.isEmpty() ? null : ReadAhead.start("job-at-start", this::jobAtStart);
@@ -157,7 +173,6 @@ public final class StepSupervisor {
                 : ReadAhead.start("agent-reachable", () -> AgentClient.unreachable(settings.agentSocket()));
         AutoresumeConfig effective = config.orElse(AutoresumeConfig.DEFAULT);
         this.configuredPolicy = config.map(AutoresumeConfig::policy);
-        String user = user(environment);
         // Outside a job nothing is kept; a refused directory is said once and the step runs without it.
         this.stateDir = jobId.flatMap(job -> JobStateDirectory.open(settings.stateDir(), log::say));
         this.historyFile = jobId.flatMap(job -> stateDir.map(dir -> new RestartHistoryFile(dir, user, job.toString())));
@@ -167,10 +182,9 @@ public final class StepSupervisor {
         this.outage = outage;
         this.outageReport = new ControllerOutageReport(log, timeline);
         outage.listen(outageReport);
-        this.environment = Map.copyOf(environment);
         // Recovery's requests wait out an agent restart; MetricsReporter's never wait (their own client).
         AgentClient agent = new AgentClient(settings.agentSocket(), AGENT_TIMEOUT).ridingOutages(new AgentOutage(
-                settings.agentSocket(), SupervisorSettings.agentOutage(environment), log::say));
+                settings.agentSocket(), settings.agentOutage(), log::say));
         Optional<NodeFaultRecovery> recovery = settings.replacement().map(kind -> new NodeFaultRecovery(slurm, agent,
                 new JobResizer(runner, slurm, ALLOCATION_TIMEOUT), provider(kind, settings, slurm, agent, log), log::say));
         // A step with in-job spares is repaired without any configured replacement: the job shrinks.
@@ -186,17 +200,13 @@ public final class StepSupervisor {
         this.actions = new RestartActions(slurm, runner, recovery, spareRecovery, settings, jobId, log, timeline,
                 historyFile, stop::requested, PhasePause.fromEnvironment(environment, timeline));
         this.loop = new AttemptLoop(launcher, slurm, jobId, log, timeline, actions, stop,
-                new AttemptLaunch(environment, checkpoints, log), effective, checkpoints, prober, nodeRecords);
+                new AttemptLaunch(environment, allocation, checkpoints, log), effective, checkpoints, prober, nodeRecords);
     }
 
     private static ReplacementProvider provider(Replacement kind, SupervisorSettings settings, SlurmClient slurm,
                                                 AgentClient agent, SupervisorLog log) {
         return kind == Replacement.SPARE ? new SpareProvider(settings.spares().orElseThrow(), slurm)
                 : new ReturningNodeProvider(kind, slurm, agent, log::say);
-    }
-
-    private static String user(Map<String, String> environment) {
-        return environment.getOrDefault("USER", System.getProperty("user.name", "user"));
     }
 
     /**
@@ -211,15 +221,16 @@ public final class StepSupervisor {
     /** Runs the step until it succeeds or must not run again; returns the exit status to end with. */
     public int run(List<String> srunArgv) throws InterruptedException {
         try {
-            return loop.run(srunArgv, () -> {
+            return loop.run(srunArgv, spares -> {
                 Optional<Job> job = jobAhead == null ? jobAtStart() : ReadAhead.join(jobAhead);
                 // First: it removes another job's files of this id before this job's timeline is written to.
                 RestartGate gate = restartGate(job);
                 outageReport.timelineReady();
                 Optional<SlurmConfig> config = job.flatMap(j -> clusterConfig(configAhead));
-                Optional<String> paths = job.map(j -> actions.knowPaths(j, config, ReadAhead.join(agentAway)));
-                preflightOncePerJob(job, config, paths);
-                return new AttemptLoop.JobStart(gate, recovers ? job.map(Job::numNodes).orElse(0) : 0);
+                Optional<KnownPaths> known = job.map(j -> actions.knowPaths(j, config, ReadAhead.join(agentAway), spares));
+                preflightOncePerJob(job, config, known.map(KnownPaths::description));
+                return new AttemptLoop.JobStart(gate, recovers ? job.map(Job::numNodes).orElse(0) : 0,
+                        known.orElse(KnownPaths.UNKNOWN));
             });
         } finally {
             timeline.close();
@@ -228,7 +239,7 @@ public final class StepSupervisor {
 
     /**
      * The restart budgets with what this job used before (earlier sruns, earlier runs before a
-     * requeue). Without a configuration file the variables' budgets stay per srun, as they always were.
+     * requeue). Without a configuration file the variables' budgets count per srun.
      */
     private RestartGate restartGate(Optional<Job> job) {
         Optional<Instant> started = job.flatMap(Job::startTime).map(SlurmTime::toInstant);
@@ -256,24 +267,7 @@ public final class StepSupervisor {
                         + "); counting from zero");
             }
         }
-        return RestartGate.of(configuredPolicy.orElse(null), environment, settings, earlier);
-    }
-
-    /**
-     * SLURM_JOB_ID as Slurm's job id; empty outside a job. A value that is not a job id is said
-     * once and treated as no job: the step still runs, re-run only in place.
-     */
-    private static Optional<JobId> jobIdOf(Map<String, String> environment, SupervisorLog log) {
-        String raw = environment.get("SLURM_JOB_ID");
-        if (raw == null || raw.isBlank()) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(JobId.parse(raw.strip()));
-        } catch (IllegalArgumentException e) {
-            log.say("SLURM_JOB_ID is not a job id (" + e.getMessage() + "); supervising as outside a job");
-            return Optional.empty();
-        }
+        return RestartGate.of(configuredPolicy.orElse(null), settings, earlier);
     }
 
     /** The job this srun runs in, read once; empty outside a job or when Slurm does not answer. */
@@ -309,7 +303,7 @@ public final class StepSupervisor {
         }
         // Without a state directory the findings are printed on every srun: better twice than never.
         if (stateDir.isPresent()) {
-            Path marker = stateDir.get().resolve(preflightMarkerName(user(environment), job.get()));
+            Path marker = stateDir.get().resolve(preflightMarkerName(user, job.get()));
             try {
                 OwnedFiles.open(marker, JobStateDirectory.uid(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)
                         .close();

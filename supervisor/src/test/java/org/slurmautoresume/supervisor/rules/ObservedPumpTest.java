@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.slurmautoresume.supervisor.rules.OutputObserver;
-import org.slurmautoresume.supervisor.step.OutputPump;
+import org.slurmautoresume.supervisor.step.launch.OutputPump;
 
 /** Watching the output with rules must leave every byte the user sees exactly as it was. */
 class ObservedPumpTest {

@@ -1,5 +1,8 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,14 +27,14 @@ import org.slurmautoresume.supervisor.policy.SignalNumber;
 import org.slurmautoresume.supervisor.policy.Strategy;
 import org.slurmautoresume.supervisor.rules.LogRule;
 import org.slurmautoresume.supervisor.rules.MetricOperator;
-import org.slurmautoresume.supervisor.step.ScriptedSrun.Attempt;
+import org.slurmautoresume.supervisor.step.ScriptedSrun.Scripted;
 
 /**
  * The attempt loop's decisions without a cluster: the real supervisor, classifier, restart gate,
  * policy and recovery over a fake Slurm (its command runner), a fake agent (its socket) and a
  * scripted srun.
  */
-class AttemptLoopTest {
+public class AttemptLoopTest {
 
     @TempDir
     Path dir;
@@ -49,7 +52,7 @@ class AttemptLoopTest {
 
     @Test
     void aStepThatSucceedsRunsOnce() throws Exception {
-        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(0));
+        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 
@@ -68,9 +71,9 @@ class AttemptLoopTest {
 
     @Test
     void aStepSrunCouldNotStartForWantOfSlurmctldStartsAgainOutsideTheBudgets() throws Exception {
-        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(1).stderr(
+        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(1).stderr(
                 "srun: error: Unable to create step for job 42: Unable to contact slurm controller (connect failure)"),
-                Attempt.exits(0));
+                Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 
@@ -83,14 +86,14 @@ class AttemptLoopTest {
     @Test
     void aStepRefusedOnANodeARestartedSlurmctldHasNotHeardFromStartsAgainOnceTheNodeRegistered() throws Exception {
         java.util.concurrent.atomic.AtomicReference<String> stateAtRerun = new java.util.concurrent.atomic.AtomicReference<>();
-        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(1)
+        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(1)
                 .stderr("srun: error: Unable to create step for job 42: Memory required by task is not available")
                 .onStart(running -> {
                     // slurmctld restarted: node2 is UNKNOWN for three reads, then its slurmd registered.
                     job.slurm.nodeState("node2", "UNKNOWN");
                     job.slurm.nodeStateAfterReads("node2", 3, "ALLOCATED");
                 }),
-                Attempt.exits(0).onStart(running -> stateAtRerun.set(job.slurm.nodeState("node2"))));
+                Scripted.exits(0).onStart(running -> stateAtRerun.set(job.slurm.nodeState("node2"))));
 
         assertEquals(0, job.run(srun));
 
@@ -105,9 +108,9 @@ class AttemptLoopTest {
 
     @Test
     void aStepThatCannotBeStartedTimeAfterTimeEndsWithSrunsStatus() throws Exception {
-        Attempt[] attempts = new Attempt[10];
+        Scripted[] attempts = new Scripted[10];
         for (int i = 0; i < attempts.length; i++) {
-            attempts[i] = Attempt.exits(1).stderr("srun: error: Unable to create step for job 42:"
+            attempts[i] = Scripted.exits(1).stderr("srun: error: Unable to create step for job 42:"
                     + " Unable to contact slurm controller (connect failure)");
         }
         ScriptedSrun srun = new ScriptedSrun(attempts);
@@ -120,7 +123,7 @@ class AttemptLoopTest {
     @Test
     void anApplicationFailureIsRetriedInPlaceWithinItsBudget() throws Exception {
         job.with(SupervisorSettings.MAX_APP_RETRIES, "1");
-        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(1), Attempt.exits(0));
+        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(1), Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 
@@ -137,7 +140,7 @@ class AttemptLoopTest {
     @Test
     void anApplicationFailurePastItsBudgetEndsWithTheStepsStatus() throws Exception {
         job.with(SupervisorSettings.MAX_APP_RETRIES, "1");
-        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(3), Attempt.exits(3));
+        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(3), Scripted.exits(3));
 
         assertEquals(3, job.run(srun));
 
@@ -149,7 +152,7 @@ class AttemptLoopTest {
     @Test
     void aSpentBudgetRequeuesTheJobWhenAskedTo() throws Exception {
         job.with(SupervisorSettings.ON_EXHAUSTED, "requeue");
-        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(2));
+        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(2));
 
         assertEquals(2, job.run(srun));
 
@@ -163,7 +166,7 @@ class AttemptLoopTest {
     @Test
     void aCancelledStepIsNeverRerun() throws Exception {
         job.with(SupervisorSettings.MAX_APP_RETRIES, "5");
-        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(143).onStart(running -> job.slurm.jobState("CANCELLED")));
+        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(143).onStart(running -> job.slurm.jobState("CANCELLED")));
 
         assertEquals(143, job.run(srun));
 
@@ -175,7 +178,7 @@ class AttemptLoopTest {
     @Test
     void aStepAtItsTimeLimitIsNeverRerun() throws Exception {
         job.with(SupervisorSettings.MAX_APP_RETRIES, "5");
-        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(1)
+        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(1)
                 .stderr("slurmstepd: error: *** STEP 42.0 ON node1 CANCELLED AT 2026-11-22T04:15:22 DUE TO TIME LIMIT ***"));
 
         assertEquals(1, job.run(srun));
@@ -189,9 +192,9 @@ class AttemptLoopTest {
     void aNodeFaultReplacesTheNodeAndRerunsWithTheNewNodeList() throws Exception {
         job.with("AUTORESUME_SPARE_NODES", "node3");
         ScriptedSrun srun = new ScriptedSrun(
-                Attempt.exits(1).stderr("srun: error: Node failure on node2")
+                Scripted.exits(1).stderr("srun: error: Node failure on node2")
                         .onStart(running -> job.slurm.nodeState("node2", "DOWN+NOT_RESPONDING")),
-                Attempt.exits(0));
+                Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 
@@ -214,7 +217,7 @@ class AttemptLoopTest {
     @Test
     void theFirstAttemptIsToldTheJobsNodesAndMasterAsAReRunWouldBe() throws Exception {
         job.with("SLURM_JOB_NODELIST", "node[1-2]").with("SLURM_JOB_NUM_NODES", "2").with("SLURMD_NODENAME", "node1");
-        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(0));
+        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 
@@ -230,7 +233,7 @@ class AttemptLoopTest {
     void aReRunInPlaceKeepsTheFirstAttemptsNodes() throws Exception {
         job.with("SLURM_JOB_NODELIST", "node[1-2]").with("SLURM_JOB_NUM_NODES", "2")
                 .with(SupervisorSettings.MAX_APP_RETRIES, "1");
-        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(3), Attempt.exits(0));
+        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(3), Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 
@@ -241,7 +244,7 @@ class AttemptLoopTest {
     @Test
     void withoutAnAllocationsNodeListTheFirstAttemptGetsNoNodeVariables() throws Exception {
         job.with("NODE_LIST", "set-by-the-user");
-        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(0));
+        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 
@@ -253,7 +256,7 @@ class AttemptLoopTest {
 
     @Test
     void aNodeFaultWithoutReplacementRequeuesTheJobWithTheNodeMarkedFirst() throws Exception {
-        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(1)
+        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(1)
                 .onStart(running -> job.slurm.nodeState("node2", "DOWN+NOT_RESPONDING")));
 
         assertEquals(1, job.run(srun));
@@ -274,7 +277,7 @@ class AttemptLoopTest {
     void aSilentSlurmdWithoutAnyRepairIsMarkedAndTheJobRequeuedAtItsFullSize() throws Exception {
         job.silentSlurmd.add("node2");
         ScriptedSrun srun = new ScriptedSrun(
-                Attempt.runsUntilStopped().onStart(running -> job.slurm.step("0", running.pid(), "node[1-2]")));
+                Scripted.runsUntilStopped().onStart(running -> job.slurm.step("0", running.pid(), "node[1-2]")));
 
         assertEquals(137, job.run(srun));
 
@@ -291,7 +294,7 @@ class AttemptLoopTest {
     @Test
     void aNodeFaultWithoutReplacementIsNotRerunNorRequeuedWhenTheFallbackIsOff() throws Exception {
         job.with(SupervisorSettings.NODE_FAULT_FALLBACK, "exit");
-        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(1)
+        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(1)
                 .onStart(running -> job.slurm.nodeState("node2", "DOWN+NOT_RESPONDING")));
 
         assertEquals(1, job.run(srun));
@@ -306,7 +309,7 @@ class AttemptLoopTest {
     @Test
     void aNodeFaultInAJobThatIsNotRequeueableEndsAsBeforeAndSaysWhy() throws Exception {
         job.slurm.requeueable(false);
-        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(1)
+        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(1)
                 .onStart(running -> job.slurm.nodeState("node2", "DOWN+NOT_RESPONDING")));
 
         assertEquals(1, job.run(srun));
@@ -323,7 +326,7 @@ class AttemptLoopTest {
         RestartPolicy policy = new RestartPolicy(2, OptionalInt.empty(), OptionalLong.empty(), 0,
                 List.of(Strategy.DUMP, Strategy.RETRY, Strategy.EXIT), new DumpSettings(SignalNumber.USR1, Duration.ofSeconds(5)));
         LogRule loss = LogRule.builder("Loss", ".*loss (\\S+).*").metric(MetricOperator.GT, 2.0).build();
-        ScriptedSrun srun = new ScriptedSrun(Attempt.runsUntilStopped().printing("iter 7 loss 9.5"), Attempt.exits(0));
+        ScriptedSrun srun = new ScriptedSrun(Scripted.runsUntilStopped().printing("iter 7 loss 9.5"), Scripted.exits(0));
 
         assertEquals(0, job.run(srun, Optional.of(new AutoresumeConfig(policy, List.of(loss)))));
 
@@ -361,7 +364,7 @@ class AttemptLoopTest {
             RestartPolicy policy = new RestartPolicy(2, OptionalInt.empty(), OptionalLong.empty(), 0,
                     List.of(Strategy.RETRY, Strategy.RECOVER, Strategy.EXIT), new DumpSettings(SignalNumber.USR1, Duration.ofSeconds(5)));
             LogRule loss = LogRule.builder("Loss", ".*loss (\\S+).*").metric(MetricOperator.GT, 2.0).build();
-            ScriptedSrun srun = new ScriptedSrun(Attempt.runsUntilStopped().printing("iter 7 loss 9.5"), Attempt.exits(0));
+            ScriptedSrun srun = new ScriptedSrun(Scripted.runsUntilStopped().printing("iter 7 loss 9.5"), Scripted.exits(0));
 
             assertEquals(0, job.run(srun, Optional.of(new AutoresumeConfig(policy, List.of(loss)))), job.said());
 
@@ -422,8 +425,8 @@ class AttemptLoopTest {
     void aRetryIsAnnouncedUnderTheIdOfTheStepItRetries() throws Exception {
         job.with(SupervisorSettings.MAX_APP_RETRIES, "1");
         ScriptedSrun srun = new ScriptedSrun(
-                Attempt.exitsAfter(Duration.ofMillis(1500), 1).onStart(running -> job.slurm.step("3", running.pid(), "node[1-2]")),
-                Attempt.exits(0));
+                Scripted.exitsAfter(Duration.ofMillis(1500), 1).onStart(running -> job.slurm.step("3", running.pid(), "node[1-2]")),
+                Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 
@@ -433,7 +436,7 @@ class AttemptLoopTest {
         assertEquals("3", only(job.timeline(), "decision").stepId());
     }
 
-    static EventHistory.Event only(List<EventHistory.Event> events, String word) {
+    public static EventHistory.Event only(List<EventHistory.Event> events, String word) {
         List<EventHistory.Event> found = events.stream().filter(e -> e.event().equals(word)).toList();
         assertEquals(1, found.size(), word + " in " + events);
         return found.get(0);

@@ -20,7 +20,7 @@ import java.util.List;
  * The agent boundary for the supervisor's unit tests: listens on a Unix socket as the agent
  * does, answers every request (a mark with "marked" for each node named) and records them.
  */
-final class FakeAgent implements AutoCloseable {
+public final class FakeAgent implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private final ServerSocketChannel server;
@@ -28,7 +28,7 @@ final class FakeAgent implements AutoCloseable {
     private final List<JsonNode> requests = new ArrayList<>();
     private final Thread thread;
 
-    FakeAgent(Path socket) throws IOException {
+    public FakeAgent(Path socket) throws IOException {
         this.socket = socket;
         this.server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
         server.bind(UnixDomainSocketAddress.of(socket));
@@ -37,12 +37,12 @@ final class FakeAgent implements AutoCloseable {
         thread.start();
     }
 
-    Path socket() {
+    public Path socket() {
         return socket;
     }
 
     /** The requests with this op ("mark", "watch", "report", ...), in order. */
-    synchronized List<JsonNode> requests(String op) {
+    public synchronized List<JsonNode> requests(String op) {
         return requests.stream().filter(r -> r.path("op").asText().equals(op)).toList();
     }
 

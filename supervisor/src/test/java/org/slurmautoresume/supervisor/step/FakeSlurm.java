@@ -19,14 +19,14 @@ import org.slurmautoresume.slurm.parse.Fixtures;
  * words (the records are recorded 22.05 output with their values replaced), and applies the
  * writes (shrink, donor merge) to the model. Every command is recorded with the thread that ran it.
  */
-final class FakeSlurm implements CommandRunner {
+public final class FakeSlurm implements CommandRunner {
 
     static final String V22 = "slurm-22.05";
-    static final String JOB = "42";
+    public static final String JOB = "42";
     private static final String DONOR = "99";
 
     /** A command as it was run, and on which thread. */
-    record Ran(List<String> argv, String thread) {
+    public record Ran(List<String> argv, String thread) {
     }
 
     private final List<Ran> ran = new ArrayList<>();
@@ -45,27 +45,27 @@ final class FakeSlurm implements CommandRunner {
     private boolean onLoopback;
 
     /** A job 42 on {@code jobNodes} (its batch host the first), the cluster's nodes {@code all}. */
-    FakeSlurm(List<String> jobNodes, List<String> all) {
+    public FakeSlurm(List<String> jobNodes, List<String> all) {
         this.jobNodes.addAll(jobNodes);
         for (String node : all) {
             nodeStates.put(node, jobNodes.contains(node) ? "ALLOCATED" : "IDLE");
         }
     }
 
-    SlurmClient client() {
+    public SlurmClient client() {
         return new SlurmClient(this, "scontrol", Duration.ofSeconds(5), OutputFormat.TEXT);
     }
 
-    synchronized void nodeState(String node, String state) {
+    public synchronized void nodeState(String node, String state) {
         nodeStates.put(node, state);
     }
 
-    synchronized String nodeState(String node) {
+    public synchronized String nodeState(String node) {
         return nodeStates.get(node);
     }
 
     /** {@code node} keeps its state for {@code reads} more {@code show node} answers, then is {@code state}. */
-    synchronized void nodeStateAfterReads(String node, int reads, String state) {
+    public synchronized void nodeStateAfterReads(String node, int reads, String state) {
         pendingStates.put(node, Map.entry(reads, state));
     }
 
@@ -95,7 +95,7 @@ final class FakeSlurm implements CommandRunner {
     }
 
     /** Step {@code JOB.id} on {@code nodes}, created by the srun with pid {@code srunPid}. */
-    synchronized void step(String id, long srunPid, String nodes) {
+    public synchronized void step(String id, long srunPid, String nodes) {
         steps.put(id, "StepId=" + JOB + "." + id + " UserId=1001 StartTime=2026-11-22T04:14:22 TimeLimit=UNLIMITED"
                 + " State=RUNNING Partition=debug NodeList=" + nodes + " Nodes=" + Hostlist.count(nodes)
                 + " CPUs=4 Tasks=1 Name=train Network=(null) TRES=cpu=4,mem=0,node=1 ResvPorts=(null)"
@@ -103,25 +103,25 @@ final class FakeSlurm implements CommandRunner {
     }
 
     /** Commands naming {@code word} fail (exit 1) with {@code stderr}. */
-    synchronized void refuse(String word, String stderr) {
+    public synchronized void refuse(String word, String stderr) {
         refusals.put(word, stderr);
     }
 
     /** {@code scancel JOB.id} also runs {@code then} (srun ends when its step is cancelled). */
-    synchronized void onScancel(String id, Runnable then) {
+    public synchronized void onScancel(String id, Runnable then) {
         onScancel.put(id, then);
     }
 
-    synchronized String jobNodeList() {
+    public synchronized String jobNodeList() {
         return Hostlist.compress(jobNodes);
     }
 
-    synchronized List<Ran> ran() {
+    public synchronized List<Ran> ran() {
         return List.copyOf(ran);
     }
 
     /** The argv of every command run whose argv contains {@code word}. */
-    synchronized List<List<String>> ran(String word) {
+    public synchronized List<List<String>> ran(String word) {
         return ran.stream().map(Ran::argv).filter(argv -> argv.contains(word)).toList();
     }
 

@@ -1,5 +1,8 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.slurmautoresume.supervisor.step.AttemptLoopTest.only;
@@ -13,7 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.slurmautoresume.supervisor.step.ScriptedSrun.Attempt;
+import org.slurmautoresume.supervisor.step.ScriptedSrun.Scripted;
 
 /**
  * A job of three nodes around {@code srun -N2}: one in-job spare. The real supervisor over the
@@ -38,14 +41,14 @@ class InJobSpareRecoveryTest {
         job.close();
     }
 
-    private Attempt nodeDies(String node) {
-        return Attempt.exits(1).stderr("srun: error: Node failure on " + node)
+    private Scripted nodeDies(String node) {
+        return Scripted.exits(1).stderr("srun: error: Node failure on " + node)
                 .onStart(running -> job.slurm.nodeState(node, "DOWN+NOT_RESPONDING"));
     }
 
     @Test
     void theFirstAttemptRunsOnTheJobsFirstNodesAndLeavesTheSpareIdle() throws Exception {
-        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(0));
+        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 
@@ -61,7 +64,7 @@ class InJobSpareRecoveryTest {
     @Test
     void withoutSparesTheArgvIsTheUsersOwn() throws Exception {
         job.with("SLURM_JOB_NUM_NODES", "2").with("SLURM_JOB_NODELIST", "node[1-2]");
-        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(0));
+        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 
@@ -84,7 +87,7 @@ class InJobSpareRecoveryTest {
 
     @Test
     void aNodeFaultRerunsOnTheSurvivorAndTheSpareWithoutAnyReplacementConfigured() throws Exception {
-        ScriptedSrun srun = new ScriptedSrun(nodeDies("node2"), Attempt.exits(0));
+        ScriptedSrun srun = new ScriptedSrun(nodeDies("node2"), Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 
@@ -113,8 +116,8 @@ class InJobSpareRecoveryTest {
     void aSilentSlurmdIsFoundByTheProbesEvenWithoutAReplacementConfigured() throws Exception {
         job.silentSlurmd.add("node2");
         ScriptedSrun srun = new ScriptedSrun(
-                Attempt.runsUntilStopped().onStart(running -> job.slurm.step("0", running.pid(), "node[1-2]")),
-                Attempt.exits(0));
+                Scripted.runsUntilStopped().onStart(running -> job.slurm.step("0", running.pid(), "node[1-2]")),
+                Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 
@@ -132,7 +135,7 @@ class InJobSpareRecoveryTest {
     void theSpareTakesTheFailedNodesPlaceAndTheSurvivorsKeepTheirs() throws Exception {
         job = restart(new FakeSlurm(List.of("node1", "node2", "node3", "node4"), List.of("node1", "node2", "node3", "node4")));
         job.with("SLURM_JOB_NODELIST", "node[1-4]").with("SLURM_JOB_NUM_NODES", "4").with("SLURMD_NODENAME", "node1");
-        ScriptedSrun srun = new ScriptedSrun(nodeDies("node2"), Attempt.exits(0));
+        ScriptedSrun srun = new ScriptedSrun(nodeDies("node2"), Scripted.exits(0));
 
         assertEquals(0, job.run(srun, java.util.Optional.empty(), List.of("srun", "--nodes=3", "train.sh")));
 
@@ -150,7 +153,7 @@ class InJobSpareRecoveryTest {
     void twoFaultsInARowTakeTwoSpares() throws Exception {
         job = restart(new FakeSlurm(List.of("node1", "node2", "node3", "node4"), List.of("node1", "node2", "node3", "node4")));
         job.with("SLURM_JOB_NODELIST", "node[1-4]").with("SLURM_JOB_NUM_NODES", "4").with("SLURMD_NODENAME", "node1");
-        ScriptedSrun srun = new ScriptedSrun(nodeDies("node2"), nodeDies("node3"), Attempt.exits(0));
+        ScriptedSrun srun = new ScriptedSrun(nodeDies("node2"), nodeDies("node3"), Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 
@@ -179,7 +182,7 @@ class InJobSpareRecoveryTest {
     @Test
     void whenTheSparesRunOutTheConfiguredReplacementGrowsTheJobAsBefore() throws Exception {
         job.with("AUTORESUME_SPARE_NODES", "node4");
-        ScriptedSrun srun = new ScriptedSrun(nodeDies("node2"), nodeDies("node3"), Attempt.exits(0));
+        ScriptedSrun srun = new ScriptedSrun(nodeDies("node2"), nodeDies("node3"), Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 
@@ -197,8 +200,8 @@ class InJobSpareRecoveryTest {
      */
     @Test
     void aFaultyBatchHostThatLivesLeavesTheStepAndTheSpareBecomesTheMaster() throws Exception {
-        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(1)
-                .onStart(running -> job.slurm.nodeState("node1", "ALLOCATED+FAIL")), Attempt.exits(0));
+        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(1)
+                .onStart(running -> job.slurm.nodeState("node1", "ALLOCATED+FAIL")), Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 

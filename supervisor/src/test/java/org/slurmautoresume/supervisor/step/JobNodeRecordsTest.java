@@ -1,5 +1,8 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.supervisor.step.settings.Allocation;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.OutputStream;
@@ -64,9 +67,9 @@ class JobNodeRecordsTest {
     @Test
     void onlyADescriptorNumberNamesAPipe() {
         assertEquals(Optional.of(Path.of("/proc/self/fd/11")),
-                JobNodeRecords.launcherPipe(Map.of(StepSupervisor.NODE_RECORDS_FD, "11")));
-        assertEquals(Optional.empty(), JobNodeRecords.launcherPipe(Map.of(StepSupervisor.NODE_RECORDS_FD, "../../x")));
-        assertEquals(Optional.empty(), JobNodeRecords.launcherPipe(Map.of()));
+                Allocation.launcherPipe(Map.of(Allocation.NODE_RECORDS_FD, "11")));
+        assertEquals(Optional.empty(), Allocation.launcherPipe(Map.of(Allocation.NODE_RECORDS_FD, "../../x")));
+        assertEquals(Optional.empty(), Allocation.launcherPipe(Map.of()));
     }
 
     /** The fake's records of node[1-2] as scontrol -o prints them, node1 at 192.168.7.1. */

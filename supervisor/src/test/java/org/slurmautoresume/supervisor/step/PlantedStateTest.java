@@ -1,5 +1,9 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.record.JobStateDirectory;
+import org.slurmautoresume.supervisor.step.record.RestartHistoryFile;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,7 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slurmautoresume.supervisor.step.ScriptedSrun.Attempt;
+import org.slurmautoresume.supervisor.step.ScriptedSrun.Scripted;
 
 /**
  * Per-job files another user got to first: the step runs on, nothing is written through what
@@ -41,7 +45,7 @@ class PlantedStateTest {
     void aLinkInPlaceOfTheStateDirectoryIsRefusedAndTheStepRuns() throws Exception {
         Path elsewhere = Files.createDirectory(dir.resolve("attacker-chosen"));
         Files.createSymbolicLink(job.stateDir(), elsewhere);
-        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(0));
+        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 
@@ -55,7 +59,7 @@ class PlantedStateTest {
         Files.createDirectory(job.stateDir(), PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwxrwxrwx")));
         Files.setPosixFilePermissions(job.stateDir(), PosixFilePermissions.fromString("rwxrwxrwx"));
-        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(0));
+        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 
@@ -69,7 +73,7 @@ class PlantedStateTest {
         Path victim = Files.writeString(dir.resolve("victims-file"), "precious\n");
         Path oldEvents = Files.createSymbolicLink(dir.resolve("autoresume-events-tester-" + FakeSlurm.JOB + ".jsonl"),
                 victim);
-        ScriptedSrun srun = new ScriptedSrun(Attempt.exits(0));
+        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 

@@ -1,5 +1,8 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.supervisor.step.launch.Srun;
+import org.slurmautoresume.supervisor.step.launch.SrunLauncher;
+
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,14 +16,14 @@ import org.slurmautoresume.supervisor.policy.SignalNumber;
 import org.slurmautoresume.supervisor.rules.OutputObserver;
 
 /**
- * The srun boundary for the supervisor's unit tests: each start plays the next {@link Attempt}
+ * The srun boundary for the supervisor's unit tests: each start plays the next {@link Scripted}
  * of a script (what it prints, how it ends, what it does to the fake cluster) and records the
  * argv and environment it was started with.
  */
-final class ScriptedSrun implements SrunLauncher {
+public final class ScriptedSrun implements SrunLauncher {
 
     /** One attempt's srun; built with the methods below. */
-    static final class Attempt {
+    public static final class Scripted {
         private int status;
         private final List<String> stdout = new ArrayList<>();
         private final List<String> stderr = new ArrayList<>();
@@ -28,52 +31,52 @@ final class ScriptedSrun implements SrunLauncher {
         private boolean untilSignalled;
         private Duration runsFor = Duration.ZERO;
 
-        static Attempt exits(int status) {
-            Attempt attempt = new Attempt();
+        public static Scripted exits(int status) {
+            Scripted attempt = new Scripted();
             attempt.status = status;
             return attempt;
         }
 
         /** Runs until signalled or killed, then ends 128+N (SIGKILL: 137). */
-        static Attempt runsUntilStopped() {
-            Attempt attempt = new Attempt();
+        public static Scripted runsUntilStopped() {
+            Scripted attempt = new Scripted();
             attempt.untilSignalled = true;
             return attempt;
         }
 
         /** Ends by itself with {@code status} after {@code time}: long enough for the step to be looked up. */
-        static Attempt exitsAfter(Duration time, int status) {
-            Attempt attempt = exits(status);
+        public static Scripted exitsAfter(Duration time, int status) {
+            Scripted attempt = exits(status);
             attempt.runsFor = time;
             return attempt;
         }
 
-        Attempt printing(String line) {
+        Scripted printing(String line) {
             stdout.add(line);
             return this;
         }
 
-        Attempt stderr(String line) {
+        Scripted stderr(String line) {
             stderr.add(line);
             return this;
         }
 
         /** Runs on the launcher's thread right after srun "started": creates a step, kills a node... */
-        Attempt onStart(Consumer<Running> action) {
+        public Scripted onStart(Consumer<Running> action) {
             onStart = action;
             return this;
         }
     }
 
     /** A started attempt, as the supervisor sees it. */
-    static final class Running implements Srun {
+    public static final class Running implements Srun {
         private final long pid;
-        private final Attempt script;
+        private final Scripted script;
         private final CountDownLatch ended = new CountDownLatch(1);
         private final List<SignalNumber> signals = new ArrayList<>();
         private volatile int status;
 
-        Running(long pid, Attempt script) {
+        Running(long pid, Scripted script) {
             this.pid = pid;
             this.script = script;
             this.status = script.status;
@@ -86,7 +89,7 @@ final class ScriptedSrun implements SrunLauncher {
             }
         }
 
-        synchronized List<SignalNumber> signals() {
+        public synchronized List<SignalNumber> signals() {
             return List.copyOf(signals);
         }
 
@@ -132,24 +135,24 @@ final class ScriptedSrun implements SrunLauncher {
     }
 
     /** What one start was given. */
-    record Start(List<String> argv, Map<String, String> environment, Running srun) {
+    public record Start(List<String> argv, Map<String, String> environment, Running srun) {
     }
 
     private static final AtomicInteger PIDS = new AtomicInteger(4_000_000);
-    private final List<Attempt> script;
+    private final List<Scripted> script;
     private final List<Start> starts = new ArrayList<>();
 
-    ScriptedSrun(Attempt... script) {
+    public ScriptedSrun(Scripted... script) {
         this.script = List.of(script);
     }
 
-    synchronized List<Start> starts() {
+    public synchronized List<Start> starts() {
         return List.copyOf(starts);
     }
 
     @Override
     public Srun start(List<String> argv, Map<String, String> environment, OutputObserver observer) {
-        Attempt next;
+        Scripted next;
         Running running;
         synchronized (this) {
             if (starts.size() >= script.size()) {

@@ -1,5 +1,8 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
+import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.mock;

@@ -1,5 +1,10 @@
 package org.slurmautoresume.supervisor.step;
 
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.record.JobStateDirectory;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
+import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -19,21 +24,21 @@ import org.slurmautoresume.supervisor.config.AutoresumeConfig;
  * the supervisor's stderr and the job's timeline. Only the boundaries are fakes; every part of
  * the supervisor is the real one.
  */
-final class SupervisedRun implements AutoCloseable {
+public final class SupervisedRun implements AutoCloseable {
 
     static final List<String> ARGV = List.of("srun", "-N2", "train.sh");
 
     final Path dir;
-    final FakeSlurm slurm;
-    final FakeAgent agent;
+    public final FakeSlurm slurm;
+    public final FakeAgent agent;
     final Map<String, String> environment = new HashMap<>();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
     /** Which nodes' slurmd does not answer; empty: all answer. */
-    final List<String> silentSlurmd = new ArrayList<>();
+    public final List<String> silentSlurmd = new ArrayList<>();
     /** How nodes are probed; null: by {@link #silentSlurmd}. */
     private NodeProber prober;
 
-    SupervisedRun(Path dir, FakeSlurm slurm) throws IOException {
+    public SupervisedRun(Path dir, FakeSlurm slurm) throws IOException {
         this.dir = dir;
         this.slurm = slurm;
         this.agent = new FakeAgent(dir.resolve("agent.sock"));
@@ -49,20 +54,20 @@ final class SupervisedRun implements AutoCloseable {
         return this;
     }
 
-    SupervisedRun with(String name, String value) {
+    public SupervisedRun with(String name, String value) {
         environment.put(name, value);
         return this;
     }
 
-    int run(ScriptedSrun srun) throws InterruptedException {
+    public int run(ScriptedSrun srun) throws InterruptedException {
         return run(srun, Optional.empty());
     }
 
-    int run(ScriptedSrun srun, Optional<AutoresumeConfig> config) throws InterruptedException {
+    public int run(ScriptedSrun srun, Optional<AutoresumeConfig> config) throws InterruptedException {
         return run(srun, config, ARGV);
     }
 
-    int run(ScriptedSrun srun, Optional<AutoresumeConfig> config, List<String> argv) throws InterruptedException {
+    public int run(ScriptedSrun srun, Optional<AutoresumeConfig> config, List<String> argv) throws InterruptedException {
         PrintStream stderr = new PrintStream(err, true, StandardCharsets.UTF_8);
         NodeProber prober = this.prober != null ? this.prober : node -> silentSlurmd.contains(node.name())
                 ? Optional.of("connection refused") : Optional.empty();
@@ -73,7 +78,7 @@ final class SupervisedRun implements AutoCloseable {
     }
 
     /** What the supervisor said on stderr. */
-    String said() {
+    public String said() {
         return err.toString(StandardCharsets.UTF_8);
     }
 
@@ -82,7 +87,7 @@ final class SupervisedRun implements AutoCloseable {
         return JobStateDirectory.locate(Map.of("TMPDIR", dir.toString()), JobStateDirectory.uid());
     }
 
-    List<EventHistory.Event> timeline() throws IOException {
+    public List<EventHistory.Event> timeline() throws IOException {
         Path file = EventHistory.fileFor(stateDir(), "tester", FakeSlurm.JOB);
         List<String> skipped = new ArrayList<>();
         return Files.exists(file) ? EventHistory.read(file, skipped) : List.of();
