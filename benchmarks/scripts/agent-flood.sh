@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 17, "fair under load": another user's request latency while one user floods the agent.
-# For each built tree given (e.g. main, then this branch), side by side in one run: the real
+# Fair under load: another user's request latency while one user floods the agent.
+# For each built tree given (e.g. a baseline, then the build under test), side by side in one run: the real
 # `autoresume agent` is started as root on a socket in a temporary directory; the flooding user
 # (default the test user artest) holds CONNECTIONS idle connections, opening again each one the
 # agent closes a second later, and sends RATE complete requests a second; meanwhile another user

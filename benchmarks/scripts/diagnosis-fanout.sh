@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 14 item 2: the supervisor's diagnosis of a failed attempt over N step nodes, each node's
+# The supervisor's diagnosis of a failed attempt over N step nodes, each node's
 # agent running a round of its GPU checks when asked (its fresh-check port), within 3 s for 64
 # nodes. In one JVM: N real liveness and fresh-check listeners on loopback, a round of ROUND_MS,
 # one faulty node confirmed and marked; the supervisor's real NodeVerdicts asks them all.

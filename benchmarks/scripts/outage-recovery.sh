@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Recovery through control-plane outages (issue 18), on the GPU-shaped local cluster: the
+# Recovery through control-plane outages, on the GPU-shaped local cluster: the
 # end-to-end tests that stop slurmctld for 15 s at a phase of a recovery (ControllerOutageIT) or
 # fail it over to the backup controller (ControlPlaneIT) each print one `outage-recovery:` line:
 # how long the controller was away and how long after it served again the step ran again (from

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A small but real PyTorch DistributedDataParallel job, one process per task, started by srun.
 
-Every task srun starts is one rank: RANK, WORLD_SIZE and LOCAL_RANK come from Slurm
-(SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID), so no launcher (torchrun) sits between srun and
+Every task srun starts is one rank: RANK and LOCAL_RANK come from Slurm (SLURM_PROCID,
+SLURM_LOCALID), WORLD_SIZE from the environment where set (ddp.sh sets it from `autoresume env`'s
+NNODES), else from SLURM_NTASKS, so no launcher (torchrun) sits between srun and
 the trainer, and when auto-resume runs the step again on a repaired node set the ranks simply
 start again and form a new process group there.
 
@@ -25,7 +26,8 @@ Environment (all optional):
   CKPT_DIR       where the checkpoint and steps.log go (default ./ddp-$SLURM_JOB_ID); every node must see it
   STEPS          how many steps to train (default 20)
   STEP_SECONDS   extra time per step, standing in for a bigger model (default 0)
-  MASTER_ADDR    rank 0's address (set by srun --auto-resume=1 on re-runs)
+  WORLD_SIZE     how many ranks form the process group (default SLURM_NTASKS)
+  MASTER_ADDR    rank 0's address (set by srun --auto-resume=1 on every attempt, and by `autoresume env`)
   MASTER_PORT    default 20000 + job id modulo 10000
   DDP_TIMEOUT    seconds to wait for the other ranks, at start and in a collective (default 120)
 """
@@ -145,7 +147,7 @@ def batch(step, rank):
 
 def main():
     rank = env_int("SLURM_PROCID", 0)
-    world = env_int("SLURM_NTASKS", 1)
+    world = env_int("WORLD_SIZE", env_int("SLURM_NTASKS", 1))
     local_rank = env_int("SLURM_LOCALID", 0)
     job = os.environ.get("SLURM_JOB_ID", "local")
     ckpt_dir = os.environ.get("CKPT_DIR") or os.path.join(os.getcwd(), f"ddp-{job}")

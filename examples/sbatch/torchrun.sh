@@ -7,6 +7,11 @@
 # faults that leave the nodes healthy.
 #
 #   cd examples/sbatch && sbatch torchrun.sh            # TRAIN_SCRIPT=my_train.py for yours
+#   STEP_NODES=2 sbatch -N3 torchrun.sh                 # train on 2 nodes, hold 1 as an in-job spare
+#
+# With STEP_NODES below the job's node count the step runs on that many nodes and the rest are
+# in-job spares (docs/in-job-spares.md): NNODES and NODE_LIST from `autoresume env` count the
+# nodes this attempt runs on, so torchrun waits for no rank on an idle spare.
 #
 # LAUNCHER picks how each node starts the trainer:
 #   torchrun  torchrun, as above (fails where torchrun is missing or broken)
@@ -32,11 +37,20 @@ case "$LAUNCHER" in
   auto|torchrun|direct) ;;
   *) echo "torchrun.sh: LAUNCHER must be auto, torchrun or direct, not '$LAUNCHER'" >&2; exit 2 ;;
 esac
+step_size=()
+if [[ -n "${STEP_NODES:-}" ]]; then
+  if [[ ! "$STEP_NODES" =~ ^[1-9][0-9]*$ ]]; then
+    echo "torchrun.sh: STEP_NODES must be a node count, not '$STEP_NODES'" >&2
+    exit 2
+  fi
+  # --ntasks as well as -N: srun would otherwise take the job's task count, one per node of all.
+  step_size=(-N "$STEP_NODES" --ntasks="$STEP_NODES")
+fi
 
 # The single quotes are deliberate: the variables are expanded by each task, after entry.sh
 # has set them for the job as it is at this attempt.
 # shellcheck disable=SC2016
-srun --auto-resume=1 --ntasks-per-node=1 "$here/entry.sh" bash -c '
+srun --auto-resume=1 "${step_size[@]}" --ntasks-per-node=1 "$here/entry.sh" bash -c '
   set -euo pipefail
   if [ "$LAUNCHER" = torchrun ] || { [ "$LAUNCHER" = auto ] \
       && torchrun --standalone --nnodes=1 --nproc_per_node=1 --no_python true >/dev/null 2>&1; }; then

@@ -30,6 +30,13 @@ recorded_release() {
     tr -dc '0-9.' <"$RELEASE_FILE"
 }
 
+# recorded_db_release: the Slurm release whose slurmdbd made the accounting database; nothing
+# when there is no record yet (a first `up` on this machine: no database yet).
+recorded_db_release() {
+    [ -r "$DB_RELEASE_FILE" ] || return 0
+    tr -dc '0-9.' <"$DB_RELEASE_FILE"
+}
+
 # use_release RELEASE: every later call of a Slurm program goes to RELEASE's.
 use_release() {
     RELEASE="$1"

@@ -33,7 +33,7 @@ cluster_up() {
     # slurmdbd cannot convert a schema two or more releases old ("Database schema is too old for
     # this version of Slurm to upgrade", seen going from 22.05 to 24.11), nor go back: the
     # database is kept only by the release that wrote it (one without a record is 22.05's).
-    db_release="$(tr -dc '0-9.' <"$DB_RELEASE_FILE" 2>/dev/null || true)"
+    db_release="$(recorded_db_release)"
     if [ -d "$DB_DIR" ] && [ "${db_release:-22.05}" != "$RELEASE" ]; then
         log "the accounting database is Slurm ${db_release:-22.05}'s, the cluster is to run $RELEASE: it starts afresh"
         stop_cluster_daemons

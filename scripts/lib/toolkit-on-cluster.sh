@@ -54,6 +54,9 @@ start_agent() {
   "$toolkit_prefix/bin/autoresume" agent --socket "$agent_dir/agent.sock" --audit-log "$agent_dir/audit.log" "$@" \
       > "$agent_dir/agent.log" 2>&1 &
   toolkit_agent_pids+=("$!")
+  # Out of the shell's job table: an agent killed on purpose (kill-node takes a node's agent with
+  # it) is then not reported as a "Killed" line in the caller's output; cleanup kills it by pid.
+  disown "$!"
   for _ in $(seq 1 120); do [[ -S "$agent_dir/agent.sock" ]] && break; sleep 0.25; done
   [[ -S "$agent_dir/agent.sock" ]] || { echo "the agent did not start: $agent_dir/agent.log" >&2; return 1; }
 }

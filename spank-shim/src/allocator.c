@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sbatch/salloc's side. `sbatch --auto-resume=1` (or salloc) sets the default for the job's
  * steps: SLURM_AUTO_RESUME goes into the job's environment (sbatch copies SLURM_* variables

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * srun's own command line, read back from /proc/self/cmdline, and the supervisor's command
  * line built from it. Free of Slurm calls so it can be tested without srun.

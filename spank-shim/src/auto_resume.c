@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * auto_resume.so: adds --auto-resume[=0|1] to srun, sbatch and salloc.
  *

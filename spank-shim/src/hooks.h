@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The per-context halves of the SPANK hooks. auto_resume.c only looks at spank_context()
  * and calls one of these: srun's own process (local.c), sbatch/salloc (allocator.c) and

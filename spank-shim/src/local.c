@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * srun's side: hand the step to the supervisor in srun's own process, before srun has
  * allocated anything, by exec'ing the supervisor with srun's complete original argv (every

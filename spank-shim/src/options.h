@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * auto-resume option logic, free of Slurm calls so it can be tested without srun.
  *

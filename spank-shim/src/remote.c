@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * slurmstepd's side, in each task of a supervised step: a line that ties the task to its
  * job and step (the supervisor's log has the same ids), and the attempt number in the

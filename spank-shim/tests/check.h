@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The one assertion macro of the C tests: reports and counts, never stops the run. */
 #ifndef AUTO_RESUME_CHECK_H
 #define AUTO_RESUME_CHECK_H

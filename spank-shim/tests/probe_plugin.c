@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * probe.so, a SPANK plugin for the end-to-end tests only: `srun --probe-value=STRING` puts
  * STRING into every task's environment as PROBE_VALUE. It stands for any other plugin's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A stand-in supervisor for test_hooks: writes its argv, NUL-separated, to $AR_TEST_RECORD
  * and exits 42, or 43 when it started with any signal blocked (srun blocks several and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A stand-in for the few spank_* and slurm_* functions the plugin calls, so that its hooks
  * run in a plain test program. The test sets the context, the job's environment and ids,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests of argv.c: no Slurm needed. `make check` runs them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Tests of the SPANK hooks against the stub spank library (tests/spank_stub.c): no Slurm
  * needed. `make check` runs them.

@@ -100,15 +100,27 @@ write_copyright() { # DIR
   cat > "$1/copyright" <<'COPYRIGHT'
 Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: slurm-autoresume
-Comment: The project has not chosen its license yet; until it does, no license is granted
- beyond what the copyright holders grant in writing.
 
 Files: *
 Copyright: 2026 the slurm-autoresume authors
-License: none-yet
- No license has been chosen for slurm-autoresume yet. The bundled third-party jars keep
- their own licenses (picocli, Jackson, JNA, Apache Commons Exec, Logback, SLF4J, SnakeYAML,
- Prometheus client): Apache-2.0 or MIT or EPL-1.0/LGPL-2.1 (Logback), as their jars state.
+License: Apache-2.0
+Comment: The bundled third-party jars keep their own licenses (picocli, Jackson, JNA,
+ Apache Commons Exec, Logback, SLF4J, SnakeYAML, Prometheus client): Apache-2.0 or MIT or
+ EPL-1.0/LGPL-2.1 (Logback), as their jars state.
+
+License: Apache-2.0
+ Licensed under the Apache License, Version 2.0 (the "License"); you may not use this
+ software except in compliance with the License. You may obtain a copy of the License at
+ .
+ http://www.apache.org/licenses/LICENSE-2.0
+ .
+ Unless required by applicable law or agreed to in writing, software distributed under the
+ License is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND,
+ either express or implied. See the License for the specific language governing permissions
+ and limitations under the License.
+ .
+ On Debian systems, the complete text of the Apache License, Version 2.0 can be found in
+ "/usr/share/common-licenses/Apache-2.0".
 COPYRIGHT
 }
 

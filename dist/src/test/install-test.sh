@@ -47,7 +47,7 @@ contains_all() {
 # --- what the tarball holds ---------------------------------------------------------------
 name="$(basename -- "$tarball" .tar.gz)"
 listing="$(tar tzvf "$tarball")"
-for entry in install.sh README.md bin/autoresume lib/autoresume-cli.jar lib/autoresume-supervisor.jar lib/autoresume-agent.jar lib/autoresume-slurm-client.jar \
+for entry in install.sh README.md LICENSE bin/autoresume lib/autoresume-cli.jar lib/autoresume-supervisor.jar lib/autoresume-agent.jar lib/autoresume-slurm-client.jar \
     lib/autoresume-lifecycle.jar lib/picocli.jar lib/slurm/auto_resume.so \
     systemd/autoresume-agent.service systemd/autoresume-sweep.service systemd/autoresume-sweep.timer \
     examples/sweep-policy.yaml examples/sbatch/batch.sh examples/sbatch/train.py examples/sbatch/salloc.sh \

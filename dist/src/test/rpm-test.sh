@@ -38,6 +38,9 @@ check "... and slurm < $next" grep -qx "slurm(x86-64) < $next" <<<"$requires"
 check "... and the toolkit at its own version-release" \
   grep -qx "slurm-autoresume = $(rpm -qp --qf '%{VERSION}-%{RELEASE}' "$plugin")" <<<"$requires"
 check "the toolkit requires Java 17 or later" grep -qx "java-headless >= 1:17" <<<"$(rpm -qpR "$toolkit")"
+check "both packages say Apache-2.0" test "$(rpm -qp --qf '%{LICENSE} ' "$toolkit" "$plugin")" = "Apache-2.0 Apache-2.0 "
+check "... and ship the license text" \
+  test "$(rpm -qpL "$toolkit" "$plugin" | grep -c '/LICENSE$')" = 2
 configs="$(rpm -qpc "$toolkit" "$plugin")"
 for file in /etc/autoresume/config.yaml /etc/autoresume/sweep-policy.yaml /etc/sysconfig/autoresume-agent \
     /etc/sysconfig/autoresume-sweep /etc/logrotate.d/autoresume /etc/nhc/scripts/autoresume.nhc \

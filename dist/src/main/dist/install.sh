@@ -392,6 +392,7 @@ do_install() {
   done < <(find "$source_dir/examples" "$source_dir/docs" "$source_dir/systemd" "$source_dir/logrotate" \
              "$source_dir/monitoring" "$source_dir/nhc" "$source_dir/defaults" -type f -print0 | sort -z)
   [[ ! -f "$source_dir/README.md" ]] || place "$source_dir/README.md" "$share/README.md" 644
+  [[ ! -f "$source_dir/LICENSE" ]] || place "$source_dir/LICENSE" "$share/LICENSE" 644
 
   say "Site files (placed where there are none; yours are kept):"
   place_config "$share/examples/config/site.yaml" "$sysconf_dir/autoresume/config.yaml"

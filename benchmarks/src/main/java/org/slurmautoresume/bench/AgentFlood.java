@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The two sides of the agent flood benchmark (issue 17, "fair under load"), plain JDK so it runs
+ * The two sides of the agent flood benchmark (fair under load), plain JDK so it runs
  * as any user against any agent build; {@code benchmarks/scripts/agent-flood.sh} starts the agent
  * as root and runs one side as the flooding user and the other as another user.
  *

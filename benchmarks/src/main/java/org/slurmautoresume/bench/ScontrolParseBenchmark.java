@@ -18,7 +18,7 @@ import org.slurmautoresume.slurm.parse.NodeParser;
 
 /**
  * Parsing `scontrol -o show node` for a large cluster: the sweep and every recovery read it.
- * Target (issue 2): 10,000 nodes in at most 100 ms. The text is built from real Slurm 22.05
+ * Target: 10,000 nodes in at most 100 ms. The text is built from real Slurm 22.05
  * records captured on the local cluster, renamed and varied so states, reasons and addresses
  * differ from node to node.
  */

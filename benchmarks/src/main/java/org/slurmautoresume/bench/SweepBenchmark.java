@@ -25,7 +25,7 @@ import org.slurmautoresume.nodeops.sweep.SweepPolicy;
 
 /**
  * One sweep decision for a large cluster: parse `scontrol -o show node` and `scontrol -o show
- * job`, then plan. Target (issue 5): 10,000 nodes in at most 1 s. The node text mixes the stuck
+ * job`, then plan. Target: 10,000 nodes in at most 1 s. The node text mixes the stuck
  * states the sweep looks for (see {@link SyntheticCluster#sweepNodeOutput}); the job text holds
  * running jobs over the nodes, COMPLETING jobs and expansion donor jobs.
  */

@@ -14,14 +14,36 @@ import picocli.CommandLine.Spec;
             "When a node dies under a step started with `srun --auto-resume=1`, the step is re-run"
                 + " on a repaired allocation instead of the whole job being requeued."
         },
-        subcommands = {SuperviseCommand.class, EnvCommand.class, NodesCommand.class, JobCommand.class,
-            AgentCommand.class, AgentCallCommand.class, NodeCommand.class, SweepCommand.class, HealthCommand.class,
-            ConfigCommand.class, LifecycleCommand.class, HistoryCommand.class, PluginCommand.class},
         footer = {"", "Exit status: 0 ok, 2 usage, 3 not found, 4 Slurm command failed,"
                 + " 5 Slurm unavailable, 6 timeout, 7-9 a health check failed, 70 internal error, 77 not privileged,"
                 + " 78 invalid configuration; sweep: 10 acted, 11 held back by caps, 12 lock busy, 13 an action failed;"
                 + " plugin: 1 auto_resume.so will not load."})
 public final class AutoresumeCommand implements Runnable {
+
+    /**
+     * The subcommands, in the order --help lists them. Registered by {@link CliFactory}, only the
+     * one a command line names where it names one: building a command's model loads its classes
+     * (and what their fields hold: Jackson, the agent's, the sweep's), and a command that starts
+     * on every node or in every task pays only for its own.
+     */
+    static final java.util.Map<String, Class<?>> SUBCOMMANDS = subcommands(
+            "supervise", SuperviseCommand.class, "env", EnvCommand.class, "nodes", NodesCommand.class,
+            "job", JobCommand.class, "agent", AgentCommand.class, "agent-call", AgentCallCommand.class,
+            "node", NodeCommand.class, "sweep", SweepCommand.class, "health", HealthCommand.class,
+            "config", ConfigCommand.class, "lifecycle", LifecycleCommand.class, "history", HistoryCommand.class,
+            "plugin", PluginCommand.class);
+
+    /**
+     * Named here, not read from each class's {@code @Command}: reading thirteen annotations costs
+     * a start about 50 ms of reflection (a unit test checks that the names match).
+     */
+    private static java.util.Map<String, Class<?>> subcommands(Object... nameThenClass) {
+        java.util.Map<String, Class<?>> byName = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < nameThenClass.length; i += 2) {
+            byName.put((String) nameThenClass[i], (Class<?>) nameThenClass[i + 1]);
+        }
+        return java.util.Collections.unmodifiableMap(byName);
+    }
 
     @Spec
     private CommandSpec spec;

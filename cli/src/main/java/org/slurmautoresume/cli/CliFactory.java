@@ -13,16 +13,56 @@ public final class CliFactory {
     private CliFactory() {
     }
 
+    /** The whole command line, every subcommand registered (--help, documentation, tests of all). */
     public static CommandLine create(CliContext context) {
-        CommandLine commandLine = new CommandLine(new AutoresumeCommand(), new ContextFactory(context));
+        return create(context, AutoresumeCommand.SUBCOMMANDS.keySet());
+    }
+
+    /**
+     * The command line for these arguments: only the subcommand they name (its own subcommands
+     * included), none for a bare --version, every one where the words name none (--help, a
+     * misspelt name, no words at all: for picocli's list and its suggestions).
+     */
+    public static CommandLine create(CliContext context, String[] args) {
+        return create(context, needed(args));
+    }
+
+    static java.util.Collection<String> needed(String[] args) {
+        if (args.length == 0) {
+            return AutoresumeCommand.SUBCOMMANDS.keySet(); // picocli's usage then lists them all
+        }
+        for (String arg : args) {
+            if ("--".equals(arg)) {
+                break;
+            }
+            if (!arg.startsWith("-")) {
+                return AutoresumeCommand.SUBCOMMANDS.containsKey(arg)
+                        ? java.util.List.of(arg)
+                        : AutoresumeCommand.SUBCOMMANDS.keySet();
+            }
+            if (!arg.equals("-V") && !arg.equals("--version")) {
+                return AutoresumeCommand.SUBCOMMANDS.keySet(); // --help, or an option picocli should name
+            }
+        }
+        return java.util.List.of();
+    }
+
+    private static CommandLine create(CliContext context, java.util.Collection<String> subcommands) {
+        ContextFactory factory = new ContextFactory(context);
+        CommandLine commandLine = new CommandLine(new AutoresumeCommand(), factory);
+        for (String name : subcommands) {
+            commandLine.addSubcommand(name, new CommandLine(AutoresumeCommand.SUBCOMMANDS.get(name), factory));
+        }
         commandLine.setExecutionExceptionHandler(CliFactory::handleExecutionException);
         commandLine.setParameterExceptionHandler(CliFactory::handleParameterException);
         commandLine.setExitCodeExceptionMapper(CliFactory::exitCodeOf);
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
         // Everything after `supervise` is srun's command line, options included.
         CommandLine supervise = commandLine.getSubcommands().get("supervise");
-        supervise.setStopAtPositional(true);
-        supervise.setUnmatchedOptionsArePositionalParams(true);
+        if (supervise != null) {
+            supervise.setStopAtPositional(true);
+            supervise.setUnmatchedOptionsArePositionalParams(true);
+        }
         return commandLine;
     }
 

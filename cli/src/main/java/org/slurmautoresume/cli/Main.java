@@ -7,8 +7,20 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        if (isBareVersion(args)) {
+            // Scripts and package checks ask this often; picocli's model is not needed to answer.
+            for (String line : new VersionProvider().getVersion()) {
+                System.out.println(line);
+            }
+            System.exit(ExitCode.OK.code());
+        }
         CliContext context = CliContext.system();
         System.exit(SuperviseCommand.isPluginHandOff(args) ? SuperviseCommand.handOff(context, args)
-                : CliFactory.create(context).execute(args));
+                : CliFactory.create(context, args).execute(args));
+    }
+
+    /** {@code autoresume --version} or {@code -V} and nothing else: what picocli's version help prints. */
+    static boolean isBareVersion(String[] args) {
+        return args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"));
     }
 }

@@ -59,8 +59,9 @@ final class CliHarness {
     }
 
     int run(String... args) {
+        // As Main builds it: only the subcommand the arguments name is registered.
         CommandLine cli = CliFactory.create(new CliContext(environment, runnerUsed, runnerUsed, () -> caller, prompt,
-                () -> now, localHost));
+                () -> now, localHost), args);
         StringWriter outBuffer = new StringWriter();
         StringWriter errBuffer = new StringWriter();
         cli.setOut(new PrintWriter(outBuffer, true));

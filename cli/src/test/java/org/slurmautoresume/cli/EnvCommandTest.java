@@ -106,4 +106,78 @@ class EnvCommandTest {
         assertEquals(ExitCode.NOT_FOUND.code(), cli.run("env", "--job", "99+1"));
         assertTrue(cli.err.startsWith("autoresume: job 99+1 "), cli.err);
     }
+    /** A task of step 0 of the shrunk job 6: the step runs on node[1,3], the job once held node[1-3]. */
+    private static Map<String, String> stepTask(Map<String, String> extra) {
+        Map<String, String> env = new java.util.HashMap<>(Map.of("SLURM_JOB_ID", "6", "SLURM_JOB_NODELIST", "node[1-4]",
+                "SLURM_JOB_NUM_NODES", "4", "SLURM_STEP_ID", "0", "SLURM_STEP_NODELIST", "node[1,3]",
+                "SLURM_STEP_NUM_NODES", "2"));
+        env.putAll(extra);
+        return env;
+    }
+
+    @Test
+    void insideAStepsTaskItDescribesTheStepNotTheJobsSpares() {
+        CliHarness cli = new CliHarness(stepTask(Map.of()))
+                .answer(List.of("-o", "show", "node", "node1"), 0,
+                        Fixtures.read(V22, "show-node-mixed.txt").replace("NodeAddr=127.0.0.1", "NodeAddr=10.0.0.1"), "");
+        assertEquals(0, cli.run("env"), cli.err);
+        assertEquals("""
+                export NODE_LIST='node[1,3]'
+                export MASTER_NODE='node1'
+                export MASTER_ADDR='10.0.0.1'
+                export NNODES='2'
+                """, cli.out);
+    }
+
+    @Test
+    void theSupervisorsMasterAddressForTheSameMasterSavesTheNodeRead() throws Exception {
+        // No scontrol answer is set up: any call to Slurm would fail the command.
+        CliHarness cli = new CliHarness(stepTask(Map.of("MASTER_NODE", "node1", "MASTER_ADDR", "10.0.0.9")));
+        assertEquals(0, cli.run("env", "--format", "json"), cli.err);
+        JsonNode doc = new ObjectMapper().readTree(cli.out);
+        assertEquals("step", doc.get("scope").asText());
+        assertEquals("10.0.0.9", doc.get("variables").get("MASTER_ADDR").asText());
+        assertEquals("2", doc.get("variables").get("NNODES").asText());
+    }
+
+    @Test
+    void aMasterAddressForAnotherNodeIsLookedUpAgain() {
+        CliHarness cli = new CliHarness(stepTask(Map.of("MASTER_NODE", "node2", "MASTER_ADDR", "10.0.0.2")))
+                .answer(List.of("-o", "show", "node", "node1"), 0,
+                        Fixtures.read(V22, "show-node-mixed.txt").replace("NodeAddr=127.0.0.1", "NodeAddr=10.0.0.1"), "");
+        assertEquals(0, cli.run("env"), cli.err);
+        assertTrue(cli.out.contains("export MASTER_ADDR='10.0.0.1'\n"), cli.out);
+    }
+
+    @Test
+    void scopeJobDescribesTheWholeAllocationFromAStepsTask() {
+        CliHarness cli = shrunkJob();
+        CliHarness inStep = new CliHarness(stepTask(Map.of("SLURM_STEP_NODELIST", "node1", "SLURM_STEP_NUM_NODES", "1")))
+                .answer(List.of("-o", "show", "job", "6"), 0, Fixtures.read(V22, "show-job-running-shrunk-nokill.txt"), "")
+                .answer(List.of("-o", "show", "node", "node1"), 0,
+                        Fixtures.read(V22, "show-node-mixed.txt").replace("NodeAddr=127.0.0.1", "NodeAddr=10.0.0.1"), "");
+        assertEquals(0, inStep.run("env", "--scope", "job"), inStep.err);
+        assertEquals(0, cli.run("env"), cli.err);
+        assertEquals(cli.out, inStep.out);
+    }
+
+    @Test
+    void slurmVarsStayTheJobsInsideAStep() {
+        CliHarness cli = new CliHarness(stepTask(Map.of("SLURM_STEP_NODELIST", "node1", "SLURM_STEP_NUM_NODES", "1",
+                        "MASTER_NODE", "node1", "MASTER_ADDR", "10.0.0.1")))
+                .answer(List.of("-o", "show", "job", "6"), 0, Fixtures.read(V22, "show-job-running-shrunk-nokill.txt"), "")
+                .answer(List.of("-o", "show", "node", "node1"), 0,
+                        Fixtures.read(V22, "show-node-mixed.txt").replace("NodeAddr=127.0.0.1", "NodeAddr=10.0.0.1"), "");
+        assertEquals(0, cli.run("env", "--slurm-vars"), cli.err);
+        assertTrue(cli.out.contains("export NODE_LIST='node1'\n"), cli.out);
+        assertTrue(cli.out.contains("export NNODES='1'\n"), cli.out);
+        assertTrue(cli.out.contains("export SLURM_JOB_NODELIST='node[1,3]'\n"), cli.out);
+    }
+
+    @Test
+    void scopeStepOutsideAStepIsAUsageError() {
+        CliHarness cli = shrunkJob();
+        assertEquals(ExitCode.USAGE.code(), cli.run("env", "--scope", "step"));
+        assertTrue(cli.out.isEmpty(), cli.out);
+    }
 }

@@ -29,7 +29,7 @@ import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobState;
 
 /**
- * Issue 17, "fair under load": the ordinary test user opens far more connections to the real
+ * Fair under load: the ordinary test user opens far more connections to the real
  * agent than its per-user share and sends nothing on them; the connections over the share are
  * refused with an answer, and meanwhile root's request about the user's running job is answered
  * within the agent client's normal timeout, as if nobody flooded. And a flood of another kind:
@@ -105,7 +105,7 @@ class AgentFloodIT {
     }
 
     /**
-     * Issue 17, "metrics labels only from fixed sets": the test user's own job is entitled to
+     * Metrics labels only from fixed sets: the test user's own job is entitled to
      * report its detections, so the agent accepts each of the reports, every one with a rule name
      * and a detection source never seen before. The scrape afterwards holds no series with any of
      * those words: rule violations are counted by kind and state, detections by the known sources
@@ -160,7 +160,7 @@ class AgentFloodIT {
     }
 
     /**
-     * Issue 17, "one line per decision with user text escaped": the test user sends requests
+     * One line per decision, user text escaped: the test user sends requests
      * whose node name, field name and rule name hold line breaks followed by a line of their own
      * making. The agent refuses each (it audits them as JSON) and its human log quotes the words
      * escaped: no line of that log starts with the user's text.

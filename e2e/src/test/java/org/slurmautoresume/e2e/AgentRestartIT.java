@@ -19,7 +19,7 @@ import org.slurmautoresume.slurm.model.JobState;
 
 /**
  * The root agent stopped and started again, as {@code systemctl restart} does, while jobs need
- * it (issue 18, item 3): a supervisor waits for it instead of giving up on the first refused
+ * it: a supervisor waits for it instead of giving up on the first refused
  * connection, and the restarted agent still knows which marks are its own (its ledger in
  * {@code --state-dir}), so it resumes those and still not an administrator's.
  */

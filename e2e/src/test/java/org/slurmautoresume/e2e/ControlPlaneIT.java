@@ -20,7 +20,7 @@ import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobState;
 
 /**
- * The control plane going away under protected steps (issue 18): slurmdbd down during a whole
+ * The control plane going away under protected steps: slurmdbd down during a whole
  * recovery, and a failover from the primary slurmctld to the backup while a step runs. The class
  * brings the cluster up with a backup controller once ({@code up --backup-controller}); tests put
  * back what they stopped.
@@ -48,7 +48,7 @@ class ControlPlaneIT {
         SupervisedSteps.stop(supervised);
     }
 
-    /** Issue 18, item 4: accounting unavailable changes nothing for recovery. */
+    /** Accounting unavailable changes nothing for recovery. */
     @Test
     void theStepRunsAgainOnTheSpareWhileSlurmdbdIsDown() throws Exception {
         cluster.stopDbd();
@@ -83,7 +83,7 @@ class ControlPlaneIT {
         }
     }
 
-    /** Issue 18, item 6: the primary dies, the backup takes over from the saved state, the step runs on. */
+    /** The primary dies, the backup takes over from the saved state, the step runs on. */
     @Test
     void aRunningStepSurvivesAFailoverToTheBackupController() throws Exception {
         String script = """
@@ -131,7 +131,7 @@ class ControlPlaneIT {
     }
 
     /**
-     * Issue 18, item 7: a whole recovery through a failover. The primary dies and node2 with it;
+     * A whole recovery through a failover. The primary dies and node2 with it;
      * the backup takes over after SlurmctldTimeout; the supervisor rides out the wait, the probes
      * find node2 meanwhile, and the step runs again on the in-job spare once the backup serves.
      */

@@ -17,7 +17,7 @@ import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobState;
 
 /**
- * Recovery through a slurmctld outage, phase by phase (issue 18): slurmctld is stopped with its
+ * Recovery through a slurmctld outage, phase by phase: slurmctld is stopped with its
  * state saved, as for an upgrade, at one phase of a recovery, and started again 15 s later. Each
  * test asserts from Slurm's own state and the job's timeline that the step ran again on healthy
  * nodes, the job completed, and no node but the dead one was marked. The jobs hold an in-job
@@ -72,7 +72,7 @@ class ControllerOutageIT {
     }
 
     /**
-     * Issue 18, item 2, detection without slurmctld from the step's start: the supervisor pauses
+     * Detection without slurmctld from the step's start: the supervisor pauses
      * before it first asks Slurm for the step srun created, slurmctld is stopped and node2 killed,
      * so Slurm never named the step before the fault. The step's nodes are known from the in-job
      * spares plan and their records were read when the supervisor started: the probes find node2

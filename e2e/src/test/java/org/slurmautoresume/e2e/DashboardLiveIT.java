@@ -28,8 +28,8 @@ import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobState;
 
 /**
- * The shipped Grafana dashboard against a real Prometheus scraping a real recovery (issue 19,
- * item 4): Debian's {@code prometheus} server, loaded with the shipped recording and alert rules,
+ * The shipped Grafana dashboard against a real Prometheus scraping a real recovery:
+ * Debian's {@code prometheus} server, loaded with the shipped recording and alert rules,
  * scrapes node2's agent every second while a supervised step's node2 gets an Xid 79, is marked by
  * its agent (kernel log and GPU check) and the step moves to the spare; an ordinary user's request
  * outside its job is refused; a sweep pass writes its textfile, which Debian's

@@ -22,7 +22,7 @@ import org.slurmautoresume.slurm.model.JobState;
 import org.slurmautoresume.supervisor.recovery.JobResizer;
 
 /**
- * A job grown through a donor leaves nothing behind (issue 18, item 5): the emptied donor's
+ * A job grown through a donor leaves nothing behind: the emptied donor's
  * record leaves slurmctld MinJobAge after the merge plus the donor's one-minute limit, not a
  * year later, and accounting holds none of the job's rows open (the donor's post-merge row, which
  * Slurm may leave open, is closed by sacctmgr's runaway fix once slurmctld forgot the donor). Done

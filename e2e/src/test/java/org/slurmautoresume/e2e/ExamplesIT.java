@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -194,25 +195,60 @@ class ExamplesIT {
                 replacement.toString());
     }
 
+    /**
+     * torchrun.sh on 2 of a job's 3 nodes, the third an in-job spare: every rank sizes the run
+     * from `autoresume env` (NNODES, NODE_LIST, MASTER_ADDR), as torchrun users do. node2 dies
+     * after a few checkpointed steps; the step runs again on node1 and the spare, and on both
+     * attempts the ranks count the 2 nodes the step runs on, never the idle spare (a world of 3
+     * would wait for a rank that never comes and train nothing).
+     */
     @Test
-    void theTorchrunExampleLaunchesOnePerNodeWithTheRendezvousFromTheJob() {
+    void theTorchrunExampleSizedFromNnodesSurvivesAKilledNodeWithAnInJobSpare() {
         Path checkpoints = checkpointDir("torchrun");
+        int totalSteps = 12;
         // LAUNCHER=direct: the stand-in runs whatever torchrun this machine has (none, or bookworm's
         // broken one); the torchrun path itself needs a working torchrun and is not checked here.
-        String jobId = sbatch("torchrun.sh", List.of("CKPT_DIR=" + checkpoints, "STEPS=3", "STEP_SECONDS=0.1",
-                "LAUNCHER=direct"), "-N2");
-        Job done = cluster.waitForJobEnd(jobId, JOB_END);
-        String output = cluster.jobOutput(jobId);
-        assertEquals(JobState.COMPLETED, done.state(), output);
-        List<String> hosts = truth.hostnames(truth.jobField(jobId, "NodeList"));
-        String masterAddr = truth.nodeField(hosts.get(0), "NodeAddr");
-        for (int rank = 0; rank < 2; rank++) {
-            assertTrue(output.contains("node " + rank + ": direct launch (LAUNCHER=direct): stand-in: python3 ")
-                    && output.contains(" as rank " + rank + " of 2, master " + masterAddr + ":29500"), output);
-            assertTrue(output.contains("rank " + rank + "/2 on " + hosts.get(rank) + ": finished step 3"), output);
+        String jobId = sbatch("torchrun.sh", List.of("AUTORESUME_AGENT_SOCKET=" + agent.socket(),
+                "CKPT_DIR=" + checkpoints, "STEPS=" + totalSteps, "STEP_SECONDS=1", "STEP_NODES=2",
+                "LAUNCHER=direct"), "-N3", "-w", "node[1-3]");
+        Wait.until("job " + jobId + " to checkpoint 3 steps", Duration.ofSeconds(120), () ->
+                stepLog(checkpoints).size() >= 3 ? Optional.of(true) : Optional.empty());
+        Job done;
+        try {
+            cluster.killNode("node2");
+            done = cluster.waitForJobEnd(jobId, JOB_END);
+        } finally {
+            cluster.run(List.of("scancel", jobId));
+            cluster.reviveNode("node2");
+            cluster.run(List.of("scontrol", "update", "nodename=node2", "state=resume"));
         }
-        assertEquals(List.of(1, 2, 3), steps(stepLog(checkpoints), "1"));
-        assertTrue(output.contains("training finished: step=3"), output);
+        String output = cluster.jobOutput(jobId);
+        List<String> log = stepLog(checkpoints);
+        assertEquals(JobState.COMPLETED, done.state(), output + log);
+        assertEquals("node[1,3]", truth.jobField(jobId, "NodeList"));
+        String masterAddr = truth.nodeField("node1", "NodeAddr");
+
+        // Attempt 1 on node[1-2], attempt 2 on node[1,3]: each rank of each attempt one of 2.
+        for (String attempt : List.of("1", "2")) {
+            String nodes = attempt.equals("1") ? "node[1-2]" : "node[1,3]";
+            String second = attempt.equals("1") ? "node2" : "node3";
+            assertTrue(output.contains("rank 0/2 on node1: attempt " + attempt + ", nodes " + nodes + ", master "
+                    + masterAddr + ", resuming after step "), output);
+            assertTrue(output.contains("rank 1/2 on " + second + ": attempt " + attempt + ", nodes " + nodes),
+                    output);
+        }
+        assertTrue(output.contains("node 1: direct launch (LAUNCHER=direct): stand-in: python3 ")
+                && output.contains(" as rank 1 of 2, master " + masterAddr + ":29500"), output);
+        assertFalse(output.contains(" of 3, master"), "a rank counted the spare: " + output);
+        assertFalse(output.contains("on node3: attempt 1"), "the spare stays idle at first: " + output);
+
+        List<Integer> all = steps(log, null);
+        assertEquals(IntStream.rangeClosed(1, totalSteps).boxed().toList(), all, log.toString());
+        assertTrue(steps(log, "1").size() >= 3 && !steps(log, "2").isEmpty(), log.toString());
+        assertTrue(output.contains("training finished: step=" + totalSteps + " attempt=2 node=node1"), output);
+        Timeline.Event replacement = Timeline.of(cluster, jobId).only(Timeline.Kind.REPLACEMENT);
+        assertEquals(List.of("in-job-spare", "node2", "node[1,3]"), List.of(replacement.detail("path"),
+                replacement.faultyNodes(), replacement.detail("stepNodes")), replacement.toString());
     }
 
     @Test

@@ -19,8 +19,8 @@ import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.model.SlurmVersion;
 
 /**
- * Job names the ordinary test user writes to look like fields of scontrol's one-line record
- * (issue 17): the agent and the sweep read only what Slurm says. What the job really holds is
+ * Job names the ordinary test user writes to look like fields of scontrol's one-line record:
+ * the agent and the sweep read only what Slurm says. What the job really holds is
  * asked of squeue, whose format here prints no user text.
  */
 class ForgedJobRecordIT {
@@ -120,7 +120,7 @@ class ForgedJobRecordIT {
 
     /**
      * A name that writes a whole record before its line break and an id that exists nowhere after
-     * it: read alone, the listing shows two plausible jobs (SECURITY.md's former gap). The sweep
+     * it: read alone, the listing shows two plausible jobs. The sweep
      * checks the listing against squeue's ids, which hold no user text: both records are
      * reported unreadable, and the job really there is left where Slurm put it.
      */

@@ -115,7 +115,7 @@ class GpuFaultRecoveryIT {
     }
 
     /**
-     * A GPU fault while slurmctld is away (restarted for an upgrade, issue 18): node2's GPU fails
+     * A GPU fault while slurmctld is away (restarted for an upgrade): node2's GPU fails
      * and its task dies while the controller is stopped, so node2's agent cannot mark it yet and
      * the supervisor cannot read Slurm. The agent's mark keeps trying (--controller-outage) and
      * lands once slurmctld answers again; the supervisor then finds node2 out of service and the

@@ -16,7 +16,7 @@ import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.model.NodeReason;
 
 /**
- * A site whose HealthCheckProgram is LBNL NHC (issue 19, item 5): NHC drains a node whose check
+ * A site whose HealthCheckProgram is LBNL NHC: NHC drains a node whose check
  * fails with a reason that starts {@code NHC:}, and that drain is the node's verdict. The local
  * cluster's slurmd runs a stand-in for NHC as its HealthCheckProgram every 5 s (NHC is not in
  * Debian's archive; {@code local-cluster.sh nhc-fail}); node2's check fails under a supervised

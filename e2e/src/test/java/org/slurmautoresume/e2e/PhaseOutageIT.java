@@ -16,8 +16,8 @@ import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobState;
 
 /**
- * The root agent, and separately slurmdbd, away at each phase of one recovery (issue 18, item 7;
- * slurmctld's own matrix is ControllerOutageIT): node2 dies under a step with an in-job spare, and
+ * The root agent, and separately slurmdbd, away at each phase of one recovery
+ * (slurmctld's own matrix is ControllerOutageIT): node2 dies under a step with an in-job spare, and
  * the supervisor stops at each phase in turn (mark, shrink, diagnosis, replacement, re-run; a test
  * pause); at each the component is stopped, the phase let go on, and the component started again
  * 15 s later. The recovery completes on the spare with node2 alone marked: the agent is waited for

@@ -58,7 +58,7 @@ class PlantedStateIT {
         }
     }
 
-    /** The old shared names in /tmp, planted for the job's id while it is held. */
+    /** Shared, guessable names in /tmp for the job's id, planted while it is held: never used. */
     @Test
     void filesPlantedUnderTheSharedNamesAreLeftAloneAndTheJobKeepsItsOwn() throws IOException {
         String jobId = cluster.submit("#!/bin/bash\n" + STEP, List.of("-N1", "--hold"));

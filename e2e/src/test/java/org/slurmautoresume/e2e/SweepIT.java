@@ -150,8 +150,8 @@ class SweepIT {
 
     /**
      * The security rule of the sweep (SECURITY.md): a user's job named exactly as recovery names
-     * its donors, for a job of theirs that has ended, is what the old rule cancelled as root. It
-     * is reported and left running.
+     * its donors, for a job of theirs that has ended: a rule that trusted the name would cancel it
+     * as root. It is reported and left running.
      */
     @Test
     void aJobMerelyNamedLikeADonorIsLeftAlone() throws Exception {

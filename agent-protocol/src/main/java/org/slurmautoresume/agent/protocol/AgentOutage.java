@@ -15,15 +15,15 @@ import java.util.function.Consumer;
  * matter, one when the agent answers again, and one per request given up.
  *
  * <p>A node with no agent installed must not make every job wait the bound: when the socket was
- * absent when the supervisor started and is still absent, a request fails at once, as it always
- * did. Once the socket has been seen, its absence means an agent between stop and start.
+ * absent when the supervisor started and is still absent, a request fails at once. Once the
+ * socket has been seen, its absence means an agent between stop and start.
  *
  * <p>One instance per supervisor, shared by its threads: an outage is the agent's, not one
  * request's, so it is said once however many requests wait on it.
  */
 public final class AgentOutage {
 
-    /** Until the controller-outage bound is read from Slurm's configuration (issue 18, item 1). */
+    /** How long recovery waits for an agent that went away, unless AUTORESUME_AGENT_OUTAGE says. */
     public static final Duration DEFAULT_BOUND = Duration.ofSeconds(150);
     /** A restart that is over within this is not worth a line in the job's output. */
     static final Duration SAY_AFTER = Duration.ofSeconds(3);

@@ -21,7 +21,7 @@ import java.util.function.LongSupplier;
 import org.slurmautoresume.nodeops.xid.XidCatalog;
 
 /**
- * The agent's Prometheus metrics, named after the training operator's (seed 001:
+ * The agent's Prometheus metrics, named after the SageMaker HyperPod training operator's (
  * {@code hyperpod_training_operator_jobs_restarted_total}, {@code ..._restart_latency},
  * {@code ..._fault_detection_latency}, ...) with the prefix {@code autoresume_}. A "job" here is
  * what the operator restarts: one supervised step ({@code srun --auto-resume=1}).

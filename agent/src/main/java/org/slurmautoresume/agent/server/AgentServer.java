@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * Who asks is read from the kernel ({@code SO_PEERCRED}), never from the request. The socket
  * file is 0666 so every user can connect; what each may do is decided per request.
  *
- * <p>Any user can connect, so no user may starve the others (issue 17, "fair under load"): the
+ * <p>Any user can connect, so no user may starve the others (fair under load): the
  * acceptor only accepts, reads the peer's uid and queues the connection under that uid; a uid
  * already holding {@link #CONNECTIONS_PER_UID} connections gets a refusal line and is closed at
  * once. A few workers take connections round-robin over the uids ({@link FairQueue}), at most

@@ -25,7 +25,7 @@ public final class RebootRules {
     /** Set once Slurm took a reboot request, until the node is issued its reboot. */
     public static final String REQUESTED = "REBOOT_REQUESTED";
     /** Set once slurmctld sent the reboot, until the node registers again or ResumeTimeout passes. */
-    public static final String ISSUED = "REBOOT_ISSUED";
+    public static final String REBOOT_ISSUED = "REBOOT_ISSUED";
 
     private static final List<String> POWER_SAVING = List.of("POWER_DOWN", "POWERING_DOWN", "POWERED_DOWN");
 
@@ -47,7 +47,7 @@ public final class RebootRules {
 
     /** A reboot asked for or under way: Slurm takes no other request for the node until it ends. */
     public static boolean pending(NodeState state) {
-        return state.has(REQUESTED) || state.has(ISSUED);
+        return state.has(REQUESTED) || state.has(REBOOT_ISSUED);
     }
 
     /** Why Slurm skips a reboot request for a node in this state; empty when it takes it. */
@@ -56,8 +56,8 @@ public final class RebootRules {
         if (state.has("FUTURE")) {
             return Optional.of(skips + "that is FUTURE (not in service yet)");
         }
-        if (state.has(ISSUED)) {
-            return Optional.of(skips + "that is rebooting already (" + ISSUED + ")");
+        if (state.has(REBOOT_ISSUED)) {
+            return Optional.of(skips + "that is rebooting already (" + REBOOT_ISSUED + ")");
         }
         if (state.has(REQUESTED)) {
             return Optional.of(skips + "with a reboot pending (" + REQUESTED + "): the earlier request's"
@@ -73,14 +73,14 @@ public final class RebootRules {
 
     /** Why the toolkit does not resume this node; empty when a resume is not a reboot's business. */
     public static Optional<String> whyNoResume(Node node) {
-        if (!node.state().has(ISSUED)) {
+        if (!node.state().has(REBOOT_ISSUED)) {
             return Optional.empty();
         }
         String reason = node.reason().map(r -> ", reason \"" + r.text() + "\""
                 + r.time().map(t -> " since " + t).orElse("")).orElse("");
         return Optional.of("its reboot is issued and not finished (" + node.state().display() + reason + "):"
                 + " Slurm returns it to service itself when it registers after the reboot, or sets it DOWN"
-                + " \"reboot timed out\" after ResumeTimeout; a resume now would clear " + ISSUED + ", so Slurm"
+                + " \"reboot timed out\" after ResumeTimeout; a resume now would clear " + REBOOT_ISSUED + ", so Slurm"
                 + " would stop waiting for the reboot and could take the boot for an unexpected one");
     }
 

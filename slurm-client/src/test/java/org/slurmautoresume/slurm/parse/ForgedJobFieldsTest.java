@@ -165,8 +165,8 @@ class ForgedJobFieldsTest {
     }
 
     /**
-     * SECURITY.md's former gap: a whole record before the line break and an id that exists
-     * nowhere after it read as two plausible jobs. Checked against squeue's ids (no user text),
+     * A whole record before the line break and an id that exists nowhere after it: read alone,
+     * the text is two plausible jobs. Checked against squeue's ids (no user text),
      * the invented job and the one printed before it are unreadable; the job after them is not.
      */
     @Test
