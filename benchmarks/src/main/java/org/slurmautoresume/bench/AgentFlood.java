@@ -42,14 +42,17 @@ public final class AgentFlood {
 
     static final String REQUEST = "{\"op\":\"diagnose\",\"jobId\":\"1\",\"nodes\":[\"bench;flood\"]}\n";
 
-    private AgentFlood() {
-    }
+    private AgentFlood() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length == 5 && args[0].equals("flood")) {
             flood(Path.of(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
         } else if (args.length == 6 && args[0].equals("probe")) {
-            probe(Path.of(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]),
+            probe(
+                    Path.of(args[1]),
+                    Integer.parseInt(args[2]),
+                    Integer.parseInt(args[3]),
+                    Integer.parseInt(args[4]),
                     Integer.parseInt(args[5]));
         } else {
             System.err.println("usage: AgentFlood flood SOCKET CONNECTIONS REQUESTS_PER_S SECONDS"
@@ -68,26 +71,28 @@ public final class AgentFlood {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         AtomicLong sent = new AtomicLong();
         ExecutorService senders = Executors.newFixedThreadPool(4);
-        Thread requests = new Thread(() -> {
-            long interval = TimeUnit.SECONDS.toNanos(1) / perSecond;
-            long next = System.nanoTime();
-            while (System.nanoTime() < end) {
-                senders.execute(() -> {
-                    try (SocketChannel c = open(socket)) {
-                        c.write(ByteBuffer.wrap(REQUEST.getBytes(StandardCharsets.UTF_8)));
-                        c.read(ByteBuffer.allocate(4096));
-                        sent.incrementAndGet();
-                    } catch (IOException e) {
-                        // refused or reset: the flood goes on
+        Thread requests = new Thread(
+                () -> {
+                    long interval = TimeUnit.SECONDS.toNanos(1) / perSecond;
+                    long next = System.nanoTime();
+                    while (System.nanoTime() < end) {
+                        senders.execute(() -> {
+                            try (SocketChannel c = open(socket)) {
+                                c.write(ByteBuffer.wrap(REQUEST.getBytes(StandardCharsets.UTF_8)));
+                                c.read(ByteBuffer.allocate(4096));
+                                sent.incrementAndGet();
+                            } catch (IOException e) {
+                                // refused or reset: the flood goes on
+                            }
+                        });
+                        next += interval;
+                        long wait = next - System.nanoTime();
+                        if (wait > 0) {
+                            java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                        }
                     }
-                });
-                next += interval;
-                long wait = next - System.nanoTime();
-                if (wait > 0) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(wait);
-                }
-            }
-        }, "flood-requests");
+                },
+                "flood-requests");
         requests.start();
 
         long opened = 0;
@@ -138,12 +143,15 @@ public final class AgentFlood {
         requests.join();
         senders.shutdown();
         senders.awaitTermination(10, TimeUnit.SECONDS);
-        System.out.printf(Locale.ROOT, "flood: %d idle connections opened, %d closed by the agent, %d requests answered%n",
-                opened, closedByAgent, sent.get());
+        System.out.printf(
+                Locale.ROOT,
+                "flood: %d idle connections opened, %d closed by the agent, %d requests answered%n",
+                opened,
+                closedByAgent,
+                sent.get());
     }
 
-    private static void probe(Path socket, int count, int intervalMs, int timeoutMs, int maxSeconds)
-            throws Exception {
+    private static void probe(Path socket, int count, int intervalMs, int timeoutMs, int maxSeconds) throws Exception {
         long stop = System.nanoTime() + TimeUnit.SECONDS.toNanos(maxSeconds);
         List<Long> millis = new ArrayList<>();
         int busy = 0;
@@ -169,9 +177,18 @@ public final class AgentFlood {
             TimeUnit.MILLISECONDS.sleep(intervalMs);
         }
         long[] sorted = millis.stream().mapToLong(Long::longValue).sorted().toArray();
-        System.out.printf(Locale.ROOT, "probe: %d requests, p50 %d ms, p99 %d ms, max %d ms, busy %d,"
-                + " closed unanswered %d, no answer in %d ms %d%n", sorted.length, percentile(sorted, 50),
-                percentile(sorted, 99), sorted[sorted.length - 1], busy, closed, timeoutMs, late);
+        System.out.printf(
+                Locale.ROOT,
+                "probe: %d requests, p50 %d ms, p99 %d ms, max %d ms, busy %d,"
+                        + " closed unanswered %d, no answer in %d ms %d%n",
+                sorted.length,
+                percentile(sorted, 50),
+                percentile(sorted, 99),
+                sorted[sorted.length - 1],
+                busy,
+                closed,
+                timeoutMs,
+                late);
     }
 
     static long percentile(long[] sorted, int p) {
@@ -195,7 +212,8 @@ public final class AgentFlood {
                 while (true) {
                     int n = c.read(buffer);
                     if (n < 0 || (buffer.position() > 0 && buffer.get(buffer.position() - 1) == '\n')) {
-                        return buffer.position() == 0 ? ""
+                        return buffer.position() == 0
+                                ? ""
                                 : new String(Arrays.copyOf(buffer.array(), buffer.position()), StandardCharsets.UTF_8);
                     }
                     long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());

@@ -40,8 +40,7 @@ public final class DiagnosisFanout {
     private static final int CHECK_BASE = 23000;
     private static final long CONFIRM_MS = 500;
 
-    private DiagnosisFanout() {
-    }
+    private DiagnosisFanout() {}
 
     public static void main(String[] args) throws Exception {
         int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 64;
@@ -52,10 +51,12 @@ public final class DiagnosisFanout {
         for (int run = 0; run < runs; run++) {
             faulty[run] = once(nodes, roundMs, true);
             sound[run] = once(nodes, roundMs, false);
-            System.out.printf("run %d: nodes=%d round_ms=%d faulty_node_named_ms=%d all_sound_settled_ms=%d%n", run + 1,
-                    nodes, roundMs, faulty[run], sound[run]);
+            System.out.printf(
+                    "run %d: nodes=%d round_ms=%d faulty_node_named_ms=%d all_sound_settled_ms=%d%n",
+                    run + 1, nodes, roundMs, faulty[run], sound[run]);
         }
-        System.out.printf("median over %d runs: faulty node named in %d ms, all sound settled in %d ms (bound 3000)%n",
+        System.out.printf(
+                "median over %d runs: faulty node named in %d ms, all sound settled in %d ms (bound 3000)%n",
                 runs, median(faulty), median(sound));
     }
 
@@ -71,8 +72,12 @@ public final class DiagnosisFanout {
                 NodeVerdict verdict = new NodeVerdict();
                 boolean isFaulty = withFault && name.equals(faultyNode);
                 InetAddress loopback = InetAddress.getLoopbackAddress();
-                listeners.add(LivenessListener.start(new InetSocketAddress(loopback, LIVENESS_BASE + i), name, verdict));
-                listeners.add(LivenessListener.startFresh(new InetSocketAddress(loopback, CHECK_BASE + i), name, verdict,
+                listeners.add(
+                        LivenessListener.start(new InetSocketAddress(loopback, LIVENESS_BASE + i), name, verdict));
+                listeners.add(LivenessListener.startFresh(
+                        new InetSocketAddress(loopback, CHECK_BASE + i),
+                        name,
+                        verdict,
                         () -> CompletableFuture.runAsync(() -> {
                             sleep(roundMs);
                             if (isFaulty) { // found, confirmed after the agent's short wait, marked
@@ -82,19 +87,28 @@ public final class DiagnosisFanout {
                                 verdict.markedUnhealthy();
                             }
                         })));
-                nodes.add(new NodeParser().parse("NodeName=" + name + " NodeAddr=127.0.0.1 Port=" + (6818 + i)
-                        + " State=ALLOCATED"));
+                nodes.add(new NodeParser()
+                        .parse("NodeName=" + name + " NodeAddr=127.0.0.1 Port=" + (6818 + i) + " State=ALLOCATED"));
             }
-            SlurmClient slurm = new SlurmClient(request -> {
-                List<String> argv = request.argv();
-                StringBuilder out = new StringBuilder();
-                for (String name : Hostlist.expand(argv.get(argv.size() - 1))) {
-                    out.append("NodeName=").append(name).append(" NodeAddr=127.0.0.1 State=")
-                            .append(down.contains(name) ? "DOWN" : "ALLOCATED").append('\n');
-                }
-                return new CommandResult(request, 0, out.toString(), "", false, Duration.ZERO);
-            }, OutputFormat.TEXT);
-            LivenessProber prober = new LivenessProber(Duration.ofSeconds(1), LIVENESS_BASE, CHECK_BASE, true,
+            SlurmClient slurm = new SlurmClient(
+                    request -> {
+                        List<String> argv = request.argv();
+                        StringBuilder out = new StringBuilder();
+                        for (String name : Hostlist.expand(argv.get(argv.size() - 1))) {
+                            out.append("NodeName=")
+                                    .append(name)
+                                    .append(" NodeAddr=127.0.0.1 State=")
+                                    .append(down.contains(name) ? "DOWN" : "ALLOCATED")
+                                    .append('\n');
+                        }
+                        return new CommandResult(request, 0, out.toString(), "", false, Duration.ZERO);
+                    },
+                    OutputFormat.TEXT);
+            LivenessProber prober = new LivenessProber(
+                    Duration.ofSeconds(1),
+                    LIVENESS_BASE,
+                    CHECK_BASE,
+                    true,
                     node -> java.util.Optional.of("no slurmd here"));
             long started = System.nanoTime();
             List<Node> out = NodeVerdicts.unhealthy(prober, nodes, slurm);

@@ -15,13 +15,13 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.slurmautoresume.nodeops.sweep.SweepPlan;
+import org.slurmautoresume.nodeops.sweep.SweepPlanner;
+import org.slurmautoresume.nodeops.sweep.SweepPolicy;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.parse.JobParser;
 import org.slurmautoresume.slurm.parse.NodeParser;
-import org.slurmautoresume.nodeops.sweep.SweepPlan;
-import org.slurmautoresume.nodeops.sweep.SweepPlanner;
-import org.slurmautoresume.nodeops.sweep.SweepPolicy;
 
 /**
  * One sweep decision for a large cluster: parse `scontrol -o show node` and `scontrol -o show
@@ -82,7 +82,8 @@ public class SweepBenchmark {
         SweepPlan plan = b.parseAndPlan();
         List<String> kinds = new ArrayList<>();
         plan.actions().forEach(a -> kinds.add(a.kind().word()));
-        System.out.println("actions " + plan.actions().size() + ", held back " + plan.heldBack().size() + ", findings "
-                + plan.findings().size() + " in " + (System.nanoTime() - start) / 1_000_000 + " ms");
+        System.out.println("actions " + plan.actions().size() + ", held back "
+                + plan.heldBack().size() + ", findings " + plan.findings().size() + " in "
+                + (System.nanoTime() - start) / 1_000_000 + " ms");
     }
 }

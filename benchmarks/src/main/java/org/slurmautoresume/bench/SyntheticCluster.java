@@ -11,24 +11,44 @@ import java.util.List;
 public final class SyntheticCluster {
 
     private static final String[] TEMPLATES = {
-        "show-node-idle.txt", "show-node-mixed.txt", "show-node-allocated.txt", "show-node-idle-fail.txt",
-        "show-node-idle-drain.txt", "show-node-down-not-responding.txt", "show-node-mixed-completing.txt",
-        "show-node-idle-drain-reboot-requested.txt"};
+        "show-node-idle.txt",
+        "show-node-mixed.txt",
+        "show-node-allocated.txt",
+        "show-node-idle-fail.txt",
+        "show-node-idle-drain.txt",
+        "show-node-down-not-responding.txt",
+        "show-node-mixed-completing.txt",
+        "show-node-idle-drain-reboot-requested.txt"
+    };
 
     /**
      * For the sweep: mostly healthy nodes, with about one in twenty in a state a sweep rule
      * matches (replaced and back, down and silent, FAIL with jobs, COMPLETING, drained).
      */
     private static final String[] SWEEP_TEMPLATES = {
-        "show-node-idle.txt", "show-node-mixed.txt", "show-node-allocated.txt", "show-node-idle.txt",
-        "show-node-mixed.txt", "show-node-allocated.txt", "show-node-idle.txt", "show-node-mixed.txt",
-        "show-node-allocated.txt", "show-node-idle.txt", "show-node-mixed.txt", "show-node-allocated.txt",
-        "show-node-idle.txt", "show-node-mixed.txt", "show-node-allocated.txt", "show-node-idle-drain.txt",
-        "show-node-idle-fail.txt", "show-node-down-not-responding.txt", "show-node-mixed-fail.txt",
-        "show-node-idle-completing.txt"};
+        "show-node-idle.txt",
+        "show-node-mixed.txt",
+        "show-node-allocated.txt",
+        "show-node-idle.txt",
+        "show-node-mixed.txt",
+        "show-node-allocated.txt",
+        "show-node-idle.txt",
+        "show-node-mixed.txt",
+        "show-node-allocated.txt",
+        "show-node-idle.txt",
+        "show-node-mixed.txt",
+        "show-node-allocated.txt",
+        "show-node-idle.txt",
+        "show-node-mixed.txt",
+        "show-node-allocated.txt",
+        "show-node-idle-drain.txt",
+        "show-node-idle-fail.txt",
+        "show-node-down-not-responding.txt",
+        "show-node-mixed-fail.txt",
+        "show-node-idle-completing.txt"
+    };
 
-    private SyntheticCluster() {
-    }
+    private SyntheticCluster() {}
 
     public static String sweepNodeOutput(int count) {
         return render(count, SWEEP_TEMPLATES);
@@ -46,14 +66,17 @@ public final class SyntheticCluster {
         StringBuilder out = new StringBuilder();
         int id = 1000;
         for (int first = 1; first + 7 <= nodes; first += 20) {
-            out.append(job(running, id++, String.format("gpu-[%05d-%05d]", first, first + 7), "grow")).append('\n');
+            out.append(job(running, id++, String.format("gpu-[%05d-%05d]", first, first + 7), "grow"))
+                    .append('\n');
         }
         for (int i = SWEEP_TEMPLATES.length - 1; i < nodes; i += SWEEP_TEMPLATES.length) {
-            out.append(job(completing, id++, String.format("gpu-%05d", i + 1), "noterm")).append('\n');
+            out.append(job(completing, id++, String.format("gpu-%05d", i + 1), "noterm"))
+                    .append('\n');
         }
         for (int i = 0; i < nodes / 500; i++) {
             String target = i % 2 == 0 ? "1000" : "999999";
-            out.append(job(donor, id++, String.format("gpu-%05d", i * 500 + 1), "autoresume-donor-" + target)).append('\n');
+            out.append(job(donor, id++, String.format("gpu-%05d", i * 500 + 1), "autoresume-donor-" + target))
+                    .append('\n');
         }
         return out.toString();
     }
@@ -78,7 +101,9 @@ public final class SyntheticCluster {
             String template = templates.get(i % templates.size());
             String name = String.format("gpu-%05d", i + 1);
             String record = template.replaceFirst("NodeName=node\\d+", "NodeName=" + name)
-                    .replaceFirst("NodeAddr=127\\.0\\.0\\.1", "NodeAddr=10." + (i / 65536) + "." + ((i / 256) % 256) + "." + (i % 256))
+                    .replaceFirst(
+                            "NodeAddr=127\\.0\\.0\\.1",
+                            "NodeAddr=10." + (i / 65536) + "." + ((i / 256) % 256) + "." + (i % 256))
                     .replaceFirst("NodeHostName=localhost", "NodeHostName=" + name);
             out.append(record).append('\n');
         }

@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
         hidden = true,
         mixinStandardHelpOptions = true,
         description = "Send one JSON request line to the agent (argument, or stdin) and print its answer;"
-            + " exit 0 when it answers ok, 1 when it refuses.")
+                + " exit 0 when it answers ok, 1 when it refuses.")
 final class AgentCallCommand implements Callable<Integer> {
 
     @Spec
@@ -33,7 +33,10 @@ final class AgentCallCommand implements Callable<Integer> {
     @Option(names = "--socket", paramLabel = "PATH", description = "The agent's socket. Default: ${DEFAULT-VALUE}.")
     private Path socket = AgentClient.DEFAULT_SOCKET;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60",
+    @Option(
+            names = "--timeout",
+            paramLabel = "SECONDS",
+            defaultValue = "60",
             description = "Give up after this long. Default: ${DEFAULT-VALUE}.")
     private int timeoutSeconds;
 
@@ -45,8 +48,8 @@ final class AgentCallCommand implements Callable<Integer> {
         if (timeoutSeconds <= 0) {
             throw new CliException(ExitCode.USAGE, "--timeout must be positive: " + timeoutSeconds);
         }
-        String line = request != null ? request
-                : new String(System.in.readNBytes(1 << 20), StandardCharsets.UTF_8).strip();
+        String line =
+                request != null ? request : new String(System.in.readNBytes(1 << 20), StandardCharsets.UTF_8).strip();
         if (line.isEmpty() || line.indexOf('\n') >= 0) {
             throw new CliException(ExitCode.USAGE, "give exactly one JSON request line");
         }

@@ -22,27 +22,38 @@ import org.slurmautoresume.slurm.probe.LivenessProber;
  */
 final class AgentLiveness {
 
-    private AgentLiveness() {
-    }
+    private AgentLiveness() {}
 
     /** The liveness port: every connection greeted at once with what {@code verdict} holds. */
-    static Optional<LivenessListener> start(int basePort, String node, NodeVerdict verdict, CliContext context,
-                                            PrintWriter err) {
-        return listen(Port.LIVENESS, basePort, node, context, err,
+    static Optional<LivenessListener> start(
+            int basePort, String node, NodeVerdict verdict, CliContext context, PrintWriter err) {
+        return listen(
+                Port.LIVENESS,
+                basePort,
+                node,
+                context,
+                err,
                 (address, name) -> LivenessListener.start(address, name, verdict));
     }
 
     /** The fresh-check port: every connection greeted once {@code watch} ran a round out of turn. */
-    static Optional<LivenessListener> startFresh(int basePort, String node, NodeVerdict verdict, NodeCheckWatch watch,
-                                                 CliContext context, PrintWriter err) {
-        return listen(Port.FRESH_CHECK, basePort, node, context, err,
+    static Optional<LivenessListener> startFresh(
+            int basePort, String node, NodeVerdict verdict, NodeCheckWatch watch, CliContext context, PrintWriter err) {
+        return listen(
+                Port.FRESH_CHECK,
+                basePort,
+                node,
+                context,
+                err,
                 (address, name) -> LivenessListener.startFresh(address, name, verdict, watch::checkNow));
     }
 
     /** Which port, in the words of its option and of what goes without it. */
     private enum Port {
         LIVENESS("--liveness-port", "no liveness port", "other nodes judge this one by its slurmd alone"),
-        FRESH_CHECK("--check-port", "no fresh-check port",
+        FRESH_CHECK(
+                "--check-port",
+                "no fresh-check port",
                 "supervisors settling a failed attempt have the verdict of this agent's last GPU checks");
 
         private final String option;
@@ -61,15 +72,16 @@ final class AgentLiveness {
         LivenessListener start(InetSocketAddress address, String node) throws IOException;
     }
 
-    private static Optional<LivenessListener> listen(Port what, int basePort, String node, CliContext context,
-                                                     PrintWriter err, Starter starter) {
+    private static Optional<LivenessListener> listen(
+            Port what, int basePort, String node, CliContext context, PrintWriter err, Starter starter) {
         if (basePort == 0) {
             return Optional.empty();
         }
         if (basePort < 0 || basePort > 65535) {
             throw new CliException(ExitCode.USAGE, what.option + ": not a port (0 to turn it off): " + basePort);
         }
-        Optional<String> name = Optional.ofNullable(node).or(() -> LocalNode.name(context.environment()))
+        Optional<String> name = Optional.ofNullable(node)
+                .or(() -> LocalNode.name(context.environment()))
                 .filter(Hostlist::isValidHostname);
         if (name.isEmpty()) {
             return said(what, err, "this node's Slurm name is unknown (give --node)");

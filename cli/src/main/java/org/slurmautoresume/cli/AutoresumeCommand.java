@@ -12,12 +12,15 @@ import picocli.CommandLine.Spec;
         description = {
             "Slurm-native auto-resume for multi-node training job steps.",
             "When a node dies under a step started with `srun --auto-resume=1`, the step is re-run"
-                + " on a repaired allocation instead of the whole job being requeued."
+                    + " on a repaired allocation instead of the whole job being requeued."
         },
-        footer = {"", "Exit status: 0 ok, 2 usage, 3 not found, 4 Slurm command failed,"
-                + " 5 Slurm unavailable, 6 timeout, 7-9 a health check failed, 70 internal error, 77 not privileged,"
-                + " 78 invalid configuration; sweep: 10 acted, 11 held back by caps, 12 lock busy, 13 an action failed;"
-                + " plugin: 1 auto_resume.so will not load."})
+        footer = {
+            "",
+            "Exit status: 0 ok, 2 usage, 3 not found, 4 Slurm command failed,"
+                    + " 5 Slurm unavailable, 6 timeout, 7-9 a health check failed, 70 internal error, 77 not privileged,"
+                    + " 78 invalid configuration; sweep: 10 acted, 11 held back by caps, 12 lock busy, 13 an action failed;"
+                    + " plugin: 1 auto_resume.so will not load."
+        })
 public final class AutoresumeCommand implements Runnable {
 
     /**
@@ -27,11 +30,32 @@ public final class AutoresumeCommand implements Runnable {
      * on every node or in every task pays only for its own.
      */
     static final java.util.Map<String, Class<?>> SUBCOMMANDS = subcommands(
-            "supervise", SuperviseCommand.class, "env", EnvCommand.class, "nodes", NodesCommand.class,
-            "job", JobCommand.class, "agent", AgentCommand.class, "agent-call", AgentCallCommand.class,
-            "node", NodeCommand.class, "sweep", SweepCommand.class, "health", HealthCommand.class,
-            "config", ConfigCommand.class, "lifecycle", LifecycleCommand.class, "history", HistoryCommand.class,
-            "plugin", PluginCommand.class);
+            "supervise",
+            SuperviseCommand.class,
+            "env",
+            EnvCommand.class,
+            "nodes",
+            NodesCommand.class,
+            "job",
+            JobCommand.class,
+            "agent",
+            AgentCommand.class,
+            "agent-call",
+            AgentCallCommand.class,
+            "node",
+            NodeCommand.class,
+            "sweep",
+            SweepCommand.class,
+            "health",
+            HealthCommand.class,
+            "config",
+            ConfigCommand.class,
+            "lifecycle",
+            LifecycleCommand.class,
+            "history",
+            HistoryCommand.class,
+            "plugin",
+            PluginCommand.class);
 
     /**
      * Named here, not read from each class's {@code @Command}: reading thirteen annotations costs

@@ -6,18 +6,18 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.slurmautoresume.slurm.model.Caller;
 import org.slurmautoresume.agent.server.UnixUsers;
+import org.slurmautoresume.lifecycle.apply.LocalHost;
+import org.slurmautoresume.slurm.client.OutputFormat;
+import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.exec.CommandRunner;
 import org.slurmautoresume.slurm.exec.CommonsExecCommandRunner;
 import org.slurmautoresume.slurm.exec.ControllerOutage;
 import org.slurmautoresume.slurm.exec.RetryPolicy;
 import org.slurmautoresume.slurm.exec.RetryingCommandRunner;
 import org.slurmautoresume.slurm.exec.StandbyWatch;
-import org.slurmautoresume.slurm.client.OutputFormat;
-import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.slurm.model.Caller;
 import org.slurmautoresume.supervisor.step.StepSupervisor;
-import org.slurmautoresume.lifecycle.apply.LocalHost;
 
 /**
  * What commands need from the outside world: the environment they were started with and a
@@ -48,19 +48,27 @@ public final class CliContext {
         this(environment, runner, runner, CliContext::processUser, Prompt.NONE, LocalDateTime::now);
     }
 
-    public CliContext(Map<String, String> environment, Supplier<CommandRunner> runner,
-                      Supplier<CommandRunner> toolRunner) {
+    public CliContext(
+            Map<String, String> environment, Supplier<CommandRunner> runner, Supplier<CommandRunner> toolRunner) {
         this(environment, runner, toolRunner, CliContext::processUser, Prompt.NONE, LocalDateTime::now);
     }
 
-    public CliContext(Map<String, String> environment, Supplier<CommandRunner> runner, Supplier<Caller> caller,
-                      Prompt prompt, Supplier<LocalDateTime> clock) {
+    public CliContext(
+            Map<String, String> environment,
+            Supplier<CommandRunner> runner,
+            Supplier<Caller> caller,
+            Prompt prompt,
+            Supplier<LocalDateTime> clock) {
         this(environment, runner, runner, caller, prompt, clock);
     }
 
-    public CliContext(Map<String, String> environment, Supplier<CommandRunner> runner,
-                      Supplier<CommandRunner> toolRunner, Supplier<Caller> caller, Prompt prompt,
-                      Supplier<LocalDateTime> clock) {
+    public CliContext(
+            Map<String, String> environment,
+            Supplier<CommandRunner> runner,
+            Supplier<CommandRunner> toolRunner,
+            Supplier<Caller> caller,
+            Prompt prompt,
+            Supplier<LocalDateTime> clock) {
         this(environment, runner, toolRunner, caller, prompt, clock, LocalHost.system());
     }
 
@@ -69,9 +77,14 @@ public final class CliContext {
         this(environment, runner, runner, CliContext::processUser, Prompt.NONE, LocalDateTime::now, localHost);
     }
 
-    public CliContext(Map<String, String> environment, Supplier<CommandRunner> runner,
-                      Supplier<CommandRunner> toolRunner, Supplier<Caller> caller, Prompt prompt,
-                      Supplier<LocalDateTime> clock, LocalHost localHost) {
+    public CliContext(
+            Map<String, String> environment,
+            Supplier<CommandRunner> runner,
+            Supplier<CommandRunner> toolRunner,
+            Supplier<Caller> caller,
+            Prompt prompt,
+            Supplier<LocalDateTime> clock,
+            LocalHost localHost) {
         this.localHost = Objects.requireNonNull(localHost);
         this.environment = Map.copyOf(environment);
         this.runner = Objects.requireNonNull(runner);
@@ -89,9 +102,13 @@ public final class CliContext {
      * its timeout is never wanted.
      */
     public static CliContext system() {
-        return new CliContext(System.getenv(),
+        return new CliContext(
+                System.getenv(),
                 () -> new RetryingCommandRunner(new StandbyWatch(new CommonsExecCommandRunner()), RetryPolicy.DEFAULT),
-                CommonsExecCommandRunner::new, CliContext::processUser, CliContext::askOnConsole, LocalDateTime::now);
+                CommonsExecCommandRunner::new,
+                CliContext::processUser,
+                CliContext::askOnConsole,
+                LocalDateTime::now);
     }
 
     private static Caller processUser() {
@@ -149,7 +166,8 @@ public final class CliContext {
 
     /** Slurm through scontrol on {@code slurmRunner}, as {@link #slurm()}. */
     public SlurmClient slurm(CommandRunner slurmRunner) {
-        return new SlurmClient(slurmRunner, OutputFormat.forRelease(environment().get(StepSupervisor.SLURM_VERSION_HINT)));
+        return new SlurmClient(
+                slurmRunner, OutputFormat.forRelease(environment().get(StepSupervisor.SLURM_VERSION_HINT)));
     }
 
     /** This machine's addresses and name, for `lifecycle apply` to find its role. */

@@ -2,16 +2,15 @@ package org.slurmautoresume.cli;
 
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
-import org.slurmautoresume.slurm.hostlist.HostlistException;
-import org.slurmautoresume.slurm.client.SlurmException;
 import org.slurmautoresume.lifecycle.apply.ApplyException;
+import org.slurmautoresume.slurm.client.SlurmException;
+import org.slurmautoresume.slurm.hostlist.HostlistException;
 import picocli.CommandLine;
 
 /** Builds the configured command line; {@link Main} and the tests both use it. */
 public final class CliFactory {
 
-    private CliFactory() {
-    }
+    private CliFactory() {}
 
     /** The whole command line, every subcommand registered (--help, documentation, tests of all). */
     public static CommandLine create(CliContext context) {
@@ -66,8 +65,8 @@ public final class CliFactory {
         return commandLine;
     }
 
-    private static int handleExecutionException(Exception e, CommandLine commandLine,
-                                                CommandLine.ParseResult parseResult) {
+    private static int handleExecutionException(
+            Exception e, CommandLine commandLine, CommandLine.ParseResult parseResult) {
         PrintWriter err = commandLine.getErr();
         int code = exitCodeOf(e);
         if (code == ExitCode.INTERNAL.code()) {

@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = {
             "Check configuration files: each on its own, then all of them merged in the order given"
-                + " (later files override earlier ones, as a job's file overrides the site's).",
+                    + " (later files override earlier ones, as a job's file overrides the site's).",
             "Prints every problem with its file and field, or \"ok\". Exit 0 when usable, 78 when not."
         })
 final class ConfigCheckCommand implements Callable<Integer> {

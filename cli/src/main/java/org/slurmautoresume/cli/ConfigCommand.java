@@ -10,10 +10,10 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = {
             "Check configuration files (restart policy, strategies, log rules) and show the configuration"
-                + " a job gets.",
+                    + " a job gets.",
             "A job's configuration is the site file (--site-config, $AUTORESUME_SITE_CONFIG, or"
-                + " /etc/autoresume/config.yaml when it exists) overridden field by field by the job's file"
-                + " (--config or $AUTORESUME_CONFIG)."
+                    + " /etc/autoresume/config.yaml when it exists) overridden field by field by the job's file"
+                    + " (--config or $AUTORESUME_CONFIG)."
         },
         subcommands = {ConfigCheckCommand.class, ConfigShowCommand.class})
 final class ConfigCommand implements Runnable {

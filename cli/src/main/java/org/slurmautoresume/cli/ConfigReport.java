@@ -11,8 +11,7 @@ import org.slurmautoresume.supervisor.config.ConfigResult;
 /** How both config commands print problems: one per line, or as JSON with stable field names. */
 final class ConfigReport {
 
-    private ConfigReport() {
-    }
+    private ConfigReport() {}
 
     static void printProblems(PrintWriter out, ConfigResult result) {
         for (ConfigProblem problem : result.problems()) {
@@ -30,13 +29,15 @@ final class ConfigReport {
     }
 
     private static List<Map<String, Object>> problems(List<ConfigProblem> problems) {
-        return problems.stream().map(p -> {
-            Map<String, Object> fields = new LinkedHashMap<>();
-            fields.put("file", p.file());
-            fields.put("path", p.path());
-            fields.put("message", p.message());
-            return fields;
-        }).toList();
+        return problems.stream()
+                .map(p -> {
+                    Map<String, Object> fields = new LinkedHashMap<>();
+                    fields.put("file", p.file());
+                    fields.put("path", p.path());
+                    fields.put("message", p.message());
+                    return fields;
+                })
+                .toList();
     }
 
     static int exitCode(ConfigResult result) {

@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = {
             "Print the configuration a job gets: the site file overridden by the job's file, every default"
-                + " spelled out. The output is itself a valid configuration file.",
+                    + " spelled out. The output is itself a valid configuration file.",
             "The files read are listed on stderr."
         })
 final class ConfigShowCommand implements Callable<Integer> {
@@ -31,8 +31,11 @@ final class ConfigShowCommand implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "FILE", description = "The job's file (default: $AUTORESUME_CONFIG).")
     private Path jobFile;
 
-    @Option(names = "--site-config", paramLabel = "FILE", description = "The site file (default:"
-            + " $AUTORESUME_SITE_CONFIG, else " + ConfigLoader.DEFAULT_SITE + " when it exists).")
+    @Option(
+            names = "--site-config",
+            paramLabel = "FILE",
+            description = "The site file (default:" + " $AUTORESUME_SITE_CONFIG, else " + ConfigLoader.DEFAULT_SITE
+                    + " when it exists).")
     private Path siteFile;
 
     @Option(names = "--json", description = "Print JSON: files, the effective config, warnings.")
@@ -44,8 +47,8 @@ final class ConfigShowCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ConfigResult result = ConfigLoader.load(ConfigLoader.sources(Optional.ofNullable(siteFile),
-                Optional.ofNullable(jobFile), context.environment()));
+        ConfigResult result = ConfigLoader.load(ConfigLoader.sources(
+                Optional.ofNullable(siteFile), Optional.ofNullable(jobFile), context.environment()));
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (json) {
@@ -53,8 +56,15 @@ final class ConfigShowCommand implements Callable<Integer> {
             doc.put("config", result.config().map(ConfigRenderer::toMap).orElse(null));
             out.println(Json.write(doc));
         } else {
-            err.println(result.files().isEmpty() ? "# no configuration files: defaults"
-                    : "# read " + String.join(", ", result.files().stream().map(Path::toString).toList()));
+            err.println(
+                    result.files().isEmpty()
+                            ? "# no configuration files: defaults"
+                            : "# read "
+                                    + String.join(
+                                            ", ",
+                                            result.files().stream()
+                                                    .map(Path::toString)
+                                                    .toList()));
             ConfigReport.printProblems(err, result);
             result.config().map(ConfigRenderer::yaml).ifPresent(out::print);
         }

@@ -20,8 +20,7 @@ final class ExitStops {
         void stop() throws Exception;
     }
 
-    private record Part(String name, Stop stop) {
-    }
+    private record Part(String name, Stop stop) {}
 
     private final Deque<Part> parts = new ArrayDeque<>();
     private final String who;

@@ -15,36 +15,60 @@ import org.slurmautoresume.slurm.plugin.PluginCheck;
  * whether the auto_resume.so the node's plugstack lists loads into its Slurm (never part of the
  * status).
  */
-record HealthView(String node, String status, String action, String reason, List<CheckView> checks,
-                  String markCommand, String nodeUpdate, String nodeUpdateWhy, boolean dryRun,
-                  List<PluginView> spankPlugins) {
+record HealthView(
+        String node,
+        String status,
+        String action,
+        String reason,
+        List<CheckView> checks,
+        String markCommand,
+        String nodeUpdate,
+        String nodeUpdateWhy,
+        boolean dryRun,
+        List<PluginView> spankPlugins) {
 
-    record PluginView(String plugin, String listedIn, String builtFor, String running, boolean loads,
-                      String problem) {
+    record PluginView(String plugin, String listedIn, String builtFor, String running, boolean loads, String problem) {
 
         static PluginView of(PluginCheck check) {
-            return new PluginView(check.plugin().toString(), check.listedIn().toString(),
-                    check.builtFor().map(Object::toString).orElse(null), check.running().toString(), check.loads(),
+            return new PluginView(
+                    check.plugin().toString(),
+                    check.listedIn().toString(),
+                    check.builtFor().map(Object::toString).orElse(null),
+                    check.running().toString(),
+                    check.loads(),
                     check.problem().orElse(null));
         }
     }
 
-    record CheckView(String name, String status, String action, String summary, List<String> evidence,
-                     long elapsedMillis) {
+    record CheckView(
+            String name, String status, String action, String summary, List<String> evidence, long elapsedMillis) {
 
         static CheckView of(CheckResult result) {
-            return new CheckView(result.check(), result.status().name(), result.action().name(), result.summary(),
-                    result.evidence(), result.elapsed().toMillis());
+            return new CheckView(
+                    result.check(),
+                    result.status().name(),
+                    result.action().name(),
+                    result.summary(),
+                    result.evidence(),
+                    result.elapsed().toMillis());
         }
     }
 
-    static HealthView of(String node, HealthReport report, HealthCommand.Marked marked, boolean dryRun,
-                         List<PluginCheck> plugins) {
+    static HealthView of(
+            String node, HealthReport report, HealthCommand.Marked marked, boolean dryRun, List<PluginCheck> plugins) {
         String reason = report.worstAction().reason();
-        return new HealthView(node, report.status().name(), report.worstAction().name(),
-                reason.isEmpty() ? null : reason, report.results().stream().map(CheckView::of).toList(),
+        return new HealthView(
+                node,
+                report.status().name(),
+                report.worstAction().name(),
+                reason.isEmpty() ? null : reason,
+                report.results().stream().map(CheckView::of).toList(),
                 marked == null ? null : marked.command(),
-                marked == null ? null : marked.update().kind().name().toLowerCase(Locale.ROOT).replace('_', '-'),
-                marked == null ? null : marked.update().why(), dryRun, plugins.stream().map(PluginView::of).toList());
+                marked == null
+                        ? null
+                        : marked.update().kind().name().toLowerCase(Locale.ROOT).replace('_', '-'),
+                marked == null ? null : marked.update().why(),
+                dryRun,
+                plugins.stream().map(PluginView::of).toList());
     }
 }

@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import org.slurmautoresume.slurm.files.OwnedFiles;
 import org.slurmautoresume.slurm.model.InvalidJobIdException;
 import org.slurmautoresume.slurm.model.JobId;
-import org.slurmautoresume.slurm.files.OwnedFiles;
 import org.slurmautoresume.supervisor.step.record.EventHistory;
 import org.slurmautoresume.supervisor.step.record.JobStateDirectory;
 import picocli.CommandLine.Command;
@@ -29,15 +29,15 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = {
             "Show a job's auto-resume timeline: each launch, detection (log rule, silent slurmd), how each attempt"
-                + " ended, the restart policy's decisions, dumps, replacements, requeues, with their latencies.",
+                    + " ended, the restart policy's decisions, dumps, replacements, requeues, with their latencies.",
             "",
             "Supervisors write it to autoresume-events-USER-JOBID.jsonl in the user's own state directory on the"
-                + " job's batch host ($XDG_RUNTIME_DIR/autoresume when that is the user's, else"
-                + " ${TMPDIR:-/tmp}/autoresume-UID), one JSON object a line; run this there (or point --state-dir at"
-                + " a copy). LATENCY is, for a"
-                + " detection, the time since the last matching line (or the start); for a replacement, since the"
-                + " step ended; for a launch, since the attempt before it ended; for a dump, how long the step took"
-                + " to end after the signal."
+                    + " job's batch host ($XDG_RUNTIME_DIR/autoresume when that is the user's, else"
+                    + " ${TMPDIR:-/tmp}/autoresume-UID), one JSON object a line; run this there (or point --state-dir at"
+                    + " a copy). LATENCY is, for a"
+                    + " detection, the time since the last matching line (or the start); for a replacement, since the"
+                    + " step ended; for a launch, since the attempt before it ended; for a dump, how long the step took"
+                    + " to end after the signal."
         })
 final class HistoryCommand implements Callable<Integer> {
 
@@ -52,8 +52,11 @@ final class HistoryCommand implements Callable<Integer> {
     @Option(names = "--user", paramLabel = "USER", description = "Whose job (default: $USER).")
     private String user;
 
-    @Option(names = "--state-dir", paramLabel = "DIR", description = "Where the supervisor kept its state"
-            + " (default: your own state directory, as the supervisor chooses it).")
+    @Option(
+            names = "--state-dir",
+            paramLabel = "DIR",
+            description = "Where the supervisor kept its state"
+                    + " (default: your own state directory, as the supervisor chooses it).")
     private Path stateDir;
 
     @Option(names = "--json", description = "Print the events as a JSON list with stable field names.")
@@ -81,14 +84,19 @@ final class HistoryCommand implements Callable<Integer> {
                     OwnedFiles.requirePrivateDirectory(dir, JobStateDirectory.uid());
                 }
             } catch (IOException e) {
-                throw new CliException(ExitCode.FAILED, "refusing the state directory: " + e.getMessage()
-                        + " (not made by you; your supervisors refuse it too)", e);
+                throw new CliException(
+                        ExitCode.FAILED,
+                        "refusing the state directory: " + e.getMessage()
+                                + " (not made by you; your supervisors refuse it too)",
+                        e);
             }
         }
         Path file = EventHistory.fileFor(dir, who, jobId);
         if (!Files.exists(file)) {
-            throw new CliException(ExitCode.NOT_FOUND, "no auto-resume history for job " + jobId + " of " + who
-                    + ": " + file + " does not exist (run this on the job's batch host, or use --state-dir/--user)");
+            throw new CliException(
+                    ExitCode.NOT_FOUND,
+                    "no auto-resume history for job " + jobId + " of " + who + ": " + file
+                            + " does not exist (run this on the job's batch host, or use --state-dir/--user)");
         }
         List<String> skipped = new ArrayList<>();
         List<EventHistory.Event> events;
@@ -111,7 +119,9 @@ final class HistoryCommand implements Callable<Integer> {
                 doc.put("jobId", event.jobId());
                 doc.put("attempt", event.attempt());
                 doc.put("stepId", event.stepId());
-                doc.put("latencyMs", event.latencyMs().isPresent() ? event.latencyMs().getAsLong() : null);
+                doc.put(
+                        "latencyMs",
+                        event.latencyMs().isPresent() ? event.latencyMs().getAsLong() : null);
                 doc.put("details", event.details());
                 docs.add(doc);
             }
@@ -123,11 +133,17 @@ final class HistoryCommand implements Callable<Integer> {
             List<String[]> rows = new ArrayList<>();
             rows.add(new String[] {"TIME", "+S", "ATTEMPT", "STEP", "EVENT", "LATENCY", "DETAILS"});
             for (EventHistory.Event event : events) {
-                rows.add(new String[] {event.at().toString(), seconds(Duration.between(first, event.at())),
-                    Integer.toString(event.attempt()), event.stepId() == null ? "-" : event.stepId(), event.event(),
+                rows.add(new String[] {
+                    event.at().toString(),
+                    seconds(Duration.between(first, event.at())),
+                    Integer.toString(event.attempt()),
+                    event.stepId() == null ? "-" : event.stepId(),
+                    event.event(),
                     event.latencyMs().isPresent() ? event.latencyMs().getAsLong() + " ms" : "-",
-                    event.details().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-                            .collect(Collectors.joining(" "))});
+                    event.details().entrySet().stream()
+                            .map(e -> e.getKey() + "=" + e.getValue())
+                            .collect(Collectors.joining(" "))
+                });
             }
             Table.print(out, rows);
         }

@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.model.JobState;
 import org.slurmautoresume.slurm.model.Step;
-import org.slurmautoresume.slurm.client.SlurmClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -37,11 +37,15 @@ final class JobCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print JSON with stable field names.")
     private boolean json;
 
-    @Option(names = "--wait", description = "Wait until the job has finished, then show it; exit 0 only if it"
-            + " COMPLETED, else 1.")
+    @Option(
+            names = "--wait",
+            description = "Wait until the job has finished, then show it; exit 0 only if it" + " COMPLETED, else 1.")
     private boolean waitForEnd;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "600",
+    @Option(
+            names = "--timeout",
+            paramLabel = "SECONDS",
+            defaultValue = "600",
             description = "With --wait: give up after this long (exit 6). Default: ${DEFAULT-VALUE}.")
     private int timeoutSeconds;
 
@@ -74,11 +78,15 @@ final class JobCommand implements Callable<Integer> {
         } else {
             List<String[]> rows = new ArrayList<>();
             for (Map.Entry<String, Object> field : jobFields(job).entrySet()) {
-                rows.add(new String[] {field.getKey(), field.getValue() == null ? "-" : field.getValue().toString()});
+                rows.add(new String[] {
+                    field.getKey(),
+                    field.getValue() == null ? "-" : field.getValue().toString()
+                });
             }
             Table.print(out, rows);
             for (Step step : steps) {
-                out.println("step " + step.fullId() + "  " + step.state() + "  " + step.nodeList() + "  " + step.name());
+                out.println(
+                        "step " + step.fullId() + "  " + step.state() + "  " + step.nodeList() + "  " + step.name());
             }
         }
         out.flush();
@@ -99,8 +107,9 @@ final class JobCommand implements Callable<Integer> {
                 return job;
             }
             if (System.nanoTime() > deadline) {
-                throw new CliException(ExitCode.TIMEOUT, "job " + jobId + " is still " + job.state()
-                        + " after " + timeoutSeconds + " s");
+                throw new CliException(
+                        ExitCode.TIMEOUT,
+                        "job " + jobId + " is still " + job.state() + " after " + timeoutSeconds + " s");
             }
             try {
                 Thread.sleep(POLL_MILLIS);
@@ -125,7 +134,9 @@ final class JobCommand implements Callable<Integer> {
         doc.put("partition", job.partition());
         doc.put("restarts", job.restarts());
         doc.put("requeue", job.requeue());
-        doc.put("exitCode", job.exitCode().map(e -> e.status() + ":" + e.signal()).orElse(null));
+        doc.put(
+                "exitCode",
+                job.exitCode().map(e -> e.status() + ":" + e.signal()).orElse(null));
         doc.put("startTime", job.startTime().map(Object::toString).orElse(null));
         doc.put("endTime", job.endTime().map(Object::toString).orElse(null));
         return doc;

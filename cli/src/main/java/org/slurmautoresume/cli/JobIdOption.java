@@ -7,18 +7,18 @@ import org.slurmautoresume.slurm.model.JobId;
 /** The job a command is about: given explicitly, or the job this process runs in. */
 final class JobIdOption {
 
-    private JobIdOption() {
-    }
+    private JobIdOption() {}
 
     static JobId resolve(String explicit, CliContext context) {
         if (explicit != null) {
             return parse(explicit, "--job");
         }
-        Optional<String> fromEnv = context.env("SLURM_JOB_ID").map(id -> parse(id, "SLURM_JOB_ID"))
+        Optional<String> fromEnv = context.env("SLURM_JOB_ID")
+                .map(id -> parse(id, "SLURM_JOB_ID"))
                 .or(() -> context.env("SLURM_JOBID").map(id -> parse(id, "SLURM_JOBID")))
                 .map(JobId::toString);
-        return JobId.parse(fromEnv.orElseThrow(() -> new CliException(ExitCode.USAGE,
-                "no job given: pass --job ID, or run inside a Slurm job (SLURM_JOB_ID is not set)")));
+        return JobId.parse(fromEnv.orElseThrow(() -> new CliException(
+                ExitCode.USAGE, "no job given: pass --job ID, or run inside a Slurm job (SLURM_JOB_ID is not set)")));
     }
 
     /**

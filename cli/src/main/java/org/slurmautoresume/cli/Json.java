@@ -11,8 +11,7 @@ final class Json {
             .enable(SerializationFeature.INDENT_OUTPUT)
             .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
 
-    private Json() {
-    }
+    private Json() {}
 
     static String write(Object value) {
         try {

@@ -22,11 +22,13 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "apply",
         mixinStandardHelpOptions = true,
-        description = {"Find this node's role (controller, login, compute) in resource_config.json and write what"
-                + " it needs: the managed block of slurm.conf (nodes, partitions, spare partition,"
-                + " permit_job_expansion, health check), the plugin's plugstack line, and the agent or sweep"
-                + " systemd units. Idempotent; --dry-run prints a unified diff per file and writes nothing.",
-            "The files are validated first; any error stops apply (exit 78)."})
+        description = {
+            "Find this node's role (controller, login, compute) in resource_config.json and write what"
+                    + " it needs: the managed block of slurm.conf (nodes, partitions, spare partition,"
+                    + " permit_job_expansion, health check), the plugin's plugstack line, and the agent or sweep"
+                    + " systemd units. Idempotent; --dry-run prints a unified diff per file and writes nothing.",
+            "The files are validated first; any error stops apply (exit 78)."
+        })
 final class LifecycleApplyCommand implements Callable<Integer> {
 
     private final LocalHost host;
@@ -34,7 +36,11 @@ final class LifecycleApplyCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--provisioning", required = true, paramLabel = "FILE", description = "provisioning_parameters.json")
+    @Option(
+            names = "--provisioning",
+            required = true,
+            paramLabel = "FILE",
+            description = "provisioning_parameters.json")
     private Path provisioning;
 
     @Option(names = "--resource-config", required = true, paramLabel = "FILE", description = "resource_config.json")
@@ -51,11 +57,17 @@ final class LifecycleApplyCommand implements Callable<Integer> {
         String address;
     }
 
-    @Option(names = "--root", paramLabel = "DIR", defaultValue = "/",
+    @Option(
+            names = "--root",
+            paramLabel = "DIR",
+            defaultValue = "/",
             description = "Write under DIR instead of / (default: ${DEFAULT-VALUE}).")
     private Path root;
 
-    @Option(names = "--slurm-conf", paramLabel = "PATH", defaultValue = "/etc/slurm/slurm.conf",
+    @Option(
+            names = "--slurm-conf",
+            paramLabel = "PATH",
+            defaultValue = "/etc/slurm/slurm.conf",
             description = "slurm.conf on this node (default: ${DEFAULT-VALUE}).")
     private Path slurmConf;
 
@@ -73,22 +85,30 @@ final class LifecycleApplyCommand implements Callable<Integer> {
     public Integer call() {
         ValidationReport report = ConfigValidator.validate(provisioning, Optional.of(resourceConfig), Optional.empty());
         PrintWriter err = spec.commandLine().getErr();
-        report.warnings().forEach(w -> err.println("autoresume: warning: " + w.file() + ": " + w.path() + ": " + w.message()));
+        report.warnings()
+                .forEach(w -> err.println("autoresume: warning: " + w.file() + ": " + w.path() + ": " + w.message()));
         if (!report.ok()) {
             for (ConfigProblem p : report.errors()) {
-                err.println("autoresume: error: " + p.file() + ": " + p.path() + ": " + p.message() + " (fix: " + p.fix() + ")");
+                err.println("autoresume: error: " + p.file() + ": " + p.path() + ": " + p.message() + " (fix: "
+                        + p.fix() + ")");
             }
-            throw new CliException(ExitCode.CONFIG_INVALID, report.errors().size()
-                    + " error(s) in the configuration; nothing was written");
+            throw new CliException(
+                    ExitCode.CONFIG_INVALID,
+                    report.errors().size() + " error(s) in the configuration; nothing was written");
         }
         if (!slurmConf.isAbsolute()) {
             throw new CliException(ExitCode.USAGE, "--slurm-conf must be an absolute path on the node: " + slurmConf);
         }
-        LifecycleApply.Result result = LifecycleApply.run(report.provisioning().orElseThrow(),
+        LifecycleApply.Result result = LifecycleApply.run(
+                report.provisioning().orElseThrow(),
                 report.resourceConfig().orElseThrow(),
                 new LifecycleApply.Selector(Optional.ofNullable(which.node), Optional.ofNullable(which.address), host),
-                InstallLayout.forInstallation(root.toAbsolutePath(), slurmConf,
-                        Optional.ofNullable(System.getProperty("autoresume.home")).map(Path::of)), dryRun);
+                InstallLayout.forInstallation(
+                        root.toAbsolutePath(),
+                        slurmConf,
+                        Optional.ofNullable(System.getProperty("autoresume.home"))
+                                .map(Path::of)),
+                dryRun);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             Map<String, Object> view = new LinkedHashMap<>();
@@ -127,7 +147,8 @@ final class LifecycleApplyCommand implements Callable<Integer> {
             out.println("no changes");
         } else if (!dryRun && !result.unitsToEnable().isEmpty()) {
             out.println("next: systemctl daemon-reload && systemctl enable --now "
-                    + String.join(" ", result.unitsToEnable()) + "; scontrol reconfigure (or restart slurmctld/slurmd)");
+                    + String.join(" ", result.unitsToEnable())
+                    + "; scontrol reconfigure (or restart slurmctld/slurmd)");
         }
     }
 }

@@ -19,35 +19,50 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "validate",
         mixinStandardHelpOptions = true,
-        description = {"Check the lifecycle JSON files, alone and against each other, and report every problem"
-                + " at once with its file, field and fix.",
+        description = {
+            "Check the lifecycle JSON files, alone and against each other, and report every problem"
+                    + " at once with its file, field and fix.",
             "Before creating a cluster: --provisioning and --cluster-request; on a node: --provisioning and"
-                + " --resource-config. Exit status 78 when there is an error; warnings alone exit 0."})
+                    + " --resource-config. Exit status 78 when there is an error; warnings alone exit 0."
+        })
 final class LifecycleValidateCommand implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--provisioning", required = true, paramLabel = "FILE", description = "provisioning_parameters.json")
+    @Option(
+            names = "--provisioning",
+            required = true,
+            paramLabel = "FILE",
+            description = "provisioning_parameters.json")
     private Path provisioning;
 
-    @Option(names = "--resource-config", paramLabel = "FILE", description = "resource_config.json (the platform writes it)")
+    @Option(
+            names = "--resource-config",
+            paramLabel = "FILE",
+            description = "resource_config.json (the platform writes it)")
     private Path resourceConfig;
 
-    @Option(names = "--cluster-request", paramLabel = "FILE", description = "the cluster-creation request (create_cluster.json)")
+    @Option(
+            names = "--cluster-request",
+            paramLabel = "FILE",
+            description = "the cluster-creation request (create_cluster.json)")
     private Path clusterRequest;
 
-    @Option(names = "--json", description = "Print {\"ok\", \"errors\", \"warnings\", \"problems\": [...]} instead of text.")
+    @Option(
+            names = "--json",
+            description = "Print {\"ok\", \"errors\", \"warnings\", \"problems\": [...]} instead of text.")
     private boolean json;
 
     @Override
     public Integer call() {
         if (resourceConfig == null && clusterRequest == null) {
-            throw new CliException(ExitCode.USAGE, "give --resource-config, --cluster-request or both to check"
-                    + " --provisioning against");
+            throw new CliException(
+                    ExitCode.USAGE,
+                    "give --resource-config, --cluster-request or both to check" + " --provisioning against");
         }
-        ValidationReport report = ConfigValidator.validate(provisioning, Optional.ofNullable(resourceConfig),
-                Optional.ofNullable(clusterRequest));
+        ValidationReport report = ConfigValidator.validate(
+                provisioning, Optional.ofNullable(resourceConfig), Optional.ofNullable(clusterRequest));
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             Map<String, Object> view = new LinkedHashMap<>();
@@ -62,8 +77,11 @@ final class LifecycleValidateCommand implements Callable<Integer> {
                         + ": " + problem.message());
                 out.println("    fix: " + problem.fix());
             }
-            out.println(report.ok() ? "ok: no errors, " + report.warnings().size() + " warning(s)"
-                    : report.errors().size() + " error(s), " + report.warnings().size() + " warning(s)");
+            out.println(
+                    report.ok()
+                            ? "ok: no errors, " + report.warnings().size() + " warning(s)"
+                            : report.errors().size() + " error(s), "
+                                    + report.warnings().size() + " warning(s)");
         }
         out.flush();
         return report.ok() ? ExitCode.OK.code() : ExitCode.CONFIG_INVALID.code();
@@ -71,11 +89,11 @@ final class LifecycleValidateCommand implements Callable<Integer> {
 
     /** The field names and order scripts read since this command first had --json. */
     @JsonPropertyOrder({"severity", "file", "field", "message", "fix"})
-    record ProblemView(String severity, String file, String field, String message, String fix) {
-    }
+    record ProblemView(String severity, String file, String field, String message, String fix) {}
 
     private static List<ProblemView> json(List<ConfigProblem> problems) {
-        return problems.stream().map(p -> new ProblemView(p.severity().name(), p.file(), p.path(), p.message(), p.fix()))
+        return problems.stream()
+                .map(p -> new ProblemView(p.severity().name(), p.file(), p.path(), p.message(), p.fix()))
                 .toList();
     }
 }

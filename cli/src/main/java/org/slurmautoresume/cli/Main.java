@@ -3,8 +3,7 @@ package org.slurmautoresume.cli;
 /** Entry point of the autoresume launcher. */
 public final class Main {
 
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) {
         if (isBareVersion(args)) {
@@ -15,8 +14,10 @@ public final class Main {
             System.exit(ExitCode.OK.code());
         }
         CliContext context = CliContext.system();
-        System.exit(SuperviseCommand.isPluginHandOff(args) ? SuperviseCommand.handOff(context, args)
-                : CliFactory.create(context, args).execute(args));
+        System.exit(
+                SuperviseCommand.isPluginHandOff(args)
+                        ? SuperviseCommand.handOff(context, args)
+                        : CliFactory.create(context, args).execute(args));
     }
 
     /** {@code autoresume --version} or {@code -V} and nothing else: what picocli's version help prints. */

@@ -87,7 +87,9 @@ abstract class NodeChangeCommand implements Callable<Integer> {
                 out.println(Json.write(document(proposal, List.of())));
             }
             out.flush();
-            return proposal.targets().stream().allMatch(NodeTarget::willChange) ? ExitCode.OK.code() : ExitCode.FAILED.code();
+            return proposal.targets().stream().allMatch(NodeTarget::willChange)
+                    ? ExitCode.OK.code()
+                    : ExitCode.FAILED.code();
         }
         if (proposal.killsJobs() && !confirmed()) {
             out.flush();
@@ -110,8 +112,10 @@ abstract class NodeChangeCommand implements Callable<Integer> {
     private void confirmKilling(int jobs) {
         Optional<String> answer = context.prompt().ask("Set DOWN now and kill " + jobs + " job(s)? [y/N] ");
         if (answer.isEmpty()) {
-            throw new CliException(ExitCode.FAILED, "refusing to kill " + jobs + " job(s) without confirmation:"
-                    + " standard input is not a terminal; pass --yes to confirm. Nothing was changed.");
+            throw new CliException(
+                    ExitCode.FAILED,
+                    "refusing to kill " + jobs + " job(s) without confirmation:"
+                            + " standard input is not a terminal; pass --yes to confirm. Nothing was changed.");
         }
         String word = answer.get().strip().toLowerCase(Locale.ROOT);
         if (!word.equals("y") && !word.equals("yes")) {
@@ -127,8 +131,9 @@ abstract class NodeChangeCommand implements Callable<Integer> {
             return ExitCode.SLURM_FAILED;
         }
         // Ignored: scontrol succeeded but Slurm left the node as it was (a reboot it skipped).
-        if (outcomes.stream().anyMatch(o -> o.result().equals(NodeOutcome.REFUSED)
-                || o.result().equals(NodeOutcome.IGNORED))) {
+        if (outcomes.stream()
+                .anyMatch(o ->
+                        o.result().equals(NodeOutcome.REFUSED) || o.result().equals(NodeOutcome.IGNORED))) {
             return ExitCode.FAILED;
         }
         return ExitCode.OK;
@@ -143,16 +148,21 @@ abstract class NodeChangeCommand implements Callable<Integer> {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"NODE", "STATE", "PLAN"});
         for (NodeTarget target : proposal.targets()) {
-            rows.add(new String[] {target.node().name(), target.node().state().display(),
-                target.refusal().map(r -> "left alone: " + r).orElse(change)});
+            rows.add(new String[] {
+                target.node().name(),
+                target.node().state().display(),
+                target.refusal().map(r -> "left alone: " + r).orElse(change)
+            });
         }
         Table.print(out, rows);
         List<Job> jobs = proposal.affectedJobs();
         if (!jobs.isEmpty()) {
-            out.println(proposal.killsJobs() ? "These jobs will be KILLED (the nodes are set DOWN at once):"
-                    : proposal.operation() == NodeOperation.REPLACE
-                            ? "These jobs run on the nodes; Slurm lets them finish before the replacement:"
-                            : "These jobs run on the nodes:");
+            out.println(
+                    proposal.killsJobs()
+                            ? "These jobs will be KILLED (the nodes are set DOWN at once):"
+                            : proposal.operation() == NodeOperation.REPLACE
+                                    ? "These jobs run on the nodes; Slurm lets them finish before the replacement:"
+                                    : "These jobs run on the nodes:");
             for (Job job : jobs) {
                 out.println("  " + job.jobId() + " " + job.name() + " (user " + job.userName() + ", " + job.state()
                         + ", nodes " + job.nodeList() + ")");

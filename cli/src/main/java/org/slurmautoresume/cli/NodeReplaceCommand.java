@@ -7,10 +7,11 @@ import picocli.CommandLine.Option;
 @Command(
         name = "replace",
         mixinStandardHelpOptions = true,
-        description = {"Mark nodes for replacement: state=fail reason=Action:Replace. Slurm lets their jobs"
-                + " finish first.",
+        description = {
+            "Mark nodes for replacement: state=fail reason=Action:Replace. Slurm lets their jobs" + " finish first.",
             "With --force: state=down, which kills their jobs at once (the last resort for a node stuck in fail);"
-                + " the jobs are listed and you are asked unless --yes."})
+                    + " the jobs are listed and you are asked unless --yes."
+        })
 final class NodeReplaceCommand extends NodeChangeCommand {
 
     @Option(names = "--force", description = "Set DOWN now (kills jobs); also acts on a node already mid-replacement.")
@@ -19,7 +20,9 @@ final class NodeReplaceCommand extends NodeChangeCommand {
     @Option(names = "--reason", paramLabel = "TEXT", description = "Added after Action:Replace, e.g. \"xid 79\".")
     String reason;
 
-    @Option(names = {"--yes", "-y"}, description = "Do not ask before killing jobs.")
+    @Option(
+            names = {"--yes", "-y"},
+            description = "Do not ask before killing jobs.")
     boolean yes;
 
     NodeReplaceCommand(CliContext context) {

@@ -15,16 +15,28 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "status",
         mixinStandardHelpOptions = true,
-        description = {"Nodes in replacement or reboot: since when (the reason's time), the reason, and the phase:",
-            "waiting-for-jobs, waiting-for-replacement, back-under-same-hostname, rebooting or marked."})
+        description = {
+            "Nodes in replacement or reboot: since when (the reason's time), the reason, and the phase:",
+            "waiting-for-jobs, waiting-for-replacement, back-under-same-hostname, rebooting or marked."
+        })
 final class NodeStatusCommand implements Runnable {
 
     /** The stable JSON shape of one row. */
-    record View(String node, String state, String phase, String since, String reason, String reasonUser,
-                String slurmdStartTime) {
+    record View(
+            String node,
+            String state,
+            String phase,
+            String since,
+            String reason,
+            String reasonUser,
+            String slurmdStartTime) {
         static View of(NodeStatus s) {
-            return new View(s.node().name(), s.node().state().display(), s.phase().word(),
-                    s.since().map(Object::toString).orElse(null), s.reason(),
+            return new View(
+                    s.node().name(),
+                    s.node().state().display(),
+                    s.phase().word(),
+                    s.since().map(Object::toString).orElse(null),
+                    s.reason(),
                     s.node().reason().flatMap(r -> r.user()).orElse(null),
                     s.node().slurmdStartTime().map(Object::toString).orElse(null));
         }
@@ -47,8 +59,8 @@ final class NodeStatusCommand implements Runnable {
 
     @Override
     public void run() {
-        List<View> rows = new NodeAdmin(context.slurm(), new NodeUpdater(context.runner())).status(nodes).stream()
-                .map(View::of).toList();
+        List<View> rows = new NodeAdmin(context.slurm(), new NodeUpdater(context.runner()))
+                .status(nodes).stream().map(View::of).toList();
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(Json.write(rows));
@@ -58,7 +70,8 @@ final class NodeStatusCommand implements Runnable {
             List<String[]> table = new ArrayList<>();
             table.add(new String[] {"NODE", "STATE", "PHASE", "SINCE", "REASON"});
             for (View v : rows) {
-                table.add(new String[] {v.node(), v.state(), v.phase(), v.since() == null ? "-" : v.since(), v.reason()});
+                table.add(
+                        new String[] {v.node(), v.state(), v.phase(), v.since() == null ? "-" : v.since(), v.reason()});
             }
             Table.print(out, table);
         }

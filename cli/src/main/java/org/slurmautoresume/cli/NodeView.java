@@ -4,10 +4,22 @@ import java.util.List;
 import org.slurmautoresume.slurm.model.Node;
 
 /** The stable JSON shape of a node in {@code --json} output. */
-record NodeView(String name, String address, String hostname, Integer port, String state, String baseState,
-                List<String> stateFlags, boolean notResponding, String reason, String reasonUser,
-                String reasonTime, String bootTime, String slurmdStartTime, List<String> partitions,
-                String gres) {
+record NodeView(
+        String name,
+        String address,
+        String hostname,
+        Integer port,
+        String state,
+        String baseState,
+        List<String> stateFlags,
+        boolean notResponding,
+        String reason,
+        String reasonUser,
+        String reasonTime,
+        String bootTime,
+        String slurmdStartTime,
+        List<String> partitions,
+        String gres) {
 
     static NodeView of(Node node) {
         return new NodeView(

@@ -2,11 +2,10 @@ package org.slurmautoresume.cli;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.slurm.model.Node;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -16,8 +15,10 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "nodes",
         mixinStandardHelpOptions = true,
-        description = {"List nodes with their state, address and reason.",
-            "HOSTLIST is a Slurm hostlist expression such as node[1-4,7]; default: every node."})
+        description = {
+            "List nodes with their state, address and reason.",
+            "HOSTLIST is a Slurm hostlist expression such as node[1-4,7]; default: every node."
+        })
 final class NodesCommand implements Runnable {
 
     private final CliContext context;
@@ -28,18 +29,28 @@ final class NodesCommand implements Runnable {
     @Parameters(index = "0", arity = "0..1", paramLabel = "HOSTLIST", description = "Nodes to show.")
     private String hostlist;
 
-    @Option(names = "--state", paramLabel = "S[,S...]", split = ",",
+    @Option(
+            names = "--state",
+            paramLabel = "S[,S...]",
+            split = ",",
             description = "Only nodes whose base state or a flag is one of these (e.g. down,fail,drain;"
                     + " 'not_responding' matches a trailing *).")
     private List<String> states = new ArrayList<>();
 
-    @Option(names = "--not-state", paramLabel = "S[,S...]", split = ",",
+    @Option(
+            names = "--not-state",
+            paramLabel = "S[,S...]",
+            split = ",",
             description = "Leave out nodes whose base state or a flag is one of these (same names as --state).")
     private List<String> excludedStates = new ArrayList<>();
 
     // Scripts wait on this (local-cluster.sh up) instead of keeping their own copy of which
     // states the scheduler will use.
-    @Option(names = "--schedulable", arity = "0..1", fallbackValue = "true", paramLabel = "true|false",
+    @Option(
+            names = "--schedulable",
+            arity = "0..1",
+            fallbackValue = "true",
+            paramLabel = "true|false",
             description = "Only nodes ready for new work (idle, mixed or allocated with no drain, fail, reboot,"
                     + " power-saving or not-responding flag); --schedulable=false: only the others.")
     private Boolean schedulable;
@@ -72,7 +83,9 @@ final class NodesCommand implements Runnable {
     private static boolean hasAny(Node node, List<String> wantedStates) {
         for (String wanted : wantedStates) {
             String w = wanted.strip().toUpperCase(Locale.ROOT);
-            if (w.equals("NOT_RESPONDING") ? node.state().notResponding() : node.state().has(w)) {
+            if (w.equals("NOT_RESPONDING")
+                    ? node.state().notResponding()
+                    : node.state().has(w)) {
                 return true;
             }
         }
@@ -89,8 +102,13 @@ final class NodesCommand implements Runnable {
                 node.address(),
                 node.port().isPresent() ? Integer.toString(node.port().getAsInt()) : "-",
                 node.partitions().isEmpty() ? "-" : String.join(",", node.partitions()),
-                node.reason().map(r -> r.text() + r.user().map(u -> " [" + u + "@"
-                        + r.time().map(Object::toString).orElse("?") + "]").orElse("")).orElse("")
+                node.reason()
+                        .map(r -> r.text()
+                                + r.user()
+                                        .map(u -> " [" + u + "@"
+                                                + r.time().map(Object::toString).orElse("?") + "]")
+                                        .orElse(""))
+                        .orElse("")
             });
         }
         Table.print(out, rows);

@@ -38,47 +38,63 @@ import picocli.CommandLine.Option;
  */
 final class OwnNodeWatches {
 
-    @Option(names = "--node", paramLabel = "NAME",
+    @Option(
+            names = "--node",
+            paramLabel = "NAME",
             description = "The Slurm name of the node this agent runs on, which its Xid watch marks. Default:"
-                + " SLURMD_NODENAME, else the short host name.")
+                    + " SLURMD_NODENAME, else the short host name.")
     private String node;
     /** Made once, when the Xid watch or the GPU checks first need it. */
     private OwnNodeMarker ownNodeMarker;
 
-    @Option(names = "--xid-source", paramLabel = "auto|off|PATH", defaultValue = NodeXidWatch.AUTO,
+    @Option(
+            names = "--xid-source",
+            paramLabel = "auto|off|PATH",
+            defaultValue = NodeXidWatch.AUTO,
             description = "Watch this node's kernel log for NVIDIA Xid errors and mark the node fail at once on a"
-                + " reset-class one (reason Action:Reboot) or an isolate-class one (Action:Replace); other Xids are"
-                + " counted and logged. auto (default): /dev/kmsg when the NVIDIA driver is loaded, else no watch;"
-                + " off: no watch; /dev/kmsg; or a file of kernel records owned and writable by root alone (a"
-                + " simulated node's kernel log). docs/health-checks.md explains the table and the guards.")
+                    + " reset-class one (reason Action:Reboot) or an isolate-class one (Action:Replace); other Xids are"
+                    + " counted and logged. auto (default): /dev/kmsg when the NVIDIA driver is loaded, else no watch;"
+                    + " off: no watch; /dev/kmsg; or a file of kernel records owned and writable by root alone (a"
+                    + " simulated node's kernel log). docs/health-checks.md explains the table and the guards.")
     private String xidSource;
 
-    @Option(names = "--controller-outage", paramLabel = "SECONDS", defaultValue = "180",
+    @Option(
+            names = "--controller-outage",
+            paramLabel = "SECONDS",
+            defaultValue = "180",
             description = "How long a mark of this node after its own finding (an Xid, a failed GPU check) keeps"
-                + " trying while slurmctld does not answer (a restart, an upgrade, a failover to the backup), with"
-                + " jittered back-off: set it to the cluster's SlurmctldTimeout plus a minute. 0: one try."
-                + " Default: ${DEFAULT-VALUE}.")
+                    + " trying while slurmctld does not answer (a restart, an upgrade, a failover to the backup), with"
+                    + " jittered back-off: set it to the cluster's SlurmctldTimeout plus a minute. 0: one try."
+                    + " Default: ${DEFAULT-VALUE}.")
     private int controllerOutageSeconds;
 
-    @Option(names = "--gpu-check-every", paramLabel = "SECONDS", defaultValue = "60",
+    @Option(
+            names = "--gpu-check-every",
+            paramLabel = "SECONDS",
+            defaultValue = "60",
             description = "Run the GPU checks of `autoresume health` that do not disturb a job (nvidia-smi: GPU count"
-                + " against the node's gpu Gres, uncorrected ECC, pending page retirement, row remapping; `dcgmi health"
-                + " -c`, no diag) every SECONDS, and mark the node fail when one finds a fault that a reboot"
-                + " (Action:Reboot) or a replacement (Action:Replace) fixes and a second run 5 s later finds it again."
-                + " Nothing runs where neither nvidia-smi nor dcgmi is found. 0: never. Default: ${DEFAULT-VALUE}.")
+                    + " against the node's gpu Gres, uncorrected ECC, pending page retirement, row remapping; `dcgmi health"
+                    + " -c`, no diag) every SECONDS, and mark the node fail when one finds a fault that a reboot"
+                    + " (Action:Reboot) or a replacement (Action:Replace) fixes and a second run 5 s later finds it again."
+                    + " Nothing runs where neither nvidia-smi nor dcgmi is found. 0: never. Default: ${DEFAULT-VALUE}.")
     private int gpuCheckEverySeconds;
 
-    @Option(names = "--slurmd-check-every", paramLabel = "SECONDS", defaultValue = "30",
+    @Option(
+            names = "--slurmd-check-every",
+            paramLabel = "SECONDS",
+            defaultValue = "30",
             description = "Ask this node's slurmd for its status (`scontrol show slurmd`) every SECONDS, and mark the"
-                + " node fail (Action:Reboot) when it stops answering and a second ask 5 s later gets no answer"
-                + " either: a stopped or wedged slurmd still accepts connections, starts no new step, and is found"
-                + " by slurmctld only at SlurmdTimeout, when it sets the node DOWN and kills its jobs. Only a slurmd"
-                + " that answered once since the agent started counts. 0: never. Default: ${DEFAULT-VALUE}.")
+                    + " node fail (Action:Reboot) when it stops answering and a second ask 5 s later gets no answer"
+                    + " either: a stopped or wedged slurmd still accepts connections, starts no new step, and is found"
+                    + " by slurmctld only at SlurmdTimeout, when it sets the node DOWN and kills its jobs. Only a slurmd"
+                    + " that answered once since the agent started counts. 0: never. Default: ${DEFAULT-VALUE}.")
     private int slurmdCheckEverySeconds;
 
-    @Option(names = "--gpu-tools", paramLabel = "DIR",
+    @Option(
+            names = "--gpu-tools",
+            paramLabel = "DIR",
             description = "Look for nvidia-smi and dcgmi in DIR before PATH (a simulated node's stand-ins:"
-                + " `local-cluster.sh gpu-tools NODE`). Default: PATH only.")
+                    + " `local-cluster.sh gpu-tools NODE`). Default: PATH only.")
     private Path gpuTools;
 
     /** Where the Xid watch looks up this node's PCI devices: tests point it at a tree with a GPU in it. */
@@ -91,8 +107,8 @@ final class OwnNodeWatches {
         }
         OwnNodeMarker marker = ownNodeMarker(context, "--xid-source", metrics, verdict);
         try {
-            Optional<XidWatch> watch = NodeXidWatch.start(xidSource, sysfsRoot, new XidResponder(marker, audit,
-                    metrics));
+            Optional<XidWatch> watch =
+                    NodeXidWatch.start(xidSource, sysfsRoot, new XidResponder(marker, audit, metrics));
             watch.ifPresent(w -> metrics.followKernelLog(w::lastSequence));
             return watch;
         } catch (IOException e) {
@@ -100,49 +116,66 @@ final class OwnNodeWatches {
         }
     }
 
-    Optional<NodeCheckWatch> startGpuWatch(CliContext context, AuditLog audit, AgentMetrics metrics,
-                                           NodeVerdict verdict) {
+    Optional<NodeCheckWatch> startGpuWatch(
+            CliContext context, AuditLog audit, AgentMetrics metrics, NodeVerdict verdict) {
         if (gpuCheckEverySeconds < 0) {
-            throw new CliException(ExitCode.USAGE, "--gpu-check-every must be 0 (never) or a number of seconds: "
-                    + gpuCheckEverySeconds);
+            throw new CliException(
+                    ExitCode.USAGE,
+                    "--gpu-check-every must be 0 (never) or a number of seconds: " + gpuCheckEverySeconds);
         }
         if (gpuTools != null && !Files.isDirectory(gpuTools)) {
             throw new CliException(ExitCode.USAGE, "--gpu-tools: not a directory: " + gpuTools);
         }
         String path = searchPath(context);
         ToolLocator tools = new ToolLocator(gpuTools == null ? path : gpuTools.toAbsolutePath() + ":" + path);
-        if (gpuCheckEverySeconds == 0 || (tools.find("nvidia-smi").isEmpty() && tools.find("dcgmi").isEmpty())) {
+        if (gpuCheckEverySeconds == 0
+                || (tools.find("nvidia-smi").isEmpty() && tools.find("dcgmi").isEmpty())) {
             return Optional.empty();
         }
         OwnNodeMarker marker = ownNodeMarker(context, "--gpu-check-every", metrics, verdict);
         // One client for every check: it asks Slurm's version once, not at each check.
         SlurmClient slurm = context.slurm();
-        HealthContext checks = new HealthContext(context.toolRunner(), tools, HealthSettings.defaults(),
-                () -> gpusFromSlurm(slurm, marker.node()));
-        return Optional.of(NodeCheckWatch.start(NodeCheckWatch.Kind.GPU, List.of(GpuCheck.smiOnly(),
-                DcgmCheck.healthOnly()), checks, marker,
-                audit, metrics, Duration.ofSeconds(gpuCheckEverySeconds)));
+        HealthContext checks = new HealthContext(
+                context.toolRunner(), tools, HealthSettings.defaults(), () -> gpusFromSlurm(slurm, marker.node()));
+        return Optional.of(NodeCheckWatch.start(
+                NodeCheckWatch.Kind.GPU,
+                List.of(GpuCheck.smiOnly(), DcgmCheck.healthOnly()),
+                checks,
+                marker,
+                audit,
+                metrics,
+                Duration.ofSeconds(gpuCheckEverySeconds)));
     }
 
-    Optional<NodeCheckWatch> startSlurmdWatch(CliContext context, AuditLog audit, AgentMetrics metrics,
-                                              NodeVerdict verdict) {
+    Optional<NodeCheckWatch> startSlurmdWatch(
+            CliContext context, AuditLog audit, AgentMetrics metrics, NodeVerdict verdict) {
         if (slurmdCheckEverySeconds < 0) {
-            throw new CliException(ExitCode.USAGE, "--slurmd-check-every must be 0 (never) or a number of seconds: "
-                    + slurmdCheckEverySeconds);
+            throw new CliException(
+                    ExitCode.USAGE,
+                    "--slurmd-check-every must be 0 (never) or a number of seconds: " + slurmdCheckEverySeconds);
         }
         if (slurmdCheckEverySeconds == 0) {
             return Optional.empty();
         }
-        if (node == null && LocalNode.name(context.environment()).filter(Hostlist::isValidHostname).isEmpty()) {
+        if (node == null
+                && LocalNode.name(context.environment())
+                        .filter(Hostlist::isValidHostname)
+                        .isEmpty()) {
             // On by default: a host without a node name of its own (not a Slurm node) runs no watch, not no agent.
             return Optional.empty();
         }
         OwnNodeMarker marker = ownNodeMarker(context, "--slurmd-check-every", metrics, verdict);
         ToolLocator tools = new ToolLocator(searchPath(context));
-        HealthContext checks = new HealthContext(context.toolRunner(), tools, HealthSettings.defaults(),
-                OptionalInt::empty);
-        return Optional.of(NodeCheckWatch.start(NodeCheckWatch.Kind.SLURMD, List.of(new SlurmdCheck(marker.node())),
-                checks, marker, audit, metrics, Duration.ofSeconds(slurmdCheckEverySeconds)));
+        HealthContext checks =
+                new HealthContext(context.toolRunner(), tools, HealthSettings.defaults(), OptionalInt::empty);
+        return Optional.of(NodeCheckWatch.start(
+                NodeCheckWatch.Kind.SLURMD,
+                List.of(new SlurmdCheck(marker.node())),
+                checks,
+                marker,
+                audit,
+                metrics,
+                Duration.ofSeconds(slurmdCheckEverySeconds)));
     }
 
     /**
@@ -153,12 +186,13 @@ final class OwnNodeWatches {
     private OwnNodeMarker ownNodeMarker(CliContext context, String option, AgentMetrics metrics, NodeVerdict verdict) {
         if (ownNodeMarker == null) {
             if (controllerOutageSeconds < 0) {
-                throw new CliException(ExitCode.USAGE, "--controller-outage must be 0 (one try) or a number of seconds: "
-                        + controllerOutageSeconds);
+                throw new CliException(
+                        ExitCode.USAGE,
+                        "--controller-outage must be 0 (one try) or a number of seconds: " + controllerOutageSeconds);
             }
             String name = ownNode(context, option);
-            CommandRunner riding = context.runner(new ControllerOutage(Duration.ofSeconds(controllerOutageSeconds),
-                    new OwnMarkOutageLog(name)));
+            CommandRunner riding = context.runner(
+                    new ControllerOutage(Duration.ofSeconds(controllerOutageSeconds), new OwnMarkOutageLog(name)));
             ownNodeMarker = new OwnNodeMarker(name, context.slurm(riding), new SlurmControl(riding), metrics, verdict);
         }
         return ownNodeMarker;
@@ -181,8 +215,12 @@ final class OwnNodeWatches {
     /** This node's Slurm name, which {@code option}'s watch marks: --node, else SLURMD_NODENAME or the host name. */
     private String ownNode(CliContext context, String option) {
         if (node == null) {
-            node = LocalNode.name(context.environment()).orElseThrow(() -> new CliException(ExitCode.USAGE,
-                    option + ": this node's Slurm name is unknown (no SLURMD_NODENAME, no host name): give --node"));
+            node = LocalNode.name(context.environment())
+                    .orElseThrow(
+                            () -> new CliException(
+                                    ExitCode.USAGE,
+                                    option
+                                            + ": this node's Slurm name is unknown (no SLURMD_NODENAME, no host name): give --node"));
         }
         if (!Hostlist.isValidHostname(node)) {
             throw new CliException(ExitCode.USAGE, "--node: not a valid node name: \"" + node + "\"");
@@ -197,9 +235,12 @@ final class OwnNodeWatches {
 
     /** The agent's start-up line's part about its own node's watches. */
     String describe(boolean gpuWatchRuns, boolean slurmdWatchRuns) {
-        return NodeXidWatch.resolve(xidSource).map(p -> ", watching " + p + " for Xids of node " + node).orElse(
-                        ", no Xid watch" + (xidSource.equals(NodeXidWatch.AUTO) ? " (no NVIDIA driver loaded)" : ""))
-                + (gpuWatchRuns ? ", GPU checks every " + gpuCheckEverySeconds + " s"
+        return NodeXidWatch.resolve(xidSource)
+                        .map(p -> ", watching " + p + " for Xids of node " + node)
+                        .orElse(", no Xid watch"
+                                + (xidSource.equals(NodeXidWatch.AUTO) ? " (no NVIDIA driver loaded)" : ""))
+                + (gpuWatchRuns
+                        ? ", GPU checks every " + gpuCheckEverySeconds + " s"
                         : gpuCheckEverySeconds > 0 ? ", no GPU checks (neither nvidia-smi nor dcgmi found)" : "")
                 + (slurmdWatchRuns ? ", asking its slurmd every " + slurmdCheckEverySeconds + " s" : "");
     }

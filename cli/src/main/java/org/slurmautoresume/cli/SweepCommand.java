@@ -12,14 +12,14 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.slurmautoresume.nodeops.health.LocalNode;
 import org.slurmautoresume.nodeops.health.ToolLocator;
-import org.slurmautoresume.nodeops.sweep.SweepPlan;
-import org.slurmautoresume.slurm.plugin.PluginCheck;
 import org.slurmautoresume.nodeops.sweep.Sweep;
 import org.slurmautoresume.nodeops.sweep.SweepLock;
+import org.slurmautoresume.nodeops.sweep.SweepPlan;
 import org.slurmautoresume.nodeops.sweep.SweepPolicy;
 import org.slurmautoresume.nodeops.sweep.SweepPolicyException;
 import org.slurmautoresume.nodeops.sweep.SweepPolicyLoader;
 import org.slurmautoresume.nodeops.sweep.SweepReport;
+import org.slurmautoresume.slurm.plugin.PluginCheck;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -28,17 +28,22 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "sweep",
         mixinStandardHelpOptions = true,
-        description = {"Find nodes and jobs stuck after failures and repair them, within safety caps: one pass,"
-                + " for cron or a systemd timer.",
+        description = {
+            "Find nodes and jobs stuck after failures and repair them, within safety caps: one pass,"
+                    + " for cron or a systemd timer.",
             "Repairs: FAIL/Action:Replace too long (escalate to down once no job is on it), down* too long"
-                + " (mark Action:Replace),"
-                + " a node back under its hostname or unexpectedly rebooted (health check, then resume),"
-                + " COMPLETING too long (drain while other jobs run there, down once none does), a pending expansion donor whose job has ended (scancel);"
-                + " reports drained nodes with no reason, emptied donor records slurmctld still keeps and"
-                + " running jobs named like donors (never acted on by name)."},
-        footer = {"", "Exit status: 0 nothing to do, 10 acted (or would, with --dry-run), 11 actions held back by"
-                + " the caps, 12 another sweep holds the lock, 13 an action failed, 2 bad option or policy file,"
-                + " 4/5/6 Slurm failed/unavailable/timed out, 70 internal error."})
+                    + " (mark Action:Replace),"
+                    + " a node back under its hostname or unexpectedly rebooted (health check, then resume),"
+                    + " COMPLETING too long (drain while other jobs run there, down once none does), a pending expansion donor whose job has ended (scancel);"
+                    + " reports drained nodes with no reason, emptied donor records slurmctld still keeps and"
+                    + " running jobs named like donors (never acted on by name)."
+        },
+        footer = {
+            "",
+            "Exit status: 0 nothing to do, 10 acted (or would, with --dry-run), 11 actions held back by"
+                    + " the caps, 12 another sweep holds the lock, 13 an action failed, 2 bad option or policy file,"
+                    + " 4/5/6 Slurm failed/unavailable/timed out, 70 internal error."
+        })
 final class SweepCommand implements Callable<Integer> {
 
     private final CliContext context;
@@ -46,8 +51,11 @@ final class SweepCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--policy", paramLabel = "FILE", description = "Policy file, JSON or YAML (.yaml/.yml);"
-            + " default: the built-in defaults (see docs/admin.md).")
+    @Option(
+            names = "--policy",
+            paramLabel = "FILE",
+            description =
+                    "Policy file, JSON or YAML (.yaml/.yml);" + " default: the built-in defaults (see docs/admin.md).")
     private Path policyFile;
 
     @Option(names = "--dry-run", description = "Print the plan and change nothing (takes no lock).")
@@ -56,15 +64,21 @@ final class SweepCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the report as JSON with stable field names.")
     private boolean json;
 
-    @Option(names = "--lock", paramLabel = "FILE", description = "Lock file; default /run/autoresume/sweep.lock."
-            + " Its folder must be root's (or yours) and writable by nobody else; a link is refused.")
+    @Option(
+            names = "--lock",
+            paramLabel = "FILE",
+            description = "Lock file; default /run/autoresume/sweep.lock."
+                    + " Its folder must be root's (or yours) and writable by nobody else; a link is refused.")
     private Path lockFile;
 
-    @Option(names = "--textfile", paramLabel = "FILE", description = "Also write the pass as Prometheus metrics for"
-            + " node_exporter's textfile collector (a name ending in .prom in its directory, e.g."
-            + " /var/lib/prometheus/node-exporter/autoresume_sweep.prom): status, actions by kind and result, actions"
-            + " held back, findings, leftover jobs, when it ran (docs/metrics.md). Replaced whole at each pass;"
-            + " not written by --dry-run.")
+    @Option(
+            names = "--textfile",
+            paramLabel = "FILE",
+            description = "Also write the pass as Prometheus metrics for"
+                    + " node_exporter's textfile collector (a name ending in .prom in its directory, e.g."
+                    + " /var/lib/prometheus/node-exporter/autoresume_sweep.prom): status, actions by kind and result, actions"
+                    + " held back, findings, leftover jobs, when it ran (docs/metrics.md). Replaced whole at each pass;"
+                    + " not written by --dry-run.")
     private Path textfile;
 
     SweepCommand(CliContext context) {
@@ -74,8 +88,9 @@ final class SweepCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (textfile != null && !textfile.getFileName().toString().endsWith(".prom")) {
-            throw new CliException(ExitCode.USAGE, "--textfile: node_exporter's textfile collector reads only *.prom"
-                    + " files, not " + textfile);
+            throw new CliException(
+                    ExitCode.USAGE,
+                    "--textfile: node_exporter's textfile collector reads only *.prom" + " files, not " + textfile);
         }
         SweepPolicy policy;
         try {
@@ -114,7 +129,6 @@ final class SweepCommand implements Callable<Integer> {
         return exitCode(report.statusValue()).code();
     }
 
-
     /**
      * The sweep's host runs srun too where it is a login node: an auto_resume.so its plugstack lists
      * that will not load into the Slurm here (built for another release) is reported, never acted on.
@@ -129,8 +143,17 @@ final class SweepCommand implements Callable<Integer> {
         for (PluginCheck check : checks) {
             check.problem().ifPresent(problem -> findings.add(new SweepPlan.Finding(PLUGIN_FINDING, host, problem)));
         }
-        return new SweepReport(report.time(), report.dryRun(), report.nodesSeen(), report.jobsSeen(), report.status(),
-                report.actions(), report.heldBack(), findings, report.unreadableJobs(), report.leftoverJobs());
+        return new SweepReport(
+                report.time(),
+                report.dryRun(),
+                report.nodesSeen(),
+                report.jobsSeen(),
+                report.status(),
+                report.actions(),
+                report.heldBack(),
+                findings,
+                report.unreadableJobs(),
+                report.leftoverJobs());
     }
 
     /** The pass's metrics into --textfile, if given and not a dry run; a failure to write is said, not fatal. */
@@ -141,7 +164,9 @@ final class SweepCommand implements Callable<Integer> {
         try {
             SweepTextfile.write(textfile, metrics);
         } catch (IOException | RuntimeException e) {
-            spec.commandLine().getErr().println("autoresume: --textfile " + textfile + " not written: " + e.getMessage());
+            spec.commandLine()
+                    .getErr()
+                    .println("autoresume: --textfile " + textfile + " not written: " + e.getMessage());
             spec.commandLine().getErr().flush();
         }
     }

@@ -8,8 +8,7 @@ import org.slurmautoresume.nodeops.sweep.SweepReport;
  * record and unreadable job. */
 final class SweepText {
 
-    private SweepText() {
-    }
+    private SweepText() {}
 
     static void print(PrintWriter out, SweepReport report) {
         out.println("sweep " + report.time() + (report.dryRun() ? " (dry run: nothing changed)" : "") + ": "
@@ -20,15 +19,16 @@ final class SweepText {
                     + (action.message().isEmpty() ? "" : " -> " + action.message()));
         }
         for (SweepReport.HeldBack held : report.heldBack()) {
-            out.println("  held back: " + held.kind() + " " + held.target() + ": " + held.why() + " (" + held.heldBecause()
-                    + ")");
+            out.println("  held back: " + held.kind() + " " + held.target() + ": " + held.why() + " ("
+                    + held.heldBecause() + ")");
         }
         for (SweepPlan.Finding finding : report.findings()) {
             out.println("  report: " + finding.kind() + " " + finding.node() + ": " + finding.why());
         }
         for (SweepPlan.LeftoverJob leftover : report.leftoverJobs()) {
             out.println("  report: " + leftover.kind() + " job " + leftover.jobId() + " (user " + leftover.user() + ", "
-                    + leftover.state() + "): " + leftover.why().replace("\n", "\\n").replace("\r", "\\r"));
+                    + leftover.state() + "): "
+                    + leftover.why().replace("\n", "\\n").replace("\r", "\\r"));
         }
         for (var unreadable : report.unreadableJobs()) {
             // The problem quotes a user's job name: print it on one line, never as lines of its own.

@@ -33,21 +33,25 @@ final class SweepTextfile {
     /** Every status a pass can end in, each a series of its own (1 for the last pass's, 0 else). */
     static final List<String> STATUSES = List.of("nothing-to-do", "acted", "held-back", "failed", "lock-busy");
     /** An action's results after a pass that changed things (a dry run writes no file). */
-    static final List<String> RESULTS = List.of(SweepReport.Outcome.DONE, SweepReport.Outcome.KEPT,
-            SweepReport.Outcome.FAILED, SweepReport.Outcome.DENIED);
+    static final List<String> RESULTS = List.of(
+            SweepReport.Outcome.DONE, SweepReport.Outcome.KEPT, SweepReport.Outcome.FAILED, SweepReport.Outcome.DENIED);
 
-    private SweepTextfile() {
-    }
+    private SweepTextfile() {}
 
     /** The metrics of a pass that ran (its report) at {@code at}. */
     static String of(SweepReport report, Instant at) {
         PrometheusRegistry registry = new PrometheusRegistry();
         common(registry, report.status(), at);
-        Gauge.builder().name("autoresume_sweep_last_pass_nodes_seen")
-                .help("Nodes the last sweep pass read.").register(registry).set(report.nodesSeen());
-        Gauge actions = Gauge.builder().name("autoresume_sweep_last_pass_actions")
+        Gauge.builder()
+                .name("autoresume_sweep_last_pass_nodes_seen")
+                .help("Nodes the last sweep pass read.")
+                .register(registry)
+                .set(report.nodesSeen());
+        Gauge actions = Gauge.builder()
+                .name("autoresume_sweep_last_pass_actions")
                 .help("Actions of the last sweep pass, by kind and result (done, kept, failed, denied).")
-                .labelNames("kind", "result").register(registry);
+                .labelNames("kind", "result")
+                .register(registry);
         // Every kind and result is a series from the first pass on, 0 until it happens: a query or
         // an alert over them has data (and a misspelled name none) whether or not anything was done.
         for (SweepAction.Kind kind : SweepAction.Kind.values()) {
@@ -58,24 +62,30 @@ final class SweepTextfile {
         for (SweepReport.Outcome outcome : report.actions()) {
             actions.labelValues(outcome.kind(), outcome.result()).inc();
         }
-        Gauge held = Gauge.builder().name("autoresume_sweep_last_pass_held_back")
+        Gauge held = Gauge.builder()
+                .name("autoresume_sweep_last_pass_held_back")
                 .help("Actions the last sweep pass held back by its caps (maxNodes, maxPartitionPercent), by kind.")
-                .labelNames("kind").register(registry);
+                .labelNames("kind")
+                .register(registry);
         for (SweepAction.Kind kind : SweepAction.Kind.values()) {
             held.labelValues(kind.word()).set(0);
         }
         for (SweepReport.HeldBack heldBack : report.heldBack()) {
             held.labelValues(heldBack.kind()).inc();
         }
-        Gauge findings = Gauge.builder().name("autoresume_sweep_last_pass_findings")
+        Gauge findings = Gauge.builder()
+                .name("autoresume_sweep_last_pass_findings")
                 .help("What the last sweep pass reported and did not act on, by kind.")
-                .labelNames("kind").register(registry);
+                .labelNames("kind")
+                .register(registry);
         for (SweepPlan.Finding finding : report.findings()) {
             findings.labelValues(finding.kind()).inc();
         }
-        Gauge leftovers = Gauge.builder().name("autoresume_sweep_last_pass_leftover_jobs")
+        Gauge leftovers = Gauge.builder()
+                .name("autoresume_sweep_last_pass_leftover_jobs")
                 .help("Job records left by job expansion that the last sweep pass reported, by kind.")
-                .labelNames("kind").register(registry);
+                .labelNames("kind")
+                .register(registry);
         for (SweepPlan.LeftoverJob leftover : report.leftoverJobs()) {
             leftovers.labelValues(leftover.kind()).inc();
         }
@@ -90,12 +100,16 @@ final class SweepTextfile {
     }
 
     private static void common(PrometheusRegistry registry, String status, Instant at) {
-        Gauge.builder().name("autoresume_sweep_last_pass_timestamp_seconds")
-                .help("When the last sweep pass ended (Unix time).").register(registry)
+        Gauge.builder()
+                .name("autoresume_sweep_last_pass_timestamp_seconds")
+                .help("When the last sweep pass ended (Unix time).")
+                .register(registry)
                 .set(at.toEpochMilli() / 1000.0);
-        Gauge statuses = Gauge.builder().name("autoresume_sweep_last_pass_status")
+        Gauge statuses = Gauge.builder()
+                .name("autoresume_sweep_last_pass_status")
                 .help("1 for the status the last sweep pass ended in, 0 for the others.")
-                .labelNames("status").register(registry);
+                .labelNames("status")
+                .register(registry);
         for (String each : STATUSES) {
             statuses.labelValues(each).set(each.equals(status) ? 1 : 0);
         }
@@ -114,7 +128,10 @@ final class SweepTextfile {
     /** Replaces {@code file} with {@code text}, readable by all (the collector runs as its own user). */
     static void write(Path file, String text) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
-        Path temporary = Files.createTempFile(dir, "." + file.getFileName() + ".", ".tmp",
+        Path temporary = Files.createTempFile(
+                dir,
+                "." + file.getFileName() + ".",
+                ".tmp",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         try {
             Files.writeString(temporary, text, StandardCharsets.UTF_8);

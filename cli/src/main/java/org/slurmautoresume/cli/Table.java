@@ -6,8 +6,7 @@ import java.util.List;
 /** Left-aligned columns separated by two blanks; the last column is not padded. */
 final class Table {
 
-    private Table() {
-    }
+    private Table() {}
 
     static void print(PrintWriter out, List<String[]> rows) {
         int columns = rows.get(0).length;

@@ -18,7 +18,8 @@ class AgentCommandTest {
 
     @Test
     void agentCallSaysPlainlyWhenNoAgentRuns() {
-        int code = cli.run("agent-call", "--socket", dir.resolve("agent.sock").toString(), "{\"op\":\"watch\",\"jobId\":\"6\"}");
+        int code = cli.run(
+                "agent-call", "--socket", dir.resolve("agent.sock").toString(), "{\"op\":\"watch\",\"jobId\":\"6\"}");
         assertEquals(ExitCode.FAILED.code(), code);
         assertTrue(cli.err.contains("the autoresume agent is not running: no socket at"), cli.err);
     }
@@ -41,11 +42,13 @@ class AgentCommandTest {
     void theMetricsAddressIsAPortOrAHostAndPort() {
         assertEquals(9464, AgentCommand.listenAddress("9464").getPort());
         assertTrue(AgentCommand.listenAddress("9464").getAddress().isAnyLocalAddress());
-        assertEquals("127.0.0.1", AgentCommand.listenAddress("127.0.0.1:0").getAddress().getHostAddress());
+        assertEquals(
+                "127.0.0.1",
+                AgentCommand.listenAddress("127.0.0.1:0").getAddress().getHostAddress());
         assertTrue(AgentCommand.listenAddress("[::1]:9464").getAddress().isLoopbackAddress());
         for (String bad : new String[] {"", "http", "127.0.0.1:", "127.0.0.1:70000", "9464/metrics"}) {
-            CliException e = org.junit.jupiter.api.Assertions.assertThrows(CliException.class,
-                    () -> AgentCommand.listenAddress(bad), bad);
+            CliException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    CliException.class, () -> AgentCommand.listenAddress(bad), bad);
             assertTrue(e.getMessage().contains("--metrics-listen"), e.getMessage());
         }
         assertTrue(cli.run("agent", "--help") == 0 && cli.out.contains("--metrics-listen"), cli.out);

@@ -16,11 +16,18 @@ class CliFactoryTest {
 
     @Test
     void aCommandLineNamingASubcommandBuildsOnlyThatOne() {
-        assertEquals(List.of("nodes"), List.copyOf(commandLine("nodes", "--json").getSubcommands().keySet()));
-        assertEquals(List.of("health"), List.copyOf(commandLine("health").getSubcommands().keySet()));
+        assertEquals(
+                List.of("nodes"),
+                List.copyOf(commandLine("nodes", "--json").getSubcommands().keySet()));
+        assertEquals(
+                List.of("health"),
+                List.copyOf(commandLine("health").getSubcommands().keySet()));
         // Its own subcommands come with it.
-        CommandLine node = commandLine("node", "status", "node1").getSubcommands().get("node");
-        assertTrue(node.getSubcommands().containsKey("status"), node.getSubcommands().toString());
+        CommandLine node =
+                commandLine("node", "status", "node1").getSubcommands().get("node");
+        assertTrue(
+                node.getSubcommands().containsKey("status"),
+                node.getSubcommands().toString());
     }
 
     @Test
@@ -40,19 +47,34 @@ class CliFactoryTest {
     @Test
     void everySubcommandIsListedUnderItsOwnName() {
         CommandLine all = CliFactory.create(new CliContext(Map.of(), () -> null));
-        assertEquals(List.of("supervise", "env", "nodes", "job", "agent", "agent-call", "node", "sweep", "health",
-                "config", "lifecycle", "history", "plugin"), List.copyOf(all.getSubcommands().keySet()));
+        assertEquals(
+                List.of(
+                        "supervise",
+                        "env",
+                        "nodes",
+                        "job",
+                        "agent",
+                        "agent-call",
+                        "node",
+                        "sweep",
+                        "health",
+                        "config",
+                        "lifecycle",
+                        "history",
+                        "plugin"),
+                List.copyOf(all.getSubcommands().keySet()));
     }
 
     @Test
     void eachSubcommandIsRegisteredUnderTheNameItsAnnotationGives() {
-        AutoresumeCommand.SUBCOMMANDS.forEach((name, type) ->
-                assertEquals(type.getAnnotation(picocli.CommandLine.Command.class).name(), name, type.getName()));
+        AutoresumeCommand.SUBCOMMANDS.forEach((name, type) -> assertEquals(
+                type.getAnnotation(picocli.CommandLine.Command.class).name(), name, type.getName()));
     }
 
     @Test
     void supervisesArgumentsStaySrunsWhenBuiltAlone() {
-        CommandLine supervise = commandLine("supervise", "--", "srun", "-N2").getSubcommands().get("supervise");
+        CommandLine supervise =
+                commandLine("supervise", "--", "srun", "-N2").getSubcommands().get("supervise");
         assertTrue(supervise.isStopAtPositional() && supervise.isUnmatchedOptionsArePositionalParams());
     }
 

@@ -10,9 +10,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.slurmautoresume.lifecycle.apply.LocalHost;
 import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.exec.CommandRunner;
-import org.slurmautoresume.lifecycle.apply.LocalHost;
 import picocli.CommandLine;
 
 /** Runs the real command line over a runner that answers scontrol calls with recorded output. */
@@ -27,6 +27,7 @@ final class CliHarness {
     org.slurmautoresume.slurm.model.Caller caller = new org.slurmautoresume.slurm.model.Caller(0, "root");
     /** No terminal unless a test gives one. */
     CliContext.Prompt prompt = CliContext.Prompt.NONE;
+
     java.time.LocalDateTime now = java.time.LocalDateTime.parse("2026-11-22T04:30:00");
     /** This machine as `lifecycle apply` sees it; the real one unless a test says otherwise. */
     private final LocalHost localHost;
@@ -53,15 +54,16 @@ final class CliHarness {
 
     /** When scontrol is called with exactly these arguments, print this. */
     CliHarness answer(List<String> scontrolArgs, int exit, String stdout, String stderr) {
-        when(runner.run(argThat(r -> r != null && r.argv().subList(1, r.argv().size()).equals(scontrolArgs))))
+        when(runner.run(argThat(
+                        r -> r != null && r.argv().subList(1, r.argv().size()).equals(scontrolArgs))))
                 .thenAnswer(inv -> new CommandResult(inv.getArgument(0), exit, stdout, stderr, false, Duration.ZERO));
         return this;
     }
 
     int run(String... args) {
         // As Main builds it: only the subcommand the arguments name is registered.
-        CommandLine cli = CliFactory.create(new CliContext(environment, runnerUsed, runnerUsed, () -> caller, prompt,
-                () -> now, localHost), args);
+        CommandLine cli = CliFactory.create(
+                new CliContext(environment, runnerUsed, runnerUsed, () -> caller, prompt, () -> now, localHost), args);
         StringWriter outBuffer = new StringWriter();
         StringWriter errBuffer = new StringWriter();
         cli.setOut(new PrintWriter(outBuffer, true));

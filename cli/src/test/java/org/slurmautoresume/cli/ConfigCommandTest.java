@@ -46,7 +46,9 @@ class ConfigCommandTest {
         String[] lines = cli.out.split("\n");
         assertEquals(3, lines.length, cli.out);
         assertTrue(lines[0].startsWith(bad + ": runPolicy.jobMaxRetryCount: must not be negative"), cli.out);
-        assertTrue(cli.out.contains(bad + ": runPolicy.logMonitoringConfiguration[0].operator: unknown operator \"bigger\""),
+        assertTrue(
+                cli.out.contains(
+                        bad + ": runPolicy.logMonitoringConfiguration[0].operator: unknown operator \"bigger\""),
                 cli.out);
         assertTrue(cli.out.contains("logPattern: bad regular expression at position 2"), cli.out);
     }
@@ -58,7 +60,9 @@ class ConfigCommandTest {
         assertEquals(78, cli.run("config", "check", "--json", bad.toString()));
         JsonNode doc = new ObjectMapper().readTree(cli.out);
         assertEquals(false, doc.get("ok").asBoolean());
-        assertEquals("runPolicy.recoverStrategy[1]", doc.get("errors").get(0).get("path").asText());
+        assertEquals(
+                "runPolicy.recoverStrategy[1]",
+                doc.get("errors").get(0).get("path").asText());
         assertEquals(bad.toString(), doc.get("errors").get(0).get("file").asText());
         assertTrue(doc.get("warnings").isArray());
     }
@@ -78,13 +82,17 @@ class ConfigCommandTest {
     @Test
     void showJsonCarriesTheEffectiveConfig() throws IOException {
         Path job = write("job.yaml", "runPolicy:\n  jobMaxRetryCount: 4\n");
-        CliHarness cli = new CliHarness(Map.of("AUTORESUME_CONFIG", job.toString(),
-                "AUTORESUME_SITE_CONFIG", dir.resolve("none.yaml").toString()));
+        CliHarness cli = new CliHarness(Map.of(
+                "AUTORESUME_CONFIG",
+                job.toString(),
+                "AUTORESUME_SITE_CONFIG",
+                dir.resolve("none.yaml").toString()));
         assertEquals(78, cli.run("config", "show", "--json"), "a named site file that is missing is an error");
         cli = new CliHarness(Map.of("AUTORESUME_CONFIG", job.toString()));
         assertEquals(0, cli.run("config", "show", "--json", "--site-config", job.toString()), cli.err);
         JsonNode doc = new ObjectMapper().readTree(cli.out);
-        assertEquals(4, doc.get("config").get("runPolicy").get("jobMaxRetryCount").asInt());
+        assertEquals(
+                4, doc.get("config").get("runPolicy").get("jobMaxRetryCount").asInt());
     }
 
     @Test
@@ -92,15 +100,19 @@ class ConfigCommandTest {
         Path bad = write("bad-ckpt.yaml", "runPolicy:\n  checkpointMonitoring: {marker: \"a/b\"}\n");
         CliHarness cli = new CliHarness(Map.of());
         assertEquals(78, cli.run("config", "check", bad.toString()));
-        assertEquals(bad + ": runPolicy.checkpointMonitoring.marker: must be a file name, not a path: \"a/b\"\n",
-                cli.out);
-        Path good = write("ckpt.yaml", "runPolicy:\n  checkpointMonitoring: {directory: ckpt,"
-                + " expectedRecurringFrequencyInSeconds: 900}\n");
+        assertEquals(
+                bad + ": runPolicy.checkpointMonitoring.marker: must be a file name, not a path: \"a/b\"\n", cli.out);
+        Path good = write(
+                "ckpt.yaml",
+                "runPolicy:\n  checkpointMonitoring: {directory: ckpt,"
+                        + " expectedRecurringFrequencyInSeconds: 900}\n");
         cli = new CliHarness(Map.of());
-        assertEquals(0, cli.run("config", "show", "--config", good.toString(), "--site-config", good.toString()),
-                cli.err);
-        assertTrue(cli.out.contains("  checkpointMonitoring:\n    directory: ckpt\n"
-                + "    expectedRecurringFrequencyInSeconds: 900\n"), cli.out);
+        assertEquals(
+                0, cli.run("config", "show", "--config", good.toString(), "--site-config", good.toString()), cli.err);
+        assertTrue(
+                cli.out.contains("  checkpointMonitoring:\n    directory: ckpt\n"
+                        + "    expectedRecurringFrequencyInSeconds: 900\n"),
+                cli.out);
     }
 
     @Test

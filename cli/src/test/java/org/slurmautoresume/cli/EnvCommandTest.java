@@ -24,7 +24,11 @@ class EnvCommandTest {
     private CliHarness shrunkJob() {
         // Job 6 shrank to node[1,3] after node2 died (recorded on the local cluster).
         return new CliHarness(Map.of("SLURM_JOB_ID", "6", "SLURM_JOB_NODELIST", "node[1-3]"))
-                .answer(List.of("-o", "show", "job", "6"), 0, Fixtures.read(V22, "show-job-running-shrunk-nokill.txt"), "")
+                .answer(
+                        List.of("-o", "show", "job", "6"),
+                        0,
+                        Fixtures.read(V22, "show-job-running-shrunk-nokill.txt"),
+                        "")
                 .answer(NODE1_ARGS, 0, node1At10001(), "");
     }
 
@@ -56,7 +60,11 @@ class EnvCommandTest {
         assertEquals(0, cli.run("env", "--job", "6", "--format", "json"), cli.err);
         JsonNode doc = new ObjectMapper().readTree(cli.out);
         assertEquals("6", doc.get("jobId").asText());
-        assertEquals(List.of("node1", "node3"), List.of(doc.get("hosts").get(0).asText(), doc.get("hosts").get(1).asText()));
+        assertEquals(
+                List.of("node1", "node3"),
+                List.of(
+                        doc.get("hosts").get(0).asText(),
+                        doc.get("hosts").get(1).asText()));
         assertEquals("10.0.0.1", doc.get("variables").get("MASTER_ADDR").asText());
     }
 
@@ -70,7 +78,11 @@ class EnvCommandTest {
     @Test
     void unknownJobExitsNotFoundWithoutAStackTrace() {
         CliHarness cli = new CliHarness(Map.of())
-                .answer(List.of("-o", "show", "job", "99"), 1, "", Fixtures.read(V22, "show-job-invalid-id.stderr.txt"));
+                .answer(
+                        List.of("-o", "show", "job", "99"),
+                        1,
+                        "",
+                        Fixtures.read(V22, "show-job-invalid-id.stderr.txt"));
         assertEquals(ExitCode.NOT_FOUND.code(), cli.run("env", "--job", "99"));
         assertTrue(cli.err.startsWith("autoresume: job 99 "), cli.err);
         assertTrue(!cli.err.contains("Exception"), cli.err);
@@ -79,7 +91,11 @@ class EnvCommandTest {
     @Test
     void aPendingJobHasNoNodesYet() {
         CliHarness cli = new CliHarness(Map.of())
-                .answer(List.of("-o", "show", "job", "14"), 0, Fixtures.read(V22, "show-job-pending-resources.txt"), "");
+                .answer(
+                        List.of("-o", "show", "job", "14"),
+                        0,
+                        Fixtures.read(V22, "show-job-pending-resources.txt"),
+                        "");
         assertEquals(ExitCode.NOT_FOUND.code(), cli.run("env", "--job", "14"));
         assertTrue(cli.err.contains("PENDING") && cli.err.contains("Resources"), cli.err);
     }
@@ -100,34 +116,54 @@ class EnvCommandTest {
         assertEquals(ExitCode.NOT_FOUND.code(), fromEnv.run("env"));
         assertTrue(fromEnv.err.contains("SLURM_JOB_ID: not a valid job id: \"-6\\x0ax\""), fromEnv.err);
         org.mockito.Mockito.verify(cli.runner, org.mockito.Mockito.never())
-                .run(org.mockito.ArgumentMatchers.argThat(r -> r != null && r.argv().contains("show")));
+                .run(org.mockito.ArgumentMatchers.argThat(
+                        r -> r != null && r.argv().contains("show")));
         org.mockito.Mockito.verify(fromEnv.runner, org.mockito.Mockito.never())
-                .run(org.mockito.ArgumentMatchers.argThat(r -> r != null && r.argv().contains("show")));
+                .run(org.mockito.ArgumentMatchers.argThat(
+                        r -> r != null && r.argv().contains("show")));
     }
 
     @Test
     void aHetJobComponentIsAJobId() {
         CliHarness cli = new CliHarness(Map.of())
-                .answer(List.of("-o", "show", "job", "99+1"), 1, "", Fixtures.read(V22, "show-job-invalid-id.stderr.txt"));
+                .answer(
+                        List.of("-o", "show", "job", "99+1"),
+                        1,
+                        "",
+                        Fixtures.read(V22, "show-job-invalid-id.stderr.txt"));
         assertEquals(ExitCode.NOT_FOUND.code(), cli.run("env", "--job", "99+1"));
         assertTrue(cli.err.startsWith("autoresume: job 99+1 "), cli.err);
     }
     /** A task of step 0 of job 6: the step runs on node[1-2] of the job's node[1-4]. */
     private static Map<String, String> stepTask(Map<String, String> extra) {
-        Map<String, String> env = new java.util.HashMap<>(Map.of("SLURM_JOB_ID", "6", "SLURM_JOB_NODELIST", "node[1-4]",
-                "SLURM_JOB_NUM_NODES", "4", "SLURM_STEP_ID", "0", "SLURM_STEP_NODELIST", "node[1-2]",
-                "SLURM_STEP_NUM_NODES", "2"));
+        Map<String, String> env = new java.util.HashMap<>(Map.of(
+                "SLURM_JOB_ID",
+                "6",
+                "SLURM_JOB_NODELIST",
+                "node[1-4]",
+                "SLURM_JOB_NUM_NODES",
+                "4",
+                "SLURM_STEP_ID",
+                "0",
+                "SLURM_STEP_NODELIST",
+                "node[1-2]",
+                "SLURM_STEP_NUM_NODES",
+                "2"));
         env.putAll(extra);
         return env;
     }
 
     @Test
     void insideAStepsTaskItDescribesTheStepNotTheJobsSpares() {
-        CliHarness cli = new CliHarness(stepTask(Map.of()))
-                .answer(NODE1_ARGS, 0, node1At10001(), "");
+        CliHarness cli = new CliHarness(stepTask(Map.of())).answer(NODE1_ARGS, 0, node1At10001(), "");
         assertEquals(0, cli.run("env"), cli.err);
-        assertEquals(List.of("export NODE_LIST='node[1-2]'", "export MASTER_NODE='node1'",
-                "export MASTER_ADDR='10.0.0.1'", "export NNODES='2'"), cli.out.lines().toList());
+        assertEquals(
+                List.of(
+                        "export NODE_LIST='node[1-2]'",
+                        "export MASTER_NODE='node1'",
+                        "export MASTER_ADDR='10.0.0.1'",
+                        "export NNODES='2'"),
+                cli.out.lines().toList());
     }
 
     @Test
@@ -152,8 +188,13 @@ class EnvCommandTest {
     @Test
     void scopeJobDescribesTheWholeAllocationFromAStepsTask() {
         CliHarness cli = shrunkJob();
-        CliHarness inStep = new CliHarness(stepTask(Map.of("SLURM_STEP_NODELIST", "node1", "SLURM_STEP_NUM_NODES", "1")))
-                .answer(List.of("-o", "show", "job", "6"), 0, Fixtures.read(V22, "show-job-running-shrunk-nokill.txt"), "")
+        CliHarness inStep = new CliHarness(
+                        stepTask(Map.of("SLURM_STEP_NODELIST", "node1", "SLURM_STEP_NUM_NODES", "1")))
+                .answer(
+                        List.of("-o", "show", "job", "6"),
+                        0,
+                        Fixtures.read(V22, "show-job-running-shrunk-nokill.txt"),
+                        "")
                 .answer(NODE1_ARGS, 0, node1At10001(), "");
         assertEquals(0, inStep.run("env", "--scope", "job"), inStep.err);
         assertEquals(0, cli.run("env"), cli.err);
@@ -162,9 +203,20 @@ class EnvCommandTest {
 
     @Test
     void slurmVarsStayTheJobsInsideAStep() {
-        CliHarness cli = new CliHarness(stepTask(Map.of("SLURM_STEP_NODELIST", "node1", "SLURM_STEP_NUM_NODES", "1",
-                        "MASTER_NODE", "node1", "MASTER_ADDR", "10.0.0.1")))
-                .answer(List.of("-o", "show", "job", "6"), 0, Fixtures.read(V22, "show-job-running-shrunk-nokill.txt"), "")
+        CliHarness cli = new CliHarness(stepTask(Map.of(
+                        "SLURM_STEP_NODELIST",
+                        "node1",
+                        "SLURM_STEP_NUM_NODES",
+                        "1",
+                        "MASTER_NODE",
+                        "node1",
+                        "MASTER_ADDR",
+                        "10.0.0.1")))
+                .answer(
+                        List.of("-o", "show", "job", "6"),
+                        0,
+                        Fixtures.read(V22, "show-job-running-shrunk-nokill.txt"),
+                        "")
                 .answer(NODE1_ARGS, 0, node1At10001(), "");
         assertEquals(0, cli.run("env", "--slurm-vars"), cli.err);
         assertTrue(cli.out.contains("export NODE_LIST='node1'\n"), cli.out);

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 class ExitStopsTest {
 
     private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
-    private final ExitStops stops = new ExitStops("autoresume agent", new PrintStream(errBytes, true,
-            StandardCharsets.UTF_8));
+    private final ExitStops stops =
+            new ExitStops("autoresume agent", new PrintStream(errBytes, true, StandardCharsets.UTF_8));
     private final List<String> stopped = new ArrayList<>();
 
     @Test
@@ -29,8 +29,8 @@ class ExitStopsTest {
 
         assertEquals(List.of("socket", "audit"), stopped);
         String err = errBytes.toString(StandardCharsets.UTF_8);
-        assertTrue(err.contains("autoresume agent: stopping the metrics server failed")
-                && err.contains("port gone"), err);
+        assertTrue(
+                err.contains("autoresume agent: stopping the metrics server failed") && err.contains("port gone"), err);
     }
 
     @Test

@@ -23,8 +23,7 @@ public final class GenerateDocs {
     /** Where the zsh completion names the bash one; install.sh writes the installed path there. */
     static final String BASH_COMPLETION_MARKER = "@AUTORESUME_BASH_COMPLETION@";
 
-    private GenerateDocs() {
-    }
+    private GenerateDocs() {}
 
     public static void main(String[] args) throws IOException {
         if (args.length != 2) {
@@ -40,13 +39,18 @@ public final class GenerateDocs {
         }
         Files.createDirectories(completionDir.resolve("bash"));
         Files.createDirectories(completionDir.resolve("zsh"));
-        Files.writeString(completionDir.resolve("bash/autoresume"), AutoComplete.bash("autoresume", autoresume),
+        Files.writeString(
+                completionDir.resolve("bash/autoresume"),
+                AutoComplete.bash("autoresume", autoresume),
                 StandardCharsets.UTF_8);
         // zsh runs the same script through its bash completion layer (what picocli's script
         // supports); the installer puts the bash script's installed path in place of the marker.
-        Files.writeString(completionDir.resolve("zsh/_autoresume"), "#compdef autoresume\n"
-                + "# autoresume's bash completion (generated from its picocli model), through zsh's bashcompinit.\n"
-                + "autoload -U +X bashcompinit && bashcompinit\n"
-                + "source " + BASH_COMPLETION_MARKER + "\n", StandardCharsets.UTF_8);
+        Files.writeString(
+                completionDir.resolve("zsh/_autoresume"),
+                "#compdef autoresume\n"
+                        + "# autoresume's bash completion (generated from its picocli model), through zsh's bashcompinit.\n"
+                        + "autoload -U +X bashcompinit && bashcompinit\n"
+                        + "source " + BASH_COMPLETION_MARKER + "\n",
+                StandardCharsets.UTF_8);
     }
 }

@@ -16,21 +16,23 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
-import org.slurmautoresume.slurm.exec.CommandRunner;
-import org.slurmautoresume.slurm.exec.CommonsExecCommandRunner;
 import org.slurmautoresume.nodeops.health.FakeTools;
 import org.slurmautoresume.nodeops.health.FakeTools.Answer;
+import org.slurmautoresume.slurm.exec.CommandRunner;
+import org.slurmautoresume.slurm.exec.CommonsExecCommandRunner;
 import org.slurmautoresume.slurm.plugin.HostPlugins;
 import org.slurmautoresume.slurm.plugin.PluginRelease;
+import picocli.CommandLine;
 
 /** The whole `autoresume health` path: real runner, fake tools as the only PATH. */
 class HealthCommandTest {
 
     @TempDir
     Path bin;
+
     @TempDir
     Path emptySysfs;
+
     FakeTools tools;
     Path slurmConf;
     String out;
@@ -55,8 +57,8 @@ class HealthCommandTest {
             args[given.length + 1] = "-";
         }
         // This machine's own slurm.conf and plugstack are not part of the test either.
-        Map<String, String> environment = new java.util.HashMap<>(Map.of("PATH", tools.path(),
-                "SLURMD_NODENAME", "node7", "SLURM_CONF", slurmConf.toString()));
+        Map<String, String> environment = new java.util.HashMap<>(
+                Map.of("PATH", tools.path(), "SLURMD_NODENAME", "node7", "SLURM_CONF", slurmConf.toString()));
         environment.putAll(moreEnvironment);
         CliHarness cli = new CliHarness(environment, CommonsExecCommandRunner::new);
         int code = cli.run(args);
@@ -66,7 +68,9 @@ class HealthCommandTest {
     }
 
     private void gpus(String query) {
-        tools.tool("nvidia-smi", Answer.out("--query-remapped-rows", "nvidia-smi/remapped-rows-healthy.csv", 0),
+        tools.tool(
+                "nvidia-smi",
+                Answer.out("--query-remapped-rows", "nvidia-smi/remapped-rows-healthy.csv", 0),
                 Answer.out("--query-gpu", query, 0));
         tools.tool("dmesg", Answer.out("", "kernel-log/dmesg-clean.txt", 0));
     }
@@ -74,14 +78,17 @@ class HealthCommandTest {
     private void scontrol(int updateExit) {
         String node = "NodeName=node7 Arch=x86_64 CoresPerSocket=4 CPUAlloc=0 CPUTot=4 Gres=gpu:h100:8(S:0-1)"
                 + " NodeAddr=10.0.0.7 NodeHostName=node7 Port=6818 Version=22.05.8 State=IDLE Partitions=gpu";
-        tools.script("scontrol", "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '" + bin.resolve("scontrol.calls") + "'\n"
-                + "case \"$1\" in\n"
-                + "  --version) echo 'slurm-wlm 22.05.8';;\n"
-                + "  -o) echo '" + node + "';;\n"
-                + "  update) [ " + updateExit + " -eq 0 ] || echo 'slurm_update error: Access/permission denied' >&2;"
-                + " exit " + updateExit + ";;\n"
-                + "  *) exit 1;;\n"
-                + "esac\n");
+        tools.script(
+                "scontrol",
+                "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '" + bin.resolve("scontrol.calls") + "'\n"
+                        + "case \"$1\" in\n"
+                        + "  --version) echo 'slurm-wlm 22.05.8';;\n"
+                        + "  -o) echo '" + node + "';;\n"
+                        + "  update) [ " + updateExit
+                        + " -eq 0 ] || echo 'slurm_update error: Access/permission denied' >&2;"
+                        + " exit " + updateExit + ";;\n"
+                        + "  *) exit 1;;\n"
+                        + "esac\n");
     }
 
     @Test
@@ -95,7 +102,8 @@ class HealthCommandTest {
         assertTrue(report.get("reason").isNull());
         assertEquals(1, report.get("checks").size());
         JsonNode gpu = report.get("checks").get(0);
-        assertEquals(List.of("name", "status", "action", "summary", "evidence", "elapsedMillis"),
+        assertEquals(
+                List.of("name", "status", "action", "summary", "evidence", "elapsedMillis"),
                 iterable(gpu.fieldNames()));
         assertEquals("8 GPU(s) healthy", gpu.get("summary").asText());
     }
@@ -116,20 +124,26 @@ class HealthCommandTest {
         scontrol(0);
         assertEquals(ExitCode.UNHEALTHY.code(), run("health", "--check", "gpu"), err);
         assertTrue(out.contains("found 7 GPU(s), expected 8"), out);
-        assertTrue(tools.calls("scontrol").contains("-o show node node7"), tools.calls("scontrol").toString());
+        assertTrue(
+                tools.calls("scontrol").contains("-o show node node7"),
+                tools.calls("scontrol").toString());
     }
 
     @Test
     void dryRunPrintsTheMarkAndRunsNothing() throws Exception {
         gpus("nvidia-smi/query-gpu-7-ecc.csv");
         scontrol(0);
-        assertEquals(ExitCode.UNHEALTHY.code(),
-                run("health", "--check", "gpu", "--expected-gpus", "8", "--mark", "--dry-run", "--json"), err);
+        assertEquals(
+                ExitCode.UNHEALTHY.code(),
+                run("health", "--check", "gpu", "--expected-gpus", "8", "--mark", "--dry-run", "--json"),
+                err);
         JsonNode report = new ObjectMapper().readTree(out);
-        assertEquals(bin.resolve("scontrol") + " update nodename=node7 state=fail reason=Action:Replace",
+        assertEquals(
+                bin.resolve("scontrol") + " update nodename=node7 state=fail reason=Action:Replace",
                 report.get("markCommand").asText());
         assertTrue(report.get("dryRun").asBoolean());
-        assertTrue(tools.calls("scontrol").stream().noneMatch(c -> c.startsWith("update")),
+        assertTrue(
+                tools.calls("scontrol").stream().noneMatch(c -> c.startsWith("update")),
                 "a dry run reads the node and changes nothing: " + tools.calls("scontrol"));
     }
 
@@ -139,14 +153,23 @@ class HealthCommandTest {
         tools.tool("dmesg", Answer.out("", "kernel-log/dmesg-xid-79-13-13.txt", 0));
         scontrol(0);
         // XID 79 and 13 only: reset-class, so the exit says "a reboot fixes it" (what the sweep reads)
-        assertEquals(ExitCode.UNHEALTHY_REBOOT.code(),
-                run("health", "--check", "gpu", "--expected-gpus", "8", "--mark"), err);
+        assertEquals(
+                ExitCode.UNHEALTHY_REBOOT.code(),
+                run("health", "--check", "gpu", "--expected-gpus", "8", "--mark"),
+                err);
         // The node is read first (only a node in service is marked), then marked.
-        assertTrue(tools.calls("scontrol").contains("-o show node node7"), tools.calls("scontrol").toString());
-        assertEquals(List.of("update nodename=node7 state=fail reason=Action:Reboot"), tools.calls("scontrol").stream()
-                .filter(c -> c.startsWith("update")).toList());
-        assertTrue(out.contains("marked: " + bin.resolve("scontrol") + " update nodename=node7 state=fail"
-                + " reason=Action:Reboot"), out);
+        assertTrue(
+                tools.calls("scontrol").contains("-o show node node7"),
+                tools.calls("scontrol").toString());
+        assertEquals(
+                List.of("update nodename=node7 state=fail reason=Action:Reboot"),
+                tools.calls("scontrol").stream()
+                        .filter(c -> c.startsWith("update"))
+                        .toList());
+        assertTrue(
+                out.contains("marked: " + bin.resolve("scontrol") + " update nodename=node7 state=fail"
+                        + " reason=Action:Reboot"),
+                out);
     }
 
     @Test
@@ -168,8 +191,10 @@ class HealthCommandTest {
 
     @Test
     void absentToolsAreSkippedAndExitZero() throws Exception {
-        assertEquals(0, run("health", "--check", "gpu,dcgm,neuron,efa,cpu", "--sysfs-root", emptySysfs.toString(),
-                "--json"), err);
+        assertEquals(
+                0,
+                run("health", "--check", "gpu,dcgm,neuron,efa,cpu", "--sysfs-root", emptySysfs.toString(), "--json"),
+                err);
         JsonNode report = new ObjectMapper().readTree(out);
         assertEquals("SKIPPED", report.get("status").asText());
         for (JsonNode check : report.get("checks")) {
@@ -186,7 +211,9 @@ class HealthCommandTest {
     @Test
     void onARequestNoCheckThatDisturbsJobsRuns() throws Exception {
         for (Map<String, String> asked : List.of(Map.of("AUTORESUME_CHECK", "on-request"), Map.<String, String>of())) {
-            tools.tool("dcgmi", Answer.out("health -c", "dcgmi/health-healthy.txt", 0),
+            tools.tool(
+                    "dcgmi",
+                    Answer.out("health -c", "dcgmi/health-healthy.txt", 0),
                     Answer.out("diag -r 1 -j", "dcgmi/diag-r1-pass.json", 0));
             tools.tool("stress-ng", Answer.out("--verify", "stress-ng/success.txt", 0));
             String[] args = asked.isEmpty()
@@ -196,8 +223,12 @@ class HealthCommandTest {
             JsonNode report = new ObjectMapper().readTree(out);
             assertEquals("PASSED", report.get("checks").get(0).get("status").asText(), out);
             assertEquals("SKIPPED", report.get("checks").get(1).get("status").asText(), out);
-            assertTrue(tools.calls("dcgmi").contains("health -c"), tools.calls("dcgmi").toString());
-            assertTrue(tools.calls("dcgmi").stream().noneMatch(c -> c.startsWith("diag")), tools.calls("dcgmi").toString());
+            assertTrue(
+                    tools.calls("dcgmi").contains("health -c"),
+                    tools.calls("dcgmi").toString());
+            assertTrue(
+                    tools.calls("dcgmi").stream().noneMatch(c -> c.startsWith("diag")),
+                    tools.calls("dcgmi").toString());
             assertEquals(List.of(), tools.calls("stress-ng"));
             Files.deleteIfExists(bin.resolve("dcgmi.calls"));
         }
@@ -205,13 +236,20 @@ class HealthCommandTest {
 
     @Test
     void onASchedulesRunEveryCheckRunsInFull() {
-        tools.tool("dcgmi", Answer.out("health -c", "dcgmi/health-healthy.txt", 0),
+        tools.tool(
+                "dcgmi",
+                Answer.out("health -c", "dcgmi/health-healthy.txt", 0),
                 Answer.out("diag -r 1 -j", "dcgmi/diag-r1-pass.json", 0));
         tools.tool("stress-ng", Answer.out("--verify", "stress-ng/success.txt", 0));
-        assertEquals(0, runWith(Map.of("AUTORESUME_CHECK", "schedule"), "health", "--check", "dcgm,cpu",
-                "--cpu-seconds", "1"), err);
-        assertTrue(tools.calls("dcgmi").contains("diag -r 1 -j"), tools.calls("dcgmi").toString());
-        assertEquals(1, tools.calls("stress-ng").size(), tools.calls("stress-ng").toString());
+        assertEquals(
+                0,
+                runWith(Map.of("AUTORESUME_CHECK", "schedule"), "health", "--check", "dcgm,cpu", "--cpu-seconds", "1"),
+                err);
+        assertTrue(
+                tools.calls("dcgmi").contains("diag -r 1 -j"),
+                tools.calls("dcgmi").toString());
+        assertEquals(
+                1, tools.calls("stress-ng").size(), tools.calls("stress-ng").toString());
     }
 
     @Test
@@ -224,7 +262,8 @@ class HealthCommandTest {
     void aBadNodeNameForMarkIsAUsageError() {
         gpus("nvidia-smi/query-gpu-7-ecc.csv");
         scontrol(0);
-        assertEquals(ExitCode.USAGE.code(),
+        assertEquals(
+                ExitCode.USAGE.code(),
                 run("health", "--check", "gpu", "--expected-gpus", "8", "--mark", "--node", "node7;reboot"));
         assertTrue(err.contains("not a valid node name"), err);
         assertTrue(tools.calls("scontrol").isEmpty());
@@ -236,8 +275,8 @@ class HealthCommandTest {
         CommandRunner slurmOnly = request -> {
             throw new AssertionError("a health tool reached the Slurm runner: " + request.display());
         };
-        CommandLine cli = CliFactory.create(new CliContext(Map.of("PATH", tools.path()), () -> slurmOnly,
-                CommonsExecCommandRunner::new));
+        CommandLine cli = CliFactory.create(
+                new CliContext(Map.of("PATH", tools.path()), () -> slurmOnly, CommonsExecCommandRunner::new));
         cli.setOut(new PrintWriter(new StringWriter()));
         assertEquals(0, cli.execute("health", "--check", "gpu", "--expected-gpus", "8"));
         assertEquals(2, tools.calls("nvidia-smi").size());
@@ -273,7 +312,9 @@ class HealthCommandTest {
         assertTrue(view.get("problem").asText().contains("Rebuild it against Slurm 99.11"), view.toString());
 
         assertEquals(0, run("health", "--check", "gpu", "--expected-gpus", "8"), err);
-        assertTrue(out.contains("spank plugin: " + plugin + " was built for Slurm " + built + " and this node runs 99.11.2"),
+        assertTrue(
+                out.contains(
+                        "spank plugin: " + plugin + " was built for Slurm " + built + " and this node runs 99.11.2"),
                 out);
     }
 }

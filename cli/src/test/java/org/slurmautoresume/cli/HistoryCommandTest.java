@@ -24,8 +24,10 @@ class HistoryCommandTest {
     /** Where the history command looks for this process's user with TMPDIR={@link #dir}. */
     private Path ownStateDir() throws IOException {
         Path own = dir.resolve("autoresume-" + JobStateDirectory.uid());
-        return Files.exists(own) ? own : Files.createDirectory(own, PosixFilePermissions.asFileAttribute(
-                PosixFilePermissions.fromString("rwx------")));
+        return Files.exists(own)
+                ? own
+                : Files.createDirectory(
+                        own, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     }
 
     @Test
@@ -39,9 +41,10 @@ class HistoryCommandTest {
     }
 
     private void writeTimeline(Path where) {
-        EventHistory history = new EventHistory(where, "alice", "42", message -> { });
+        EventHistory history = new EventHistory(where, "alice", "42", message -> {});
         history.record(EventHistory.Kind.LAUNCH, 1, null, OptionalLong.empty());
-        history.record(EventHistory.Kind.DETECTION, 1, "0", OptionalLong.of(3159), "source", "log-rule", "rule", "Beat");
+        history.record(
+                EventHistory.Kind.DETECTION, 1, "0", OptionalLong.of(3159), "source", "log-rule", "rule", "Beat");
         history.record(EventHistory.Kind.LAUNCH, 2, null, OptionalLong.of(117));
     }
 
@@ -53,8 +56,11 @@ class HistoryCommandTest {
         String[] lines = cli.out.split("\n");
         assertEquals(4, lines.length, cli.out);
         assertTrue(lines[0].startsWith("TIME"), cli.out);
-        assertTrue(lines[2].contains("detection") && lines[2].contains("3159 ms")
-                && lines[2].contains("source=log-rule rule=Beat"), cli.out);
+        assertTrue(
+                lines[2].contains("detection")
+                        && lines[2].contains("3159 ms")
+                        && lines[2].contains("source=log-rule rule=Beat"),
+                cli.out);
         assertTrue(lines[3].contains("launch") && lines[3].contains("117 ms"), cli.out);
     }
 
@@ -75,7 +81,10 @@ class HistoryCommandTest {
     void aMissingHistorySaysWhereItLookedAndExits3() throws IOException {
         CliHarness cli = new CliHarness(Map.of("USER", "alice", "TMPDIR", dir.toString()));
         assertEquals(ExitCode.NOT_FOUND.code(), cli.run("history", "7"));
-        assertTrue(cli.err.contains(ownStateDir().resolve("autoresume-events-alice-7.jsonl").toString()), cli.err);
+        assertTrue(
+                cli.err.contains(
+                        ownStateDir().resolve("autoresume-events-alice-7.jsonl").toString()),
+                cli.err);
         assertEquals(ExitCode.USAGE.code(), cli.run("history", "../etc"));
         assertTrue(cli.err.contains("not a valid job id: \"../etc\""), cli.err);
         assertEquals(ExitCode.USAGE.code(), cli.run("history", "7/../../x"));

@@ -36,6 +36,7 @@ class LifecycleCommandTest {
 
     @TempDir
     Path dir;
+
     private String out;
     private String err;
 
@@ -57,8 +58,16 @@ class LifecycleCommandTest {
     @Test
     void errorsExitSevenAndAreListedWithFieldAndFix() throws IOException {
         Path bad = Files.writeString(dir.resolve("p.json"), "{\"version\": 1, \"workload_manager\": \"pbs\"}");
-        assertEquals(ExitCode.CONFIG_INVALID.code(), run("lifecycle", "validate", "--provisioning", bad.toString(),
-                "--resource-config", RESOURCES, "--json"));
+        assertEquals(
+                ExitCode.CONFIG_INVALID.code(),
+                run(
+                        "lifecycle",
+                        "validate",
+                        "--provisioning",
+                        bad.toString(),
+                        "--resource-config",
+                        RESOURCES,
+                        "--json"));
         JsonNode report = new ObjectMapper().readTree(out);
         assertFalse(report.get("ok").asBoolean());
         assertEquals(4, report.get("errors").asInt(), out);
@@ -73,21 +82,43 @@ class LifecycleCommandTest {
 
     @Test
     void applyFindsTheNodeByHostnameAndIsIdempotent() throws IOException {
-        String[] args = {"lifecycle", "apply", "--provisioning", PROVISIONING, "--resource-config", RESOURCES,
-            "--root", dir.toString(), "--slurm-conf", "/etc/slurm/slurm.conf"};
+        String[] args = {
+            "lifecycle",
+            "apply",
+            "--provisioning",
+            PROVISIONING,
+            "--resource-config",
+            RESOURCES,
+            "--root",
+            dir.toString(),
+            "--slurm-conf",
+            "/etc/slurm/slurm.conf"
+        };
         assertEquals(0, run(args), err);
         assertTrue(out.startsWith("node node3 (node3), role compute\n"), out);
         assertTrue(out.contains("created /etc/slurm/slurm.conf\n"), out);
-        assertTrue(Files.readString(dir.resolve("etc/slurm/slurm.conf")).contains("NodeName=node3 NodeHostname=localhost"
-                + " NodeAddr=127.0.0.3 Port=17003"));
+        assertTrue(Files.readString(dir.resolve("etc/slurm/slurm.conf"))
+                .contains("NodeName=node3 NodeHostname=localhost" + " NodeAddr=127.0.0.3 Port=17003"));
         assertEquals(0, run(args));
         assertTrue(out.endsWith("no changes\n"), out);
     }
 
     @Test
     void dryRunPrintsDiffsAndWritesNothing() throws IOException {
-        assertEquals(0, run("lifecycle", "apply", "--provisioning", PROVISIONING, "--resource-config", RESOURCES,
-                "--root", dir.toString(), "--node", "controller", "--dry-run"));
+        assertEquals(
+                0,
+                run(
+                        "lifecycle",
+                        "apply",
+                        "--provisioning",
+                        PROVISIONING,
+                        "--resource-config",
+                        RESOURCES,
+                        "--root",
+                        dir.toString(),
+                        "--node",
+                        "controller",
+                        "--dry-run"));
         assertTrue(out.contains("would create /etc/systemd/system/autoresume-sweep.timer\n--- /dev/null\n"), out);
         try (var files = Files.list(dir)) {
             assertEquals(0, files.count());
@@ -97,16 +128,36 @@ class LifecycleCommandTest {
     @Test
     void applyRefusesInvalidFilesAndWritesNothing() throws IOException {
         Path bad = Files.writeString(dir.resolve("p.json"), "{");
-        assertEquals(ExitCode.CONFIG_INVALID.code(), run("lifecycle", "apply", "--provisioning", bad.toString(),
-                "--resource-config", RESOURCES, "--root", dir.resolve("root").toString()));
+        assertEquals(
+                ExitCode.CONFIG_INVALID.code(),
+                run(
+                        "lifecycle",
+                        "apply",
+                        "--provisioning",
+                        bad.toString(),
+                        "--resource-config",
+                        RESOURCES,
+                        "--root",
+                        dir.resolve("root").toString()));
         assertTrue(err.contains("not valid JSON at line 1"), err);
         assertFalse(Files.exists(dir.resolve("root")));
     }
 
     @Test
     void anUnknownNodeIsAConfigurationError() {
-        assertEquals(ExitCode.CONFIG_INVALID.code(), run("lifecycle", "apply", "--provisioning", PROVISIONING,
-                "--resource-config", RESOURCES, "--root", dir.toString(), "--node", "node9"));
+        assertEquals(
+                ExitCode.CONFIG_INVALID.code(),
+                run(
+                        "lifecycle",
+                        "apply",
+                        "--provisioning",
+                        PROVISIONING,
+                        "--resource-config",
+                        RESOURCES,
+                        "--root",
+                        dir.toString(),
+                        "--node",
+                        "node9"));
         assertTrue(err.contains("no instance or Slurm node is named \"node9\""), err);
     }
 }

@@ -28,9 +28,19 @@ class NodeCommandTest {
     {
         // The ids squeue lists on each node: job 21 on node[1-3], none on node4.
         for (String node : List.of("node1", "node2", "node3", "node4")) {
-            cli.answer(List.of("-h", "-a", "-w", node, "-t",
-                    "RUNNING,SUSPENDED,COMPLETING,CONFIGURING,RESIZING,SIGNALING,STAGE_OUT,STOPPED", "-o", "%A"), 0,
-                    node.equals("node4") ? "" : "21\n", "");
+            cli.answer(
+                    List.of(
+                            "-h",
+                            "-a",
+                            "-w",
+                            node,
+                            "-t",
+                            "RUNNING,SUSPENDED,COMPLETING,CONFIGURING,RESIZING,SIGNALING,STAGE_OUT,STOPPED",
+                            "-o",
+                            "%A"),
+                    0,
+                    node.equals("node4") ? "" : "21\n",
+                    "");
         }
     }
 
@@ -50,8 +60,8 @@ class NodeCommandTest {
 
     @Test
     void replaceMarksFailAndSaysWhichJobsWillFinishFirst() {
-        node("node1", "show-node-mixed.txt").answer(List.of("update", "nodename=node1", "state=fail",
-                "reason=Action:Replace"), 0, "", "");
+        node("node1", "show-node-mixed.txt")
+                .answer(List.of("update", "nodename=node1", "state=fail", "reason=Action:Replace"), 0, "", "");
         assertEquals(0, cli.run("node", "replace", "node1"), cli.err);
         assertTrue(cli.out.contains("lets them finish") && cli.out.contains("21 grow"), cli.out);
         assertTrue(cli.out.contains("node1: changed"), cli.out);
@@ -69,8 +79,8 @@ class NodeCommandTest {
 
     @Test
     void forcedReplaceAskedAndConfirmedSetsDown() {
-        node("node1", "show-node-mixed.txt").answer(List.of("update", "nodename=node1", "state=down",
-                "reason=Action:Replace xid 79"), 0, "", "");
+        node("node1", "show-node-mixed.txt")
+                .answer(List.of("update", "nodename=node1", "state=down", "reason=Action:Replace xid 79"), 0, "", "");
         cli.prompt = question -> {
             assertTrue(question.contains("kill 1 job"), question);
             return Optional.of("y");
@@ -89,8 +99,8 @@ class NodeCommandTest {
 
     @Test
     void yesSkipsTheQuestion() {
-        node("node1", "show-node-mixed.txt").answer(List.of("update", "nodename=node1", "state=down",
-                "reason=Action:Replace"), 0, "", "");
+        node("node1", "show-node-mixed.txt")
+                .answer(List.of("update", "nodename=node1", "state=down", "reason=Action:Replace"), 0, "", "");
         assertEquals(0, cli.run("node", "replace", "--force", "--yes", "node1"), cli.err);
     }
 
@@ -105,8 +115,8 @@ class NodeCommandTest {
     @Test
     void aRebootSlurmLeftUndoneIsReportedIgnoredAndExitsOne() {
         // scontrol reboot exits 0, but node4 reads back as it was: no reboot pending, same BootTime.
-        node("node4", "show-node-idle.txt").answer(List.of("reboot", "ASAP", "nextstate=RESUME", "reason=Action:Reboot",
-                "node4"), 0, "", "");
+        node("node4", "show-node-idle.txt")
+                .answer(List.of("reboot", "ASAP", "nextstate=RESUME", "reason=Action:Reboot", "node4"), 0, "", "");
         assertEquals(ExitCode.FAILED.code(), cli.run("node", "reboot", "node4"));
         assertTrue(cli.out.contains("node4: ignored") && cli.out.contains("Slurm left it IDLE"), cli.out);
     }
@@ -122,8 +132,12 @@ class NodeCommandTest {
 
     @Test
     void slurmsOwnRefusalIsExplained() {
-        node("node4", "show-node-idle.txt").answer(List.of("update", "nodename=node4", "state=fail",
-                "reason=Action:Replace"), 1, "", "slurm_update error: Invalid user id\n");
+        node("node4", "show-node-idle.txt")
+                .answer(
+                        List.of("update", "nodename=node4", "state=fail", "reason=Action:Replace"),
+                        1,
+                        "",
+                        "slurm_update error: Invalid user id\n");
         assertEquals(ExitCode.PERMISSION_DENIED.code(), cli.run("node", "replace", "node4"));
         assertTrue(cli.out.contains("denied") && cli.out.contains("Invalid user id"), cli.out);
     }
@@ -155,9 +169,14 @@ class NodeCommandTest {
 
     @Test
     void statusShowsPhaseAndSince() throws Exception {
-        cli.answer(List.of("-o", "show", "node"), 0, nodeText("show-node-mixed-fail.txt", "node3") + "\n"
-                + nodeText("show-node-idle.txt", "node4") + "\n" + nodeText("show-node-fail-not-responding.txt", "node2")
-                + "\n", "");
+        cli.answer(
+                List.of("-o", "show", "node"),
+                0,
+                nodeText("show-node-mixed-fail.txt", "node3") + "\n"
+                        + nodeText("show-node-idle.txt", "node4") + "\n"
+                        + nodeText("show-node-fail-not-responding.txt", "node2")
+                        + "\n",
+                "");
         assertEquals(0, cli.run("node", "status", "--json"), cli.err);
         JsonNode rows = new ObjectMapper().readTree(cli.out);
         assertEquals(2, rows.size());
@@ -165,6 +184,8 @@ class NodeCommandTest {
         assertEquals("2026-11-22T04:14:41", rows.get(0).get("since").asText());
         assertEquals("waiting-for-replacement", rows.get(1).get("phase").asText());
         assertEquals(0, cli.run("node", "status"), cli.err);
-        assertTrue(cli.out.lines().anyMatch(l -> l.startsWith("node2 ") && l.contains("DOWN+FAIL+NOT_RESPONDING")), cli.out);
+        assertTrue(
+                cli.out.lines().anyMatch(l -> l.startsWith("node2 ") && l.contains("DOWN+FAIL+NOT_RESPONDING")),
+                cli.out);
     }
 }

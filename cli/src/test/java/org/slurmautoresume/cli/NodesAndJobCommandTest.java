@@ -47,14 +47,16 @@ class NodesAndJobCommandTest {
     @Test
     void notStateLeavesOutNodesWithAnyOfTheStates() throws Exception {
         assertEquals(List.of("node1", "node4"), jsonNames("show-node-all.txt", "--not-state", "fail,drain"));
-        assertEquals(List.of("node1", "node3", "node4"),
+        assertEquals(
+                List.of("node1", "node3", "node4"),
                 jsonNames("show-node-all-with-down.txt", "--not-state", "not_responding"));
     }
 
     @Test
     void stateAndNotStateTogetherFindNodesStillRegistering() throws Exception {
         String[] registering = {"--state", "not_responding,unknown,powering_up", "--not-state", "powered_down"};
-        assertEquals(List.of("node1", "node2", "node3", "node4"),
+        assertEquals(
+                List.of("node1", "node2", "node3", "node4"),
                 jsonNames("show-node-all-unknown-at-startup.txt", registering));
         assertEquals(List.of("node2"), jsonNames("show-node-all-with-down.txt", registering));
         assertEquals(List.of(), jsonNames("show-node-all.txt", registering));
@@ -73,13 +75,15 @@ class NodesAndJobCommandTest {
     }
 
     private static List<String> jsonNames(String fixture, String... filters) throws Exception {
-        CliHarness cli = new CliHarness(Map.of())
-                .answer(List.of("-o", "show", "node"), 0, Fixtures.read(V22, fixture), "");
+        CliHarness cli =
+                new CliHarness(Map.of()).answer(List.of("-o", "show", "node"), 0, Fixtures.read(V22, fixture), "");
         List<String> args = new java.util.ArrayList<>(List.of("nodes", "--json"));
         args.addAll(List.of(filters));
         assertEquals(0, cli.run(args.toArray(String[]::new)), cli.err);
         List<String> names = new java.util.ArrayList<>();
-        new ObjectMapper().readTree(cli.out).forEach(node -> names.add(node.get("name").asText()));
+        new ObjectMapper()
+                .readTree(cli.out)
+                .forEach(node -> names.add(node.get("name").asText()));
         return names;
     }
 

@@ -24,6 +24,7 @@ class PluginCommandTest {
 
     @TempDir
     Path dir;
+
     private FakeTools tools;
     private Path plugin;
     private String built;
@@ -40,8 +41,14 @@ class PluginCommandTest {
     }
 
     private int run(String release, String... args) {
-        tools.script("scontrol", "#!/bin/sh\n[ \"$1\" = --version ] && echo 'slurm " + release + "' && exit 0\nexit 1\n");
-        CliHarness cli = new CliHarness(Map.of("PATH", tools.path(), "SLURM_CONF", dir.resolve("slurm.conf").toString()),
+        tools.script(
+                "scontrol", "#!/bin/sh\n[ \"$1\" = --version ] && echo 'slurm " + release + "' && exit 0\nexit 1\n");
+        CliHarness cli = new CliHarness(
+                Map.of(
+                        "PATH",
+                        tools.path(),
+                        "SLURM_CONF",
+                        dir.resolve("slurm.conf").toString()),
                 CommonsExecCommandRunner::new);
         int code = cli.run(args);
         out = cli.out;
@@ -51,8 +58,10 @@ class PluginCommandTest {
     @Test
     void aPluginBuiltForTheRunningReleaseLoads() {
         assertEquals(0, run(built, "plugin"));
-        assertTrue(out.contains(plugin + " (built for Slurm " + built + ", listed in " + dir.resolve("plugstack.conf")
-                + ") loads into Slurm " + built), out);
+        assertTrue(
+                out.contains(plugin + " (built for Slurm " + built + ", listed in " + dir.resolve("plugstack.conf")
+                        + ") loads into Slurm " + built),
+                out);
     }
 
     @Test

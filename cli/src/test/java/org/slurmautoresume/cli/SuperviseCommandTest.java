@@ -30,12 +30,13 @@ class SuperviseCommandTest {
     @Test
     void aBadRetryBudgetIsAUsageErrorNamingTheVariable() {
         CliContext context = new CliContext(Map.of("AUTORESUME_MAX_APP_RETRIES", "many"), () -> null);
-        assertEquals(ExitCode.USAGE.code(), SuperviseCommand.handOff(context, new String[] {"supervise", "--", "true"}));
+        assertEquals(
+                ExitCode.USAGE.code(), SuperviseCommand.handOff(context, new String[] {"supervise", "--", "true"}));
     }
 
     @Test
-    void aBrokenJobConfigurationStopsTheStepBeforeItStartsAndNamesTheField(@org.junit.jupiter.api.io.TempDir
-                                                                          java.nio.file.Path dir) throws Exception {
+    void aBrokenJobConfigurationStopsTheStepBeforeItStartsAndNamesTheField(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         java.nio.file.Path config = dir.resolve("job.yaml");
         java.nio.file.Files.writeString(config, "runPolicy:\n  jobMaxRetryCount: lots\n");
         CliContext context = new CliContext(Map.of("AUTORESUME_CONFIG", config.toString()), () -> null);
@@ -43,7 +44,8 @@ class SuperviseCommandTest {
         java.io.PrintStream saved = System.err;
         System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
         try {
-            assertEquals(ExitCode.CONFIG_INVALID.code(),
+            assertEquals(
+                    ExitCode.CONFIG_INVALID.code(),
                     SuperviseCommand.handOff(context, new String[] {"supervise", "--", "true"}));
         } finally {
             System.setErr(saved);
@@ -53,25 +55,29 @@ class SuperviseCommandTest {
     }
 
     @Test
-    void aCheckpointRuleWithNoDirectoryAnywhereStopsTheStepAndSaysWhatToSet(@org.junit.jupiter.api.io.TempDir
-                                                                          java.nio.file.Path dir) throws Exception {
+    void aCheckpointRuleWithNoDirectoryAnywhereStopsTheStepAndSaysWhatToSet(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         java.nio.file.Path config = dir.resolve("job.yaml");
-        java.nio.file.Files.writeString(config,
-                "runPolicy:\n  checkpointMonitoring: {expectedRecurringFrequencyInSeconds: 600}\n");
+        java.nio.file.Files.writeString(
+                config, "runPolicy:\n  checkpointMonitoring: {expectedRecurringFrequencyInSeconds: 600}\n");
         // Slurm is never asked: the step is refused before it starts.
-        CliContext context = new CliContext(Map.of("AUTORESUME_CONFIG", config.toString()),
+        CliContext context = new CliContext(
+                Map.of("AUTORESUME_CONFIG", config.toString()),
                 () -> org.mockito.Mockito.mock(org.slurmautoresume.slurm.exec.CommandRunner.class));
         java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
         java.io.PrintStream saved = System.err;
         System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
         try {
-            assertEquals(ExitCode.USAGE.code(), SuperviseCommand.handOff(context, new String[] {"supervise", "--", "true"}));
+            assertEquals(
+                    ExitCode.USAGE.code(), SuperviseCommand.handOff(context, new String[] {"supervise", "--", "true"}));
         } finally {
             System.setErr(saved);
         }
         String said = err.toString(java.nio.charset.StandardCharsets.UTF_8);
-        assertTrue(said.contains("autoresume: runPolicy.checkpointMonitoring.directory: no directory to watch; set it,"
-                + " or set AUTORESUME_CHECKPOINT_DIR in the step's environment"), said);
+        assertTrue(
+                said.contains("autoresume: runPolicy.checkpointMonitoring.directory: no directory to watch; set it,"
+                        + " or set AUTORESUME_CHECKPOINT_DIR in the step's environment"),
+                said);
     }
 
     @Test

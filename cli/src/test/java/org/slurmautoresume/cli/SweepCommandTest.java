@@ -19,9 +19,9 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slurmautoresume.nodeops.sweep.SweepLock;
 import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.plugin.HostPlugins;
-import org.slurmautoresume.nodeops.sweep.SweepLock;
 
 /** `autoresume sweep` over recorded 22.05 output, at 04:30 on the capture's day. */
 class SweepCommandTest {
@@ -34,8 +34,12 @@ class SweepCommandTest {
 
     /** node2 back as IDLE+FAIL, node4 idle; the site's health check passes for node2. */
     private Path clusterWithAReturnedNode(String extraPolicy) throws Exception {
-        cli.answer(List.of("-o", "show", "node"), 0, nodeText("show-node-idle-fail.txt", "node2") + "\n"
-                        + nodeText("show-node-idle.txt", "node4") + "\n", "")
+        cli.answer(
+                        List.of("-o", "show", "node"),
+                        0,
+                        nodeText("show-node-idle-fail.txt", "node2") + "\n" + nodeText("show-node-idle.txt", "node4")
+                                + "\n",
+                        "")
                 .answer(List.of("-o", "show", "job"), 0, "No jobs in the system\n", "")
                 .answer(List.of("node2"), 0, "", "")
                 .answer(List.of("update", "nodename=node2", "state=resume"), 0, "", "");
@@ -51,7 +55,9 @@ class SweepCommandTest {
     @Test
     void aReturnedNodeIsCheckedAndResumed() throws Exception {
         Path policy = clusterWithAReturnedNode("");
-        assertEquals(ExitCode.SWEEP_ACTED.code(), cli.run("sweep", "--policy", policy.toString(), "--lock", lock(), "--json"),
+        assertEquals(
+                ExitCode.SWEEP_ACTED.code(),
+                cli.run("sweep", "--policy", policy.toString(), "--lock", lock(), "--json"),
                 cli.err);
         JsonNode report = new ObjectMapper().readTree(cli.out);
         assertEquals("acted", report.get("status").asText());
@@ -61,8 +67,9 @@ class SweepCommandTest {
         assertEquals("node2", action.get("target").asText());
         assertEquals("done", action.get("result").asText());
         verify(cli.runner).run(argThat(r -> r != null && r.argv().equals(List.of("check-node", "node2"))));
-        verify(cli.runner).run(argThat(r -> r != null && r.argv().equals(
-                List.of("scontrol", "update", "nodename=node2", "state=resume"))));
+        verify(cli.runner)
+                .run(argThat(r ->
+                        r != null && r.argv().equals(List.of("scontrol", "update", "nodename=node2", "state=resume"))));
     }
 
     @Test
@@ -72,26 +79,36 @@ class SweepCommandTest {
         // A link planted where the file goes is replaced, never written through.
         Path victim = Files.writeString(dir.resolve("victim"), "untouched\n");
         Files.createSymbolicLink(textfile, victim);
-        assertEquals(ExitCode.SWEEP_ACTED.code(), cli.run("sweep", "--policy", policy.toString(), "--lock", lock(),
-                "--textfile", textfile.toString()), cli.err);
+        assertEquals(
+                ExitCode.SWEEP_ACTED.code(),
+                cli.run("sweep", "--policy", policy.toString(), "--lock", lock(), "--textfile", textfile.toString()),
+                cli.err);
         assertEquals("untouched\n", Files.readString(victim));
         assertFalse(Files.isSymbolicLink(textfile));
         String metrics = Files.readString(textfile);
         assertEquals(1.0, sample(metrics, "autoresume_sweep_last_pass_status{status=\"acted\"}"), metrics);
         assertEquals(0.0, sample(metrics, "autoresume_sweep_last_pass_status{status=\"held-back\"}"), metrics);
-        assertEquals(1.0, sample(metrics,
-                "autoresume_sweep_last_pass_actions{kind=\"resume-if-healthy\",result=\"done\"}"), metrics);
+        assertEquals(
+                1.0,
+                sample(metrics, "autoresume_sweep_last_pass_actions{kind=\"resume-if-healthy\",result=\"done\"}"),
+                metrics);
         assertEquals(2.0, sample(metrics, "autoresume_sweep_last_pass_nodes_seen"), metrics);
         // What did not happen is there too, at 0.
-        assertEquals(0.0, sample(metrics,
-                "autoresume_sweep_last_pass_actions{kind=\"mark-replace\",result=\"failed\"}"), metrics);
+        assertEquals(
+                0.0,
+                sample(metrics, "autoresume_sweep_last_pass_actions{kind=\"mark-replace\",result=\"failed\"}"),
+                metrics);
         assertEquals(0.0, sample(metrics, "autoresume_sweep_last_pass_held_back{kind=\"escalate-to-down\"}"), metrics);
         double at = sample(metrics, "autoresume_sweep_last_pass_timestamp_seconds");
         assertTrue(Math.abs(at - System.currentTimeMillis() / 1000.0) < 60, metrics);
-        assertEquals("rw-r--r--", java.nio.file.attribute.PosixFilePermissions.toString(
-                Files.getPosixFilePermissions(textfile)));
+        assertEquals(
+                "rw-r--r--",
+                java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(textfile)));
         try (var left = Files.list(dir)) {
-            assertEquals(List.of(), left.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList());
+            assertEquals(
+                    List.of(),
+                    left.filter(p -> p.getFileName().toString().endsWith(".tmp"))
+                            .toList());
         }
     }
 
@@ -99,28 +116,44 @@ class SweepCommandTest {
     void aDryRunWritesNoTextfileAndOnlyPromFilesAreTaken() throws Exception {
         Path policy = clusterWithAReturnedNode("");
         Path textfile = dir.resolve("autoresume_sweep.prom");
-        assertEquals(ExitCode.SWEEP_ACTED.code(), cli.run("sweep", "--policy", policy.toString(), "--lock", lock(),
-                "--dry-run", "--textfile", textfile.toString()), cli.err);
+        assertEquals(
+                ExitCode.SWEEP_ACTED.code(),
+                cli.run(
+                        "sweep",
+                        "--policy",
+                        policy.toString(),
+                        "--lock",
+                        lock(),
+                        "--dry-run",
+                        "--textfile",
+                        textfile.toString()),
+                cli.err);
         assertFalse(Files.exists(textfile));
-        assertEquals(ExitCode.USAGE.code(), cli.run("sweep", "--textfile", dir.resolve("sweep.txt").toString()));
+        assertEquals(
+                ExitCode.USAGE.code(),
+                cli.run("sweep", "--textfile", dir.resolve("sweep.txt").toString()));
         assertTrue(cli.err.contains("*.prom"), cli.err);
     }
 
     /** The value of one sample line, {@code name{labels} value}; NaN when absent. */
     private static double sample(String text, String series) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^" + java.util.regex.Pattern.quote(series)
-                + " (\\S+)$").matcher(text);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                        "(?m)^" + java.util.regex.Pattern.quote(series) + " (\\S+)$")
+                .matcher(text);
         return m.find() ? Double.parseDouble(m.group(1)) : Double.NaN;
     }
 
     @Test
     void dryRunPrintsThePlanAndRunsNothing() throws Exception {
         Path policy = clusterWithAReturnedNode("");
-        assertEquals(ExitCode.SWEEP_ACTED.code(), cli.run("sweep", "--policy", policy.toString(), "--lock", lock(),
-                "--dry-run"), cli.err);
+        assertEquals(
+                ExitCode.SWEEP_ACTED.code(),
+                cli.run("sweep", "--policy", policy.toString(), "--lock", lock(), "--dry-run"),
+                cli.err);
         assertTrue(cli.out.contains("dry run") && cli.out.contains("planned: resume-if-healthy node2"), cli.out);
-        verify(cli.runner, never()).run(argThat(r -> r != null && (r.argv().contains("update")
-                || r.argv().get(0).equals("check-node"))));
+        verify(cli.runner, never())
+                .run(argThat(r -> r != null
+                        && (r.argv().contains("update") || r.argv().get(0).equals("check-node"))));
         assertFalse(Files.exists(dir.resolve("sweep.lock")), "a dry run takes no lock");
     }
 
@@ -128,11 +161,21 @@ class SweepCommandTest {
     void aSecondSweepFindsTheLockBusyAndSaysWho() throws Exception {
         Path policy = clusterWithAReturnedNode("");
         try (SweepLock held = SweepLock.acquire(Path.of(lock()))) {
-            assertEquals(ExitCode.SWEEP_LOCK_BUSY.code(), cli.run("sweep", "--policy", policy.toString(), "--lock", lock(),
-                    "--json", "--textfile", dir.resolve("sweep.prom").toString()));
+            assertEquals(
+                    ExitCode.SWEEP_LOCK_BUSY.code(),
+                    cli.run(
+                            "sweep",
+                            "--policy",
+                            policy.toString(),
+                            "--lock",
+                            lock(),
+                            "--json",
+                            "--textfile",
+                            dir.resolve("sweep.prom").toString()));
         }
         assertTrue(cli.err.contains("another sweep is running") && cli.err.contains("pid="), cli.err);
-        assertEquals("lock-busy", new ObjectMapper().readTree(cli.out).get("status").asText());
+        assertEquals(
+                "lock-busy", new ObjectMapper().readTree(cli.out).get("status").asText());
         String metrics = Files.readString(dir.resolve("sweep.prom"));
         assertEquals(1.0, sample(metrics, "autoresume_sweep_last_pass_status{status=\"lock-busy\"}"), metrics);
         verify(cli.runner, never()).run(argThat(r -> r != null && r.argv().contains("update")));
@@ -141,7 +184,8 @@ class SweepCommandTest {
     @Test
     void capsHoldBackAndExitEleven() throws Exception {
         Path policy = clusterWithAReturnedNode("maxNodes: 0\n");
-        assertEquals(ExitCode.SWEEP_HELD_BACK.code(), cli.run("sweep", "--policy", policy.toString(), "--lock", lock()));
+        assertEquals(
+                ExitCode.SWEEP_HELD_BACK.code(), cli.run("sweep", "--policy", policy.toString(), "--lock", lock()));
         assertTrue(cli.out.contains("held back: resume-if-healthy node2") && cli.out.contains("maxNodes=0"), cli.out);
     }
 
@@ -156,10 +200,15 @@ class SweepCommandTest {
     @Test
     void aPendingExpansionOfAJobThatEndedIsCancelled() {
         cli.answer(List.of("-o", "show", "node"), 0, nodeText("show-node-idle.txt", "node4") + "\n", "")
-                .answer(List.of("-o", "show", "job"), 0,
-                        jobText("show-job-expansion-donor.txt").replace("JobName=no-shell", "JobName=autoresume-donor-21")
-                                .replace("JobState=RUNNING", "JobState=PENDING")
-                                .replace("Dependency=(null)", "Dependency=expand:21(failed)") + "\n", "")
+                .answer(
+                        List.of("-o", "show", "job"),
+                        0,
+                        jobText("show-job-expansion-donor.txt")
+                                        .replace("JobName=no-shell", "JobName=autoresume-donor-21")
+                                        .replace("JobState=RUNNING", "JobState=PENDING")
+                                        .replace("Dependency=(null)", "Dependency=expand:21(failed)")
+                                + "\n",
+                        "")
                 .answer(List.of("22"), 0, "", "");
         assertEquals(ExitCode.SWEEP_ACTED.code(), cli.run("sweep", "--lock", lock()), cli.err);
         verify(cli.runner).run(argThat(r -> r != null && r.argv().equals(List.of("scancel", "22"))));
@@ -182,18 +231,22 @@ class SweepCommandTest {
         assertEquals("2027-11-22T04:18:15", leftovers.get(0).get("endTime").asText());
         assertEquals("donor-named-job", leftovers.get(1).get("kind").asText());
         assertEquals("8", leftovers.get(1).get("jobId").asText());
-        verify(cli.runner, never()).run(argThat(r -> r != null && r.argv().get(0).equals("scancel")));
+        verify(cli.runner, never())
+                .run(argThat(r -> r != null && r.argv().get(0).equals("scancel")));
     }
 
     @Test
     void aJobNameWithALineBreakIsReportedAndTheRestIsStillSwept() throws Exception {
         // scontrol -o prints the name as written: the record of job 8 comes out in two lines.
         String split = jobText("show-job-running.txt").replace("JobName=timeout", "JobName=x\nJobState=RUNNING");
-        String donor = jobText("show-job-expansion-donor.txt").replace("JobName=no-shell", "JobName=autoresume-donor-21");
+        String donor =
+                jobText("show-job-expansion-donor.txt").replace("JobName=no-shell", "JobName=autoresume-donor-21");
         Path policy = clusterWithAReturnedNode("");
         cli.answer(List.of("-o", "show", "job"), 0, split + "\n" + donor + "\n", "")
                 .answer(List.of("22"), 0, "", "");
-        assertEquals(ExitCode.SWEEP_ACTED.code(), cli.run("sweep", "--policy", policy.toString(), "--lock", lock(), "--json"),
+        assertEquals(
+                ExitCode.SWEEP_ACTED.code(),
+                cli.run("sweep", "--policy", policy.toString(), "--lock", lock(), "--json"),
                 cli.err);
         JsonNode report = new ObjectMapper().readTree(cli.out);
         assertEquals("node2", report.get("actions").get(0).get("target").asText());
@@ -224,21 +277,30 @@ class SweepCommandTest {
         Files.writeString(dir.resolve("plugstack.conf"), "optional " + plugin + "\n");
         Path bin = Files.createDirectories(dir.resolve("bin"));
         Files.writeString(bin.resolve("scontrol"), "#!/bin/sh\nexit 1\n"); // found on PATH; the harness answers
-        Files.setPosixFilePermissions(bin.resolve("scontrol"), java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-        CliHarness host = new CliHarness(Map.of("SLURM_CONF", dir.resolve("slurm.conf").toString(), "PATH", bin.toString(),
-                "SLURMD_NODENAME", "login1"))
+        Files.setPosixFilePermissions(
+                bin.resolve("scontrol"), java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        CliHarness host = new CliHarness(Map.of(
+                        "SLURM_CONF",
+                        dir.resolve("slurm.conf").toString(),
+                        "PATH",
+                        bin.toString(),
+                        "SLURMD_NODENAME",
+                        "login1"))
                 .answer(List.of("-o", "show", "node"), 0, nodeText("show-node-idle.txt", "node4") + "\n", "")
                 .answer(List.of("-o", "show", "job"), 0, "No jobs in the system\n", "");
         // This host's own scontrol (found on PATH) says Slurm was upgraded; the sweep's reads stay 22.05's.
         List<String> localVersion = List.of(bin.resolve("scontrol").toString(), "--version");
-        when(host.runner.run(argThat(r -> r != null && r.argv().equals(localVersion)))).thenAnswer(inv ->
-                new CommandResult(inv.getArgument(0), 0, "slurm 99.11.2\n", "", false, Duration.ZERO));
+        when(host.runner.run(argThat(r -> r != null && r.argv().equals(localVersion))))
+                .thenAnswer(
+                        inv -> new CommandResult(inv.getArgument(0), 0, "slurm 99.11.2\n", "", false, Duration.ZERO));
 
         assertEquals(0, host.run("sweep", "--lock", lock(), "--json"), host.err);
         JsonNode finding = new ObjectMapper().readTree(host.out).get("findings").get(0);
         assertEquals(SweepCommand.PLUGIN_FINDING, finding.get("kind").asText());
         assertEquals("login1", finding.get("node").asText());
         assertTrue(finding.get("why").asText().contains("and this node runs 99.11.2"), finding.toString());
-        assertEquals("nothing-to-do", new ObjectMapper().readTree(host.out).get("status").asText());
+        assertEquals(
+                "nothing-to-do",
+                new ObjectMapper().readTree(host.out).get("status").asText());
     }
 }

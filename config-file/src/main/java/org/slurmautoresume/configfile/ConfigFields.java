@@ -39,7 +39,9 @@ public final class ConfigFields {
     /** As {@link #of(JsonNode, ConfigPath, Problems)}, saying what the mapping should be: "a rule (...)". */
     public static Optional<ConfigFields> of(JsonNode node, ConfigPath path, Problems problems, String expected) {
         if (node == null || !node.isObject()) {
-            problems.error(path, "expected " + expected + ", found " + Quote.describe(node),
+            problems.error(
+                    path,
+                    "expected " + expected + ", found " + Quote.describe(node),
                     "write it as a mapping of names to values");
             return Optional.empty();
         }
@@ -160,7 +162,8 @@ public final class ConfigFields {
             if (known.contains(name)) {
                 continue;
             }
-            String fix = closest(name).map(k -> "did you mean \"" + k + "\"? Field names are case-sensitive")
+            String fix = closest(name)
+                    .map(k -> "did you mean \"" + k + "\"? Field names are case-sensitive")
                     .orElse("remove it, or check its spelling against the known fields: " + list);
             if (severity == Severity.ERROR) {
                 problems.error(path.field(name), "unknown field; known here: " + list, fix);

@@ -32,7 +32,8 @@ public final class ConfigText {
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
-    private static final ObjectMapper YAML = YAMLMapper.builder(YAMLFactory.builder().build())
+    private static final ObjectMapper YAML = YAMLMapper.builder(
+                    YAMLFactory.builder().build())
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .build();
 
@@ -54,8 +55,7 @@ public final class ConfigText {
         }
     }
 
-    private ConfigText() {
-    }
+    private ConfigText() {}
 
     /**
      * The file's tree ({@link MissingNode} for a file with nothing in it), or empty after
@@ -83,7 +83,9 @@ public final class ConfigText {
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-            problems.error(problems.root(), "not valid " + format + where + ": " + reason(e),
+            problems.error(
+                    problems.root(),
+                    "not valid " + format + where + ": " + reason(e),
                     "fix the syntax" + where + " (a missing comma, quote, bracket or indentation is the usual cause)");
             return Optional.empty();
         }
@@ -96,8 +98,10 @@ public final class ConfigText {
      */
     private static String reason(JsonProcessingException e) {
         String original = String.valueOf(e.getOriginalMessage());
-        String joined = original.lines().filter(line -> !line.isBlank() && !Character.isWhitespace(line.charAt(0)))
-                .map(String::strip).collect(Collectors.joining("; "));
+        String joined = original.lines()
+                .filter(line -> !line.isBlank() && !Character.isWhitespace(line.charAt(0)))
+                .map(String::strip)
+                .collect(Collectors.joining("; "));
         String shown = joined.length() > MAX_REASON ? joined.substring(0, MAX_REASON) + "..." : joined;
         return Quote.escape(shown);
     }

@@ -86,13 +86,16 @@ public final class Field {
             return OptionalLong.empty();
         }
         if (!value.isIntegralNumber() || !value.canConvertToLong()) {
-            wrong("expected a whole number, found " + Quote.describe(value),
+            wrong(
+                    "expected a whole number, found " + Quote.describe(value),
                     "write a whole number without quotes, e.g. " + Math.max(min, 1));
             return OptionalLong.empty();
         }
         long number = value.asLong();
         if (number < min) {
-            problems.error(path, (min == 0 ? "must not be negative" : "must be at least " + min) + ", found " + number,
+            problems.error(
+                    path,
+                    (min == 0 ? "must not be negative" : "must be at least " + min) + ", found " + number,
                     or(rangeFix, range(min, max)));
             return OptionalLong.empty();
         }
@@ -139,12 +142,14 @@ public final class Field {
         }
         if (value.isTextual()) {
             String given = value.asText().strip();
-            Optional<String> match = allowed.stream().filter(a -> a.equalsIgnoreCase(given)).findFirst();
+            Optional<String> match =
+                    allowed.stream().filter(a -> a.equalsIgnoreCase(given)).findFirst();
             if (match.isPresent()) {
                 return match;
             }
         }
-        wrong("must be one of " + String.join(", ", allowed) + ", found " + Quote.describe(value),
+        wrong(
+                "must be one of " + String.join(", ", allowed) + ", found " + Quote.describe(value),
                 "use one of " + String.join(", ", allowed));
         return Optional.empty();
     }

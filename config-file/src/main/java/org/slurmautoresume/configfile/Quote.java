@@ -12,8 +12,7 @@ public final class Quote {
     /** Characters of a value shown before it is cut. */
     public static final int MAX_SHOWN = 60;
 
-    private Quote() {
-    }
+    private Quote() {}
 
     /** {@code "value"}, escaped as a JSON string; a longer one ends {@code ..." (N characters)}. */
     public static String text(String value) {
@@ -68,7 +67,8 @@ public final class Quote {
 
     /** A number's digits can be as long as any string. */
     private static String cut(String digits) {
-        return digits.length() <= MAX_SHOWN ? digits
+        return digits.length() <= MAX_SHOWN
+                ? digits
                 : digits.substring(0, MAX_SHOWN) + "... (" + digits.length() + " digits)";
     }
 }

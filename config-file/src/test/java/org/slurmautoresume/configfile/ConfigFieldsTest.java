@@ -44,7 +44,9 @@ class ConfigFieldsTest {
         assertEquals(Optional.of(true), in.bool("on"));
         assertEquals(Optional.of("report"), in.choice("mode", List.of("replace", "report")));
         assertEquals(OptionalLong.of(1), in.object("nested").orElseThrow().wholeNumber("x", 0, Field.NO_MAX));
-        assertEquals(List.of("p", "q"), in.list("items").stream().map(f -> f.text().orElseThrow()).toList());
+        assertEquals(
+                List.of("p", "q"),
+                in.list("items").stream().map(f -> f.text().orElseThrow()).toList());
         in.rejectUnknown();
         assertEquals(List.of(), problems.all());
     }
@@ -57,7 +59,8 @@ class ConfigFieldsTest {
         assertEquals(List.of(), in.list("none"));
         assertEquals(Optional.empty(), in.object("none"));
         assertEquals(List.of(), problems.all());
-        assertEquals(Optional.empty(), in.field("cleared").required("set cleared: x").text());
+        assertEquals(
+                Optional.empty(), in.field("cleared").required("set cleared: x").text());
         ConfigProblem problem = only();
         assertEquals("cleared", problem.path());
         assertEquals("required field is missing", problem.message());
@@ -73,7 +76,9 @@ class ConfigFieldsTest {
 
     @Test
     void aRequiredTextThatIsBlankIsEmpty() {
-        assertEquals(Optional.empty(), fields("name: '  '\n").field("name").required("name it").text());
+        assertEquals(
+                Optional.empty(),
+                fields("name: '  '\n").field("name").required("name it").text());
         assertEquals("job.yaml: name: is empty", only().toString());
         assertEquals("name it", only().fix());
     }
@@ -87,15 +92,18 @@ class ConfigFieldsTest {
         in.bool("d");
         in.number("e");
         in.list("f");
-        assertEquals(List.of(
-                "job.yaml: a: expected a whole number, found text \"6h\"",
-                "job.yaml: b: expected a whole number, found number 1.5",
-                "job.yaml: c: expected text, found a list",
-                "job.yaml: d: must be true or false, found text \"yes please\"",
-                "job.yaml: e: expected a number, found text \"two\"",
-                "job.yaml: f: expected a list, found a mapping"),
+        assertEquals(
+                List.of(
+                        "job.yaml: a: expected a whole number, found text \"6h\"",
+                        "job.yaml: b: expected a whole number, found number 1.5",
+                        "job.yaml: c: expected text, found a list",
+                        "job.yaml: d: must be true or false, found text \"yes please\"",
+                        "job.yaml: e: expected a number, found text \"two\"",
+                        "job.yaml: f: expected a list, found a mapping"),
                 problems.all().stream().map(ConfigProblem::toString).toList());
-        assertEquals("write a whole number without quotes, e.g. 1", problems.all().get(0).fix());
+        assertEquals(
+                "write a whole number without quotes, e.g. 1",
+                problems.all().get(0).fix());
         assertEquals("write the value in double quotes", problems.all().get(2).fix());
     }
 
@@ -104,7 +112,9 @@ class ConfigFieldsTest {
         ConfigFields in = fields("neg: -1\nzero: 0\nbig: 150\nhuge: 3000000000\n");
         assertEquals(OptionalLong.empty(), in.wholeNumber("neg", 0, 100));
         assertEquals(OptionalLong.empty(), in.wholeNumber("zero", 1, 100));
-        assertEquals(OptionalLong.empty(), in.field("big").rangeFix("use a percentage").wholeNumber(0, 100));
+        assertEquals(
+                OptionalLong.empty(),
+                in.field("big").rangeFix("use a percentage").wholeNumber(0, 100));
         assertEquals(Optional.empty(), in.field("huge").integer(0, Integer.MAX_VALUE));
         List<ConfigProblem> all = problems.all();
         assertEquals("must not be negative, found -1", all.get(0).message());
@@ -136,15 +146,21 @@ class ConfigFieldsTest {
         assertTrue(rules.get(0).object().isPresent());
         assertEquals(Optional.empty(), rules.get(1).object("a rule"));
         rules.get(2).object().orElseThrow().text("name");
-        assertEquals(List.of(
-                "job.yaml: runPolicy.logMonitoringConfiguration[1]: expected a rule, found number 7",
-                "job.yaml: runPolicy.logMonitoringConfiguration[2].name: expected text, found number 5"),
+        assertEquals(
+                List.of(
+                        "job.yaml: runPolicy.logMonitoringConfiguration[1]: expected a rule, found number 7",
+                        "job.yaml: runPolicy.logMonitoringConfiguration[2].name: expected text, found number 5"),
                 problems.all().stream().map(ConfigProblem::toString).toList());
     }
 
     @Test
     void aRequiredListMustHaveElements() {
-        assertEquals(List.of(), fields("groups: []\n").field("groups").required("list one group").list());
+        assertEquals(
+                List.of(),
+                fields("groups: []\n")
+                        .field("groups")
+                        .required("list one group")
+                        .list());
         assertEquals("groups", only().path());
         assertEquals("is empty", only().message());
         assertEquals("list one group", only().fix());
@@ -159,15 +175,24 @@ class ConfigFieldsTest {
         List<ConfigProblem> all = problems.all();
         assertEquals(2, all.size(), all.toString());
         assertEquals("maxNods", all.get(0).path());
-        assertEquals("unknown field; known here: maxNodes, maxPartitionPercent", all.get(0).message());
-        assertEquals("did you mean \"maxNodes\"? Field names are case-sensitive", all.get(0).fix());
-        assertEquals("remove it, or check its spelling against the known fields: maxNodes, maxPartitionPercent",
+        assertEquals(
+                "unknown field; known here: maxNodes, maxPartitionPercent",
+                all.get(0).message());
+        assertEquals(
+                "did you mean \"maxNodes\"? Field names are case-sensitive",
+                all.get(0).fix());
+        assertEquals(
+                "remove it, or check its spelling against the known fields: maxNodes, maxPartitionPercent",
                 all.get(1).fix());
         assertTrue(all.get(1).isError());
 
         Problems lenient = new Problems("r.json", ConfigPath.root("$"));
-        ConfigFields request = ConfigFields.of(ConfigText.parse("{\"SourceS3URI\": 1, \"Tags\": []}", Format.JSON,
-                lenient).orElseThrow(), lenient.root(), lenient).orElseThrow();
+        ConfigFields request = ConfigFields.of(
+                        ConfigText.parse("{\"SourceS3URI\": 1, \"Tags\": []}", Format.JSON, lenient)
+                                .orElseThrow(),
+                        lenient.root(),
+                        lenient)
+                .orElseThrow();
         request.field("SourceS3Uri");
         request.accept(List.of("Tags"));
         request.warnUnknown();
@@ -191,8 +216,12 @@ class ConfigFieldsTest {
     void hostileValuesCannotForgeLinesOrFloodTheReport() {
         String flood = "A".repeat(10_240);
         // JSON: YAML refuses keys over 1024 characters before this reader could see them.
-        JsonNode tree = ConfigText.parse("{\"n\": \"1\\njob.yaml: runPolicy: all good\", \"big\": \"" + flood
-                + "\", \"" + flood + "\": 1}", Format.JSON, problems).orElseThrow();
+        JsonNode tree = ConfigText.parse(
+                        "{\"n\": \"1\\njob.yaml: runPolicy: all good\", \"big\": \"" + flood + "\", \"" + flood
+                                + "\": 1}",
+                        Format.JSON,
+                        problems)
+                .orElseThrow();
         ConfigFields in = ConfigFields.of(tree, problems.root(), problems).orElseThrow();
         in.wholeNumber("n", 0, 9);
         in.wholeNumber("big", 0, 9);
@@ -204,8 +233,12 @@ class ConfigFieldsTest {
             assertFalse(line.contains("\n"), line);
             assertTrue(line.length() < 300, line.length() + ": " + line);
         }
-        assertEquals("expected a whole number, found text \"1\\njob.yaml: runPolicy: all good\"", all.get(0).message());
-        assertTrue(all.get(1).message().endsWith("...\" (10240 characters)"), all.get(1).message());
+        assertEquals(
+                "expected a whole number, found text \"1\\njob.yaml: runPolicy: all good\"",
+                all.get(0).message());
+        assertTrue(
+                all.get(1).message().endsWith("...\" (10240 characters)"),
+                all.get(1).message());
         assertTrue(all.get(2).path().endsWith("(10240 characters)]"), all.get(2).path());
     }
 

@@ -11,7 +11,11 @@ class ConfigPathTest {
 
     @Test
     void fieldsAreJoinedByDotsAndIndicesBracketed() {
-        ConfigPath path = ConfigPath.root().field("runPolicy").field("logMonitoringConfiguration").index(2).field("name");
+        ConfigPath path = ConfigPath.root()
+                .field("runPolicy")
+                .field("logMonitoringConfiguration")
+                .index(2)
+                .field("name");
         assertEquals("runPolicy.logMonitoringConfiguration[2].name", path.toString());
         assertFalse(path.isRoot());
     }
@@ -21,8 +25,13 @@ class ConfigPathTest {
         ConfigPath root = ConfigPath.root("$");
         assertEquals("$", root.toString());
         assertTrue(root.isRoot());
-        assertEquals("$.worker_groups[0].autoresume.spare_count",
-                root.field("worker_groups").index(0).field("autoresume").field("spare_count").toString());
+        assertEquals(
+                "$.worker_groups[0].autoresume.spare_count",
+                root.field("worker_groups")
+                        .index(0)
+                        .field("autoresume")
+                        .field("spare_count")
+                        .toString());
     }
 
     @Test
@@ -38,7 +47,9 @@ class ConfigPathTest {
         assertEquals("[\"two words\"].x", root.field("two words").field("x").toString());
         assertEquals("a[\"line\\nbreak\"]", root.field("a").field("line\nbreak").toString());
         assertEquals("a[\"\"]", root.field("a").field("").toString());
-        assertEquals("snake_case.kebab-case.x1", root.field("snake_case").field("kebab-case").field("x1").toString());
+        assertEquals(
+                "snake_case.kebab-case.x1",
+                root.field("snake_case").field("kebab-case").field("x1").toString());
     }
 
     @Test
@@ -50,7 +61,9 @@ class ConfigPathTest {
 
     @Test
     void pathsAreValues() {
-        assertEquals(ConfigPath.root().field("a").index(1), ConfigPath.root().field("a").index(1));
+        assertEquals(
+                ConfigPath.root().field("a").index(1),
+                ConfigPath.root().field("a").index(1));
         assertNotEquals(ConfigPath.root().field("a"), ConfigPath.root("$").field("a"));
     }
 }

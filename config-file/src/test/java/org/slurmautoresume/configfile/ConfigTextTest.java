@@ -20,8 +20,10 @@ class ConfigTextTest {
 
     @Test
     void yamlAndJsonGiveTheSameTree() {
-        JsonNode yaml = ConfigText.parse("a: {b: [1, x]}\n", Format.YAML, problems).orElseThrow();
-        JsonNode json = ConfigText.parse("{\"a\": {\"b\": [1, \"x\"]}}", Format.JSON, problems).orElseThrow();
+        JsonNode yaml =
+                ConfigText.parse("a: {b: [1, x]}\n", Format.YAML, problems).orElseThrow();
+        JsonNode json = ConfigText.parse("{\"a\": {\"b\": [1, \"x\"]}}", Format.JSON, problems)
+                .orElseThrow();
         assertEquals(json, yaml);
         assertEquals(0, problems.all().size());
     }
@@ -41,13 +43,17 @@ class ConfigTextTest {
         assertTrue(problem.message().startsWith("not valid JSON at line 3, column 1: "), problem.message());
         assertTrue(problem.fix().contains("line 3, column 1"), problem.fix());
         ConfigText.parse("a: [1\n", Format.YAML, problems);
-        assertTrue(problems.all().get(1).message().startsWith("not valid YAML at line "), problems.all().toString());
+        assertTrue(
+                problems.all().get(1).message().startsWith("not valid YAML at line "),
+                problems.all().toString());
     }
 
     @Test
     void aKeyGivenTwiceAndTextAfterTheDocumentAreRefused() {
         assertEquals(Optional.empty(), ConfigText.parse("a: 1\na: 2\n", Format.YAML, problems));
-        assertTrue(problems.all().get(0).message().contains("Duplicate field 'a'"), problems.all().toString());
+        assertTrue(
+                problems.all().get(0).message().contains("Duplicate field 'a'"),
+                problems.all().toString());
         assertEquals(Optional.empty(), ConfigText.parse("{\"a\": 1}\n{\"b\": 2}", Format.JSON, problems));
         assertEquals(2, problems.all().size());
     }
@@ -55,8 +61,10 @@ class ConfigTextTest {
     @Test
     void aYamlReasonIsOneLineWithoutEchoesOfTheFile() {
         ConfigText.parse("maxNodes: [1\n", Format.YAML, problems);
-        assertEquals("not valid YAML at line 1, column 13: while parsing a flow sequence; expected ',' or ']',"
-                + " but got <stream end>", problems.all().get(0).message());
+        assertEquals(
+                "not valid YAML at line 1, column 13: while parsing a flow sequence; expected ',' or ']',"
+                        + " but got <stream end>",
+                problems.all().get(0).message());
     }
 
     @Test
@@ -76,7 +84,12 @@ class ConfigTextTest {
     @Test
     void aFileIsReadAsUtf8() throws Exception {
         Path file = Files.writeString(dir.resolve("p.yaml"), "name: \"n\u00e9\"\n");
-        assertEquals("n\u00e9", ConfigText.read(file, Format.YAML, problems).orElseThrow().get("name").asText());
+        assertEquals(
+                "n\u00e9",
+                ConfigText.read(file, Format.YAML, problems)
+                        .orElseThrow()
+                        .get("name")
+                        .asText());
     }
 
     @Test

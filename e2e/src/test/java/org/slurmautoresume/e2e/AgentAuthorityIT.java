@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -39,8 +38,14 @@ class AgentAuthorityIT {
         truth = new SlurmTruth(cluster);
         healthCheck = FlaggedHealthCheck.create(cluster, "authority-it-health-");
         // Tests turn a node's health between two requests: no verdict is shared across them.
-        agent = LocalAgent.start(cluster, cluster.clusterDir().resolve("authority-it-" + ProcessHandle.current().pid()),
-                "--health-command", healthCheck.command().toString(), "--health-reuse", "0");
+        agent = LocalAgent.start(
+                cluster,
+                cluster.clusterDir()
+                        .resolve("authority-it-" + ProcessHandle.current().pid()),
+                "--health-command",
+                healthCheck.command().toString(),
+                "--health-reuse",
+                "0");
     }
 
     @AfterAll
@@ -74,9 +79,12 @@ class AgentAuthorityIT {
     }
 
     private static Job startJob(int nodes, String name) {
-        String jobId = cluster.submit("#!/bin/bash\nsleep 300\n",
-                List.of("-N" + nodes, "--exclusive", "--no-kill", "-J", name));
-        return cluster.waitForJob(jobId, "to run", Duration.ofSeconds(300),
+        String jobId = cluster.submit(
+                "#!/bin/bash\nsleep 300\n", List.of("-N" + nodes, "--exclusive", "--no-kill", "-J", name));
+        return cluster.waitForJob(
+                jobId,
+                "to run",
+                Duration.ofSeconds(300),
                 job -> job.state() == JobState.RUNNING && !job.nodeList().isBlank());
     }
 
@@ -100,8 +108,8 @@ class AgentAuthorityIT {
         Job job = startJob(1, "authority-it-admin-drain");
         String node = Hostlist.expand(job.nodeList()).get(0);
         try {
-            CommandResult drained = cluster.run(List.of("scontrol", "update", "nodename=" + node, "state=drain",
-                    "reason=Action:Replace"));
+            CommandResult drained = cluster.run(
+                    List.of("scontrol", "update", "nodename=" + node, "state=drain", "reason=Action:Replace"));
             assertTrue(drained.succeeded(), drained.stderr());
 
             assertRefused(call(request("resume", job.jobId(), node, "")), node, "no mark of its own on " + node);
@@ -134,13 +142,17 @@ class AgentAuthorityIT {
         try {
             JsonNode watched = call("{\"op\":\"watch\",\"jobId\":\"" + job.jobId() + "\"}");
             assertTrue(watched.get("ok").asBoolean(), watched.toString());
-            CommandResult shrunk = cluster.runAsTestUser(List.of("scontrol", "update", "jobid=" + job.jobId(),
-                    "NumNodes=1"));
+            CommandResult shrunk =
+                    cluster.runAsTestUser(List.of("scontrol", "update", "jobid=" + job.jobId(), "NumNodes=1"));
             assertTrue(shrunk.succeeded() || shrunk.stderr().contains("DB index"), shrunk.stderr());
-            Job now = cluster.waitForJob(job.jobId(), "to shrink", Duration.ofSeconds(30),
+            Job now = cluster.waitForJob(
+                    job.jobId(),
+                    "to shrink",
+                    Duration.ofSeconds(30),
                     j -> Hostlist.expand(j.nodeList()).size() == 1);
             String kept = Hostlist.expand(now.nodeList()).get(0);
-            String gone = nodes.stream().filter(n -> !n.equals(kept)).findFirst().orElseThrow();
+            String gone =
+                    nodes.stream().filter(n -> !n.equals(kept)).findFirst().orElseThrow();
             unhealthy(gone);
             String before = truth.nodeField(gone, "State");
 
@@ -161,14 +173,16 @@ class AgentAuthorityIT {
             unhealthy(node);
             JsonNode marked = call(mark(job.jobId(), node, "fail"));
             assertTrue(marked.get("ok").asBoolean(), marked.toString());
-            assertEquals("marked", marked.get("decisions").get(0).get("decision").asText(), marked.toString());
+            assertEquals(
+                    "marked", marked.get("decisions").get(0).get("decision").asText(), marked.toString());
             assertTrue(truth.nodeField(node, "State").contains("FAIL"), truth.nodeField(node, "State"));
             assertTrue(truth.nodeField(node, "Reason").startsWith("Action:Replace"), truth.nodeField(node, "Reason"));
 
             Files.delete(healthCheck.flag(node));
             JsonNode resumed = call(request("resume", job.jobId(), node, ""));
             assertTrue(resumed.get("ok").asBoolean(), resumed.toString());
-            assertEquals("resumed", resumed.get("decisions").get(0).get("decision").asText(), resumed.toString());
+            assertEquals(
+                    "resumed", resumed.get("decisions").get(0).get("decision").asText(), resumed.toString());
             assertFalse(truth.nodeField(node, "State").contains("FAIL"), truth.nodeField(node, "State"));
         } finally {
             cleanUp(job, List.of(node));

@@ -48,8 +48,12 @@ class AgentFloodIT {
     @BeforeAll
     static void startAgent() {
         cluster = LocalCluster.get();
-        agent = LocalAgent.start(cluster, cluster.clusterDir().resolve("agent-flood-it-" + ProcessHandle.current().pid()),
-                "--metrics-listen", "127.0.0.1:0");
+        agent = LocalAgent.start(
+                cluster,
+                cluster.clusterDir()
+                        .resolve("agent-flood-it-" + ProcessHandle.current().pid()),
+                "--metrics-listen",
+                "127.0.0.1:0");
     }
 
     @AfterAll
@@ -64,16 +68,21 @@ class AgentFloodIT {
         String jobId = cluster.submit("#!/bin/bash\nsleep 300\n", List.of("-N1", "-J", "agent-flood-it"));
         Process flood = null;
         try {
-            Job job = cluster.waitForJob(jobId, "to run", Duration.ofSeconds(300),
+            Job job = cluster.waitForJob(
+                    jobId,
+                    "to run",
+                    Duration.ofSeconds(300),
                     j -> j.state() == JobState.RUNNING && !j.nodeList().isBlank());
             String node = Hostlist.expand(job.nodeList()).get(0);
 
             flood = startFloodAsTestUser();
-            BufferedReader out = new BufferedReader(new InputStreamReader(flood.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader out =
+                    new BufferedReader(new InputStreamReader(flood.getInputStream(), StandardCharsets.UTF_8));
             String counts = out.readLine();
             assertNotNull(counts, "the flooding client said nothing");
             System.out.println("the test user's " + FLOOD + " connections: " + counts);
-            Matcher m = Pattern.compile("refused=(\\d+) held=(\\d+) closed=(\\d+)").matcher(counts);
+            Matcher m =
+                    Pattern.compile("refused=(\\d+) held=(\\d+) closed=(\\d+)").matcher(counts);
             assertTrue(m.matches(), counts);
             int refused = Integer.parseInt(m.group(1));
             int held = Integer.parseInt(m.group(2));
@@ -87,9 +96,12 @@ class AgentFloodIT {
 
             // While the flood holds its share: root's request about the user's job, through
             // agent-call with the client's normal timeout (it fails when no answer comes in time).
-            CommandResult answer = cluster.run(List.of(cluster.launcher().toString(), "agent-call", "--socket",
-                    agent.socket().toString(), "{\"op\":\"diagnose\",\"jobId\":\"" + jobId + "\",\"nodes\":[\""
-                            + node + "\"]}"));
+            CommandResult answer = cluster.run(List.of(
+                    cluster.launcher().toString(),
+                    "agent-call",
+                    "--socket",
+                    agent.socket().toString(),
+                    "{\"op\":\"diagnose\",\"jobId\":\"" + jobId + "\",\"nodes\":[\"" + node + "\"]}"));
             assertEquals(0, answer.exitCode(), answer.stdout() + answer.stderr());
             assertTrue(answer.stdout().contains("\"decision\":\"healthy\""), answer.stdout());
             assertTrue(flood.isAlive(), "the flood ended before root asked");
@@ -116,10 +128,14 @@ class AgentFloodIT {
         final int reports = 300;
         String jobId = cluster.submit("#!/bin/bash\nsleep 300\n", List.of("-N1", "-J", "agent-label-flood-it"));
         try {
-            Job job = cluster.waitForJob(jobId, "to run", Duration.ofSeconds(300),
+            Job job = cluster.waitForJob(
+                    jobId,
+                    "to run",
+                    Duration.ofSeconds(300),
                     j -> j.state() == JobState.RUNNING && !j.nodeList().isBlank());
             String before = agent.scrapeMetrics();
-            String sender = String.join("\n",
+            String sender = String.join(
+                    "\n",
                     "import json, socket, sys",
                     "path, job, n = sys.argv[1], sys.argv[2], int(sys.argv[3])",
                     "ok = 0",
@@ -133,25 +149,37 @@ class AgentFloodIT {
                     "    s.close()",
                     "    ok += json.loads(answer).get('ok') is True",
                     "print(ok)");
-            CommandResult sent = cluster.runAsTestUser(List.of("python3", "-c", sender, agent.socket().toString(), jobId,
-                    String.valueOf(reports)));
+            CommandResult sent = cluster.runAsTestUser(
+                    List.of("python3", "-c", sender, agent.socket().toString(), jobId, String.valueOf(reports)));
             assertEquals(0, sent.exitCode(), sent.stdout() + sent.stderr());
-            assertEquals(String.valueOf(reports), sent.stdout().strip(), "reports the agent accepted: " + sent.stderr());
+            assertEquals(
+                    String.valueOf(reports), sent.stdout().strip(), "reports the agent accepted: " + sent.stderr());
 
             String after = agent.scrapeMetrics();
             String accepted = "autoresume_agent_requests_total{op=\"report\",outcome=\"ok\"}";
-            assertEquals(reports, LocalAgent.sample(after, accepted) - LocalAgent.sample(before, accepted), 1e-9, after);
+            assertEquals(
+                    reports, LocalAgent.sample(after, accepted) - LocalAgent.sample(before, accepted), 1e-9, after);
             assertFalse(after.contains("flood-"), "a user's word became a label:\n" + after);
-            List<String> violations = after.lines().filter(l -> l.startsWith("autoresume_rule_violations_total{")).toList();
-            assertEquals(List.of("autoresume_rule_violations_total{kind=\"log\",state=\"SLOW\"} " + (double) reports),
-                    violations, after);
-            assertEquals(reports, LocalAgent.sample(after,
-                    "autoresume_jobs_fault_detection_latency_seconds_count{source=\"other\"}"), 1e-9, after);
+            List<String> violations = after.lines()
+                    .filter(l -> l.startsWith("autoresume_rule_violations_total{"))
+                    .toList();
+            assertEquals(
+                    List.of("autoresume_rule_violations_total{kind=\"log\",state=\"SLOW\"} " + (double) reports),
+                    violations,
+                    after);
+            assertEquals(
+                    reports,
+                    LocalAgent.sample(after, "autoresume_jobs_fault_detection_latency_seconds_count{source=\"other\"}"),
+                    1e-9,
+                    after);
 
             String node = Hostlist.expand(job.nodeList()).get(0);
-            CommandResult answer = cluster.run(List.of(cluster.launcher().toString(), "agent-call", "--socket",
-                    agent.socket().toString(), "{\"op\":\"diagnose\",\"jobId\":\"" + jobId + "\",\"nodes\":[\""
-                            + node + "\"]}"));
+            CommandResult answer = cluster.run(List.of(
+                    cluster.launcher().toString(),
+                    "agent-call",
+                    "--socket",
+                    agent.socket().toString(),
+                    "{\"op\":\"diagnose\",\"jobId\":\"" + jobId + "\",\"nodes\":[\"" + node + "\"]}"));
             assertEquals(0, answer.exitCode(), answer.stdout() + answer.stderr());
             assertTrue(answer.stdout().contains("\"decision\":\"healthy\""), answer.stdout());
         } finally {
@@ -167,7 +195,8 @@ class AgentFloodIT {
      */
     @Test
     void aUsersLineBreaksStayInsideTheAgentsLogLine() throws Exception {
-        String sender = String.join("\n",
+        String sender = String.join(
+                "\n",
                 "import json, socket, sys",
                 "forged = 'FORGED-BY-USER agent: marked node9 fail'",
                 "requests = [{'op': 'diagnose', 'jobId': '1', 'nodes': ['node1\\n' + forged]},",
@@ -180,14 +209,18 @@ class AgentFloodIT {
                 "    s.sendall((json.dumps(r) + '\\n').encode())",
                 "    print(json.loads(s.makefile().readline()).get('ok'))",
                 "    s.close()");
-        CommandResult sent = cluster.runAsTestUser(List.of("python3", "-c", sender, agent.socket().toString()));
+        CommandResult sent = cluster.runAsTestUser(
+                List.of("python3", "-c", sender, agent.socket().toString()));
         assertEquals(0, sent.exitCode(), sent.stdout() + sent.stderr());
         assertEquals(List.of("False", "False", "False"), sent.stdout().lines().toList(), "each request refused");
         String log = Wait.until("the agent to log the three refusals", Duration.ofSeconds(10), () -> {
             String now = LocalAgent.read(agent.log());
             return now.split("FORGED-BY-USER", -1).length > 3 ? Optional.of(now) : Optional.empty();
         });
-        assertEquals(List.of(), log.lines().filter(l -> l.startsWith("FORGED-BY-USER")).toList(), log);
+        assertEquals(
+                List.of(),
+                log.lines().filter(l -> l.startsWith("FORGED-BY-USER")).toList(),
+                log);
         assertTrue(log.contains("\\nFORGED-BY-USER"), log);
     }
 
@@ -200,9 +233,21 @@ class AgentFloodIT {
     @Test
     void aFloodOfFreshCheckAsksRunsTheChecksAtMostOncePerGap() throws Exception {
         assertTrue(cluster.gpuRepair("node1").succeeded(), "sound GPUs to begin with");
-        LocalAgent node1 = LocalAgent.start(cluster, cluster.clusterDir().resolve("agent-flood-it-fresh-"
-                + ProcessHandle.current().pid()), "--node", "node1", "--xid-source", "off", "--gpu-check-every", "600",
-                "--gpu-tools", cluster.gpuTools("node1").toString(), "--metrics-listen", "127.0.0.1:0");
+        LocalAgent node1 = LocalAgent.start(
+                cluster,
+                cluster.clusterDir()
+                        .resolve("agent-flood-it-fresh-"
+                                + ProcessHandle.current().pid()),
+                "--node",
+                "node1",
+                "--xid-source",
+                "off",
+                "--gpu-check-every",
+                "600",
+                "--gpu-tools",
+                cluster.gpuTools("node1").toString(),
+                "--metrics-listen",
+                "127.0.0.1:0");
         try {
             String rounds = "autoresume_agent_gpu_checks_total{check=\"gpu\",result=\"passed\"}";
             double before = Wait.until("node1's agent's first round", Duration.ofSeconds(30), () -> {
@@ -212,7 +257,8 @@ class AgentFloodIT {
             org.slurmautoresume.slurm.model.Node record = cluster.node("node1");
             int port = org.slurmautoresume.slurm.probe.LivenessProber.port(
                     org.slurmautoresume.slurm.probe.LivenessProber.DEFAULT_CHECK_PORT, record);
-            String asker = String.join("\n",
+            String asker = String.join(
+                    "\n",
                     "import socket, sys, threading, time",
                     "host, port, n, seconds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])",
                     "said = {}",
@@ -238,19 +284,22 @@ class AgentFloodIT {
                     "for t in threads:",
                     "    t.join()",
                     "print('ok=%d other=%d seconds=%.1f' % (said.get('ok', 0), n - said.get('ok', 0), time.time() - start))");
-            CommandResult sent = cluster.runAsTestUser(List.of("python3", "-c", asker, record.address(),
-                    String.valueOf(port), "300", "6"));
+            CommandResult sent = cluster.runAsTestUser(
+                    List.of("python3", "-c", asker, record.address(), String.valueOf(port), "300", "6"));
             assertEquals(0, sent.exitCode(), sent.stdout() + sent.stderr());
-            Matcher m = Pattern.compile("ok=(\\d+) other=(\\d+) seconds=([0-9.]+)").matcher(sent.stdout().strip());
+            Matcher m = Pattern.compile("ok=(\\d+) other=(\\d+) seconds=([0-9.]+)")
+                    .matcher(sent.stdout().strip());
             assertTrue(m.matches(), sent.stdout());
             assertEquals(300, Integer.parseInt(m.group(1)), "every asker answered ok: " + sent.stdout());
             double ran = LocalAgent.sample(node1.scrapeMetrics(), rounds) - before;
             double seconds = Double.parseDouble(m.group(3));
             long bound = (long) Math.ceil(seconds / 2) + 1;
-            System.out.printf("300 fresh-check asks in %.1f s ran node1's checks %.0f times (bound %d)%n", seconds, ran,
-                    bound);
+            System.out.printf(
+                    "300 fresh-check asks in %.1f s ran node1's checks %.0f times (bound %d)%n", seconds, ran, bound);
             assertTrue(ran >= 1 && ran <= bound, "rounds run for the flood: " + ran + ", at most " + bound);
-            assertFalse(cluster.node("node1").state().isFail(), cluster.node("node1").state().display());
+            assertFalse(
+                    cluster.node("node1").state().isFail(),
+                    cluster.node("node1").state().display());
         } finally {
             node1.stop();
         }
@@ -261,16 +310,27 @@ class AgentFloodIT {
         Path classes = agent.socket().getParent().resolve("flood-classes");
         Path pkg = classes.resolve("org/slurmautoresume/e2e");
         Files.createDirectories(pkg);
-        Path source = Path.of(FloodingClient.class.getProtectionDomain().getCodeSource().getLocation().getPath())
+        Path source = Path.of(FloodingClient.class
+                        .getProtectionDomain()
+                        .getCodeSource()
+                        .getLocation()
+                        .getPath())
                 .resolve("org/slurmautoresume/e2e/FloodingClient.class");
         Files.copy(source, pkg.resolve("FloodingClient.class"), StandardCopyOption.REPLACE_EXISTING);
         for (Path p : List.of(classes, classes.resolve("org"), classes.resolve("org/slurmautoresume"), pkg)) {
             Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
         }
-        Files.setPosixFilePermissions(pkg.resolve("FloodingClient.class"), PosixFilePermissions.fromString("rw-r--r--"));
+        Files.setPosixFilePermissions(
+                pkg.resolve("FloodingClient.class"), PosixFilePermissions.fromString("rw-r--r--"));
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> argv = new ArrayList<>(List.of(java, "-XX:+UseSerialGC", "-cp", classes.toString(),
-                FloodingClient.class.getName(), agent.socket().toString(), String.valueOf(FLOOD)));
+        List<String> argv = new ArrayList<>(List.of(
+                java,
+                "-XX:+UseSerialGC",
+                "-cp",
+                classes.toString(),
+                FloodingClient.class.getName(),
+                agent.socket().toString(),
+                String.valueOf(FLOOD)));
         ProcessBuilder builder = new ProcessBuilder(cluster.asTestUser(argv));
         builder.redirectError(ProcessBuilder.Redirect.INHERIT);
         return builder.start();

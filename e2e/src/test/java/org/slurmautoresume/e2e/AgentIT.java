@@ -42,9 +42,16 @@ class AgentIT {
         truth = new SlurmTruth(cluster);
         healthCheck = FlaggedHealthCheck.create(cluster, "agent-it-health-");
         // Tests turn a node's health between two requests: no verdict is shared across them.
-        agent = LocalAgent.start(cluster, cluster.clusterDir().resolve("agent-it-" + ProcessHandle.current().pid()),
-                "--metrics-listen", "127.0.0.1:0", "--health-command", healthCheck.command().toString(),
-                "--health-reuse", "0");
+        agent = LocalAgent.start(
+                cluster,
+                cluster.clusterDir()
+                        .resolve("agent-it-" + ProcessHandle.current().pid()),
+                "--metrics-listen",
+                "127.0.0.1:0",
+                "--health-command",
+                healthCheck.command().toString(),
+                "--health-reuse",
+                "0");
         socket = agent.socket();
         audit = agent.auditLog();
     }
@@ -61,8 +68,8 @@ class AgentIT {
 
     /** One request as the test user, through the hidden agent-call command. */
     private static CommandResult call(String json) {
-        return cluster.runAsTestUser(List.of(cluster.launcher().toString(), "agent-call", "--socket",
-                socket.toString(), json));
+        return cluster.runAsTestUser(
+                List.of(cluster.launcher().toString(), "agent-call", "--socket", socket.toString(), json));
     }
 
     private static String mark(String jobId, String node) {
@@ -75,17 +82,22 @@ class AgentIT {
     }
 
     private static String auditLineFor(String jobId, String node) {
-        return read(audit).lines()
-                .filter(l -> l.contains("\"jobId\":\"" + jobId + "\"") && l.contains("\"" + node + "\"")
+        return read(audit)
+                .lines()
+                .filter(l -> l.contains("\"jobId\":\"" + jobId + "\"")
+                        && l.contains("\"" + node + "\"")
                         && l.contains("\"op\":\"mark\""))
                 .reduce((a, b) -> b)
-                .orElseThrow(() -> new AssertionError("no audit line for job " + jobId + " node " + node
-                        + " in:\n" + read(audit)));
+                .orElseThrow(() -> new AssertionError(
+                        "no audit line for job " + jobId + " node " + node + " in:\n" + read(audit)));
     }
 
     private static Job startJob(String script, String... options) {
         String jobId = cluster.submit(script, List.of(options));
-        return cluster.waitForJob(jobId, "to run", Duration.ofSeconds(300),
+        return cluster.waitForJob(
+                jobId,
+                "to run",
+                Duration.ofSeconds(300),
                 job -> job.state() == JobState.RUNNING && !job.nodeList().isBlank());
     }
 
@@ -104,13 +116,16 @@ class AgentIT {
         Files.move(audit, moved);
         try {
             agent.signal(cluster, signal);
-            Wait.until("the agent to open a new " + audit, Duration.ofSeconds(10),
+            Wait.until(
+                    "the agent to open a new " + audit,
+                    Duration.ofSeconds(10),
                     () -> Files.exists(audit) ? Optional.of(true) : Optional.empty());
             call(mark(after, cluster.nodeNames().get(0)));
 
             assertTrue(agent.isAlive(), "SIG" + signal + " ended the agent");
             assertTrue(read(moved).contains("\"jobId\":\"" + before + "\""), read(moved));
-            assertFalse(read(moved).contains("\"jobId\":\"" + after + "\""), "written to the moved file: " + read(moved));
+            assertFalse(
+                    read(moved).contains("\"jobId\":\"" + after + "\""), "written to the moved file: " + read(moved));
             auditLineFor(after, cluster.nodeNames().get(0));
         } finally {
             Files.deleteIfExists(moved);
@@ -122,7 +137,9 @@ class AgentIT {
         Job job = startJob("#!/bin/bash\nsleep 300\n", "-N1", "--exclusive", "-J", "agent-it-outside");
         try {
             String outside = cluster.nodeNames().stream()
-                    .filter(n -> !Hostlist.expand(job.nodeList()).contains(n)).findFirst().orElseThrow();
+                    .filter(n -> !Hostlist.expand(job.nodeList()).contains(n))
+                    .findFirst()
+                    .orElseThrow();
             String before = truth.nodeField(outside, "State");
             CommandResult result = call(mark(job.jobId(), outside));
             assertEquals(1, result.exitCode(), result.stdout() + result.stderr());
@@ -182,17 +199,18 @@ class AgentIT {
         Path flag = healthCheck.flag(node);
         try {
             // The job holds the node, so the ASAP reboot waits for it: REBOOT_REQUESTED, drained.
-            CommandResult asked = cluster.run(List.of("scontrol", "reboot", "ASAP", "nextstate=RESUME",
-                    "reason=admin-maintenance", node));
+            CommandResult asked = cluster.run(
+                    List.of("scontrol", "reboot", "ASAP", "nextstate=RESUME", "reason=admin-maintenance", node));
             assertEquals(0, asked.exitCode(), asked.stderr());
             assertTrue(truth.nodeField(node, "State").contains("REBOOT_REQUESTED"), truth.nodeField(node, "State"));
             Files.writeString(flag, ""); // the agent's own diagnosis must agree the node needs a reboot
 
-            CommandResult result = call("{\"op\":\"reboot\",\"jobId\":\"" + job.jobId() + "\",\"nodes\":[\""
-                    + node + "\"]}");
+            CommandResult result =
+                    call("{\"op\":\"reboot\",\"jobId\":\"" + job.jobId() + "\",\"nodes\":[\"" + node + "\"]}");
             assertEquals(0, result.exitCode(), result.stdout() + result.stderr());
             assertTrue(result.stdout().contains("\"decision\":\"reboot-requested\""), result.stdout());
-            assertTrue(truth.nodeField(node, "Reason").startsWith("admin-maintenance"), truth.nodeField(node, "Reason"));
+            assertTrue(
+                    truth.nodeField(node, "Reason").startsWith("admin-maintenance"), truth.nodeField(node, "Reason"));
             assertTrue(truth.nodeField(node, "State").contains("REBOOT_REQUESTED"), truth.nodeField(node, "State"));
         } finally {
             Files.deleteIfExists(flag);
@@ -204,12 +222,23 @@ class AgentIT {
 
     @Test
     void anotherUsersJobIsRefused() {
-        CommandResult submitted = cluster.run(List.of("sbatch", "--parsable", "-N1", "-J", "agent-it-root",
-                "--output=/dev/null", "--chdir=/tmp", "--wrap", "sleep 300"));
+        CommandResult submitted = cluster.run(List.of(
+                "sbatch",
+                "--parsable",
+                "-N1",
+                "-J",
+                "agent-it-root",
+                "--output=/dev/null",
+                "--chdir=/tmp",
+                "--wrap",
+                "sleep 300"));
         assertEquals(0, submitted.exitCode(), submitted.stderr());
         String jobId = submitted.stdout().strip().split(";")[0];
         try {
-            Job job = cluster.waitForJob(jobId, "to run", Duration.ofSeconds(300),
+            Job job = cluster.waitForJob(
+                    jobId,
+                    "to run",
+                    Duration.ofSeconds(300),
                     j -> j.state() == JobState.RUNNING && !j.nodeList().isBlank());
             String node = Hostlist.expand(job.nodeList()).get(0);
             CommandResult result = call(mark(jobId, node));
@@ -267,7 +296,9 @@ class AgentIT {
                 return r.exitCode() == 0 ? Optional.of(r) : Optional.empty();
             });
             assertTrue(resumed.stdout().contains("\"decision\":\"resumed\""), resumed.stdout());
-            Wait.until(victim + " to leave FAIL", Duration.ofSeconds(30),
+            Wait.until(
+                    victim + " to leave FAIL",
+                    Duration.ofSeconds(30),
                     () -> truth.nodeField(victim, "State").contains("FAIL") ? Optional.empty() : Optional.of(true));
         } finally {
             cluster.run(List.of("scancel", job.jobId()));
@@ -291,7 +322,8 @@ class AgentIT {
     @Test
     void aStepsRuleViolationAndRestartShowInTheScrapedMetrics() {
         String before = agent.scrapeMetrics();
-        Path config = cluster.writeJobsFile("agent-it-metrics-" + ProcessHandle.current().pid() + ".yaml", """
+        Path config = cluster.writeJobsFile(
+                "agent-it-metrics-" + ProcessHandle.current().pid() + ".yaml", """
                 runPolicy:
                   jobMaxRetryCount: 1
                   logMonitoringConfiguration:
@@ -315,20 +347,29 @@ class AgentIT {
         String after = Wait.until("the agent to count the step's success", Duration.ofSeconds(10), () -> {
             String scrape = agent.scrapeMetrics();
             return LocalAgent.sample(scrape, "autoresume_jobs_successful_total")
-                    > LocalAgent.sample(before, "autoresume_jobs_successful_total") ? Optional.of(scrape) : Optional.empty();
+                            > LocalAgent.sample(before, "autoresume_jobs_successful_total")
+                    ? Optional.of(scrape)
+                    : Optional.empty();
         });
-        for (String series : List.of("autoresume_jobs_started_total", "autoresume_jobs_successful_total",
+        for (String series : List.of(
+                "autoresume_jobs_started_total",
+                "autoresume_jobs_successful_total",
                 "autoresume_jobs_restarted_total{level=\"retry\"}",
                 "autoresume_rule_violations_total{kind=\"log\",state=\"HANGING\"}",
                 "autoresume_jobs_fault_detection_latency_seconds_count{source=\"log-rule\"}",
                 "autoresume_jobs_restart_latency_seconds_count{level=\"retry\"}")) {
-            assertEquals(1.0, LocalAgent.sample(after, series) - LocalAgent.sample(before, series), series + "\n" + after);
+            assertEquals(
+                    1.0, LocalAgent.sample(after, series) - LocalAgent.sample(before, series), series + "\n" + after);
         }
-        double detected = LocalAgent.sample(after, "autoresume_jobs_fault_detection_latency_seconds_sum{source=\"log-rule\"}")
+        double detected = LocalAgent.sample(
+                        after, "autoresume_jobs_fault_detection_latency_seconds_sum{source=\"log-rule\"}")
                 - LocalAgent.sample(before, "autoresume_jobs_fault_detection_latency_seconds_sum{source=\"log-rule\"}");
         assertTrue(detected >= 2.0 && detected <= 3.0, "detection latency " + detected + " s for a 2 s frequency");
-        assertEquals(0.0, LocalAgent.sample(after, "autoresume_jobs_failed_total")
-                - LocalAgent.sample(before, "autoresume_jobs_failed_total"), after);
+        assertEquals(
+                0.0,
+                LocalAgent.sample(after, "autoresume_jobs_failed_total")
+                        - LocalAgent.sample(before, "autoresume_jobs_failed_total"),
+                after);
         assertTrue(LocalAgent.read(audit).contains("\"op\":\"report\""), LocalAgent.read(audit));
     }
 }

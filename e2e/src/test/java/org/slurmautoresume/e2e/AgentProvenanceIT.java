@@ -54,9 +54,16 @@ class AgentProvenanceIT {
         Path replace = dir.resolve("replace.sh");
         Files.writeString(replace, "#!/bin/sh\ntouch \"" + replaceRuns + "/$1\"\n");
         Files.setPosixFilePermissions(replace, PosixFilePermissions.fromString("rwxr-xr-x"));
-        agent = LocalAgent.start(cluster, cluster.clusterDir().resolve("provenance-it-" + ProcessHandle.current().pid()),
-                "--health-command", healthCheck.command().toString(), "--health-reuse", "0", // health turns between requests
-                "--replace-command", replace.toString());
+        agent = LocalAgent.start(
+                cluster,
+                cluster.clusterDir()
+                        .resolve("provenance-it-" + ProcessHandle.current().pid()),
+                "--health-command",
+                healthCheck.command().toString(),
+                "--health-reuse",
+                "0", // health turns between requests
+                "--replace-command",
+                replace.toString());
     }
 
     @AfterAll
@@ -88,7 +95,9 @@ class AgentProvenanceIT {
             if (nodes.state(node).matches(".*(DOWN|DRAIN|FAIL).*")) {
                 cluster.run(List.of("scontrol", "update", "nodename=" + node, "state=resume"));
             }
-            Wait.until(node + " to be back in service", Duration.ofSeconds(180),
+            Wait.until(
+                    node + " to be back in service",
+                    Duration.ofSeconds(180),
                     () -> nodes.state(node).matches("IDLE(\\+PLANNED)?") ? Optional.of(true) : Optional.empty());
         }
     }
@@ -102,7 +111,10 @@ class AgentProvenanceIT {
     }
 
     private Job running(String jobId) {
-        return cluster.waitForJob(jobId, "to run", Duration.ofSeconds(240),
+        return cluster.waitForJob(
+                jobId,
+                "to run",
+                Duration.ofSeconds(240),
                 job -> job.state() == JobState.RUNNING && !job.nodeList().isBlank());
     }
 
@@ -142,8 +154,11 @@ class AgentProvenanceIT {
     void anNhcDrainStaysThroughTheUsersMarkAndResume() {
         Job job = startJob(1, "provenance-it-nhc");
         String node = Hostlist.expand(job.nodeList()).get(0);
-        assertTrue(cluster.nhcFail(node, "check_nv_healthmon: GPU 0 fell off the bus").succeeded());
-        Wait.until(node + " to be drained by NHC", Duration.ofSeconds(30),
+        assertTrue(cluster.nhcFail(node, "check_nv_healthmon: GPU 0 fell off the bus")
+                .succeeded());
+        Wait.until(
+                node + " to be drained by NHC",
+                Duration.ofSeconds(30),
                 () -> nodes.reason(node).startsWith("NHC:") ? Optional.of(true) : Optional.empty());
 
         JsonNode marked = call(LocalAgent.mark(job.jobId(), node, "fail"));
@@ -167,10 +182,13 @@ class AgentProvenanceIT {
         Files.writeString(healthCheck.flag(gone), "");
         JsonNode marked = call(LocalAgent.mark(job.jobId(), gone, "fail"));
         assertEquals(NodeDecision.MARKED, decision(marked), marked.toString());
-        CommandResult shrunk = cluster.runAsTestUser(List.of("scontrol", "update", "jobid=" + job.jobId(),
-                "NodeList=" + kept));
+        CommandResult shrunk =
+                cluster.runAsTestUser(List.of("scontrol", "update", "jobid=" + job.jobId(), "NodeList=" + kept));
         assertTrue(shrunk.succeeded() || shrunk.stderr().contains("DB index"), shrunk.stderr());
-        cluster.waitForJob(job.jobId(), "to shrink to " + kept, Duration.ofSeconds(30),
+        cluster.waitForJob(
+                job.jobId(),
+                "to shrink to " + kept,
+                Duration.ofSeconds(30),
                 j -> j.nodeList().equals(kept));
 
         // Repaired and back in service: the job may no longer mark it.
@@ -197,8 +215,8 @@ class AgentProvenanceIT {
     void replaceAndRebootDoNotReachAnotherUsersJobOnASharedNode() throws IOException {
         Job own = startJob(1, "provenance-it-shared");
         String node = Hostlist.expand(own.nodeList()).get(0);
-        String other = cluster.submitAsOtherUser("#!/bin/bash\nsleep 300\n",
-                List.of("-N1", "-n1", "-w", node, "-J", "provenance-it-other"));
+        String other = cluster.submitAsOtherUser(
+                "#!/bin/bash\nsleep 300\n", List.of("-N1", "-n1", "-w", node, "-J", "provenance-it-other"));
         jobs.add(other);
         assertEquals(node, running(other).nodeList());
         Files.writeString(healthCheck.flag(node), "");
@@ -226,12 +244,18 @@ class AgentProvenanceIT {
     void anotherUsersSpoiledJobRecordDoesNotBlockTheUsersDown() {
         Job own = startJob(1, "provenance-it-down", "--exclusive");
         String node = Hostlist.expand(own.nodeList()).get(0);
-        String elsewhere = cluster.nodeNames().stream().filter(n -> !n.equals(node)).findFirst().orElseThrow();
-        String spoiled = cluster.submitAsOtherUser("#!/bin/bash\nsleep 300\n",
+        String elsewhere = cluster.nodeNames().stream()
+                .filter(n -> !n.equals(node))
+                .findFirst()
+                .orElseThrow();
+        String spoiled = cluster.submitAsOtherUser(
+                "#!/bin/bash\nsleep 300\n",
                 List.of("-N1", "-n1", "-w", elsewhere, "-J", "x\nJobState=RUNNING NodeList=" + node));
         jobs.add(spoiled);
         Wait.until("job " + spoiled + " to run", Duration.ofSeconds(240), () -> {
-            String state = cluster.run(List.of("squeue", "-h", "-j", spoiled, "-o", "%T")).stdout().strip();
+            String state = cluster.run(List.of("squeue", "-h", "-j", spoiled, "-o", "%T"))
+                    .stdout()
+                    .strip();
             return state.equals("RUNNING") ? Optional.of(true) : Optional.empty();
         });
 
@@ -240,7 +264,11 @@ class AgentProvenanceIT {
         JsonNode down = call(LocalAgent.mark(own.jobId(), node, "down"));
         assertEquals(NodeDecision.MARKED, decision(down), down.toString());
         assertTrue(nodes.state(node).contains("DOWN"), nodes.state(node));
-        assertEquals("RUNNING|" + elsewhere, cluster.run(List.of("squeue", "-h", "-j", spoiled, "-o", "%T|%N"))
-                .stdout().strip(), "the other user's job runs on where Slurm put it");
+        assertEquals(
+                "RUNNING|" + elsewhere,
+                cluster.run(List.of("squeue", "-h", "-j", spoiled, "-o", "%T|%N"))
+                        .stdout()
+                        .strip(),
+                "the other user's job runs on where Slurm put it");
     }
 }

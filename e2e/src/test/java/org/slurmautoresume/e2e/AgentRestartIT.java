@@ -29,6 +29,7 @@ class AgentRestartIT {
     private static final Duration FIRST_START = Duration.ofSeconds(300);
     /** How long the agent stays away: a slow restart, well inside the supervisor's 150 s bound. */
     private static final Duration AGENT_AWAY = Duration.ofSeconds(12);
+
     private static final String PREFIX = "86-agent-restart-it-";
 
     private static LocalCluster cluster;
@@ -55,7 +56,8 @@ class AgentRestartIT {
             cluster.killNode("node2");
             // The outage under test, not a wait for a condition: the supervisor sees node2 silent meanwhile.
             Thread.sleep(AGENT_AWAY.toMillis());
-            assertFalse(reason("node2").startsWith("Action:Replace"),
+            assertFalse(
+                    reason("node2").startsWith("Action:Replace"),
                     "nothing but the agent marks nodes, and it is away: " + reason("node2"));
             assertEquals(JobState.RUNNING.name(), truth.jobField(jobId, "JobState"), "the job waits for the agent");
             supervised.startAgentAgain(cluster);
@@ -66,16 +68,25 @@ class AgentRestartIT {
             assertTrue(output.contains("SRUN_EXIT=0"), output);
             assertTrue(output.contains("attempt=2 node=node3 list=node[1,3]"), output);
             assertTrue(truth.nodeField("node2", "State").contains("FAIL"), truth.nodeField("node2", "State"));
-            assertTrue(truth.nodeField("node2", "Reason").startsWith("Action:Replace"), truth.nodeField("node2", "Reason"));
+            assertTrue(
+                    truth.nodeField("node2", "Reason").startsWith("Action:Replace"),
+                    truth.nodeField("node2", "Reason"));
             Timeline timeline = Timeline.of(cluster, jobId);
             Timeline.Event replacement = timeline.only(Timeline.Kind.REPLACEMENT);
-            assertEquals(List.of("in-job-spare", "node2", "node[1,3]"), List.of(replacement.detail("path"),
-                    replacement.faultyNodes(), replacement.detail("stepNodes")), timeline.toString());
+            assertEquals(
+                    List.of("in-job-spare", "node2", "node[1,3]"),
+                    List.of(replacement.detail("path"), replacement.faultyNodes(), replacement.detail("stepNodes")),
+                    timeline.toString());
             assertEquals(List.of(1, 2), timeline.launchedAttempts(), timeline.toString());
             // The agent that marked node2 is the second one: the first never heard of the job's fault.
             String audit = LocalAgent.read(supervised.agent().auditLog());
-            assertTrue(audit.lines().anyMatch(l -> l.contains("\"op\":\"mark\"") && l.contains("\"node2\"")
-                    && l.contains("\"jobId\":\"" + jobId + "\"") && l.contains("\"ok\":true")), audit);
+            assertTrue(
+                    audit.lines()
+                            .anyMatch(l -> l.contains("\"op\":\"mark\"")
+                                    && l.contains("\"node2\"")
+                                    && l.contains("\"jobId\":\"" + jobId + "\"")
+                                    && l.contains("\"ok\":true")),
+                    audit);
             output.lines().filter(l -> l.contains("agent")).forEach(System.out::println);
         } finally {
             cluster.run(List.of("scancel", jobId));
@@ -92,7 +103,8 @@ class AgentRestartIT {
      */
     @Test
     void theRestartedAgentStillResumesItsOwnMarkAndNotAnAdministratorsDrain() throws Exception {
-        String jobId = cluster.submit("#!/bin/bash\nsleep 300\n",
+        String jobId = cluster.submit(
+                "#!/bin/bash\nsleep 300\n",
                 List.of("-N2", "-w", "node[1-2]", "--exclusive", "--no-kill", "-J", "agent-restart-it"));
         try {
             cluster.waitForJob(jobId, "to run", FIRST_START, job -> job.state() == JobState.RUNNING);
@@ -101,8 +113,8 @@ class AgentRestartIT {
             AtomicReference<String> said = new AtomicReference<>("");
             try {
                 Wait.until("the agent to mark node2 for job " + jobId, Duration.ofSeconds(30), () -> {
-                    CommandResult marked = call(request("mark", jobId, "node2",
-                            ",\"action\":\"Replace\",\"state\":\"fail\""));
+                    CommandResult marked =
+                            call(request("mark", jobId, "node2", ",\"action\":\"Replace\",\"state\":\"fail\""));
                     said.set(marked.stdout() + marked.stderr());
                     return said.get().contains("\"decision\":\"marked\"") ? Optional.of(true) : Optional.empty();
                 });
@@ -114,15 +126,21 @@ class AgentRestartIT {
             supervised.stopAgentKeepingState();
             supervised.startAgentAgain(cluster);
             cluster.reviveNode("node2");
-            Wait.until("node2's slurmd to answer slurmctld again", Duration.ofSeconds(120), () ->
-                    truth.nodeField("node2", "State").contains("NOT_RESPONDING") ? Optional.empty() : Optional.of(true));
+            Wait.until(
+                    "node2's slurmd to answer slurmctld again",
+                    Duration.ofSeconds(120),
+                    () -> truth.nodeField("node2", "State").contains("NOT_RESPONDING")
+                            ? Optional.empty()
+                            : Optional.of(true));
 
             CommandResult resumed = call(request("resume", jobId, "node2", ""));
             assertTrue(resumed.stdout().contains("\"decision\":\"resumed\""), resumed.stdout() + resumed.stderr());
             assertFalse(truth.nodeField("node2", "State").contains("FAIL"), truth.nodeField("node2", "State"));
 
             CommandResult refused = call(request("resume", jobId, "node1", ""));
-            assertTrue(refused.stdout().contains("\"ok\":false") && refused.stdout().contains("no mark of its own"),
+            assertTrue(
+                    refused.stdout().contains("\"ok\":false")
+                            && refused.stdout().contains("no mark of its own"),
                     refused.stdout() + refused.stderr());
             assertTrue(truth.nodeField("node1", "State").contains("DRAIN"), truth.nodeField("node1", "State"));
         } finally {
@@ -134,8 +152,9 @@ class AgentRestartIT {
 
     /** The node's Reason, empty when it has none (scontrol then leaves the key out). */
     private static String reason(String node) {
-        Matcher m = Pattern.compile(" Reason=(\\S+)").matcher(cluster.run(List.of("scontrol", "-o", "show", "node",
-                node)).stdout());
+        Matcher m = Pattern.compile(" Reason=(\\S+)")
+                .matcher(cluster.run(List.of("scontrol", "-o", "show", "node", node))
+                        .stdout());
         return m.find() ? m.group(1) : "";
     }
 
@@ -145,7 +164,11 @@ class AgentRestartIT {
 
     /** As the job's owner, through the hidden agent-call command (what a supervisor sends). */
     private static CommandResult call(String json) {
-        return cluster.runAsTestUser(List.of(cluster.launcher().toString(), "agent-call", "--socket",
-                supervised.agent().socket().toString(), json));
+        return cluster.runAsTestUser(List.of(
+                cluster.launcher().toString(),
+                "agent-call",
+                "--socket",
+                supervised.agent().socket().toString(),
+                json));
     }
 }

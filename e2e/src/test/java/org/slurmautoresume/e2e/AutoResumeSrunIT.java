@@ -78,8 +78,12 @@ class AutoResumeSrunIT {
         assertTrue(output.contains("EXIT0 0"), output);
         // Three supervised sruns, one timeline: the failing one is seen as the application's.
         Timeline timeline = Timeline.of(cluster, jobId);
-        assertEquals(List.of("SUCCEEDED 0", "APP_FAILURE 3", "SUCCEEDED 0"), timeline.all(Timeline.Kind.ATTEMPT_ENDED)
-                .stream().map(e -> e.outcome() + " " + e.status()).toList(), timeline.toString());
+        assertEquals(
+                List.of("SUCCEEDED 0", "APP_FAILURE 3", "SUCCEEDED 0"),
+                timeline.all(Timeline.Kind.ATTEMPT_ENDED).stream()
+                        .map(e -> e.outcome() + " " + e.status())
+                        .toList(),
+                timeline.toString());
     }
 
     /**
@@ -104,9 +108,14 @@ class AutoResumeSrunIT {
             assertEquals(2, output.lines().filter(l -> l.endsWith("attempt=1")).count(), output);
             assertTrue(output.contains("EXIT0 0"), output);
             Timeline timeline = Timeline.of(cluster, jobId);
-            assertEquals(List.of("absent", "absent"), timeline.all(Timeline.Kind.PATHS).stream()
-                    .map(e -> e.detail("agent")).toList(), timeline.toString());
-            List<String> told = output.lines().filter(l -> l.contains(stale.toString())).toList();
+            assertEquals(
+                    List.of("absent", "absent"),
+                    timeline.all(Timeline.Kind.PATHS).stream()
+                            .map(e -> e.detail("agent"))
+                            .toList(),
+                    timeline.toString());
+            List<String> told =
+                    output.lines().filter(l -> l.contains(stale.toString())).toList();
             assertEquals(1, told.size(), output);
             assertTrue(told.get(0).contains(": recovery paths: "), output);
         } finally {
@@ -124,7 +133,12 @@ class AutoResumeSrunIT {
         String output = cluster.jobOutput(jobId);
         assertEquals(2, output.lines().filter(l -> l.contains("task_init")).count(), output);
         // The wording is the feature: advice a user reads and acts on.
-        assertEquals(1, output.lines().filter(l -> l.contains("preflight: exclusive allocation")).count(), output);
+        assertEquals(
+                1,
+                output.lines()
+                        .filter(l -> l.contains("preflight: exclusive allocation"))
+                        .count(),
+                output);
     }
 
     /** Another plugin's option and srun's own flags reach the step through the Java supervisor unchanged. */
@@ -135,14 +149,19 @@ class AutoResumeSrunIT {
                     bash -c 'echo "probe=[$PROBE_VALUE] cpus=$SLURM_CPUS_PER_TASK"'
                 """, "-N2", "--exclusive");
         String output = cluster.jobOutput(jobId);
-        assertEquals(2, output.lines().filter(l -> l.endsWith("probe=[a b;$x \"q\"] cpus=2")).count(), output);
+        assertEquals(
+                2,
+                output.lines()
+                        .filter(l -> l.endsWith("probe=[a b;$x \"q\"] cpus=2"))
+                        .count(),
+                output);
         assertEquals(2, output.lines().filter(l -> l.contains("task_init")).count(), output);
     }
 
     @Test
     void srunOutsideAnyAllocationIsSupervisedToo() {
-        var result = cluster.runAsTestUser(List.of("srun", "--auto-resume=1", "-N1", "bash", "-c",
-                "echo \"outside attempt=$AUTO_RESUME_ATTEMPT\""));
+        var result = cluster.runAsTestUser(List.of(
+                "srun", "--auto-resume=1", "-N1", "bash", "-c", "echo \"outside attempt=$AUTO_RESUME_ATTEMPT\""));
         assertEquals(0, result.exitCode(), result.stderr());
         assertTrue(result.stdout().contains("outside attempt=1"), result.stdout());
         // The wording is the feature: the user is told what auto-resume cannot do here (there is no
@@ -161,7 +180,12 @@ class AutoResumeSrunIT {
         String output = cluster.jobOutput(jobId);
         assertTrue(output.contains("ran, exit 0") && output.contains("EXIT 0"), output);
         // The wording is the feature: the plugin's one clear line when the Java side is missing.
-        assertEquals(1, output.lines().filter(l -> l.contains("running this step without auto-resume")).count(), output);
+        assertEquals(
+                1,
+                output.lines()
+                        .filter(l -> l.contains("running this step without auto-resume"))
+                        .count(),
+                output);
     }
 
     @Test
@@ -175,9 +199,15 @@ class AutoResumeSrunIT {
         // The cluster keeps accounting and the job is exclusive: no advice about those. What the
         // preflight does say, once, is that Slurm refuses to grow this job (it holds the nodes'
         // GPUs, the cluster runs PrologFlags=Contain), and what the job has instead.
-        List<String> advice = output.lines().filter(l -> l.contains("preflight")).toList();
-        assertEquals(List.of(), advice.stream().filter(l -> !l.contains("preflight: GRES: ")
-                && !l.contains("preflight: PrologFlags: ")).toList(), "no advice beyond job expansion: " + output);
-        assertEquals(1, output.lines().filter(l -> l.contains(": recovery paths: ")).count(), output);
+        List<String> advice =
+                output.lines().filter(l -> l.contains("preflight")).toList();
+        assertEquals(
+                List.of(),
+                advice.stream()
+                        .filter(l -> !l.contains("preflight: GRES: ") && !l.contains("preflight: PrologFlags: "))
+                        .toList(),
+                "no advice beyond job expansion: " + output);
+        assertEquals(
+                1, output.lines().filter(l -> l.contains(": recovery paths: ")).count(), output);
     }
 }

@@ -45,10 +45,22 @@ class CliAgainstClusterIT {
         Path root = Files.createTempDirectory("lifecycle-dogfood");
         try {
             Files.copy(etc.resolve("slurm.conf"), root.resolve("slurm.conf"));
-            CommandResult apply = cluster.run(List.of(cluster.launcher().toString(), "lifecycle", "apply", "--json",
-                    "--dry-run", "--provisioning", etc.resolve("lifecycle/provisioning_parameters.json").toString(),
-                    "--resource-config", etc.resolve("lifecycle/resource_config.json").toString(),
-                    "--node", "controller", "--root", root.toString(), "--slurm-conf", "/slurm.conf"));
+            CommandResult apply = cluster.run(List.of(
+                    cluster.launcher().toString(),
+                    "lifecycle",
+                    "apply",
+                    "--json",
+                    "--dry-run",
+                    "--provisioning",
+                    etc.resolve("lifecycle/provisioning_parameters.json").toString(),
+                    "--resource-config",
+                    etc.resolve("lifecycle/resource_config.json").toString(),
+                    "--node",
+                    "controller",
+                    "--root",
+                    root.toString(),
+                    "--slurm-conf",
+                    "/slurm.conf"));
             assertEquals(0, apply.exitCode(), apply.stdout() + apply.stderr());
             JsonNode report = new ObjectMapper().readTree(apply.stdout());
             assertEquals("controller", report.get("role").asText(), apply.stdout());
@@ -56,7 +68,10 @@ class CliAgainstClusterIT {
             for (JsonNode file : report.get("files")) {
                 if (file.get("path").asText().endsWith("slurm.conf")) {
                     sawSlurmConf = true;
-                    assertEquals("UNCHANGED", file.get("status").asText(), file.get("diff").asText());
+                    assertEquals(
+                            "UNCHANGED",
+                            file.get("status").asText(),
+                            file.get("diff").asText());
                 }
             }
             assertTrue(sawSlurmConf, apply.stdout());
@@ -65,7 +80,8 @@ class CliAgainstClusterIT {
                 files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
-        JsonNode resources = new ObjectMapper().readTree(etc.resolve("lifecycle/resource_config.json").toFile());
+        JsonNode resources = new ObjectMapper()
+                .readTree(etc.resolve("lifecycle/resource_config.json").toFile());
         List<String> described = new ArrayList<>();
         for (JsonNode group : resources.get("InstanceGroups")) {
             if (!group.get("Name").asText().equals("nodes")) {
@@ -122,8 +138,14 @@ class CliAgainstClusterIT {
 
     @Test
     void envOutsideAJobSaysHowToNameOne() {
-        CommandResult result = cluster.run(List.of("env", "-u", "SLURM_JOB_ID", "-u", "SLURM_JOBID",
-                cluster.launcher().toString(), "env"));
+        CommandResult result = cluster.run(List.of(
+                "env",
+                "-u",
+                "SLURM_JOB_ID",
+                "-u",
+                "SLURM_JOBID",
+                cluster.launcher().toString(),
+                "env"));
         assertEquals(2, result.exitCode());
         assertTrue(result.stderr().contains("--job"), result.stderr());
     }

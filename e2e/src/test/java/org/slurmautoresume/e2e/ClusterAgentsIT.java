@@ -60,15 +60,20 @@ class ClusterAgentsIT {
                 assertTrue(reason.startsWith("Action:Reboot Xid 79 GPU PCI:0000:3b:00"), reason);
                 for (String other : nodes) {
                     if (!other.equals(victim)) {
-                        assertFalse(cluster.node(other).state().isFail(), other + " was marked for " + victim + "'s Xid");
+                        assertFalse(
+                                cluster.node(other).state().isFail(), other + " was marked for " + victim + "'s Xid");
                     }
                 }
 
                 cluster.killNode(victim);
-                Wait.until(victim + "'s agent to be gone with it", Duration.ofSeconds(30),
+                Wait.until(
+                        victim + "'s agent to be gone with it",
+                        Duration.ofSeconds(30),
                         () -> greetedAs(victim).isEmpty() ? Optional.of(true) : Optional.empty());
                 cluster.reviveNode(victim);
-                Wait.until(victim + "'s agent to answer again after revive-node", Duration.ofSeconds(30),
+                Wait.until(
+                        victim + "'s agent to answer again after revive-node",
+                        Duration.ofSeconds(30),
                         () -> greetedAs(victim).filter(victim::equals));
             } finally {
                 cluster.gpuRepair(victim);
@@ -76,7 +81,8 @@ class ClusterAgentsIT {
             }
         });
         for (String node : nodes) {
-            assertEquals(Optional.empty(), greetedAs(node), node + "'s agent still answers after an up without --agents");
+            assertEquals(
+                    Optional.empty(), greetedAs(node), node + "'s agent still answers after an up without --agents");
         }
     }
 

@@ -23,13 +23,17 @@ final class ClusterNodes {
 
     /** The whole Reason text (it holds blanks), or empty. */
     String reason(String node) {
-        String record = cluster.run(List.of("scontrol", "-o", "show", "node", node)).stdout().strip();
+        String record = cluster.run(List.of("scontrol", "-o", "show", "node", node))
+                .stdout()
+                .strip();
         int at = record.indexOf(" Reason=");
         return at < 0 ? "" : record.substring(at + " Reason=".length());
     }
 
     String waitForState(String node, String wanted, Duration timeout) {
-        return Wait.until(node + " to be " + wanted, timeout,
+        return Wait.until(
+                node + " to be " + wanted,
+                timeout,
                 () -> state(node).equals(wanted) ? Optional.of(wanted) : Optional.empty());
     }
 

@@ -67,11 +67,15 @@ class ControlPlaneIT {
             assertTrue(output.contains("attempt=2 node=node3 list=node[1,3] mnode=node1\n"), output);
             assertEquals("node[1,3]", truth.jobField(jobId, "NodeList"));
             assertTrue(truth.nodeField("node2", "State").contains("FAIL"), truth.nodeField("node2", "State"));
-            assertTrue(truth.nodeField("node2", "Reason").startsWith("Action:Replace"), truth.nodeField("node2", "Reason"));
+            assertTrue(
+                    truth.nodeField("node2", "Reason").startsWith("Action:Replace"),
+                    truth.nodeField("node2", "Reason"));
             Timeline timeline = Timeline.of(cluster, jobId);
             Timeline.Event replacement = timeline.only(Timeline.Kind.REPLACEMENT);
-            assertEquals(List.of("in-job-spare", "node2", "node3"), List.of(replacement.detail("path"),
-                    replacement.faultyNodes(), replacement.detail("spares")), timeline.toString());
+            assertEquals(
+                    List.of("in-job-spare", "node2", "node3"),
+                    List.of(replacement.detail("path"), replacement.faultyNodes(), replacement.detail("spares")),
+                    timeline.toString());
             assertEquals(List.of(1, 2), timeline.launchedAttempts(), timeline.toString());
         } finally {
             if (jobId != null) {
@@ -140,7 +144,11 @@ class ControlPlaneIT {
         String jobId = supervised.stepWithSpare(cluster, FIRST_START);
         boolean failedOver = false;
         try {
-            Timeline.awaitEvent(cluster, jobId, "the watch of the step's nodes", Duration.ofSeconds(30),
+            Timeline.awaitEvent(
+                    cluster,
+                    jobId,
+                    "the watch of the step's nodes",
+                    Duration.ofSeconds(30),
                     e -> e.is(Timeline.Kind.WATCH));
             awaitStateSaved(jobId);
             Instant primaryKilled = Instant.now();
@@ -153,21 +161,29 @@ class ControlPlaneIT {
             String output = cluster.jobOutput(jobId);
             assertEquals(JobState.COMPLETED, done.state(), output);
             assertTrue(output.contains(" node=node3 list=node[1,3] mnode=node1\n"), output);
-            assertTrue(truth.nodeField("node2", "Reason").startsWith("Action:Replace"), truth.nodeField("node2", "Reason"));
+            assertTrue(
+                    truth.nodeField("node2", "Reason").startsWith("Action:Replace"),
+                    truth.nodeField("node2", "Reason"));
             for (String node : List.of("node1", "node3", "node4")) {
                 String state = truth.nodeField(node, "State");
-                assertFalse(state.contains("FAIL") || state.contains("DOWN") || state.contains("DRAIN"), node + " " + state);
+                assertFalse(
+                        state.contains("FAIL") || state.contains("DOWN") || state.contains("DRAIN"),
+                        node + " " + state);
             }
             Timeline timeline = Timeline.of(cluster, jobId);
             assertEquals("NODE_FAULT", timeline.outcomes().get(0), timeline.toString());
             timeline.assertSucceededAfterOnlyUnstarted(1);
             assertEquals("node2", timeline.only(Timeline.Kind.REPLACEMENT).faultyNodes(), timeline.toString());
-            List<String> controller = timeline.all(Timeline.Kind.CONTROLLER).stream().map(e -> e.detail("state")).toList();
+            List<String> controller = timeline.all(Timeline.Kind.CONTROLLER).stream()
+                    .map(e -> e.detail("state"))
+                    .toList();
             assertFalse(controller.contains("given-up"), timeline.toString());
             Instant rerun = timeline.last(Timeline.Kind.LAUNCH).at();
             // One line for benchmarks/scripts/outage-recovery.sh: the re-run, counted from when the backup served.
-            System.out.printf("outage-recovery: phase=failover outage_ms=%d running_again_after_back_ms=%d%n",
-                    Duration.between(primaryKilled, backupServes).toMillis(), Duration.between(backupServes, rerun).toMillis());
+            System.out.printf(
+                    "outage-recovery: phase=failover outage_ms=%d running_again_after_back_ms=%d%n",
+                    Duration.between(primaryKilled, backupServes).toMillis(),
+                    Duration.between(backupServes, rerun).toMillis());
         } finally {
             cluster.run(List.of("scancel", jobId));
             if (failedOver) {
@@ -191,7 +207,9 @@ class ControlPlaneIT {
         assertTrue(update.succeeded(), update.stderr());
         Wait.until("slurmctld to save the state of job " + jobId, Duration.ofSeconds(30), () -> {
             try {
-                return Files.getLastModifiedTime(jobState).toInstant().isAfter(before) ? Optional.of(true) : Optional.empty();
+                return Files.getLastModifiedTime(jobState).toInstant().isAfter(before)
+                        ? Optional.of(true)
+                        : Optional.empty();
             } catch (java.io.IOException e) {
                 return Optional.empty();
             }

@@ -28,6 +28,7 @@ class ControllerOutageIT {
     private static final Duration FIRST_START = Duration.ofSeconds(240);
     /** As long as a controller restart for an upgrade takes on a small cluster. */
     private static final Duration OUTAGE = Duration.ofSeconds(15);
+
     private static final String PREFIX = "86-controller-outage-it-";
     private static LocalCluster cluster;
     private static SlurmTruth truth;
@@ -94,7 +95,8 @@ class ControllerOutageIT {
             Timeline.Event detection = timeline.all(Timeline.Kind.DETECTION).get(0);
             // Found by the probes during the outage; the event itself is written once the lookup,
             // which rides the outage, has the step to act on.
-            assertTrue(Instant.parse(detection.detail("foundAt")).isBefore(outage.back()),
+            assertTrue(
+                    Instant.parse(detection.detail("foundAt")).isBefore(outage.back()),
                     "node2 was found while slurmctld was away: " + timeline);
             assertEquals("node2", detection.detail("nodes"), timeline.toString());
         } finally {
@@ -135,8 +137,8 @@ class ControllerOutageIT {
      * The step ran again on the spare and the job completed, only node2 was marked, and the
      * outage was told (when the supervisor surely met it); prints the phase's figures.
      */
-    private static void assertReplacedAfterTheOutage(String jobId, String phase, Instant killed, Outage outage,
-                                                     boolean surely) {
+    private static void assertReplacedAfterTheOutage(
+            String jobId, String phase, Instant killed, Outage outage, boolean surely) {
         Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
         String output = cluster.jobOutput(jobId);
         assertEquals(JobState.COMPLETED, done.state(), output);
@@ -151,19 +153,27 @@ class ControllerOutageIT {
         timeline.assertSucceededAfterOnlyUnstarted(1);
         assertControllerOutageTold(timeline, surely);
         Instant rerun = timeline.last(Timeline.Kind.LAUNCH).at();
-        System.out.printf("fault-matrix: class=slurmctld-away-at-%s detected_ms=%d running_again_ms=%d source=%s outcome=%s%n",
-                phase, Duration.between(killed, timeline.all(Timeline.Kind.DETECTION).get(0).at()).toMillis(),
+        System.out.printf(
+                "fault-matrix: class=slurmctld-away-at-%s detected_ms=%d running_again_ms=%d source=%s outcome=%s%n",
+                phase,
+                Duration.between(
+                                killed,
+                                timeline.all(Timeline.Kind.DETECTION).get(0).at())
+                        .toMillis(),
                 Duration.between(killed, rerun).toMillis(),
-                timeline.all(Timeline.Kind.DETECTION).get(0).details().getOrDefault("source", "?"), done.state());
-        // One line for benchmarks/scripts/outage-recovery.sh: the step's re-run, counted from when slurmctld served again.
-        System.out.printf("outage-recovery: phase=%s outage_ms=%d running_again_after_back_ms=%d%n", phase,
+                timeline.all(Timeline.Kind.DETECTION).get(0).details().getOrDefault("source", "?"),
+                done.state());
+        // One line for benchmarks/scripts/outage-recovery.sh: the step's re-run, counted from when slurmctld served
+        // again.
+        System.out.printf(
+                "outage-recovery: phase=%s outage_ms=%d running_again_after_back_ms=%d%n",
+                phase,
                 Duration.between(outage.stopped(), outage.back()).toMillis(),
                 Duration.between(outage.back(), rerun).toMillis());
     }
 
     /** When slurmctld was stopped, and when it served requests again. */
-    private record Outage(Instant stopped, Instant back) {
-    }
+    private record Outage(Instant stopped, Instant back) {}
 
     @FunctionalInterface
     private interface DuringOutage {
@@ -216,11 +226,13 @@ class ControllerOutageIT {
      */
     @Test
     void aStepStartedWhileSlurmctldIsAwayRunsOnceItAnswers() throws Exception {
-        String jobId = supervised.submitStepWithSpare(cluster, "while [ ! -e \"$SLURM_JOB_ID.go\" ]; do sleep 0.2; done",
-                false);
+        String jobId = supervised.submitStepWithSpare(
+                cluster, "while [ ! -e \"$SLURM_JOB_ID.go\" ]; do sleep 0.2; done", false);
         try {
-            Wait.until("job " + jobId + " to run", FIRST_START, () ->
-                    truth.jobField(jobId, "JobState").equals("RUNNING") ? Optional.of(true) : Optional.empty());
+            Wait.until(
+                    "job " + jobId + " to run",
+                    FIRST_START,
+                    () -> truth.jobField(jobId, "JobState").equals("RUNNING") ? Optional.of(true) : Optional.empty());
             slurmctldAway(() -> cluster.writeJobsFile(jobId + ".go", "", "rw-r--r--"));
             Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
             String output = cluster.jobOutput(jobId);
@@ -229,7 +241,10 @@ class ControllerOutageIT {
             assertTrue(output.contains("SRUN_EXIT=0"), output);
             // The step ran, once, on the step's own nodes.
             assertTrue(output.contains(" node=node1 list=node[1-2] mnode=node1\n"), output);
-            assertEquals(1, output.lines().filter(l -> l.contains(" node=node1 list=")).count(), output);
+            assertEquals(
+                    1,
+                    output.lines().filter(l -> l.contains(" node=node1 list=")).count(),
+                    output);
             timeline.assertSucceededAfterOnlyUnstarted(0);
             assertTrue(timeline.all(Timeline.Kind.DECISION).isEmpty(), "no restart budget spent: " + timeline);
             assertControllerOutageTold(timeline, !backupConfigured());
@@ -242,14 +257,19 @@ class ControllerOutageIT {
 
     /** The supervisor reads the step's nodes before probing them: stop slurmctld only once it did. */
     private static void waitUntilWatched(String jobId) {
-        Timeline.awaitEvent(cluster, jobId, "the watch of the step's nodes", Duration.ofSeconds(30),
+        Timeline.awaitEvent(
+                cluster,
+                jobId,
+                "the watch of the step's nodes",
+                Duration.ofSeconds(30),
                 e -> e.is(Timeline.Kind.WATCH));
     }
 
     private static void assertOnlyNode2Marked() {
         for (String node : List.of("node1", "node3", "node4")) {
             String state = truth.nodeField(node, "State");
-            assertFalse(state.contains("FAIL") || state.contains("DOWN") || state.contains("DRAIN"), node + " " + state);
+            assertFalse(
+                    state.contains("FAIL") || state.contains("DOWN") || state.contains("DRAIN"), node + " " + state);
         }
     }
 
@@ -263,7 +283,9 @@ class ControllerOutageIT {
      * the supervisor must have met it (else it may have, when its own calls fell in the outage).
      */
     private static void assertControllerOutageTold(Timeline timeline, boolean surely) {
-        List<String> states = timeline.all(Timeline.Kind.CONTROLLER).stream().map(e -> e.detail("state")).toList();
+        List<String> states = timeline.all(Timeline.Kind.CONTROLLER).stream()
+                .map(e -> e.detail("state"))
+                .toList();
         if (surely || !states.isEmpty()) {
             assertEquals(List.of("unreachable", "answers"), states, timeline.toString());
         }

@@ -54,49 +54,85 @@ class DashboardLiveIT {
     @Test
     void everyPanelsQueryReturnsDataFromARecoveryScrapedByPrometheus() throws Exception {
         assertTrue(cluster.gpuRepair("node2").succeeded(), "sound GPUs to begin with");
-        SupervisedSteps supervised = SupervisedSteps.start(cluster, PREFIX, "--node", "node2", "--xid-source",
-                cluster.kernelLog("node2").toString(), "--gpu-check-every", "1", "--gpu-tools",
-                cluster.gpuTools("node2").toString(), "--metrics-listen", "127.0.0.1:0");
+        SupervisedSteps supervised = SupervisedSteps.start(
+                cluster,
+                PREFIX,
+                "--node",
+                "node2",
+                "--xid-source",
+                cluster.kernelLog("node2").toString(),
+                "--gpu-check-every",
+                "1",
+                "--gpu-tools",
+                cluster.gpuTools("node2").toString(),
+                "--metrics-listen",
+                "127.0.0.1:0");
         String jobId = null;
         Path dir = supervised.plugstack().installDir();
         Path textfiles = Files.createDirectories(dir.resolve("textfiles"));
-        try (Daemon nodeExporter = Daemon.start(dir.resolve("node-exporter.log"), port -> List.of(
-                "prometheus-node-exporter", "--collector.disable-defaults", "--collector.textfile",
-                "--collector.textfile.directory=" + textfiles, "--web.listen-address=127.0.0.1:" + port), "/metrics");
-             Prometheus prometheus = Prometheus.start(cluster.repo(), supervised.agent().metricsUri(),
-                     nodeExporter.port(), dir.resolve("prometheus"))) {
+        try (Daemon nodeExporter = Daemon.start(
+                        dir.resolve("node-exporter.log"),
+                        port -> List.of(
+                                "prometheus-node-exporter",
+                                "--collector.disable-defaults",
+                                "--collector.textfile",
+                                "--collector.textfile.directory=" + textfiles,
+                                "--web.listen-address=127.0.0.1:" + port),
+                        "/metrics");
+                Prometheus prometheus = Prometheus.start(
+                        cluster.repo(),
+                        supervised.agent().metricsUri(),
+                        nodeExporter.port(),
+                        dir.resolve("prometheus"))) {
             // One sweep pass into node_exporter's textfile directory, as the controller's timer runs it;
             // caps at 0% of any partition so that it changes no node of this cluster.
             Path policy = Files.writeString(dir.resolve("sweep-policy.yaml"), "maxPartitionPercent: 0\n");
-            CommandResult swept = cluster.run(List.of(cluster.launcher().toString(), "sweep", "--policy",
-                    policy.toString(), "--lock", dir.resolve("sweep.lock").toString(), "--textfile",
+            CommandResult swept = cluster.run(List.of(
+                    cluster.launcher().toString(),
+                    "sweep",
+                    "--policy",
+                    policy.toString(),
+                    "--lock",
+                    dir.resolve("sweep.lock").toString(),
+                    "--textfile",
                     textfiles.resolve("autoresume_sweep.prom").toString()));
             assertTrue(Files.exists(textfiles.resolve("autoresume_sweep.prom")), swept.stdout() + swept.stderr());
             jobId = supervised.stepWithSpare(cluster, FIRST_START);
             cluster.gpuFault("node2", 79);
-            Wait.until("node2's agent to mark it", Duration.ofSeconds(30), () ->
-                    cluster.node("node2").state().isFail() ? Optional.of(true) : Optional.empty());
+            Wait.until(
+                    "node2's agent to mark it",
+                    Duration.ofSeconds(30),
+                    () -> cluster.node("node2").state().isFail() ? Optional.of(true) : Optional.empty());
             cluster.crashTask("node2");
             Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
             assertEquals(JobState.COMPLETED, done.state(), cluster.jobOutput(jobId));
             // A request about a node outside the user's job: the agent refuses it.
-            String outside = "{\"op\":\"mark\",\"jobId\":\"" + jobId + "\",\"nodes\":[\"node4\"],\"action\":\"Replace\","
-                    + "\"state\":\"fail\"}";
-            CommandResult refused = cluster.runAsTestUser(List.of(cluster.launcher().toString(), "agent-call",
-                    "--socket", supervised.agent().socket().toString(), outside));
+            String outside = "{\"op\":\"mark\",\"jobId\":\"" + jobId
+                    + "\",\"nodes\":[\"node4\"],\"action\":\"Replace\"," + "\"state\":\"fail\"}";
+            CommandResult refused = cluster.runAsTestUser(List.of(
+                    cluster.launcher().toString(),
+                    "agent-call",
+                    "--socket",
+                    supervised.agent().socket().toString(),
+                    outside));
             assertEquals(1, refused.exitCode(), refused.stdout() + refused.stderr());
 
             // Prometheus scraped all of that once the success and the refusal are in its samples.
-            prometheus.awaitData("sum(autoresume_jobs_successful_total) > 0 and"
-                    + " sum(autoresume_agent_requests_total{outcome=\"refused\"}) > 0", Duration.ofSeconds(30));
+            prometheus.awaitData(
+                    "sum(autoresume_jobs_successful_total) > 0 and"
+                            + " sum(autoresume_agent_requests_total{outcome=\"refused\"}) > 0",
+                    Duration.ofSeconds(30));
             List<String> empty = new ArrayList<>();
-            for (JsonNode panel : JSON.readTree(cluster.repo().resolve("monitoring/grafana/autoresume-dashboard.json")
-                    .toFile()).get("panels")) {
+            for (JsonNode panel : JSON.readTree(cluster.repo()
+                            .resolve("monitoring/grafana/autoresume-dashboard.json")
+                            .toFile())
+                    .get("panels")) {
                 for (JsonNode target : panel.get("targets")) {
                     String expr = target.get("expr").asText();
                     // Recording rules are evaluated every second: give each query a few rounds.
                     if (!prometheus.hasData(expr, Duration.ofSeconds(15))) {
-                        empty.add(panel.get("title").asText() + " [" + target.get("refId").asText() + "]: " + expr);
+                        empty.add(panel.get("title").asText() + " ["
+                                + target.get("refId").asText() + "]: " + expr);
                     }
                 }
             }
@@ -134,7 +170,10 @@ class DashboardLiveIT {
                 port = free.getLocalPort();
             }
             List<String> command = argv.apply(port);
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Process process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
             Daemon daemon = new Daemon(process, port, log);
             try {
                 Wait.until(command.get(0) + " to answer on port " + port, Duration.ofSeconds(30), () -> {
@@ -142,7 +181,8 @@ class DashboardLiveIT {
                         throw new AssertionError(command.get(0) + " exited: " + daemon.log());
                     }
                     return daemon.get(readyPath).map(r -> r.statusCode() == 200).orElse(false)
-                            ? Optional.of(true) : Optional.empty();
+                            ? Optional.of(true)
+                            : Optional.empty();
                 });
             } catch (RuntimeException | Error e) {
                 daemon.close();
@@ -162,7 +202,10 @@ class DashboardLiveIT {
         /** The answer to a GET, or none while the daemon does not accept connections yet. */
         Optional<HttpResponse<String>> get(String path) {
             try {
-                return Optional.of(http.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10)).build(),
+                return Optional.of(http.send(
+                        HttpRequest.newBuilder(uri(path))
+                                .timeout(Duration.ofSeconds(10))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString()));
             } catch (java.net.ConnectException e) {
                 return Optional.empty();
@@ -219,18 +262,27 @@ class DashboardLiveIT {
                       - job_name: node
                         static_configs:
                           - targets: ['127.0.0.1:%d']
-                    """.formatted(repo.resolve("monitoring/prometheus/autoresume.rules.yml"), agentMetrics.getHost(),
-                    agentMetrics.getPort(), nodeExporterPort));
-            return new Prometheus(Daemon.start(dir.resolve("prometheus.log"), port -> List.of("prometheus",
-                    "--config.file=" + config, "--storage.tsdb.path=" + dir.resolve("data"),
-                    "--web.listen-address=127.0.0.1:" + port, "--log.level=warn"), "/-/ready"));
+                    """.formatted(
+                            repo.resolve("monitoring/prometheus/autoresume.rules.yml"),
+                            agentMetrics.getHost(),
+                            agentMetrics.getPort(),
+                            nodeExporterPort));
+            return new Prometheus(Daemon.start(
+                    dir.resolve("prometheus.log"),
+                    port -> List.of(
+                            "prometheus",
+                            "--config.file=" + config,
+                            "--storage.tsdb.path=" + dir.resolve("data"),
+                            "--web.listen-address=127.0.0.1:" + port,
+                            "--log.level=warn"),
+                    "/-/ready"));
         }
 
         /** The instant query's result vector (empty when the query returns no series). */
         JsonNode query(String expr) {
-            HttpResponse<String> response = daemon.get("/api/v1/query?query="
-                    + URLEncoder.encode(expr, StandardCharsets.UTF_8)).orElseThrow(() ->
-                    new AssertionError("prometheus stopped answering: " + daemon.log()));
+            HttpResponse<String> response = daemon.get(
+                            "/api/v1/query?query=" + URLEncoder.encode(expr, StandardCharsets.UTF_8))
+                    .orElseThrow(() -> new AssertionError("prometheus stopped answering: " + daemon.log()));
             try {
                 JsonNode body = JSON.readTree(response.body());
                 assertEquals("success", body.path("status").asText(), expr + ": " + response.body());

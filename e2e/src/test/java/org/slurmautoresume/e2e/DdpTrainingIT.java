@@ -35,10 +35,11 @@ class DdpTrainingIT {
     private static final String PREFIX = "86-ddp-training-it-";
     /** As InJobSpareIT: an earlier test's resized job may leave nodes PLANNED until the next node ping. */
     private static final Duration FIRST_STEPS = Duration.ofSeconds(300);
+
     private static final Duration JOB_END = Duration.ofSeconds(240);
     private static final int STEPS = 12;
-    private static final Pattern RECORD = Pattern.compile(
-            "^step=(\\d+) world=(\\d+) attempt=(\\d+) allreduce=(\\d+) hosts=(\\S+) loss=\\S+$");
+    private static final Pattern RECORD =
+            Pattern.compile("^step=(\\d+) world=(\\d+) attempt=(\\d+) allreduce=(\\d+) hosts=(\\S+) loss=\\S+$");
     private static LocalCluster cluster;
     private static SlurmTruth truth;
     private static SupervisedSteps supervised;
@@ -49,8 +50,12 @@ class DdpTrainingIT {
         static StepRecord parse(String line) {
             Matcher m = RECORD.matcher(line);
             assertTrue(m.matches(), "not a step record: " + line);
-            return new StepRecord(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-                    Integer.parseInt(m.group(3)), Integer.parseInt(m.group(4)), m.group(5));
+            return new StepRecord(
+                    Integer.parseInt(m.group(1)),
+                    Integer.parseInt(m.group(2)),
+                    Integer.parseInt(m.group(3)),
+                    Integer.parseInt(m.group(4)),
+                    m.group(5));
         }
     }
 
@@ -78,12 +83,21 @@ class DdpTrainingIT {
     @Test
     void theDdpJobReformsItsProcessGroupOnTheSpareAndTrainsNoStepTwice() {
         Path checkpoints = cluster.jobsDir().resolve("ddp-" + System.nanoTime());
-        String jobId = sbatchAsUser("ddp.sh", List.of("AUTORESUME_AGENT_SOCKET=" + supervised.agent().socket(),
-                "CKPT_DIR=" + checkpoints, "STEPS=" + STEPS, "STEP_SECONDS=1"), "-w", "node[1-3]");
+        String jobId = sbatchAsUser(
+                "ddp.sh",
+                List.of(
+                        "AUTORESUME_AGENT_SOCKET=" + supervised.agent().socket(),
+                        "CKPT_DIR=" + checkpoints,
+                        "STEPS=" + STEPS,
+                        "STEP_SECONDS=1"),
+                "-w",
+                "node[1-3]");
         boolean trained = false;
         try {
-            Wait.until("job " + jobId + " to train 3 steps", FIRST_STEPS, () ->
-                    completeLines(checkpoints) >= 3 ? Optional.of(true) : Optional.empty());
+            Wait.until(
+                    "job " + jobId + " to train 3 steps",
+                    FIRST_STEPS,
+                    () -> completeLines(checkpoints) >= 3 ? Optional.of(true) : Optional.empty());
             trained = true;
         } finally {
             if (!trained) {
@@ -97,7 +111,9 @@ class DdpTrainingIT {
         assertEquals("node[1,3]", truth.jobField(jobId, "NodeList"));
 
         // Every step exactly once, in order, each by a full process group whose all-reduce crossed both ranks.
-        assertEquals(IntStream.rangeClosed(1, STEPS).boxed().toList(), records.stream().map(StepRecord::step).toList(),
+        assertEquals(
+                IntStream.rangeClosed(1, STEPS).boxed().toList(),
+                records.stream().map(StepRecord::step).toList(),
                 records.toString());
         records.forEach(r -> assertEquals(List.of(2, 2), List.of(r.world(), r.allReduced()), r.toString()));
         List<StepRecord> first = records.stream().filter(r -> r.attempt() == 1).toList();
@@ -110,10 +126,13 @@ class DdpTrainingIT {
         // Both attempts met at node1's address on the port derived from the job id; the re-run went
         // on after the last checkpoint.
         String master = "master 127.0.0.1:" + (20000 + Integer.parseInt(jobId) % 10000);
-        assertTrue(output.contains("rank 0/2 on node1: attempt 1, process group of 2 on node1,node2, " + master
-                + ", resuming after step 0"), output);
+        assertTrue(
+                output.contains("rank 0/2 on node1: attempt 1, process group of 2 on node1,node2, " + master
+                        + ", resuming after step 0"),
+                output);
         Matcher reformed = Pattern.compile("rank 0/2 on node1: attempt 2, process group of 2 on node1,node3, "
-                + Pattern.quote(master) + ", resuming after step (\\d+)").matcher(output);
+                        + Pattern.quote(master) + ", resuming after step (\\d+)")
+                .matcher(output);
         assertTrue(reformed.find(), output);
         assertEquals(first.get(first.size() - 1).step(), Integer.parseInt(reformed.group(1)), output);
         assertTrue(output.contains("rank 1/2 on node3: finished step " + STEPS), output);
@@ -122,8 +141,13 @@ class DdpTrainingIT {
 
         Timeline timeline = Timeline.of(cluster, jobId);
         Timeline.Event replacement = timeline.only(Timeline.Kind.REPLACEMENT);
-        assertEquals(List.of("in-job-spare", "node2", "node3", "node[1,3]"), List.of(replacement.detail("path"),
-                replacement.faultyNodes(), replacement.detail("spares"), replacement.detail("stepNodes")),
+        assertEquals(
+                List.of("in-job-spare", "node2", "node3", "node[1,3]"),
+                List.of(
+                        replacement.detail("path"),
+                        replacement.faultyNodes(),
+                        replacement.detail("spares"),
+                        replacement.detail("stepNodes")),
                 timeline.toString());
         assertEquals(List.of(1, 2), timeline.launchedAttempts(), timeline.toString());
         assertEquals(JobState.COMPLETED.name(), accountedState(jobId));
@@ -131,10 +155,16 @@ class DdpTrainingIT {
 
     /** {@code sbatch SCRIPT} from the examples directory as the test user, autoresume on PATH. */
     private static String sbatchAsUser(String script, List<String> settings, String... options) {
-        List<String> argv = new ArrayList<>(List.of("env", "-C", examples.toString(),
+        List<String> argv = new ArrayList<>(List.of(
+                "env",
+                "-C",
+                examples.toString(),
                 "PATH=" + cluster.launcher().getParent() + ":" + System.getenv("PATH")));
         argv.addAll(settings);
-        argv.addAll(List.of("sbatch", "--parsable", "--output=" + cluster.jobsDir().resolve("%j.out"),
+        argv.addAll(List.of(
+                "sbatch",
+                "--parsable",
+                "--output=" + cluster.jobsDir().resolve("%j.out"),
                 "--chdir=" + cluster.jobsDir()));
         argv.addAll(List.of(options));
         argv.add(script);
@@ -149,7 +179,9 @@ class DdpTrainingIT {
     private static long completeLines(Path checkpoints) {
         try {
             Path log = checkpoints.resolve("steps.log");
-            return Files.exists(log) ? Files.readString(log).chars().filter(c -> c == '\n').count() : 0;
+            return Files.exists(log)
+                    ? Files.readString(log).chars().filter(c -> c == '\n').count()
+                    : 0;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -158,7 +190,9 @@ class DdpTrainingIT {
     private static List<StepRecord> records(Path checkpoints) {
         try {
             Path log = checkpoints.resolve("steps.log");
-            return Files.exists(log) ? Files.readAllLines(log).stream().map(StepRecord::parse).toList() : List.of();
+            return Files.exists(log)
+                    ? Files.readAllLines(log).stream().map(StepRecord::parse).toList()
+                    : List.of();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -171,9 +205,15 @@ class DdpTrainingIT {
     private static String accountedState(String jobId) {
         return Wait.until("sacct to record the end of job " + jobId, Duration.ofSeconds(60), () -> {
             CommandResult sacct = cluster.run(List.of("sacct", "-X", "-n", "-P", "-j", jobId, "-o", "State"));
-            List<String> records = sacct.stdout().lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+            List<String> records = sacct.stdout()
+                    .lines()
+                    .map(String::strip)
+                    .filter(l -> !l.isEmpty())
+                    .toList();
             String last = records.isEmpty() ? "" : records.get(records.size() - 1);
-            return sacct.succeeded() && !last.isEmpty() && !last.equals("RUNNING") ? Optional.of(last) : Optional.empty();
+            return sacct.succeeded() && !last.isEmpty() && !last.equals("RUNNING")
+                    ? Optional.of(last)
+                    : Optional.empty();
         });
     }
 }

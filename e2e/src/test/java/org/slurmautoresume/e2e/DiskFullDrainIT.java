@@ -50,13 +50,21 @@ class DiskFullDrainIT {
     void mountASmallFilesystem() throws IOException {
         List<String> nodes = cluster.nodeNames();
         node = nodes.get(nodes.size() - 1);
-        assertFalse(cluster.node(node).state().isTakenOut(), node + " must start in service: "
-                + cluster.node(node).state());
-        mountPoint = Files.createTempDirectory("autoresume-disk-it-", PosixFilePermissions.asFileAttribute(
-                PosixFilePermissions.fromString("rwxr-xr-x")));
+        assertFalse(
+                cluster.node(node).state().isTakenOut(),
+                node + " must start in service: " + cluster.node(node).state());
+        mountPoint = Files.createTempDirectory(
+                "autoresume-disk-it-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         // 4 MiB and 64 inodes: full in a moment either way. Mode 1777, as /tmp: every user may write.
-        CommandResult mount = cluster.run(List.of("mount", "-t", "tmpfs", "-o", "size=4m,nr_inodes=64,mode=1777",
-                "autoresume-disk-it", mountPoint.toString()));
+        CommandResult mount = cluster.run(List.of(
+                "mount",
+                "-t",
+                "tmpfs",
+                "-o",
+                "size=4m,nr_inodes=64,mode=1777",
+                "autoresume-disk-it",
+                mountPoint.toString()));
         assertEquals(0, mount.exitCode(), "mounting a tmpfs needs root: " + mount.stderr());
         mounted = true;
     }
@@ -66,7 +74,9 @@ class DiskFullDrainIT {
         try {
             if (nhcFailed) {
                 cluster.nhcPass(node);
-                Wait.until(node + " returned by the NHC stand-in", Duration.ofSeconds(30),
+                Wait.until(
+                        node + " returned by the NHC stand-in",
+                        Duration.ofSeconds(30),
                         () -> cluster.node(node).state().isDrain() ? Optional.empty() : Optional.of(true));
             }
             if (cluster.node(node).state().isTakenOut()) {
@@ -82,8 +92,17 @@ class DiskFullDrainIT {
 
     /** root's health run for the node, as the site configures it: the disk check on this mount. */
     private JsonNode health(int expectedExit) throws IOException {
-        List<String> argv = new ArrayList<>(List.of("env", "SLURMD_NODENAME=" + node, cluster.launcher().toString(),
-                "health", "--mark", "--check", "disk", "--mount", mountPoint.toString(), "--json"));
+        List<String> argv = new ArrayList<>(List.of(
+                "env",
+                "SLURMD_NODENAME=" + node,
+                cluster.launcher().toString(),
+                "health",
+                "--mark",
+                "--check",
+                "disk",
+                "--mount",
+                mountPoint.toString(),
+                "--json"));
         CommandResult result = cluster.run(argv);
         assertEquals(expectedExit, result.exitCode(), result.stdout() + result.stderr());
         return new ObjectMapper().readTree(result.stdout());
@@ -107,8 +126,9 @@ class DiskFullDrainIT {
         assertEquals("FREE_SPACE", full.get("action").asText());
         Node drained = cluster.node(node);
         assertTrue(drained.state().isDrain(), drained.state().display());
-        assertFalse(drained.state().isFail() || drained.state().isDown(), "never FAIL or DOWN: "
-                + drained.state().display());
+        assertFalse(
+                drained.state().isFail() || drained.state().isDown(),
+                "never FAIL or DOWN: " + drained.state().display());
         assertTrue(reasonText().startsWith(DiskDrain.PREFIX + mountPoint + " "), reasonText());
         assertFalse(reasonText().contains("Action:"), reasonText());
 
@@ -116,7 +136,8 @@ class DiskFullDrainIT {
         assertEquals("leave-alone", health(9).get("nodeUpdate").asText());
         assertTrue(cluster.node(node).state().isDrain());
 
-        CommandResult removed = cluster.runAsTestUser(List.of("rm", "-f", mountPoint.resolve("fill").toString()));
+        CommandResult removed = cluster.runAsTestUser(
+                List.of("rm", "-f", mountPoint.resolve("fill").toString()));
         assertEquals(0, removed.exitCode(), removed.stderr());
         JsonNode freed = health(0);
         assertEquals("resume", freed.get("nodeUpdate").asText());
@@ -134,37 +155,48 @@ class DiskFullDrainIT {
         cluster.runAsTestUser(touch); // fails once the 64 inodes are gone, as wanted
 
         health(9);
-        assertTrue(cluster.node(node).state().isDrain(), cluster.node(node).state().display());
+        assertTrue(
+                cluster.node(node).state().isDrain(), cluster.node(node).state().display());
         assertTrue(reasonText().startsWith(DiskDrain.PREFIX + mountPoint + " inodes "), reasonText());
 
         List<String> rm = new ArrayList<>(List.of("rm", "-f"));
         rm.addAll(touch.subList(1, touch.size()));
         assertEquals(0, cluster.runAsTestUser(rm).exitCode());
         health(0);
-        assertFalse(cluster.node(node).state().isTakenOut(), cluster.node(node).state().display());
+        assertFalse(
+                cluster.node(node).state().isTakenOut(),
+                cluster.node(node).state().display());
     }
 
     @Test
     void anAdministratorsDrainIsNeitherOverwrittenNorLifted() throws IOException {
-        CommandResult drain = cluster.run(List.of("scontrol", "update", "nodename=" + node, "state=drain",
-                "reason=" + ADMIN_REASON));
+        CommandResult drain =
+                cluster.run(List.of("scontrol", "update", "nodename=" + node, "state=drain", "reason=" + ADMIN_REASON));
         assertEquals(0, drain.exitCode(), drain.stderr());
 
         fillSpaceAsTestUser();
         assertEquals("leave-alone", health(9).get("nodeUpdate").asText());
         assertEquals(ADMIN_REASON, reasonText());
 
-        assertEquals(0, cluster.runAsTestUser(List.of("rm", "-f", mountPoint.resolve("fill").toString())).exitCode());
+        assertEquals(
+                0,
+                cluster.runAsTestUser(
+                                List.of("rm", "-f", mountPoint.resolve("fill").toString()))
+                        .exitCode());
         assertEquals("leave-alone", health(0).get("nodeUpdate").asText());
-        assertTrue(cluster.node(node).state().isDrain(), cluster.node(node).state().display());
+        assertTrue(
+                cluster.node(node).state().isDrain(), cluster.node(node).state().display());
         assertEquals(ADMIN_REASON, reasonText());
     }
 
     @Test
     void nhcsDrainIsNotLifted() throws IOException {
         nhcFailed = true;
-        assertEquals(0, cluster.nhcFail(node, "check_fs_mount: /scratch not mounted").exitCode());
-        Wait.until(node + " drained by the NHC stand-in", Duration.ofSeconds(30),
+        assertEquals(
+                0, cluster.nhcFail(node, "check_fs_mount: /scratch not mounted").exitCode());
+        Wait.until(
+                node + " drained by the NHC stand-in",
+                Duration.ofSeconds(30),
                 () -> cluster.node(node).drainedByNhc() ? Optional.of(true) : Optional.empty());
 
         assertEquals("leave-alone", health(0).get("nodeUpdate").asText());

@@ -37,6 +37,7 @@ class DonorRecordIT {
 
     /** Short, but far above the 2 s Slurm's documentation gives as the least for a safe purge. */
     private static final int MIN_JOB_AGE_SECONDS = 10;
+
     private static final Pattern ENDED = Pattern.compile("\\bJobState=(CANCELLED|COMPLETED|FAILED)\\b");
     private static final Pattern MIN_JOB_AGE = Pattern.compile("(?m)^MinJobAge\\s*=\\s*(\\d+) sec");
     /** slurmctld looks for records to purge once a minute (PURGE_JOB_INTERVAL in 22.05). */
@@ -60,12 +61,14 @@ class DonorRecordIT {
     }
 
     private static void growShrinkAndWatchTheDonorLeave() {
-        Matcher age = MIN_JOB_AGE.matcher(cluster.run(List.of("scontrol", "show", "config")).stdout());
+        Matcher age = MIN_JOB_AGE.matcher(
+                cluster.run(List.of("scontrol", "show", "config")).stdout());
         assertTrue(age.find(), "no MinJobAge in scontrol show config");
         Duration minJobAge = Duration.ofSeconds(Long.parseLong(age.group(1)));
         assertEquals(Duration.ofSeconds(MIN_JOB_AGE_SECONDS), minJobAge, "slurmctld did not take the short MinJobAge");
 
-        String jobId = cluster.submit("#!/bin/bash\nsleep 600\n",
+        String jobId = cluster.submit(
+                "#!/bin/bash\nsleep 600\n",
                 List.of("-N2", "-w", "node[2-3]", "--no-kill", "--exclusive", "--job-name=donor-record-it"));
         // Job ids start again at 1 when the cluster's state is wiped, while the accounting database
         // keeps earlier clusters' rows: only rows submitted from this job's submission on are ours.
@@ -79,15 +82,24 @@ class DonorRecordIT {
             resizer.grow(JobId.parse(jobId), List.of("node4"));
             merged = System.nanoTime();
             assertEquals("node[2,4]", truth.jobField(jobId, "NodeList"));
-            donor = cluster.run(List.of("squeue", "-h", "-t", "all", "-o", "%A",
-                    "--name=" + SlurmControl.donorName(JobId.parse(jobId)))).stdout().strip();
+            donor = cluster.run(List.of(
+                            "squeue",
+                            "-h",
+                            "-t",
+                            "all",
+                            "-o",
+                            "%A",
+                            "--name=" + SlurmControl.donorName(JobId.parse(jobId))))
+                    .stdout()
+                    .strip();
             assertFalse(donor.isEmpty() || donor.contains("\n"), "one donor record expected, found: " + donor);
 
             assertEquals("COMPLETED", truth.jobField(donor, "JobState"));
             assertEquals("", truth.jobField(donor, "NodeList"));
             LocalDateTime start = LocalDateTime.parse(truth.jobField(donor, "StartTime"));
             LocalDateTime end = LocalDateTime.parse(truth.jobField(donor, "EndTime"));
-            assertFalse(end.isAfter(start.plusMinutes(JobResizer.DONOR_TIME_LIMIT_MINUTES)),
+            assertFalse(
+                    end.isAfter(start.plusMinutes(JobResizer.DONOR_TIME_LIMIT_MINUTES)),
                     "the donor's EndTime " + end + " is more than its short limit after its start " + start);
         } finally {
             cluster.run(List.of("scancel", jobId));
@@ -99,7 +111,9 @@ class DonorRecordIT {
             return gone || ENDED.matcher(show.stdout()).find() ? Optional.of(true) : Optional.empty();
         });
 
-        Duration bound = minJobAge.plusMinutes(JobResizer.DONOR_TIME_LIMIT_MINUTES).plus(PURGE_INTERVAL)
+        Duration bound = minJobAge
+                .plusMinutes(JobResizer.DONOR_TIME_LIMIT_MINUTES)
+                .plus(PURGE_INTERVAL)
                 .plusSeconds(30);
         Duration left = bound.minus(Duration.ofNanos(System.nanoTime() - merged));
         Wait.until("slurmctld to purge donor " + donor + "'s record", left, () -> {
@@ -116,27 +130,36 @@ class DonorRecordIT {
         // job_post_resize_acctg starts for a job it has just completed, never ended, when the grant
         // and the merge fall in different seconds (docs/slurm-behaviour.md). It is then a runaway
         // job, which sacctmgr closes once slurmctld has forgotten the donor, as it has here.
-        assertTrue(open.stream().allMatch(r -> r.startsWith(donor + "|")), "an accounting row left open: " + open
-                + "\n" + String.join("\n", rows));
+        assertTrue(
+                open.stream().allMatch(r -> r.startsWith(donor + "|")),
+                "an accounting row left open: " + open + "\n" + String.join("\n", rows));
         System.out.println("donor " + donor + "'s accounting: " + (open.isEmpty() ? "closed" : "open " + open));
         if (!open.isEmpty()) {
             CommandResult fixed = cluster.run(List.of("sacctmgr", "-i", "show", "runawayjobs"));
             assertEquals(0, fixed.exitCode(), fixed.stdout() + fixed.stderr());
             rows = accountingRows(jobId, donor, submitted);
-            assertEquals(List.of(), rows.stream().filter(DonorRecordIT::isOpen).toList(),
+            assertEquals(
+                    List.of(),
+                    rows.stream().filter(DonorRecordIT::isOpen).toList(),
                     "still open after sacctmgr's runaway fix:\n" + fixed.stdout() + String.join("\n", rows));
         }
-        String last = rows.stream().filter(r -> r.startsWith(jobId + "|")).reduce((a, b) -> b).orElseThrow();
+        String last = rows.stream()
+                .filter(r -> r.startsWith(jobId + "|"))
+                .reduce((a, b) -> b)
+                .orElseThrow();
         assertTrue(last.split("\\|")[1].startsWith("CANCELLED"), "the job's last accounting row: " + last);
     }
 
     /** The job's and the donor's accounting rows (JobID|State|End|Submit) submitted since {@code submitted}. */
     private static List<String> accountingRows(String jobId, String donor, LocalDateTime submitted) {
-        CommandResult sacct = cluster.run(List.of("sacct", "-n", "-P", "-D", "-X", "-j", jobId + "," + donor,
-                "-o", "JobID,State,End,Submit"));
+        CommandResult sacct = cluster.run(
+                List.of("sacct", "-n", "-P", "-D", "-X", "-j", jobId + "," + donor, "-o", "JobID,State,End,Submit"));
         assertEquals(0, sacct.exitCode(), sacct.stderr());
-        return sacct.stdout().lines().filter(l -> !l.isBlank())
-                .filter(l -> !LocalDateTime.parse(l.split("\\|", -1)[3]).isBefore(submitted)).toList();
+        return sacct.stdout()
+                .lines()
+                .filter(l -> !l.isBlank())
+                .filter(l -> !LocalDateTime.parse(l.split("\\|", -1)[3]).isBefore(submitted))
+                .toList();
     }
 
     private static boolean isOpen(String row) {

@@ -72,15 +72,21 @@ class EnvCommandIT {
         // the job is cancelled whatever happens, or its 10-minute step would hold three nodes for the classes after.
         Job running;
         try {
-            running = cluster.waitForJob(jobId, "to run its 3-node step", Duration.ofSeconds(300),
-                j -> j.state() == JobState.RUNNING && cluster.slurm().steps(jobId).stream()
-                        .anyMatch(s -> s.stepId().equals("0") && "RUNNING".equals(s.state())));
+            running = cluster.waitForJob(
+                    jobId,
+                    "to run its 3-node step",
+                    Duration.ofSeconds(300),
+                    j -> j.state() == JobState.RUNNING
+                            && cluster.slurm().steps(jobId).stream()
+                                    .anyMatch(s -> s.stepId().equals("0") && "RUNNING".equals(s.state())));
         } catch (AssertionError e) {
             cluster.run(List.of("scancel", jobId));
             throw e;
         }
         List<String> before = truth.hostnames(running.nodeList());
-        String victim = before.stream().filter(n -> !n.equals(running.batchHost().orElse(""))).reduce((a, b) -> b)
+        String victim = before.stream()
+                .filter(n -> !n.equals(running.batchHost().orElse("")))
+                .reduce((a, b) -> b)
                 .orElseThrow();
         try {
             cluster.killNode(victim);

@@ -76,7 +76,10 @@ class ExamplesIT {
 
     /** The environment a user's shell gives the examples: autoresume on PATH, and {@code settings}. */
     private static List<String> userEnvironment(List<String> settings) {
-        List<String> argv = new ArrayList<>(List.of("env", "-C", examples.toString(),
+        List<String> argv = new ArrayList<>(List.of(
+                "env",
+                "-C",
+                examples.toString(),
                 "PATH=" + cluster.launcher().getParent() + ":" + System.getenv("PATH")));
         argv.addAll(settings);
         return argv;
@@ -85,7 +88,10 @@ class ExamplesIT {
     /** {@code sbatch SCRIPT} from the examples directory as the test user; output to jobs/ID.out. */
     private String sbatch(String script, List<String> settings, String... options) {
         List<String> argv = userEnvironment(settings);
-        argv.addAll(List.of("sbatch", "--parsable", "--output=" + cluster.jobsDir().resolve("%j.out"),
+        argv.addAll(List.of(
+                "sbatch",
+                "--parsable",
+                "--output=" + cluster.jobsDir().resolve("%j.out"),
                 "--chdir=" + cluster.jobsDir()));
         argv.addAll(List.of(options));
         argv.add(script);
@@ -147,11 +153,20 @@ class ExamplesIT {
     void theTrainingJobSurvivesAKilledNodeAndRepeatsNoCheckpointedStep() {
         Path checkpoints = checkpointDir("batch");
         int totalSteps = 12;
-        String jobId = sbatch("batch.sh", List.of("AUTORESUME_SPARE_NODES=node4",
-                "AUTORESUME_AGENT_SOCKET=" + agent.socket(), "CKPT_DIR=" + checkpoints,
-                "STEPS=" + totalSteps, "STEP_SECONDS=1"), "-w", "node[1-2]");
-        Wait.until("job " + jobId + " to checkpoint 3 steps", Duration.ofSeconds(90), () ->
-                stepLog(checkpoints).size() >= 3 ? Optional.of(true) : Optional.empty());
+        String jobId = sbatch(
+                "batch.sh",
+                List.of(
+                        "AUTORESUME_SPARE_NODES=node4",
+                        "AUTORESUME_AGENT_SOCKET=" + agent.socket(),
+                        "CKPT_DIR=" + checkpoints,
+                        "STEPS=" + totalSteps,
+                        "STEP_SECONDS=1"),
+                "-w",
+                "node[1-2]");
+        Wait.until(
+                "job " + jobId + " to checkpoint 3 steps",
+                Duration.ofSeconds(90),
+                () -> stepLog(checkpoints).size() >= 3 ? Optional.of(true) : Optional.empty());
         Job done;
         String node2Reason;
         try {
@@ -172,13 +187,15 @@ class ExamplesIT {
         List<Integer> second = steps(log, "2");
         assertTrue(first.size() >= 3 && !second.isEmpty(), "both attempts should have trained: " + log);
         Matcher resumed = Pattern.compile("rank 0/2 on node1: attempt 2, nodes node\\[1,4\\], master 127\\.0\\.0\\.1,"
-                + " resuming after step (\\d+)").matcher(output);
+                        + " resuming after step (\\d+)")
+                .matcher(output);
         assertTrue(resumed.find(), output);
         int resumedAfter = Integer.parseInt(resumed.group(1));
         int lastOfFirst = first.get(first.size() - 1);
         // The log line follows the checkpoint, so the node may die between the two: the newest
         // checkpoint is the last logged step or the one after it, never an earlier one.
-        assertTrue(resumedAfter == lastOfFirst || resumedAfter == lastOfFirst + 1,
+        assertTrue(
+                resumedAfter == lastOfFirst || resumedAfter == lastOfFirst + 1,
                 "resumed after step " + resumedAfter + " but attempt 1 had checkpointed " + lastOfFirst);
         assertEquals(resumedAfter + 1, second.get(0), log.toString());
         assertTrue(output.contains("rank 1/2 on node4: attempt 2"), output);
@@ -191,7 +208,9 @@ class ExamplesIT {
         assertTrue(output.contains("training finished: step=" + totalSteps + " attempt=2 node=node1"), output);
         assertTrue(node2Reason.startsWith("Action:Replace"), node2Reason);
         Timeline.Event replacement = Timeline.of(cluster, jobId).only(Timeline.Kind.REPLACEMENT);
-        assertEquals(List.of("node2", "node[1,4]"), List.of(replacement.faultyNodes(), replacement.nodeList()),
+        assertEquals(
+                List.of("node2", "node[1,4]"),
+                List.of(replacement.faultyNodes(), replacement.nodeList()),
                 replacement.toString());
     }
 
@@ -208,11 +227,22 @@ class ExamplesIT {
         int totalSteps = 12;
         // LAUNCHER=direct: the stand-in runs whatever torchrun this machine has (none, or bookworm's
         // broken one); the torchrun path itself needs a working torchrun and is not checked here.
-        String jobId = sbatch("torchrun.sh", List.of("AUTORESUME_AGENT_SOCKET=" + agent.socket(),
-                "CKPT_DIR=" + checkpoints, "STEPS=" + totalSteps, "STEP_SECONDS=1", "STEP_NODES=2",
-                "LAUNCHER=direct"), "-N3", "-w", "node[1-3]");
-        Wait.until("job " + jobId + " to checkpoint 3 steps", Duration.ofSeconds(120), () ->
-                stepLog(checkpoints).size() >= 3 ? Optional.of(true) : Optional.empty());
+        String jobId = sbatch(
+                "torchrun.sh",
+                List.of(
+                        "AUTORESUME_AGENT_SOCKET=" + agent.socket(),
+                        "CKPT_DIR=" + checkpoints,
+                        "STEPS=" + totalSteps,
+                        "STEP_SECONDS=1",
+                        "STEP_NODES=2",
+                        "LAUNCHER=direct"),
+                "-N3",
+                "-w",
+                "node[1-3]");
+        Wait.until(
+                "job " + jobId + " to checkpoint 3 steps",
+                Duration.ofSeconds(120),
+                () -> stepLog(checkpoints).size() >= 3 ? Optional.of(true) : Optional.empty());
         Job done = cluster.killNodeUntilJobEnds(jobId, "node2", JOB_END);
         String output = cluster.jobOutput(jobId);
         List<String> log = stepLog(checkpoints);
@@ -224,13 +254,16 @@ class ExamplesIT {
         for (String attempt : List.of("1", "2")) {
             String nodes = attempt.equals("1") ? "node[1-2]" : "node[1,3]";
             String second = attempt.equals("1") ? "node2" : "node3";
-            assertTrue(output.contains("rank 0/2 on node1: attempt " + attempt + ", nodes " + nodes + ", master "
-                    + masterAddr + ", resuming after step "), output);
-            assertTrue(output.contains("rank 1/2 on " + second + ": attempt " + attempt + ", nodes " + nodes),
+            assertTrue(
+                    output.contains("rank 0/2 on node1: attempt " + attempt + ", nodes " + nodes + ", master "
+                            + masterAddr + ", resuming after step "),
                     output);
+            assertTrue(output.contains("rank 1/2 on " + second + ": attempt " + attempt + ", nodes " + nodes), output);
         }
-        assertTrue(output.contains("node 1: direct launch (LAUNCHER=direct): stand-in: python3 ")
-                && output.contains(" as rank 1 of 2, master " + masterAddr + ":29500"), output);
+        assertTrue(
+                output.contains("node 1: direct launch (LAUNCHER=direct): stand-in: python3 ")
+                        && output.contains(" as rank 1 of 2, master " + masterAddr + ":29500"),
+                output);
         assertFalse(output.contains(" of 3, master"), "a rank counted the spare: " + output);
         assertFalse(output.contains("on node3: attempt 1"), "the spare stays idle at first: " + output);
 
@@ -239,19 +272,23 @@ class ExamplesIT {
         assertTrue(steps(log, "1").size() >= 3 && !steps(log, "2").isEmpty(), log.toString());
         assertTrue(output.contains("training finished: step=" + totalSteps + " attempt=2 node=node1"), output);
         Timeline.Event replacement = Timeline.of(cluster, jobId).only(Timeline.Kind.REPLACEMENT);
-        assertEquals(List.of("in-job-spare", "node2", "node[1,3]"), List.of(replacement.detail("path"),
-                replacement.faultyNodes(), replacement.detail("stepNodes")), replacement.toString());
+        assertEquals(
+                List.of("in-job-spare", "node2", "node[1,3]"),
+                List.of(replacement.detail("path"), replacement.faultyNodes(), replacement.detail("stepNodes")),
+                replacement.toString());
     }
 
     @Test
     void theSallocExampleRunsTheSupervisedStepInAnAllocation() throws Exception {
         Path checkpoints = checkpointDir("salloc");
         Path out = cluster.jobsDir().resolve("examples-salloc-" + System.nanoTime() + ".out");
-        List<String> argv = userEnvironment(List.of("CKPT_DIR=" + checkpoints, "STEPS=3", "STEP_SECONDS=0.1",
-                "AUTORESUME_AGENT_SOCKET=" + agent.socket()));
+        List<String> argv = userEnvironment(List.of(
+                "CKPT_DIR=" + checkpoints, "STEPS=3", "STEP_SECONDS=0.1", "AUTORESUME_AGENT_SOCKET=" + agent.socket()));
         argv.addAll(List.of("./salloc.sh", "-w", "node[1-2]"));
-        Process salloc = new ProcessBuilder(cluster.asTestUser(argv)).redirectErrorStream(true)
-                .redirectOutput(out.toFile()).start();
+        Process salloc = new ProcessBuilder(cluster.asTestUser(argv))
+                .redirectErrorStream(true)
+                .redirectOutput(out.toFile())
+                .start();
         try {
             assertTrue(salloc.waitFor(JOB_END.toSeconds(), TimeUnit.SECONDS), "salloc did not end");
             String output = Files.readString(out);

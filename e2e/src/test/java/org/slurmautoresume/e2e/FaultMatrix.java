@@ -10,15 +10,20 @@ import java.time.Instant;
  */
 final class FaultMatrix {
 
-    private FaultMatrix() {
-    }
+    private FaultMatrix() {}
 
     static void row(String faultClass, Instant fault, Timeline timeline, String outcome) {
         Timeline.Event detection = timeline.all(Timeline.Kind.DETECTION).get(0);
-        Timeline.Event relaunch = timeline.all(Timeline.Kind.LAUNCH).stream().filter(e -> e.attempt() == 2).findFirst()
+        Timeline.Event relaunch = timeline.all(Timeline.Kind.LAUNCH).stream()
+                .filter(e -> e.attempt() == 2)
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no second launch: " + timeline));
-        System.out.printf("fault-matrix: class=%s detected_ms=%d running_again_ms=%d source=%s outcome=%s%n", faultClass,
-                Duration.between(fault, detection.at()).toMillis(), Duration.between(fault, relaunch.at()).toMillis(),
-                detection.details().getOrDefault("source", "?"), outcome);
+        System.out.printf(
+                "fault-matrix: class=%s detected_ms=%d running_again_ms=%d source=%s outcome=%s%n",
+                faultClass,
+                Duration.between(fault, detection.at()).toMillis(),
+                Duration.between(fault, relaunch.at()).toMillis(),
+                detection.details().getOrDefault("source", "?"),
+                outcome);
     }
 }

@@ -22,8 +22,10 @@ final class FlaggedHealthCheck implements AutoCloseable {
     static FlaggedHealthCheck create(LocalCluster cluster, String prefix) throws IOException {
         Path dir = Files.createTempDirectory(cluster.clusterDir(), prefix);
         Path check = dir.resolve("check.sh");
-        Files.writeString(check, "#!/bin/bash\nif [ -e '" + dir + "'/unhealthy-\"$1\" ]; then\n"
-                + "  echo \"Xid 79 on GPU 0 of $1\" >&2; exit 8\nfi\n");
+        Files.writeString(
+                check,
+                "#!/bin/bash\nif [ -e '" + dir + "'/unhealthy-\"$1\" ]; then\n"
+                        + "  echo \"Xid 79 on GPU 0 of $1\" >&2; exit 8\nfi\n");
         Files.setPosixFilePermissions(check, PosixFilePermissions.fromString("rwxr-xr-x"));
         return new FlaggedHealthCheck(dir);
     }

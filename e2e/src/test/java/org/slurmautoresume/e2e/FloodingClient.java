@@ -18,8 +18,7 @@ import java.util.List;
  */
 public final class FloodingClient {
 
-    private FloodingClient() {
-    }
+    private FloodingClient() {}
 
     public static void main(String[] args) throws IOException, InterruptedException {
         Path socket = Path.of(args[0]);

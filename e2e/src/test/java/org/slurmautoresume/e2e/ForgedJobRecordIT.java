@@ -35,7 +35,10 @@ class ForgedJobRecordIT {
     static void startAgent() {
         cluster = LocalCluster.get();
         nodes = new ClusterNodes(cluster);
-        agent = LocalAgent.start(cluster, cluster.clusterDir().resolve("forged-it-" + ProcessHandle.current().pid()));
+        agent = LocalAgent.start(
+                cluster,
+                cluster.clusterDir()
+                        .resolve("forged-it-" + ProcessHandle.current().pid()));
     }
 
     @AfterAll
@@ -77,8 +80,12 @@ class ForgedJobRecordIT {
         String jobId = submitOn("node1", "x NodeList=node[1-4] JobState=RUNNING");
         assertEquals("node1", runningNodesOf(jobId));
 
-        CommandResult watched = cluster.runAsTestUser(List.of(cluster.launcher().toString(), "agent-call", "--socket",
-                agent.socket().toString(), "{\"op\":\"watch\",\"jobId\":\"" + jobId + "\"}"));
+        CommandResult watched = cluster.runAsTestUser(List.of(
+                cluster.launcher().toString(),
+                "agent-call",
+                "--socket",
+                agent.socket().toString(),
+                "{\"op\":\"watch\",\"jobId\":\"" + jobId + "\"}"));
         assertEquals(0, watched.exitCode(), watched.stdout() + watched.stderr());
         JsonNode answer = json.readTree(watched.stdout());
         assertTrue(answer.get("ok").asBoolean(), watched.stdout());
@@ -95,8 +102,13 @@ class ForgedJobRecordIT {
         assertEquals("node1", runningNodesOf(broken));
         nodes.replaceAndRevive("node2");
 
-        CommandResult swept = nodes.autoresume("sweep", "--policy", policy().toString(), "--lock",
-                cluster.clusterDir().resolve("forged-it.lock").toString(), "--json");
+        CommandResult swept = nodes.autoresume(
+                "sweep",
+                "--policy",
+                policy().toString(),
+                "--lock",
+                cluster.clusterDir().resolve("forged-it.lock").toString(),
+                "--json");
         assertEquals(10, swept.exitCode(), swept.stdout() + swept.stderr());
         JsonNode report = json.readTree(swept.stdout());
         assertEquals("acted", report.get("status").asText(), swept.stdout());
@@ -132,8 +144,13 @@ class ForgedJobRecordIT {
         runningNodesOf(readable);
         assertEquals("node1", runningNodesOf(broken));
 
-        CommandResult swept = nodes.autoresume("sweep", "--policy", policy().toString(), "--lock",
-                cluster.clusterDir().resolve("forged-it.lock").toString(), "--json");
+        CommandResult swept = nodes.autoresume(
+                "sweep",
+                "--policy",
+                policy().toString(),
+                "--lock",
+                cluster.clusterDir().resolve("forged-it.lock").toString(),
+                "--json");
         JsonNode report = json.readTree(swept.stdout());
         List<String> unreadable = new ArrayList<>();
         report.get("unreadableJobs").forEach(u -> unreadable.add(u.get("jobId").asText()));
@@ -141,7 +158,8 @@ class ForgedJobRecordIT {
         if (readsJson()) {
             assertEquals(List.of(), unreadable, swept.stdout() + swept.stderr());
         } else {
-            assertTrue(unreadable.containsAll(List.of(broken, invented)) && !unreadable.contains(readable),
+            assertTrue(
+                    unreadable.containsAll(List.of(broken, invented)) && !unreadable.contains(readable),
                     swept.stdout() + swept.stderr());
         }
         assertEquals("node1", runningNodesOf(broken));

@@ -64,21 +64,28 @@ class FrozenNodeIT {
         LocalCluster cluster = LocalCluster.get();
         // The batch host's agent, which the supervisor asks to confirm, and node2's own.
         SupervisedSteps supervised = SupervisedSteps.start(cluster, PREFIX, "--node", "node1");
-        LocalAgent node2Agent = LocalAgent.start(cluster, supervised.plugstack().installDir().resolve("agent-node2"),
-                "--node", "node2");
+        LocalAgent node2Agent = LocalAgent.start(
+                cluster, supervised.plugstack().installDir().resolve("agent-node2"), "--node", "node2");
         String jobId = null;
         try {
             Node node2 = cluster.node("node2");
-            LivenessProber asked = new LivenessProber(Duration.ofSeconds(2), LivenessProber.DEFAULT_PORT, true,
+            LivenessProber asked = new LivenessProber(
+                    Duration.ofSeconds(2),
+                    LivenessProber.DEFAULT_PORT,
+                    true,
                     n -> Optional.of("no agent answers on " + LivenessProber.port(LivenessProber.DEFAULT_PORT, n)));
-            Wait.until("node2's agent to answer liveness probes", Duration.ofSeconds(30), () ->
-                    asked.unreachable(node2).isEmpty() ? Optional.of(true) : Optional.empty());
+            Wait.until(
+                    "node2's agent to answer liveness probes",
+                    Duration.ofSeconds(30),
+                    () -> asked.unreachable(node2).isEmpty() ? Optional.of(true) : Optional.empty());
             String id = supervised.stepWithSpare(cluster, FIRST_START);
             jobId = id;
             Instant faultAt = Instant.now();
             fault.inject(cluster);
             // What a plain connect to slurmd says of the node: alive when frozen, timed out when cut off.
-            assertEquals(fault.connectSucceeds, new TcpNodeProber(Duration.ofSeconds(1)).unreachable(node2).isEmpty());
+            assertEquals(
+                    fault.connectSucceeds,
+                    new TcpNodeProber(Duration.ofSeconds(1)).unreachable(node2).isEmpty());
 
             Job done = cluster.waitForJobEnd(id, Duration.ofSeconds(180));
             String output = cluster.jobOutput(id);
@@ -91,22 +98,31 @@ class FrozenNodeIT {
             String reason = marked.reason().map(NodeReason::text).orElse("");
             assertTrue(reason.startsWith("Action:Replace"), reason);
             for (String other : List.of("node1", "node3", "node4")) {
-                assertFalse(cluster.node(other).state().isFail(), other + " " + cluster.node(other).state().display());
+                assertFalse(
+                        cluster.node(other).state().isFail(),
+                        other + " " + cluster.node(other).state().display());
             }
             Timeline timeline = Timeline.of(cluster, id);
             Timeline.Event detection = timeline.only(Timeline.Kind.DETECTION);
-            assertEquals(List.of("slurmd-probe", "node2"), List.of(detection.detail("source"), detection.detail("nodes")),
+            assertEquals(
+                    List.of("slurmd-probe", "node2"),
+                    List.of(detection.detail("source"), detection.detail("nodes")),
                     timeline.toString());
             Timeline.Event replacement = timeline.only(Timeline.Kind.REPLACEMENT);
-            assertEquals(List.of("in-job-spare", "node[1,3]"), List.of(replacement.detail("path"),
-                    replacement.detail("stepNodes")), timeline.toString());
+            assertEquals(
+                    List.of("in-job-spare", "node[1,3]"),
+                    List.of(replacement.detail("path"), replacement.detail("stepNodes")),
+                    timeline.toString());
             long detectedMs = Duration.between(faultAt, detection.at()).toMillis();
-            long rerunMs = Duration.between(faultAt, timeline.all(Timeline.Kind.LAUNCH).get(1).at()).toMillis();
+            long rerunMs = Duration.between(
+                            faultAt, timeline.all(Timeline.Kind.LAUNCH).get(1).at())
+                    .toMillis();
             // Slurm alone: nothing before SlurmdTimeout (300 s) has passed since node2's last answer.
             assertTrue(rerunMs < 60_000, "the re-run started " + rerunMs + " ms after the fault: " + timeline);
             FaultMatrix.row(fault.matrixRow, faultAt, timeline, done.state().name());
-            System.out.printf("%s: detected %d ms after the fault, re-run started %d ms after it%n", fault.matrixRow,
-                    detectedMs, rerunMs);
+            System.out.printf(
+                    "%s: detected %d ms after the fault, re-run started %d ms after it%n",
+                    fault.matrixRow, detectedMs, rerunMs);
         } finally {
             fault.undo(cluster);
             if (jobId != null) {

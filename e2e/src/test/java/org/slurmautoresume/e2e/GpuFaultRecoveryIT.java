@@ -34,6 +34,7 @@ class GpuFaultRecoveryIT {
     private static final String PREFIX = "85-gpu-fault-it-";
     /** As long as a controller restart for an upgrade takes on a small cluster (ControllerOutageIT's). */
     private static final Duration OUTAGE = Duration.ofSeconds(15);
+
     private static LocalCluster cluster;
 
     @BeforeAll
@@ -52,8 +53,10 @@ class GpuFaultRecoveryIT {
             long injected = System.nanoTime();
             Instant xidAt = Instant.now();
             cluster.gpuFault(victim, 79);
-            Wait.until(victim + "'s agent to mark it", Duration.ofSeconds(30), () ->
-                    cluster.node(victim).state().isFail() ? Optional.of(true) : Optional.empty());
+            Wait.until(
+                    victim + "'s agent to mark it",
+                    Duration.ofSeconds(30),
+                    () -> cluster.node(victim).state().isFail() ? Optional.of(true) : Optional.empty());
             long markedMs = (System.nanoTime() - injected) / 1_000_000;
             cluster.crashTask(victim);
             Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
@@ -64,27 +67,40 @@ class GpuFaultRecoveryIT {
             String stepNodes = victim.equals("node2") ? "node[1,3]" : "node[3,2]";
             String master = victim.equals("node2") ? "node1" : "node3";
             for (String node : victim.equals("node2") ? List.of("node1", "node3") : List.of("node2", "node3")) {
-                assertTrue(output.contains("attempt=2 node=" + node + " list=" + stepNodes + " mnode=" + master + "\n"),
+                assertTrue(
+                        output.contains("attempt=2 node=" + node + " list=" + stepNodes + " mnode=" + master + "\n"),
                         output);
             }
             assertFalse(output.contains("attempt=2 node=" + victim), output);
             Node marked = cluster.node(victim);
             assertTrue(marked.state().isFail(), marked.state().display());
-            assertFalse(marked.state().notResponding(), victim + " stayed up: " + marked.state().display());
+            assertFalse(
+                    marked.state().notResponding(),
+                    victim + " stayed up: " + marked.state().display());
             String reason = marked.reason().map(NodeReason::text).orElse("");
-            assertTrue(reason.startsWith("Action:Reboot Xid 79 GPU PCI:0000:3b:00"), "the agent's evidence kept: " + reason);
+            assertTrue(
+                    reason.startsWith("Action:Reboot Xid 79 GPU PCI:0000:3b:00"),
+                    "the agent's evidence kept: " + reason);
             for (String other : List.of("node1", "node2", "node3", "node4")) {
-                assertTrue(other.equals(victim) || !cluster.node(other).state().isFail(),
+                assertTrue(
+                        other.equals(victim) || !cluster.node(other).state().isFail(),
                         other + " " + cluster.node(other).state().display());
             }
             Timeline timeline = Timeline.of(cluster, jobId);
             Timeline.Event replacement = timeline.only(Timeline.Kind.REPLACEMENT);
-            assertEquals(List.of("in-job-spare", victim, stepNodes), List.of(replacement.detail("path"),
-                    replacement.faultyNodes(), replacement.detail("stepNodes")), timeline.toString());
+            assertEquals(
+                    List.of("in-job-spare", victim, stepNodes),
+                    List.of(replacement.detail("path"), replacement.faultyNodes(), replacement.detail("stepNodes")),
+                    timeline.toString());
             assertEquals(List.of(1, 2), timeline.launchedAttempts(), timeline.toString());
-            FaultMatrix.row(victim.equals("node1") ? "gpu-fault-master" : "gpu-fault", xidAt, timeline, done.state().name());
-            System.out.printf("GPU fault on live %s: marked %d ms after the Xid, re-run %d ms after the failed"
-                    + " step ended%n", victim, markedMs, replacement.latency());
+            FaultMatrix.row(
+                    victim.equals("node1") ? "gpu-fault-master" : "gpu-fault",
+                    xidAt,
+                    timeline,
+                    done.state().name());
+            System.out.printf(
+                    "GPU fault on live %s: marked %d ms after the Xid, re-run %d ms after the failed" + " step ended%n",
+                    victim, markedMs, replacement.latency());
         } finally {
             putBack(jobId, victim, supervised);
         }
@@ -127,7 +143,11 @@ class GpuFaultRecoveryIT {
         String jobId = null; // the agent is stopped even when the job never starts
         try {
             jobId = supervised.stepWithSpare(cluster, FIRST_START);
-            Timeline.awaitEvent(cluster, jobId, "the watch of the step's nodes", Duration.ofSeconds(30),
+            Timeline.awaitEvent(
+                    cluster,
+                    jobId,
+                    "the watch of the step's nodes",
+                    Duration.ofSeconds(30),
                     e -> e.is(Timeline.Kind.WATCH));
             // The agent's own count, not its audit line: that is written once the mark is settled, and
             // Slurm 24.11's scontrol keeps trying to reach slurmctld where 22.05's gives up at once.
@@ -138,7 +158,10 @@ class GpuFaultRecoveryIT {
                 cluster.gpuFault("node2", 79);
                 cluster.crashTask("node2", jobId);
                 Thread.sleep(OUTAGE.toMillis()); // the outage itself, not a wait for a condition
-                assertEquals(before + 1, LocalAgent.sample(supervised.agent().scrapeMetrics(), resets), 1e-9,
+                assertEquals(
+                        before + 1,
+                        LocalAgent.sample(supervised.agent().scrapeMetrics(), resets),
+                        1e-9,
                         "node2's agent saw the Xid during the outage");
             } finally {
                 cluster.startController();
@@ -155,13 +178,18 @@ class GpuFaultRecoveryIT {
             assertTrue(reason.startsWith("Action:Reboot Xid 79 GPU PCI:0000:3b:00"), "the agent's own mark: " + reason);
             assertNoNodeButNode2Failed();
             Timeline timeline = Timeline.of(cluster, jobId);
-            assertEquals(List.of("in-job-spare", "node2"), List.of(timeline.only(Timeline.Kind.REPLACEMENT).detail("path"),
-                    timeline.only(Timeline.Kind.REPLACEMENT).faultyNodes()), timeline.toString());
+            assertEquals(
+                    List.of("in-job-spare", "node2"),
+                    List.of(
+                            timeline.only(Timeline.Kind.REPLACEMENT).detail("path"),
+                            timeline.only(Timeline.Kind.REPLACEMENT).faultyNodes()),
+                    timeline.toString());
             assertEquals("NODE_FAULT", timeline.outcomes().get(0), timeline.toString());
             // Found through Slurm's record of node2 once its agent's mark landed, not through its slurmd.
             Timeline.Event ended = timeline.all(Timeline.Kind.ATTEMPT_ENDED).get(0);
             assertTrue(ended.detail("reason").startsWith("Slurm took node2 "), timeline.toString());
-            assertEquals("node-state", timeline.all(Timeline.Kind.DETECTION).get(0).detail("source"), timeline.toString());
+            assertEquals(
+                    "node-state", timeline.all(Timeline.Kind.DETECTION).get(0).detail("source"), timeline.toString());
             timeline.assertSucceededAfterOnlyUnstarted(1);
         } finally {
             cluster.startController();
@@ -179,11 +207,14 @@ class GpuFaultRecoveryIT {
      * the same way, leaves node1 alone.
      */
     @ParameterizedTest(name = "Xid {0}, found by the {1} check")
-    @CsvSource(delimiter = ';', value = {
-        "48;gpu;Action:Reboot gpu check: GPU 0 (00000000:3B:00.0): 1 uncorrected ECC errors;gpu-fault-smi-only",
-        "74;dcgm;Action:Reboot dcgm check: DCGM health Failure;gpu-fault-dcgm-only"})
-    void aFaultTheKernelLogDoesNotShowIsFoundByTheAgentsGpuCheck(int xid, String check, String reasonStart,
-                                                                 String matrixRow) throws Exception {
+    @CsvSource(
+            delimiter = ';',
+            value = {
+                "48;gpu;Action:Reboot gpu check: GPU 0 (00000000:3B:00.0): 1 uncorrected ECC errors;gpu-fault-smi-only",
+                "74;dcgm;Action:Reboot dcgm check: DCGM health Failure;gpu-fault-dcgm-only"
+            })
+    void aFaultTheKernelLogDoesNotShowIsFoundByTheAgentsGpuCheck(
+            int xid, String check, String reasonStart, String matrixRow) throws Exception {
         GpuCheckingAgents agents = GpuCheckingAgents.start(1);
         String jobId = null;
         try {
@@ -191,8 +222,10 @@ class GpuFaultRecoveryIT {
             long injected = System.nanoTime();
             Instant faultAt = Instant.now();
             cluster.gpuFault("node2", xid);
-            Wait.until("node2's agent to mark it", Duration.ofSeconds(30), () ->
-                    cluster.node("node2").state().isFail() ? Optional.of(true) : Optional.empty());
+            Wait.until(
+                    "node2's agent to mark it",
+                    Duration.ofSeconds(30),
+                    () -> cluster.node("node2").state().isFail() ? Optional.of(true) : Optional.empty());
             long markedMs = (System.nanoTime() - injected) / 1_000_000;
             String reason = cluster.node("node2").reason().map(NodeReason::text).orElse("");
             assertTrue(reason.startsWith(reasonStart), "the " + check + " check's evidence in the reason: " + reason);
@@ -204,16 +237,21 @@ class GpuFaultRecoveryIT {
             assertEquals(JobState.COMPLETED, done.state(), output);
             assertTrue(output.contains("attempt=2 node=node3 list=node[1,3]"), output);
             Timeline timeline = Timeline.of(cluster, jobId);
-            assertEquals(List.of("in-job-spare", "node2"), List.of(timeline.only(Timeline.Kind.REPLACEMENT).detail("path"),
-                    timeline.only(Timeline.Kind.REPLACEMENT).faultyNodes()), timeline.toString());
+            assertEquals(
+                    List.of("in-job-spare", "node2"),
+                    List.of(
+                            timeline.only(Timeline.Kind.REPLACEMENT).detail("path"),
+                            timeline.only(Timeline.Kind.REPLACEMENT).faultyNodes()),
+                    timeline.toString());
             // node1's agent ran the same check on its sound GPUs all along, and marked nothing.
-            double checked = LocalAgent.sample(agents.node1.scrapeMetrics(),
+            double checked = LocalAgent.sample(
+                    agents.node1.scrapeMetrics(),
                     "autoresume_agent_gpu_checks_total{check=\"" + check + "\",result=\"passed\"}");
             assertTrue(checked >= 2, "node1's agent ran its " + check + " check " + checked + " times");
             assertNoNodeButNode2Failed();
             FaultMatrix.row(matrixRow, faultAt, timeline, done.state().name());
-            System.out.printf("Xid %d on node2, found by the %s check: marked %d ms after the fault%n", xid, check,
-                    markedMs);
+            System.out.printf(
+                    "Xid %d on node2, found by the %s check: marked %d ms after the fault%n", xid, check, markedMs);
         } finally {
             agents.stop(jobId);
         }
@@ -244,14 +282,17 @@ class GpuFaultRecoveryIT {
             // Diagnosed within the supervisor's bound for asking (3 s) after the ranks died, and the
             // step on the spare soon after.
             Duration diagnosed = Duration.between(crashed, detection.at());
-            Duration runningAgain = Duration.between(crashed, timeline.last(Timeline.Kind.LAUNCH).at());
+            Duration runningAgain = Duration.between(
+                    crashed, timeline.last(Timeline.Kind.LAUNCH).at());
             assertTrue(diagnosed.compareTo(Duration.ofSeconds(5)) <= 0, "diagnosed " + diagnosed + " after the crash");
             String reason = cluster.node("node2").reason().map(NodeReason::text).orElse("");
             assertTrue(reason.startsWith("Action:Reboot dcgm check: DCGM health Failure"), reason);
             assertNoNodeButNode2Failed();
             FaultMatrix.row("gpu-fault-fresh-check", crashed, timeline, JobState.COMPLETED.name());
-            System.out.printf("fresh check: node2 diagnosed %d ms after its ranks were killed, the step running again"
-                    + " at %d ms%n", diagnosed.toMillis(), runningAgain.toMillis());
+            System.out.printf(
+                    "fresh check: node2 diagnosed %d ms after its ranks were killed, the step running again"
+                            + " at %d ms%n",
+                    diagnosed.toMillis(), runningAgain.toMillis());
         } finally {
             agents.stop(jobId);
         }
@@ -270,7 +311,8 @@ class GpuFaultRecoveryIT {
         GpuCheckingAgents agents = GpuCheckingAgents.start(600);
         String jobId = null;
         try {
-            Path config = cluster.writeJobsFile(PREFIX + "heartbeat-" + ProcessHandle.current().pid() + ".yaml", """
+            Path config = cluster.writeJobsFile(
+                    PREFIX + "heartbeat-" + ProcessHandle.current().pid() + ".yaml", """
                     runPolicy:
                       heartbeat: {startupTimeoutSeconds: 120, steadyTimeoutSeconds: 4, checkpointTimeoutSeconds: 30}
                     """, "rw-r--r--");
@@ -297,7 +339,9 @@ class GpuFaultRecoveryIT {
             assertTrue(output.contains("attempt=2 node=node3 list=node[1,3]"), output);
             Timeline timeline = Timeline.of(cluster, id);
             List<Timeline.Event> detections = timeline.all(Timeline.Kind.DETECTION);
-            assertEquals(List.of("log-rule", "agent-verdict"), detections.stream().map(e -> e.detail("source")).toList(),
+            assertEquals(
+                    List.of("log-rule", "agent-verdict"),
+                    detections.stream().map(e -> e.detail("source")).toList(),
                     "the heartbeat found the hang, the agents' checks the node: " + timeline);
             assertEquals("node2", detections.get(1).detail("nodes"), timeline.toString());
             assertEquals("node2", timeline.only(Timeline.Kind.REPLACEMENT).faultyNodes(), timeline.toString());
@@ -329,13 +373,33 @@ class GpuFaultRecoveryIT {
                 assertTrue(cluster.gpuRepair(node).succeeded(), "sound GPUs to begin with"); // whatever ran before
             }
             String every = Integer.toString(everySeconds);
-            SupervisedSteps supervised = SupervisedSteps.start(cluster, PREFIX, "--node", "node2", "--xid-source", "off",
-                    "--gpu-check-every", every, "--gpu-tools", cluster.gpuTools("node2").toString());
+            SupervisedSteps supervised = SupervisedSteps.start(
+                    cluster,
+                    PREFIX,
+                    "--node",
+                    "node2",
+                    "--xid-source",
+                    "off",
+                    "--gpu-check-every",
+                    every,
+                    "--gpu-tools",
+                    cluster.gpuTools("node2").toString());
             try {
-                return new GpuCheckingAgents(supervised, LocalAgent.start(cluster,
-                        supervised.plugstack().installDir().resolve("agent-node1"), "--node", "node1", "--xid-source",
-                        "off", "--gpu-check-every", every, "--gpu-tools", cluster.gpuTools("node1").toString(),
-                        "--metrics-listen", "127.0.0.1:0"));
+                return new GpuCheckingAgents(
+                        supervised,
+                        LocalAgent.start(
+                                cluster,
+                                supervised.plugstack().installDir().resolve("agent-node1"),
+                                "--node",
+                                "node1",
+                                "--xid-source",
+                                "off",
+                                "--gpu-check-every",
+                                every,
+                                "--gpu-tools",
+                                cluster.gpuTools("node1").toString(),
+                                "--metrics-listen",
+                                "127.0.0.1:0"));
             } catch (RuntimeException | Error e) {
                 SupervisedSteps.stop(supervised);
                 throw e;
@@ -360,7 +424,8 @@ class GpuFaultRecoveryIT {
         assertTrue(output.contains("attempt=2 node=node3 list=node[1,3]"), output);
         Timeline timeline = Timeline.of(cluster, jobId);
         Timeline.Event detection = timeline.only(Timeline.Kind.DETECTION);
-        assertEquals("NODE_FAULT", timeline.all(Timeline.Kind.ATTEMPT_ENDED).get(0).detail("outcome"), timeline.toString());
+        assertEquals(
+                "NODE_FAULT", timeline.all(Timeline.Kind.ATTEMPT_ENDED).get(0).detail("outcome"), timeline.toString());
         assertEquals("agent-verdict", detection.detail("source"), timeline.toString());
         assertEquals("node2", detection.detail("nodes"), timeline.toString());
         return timeline;
@@ -369,14 +434,23 @@ class GpuFaultRecoveryIT {
     /** Nodes 1, 3 and 4 are not FAIL: whatever marked node2 marked no healthy node. */
     private static void assertNoNodeButNode2Failed() {
         for (String other : List.of("node1", "node3", "node4")) {
-            assertFalse(cluster.node(other).state().isFail(), other + " " + cluster.node(other).state().display());
+            assertFalse(
+                    cluster.node(other).state().isFail(),
+                    other + " " + cluster.node(other).state().display());
         }
     }
 
     /** The plugin, and as the supervisors' agent the agent of {@code node}, watching that node's kernel log. */
     private static SupervisedSteps watchingItsKernelLog(String node) {
-        return SupervisedSteps.start(cluster, PREFIX, "--node", node, "--xid-source", cluster.kernelLog(node).toString(),
-                "--metrics-listen", "127.0.0.1:0");
+        return SupervisedSteps.start(
+                cluster,
+                PREFIX,
+                "--node",
+                node,
+                "--xid-source",
+                cluster.kernelLog(node).toString(),
+                "--metrics-listen",
+                "127.0.0.1:0");
     }
 
     /** The job cancelled, {@code node}'s GPUs repaired and the node resumed, the agent and plugin gone. */

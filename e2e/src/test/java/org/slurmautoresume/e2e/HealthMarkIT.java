@@ -38,15 +38,22 @@ class HealthMarkIT {
     void fakeNvidiaSmi() throws IOException {
         List<String> nodes = cluster.nodeNames();
         node = nodes.get(nodes.size() - 1);
-        bin = Files.createTempDirectory("health-it-", PosixFilePermissions.asFileAttribute(
-                PosixFilePermissions.fromString("rwxr-xr-x")));
+        bin = Files.createTempDirectory(
+                "health-it-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         StringBuilder gpus = new StringBuilder();
         for (int i = 0; i < 7; i++) {
-            gpus.append(i).append(", 00000000:").append(10 + i).append(":00.0, GPU-it-").append(i).append(", 0, No\n");
+            gpus.append(i)
+                    .append(", 00000000:")
+                    .append(10 + i)
+                    .append(":00.0, GPU-it-")
+                    .append(i)
+                    .append(", 0, No\n");
         }
         Path smi = bin.resolve("nvidia-smi");
-        Files.writeString(smi, "#!/bin/sh\ncase \"$*\" in\n  *--query-gpu*) printf '%s' '" + gpus + "';;\n"
-                + "  *) exit 2;;\nesac\n", StandardCharsets.UTF_8);
+        Files.writeString(
+                smi,
+                "#!/bin/sh\ncase \"$*\" in\n  *--query-gpu*) printf '%s' '" + gpus + "';;\n" + "  *) exit 2;;\nesac\n",
+                StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(smi, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 
@@ -64,9 +71,16 @@ class HealthMarkIT {
     }
 
     private List<String> health(String... args) {
-        List<String> argv = new ArrayList<>(List.of("env", "PATH=" + bin + ":" + System.getenv("PATH"),
-                "SLURMD_NODENAME=" + node, cluster.launcher().toString(), "health", "--check", "gpu",
-                "--expected-gpus", "8"));
+        List<String> argv = new ArrayList<>(List.of(
+                "env",
+                "PATH=" + bin + ":" + System.getenv("PATH"),
+                "SLURMD_NODENAME=" + node,
+                cluster.launcher().toString(),
+                "health",
+                "--check",
+                "gpu",
+                "--expected-gpus",
+                "8"));
         argv.addAll(List.of(args));
         return argv;
     }
@@ -76,7 +90,8 @@ class HealthMarkIT {
         CommandResult result = cluster.run(health("--mark"));
         assertEquals(7, result.exitCode(), result.stdout() + result.stderr());
         // The wording is the feature: the check reports the scontrol update it ran; the state is checked below.
-        assertTrue(result.stdout().contains("marked: ") && result.stdout().contains("nodename=" + node), result.stdout());
+        assertTrue(
+                result.stdout().contains("marked: ") && result.stdout().contains("nodename=" + node), result.stdout());
         assertTrue(truth.nodeField(node, "State").contains("FAIL"), truth.nodeField(node, "State"));
         assertEquals("Action:Replace", truth.nodeField(node, "Reason"));
     }

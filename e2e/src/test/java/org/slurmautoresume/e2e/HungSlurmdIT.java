@@ -31,16 +31,29 @@ class HungSlurmdIT {
     @Test
     void aHungSlurmdIsFoundByItsNodesAgentAndTheStepMovesToTheSpare() throws Exception {
         LocalCluster cluster = LocalCluster.get();
-        SupervisedSteps supervised = SupervisedSteps.start(cluster, PREFIX, "--node", "node1",
-                "--slurmd-check-every", "1", "--metrics-listen", "127.0.0.1:0");
-        LocalAgent node2Agent = LocalAgent.start(cluster, supervised.plugstack().installDir().resolve("agent-node2"),
-                "--node", "node2", "--slurmd-check-every", "1", "--metrics-listen", "127.0.0.1:0");
+        SupervisedSteps supervised = SupervisedSteps.start(
+                cluster, PREFIX, "--node", "node1", "--slurmd-check-every", "1", "--metrics-listen", "127.0.0.1:0");
+        LocalAgent node2Agent = LocalAgent.start(
+                cluster,
+                supervised.plugstack().installDir().resolve("agent-node2"),
+                "--node",
+                "node2",
+                "--slurmd-check-every",
+                "1",
+                "--metrics-listen",
+                "127.0.0.1:0");
         String jobId = null;
         try {
             // The check counts only a slurmd that answered it once.
-            Wait.until("node2's agent to hear from its slurmd", Duration.ofSeconds(30), () ->
-                    LocalAgent.sample(node2Agent.scrapeMetrics(), "autoresume_agent_slurmd_checks_total{result=\"passed\"}")
-                            >= 1 ? Optional.of(true) : Optional.empty());
+            Wait.until(
+                    "node2's agent to hear from its slurmd",
+                    Duration.ofSeconds(30),
+                    () -> LocalAgent.sample(
+                                            node2Agent.scrapeMetrics(),
+                                            "autoresume_agent_slurmd_checks_total{result=\"passed\"}")
+                                    >= 1
+                            ? Optional.of(true)
+                            : Optional.empty());
             String id = supervised.stepWithSpare(cluster, FIRST_START);
             jobId = id;
             Instant frozen = Instant.now();
@@ -58,20 +71,28 @@ class HungSlurmdIT {
             String reason = marked.reason().map(NodeReason::text).orElse("");
             assertTrue(reason.startsWith("Action:Reboot slurmd check"), reason);
             for (String other : List.of("node1", "node3", "node4")) {
-                assertFalse(cluster.node(other).state().isFail(), other + " " + cluster.node(other).state().display());
+                assertFalse(
+                        cluster.node(other).state().isFail(),
+                        other + " " + cluster.node(other).state().display());
             }
             // node1's agent asked its own slurmd all along and never found it silent.
-            assertEquals(0.0, LocalAgent.sample(supervised.agent().scrapeMetrics(),
-                    "autoresume_agent_slurmd_checks_total{result=\"failed\"}"));
+            assertEquals(
+                    0.0,
+                    LocalAgent.sample(
+                            supervised.agent().scrapeMetrics(),
+                            "autoresume_agent_slurmd_checks_total{result=\"failed\"}"));
             Timeline timeline = Timeline.of(cluster, id);
             Timeline.Event detection = timeline.only(Timeline.Kind.DETECTION);
             assertEquals("node2", detection.detail("nodes"), timeline.toString());
             long detectedMs = Duration.between(frozen, detection.at()).toMillis();
-            long rerunMs = Duration.between(frozen, timeline.all(Timeline.Kind.LAUNCH).get(1).at()).toMillis();
+            long rerunMs = Duration.between(
+                            frozen, timeline.all(Timeline.Kind.LAUNCH).get(1).at())
+                    .toMillis();
             // Slurm alone: nothing before SlurmdTimeout (300 s).
             assertTrue(rerunMs < 120_000, "the re-run started " + rerunMs + " ms after the freeze: " + timeline);
             FaultMatrix.row("hung-slurmd", frozen, timeline, done.state().name());
-            System.out.printf("hung slurmd: detected %d ms after the freeze (%s), re-run started %d ms after it%n",
+            System.out.printf(
+                    "hung slurmd: detected %d ms after the freeze (%s), re-run started %d ms after it%n",
                     detectedMs, detection.detail("source"), rerunMs);
         } finally {
             cluster.thawNode("node2");

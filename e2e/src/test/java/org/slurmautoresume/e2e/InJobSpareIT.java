@@ -38,6 +38,7 @@ class InJobSpareIT {
     private static final String PREFIX = "84-in-job-spare-it-";
     /** As a training job asks for them; srun's steps get the job's GPUs unless they ask otherwise. */
     private static final String GPUS = "--gpus-per-node=2";
+
     private static LocalCluster cluster;
     private static SlurmTruth truth;
     private static SupervisedSteps supervised;
@@ -71,13 +72,18 @@ class InJobSpareIT {
                   if [ "$AUTO_RESUME_ATTEMPT" = 1 ]; then touch "$SLURM_JOB_ID.up.$SLURMD_NODENAME"; sleep 300; fi'
                 echo "SRUN_EXIT=$?"
                 """.formatted(supervised.agent().socket());
-        List<String> options = noKill ? List.of("-N3", "-w", "node[1-3]", "--exclusive", GPUS, "--no-kill")
+        List<String> options = noKill
+                ? List.of("-N3", "-w", "node[1-3]", "--exclusive", GPUS, "--no-kill")
                 : List.of("-N3", "-w", "node[1-3]", "--exclusive", GPUS);
         String jobId = cluster.submit(script, options);
         try {
             SupervisedSteps.awaitFirstAttempt(cluster, jobId, FIRST_START);
             // The probes greet node2's agent from their first round: wait for it, so its death is one it saw.
-            Timeline.awaitEvent(cluster, jobId, "the watch of the step's nodes", Duration.ofSeconds(30),
+            Timeline.awaitEvent(
+                    cluster,
+                    jobId,
+                    "the watch of the step's nodes",
+                    Duration.ofSeconds(30),
                     e -> e.is(Timeline.Kind.WATCH));
             long killed = System.nanoTime();
             Instant killedAt = Instant.now();
@@ -90,35 +96,57 @@ class InJobSpareIT {
             assertFalse(output.contains("attempt=1 node=node3"), "the spare stays idle at first: " + output);
             // The first attempt, launched before the job is read, is told the step's nodes as re-runs are.
             for (String node : List.of("node1", "node2")) {
-                assertTrue(output.contains("attempt=1 node=" + node + " list=node[1-2] master=127.0.0.1 mnode=node1 nnodes=2"
-                        + " gpus=0,1\n"), output);
+                assertTrue(
+                        output.contains("attempt=1 node=" + node
+                                + " list=node[1-2] master=127.0.0.1 mnode=node1 nnodes=2" + " gpus=0,1\n"),
+                        output);
             }
-            assertTrue(output.contains("attempt=2 node=node1 list=node[1,3] master=127.0.0.1 mnode=node1 nnodes=2 gpus=0,1\n"),
+            assertTrue(
+                    output.contains(
+                            "attempt=2 node=node1 list=node[1,3] master=127.0.0.1 mnode=node1 nnodes=2 gpus=0,1\n"),
                     output);
             // The spare's own GPUs, handed out by Slurm's gres/gpu plugin to the re-run.
-            assertTrue(output.contains("attempt=2 node=node3 list=node[1,3] master=127.0.0.1 mnode=node1 nnodes=2 gpus=0,1\n"),
+            assertTrue(
+                    output.contains(
+                            "attempt=2 node=node3 list=node[1,3] master=127.0.0.1 mnode=node1 nnodes=2 gpus=0,1\n"),
                     output);
             // 22.05 spells it gres:gpu:2, 24.11 gres/gpu:2.
             assertEquals("gres/gpu:2", truth.jobField(jobId, "TresPerNode").replace("gres:", "gres/"));
             assertEquals("node[1,3]", truth.jobField(jobId, "NodeList"));
             assertTrue(truth.nodeField("node2", "State").contains("FAIL"), truth.nodeField("node2", "State"));
-            assertTrue(truth.nodeField("node2", "Reason").startsWith("Action:Replace"), truth.nodeField("node2", "Reason"));
+            assertTrue(
+                    truth.nodeField("node2", "Reason").startsWith("Action:Replace"),
+                    truth.nodeField("node2", "Reason"));
             Timeline timeline = Timeline.of(cluster, jobId);
             assertFalse(nodeAgents.alive("node2"), "kill-node kills the node's agent with the rest of it");
             // node2's agent, which had answered the probes, and its slurmd both refused: probed at the faster pace.
             Timeline.Event detection = timeline.only(Timeline.Kind.DETECTION);
-            assertEquals(List.of("slurmd-probe", "node2", "node2"), List.of(detection.detail("source"),
-                    detection.detail("nodes"), detection.detail("gone")), timeline.toString());
+            assertEquals(
+                    List.of("slurmd-probe", "node2", "node2"),
+                    List.of(detection.detail("source"), detection.detail("nodes"), detection.detail("gone")),
+                    timeline.toString());
             Timeline.Event replacement = timeline.only(Timeline.Kind.REPLACEMENT);
-            assertEquals(List.of("in-job-spare", "node2", "node3", "node[1,3]"), List.of(replacement.detail("path"),
-                    replacement.faultyNodes(), replacement.detail("spares"), replacement.detail("stepNodes")),
+            assertEquals(
+                    List.of("in-job-spare", "node2", "node3", "node[1,3]"),
+                    List.of(
+                            replacement.detail("path"),
+                            replacement.faultyNodes(),
+                            replacement.detail("spares"),
+                            replacement.detail("stepNodes")),
                     timeline.toString());
             assertEquals("node[1,3]", replacement.nodeList(), timeline.toString());
             assertEquals(List.of(1, 2), timeline.launchedAttempts(), timeline.toString());
-            output.lines().filter(l -> l.contains("spare") || l.contains("attempt=")).forEach(System.out::println);
-            FaultMatrix.row(noKill ? "dead-node-no-kill" : "dead-node", killedAt, timeline, done.state().name());
-            System.out.println("in-job spare recovery (" + (noKill ? "--no-kill" : "default") + "): job ended " + seconds + " s after the kill, the re-run "
-                    + replacement.latency() + " ms after the failed step ended");
+            output.lines()
+                    .filter(l -> l.contains("spare") || l.contains("attempt="))
+                    .forEach(System.out::println);
+            FaultMatrix.row(
+                    noKill ? "dead-node-no-kill" : "dead-node",
+                    killedAt,
+                    timeline,
+                    done.state().name());
+            System.out.println("in-job spare recovery (" + (noKill ? "--no-kill" : "default") + "): job ended "
+                    + seconds + " s after the kill, the re-run " + replacement.latency()
+                    + " ms after the failed step ended");
         } finally {
             cluster.run(List.of("scancel", jobId));
             cluster.reviveNode("node2");
@@ -150,12 +178,16 @@ class InJobSpareIT {
             assertTrue(output.contains("attempt=3 node=node4 list=node[1,4] master=127.0.0.1 gpus=0,1"), output);
             assertEquals("node[1,4]", truth.jobField(jobId, "NodeList"));
             for (String node : List.of("node2", "node3")) {
-                assertTrue(truth.nodeField(node, "State").contains("FAIL"), node + " " + truth.nodeField(node, "State"));
+                assertTrue(
+                        truth.nodeField(node, "State").contains("FAIL"), node + " " + truth.nodeField(node, "State"));
             }
             Timeline timeline = Timeline.of(cluster, jobId);
             List<Timeline.Event> replacements = timeline.all(Timeline.Kind.REPLACEMENT);
-            assertEquals(List.of("in-job-spare:node2:node[1,3]", "in-job-spare:node3:node[1,4]"), replacements.stream()
-                    .map(e -> e.detail("path") + ":" + e.faultyNodes() + ":" + e.detail("stepNodes")).toList(),
+            assertEquals(
+                    List.of("in-job-spare:node2:node[1,3]", "in-job-spare:node3:node[1,4]"),
+                    replacements.stream()
+                            .map(e -> e.detail("path") + ":" + e.faultyNodes() + ":" + e.detail("stepNodes"))
+                            .toList(),
                     timeline.toString());
             assertEquals(List.of(1, 2, 3), timeline.launchedAttempts(), timeline.toString());
         } finally {
@@ -169,9 +201,13 @@ class InJobSpareIT {
     }
 
     private static void waitForTasks(String jobId, int attempt, String... nodes) {
-        Wait.until("attempt " + attempt + " of job " + jobId + " to run on " + String.join(" and ", nodes),
-                attempt == 1 ? FIRST_START : Duration.ofSeconds(90), () -> Arrays.stream(nodes).allMatch(node ->
-                        Files.exists(cluster.jobsDir().resolve(jobId + ".up" + attempt + "." + node)))
-                        ? Optional.of(true) : Optional.empty());
+        Wait.until(
+                "attempt " + attempt + " of job " + jobId + " to run on " + String.join(" and ", nodes),
+                attempt == 1 ? FIRST_START : Duration.ofSeconds(90),
+                () -> Arrays.stream(nodes)
+                                .allMatch(node ->
+                                        Files.exists(cluster.jobsDir().resolve(jobId + ".up" + attempt + "." + node)))
+                        ? Optional.of(true)
+                        : Optional.empty());
     }
 }

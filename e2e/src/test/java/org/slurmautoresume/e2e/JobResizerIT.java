@@ -10,13 +10,13 @@ import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.slurm.client.SlurmException;
 import org.slurmautoresume.slurm.exec.CommandRunner;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.model.JobState;
 import org.slurmautoresume.supervisor.recovery.JobResizer;
-import org.slurmautoresume.slurm.client.SlurmClient;
-import org.slurmautoresume.slurm.client.SlurmException;
 
 /**
  * Shrinking a running job and growing it back through a donor allocation, done as the job's
@@ -47,7 +47,8 @@ class JobResizerIT {
      * the cluster looked like when the start was slow.
      */
     private static String holdNodes(String nodes, int count, String name) {
-        String jobId = cluster.submit("#!/bin/bash\nsleep 300\n",
+        String jobId = cluster.submit(
+                "#!/bin/bash\nsleep 300\n",
                 List.of("-N" + count, "-w", nodes, "--no-kill", "--exclusive", "--job-name=" + name));
         long submitted = System.nanoTime();
         String early = "";
@@ -62,17 +63,23 @@ class JobResizerIT {
                 cancel(jobId); // the caller never learns its id: left behind it would hold the nodes for later tests
                 throw new AssertionError(notStarted.getMessage() + "\n" + why, notStarted);
             }
-            System.out.printf("note: job %s (%s) started %d s after submission; 20 s after it, the cluster was:%n%s%n",
-                    jobId, nodes, Duration.ofNanos(System.nanoTime() - submitted).toSeconds(), early);
+            System.out.printf(
+                    "note: job %s (%s) started %d s after submission; 20 s after it, the cluster was:%n%s%n",
+                    jobId,
+                    nodes,
+                    Duration.ofNanos(System.nanoTime() - submitted).toSeconds(),
+                    early);
         }
         return jobId;
     }
 
     /** Every job Slurm still remembers, the nodes' records and each slurmd's process state. */
     private static String clusterPicture(String nodes) {
-        return cluster.run(List.of("squeue", "-h", "-t", "all", "-o", "%A %T %R %N %j start=%S end=%e")).stdout()
+        return cluster.run(List.of("squeue", "-h", "-t", "all", "-o", "%A %T %R %N %j start=%S end=%e"))
+                        .stdout()
                 + cluster.run(List.of("scontrol", "-o", "show", "node", nodes)).stdout()
-                + cluster.run(List.of("ps", "-o", "pid,stat,wchan:32,lstart,args", "-C", "slurmd")).stdout();
+                + cluster.run(List.of("ps", "-o", "pid,stat,wchan:32,lstart,args", "-C", "slurmd"))
+                        .stdout();
     }
 
     /**
@@ -83,15 +90,19 @@ class JobResizerIT {
         cluster.run(List.of("scancel", jobId));
         cluster.waitForJobEnd(jobId, Duration.ofSeconds(60));
         Wait.until("no node still completing job " + jobId, Duration.ofSeconds(60), () -> {
-            String completing = cluster.run(List.of("sinfo", "-h", "-N", "-t", "completing", "-o", "%N")).stdout().strip();
+            String completing = cluster.run(List.of("sinfo", "-h", "-N", "-t", "completing", "-o", "%N"))
+                    .stdout()
+                    .strip();
             return completing.isEmpty() ? Optional.of(true) : Optional.empty();
         });
     }
 
     private static void assertNoDonorLeft(String jobId) {
         Wait.until("no donor job of " + jobId + " left", Duration.ofSeconds(30), () -> {
-            String active = cluster.run(List.of("squeue", "-h", "-t", "PD,R,CF,CG", "-o", "%A",
-                    "--name=autoresume-donor-" + jobId)).stdout().strip();
+            String active = cluster.run(
+                            List.of("squeue", "-h", "-t", "PD,R,CF,CG", "-o", "%A", "--name=autoresume-donor-" + jobId))
+                    .stdout()
+                    .strip();
             return active.isEmpty() ? Optional.of(true) : Optional.empty();
         });
     }
@@ -123,7 +134,8 @@ class JobResizerIT {
         String jobId = holdNodes("node[2-3]", 2, "resize-batch-it");
         try {
             String batchHost = truth.jobField(jobId, "BatchHost");
-            SlurmException e = assertThrows(SlurmException.class, () -> resizer.shrink(JobId.parse(jobId), List.of(batchHost)));
+            SlurmException e =
+                    assertThrows(SlurmException.class, () -> resizer.shrink(JobId.parse(jobId), List.of(batchHost)));
             assertTrue(e.getMessage().contains("batch host"), e.getMessage());
             assertEquals("node[2-3]", truth.jobField(jobId, "NodeList"));
         } finally {
@@ -136,7 +148,8 @@ class JobResizerIT {
         String jobId = holdNodes("node2", 1, "resize-busy-it");
         String blocker = holdNodes("node4", 1, "resize-blocker-it");
         try {
-            SlurmException e = assertThrows(SlurmException.class, () -> resizer.grow(JobId.parse(jobId), List.of("node4")));
+            SlurmException e =
+                    assertThrows(SlurmException.class, () -> resizer.grow(JobId.parse(jobId), List.of("node4")));
             assertEquals(SlurmException.Kind.TIMEOUT, e.kind(), e.getMessage());
             assertNoDonorLeft(jobId);
             assertEquals("node2", truth.jobField(jobId, "NodeList"));

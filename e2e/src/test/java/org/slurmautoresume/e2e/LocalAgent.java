@@ -1,29 +1,29 @@
 package org.slurmautoresume.e2e;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import org.slurmautoresume.agent.protocol.AgentJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
-import org.slurmautoresume.slurm.exec.CommandResult;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.slurmautoresume.agent.protocol.AgentJson;
+import org.slurmautoresume.slurm.exec.CommandResult;
 
 /** The real `autoresume agent`, started as root (the tests' user) in a directory of its own. */
 final class LocalAgent {
@@ -43,15 +43,22 @@ final class LocalAgent {
         try {
             Files.createDirectories(dir);
             Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
-            List<String> argv = new ArrayList<>(List.of(cluster.launcher().toString(), "agent",
-                    "--socket", dir.resolve("agent.sock").toString(), "--audit-log", dir.resolve("audit.log").toString(),
-                    "--state-dir", dir.resolve("state").toString()));
+            List<String> argv = new ArrayList<>(List.of(
+                    cluster.launcher().toString(),
+                    "agent",
+                    "--socket",
+                    dir.resolve("agent.sock").toString(),
+                    "--audit-log",
+                    dir.resolve("audit.log").toString(),
+                    "--state-dir",
+                    dir.resolve("state").toString()));
             argv.addAll(List.of(moreOptions));
             ProcessBuilder builder = new ProcessBuilder(argv);
             builder.environment().put("AUTORESUME_LOG_LEVEL", "INFO");
             builder.redirectErrorStream(true);
             // Appended: an agent started again on the same directory keeps the first one's log.
-            builder.redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("agent.log").toFile()));
+            builder.redirectOutput(
+                    ProcessBuilder.Redirect.appendTo(dir.resolve("agent.log").toFile()));
             LocalAgent agent = new LocalAgent(dir, builder.start(), List.of(moreOptions));
             Wait.until("the agent to listen on " + agent.socket(), Duration.ofSeconds(30), () -> {
                 if (!agent.process.isAlive()) {
@@ -72,8 +79,12 @@ final class LocalAgent {
     String scrapeMetrics() {
         URI metrics = metricsUri();
         try {
-            HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(metrics)
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(metrics)
+                                    .timeout(Duration.ofSeconds(10))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             assertEquals(200, response.statusCode(), response.body());
             return response.body();
         } catch (IOException e) {
@@ -97,7 +108,8 @@ final class LocalAgent {
 
     /** One sample of a scrape, {@code name{labels}} as written; 0 when the series is not there yet. */
     static double sample(String scrape, String series) {
-        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(scrape);
+        Matcher m =
+                Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(scrape);
         return m.find() ? Double.parseDouble(m.group(1)) : 0.0;
     }
 
@@ -114,8 +126,8 @@ final class LocalAgent {
      * answer as JSON, whose {@code ok} must agree with the call's exit status.
      */
     JsonNode callAsTestUser(LocalCluster cluster, String request) {
-        CommandResult result = cluster.runAsTestUser(List.of(cluster.launcher().toString(), "agent-call", "--socket",
-                socket().toString(), request));
+        CommandResult result = cluster.runAsTestUser(
+                List.of(cluster.launcher().toString(), "agent-call", "--socket", socket().toString(), request));
         String line = result.stdout().strip();
         assertFalse(line.isEmpty(), "no answer: " + result.stderr());
         JsonNode answer = AgentJson.readTree(line.lines().reduce((a, b) -> b).orElseThrow());
@@ -147,8 +159,9 @@ final class LocalAgent {
         process.destroy();
         assertTrue(process.waitFor(30, TimeUnit.SECONDS), "the agent did not stop on SIGTERM");
         if (process.exitValue() != KILLED) {
-            assertFalse(Files.exists(socket()), "the agent left its socket behind (exit " + process.exitValue()
-                    + "); its log:\n" + read(log()));
+            assertFalse(
+                    Files.exists(socket()),
+                    "the agent left its socket behind (exit " + process.exitValue() + "); its log:\n" + read(log()));
         }
         removeDirectory();
     }

@@ -17,13 +17,13 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
+import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.exec.CommandRequest;
 import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.exec.CommandRunner;
 import org.slurmautoresume.slurm.exec.CommonsExecCommandRunner;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.Node;
-import org.slurmautoresume.slurm.client.SlurmClient;
 
 /**
  * The local Slurm cluster brought up by {@code local-cluster/local-cluster.sh up}.
@@ -41,6 +41,7 @@ final class LocalCluster {
 
     /** The JUnit tag of tests of the expansion path, which Slurm refuses on the GPU shape. */
     static final String CPU_ONLY = "cpu-only";
+
     static final String SHAPE_PROPERTY = "autoresume.cluster.shape";
     private static final Duration RESHAPE_TIMEOUT = Duration.ofSeconds(240);
 
@@ -69,11 +70,14 @@ final class LocalCluster {
         String problem = null;
         Map<String, String> values = new HashMap<>();
         if (!Files.isReadable(envFile)) {
-            problem = "no local Slurm cluster: " + envFile + " is missing (run: sudo local-cluster/local-cluster.sh up)";
+            problem =
+                    "no local Slurm cluster: " + envFile + " is missing (run: sudo local-cluster/local-cluster.sh up)";
         } else {
             values = readEnvFile(envFile);
         }
-        Path repo = Path.of(System.getProperty("autoresume.repo", ".")).toAbsolutePath().normalize();
+        Path repo = Path.of(System.getProperty("autoresume.repo", "."))
+                .toAbsolutePath()
+                .normalize();
         if (problem == null) {
             problem = reshapeIfNeeded(values, repo, dir);
             if (problem == null) {
@@ -81,9 +85,14 @@ final class LocalCluster {
             }
         }
         if (problem == null) {
-            CommandResult status = new CommonsExecCommandRunner().run(new CommandRequest(
-                    List.of(repo.resolve("local-cluster/local-cluster.sh").toString(), "status"),
-                    COMMAND_TIMEOUT, Map.of("AR_CLUSTER_DIR", dir)));
+            CommandResult status = new CommonsExecCommandRunner()
+                    .run(new CommandRequest(
+                            List.of(
+                                    repo.resolve("local-cluster/local-cluster.sh")
+                                            .toString(),
+                                    "status"),
+                            COMMAND_TIMEOUT,
+                            Map.of("AR_CLUSTER_DIR", dir)));
             if (!status.succeeded()) {
                 problem = "the local Slurm cluster is not fully up:\n" + status.stdout() + status.stderr();
             }
@@ -116,14 +125,15 @@ final class LocalCluster {
         }
         if (!"root".equals(System.getProperty("user.name"))) {
             return "these tests need the " + wanted + " cluster shape, the running one is " + running
-                    + ": run as root, or: sudo local-cluster/local-cluster.sh up " + (wanted.equals("gpu") ? "" : "--cpu-only");
+                    + ": run as root, or: sudo local-cluster/local-cluster.sh up "
+                    + (wanted.equals("gpu") ? "" : "--cpu-only");
         }
         List<String> argv = upArgv(values, repo, wanted, "1".equals(values.get("AR_BACKUP_CONTROLLER")));
-        CommandResult up = new CommonsExecCommandRunner().run(new CommandRequest(argv, RESHAPE_TIMEOUT,
-                Map.of("AR_CLUSTER_DIR", dir)));
+        CommandResult up = new CommonsExecCommandRunner()
+                .run(new CommandRequest(argv, RESHAPE_TIMEOUT, Map.of("AR_CLUSTER_DIR", dir)));
         if (!up.succeeded()) {
-            return "could not bring the local cluster up in the " + wanted + " shape (" + String.join(" ", argv) + "):\n"
-                    + up.stdout() + up.stderr();
+            return "could not bring the local cluster up in the " + wanted + " shape (" + String.join(" ", argv)
+                    + "):\n" + up.stdout() + up.stderr();
         }
         System.out.println("local cluster reshaped from " + running + " to " + wanted + " for these tests");
         return null;
@@ -131,10 +141,15 @@ final class LocalCluster {
 
     /** {@code local-cluster.sh up} with the options the cluster described by {@code values} had, in {@code shape}. */
     private static List<String> upArgv(Map<String, String> values, Path repo, String shape, boolean backupController) {
-        List<String> argv = new ArrayList<>(List.of(repo.resolve("local-cluster/local-cluster.sh").toString(), "up",
-                "--nodes", values.getOrDefault("AR_NODE_COUNT", "4"),
-                "--slurmd-timeout", values.getOrDefault("AR_SLURMD_TIMEOUT", "300"),
-                "--cpus", values.getOrDefault("AR_CPUS_PER_NODE", "4")));
+        List<String> argv = new ArrayList<>(List.of(
+                repo.resolve("local-cluster/local-cluster.sh").toString(),
+                "up",
+                "--nodes",
+                values.getOrDefault("AR_NODE_COUNT", "4"),
+                "--slurmd-timeout",
+                values.getOrDefault("AR_SLURMD_TIMEOUT", "300"),
+                "--cpus",
+                values.getOrDefault("AR_CPUS_PER_NODE", "4")));
         if (shape.equals("gpu")) {
             String gpus = values.getOrDefault("AR_GPUS_PER_NODE", "0");
             argv.addAll(List.of("--gpus", gpus.equals("0") ? "4" : gpus));
@@ -163,7 +178,8 @@ final class LocalCluster {
             return;
         }
         if (!"root".equals(System.getProperty("user.name"))) {
-            fail("these tests need a backup controller: run as root, or: sudo local-cluster/local-cluster.sh up --backup-controller");
+            fail(
+                    "these tests need a backup controller: run as root, or: sudo local-cluster/local-cluster.sh up --backup-controller");
         }
         upAgain(upArgv(env, repo, env.getOrDefault("AR_CLUSTER_SHAPE", "gpu"), true));
     }
@@ -266,8 +282,10 @@ final class LocalCluster {
      * directory is the test user's); returns the job id.
      */
     String submitAsOtherUser(String script, List<String> sbatchOptions) {
-        Path file = writeJobsFile("other-" + ProcessHandle.current().pid() + "-" + SCRIPT_COUNTER.incrementAndGet()
-                + ".sh", script, "rwxr-xr-x");
+        Path file = writeJobsFile(
+                "other-" + ProcessHandle.current().pid() + "-" + SCRIPT_COUNTER.incrementAndGet() + ".sh",
+                script,
+                "rwxr-xr-x");
         List<String> argv = new ArrayList<>(List.of("sbatch", "--parsable", "--output=/dev/null", "--chdir=/tmp"));
         argv.addAll(sbatchOptions);
         argv.add(file.toString());
@@ -285,10 +303,12 @@ final class LocalCluster {
      * {@code jobs/<jobid>.out}; returns the job id.
      */
     String submit(String script, List<String> sbatchOptions) {
-        Path file = writeJobsFile("test-" + ProcessHandle.current().pid() + "-" + SCRIPT_COUNTER.incrementAndGet()
-                + ".sh", script, "rwxr-xr-x");
-        List<String> argv = new ArrayList<>(List.of("sbatch", "--parsable",
-                "--output=" + jobsDir().resolve("%j.out"), "--chdir=" + jobsDir()));
+        Path file = writeJobsFile(
+                "test-" + ProcessHandle.current().pid() + "-" + SCRIPT_COUNTER.incrementAndGet() + ".sh",
+                script,
+                "rwxr-xr-x");
+        List<String> argv = new ArrayList<>(
+                List.of("sbatch", "--parsable", "--output=" + jobsDir().resolve("%j.out"), "--chdir=" + jobsDir()));
         argv.addAll(sbatchOptions);
         argv.add(file.toString());
         CommandResult result = runAsTestUser(argv);
@@ -318,8 +338,8 @@ final class LocalCluster {
     }
 
     Job waitForJob(String jobId, String what, Duration timeout, java.util.function.Predicate<Job> condition) {
-        return Wait.until("job " + jobId + " " + what, timeout,
-                () -> slurm().job(jobId).filter(condition));
+        return Wait.until(
+                "job " + jobId + " " + what, timeout, () -> slurm().job(jobId).filter(condition));
     }
 
     Job waitForJobEnd(String jobId, Duration timeout) {
@@ -481,7 +501,8 @@ final class LocalCluster {
     }
 
     private void upAgain(List<String> argv) {
-        CommandResult up = runner.run(new CommandRequest(argv, RESHAPE_TIMEOUT, Map.of("AR_CLUSTER_DIR", env.get("AR_CLUSTER_DIR"))));
+        CommandResult up = runner.run(
+                new CommandRequest(argv, RESHAPE_TIMEOUT, Map.of("AR_CLUSTER_DIR", env.get("AR_CLUSTER_DIR"))));
         if (!up.succeeded()) {
             throw new AssertionError(String.join(" ", argv) + " failed:\n" + up.stdout() + up.stderr());
         }
@@ -546,20 +567,22 @@ final class LocalCluster {
         List<String> argv = new ArrayList<>();
         argv.add(repo.resolve("local-cluster/local-cluster.sh").toString());
         argv.addAll(List.of(args));
-        CommandResult result = runner.run(new CommandRequest(argv, Duration.ofSeconds(120),
-                Map.of("AR_CLUSTER_DIR", env.get("AR_CLUSTER_DIR"))));
+        CommandResult result = runner.run(
+                new CommandRequest(argv, Duration.ofSeconds(120), Map.of("AR_CLUSTER_DIR", env.get("AR_CLUSTER_DIR"))));
         if (!result.succeeded()) {
-            throw new AssertionError("local-cluster.sh " + String.join(" ", args) + " failed:\n"
-                    + result.stdout() + result.stderr());
+            throw new AssertionError(
+                    "local-cluster.sh " + String.join(" ", args) + " failed:\n" + result.stdout() + result.stderr());
         }
         return result;
     }
 
     /** Copies cli/target/autoresume to a directory every user can read, fresh for each test run. */
     private Path installDistribution() {
-        Path source = Path.of(System.getProperty("autoresume.dist", repo.resolve("cli/target/autoresume").toString()));
+        Path source = Path.of(System.getProperty(
+                "autoresume.dist", repo.resolve("cli/target/autoresume").toString()));
         if (!Files.isExecutable(source.resolve("bin/autoresume"))) {
-            fail("the autoresume distribution was not built: " + source + "/bin/autoresume is missing (run mvn package)");
+            fail("the autoresume distribution was not built: " + source
+                    + "/bin/autoresume is missing (run mvn package)");
         }
         Path target = Path.of(env.get("AR_CLUSTER_DIR"), "dist");
         try {
@@ -572,8 +595,9 @@ final class LocalCluster {
                         Files.setPosixFilePermissions(to, PosixFilePermissions.fromString("rwxr-xr-x"));
                     } else {
                         Files.copy(from, to, StandardCopyOption.COPY_ATTRIBUTES);
-                        Files.setPosixFilePermissions(to, PosixFilePermissions.fromString(
-                                Files.isExecutable(from) ? "rwxr-xr-x" : "rw-r--r--"));
+                        Files.setPosixFilePermissions(
+                                to,
+                                PosixFilePermissions.fromString(Files.isExecutable(from) ? "rwxr-xr-x" : "rw-r--r--"));
                     }
                 }
             }
@@ -582,8 +606,8 @@ final class LocalCluster {
         }
         Path launcher = target.resolve("bin/autoresume");
         // As an installation does: the class-data archive keeps a supervised srun's start-up short.
-        CommandResult cds = runner.run(new CommandRequest(List.of(launcher.toString(), "--dump-cds"),
-                COMMAND_TIMEOUT, Map.of()));
+        CommandResult cds =
+                runner.run(new CommandRequest(List.of(launcher.toString(), "--dump-cds"), COMMAND_TIMEOUT, Map.of()));
         if (!cds.succeeded()) {
             fail("autoresume --dump-cds failed: " + cds.stderr());
         }
@@ -607,7 +631,9 @@ final class LocalCluster {
             for (String line : Files.readAllLines(file)) {
                 int eq = line.indexOf('=');
                 if (eq > 0 && !line.startsWith("#")) {
-                    values.put(line.substring(0, eq).strip(), line.substring(eq + 1).strip());
+                    values.put(
+                            line.substring(0, eq).strip(),
+                            line.substring(eq + 1).strip());
                 }
             }
         } catch (IOException e) {

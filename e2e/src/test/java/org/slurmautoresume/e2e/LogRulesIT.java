@@ -32,11 +32,12 @@ class LogRulesIT {
     private static final Duration JOB_END = Duration.ofSeconds(120);
     private static final AtomicInteger CONFIGS = new AtomicInteger();
     /** The timeline of a step stopped by a rule in attempt 1 and re-run once, successfully. */
-    private static final List<String> RE_RUN_ONCE = List.of("1:launch", "1:detection", "1:attempt-ended",
-            "1:decision", "2:launch", "2:attempt-ended", "2:succeeded");
+    private static final List<String> RE_RUN_ONCE = List.of(
+            "1:launch", "1:detection", "1:attempt-ended", "1:decision", "2:launch", "2:attempt-ended", "2:succeeded");
     /** The timeline of a step stopped by a rule with no restart left. */
-    private static final List<String> GAVE_UP_AT_ONCE = List.of("1:launch", "1:detection", "1:attempt-ended",
-            "1:decision", "1:give-up");
+    private static final List<String> GAVE_UP_AT_ONCE =
+            List.of("1:launch", "1:detection", "1:attempt-ended", "1:decision", "1:give-up");
+
     private static LocalCluster cluster;
     private final List<String> jobs = new ArrayList<>();
 
@@ -54,8 +55,10 @@ class LogRulesIT {
 
     /** A job file in the jobs directory, readable by the test user. */
     private static Path config(String yaml) {
-        return cluster.writeJobsFile("rules-it-" + ProcessHandle.current().pid() + "-" + CONFIGS.incrementAndGet()
-                + ".yaml", yaml, "rw-r--r--");
+        return cluster.writeJobsFile(
+                "rules-it-" + ProcessHandle.current().pid() + "-" + CONFIGS.incrementAndGet() + ".yaml",
+                yaml,
+                "rw-r--r--");
     }
 
     /** A batch script that runs {@code task} (bash) as a supervised one-task step with the given job file. */
@@ -96,8 +99,10 @@ class LogRulesIT {
 
     private static Timeline.Event detection(Timeline timeline, String source, String rule, String state) {
         Timeline.Event detection = timeline.only(Timeline.Kind.DETECTION);
-        assertEquals(List.of(source, rule, state), List.of(detection.detail("source"), detection.detail("rule"),
-                detection.detail("state")), timeline.toString());
+        assertEquals(
+                List.of(source, rule, state),
+                List.of(detection.detail("source"), detection.detail("rule"), detection.detail("state")),
+                timeline.toString());
         return detection;
     }
 
@@ -120,8 +125,12 @@ class LogRulesIT {
                 if [ "$AUTO_RESUME_ATTEMPT" = 1 ]; then touch "$SLURM_JOB_ID.beating"; while true; do echo AUTORESUME_HEARTBEAT; sleep 0.5; done; fi
                 echo "done $(date +%s%3N)"
                 """);
-        Wait.until("job " + jobId + " to beat after its checkpoint", Duration.ofSeconds(300), () ->
-                Files.exists(cluster.jobsDir().resolve(jobId + ".beating")) ? Optional.of(true) : Optional.empty());
+        Wait.until(
+                "job " + jobId + " to beat after its checkpoint",
+                Duration.ofSeconds(300),
+                () -> Files.exists(cluster.jobsDir().resolve(jobId + ".beating"))
+                        ? Optional.of(true)
+                        : Optional.empty());
         Instant hung = Instant.now();
         cluster.hangStep(jobId);
         String output = finished(jobId);
@@ -129,15 +138,21 @@ class LogRulesIT {
         assertEquals(RE_RUN_ONCE, timeline.attemptsAndKinds(), timeline.toString());
         Timeline.Event detection = detection(timeline, "log-rule", "Heartbeat", "HANGING");
         long detectedMs = Duration.between(hung, detection.at()).toMillis();
-        long rerunMs = Duration.between(hung, timeline.last(Timeline.Kind.LAUNCH).at()).toMillis();
+        long rerunMs =
+                Duration.between(hung, timeline.last(Timeline.Kind.LAUNCH).at()).toMillis();
         // The steady timeout (4 s) after the last beat, which came at most 0.5 s before the hang.
-        assertTrue(detectedMs >= 3000 && detectedMs <= 6000, "detected " + detectedMs + " ms after the hang: " + timeline);
-        assertEquals(2, linesStarting(output, "checkpoint written").size(), "both attempts got past the 8 s checkpoint: "
-                + output);
+        assertTrue(
+                detectedMs >= 3000 && detectedMs <= 6000, "detected " + detectedMs + " ms after the hang: " + timeline);
+        assertEquals(
+                2,
+                linesStarting(output, "checkpoint written").size(),
+                "both attempts got past the 8 s checkpoint: " + output);
         assertTrue(output.contains("SUP 0"), output);
         FaultMatrix.row("hang-heartbeat", hung, timeline, "COMPLETED");
-        System.out.printf("heartbeat: hang found %d ms after every task stopped (steady timeout 4000 ms); attempt 2"
-                + " launched %d ms after the hang%n", detectedMs, rerunMs);
+        System.out.printf(
+                "heartbeat: hang found %d ms after every task stopped (steady timeout 4000 ms); attempt 2"
+                        + " launched %d ms after the hang%n",
+                detectedMs, rerunMs);
     }
 
     @Test
@@ -159,7 +174,9 @@ class LogRulesIT {
         Timeline timeline = Timeline.of(cluster, jobId);
         assertEquals(RE_RUN_ONCE, timeline.attemptsAndKinds(), timeline.toString());
         Timeline.Event detection = detection(timeline, "log-rule", "Heartbeat", "HANGING");
-        List<String> firstAttempt = linesStarting(output, "beat ").stream().filter(l -> l.endsWith("attempt 1")).toList();
+        List<String> firstAttempt = linesStarting(output, "beat ").stream()
+                .filter(l -> l.endsWith("attempt 1"))
+                .toList();
         assertEquals(3, firstAttempt.size(), output);
         long lastBeat = epochMillisAfter(firstAttempt.get(2), "beat ");
         long latency = detectedAt(detection).toEpochMilli() - lastBeat;
@@ -168,13 +185,27 @@ class LogRulesIT {
         // The supervisor saw the last beat within 300 ms of the task printing it.
         assertTrue(detection.latency() >= 3000 && detection.latency() <= 3300, timeline.toString());
         Timeline.Event decision = timeline.only(Timeline.Kind.DECISION);
-        assertEquals(List.of("RULE_VIOLATION", "retry", "RERUN_IN_PLACE"), List.of(decision.detail("fault"),
-                decision.detail("strategy"), decision.level()), timeline.toString());
-        assertEquals(3, linesStarting(output, "beat ").stream().filter(l -> l.endsWith("attempt 2")).count(), output);
-        long relaunch = epochMillisAfter(linesStarting(output, "beat ").stream().filter(l -> l.endsWith("attempt 2"))
-                .findFirst().orElseThrow(), "beat ") - detectedAt(detection).toEpochMilli();
-        System.out.printf("LogRulesIT: hang detected %d ms after the last beat (frequency 3000 ms);"
-                + " attempt 2 printed %d ms after the detection%n", latency, relaunch);
+        assertEquals(
+                List.of("RULE_VIOLATION", "retry", "RERUN_IN_PLACE"),
+                List.of(decision.detail("fault"), decision.detail("strategy"), decision.level()),
+                timeline.toString());
+        assertEquals(
+                3,
+                linesStarting(output, "beat ").stream()
+                        .filter(l -> l.endsWith("attempt 2"))
+                        .count(),
+                output);
+        long relaunch = epochMillisAfter(
+                        linesStarting(output, "beat ").stream()
+                                .filter(l -> l.endsWith("attempt 2"))
+                                .findFirst()
+                                .orElseThrow(),
+                        "beat ")
+                - detectedAt(detection).toEpochMilli();
+        System.out.printf(
+                "LogRulesIT: hang detected %d ms after the last beat (frequency 3000 ms);"
+                        + " attempt 2 printed %d ms after the detection%n",
+                latency, relaunch);
         assertTrue(output.contains("SUP 0"), output);
         assertTrue(timeline.last(Timeline.Kind.LAUNCH).latency() >= 0, timeline.toString());
     }
@@ -187,8 +218,8 @@ class LogRulesIT {
      */
     @Test
     void checkpointsThatStopAppearingAreFoundWithinTheFrequencyAndTheReRunResumesFromTheLast() throws IOException {
-        Path checkpoints = cluster.jobsDir().resolve("rules-it-ckpt-" + ProcessHandle.current().pid() + "-"
-                + CONFIGS.incrementAndGet());
+        Path checkpoints = cluster.jobsDir()
+                .resolve("rules-it-ckpt-" + ProcessHandle.current().pid() + "-" + CONFIGS.incrementAndGet());
         Path config = config("""
                 runPolicy:
                   jobMaxRetryCount: 1
@@ -219,7 +250,12 @@ class LogRulesIT {
         assertEquals(RE_RUN_ONCE, timeline.attemptsAndKinds(), timeline.toString());
         Timeline.Event detection = detection(timeline, "checkpoint-rule", "checkpoint", "HANGING");
         assertEquals(last.toString(), detection.detail("lastMatch"), timeline.toString());
-        assertEquals(4, linesStarting(output, "saved ").stream().filter(l -> l.endsWith("attempt 1")).count(), output);
+        assertEquals(
+                4,
+                linesStarting(output, "saved ").stream()
+                        .filter(l -> l.endsWith("attempt 1"))
+                        .count(),
+                output);
         assertTrue(linesStarting(output, "training ").size() > 10, "it kept printing: " + output);
         Instant lastSaved = Files.getLastModifiedTime(last.resolve(".metadata")).toInstant();
         long latency = detectedAt(detection).toEpochMilli() - lastSaved.toEpochMilli();
@@ -227,16 +263,19 @@ class LogRulesIT {
         assertTrue(latency >= 3000 && latency <= 4000, "detected " + latency + " ms after the last save: " + output);
         assertTrue(detection.latency() >= 3000 && detection.latency() <= 4000, timeline.toString());
         Timeline.Event decision = timeline.only(Timeline.Kind.DECISION);
-        assertEquals(List.of("RULE_VIOLATION", "retry", "RERUN_IN_PLACE"), List.of(decision.detail("fault"),
-                decision.detail("strategy"), decision.level()), timeline.toString());
+        assertEquals(
+                List.of("RULE_VIOLATION", "retry", "RERUN_IN_PLACE"),
+                List.of(decision.detail("fault"), decision.detail("strategy"), decision.level()),
+                timeline.toString());
         // What the re-run was told, as the step itself sees it (AUTO_RESUME_CHECKPOINT).
         assertTrue(output.contains("attempt 1 resumes from nothing"), output);
         assertTrue(output.contains("attempt 2 resumes from " + last), output);
         assertTrue(output.contains("done attempt 2"), output);
         assertFalse(output.contains("done attempt 1"), output);
         assertTrue(output.contains("SUP 0"), output);
-        System.out.printf("LogRulesIT: checkpoints' stop detected %d ms after the last complete one"
-                + " (frequency 3000 ms)%n", latency);
+        System.out.printf(
+                "LogRulesIT: checkpoints' stop detected %d ms after the last complete one" + " (frequency 3000 ms)%n",
+                latency);
     }
 
     @Test
@@ -309,11 +348,14 @@ class LogRulesIT {
                 echo "training finished $(date +%s%3N)"; sleep 3; echo "evaluated $(date +%s%3N)"
                 """);
         String output = finished(jobId);
-        long finishedAt = epochMillisAfter(linesStarting(output, "training finished ").get(0), "training finished ");
+        long finishedAt =
+                epochMillisAfter(linesStarting(output, "training finished ").get(0), "training finished ");
         long evaluatedAt = epochMillisAfter(linesStarting(output, "evaluated ").get(0), "evaluated ");
         assertTrue(evaluatedAt - finishedAt >= 3000, output); // silent three times longer than the frequency
         Timeline timeline = Timeline.of(cluster, jobId);
-        assertEquals(List.of("1:launch", "1:attempt-ended", "1:succeeded"), timeline.attemptsAndKinds(),
+        assertEquals(
+                List.of("1:launch", "1:attempt-ended", "1:succeeded"),
+                timeline.attemptsAndKinds(),
                 timeline.toString());
         assertTrue(output.contains("SUP 0"), output);
     }
@@ -342,8 +384,12 @@ class LogRulesIT {
         // jobMaxRetryCount=10 is far off: the second failure gave up because the window's limit
         // sent it to requeue, whose budget is zero.
         Timeline closeTimeline = Timeline.of(cluster, close);
-        assertEquals(List.of("RERUN_IN_PLACE", "GIVE_UP"), closeTimeline.all(Timeline.Kind.DECISION).stream()
-                .map(Timeline.Event::level).toList(), closeTimeline.toString());
+        assertEquals(
+                List.of("RERUN_IN_PLACE", "GIVE_UP"),
+                closeTimeline.all(Timeline.Kind.DECISION).stream()
+                        .map(Timeline.Event::level)
+                        .toList(),
+                closeTimeline.toString());
         assertEquals(3, closeTimeline.only(Timeline.Kind.GIVE_UP).status(), closeTimeline.toString());
         assertTrue(closeOutput.contains("SUP 3"), closeOutput);
         String apartOutput = finished(apart);
@@ -353,8 +399,12 @@ class LogRulesIT {
                 - epochMillisAfter(attempts.get(1).substring("attempt 2".length()), "");
         assertTrue(gap > 4000, "attempts " + gap + " ms apart: " + apartOutput);
         Timeline apartTimeline = Timeline.of(cluster, apart);
-        assertEquals(List.of("RERUN_IN_PLACE", "RERUN_IN_PLACE"), apartTimeline.all(Timeline.Kind.DECISION).stream()
-                .map(Timeline.Event::level).toList(), apartTimeline.toString());
+        assertEquals(
+                List.of("RERUN_IN_PLACE", "RERUN_IN_PLACE"),
+                apartTimeline.all(Timeline.Kind.DECISION).stream()
+                        .map(Timeline.Event::level)
+                        .toList(),
+                apartTimeline.toString());
         assertEquals(3, apartTimeline.only(Timeline.Kind.SUCCEEDED).attempt(), apartTimeline.toString());
         assertTrue(apartOutput.contains("SUP 0"), apartOutput);
     }
@@ -378,10 +428,16 @@ class LogRulesIT {
                       expectedRecurringFrequencyInSeconds: 2
                 """);
         // Both runs append to one output file, named for this test alone: job ids are reused.
-        Path out = cluster.jobsDir().resolve("rules-it-requeue-" + ProcessHandle.current().pid() + "-"
-                + CONFIGS.incrementAndGet() + ".out");
-        String jobId = submit(config, "echo \"beat run $SLURM_RESTART_COUNT attempt $AUTO_RESUME_ATTEMPT\"; sleep 120",
-                "-N1", "--requeue", "--open-mode=append", "--output=" + out);
+        Path out = cluster.jobsDir()
+                .resolve(
+                        "rules-it-requeue-" + ProcessHandle.current().pid() + "-" + CONFIGS.incrementAndGet() + ".out");
+        String jobId = submit(
+                config,
+                "echo \"beat run $SLURM_RESTART_COUNT attempt $AUTO_RESUME_ATTEMPT\"; sleep 120",
+                "-N1",
+                "--requeue",
+                "--open-mode=append",
+                "--output=" + out);
         Job requeued = cluster.waitForJob(jobId, "to be requeued", JOB_END, job -> job.restarts() >= 1);
         long requeueSecond = Instant.now().getEpochSecond();
         assertEquals(1, requeued.restarts());
@@ -394,8 +450,9 @@ class LogRulesIT {
                 return Optional.empty();
             }
             cluster.run(List.of("scontrol", "update", "jobid=" + jobId, "StartTime=now"));
-            return cluster.slurm().job(jobId).filter(j -> j.state() != JobState.PENDING
-                    || !"BeginTime".equals(j.reason()));
+            return cluster.slurm()
+                    .job(jobId)
+                    .filter(j -> j.state() != JobState.PENDING || !"BeginTime".equals(j.reason()));
         });
         Job done = cluster.waitForJobEnd(jobId, JOB_END);
         String output = Files.readString(out);
@@ -409,11 +466,30 @@ class LogRulesIT {
         // One timeline across the requeue: the second run appends to the first run's, and its
         // attempts count afresh.
         Timeline timeline = Timeline.of(cluster, jobId);
-        assertEquals(List.of("1:launch", "1:detection", "1:attempt-ended", "1:decision", "2:launch", "2:detection",
-                "2:attempt-ended", "2:decision", "2:requeue", "1:launch", "1:detection", "1:attempt-ended",
-                "1:decision", "1:give-up"), timeline.attemptsAndKinds(), timeline.toString());
-        assertEquals(List.of("RERUN_IN_PLACE", "REQUEUE_JOB", "GIVE_UP"), timeline.all(Timeline.Kind.DECISION).stream()
-                .map(Timeline.Event::level).toList(), timeline.toString());
+        assertEquals(
+                List.of(
+                        "1:launch",
+                        "1:detection",
+                        "1:attempt-ended",
+                        "1:decision",
+                        "2:launch",
+                        "2:detection",
+                        "2:attempt-ended",
+                        "2:decision",
+                        "2:requeue",
+                        "1:launch",
+                        "1:detection",
+                        "1:attempt-ended",
+                        "1:decision",
+                        "1:give-up"),
+                timeline.attemptsAndKinds(),
+                timeline.toString());
+        assertEquals(
+                List.of("RERUN_IN_PLACE", "REQUEUE_JOB", "GIVE_UP"),
+                timeline.all(Timeline.Kind.DECISION).stream()
+                        .map(Timeline.Event::level)
+                        .toList(),
+                timeline.toString());
     }
 
     /**
@@ -450,7 +526,9 @@ class LogRulesIT {
         List<Timeline.Event> dumps = timeline.all(Timeline.Kind.DUMP);
         assertEquals(List.of(1, 2), dumps.stream().map(Timeline.Event::attempt).toList(), timeline.toString());
         for (Timeline.Event dump : dumps) {
-            assertEquals(List.of("SIGUSR1", "3"), List.of(dump.detail("signal"), dump.detail("gracePeriodSeconds")),
+            assertEquals(
+                    List.of("SIGUSR1", "3"),
+                    List.of(dump.detail("signal"), dump.detail("gracePeriodSeconds")),
                     timeline.toString());
         }
         // Attempt 1 ignored the signal and was stopped after the whole grace period; attempt 2 ended by itself.
@@ -500,13 +578,16 @@ class LogRulesIT {
         byte[] plain = Files.readAllBytes(cluster.jobsDir().resolve(jobId + ".plain.out"));
         assertTrue(plain.length > 1_000_000, "expected over a MB, got " + plain.length);
         assertArrayEquals(plain, Files.readAllBytes(cluster.jobsDir().resolve(jobId + ".rules.out")));
-        String plainErr = Files.readString(cluster.jobsDir().resolve(jobId + ".plain.err"), StandardCharsets.ISO_8859_1);
-        String rulesErr = Files.readString(cluster.jobsDir().resolve(jobId + ".rules.err"), StandardCharsets.ISO_8859_1);
+        String plainErr =
+                Files.readString(cluster.jobsDir().resolve(jobId + ".plain.err"), StandardCharsets.ISO_8859_1);
+        String rulesErr =
+                Files.readString(cluster.jobsDir().resolve(jobId + ".rules.err"), StandardCharsets.ISO_8859_1);
         StringBuilder withoutSupervisor = new StringBuilder();
         for (String line : rulesErr.split("(?<=\n)")) {
             // Wording is the feature: on a healthy step the supervisor may say nothing but preflight advice.
             if (line.startsWith("[auto-resume] ")) {
-                assertTrue(line.contains(": preflight") || line.contains(": recovery paths: "),
+                assertTrue(
+                        line.contains(": preflight") || line.contains(": recovery paths: "),
                         "the supervisor spoke about a step that was fine: " + line);
             } else {
                 withoutSupervisor.append(line);

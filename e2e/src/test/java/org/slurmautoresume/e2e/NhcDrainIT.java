@@ -55,7 +55,8 @@ class NhcDrainIT {
             // (StepWatch): what it does about the drain it does within two reads, so nothing to wait for
             // but that time (a negative: no condition to wait on).
             Thread.sleep(7_000);
-            assertEquals(JobState.RUNNING, cluster.slurm().job(jobId).orElseThrow().state(), cluster.jobOutput(jobId));
+            assertEquals(
+                    JobState.RUNNING, cluster.slurm().job(jobId).orElseThrow().state(), cluster.jobOutput(jobId));
             assertFalse(cluster.jobOutput(jobId).contains("attempt=2"), cluster.jobOutput(jobId));
 
             // The GPU fault kills node2's rank, and the collective takes node1's with it.
@@ -64,7 +65,8 @@ class NhcDrainIT {
             Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
             String output = cluster.jobOutput(jobId);
             assertEquals(JobState.COMPLETED, done.state(), output);
-            assertTrue(output.contains("attempt=2 node=node1 list=node[1,3]") && output.contains("attempt=2 node=node3"),
+            assertTrue(
+                    output.contains("attempt=2 node=node1 list=node[1,3]") && output.contains("attempt=2 node=node3"),
                     output);
             assertFalse(output.contains("attempt=2 node=node2"), output);
             Timeline timeline = Timeline.of(cluster, jobId);
@@ -72,10 +74,14 @@ class NhcDrainIT {
             assertEquals("NODE_FAULT", ended.detail("outcome"), timeline.toString());
             assertTrue(ended.detail("reason").contains(NHC_REASON), timeline.toString());
             Node node2 = cluster.node("node2");
-            assertTrue(node2.state().isDrain() && !node2.state().isFail(), node2.state().display());
+            assertTrue(
+                    node2.state().isDrain() && !node2.state().isFail(),
+                    node2.state().display());
             assertEquals(NHC_REASON, node2.reason().map(NodeReason::text).orElse(""));
             for (String other : List.of("node1", "node3", "node4")) {
-                assertFalse(cluster.node(other).state().isFail() || cluster.node(other).state().isDrain(),
+                assertFalse(
+                        cluster.node(other).state().isFail()
+                                || cluster.node(other).state().isDrain(),
                         other + " " + cluster.node(other).state().display());
             }
         } finally {

@@ -33,7 +33,8 @@ class NodeAdminIT {
     }
 
     private String holdNode(String node) {
-        String jobId = cluster.submit("#!/bin/bash\nsleep 300\n", List.of("-N1", "-w", node, "--job-name=node-admin-it"));
+        String jobId =
+                cluster.submit("#!/bin/bash\nsleep 300\n", List.of("-N1", "-w", node, "--job-name=node-admin-it"));
         // InJobSpareIT, just before, shrinks jobs off node[1-3]; in the full suite node3 then stayed
         // PLANNED for over 2 minutes (until slurmctld's next node ping, docs/slurm-behaviour.md),
         // so this allows what InJobSpareIT's and RecoveryScenariosIT's first starts allow.
@@ -95,7 +96,10 @@ class NodeAdminIT {
         // returns a DOWN node that still answers to service at once ("node_did_resp: node node3
         // returned to service", seen on 22.05). The kill is the effect that matters here.
         // Killed: requeued (JobRequeue=1) or ended; either way no longer running on node3.
-        Job after = cluster.waitForJob(jobId, "to leave node3", Duration.ofSeconds(60),
+        Job after = cluster.waitForJob(
+                jobId,
+                "to leave node3",
+                Duration.ofSeconds(60),
                 j -> j.state() != JobState.RUNNING || !j.nodeList().contains("node3"));
         assertTrue(after.state() != JobState.RUNNING || !after.nodeList().contains("node3"), after.toString());
     }

@@ -60,9 +60,13 @@ class NodeFaultRecoveryIT {
                 : List.of("-N2", "-w", "node[1-2]", "--exclusive");
         String jobId = cluster.submit(script, options);
         try {
-            Wait.until("both tasks of job " + jobId + " to run", Duration.ofSeconds(60), () ->
-                    Files.exists(cluster.jobsDir().resolve(jobId + ".up.0"))
-                            && Files.exists(cluster.jobsDir().resolve(jobId + ".up.1")) ? Optional.of(true) : Optional.empty());
+            Wait.until(
+                    "both tasks of job " + jobId + " to run",
+                    Duration.ofSeconds(60),
+                    () -> Files.exists(cluster.jobsDir().resolve(jobId + ".up.0"))
+                                    && Files.exists(cluster.jobsDir().resolve(jobId + ".up.1"))
+                            ? Optional.of(true)
+                            : Optional.empty());
             long killed = System.nanoTime();
             cluster.killNode("node2");
             Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(180));
@@ -73,16 +77,23 @@ class NodeFaultRecoveryIT {
             assertTrue(output.contains("attempt=2 node=node1 list=node[1,4] master=127.0.0.1"), output);
             assertTrue(output.contains("attempt=2 node=node4 list=node[1,4] master=127.0.0.1"), output);
             assertTrue(truth.nodeField("node2", "State").contains("FAIL"), truth.nodeField("node2", "State"));
-            assertTrue(truth.nodeField("node2", "Reason").startsWith("Action:Replace"), truth.nodeField("node2", "Reason"));
+            assertTrue(
+                    truth.nodeField("node2", "Reason").startsWith("Action:Replace"),
+                    truth.nodeField("node2", "Reason"));
             assertEquals("node[1,4]", truth.jobField(jobId, "NodeList"));
             Timeline timeline = Timeline.of(cluster, jobId);
             Timeline.Event replacement = timeline.only(Timeline.Kind.REPLACEMENT);
-            assertEquals(List.of("node2", "node[1,4]"), List.of(replacement.faultyNodes(), replacement.nodeList()),
+            assertEquals(
+                    List.of("node2", "node[1,4]"),
+                    List.of(replacement.faultyNodes(), replacement.nodeList()),
                     timeline.toString());
-            assertEquals("REPLACE_NODES_AND_RERUN", timeline.only(Timeline.Kind.DECISION).level(), timeline.toString());
+            assertEquals(
+                    "REPLACE_NODES_AND_RERUN",
+                    timeline.only(Timeline.Kind.DECISION).level(),
+                    timeline.toString());
             assertEquals(List.of(1, 2), timeline.launchedAttempts(), timeline.toString());
-            System.out.println("node fault recovery (" + (noKill ? "--no-kill" : "default") + "): job ended "
-                    + seconds + " s after the kill");
+            System.out.println("node fault recovery (" + (noKill ? "--no-kill" : "default") + "): job ended " + seconds
+                    + " s after the kill");
         } finally {
             cluster.run(List.of("scancel", jobId));
             cluster.reviveNode("node2");

@@ -46,22 +46,30 @@ class OnDemandHealthIT {
         cluster = LocalCluster.get();
         counts = Files.createTempDirectory(cluster.clusterDir(), "on-demand-health-it-");
         Path check = counts.resolve("check.sh");
-        Files.writeString(check, String.join("\n",
-                "#!/bin/bash",
-                "d='" + counts + "'",
-                "echo \"${AUTORESUME_CHECK:-unset}\" >> \"$d/told\"",
-                "mkdir \"$d/running.$$\"",
-                "ls -d \"$d\"/running.* | wc -l >> \"$d/at-once\"",
-                "echo \"$1\" >> \"$d/runs\"",
-                "echo '" + STDOUT_SECRET + " GPU 0 used by pid 4242'",
-                "echo 'Xid 79 " + STDERR_SECRET + "' >&2",
-                "sleep 1",
-                "rmdir \"$d/running.$$\"",
-                "exit 8",
-                ""));
+        Files.writeString(
+                check,
+                String.join(
+                        "\n",
+                        "#!/bin/bash",
+                        "d='" + counts + "'",
+                        "echo \"${AUTORESUME_CHECK:-unset}\" >> \"$d/told\"",
+                        "mkdir \"$d/running.$$\"",
+                        "ls -d \"$d\"/running.* | wc -l >> \"$d/at-once\"",
+                        "echo \"$1\" >> \"$d/runs\"",
+                        "echo '" + STDOUT_SECRET + " GPU 0 used by pid 4242'",
+                        "echo 'Xid 79 " + STDERR_SECRET + "' >&2",
+                        "sleep 1",
+                        "rmdir \"$d/running.$$\"",
+                        "exit 8",
+                        ""));
         Files.setPosixFilePermissions(check, PosixFilePermissions.fromString("rwxr-xr-x"));
-        agent = LocalAgent.start(cluster, cluster.clusterDir().resolve("on-demand-health-it-"
-                + ProcessHandle.current().pid()), "--health-command", check.toString());
+        agent = LocalAgent.start(
+                cluster,
+                cluster.clusterDir()
+                        .resolve(
+                                "on-demand-health-it-" + ProcessHandle.current().pid()),
+                "--health-command",
+                check.toString());
     }
 
     @AfterAll
@@ -87,10 +95,14 @@ class OnDemandHealthIT {
     void aBurstOfOneUsersDiagnosesRunsTheCommandOnceAtATimeAndReturnsNoneOfItsOutput() throws Exception {
         String jobId = cluster.submit("#!/bin/bash\nsleep 300\n", List.of("-N1", "-J", "on-demand-health-it"));
         try {
-            Job job = cluster.waitForJob(jobId, "to run", Duration.ofSeconds(300),
+            Job job = cluster.waitForJob(
+                    jobId,
+                    "to run",
+                    Duration.ofSeconds(300),
                     j -> j.state() == JobState.RUNNING && !j.nodeList().isBlank());
             String node = Hostlist.expand(job.nodeList()).get(0);
-            String sender = String.join("\n",
+            String sender = String.join(
+                    "\n",
                     "import json, socket, sys, threading, time",
                     "path, job, node, at_once, rounds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]),"
                             + " int(sys.argv[5])",
@@ -115,9 +127,18 @@ class OnDemandHealthIT {
                     "print('%.1f' % (time.time() - start))",
                     "for a in answers:",
                     "    print(a)");
-            CommandResult sent = cluster.runAsTestUser(new CommandRequest(List.of("python3", "-c", sender,
-                    agent.socket().toString(), jobId, node, String.valueOf(AT_ONCE), String.valueOf(ROUNDS)),
-                    Duration.ofSeconds(300), java.util.Map.of()));
+            CommandResult sent = cluster.runAsTestUser(new CommandRequest(
+                    List.of(
+                            "python3",
+                            "-c",
+                            sender,
+                            agent.socket().toString(),
+                            jobId,
+                            node,
+                            String.valueOf(AT_ONCE),
+                            String.valueOf(ROUNDS)),
+                    Duration.ofSeconds(300),
+                    java.util.Map.of()));
             assertEquals(0, sent.exitCode(), sent.stdout() + sent.stderr());
             List<String> out = sent.stdout().lines().toList();
             double seconds = Double.parseDouble(out.get(0));
@@ -126,7 +147,8 @@ class OnDemandHealthIT {
 
             int unhealthy = 0;
             for (String line : answers) {
-                assertFalse(line.contains(STDOUT_SECRET) || line.contains(STDERR_SECRET) || line.contains("4242"),
+                assertFalse(
+                        line.contains(STDOUT_SECRET) || line.contains(STDERR_SECRET) || line.contains("4242"),
                         "the command's output reached the caller: " + line);
                 JsonNode answer = AgentJson.readTree(line);
                 JsonNode decision = answer.get("decisions").get(0);
@@ -138,11 +160,19 @@ class OnDemandHealthIT {
             assertEquals(answers.size(), unhealthy, "every asker got the command's verdict: " + answers);
 
             List<String> runs = lines("runs");
-            List<Integer> atOnce = lines("at-once").stream().map(String::strip).map(Integer::parseInt).toList();
+            List<Integer> atOnce = lines("at-once").stream()
+                    .map(String::strip)
+                    .map(Integer::parseInt)
+                    .toList();
             long bound = (long) Math.ceil(seconds / (1 + 10)) + 1; // a run takes 1 s; its verdict answers 10 s more
-            System.out.printf("OnDemandHealthIT: %d diagnoses in %.1f s ran the health command %d time(s), at most"
-                    + " %d at once (bound %d)%n", answers.size(), seconds, runs.size(),
-                    atOnce.stream().mapToInt(Integer::intValue).max().orElse(0), bound);
+            System.out.printf(
+                    "OnDemandHealthIT: %d diagnoses in %.1f s ran the health command %d time(s), at most"
+                            + " %d at once (bound %d)%n",
+                    answers.size(),
+                    seconds,
+                    runs.size(),
+                    atOnce.stream().mapToInt(Integer::intValue).max().orElse(0),
+                    bound);
             assertTrue(runs.size() >= 1 && runs.size() <= bound, "runs " + runs.size() + ", at most " + bound);
             assertTrue(runs.size() * 8 <= answers.size(), "far fewer runs than requests: " + runs.size());
             assertEquals(List.of(node), runs.stream().distinct().toList());

@@ -28,6 +28,7 @@ class PhaseOutageIT {
     private static final Duration FIRST_START = Duration.ofSeconds(300);
     /** As long as a daemon's restart takes, for an upgrade, on a small cluster. */
     private static final Duration AWAY = Duration.ofSeconds(15);
+
     private static final String PREFIX = "86-phase-outage-it-";
     private static LocalCluster cluster;
     private static SlurmTruth truth;
@@ -52,7 +53,11 @@ class PhaseOutageIT {
         String jobId = supervised.stepWithSpare(cluster, FIRST_START, pauses.scriptLine());
         boolean away = false;
         try {
-            Timeline.awaitEvent(cluster, jobId, "the watch of the step's nodes", Duration.ofSeconds(30),
+            Timeline.awaitEvent(
+                    cluster,
+                    jobId,
+                    "the watch of the step's nodes",
+                    Duration.ofSeconds(30),
                     e -> e.is(Timeline.Kind.WATCH));
             cluster.killNode("node2");
             for (String phase : PhasePauses.RECOVERY_ORDER) {
@@ -70,30 +75,49 @@ class PhaseOutageIT {
             assertTrue(output.contains("SRUN_EXIT=0"), output);
             assertTrue(output.contains(" node=node3 list=node[1,3] mnode=node1\n"), output);
             assertEquals("node[1,3]", truth.jobField(jobId, "NodeList"), "node2 left the job");
-            assertTrue(truth.nodeField("node2", "Reason").startsWith("Action:Replace"), truth.nodeField("node2", "Reason"));
+            assertTrue(
+                    truth.nodeField("node2", "Reason").startsWith("Action:Replace"),
+                    truth.nodeField("node2", "Reason"));
             for (String node : List.of("node1", "node3", "node4")) {
                 String state = truth.nodeField(node, "State");
-                assertFalse(state.contains("FAIL") || state.contains("DOWN") || state.contains("DRAIN"), node + " " + state);
+                assertFalse(
+                        state.contains("FAIL") || state.contains("DOWN") || state.contains("DRAIN"),
+                        node + " " + state);
             }
             Timeline timeline = Timeline.of(cluster, jobId);
-            assertEquals(PhasePauses.RECOVERY_ORDER, timeline.all(Timeline.Kind.PAUSE).stream()
-                    .map(e -> e.detail("phase")).toList(), "each phase met the outage in turn: " + timeline);
+            assertEquals(
+                    PhasePauses.RECOVERY_ORDER,
+                    timeline.all(Timeline.Kind.PAUSE).stream()
+                            .map(e -> e.detail("phase"))
+                            .toList(),
+                    "each phase met the outage in turn: " + timeline);
             Timeline.Event replacement = timeline.only(Timeline.Kind.REPLACEMENT);
-            assertEquals(List.of("in-job-spare", "node2", "node[1,3]"), List.of(replacement.detail("path"),
-                    replacement.faultyNodes(), replacement.detail("stepNodes")), timeline.toString());
+            assertEquals(
+                    List.of("in-job-spare", "node2", "node[1,3]"),
+                    List.of(replacement.detail("path"), replacement.faultyNodes(), replacement.detail("stepNodes")),
+                    timeline.toString());
             assertEquals("NODE_FAULT", timeline.outcomes().get(0), timeline.toString());
             timeline.assertSucceededAfterOnlyUnstarted(1);
             if (component.equals("agent")) {
                 // The agent that marked node2 is the one started again after the mark's outage.
                 String audit = LocalAgent.read(supervised.agent().auditLog());
-                assertTrue(audit.lines().anyMatch(l -> l.contains("\"op\":\"mark\"") && l.contains("\"node2\"")
-                        && l.contains("\"jobId\":\"" + jobId + "\"") && l.contains("\"ok\":true")), audit);
+                assertTrue(
+                        audit.lines()
+                                .anyMatch(l -> l.contains("\"op\":\"mark\"")
+                                        && l.contains("\"node2\"")
+                                        && l.contains("\"jobId\":\"" + jobId + "\"")
+                                        && l.contains("\"ok\":true")),
+                        audit);
             } else {
                 // Accounting caught up with what happened while slurmdbd was away.
                 Wait.until("accounting to record job " + jobId + " COMPLETED", Duration.ofSeconds(60), () -> {
                     CommandResult sacct = cluster.run(List.of("sacct", "-n", "-X", "-P", "-j", jobId, "-o", "State"));
-                    return sacct.succeeded() && sacct.stdout().lines().anyMatch(l -> l.strip().equals("COMPLETED"))
-                            ? Optional.of(true) : Optional.empty();
+                    return sacct.succeeded()
+                                    && sacct.stdout()
+                                            .lines()
+                                            .anyMatch(l -> l.strip().equals("COMPLETED"))
+                            ? Optional.of(true)
+                            : Optional.empty();
                 });
             }
         } finally {

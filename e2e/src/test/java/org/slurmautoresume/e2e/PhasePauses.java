@@ -35,7 +35,11 @@ final class PhasePauses {
 
     /** Waits until job {@code jobId}'s recovery stands paused at {@code phase}. */
     void awaitPause(String jobId, String phase) {
-        Timeline.awaitEvent(cluster, jobId, "the recovery to reach " + phase, Duration.ofSeconds(90),
+        Timeline.awaitEvent(
+                cluster,
+                jobId,
+                "the recovery to reach " + phase,
+                Duration.ofSeconds(90),
                 e -> e.is(Timeline.Kind.PAUSE) && e.detail("phase").equals(phase));
     }
 

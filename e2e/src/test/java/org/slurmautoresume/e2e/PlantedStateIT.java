@@ -1,7 +1,6 @@
 package org.slurmautoresume.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -30,7 +29,8 @@ class PlantedStateIT {
 
     private static final String PREFIX = "80-planted-state-it-";
     private static final int OTHER_UID = 65534;
-    private static final String STEP = "srun --auto-resume=1 -N1 bash -c 'echo ran-$SLURM_JOB_ID' > $SLURM_JOB_ID.step.out\n";
+    private static final String STEP =
+            "srun --auto-resume=1 -N1 bash -c 'echo ran-$SLURM_JOB_ID' > $SLURM_JOB_ID.step.out\n";
     private static LocalCluster cluster;
     private static Plugstack plugstack;
     private static int testUid;
@@ -41,7 +41,8 @@ class PlantedStateIT {
         cluster = LocalCluster.get();
         plugstack = Plugstack.install(cluster, PREFIX, List.of("auto_resume.so"));
         plugstack.useAutoResume(cluster.launcher());
-        testUid = Integer.parseInt(cluster.run(List.of("id", "-u", cluster.testUser())).stdout().strip());
+        testUid = Integer.parseInt(
+                cluster.run(List.of("id", "-u", cluster.testUser())).stdout().strip());
     }
 
     @AfterAll
@@ -84,8 +85,12 @@ class PlantedStateIT {
         assertEquals(victim, Files.readSymbolicLink(link));
         assertEquals(forged, Files.readString(history));
         Timeline timeline = Timeline.of(cluster, jobId);
-        assertEquals(List.of("SUCCEEDED 0"), timeline.all(Timeline.Kind.ATTEMPT_ENDED).stream()
-                .map(e -> e.outcome() + " " + e.status()).toList(), timeline.toString());
+        assertEquals(
+                List.of("SUCCEEDED 0"),
+                timeline.all(Timeline.Kind.ATTEMPT_ENDED).stream()
+                        .map(e -> e.outcome() + " " + e.status())
+                        .toList(),
+                timeline.toString());
     }
 
     /**
@@ -94,39 +99,50 @@ class PlantedStateIT {
      */
     @Test
     void aStateDirectoryPlantedByAnotherUserIsRefusedAndTheStepRuns() throws IOException {
-        Path shared = track(cluster.jobsDir().resolve("shared-tmp-" + ProcessHandle.current().pid()));
+        Path shared = track(cluster.jobsDir()
+                .resolve("shared-tmp-" + ProcessHandle.current().pid()));
         Files.createDirectory(shared);
         cluster.run(List.of("chmod", "1777", shared.toString()));
         Path taken = shared.resolve("autoresume-" + testUid);
         Files.createDirectory(taken);
         Files.setPosixFilePermissions(taken, PosixFilePermissions.fromString("rwxrwxrwx"));
         Files.setAttribute(taken, "unix:uid", OTHER_UID);
-        Path runtime = track(cluster.jobsDir().resolve("runtime-" + ProcessHandle.current().pid()));
+        Path runtime = track(
+                cluster.jobsDir().resolve("runtime-" + ProcessHandle.current().pid()));
         Files.createDirectory(runtime);
         Files.setPosixFilePermissions(runtime, PosixFilePermissions.fromString("rwx------"));
         Files.setAttribute(runtime, "unix:uid", testUid);
 
-        String withoutRuntime = cluster.submit("#!/bin/bash\nunset XDG_RUNTIME_DIR\nexport TMPDIR=" + shared + "\n" + STEP,
-                List.of("-N1"));
+        String withoutRuntime = cluster.submit(
+                "#!/bin/bash\nunset XDG_RUNTIME_DIR\nexport TMPDIR=" + shared + "\n" + STEP, List.of("-N1"));
         completes(withoutRuntime);
-        String withRuntime = cluster.submit("#!/bin/bash\nexport XDG_RUNTIME_DIR=" + runtime + " TMPDIR=" + shared
-                + "\n" + STEP, List.of("-N1"));
+        String withRuntime = cluster.submit(
+                "#!/bin/bash\nexport XDG_RUNTIME_DIR=" + runtime + " TMPDIR=" + shared + "\n" + STEP, List.of("-N1"));
         completes(withRuntime);
 
         assertEquals(List.of(), entries(taken), "nothing written into the planted directory");
         assertEquals(OTHER_UID, (Integer) Files.getAttribute(taken, "unix:uid"));
         assertEquals("rwxrwxrwx", PosixFilePermissions.toString(Files.getPosixFilePermissions(taken)));
         Timeline timeline = Timeline.of(cluster, withRuntime, runtime.resolve("autoresume"));
-        assertEquals(List.of("SUCCEEDED 0"), timeline.all(Timeline.Kind.ATTEMPT_ENDED).stream()
-                .map(e -> e.outcome() + " " + e.status()).toList(), timeline.toString());
-        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(runtime.resolve("autoresume"))));
+        assertEquals(
+                List.of("SUCCEEDED 0"),
+                timeline.all(Timeline.Kind.ATTEMPT_ENDED).stream()
+                        .map(e -> e.outcome() + " " + e.status())
+                        .toList(),
+                timeline.toString());
+        assertEquals(
+                "rwx------",
+                PosixFilePermissions.toString(Files.getPosixFilePermissions(runtime.resolve("autoresume"))));
     }
 
     private void completes(String jobId) {
         Job job = cluster.waitForJobEnd(jobId, Duration.ofSeconds(120));
         assertEquals(JobState.COMPLETED, job.state(), () -> cluster.jobOutput(jobId));
         try {
-            assertEquals("ran-" + jobId, Files.readString(cluster.jobsDir().resolve(jobId + ".step.out")).strip());
+            assertEquals(
+                    "ran-" + jobId,
+                    Files.readString(cluster.jobsDir().resolve(jobId + ".step.out"))
+                            .strip());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

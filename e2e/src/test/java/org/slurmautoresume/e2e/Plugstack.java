@@ -31,7 +31,8 @@ final class Plugstack {
         this.cluster = cluster;
         this.prefix = prefix;
         this.plugstackDir = cluster.plugstackDir();
-        this.installDir = cluster.clusterDir().resolve(prefix + ProcessHandle.current().pid());
+        this.installDir =
+                cluster.clusterDir().resolve(prefix + ProcessHandle.current().pid());
     }
 
     /**
@@ -101,12 +102,14 @@ final class Plugstack {
     private static void remove(LocalCluster cluster, Predicate<String> ours) {
         try {
             try (Stream<Path> snippets = Files.list(cluster.plugstackDir())) {
-                for (Path p : snippets.filter(p -> ours.test(p.getFileName().toString())).toList()) {
+                for (Path p : snippets.filter(p -> ours.test(p.getFileName().toString()))
+                        .toList()) {
                     Files.delete(p);
                 }
             }
             try (Stream<Path> dirs = Files.list(cluster.clusterDir())) {
-                for (Path dir : dirs.filter(p -> ours.test(p.getFileName().toString())).toList()) {
+                for (Path dir :
+                        dirs.filter(p -> ours.test(p.getFileName().toString())).toList()) {
                     try (Stream<Path> tree = Files.walk(dir)) {
                         for (Path p : tree.sorted(Comparator.reverseOrder()).toList()) {
                             Files.delete(p);

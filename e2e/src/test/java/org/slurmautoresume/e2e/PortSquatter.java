@@ -25,10 +25,13 @@ final class PortSquatter implements AutoCloseable {
 
     /** What the listener does with the connections it gets from now on. */
     enum Mode {
-        GREET, SILENT, JAM
+        GREET,
+        SILENT,
+        JAM
     }
 
-    private static final String SCRIPT = String.join("\n",
+    private static final String SCRIPT = String.join(
+            "\n",
             "import signal, socket, sys, threading, time",
             "signal.alarm(600)",
             "host, port, greeting = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode() + b'\\n'",
@@ -88,10 +91,17 @@ final class PortSquatter implements AutoCloseable {
      * where it greets. Returns once it listens; fails where the port is taken (its daemon still runs).
      */
     static PortSquatter start(LocalCluster cluster, String address, int port, Mode mode, String greeting) {
-        List<String> argv = new ArrayList<>(cluster.asTestUser(List.of("python3", "-c", SCRIPT, address,
-                String.valueOf(port), greeting, mode.name().toLowerCase())));
+        List<String> argv = new ArrayList<>(cluster.asTestUser(List.of(
+                "python3",
+                "-c",
+                SCRIPT,
+                address,
+                String.valueOf(port),
+                greeting,
+                mode.name().toLowerCase())));
         try {
-            PortSquatter squatter = new PortSquatter(new ProcessBuilder(argv).redirectErrorStream(true).start());
+            PortSquatter squatter = new PortSquatter(
+                    new ProcessBuilder(argv).redirectErrorStream(true).start());
             String first = squatter.out.readLine();
             if (!"listening".equals(first)) {
                 String rest = squatter.out.lines().reduce(first == null ? "" : first, (a, b) -> a + "\n" + b);

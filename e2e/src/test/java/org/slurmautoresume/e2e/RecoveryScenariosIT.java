@@ -55,12 +55,19 @@ class RecoveryScenariosIT {
         plugstack.useAutoResume(cluster.launcher());
         // The site's replace command: here the "new instance" is the node's slurmd started afresh.
         Path replace = plugstack.installDir().resolve("replace-node.sh");
-        Files.writeString(replace, "#!/bin/bash\nset -euo pipefail\nexport AR_CLUSTER_DIR='" + cluster.clusterDir()
-                + "'\nexec '" + cluster.repo().resolve("local-cluster/local-cluster.sh")
-                + "' revive-node \"$1\" --fresh\n");
+        Files.writeString(
+                replace,
+                "#!/bin/bash\nset -euo pipefail\nexport AR_CLUSTER_DIR='" + cluster.clusterDir()
+                        + "'\nexec '" + cluster.repo().resolve("local-cluster/local-cluster.sh")
+                        + "' revive-node \"$1\" --fresh\n");
         Files.setPosixFilePermissions(replace, PosixFilePermissions.fromString("rwxr-xr-x"));
-        agent = LocalAgent.start(cluster, plugstack.installDir().resolve("agent"), "--replace-command", replace.toString(),
-                "--metrics-listen", "127.0.0.1:0");
+        agent = LocalAgent.start(
+                cluster,
+                plugstack.installDir().resolve("agent"),
+                "--replace-command",
+                replace.toString(),
+                "--metrics-listen",
+                "127.0.0.1:0");
     }
 
     @AfterAll
@@ -114,10 +121,13 @@ class RecoveryScenariosIT {
         // intervals at most with SlurmdTimeout=300, 204 s the longest seen (docs/slurm-behaviour.md).
         // Later attempts run in the job's own allocation and are what these tests time.
         Duration limit = attempt == 1 ? Duration.ofSeconds(300) : Duration.ofSeconds(90);
-        Wait.until("both tasks of attempt " + attempt + " of job " + jobId + " to run", limit, () ->
-                Files.exists(cluster.jobsDir().resolve(jobId + ".a" + attempt + ".0"))
-                        && Files.exists(cluster.jobsDir().resolve(jobId + ".a" + attempt + ".1"))
-                        ? Optional.of(true) : Optional.empty());
+        Wait.until(
+                "both tasks of attempt " + attempt + " of job " + jobId + " to run",
+                limit,
+                () -> Files.exists(cluster.jobsDir().resolve(jobId + ".a" + attempt + ".0"))
+                                && Files.exists(cluster.jobsDir().resolve(jobId + ".a" + attempt + ".1"))
+                        ? Optional.of(true)
+                        : Optional.empty());
     }
 
     /**
@@ -126,22 +136,36 @@ class RecoveryScenariosIT {
      * (Slurm), which is the last step before the wait.
      */
     private String waitingForNode2UnderItsOwnName() {
-        String jobId = submit(script("AUTORESUME_REPLACEMENT=same-hostname AUTORESUME_REPLACEMENT_TIMEOUT=120", 2),
-                "-N2", "-w", "node[1-2]", "--exclusive");
+        String jobId = submit(
+                script("AUTORESUME_REPLACEMENT=same-hostname AUTORESUME_REPLACEMENT_TIMEOUT=120", 2),
+                "-N2",
+                "-w",
+                "node[1-2]",
+                "--exclusive");
         awaitAttempt(jobId, 1);
         kill("node2");
-        Timeline.awaitEvent(cluster, jobId, "a decision to replace nodes", Duration.ofSeconds(60),
+        Timeline.awaitEvent(
+                cluster,
+                jobId,
+                "a decision to replace nodes",
+                Duration.ofSeconds(60),
                 e -> e.is(Timeline.Kind.DECISION) && e.level().equals("REPLACE_NODES_AND_RERUN"));
-        Wait.until("job " + jobId + " to drop node2", Duration.ofSeconds(30), () ->
-                truth.jobField(jobId, "NodeList").equals("node1") ? Optional.of(true) : Optional.empty());
+        Wait.until(
+                "job " + jobId + " to drop node2",
+                Duration.ofSeconds(30),
+                () -> truth.jobField(jobId, "NodeList").equals("node1") ? Optional.of(true) : Optional.empty());
         return jobId;
     }
 
     /** The one replacement of the job's timeline, after a node fault the policy chose to repair. */
     private Timeline.Event replacement(String jobId) {
         Timeline timeline = Timeline.of(cluster, jobId);
-        assertEquals(List.of("REPLACE_NODES_AND_RERUN"), timeline.all(Timeline.Kind.DECISION).stream()
-                .map(Timeline.Event::level).toList(), timeline.toString());
+        assertEquals(
+                List.of("REPLACE_NODES_AND_RERUN"),
+                timeline.all(Timeline.Kind.DECISION).stream()
+                        .map(Timeline.Event::level)
+                        .toList(),
+                timeline.toString());
         assertEquals("NODE_FAULT", timeline.only(Timeline.Kind.DECISION).detail("fault"), timeline.toString());
         assertEquals(List.of(1, 2), timeline.launchedAttempts(), timeline.toString());
         return timeline.only(Timeline.Kind.REPLACEMENT);
@@ -154,7 +178,11 @@ class RecoveryScenariosIT {
 
     private List<String> donorsOf(String jobId) {
         CommandResult result = cluster.run(List.of("squeue", "-h", "-o", "%A", "--name=autoresume-donor-" + jobId));
-        return result.stdout().lines().map(String::strip).filter(s -> !s.isEmpty()).toList();
+        return result.stdout()
+                .lines()
+                .map(String::strip)
+                .filter(s -> !s.isEmpty())
+                .toList();
     }
 
     @Test
@@ -167,7 +195,9 @@ class RecoveryScenariosIT {
         assertEquals(JobState.COMPLETED, done.state(), output);
         assertTrue(output.contains("attempt=2 node=node2 list=node[1-2] master=127.0.0.1"), output);
         Timeline.Event replacement = replacement(jobId);
-        assertEquals(List.of("node2", "node[1-2]"), List.of(replacement.faultyNodes(), replacement.nodeList()),
+        assertEquals(
+                List.of("node2", "node[1-2]"),
+                List.of(replacement.faultyNodes(), replacement.nodeList()),
                 replacement.toString());
         assertFalse(truth.nodeField("node2", "State").contains("FAIL"), truth.nodeField("node2", "State"));
     }
@@ -175,8 +205,12 @@ class RecoveryScenariosIT {
     @Test
     @Tag(LocalCluster.CPU_ONLY)
     void theAgentRunsTheSitesReplaceCommandAndTheStepRunsOnTheReplacedNode() {
-        String jobId = submit(script("AUTORESUME_REPLACEMENT=command AUTORESUME_REPLACEMENT_TIMEOUT=120", 2),
-                "-N2", "-w", "node[1-2]", "--exclusive");
+        String jobId = submit(
+                script("AUTORESUME_REPLACEMENT=command AUTORESUME_REPLACEMENT_TIMEOUT=120", 2),
+                "-N2",
+                "-w",
+                "node[1-2]",
+                "--exclusive");
         awaitAttempt(jobId, 1);
         kill("node2");
         Job done = cluster.waitForJobEnd(jobId, JOB_END);
@@ -184,28 +218,52 @@ class RecoveryScenariosIT {
         assertEquals(JobState.COMPLETED, done.state(), output);
         assertTrue(output.contains("attempt=2 node=node2 list=node[1-2]"), output);
         Timeline.Event replacement = replacement(jobId);
-        assertEquals(List.of("node2", "node[1-2]"), List.of(replacement.faultyNodes(), replacement.nodeList()),
+        assertEquals(
+                List.of("node2", "node[1-2]"),
+                List.of(replacement.faultyNodes(), replacement.nodeList()),
                 replacement.toString());
         String audit = LocalAgent.read(agent.auditLog());
-        assertTrue(audit.lines().anyMatch(l -> l.contains("\"op\":\"replace\"") && l.contains("\"jobId\":\"" + jobId
-                + "\"") && l.contains("\"node2\"")), "the agent ran no replace command for node2: " + audit);
+        assertTrue(
+                audit.lines()
+                        .anyMatch(l -> l.contains("\"op\":\"replace\"")
+                                && l.contains("\"jobId\":\"" + jobId + "\"")
+                                && l.contains("\"node2\"")),
+                "the agent ran no replace command for node2: " + audit);
     }
 
     @Test
     @Tag(LocalCluster.CPU_ONLY)
     void theMasterNodeOfAnSallocJobDiesAndTheStepMovesToANewMaster() throws Exception {
         Path out = cluster.jobsDir().resolve("salloc-master-" + System.nanoTime() + ".out");
-        List<String> argv = cluster.asTestUser(List.of("salloc", "-N2", "-w", "node[1-2]", "--exclusive",
-                "env", "AUTORESUME_SPARE_NODES=node4", "AUTORESUME_AGENT_SOCKET=" + agent.socket(),
-                "srun", "--auto-resume=1", "-N2", "--ntasks-per-node=1", "bash", "-c",
-                "echo \"attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST master=$MASTER_ADDR"
-                        + " master_node=$MASTER_NODE\";"
-                        + " if [ \"$AUTO_RESUME_ATTEMPT\" = 1 ]; then touch \"$SLURM_JOB_ID.a1.$SLURM_PROCID\"; sleep 300; fi"));
-        Process salloc = new ProcessBuilder(argv).directory(cluster.jobsDir().toFile()).redirectErrorStream(true)
-                .redirectOutput(out.toFile()).start();
+        List<String> argv = cluster.asTestUser(
+                List.of(
+                        "salloc",
+                        "-N2",
+                        "-w",
+                        "node[1-2]",
+                        "--exclusive",
+                        "env",
+                        "AUTORESUME_SPARE_NODES=node4",
+                        "AUTORESUME_AGENT_SOCKET=" + agent.socket(),
+                        "srun",
+                        "--auto-resume=1",
+                        "-N2",
+                        "--ntasks-per-node=1",
+                        "bash",
+                        "-c",
+                        "echo \"attempt=$AUTO_RESUME_ATTEMPT node=$SLURMD_NODENAME list=$NODE_LIST master=$MASTER_ADDR"
+                                + " master_node=$MASTER_NODE\";"
+                                + " if [ \"$AUTO_RESUME_ATTEMPT\" = 1 ]; then touch \"$SLURM_JOB_ID.a1.$SLURM_PROCID\"; sleep 300; fi"));
+        Process salloc = new ProcessBuilder(argv)
+                .directory(cluster.jobsDir().toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(out.toFile())
+                .start();
         try {
             String jobId = Wait.until("salloc's job to start", Duration.ofSeconds(60), () -> {
-                String id = cluster.run(List.of("squeue", "-h", "-u", cluster.testUser(), "-o", "%A")).stdout().strip();
+                String id = cluster.run(List.of("squeue", "-h", "-u", cluster.testUser(), "-o", "%A"))
+                        .stdout()
+                        .strip();
                 return id.matches("\\d+") ? Optional.of(id) : Optional.empty();
             });
             jobs.add(jobId);
@@ -214,12 +272,18 @@ class RecoveryScenariosIT {
             assertTrue(salloc.waitFor(JOB_END.toSeconds(), TimeUnit.SECONDS), "salloc did not end");
             String output = Files.readString(out);
             assertEquals(0, salloc.exitValue(), output);
-            assertTrue(output.contains("attempt=2 node=node2 list=node[2,4] master=127.0.0.2 master_node=node2"), output);
-            assertTrue(output.contains("attempt=2 node=node4 list=node[2,4] master=127.0.0.2 master_node=node2"), output);
+            assertTrue(
+                    output.contains("attempt=2 node=node2 list=node[2,4] master=127.0.0.2 master_node=node2"), output);
+            assertTrue(
+                    output.contains("attempt=2 node=node4 list=node[2,4] master=127.0.0.2 master_node=node2"), output);
             Timeline.Event replacement = replacement(jobId);
-            assertEquals(List.of("node1", "node[2,4]", "127.0.0.2"), List.of(replacement.faultyNodes(),
-                    replacement.nodeList(), replacement.detail("masterAddr")), replacement.toString());
-            assertTrue(truth.nodeField("node1", "Reason").startsWith("Action:Replace"), truth.nodeField("node1", "Reason"));
+            assertEquals(
+                    List.of("node1", "node[2,4]", "127.0.0.2"),
+                    List.of(replacement.faultyNodes(), replacement.nodeList(), replacement.detail("masterAddr")),
+                    replacement.toString());
+            assertTrue(
+                    truth.nodeField("node1", "Reason").startsWith("Action:Replace"),
+                    truth.nodeField("node1", "Reason"));
         } finally {
             salloc.destroyForcibly();
         }
@@ -248,8 +312,12 @@ class RecoveryScenariosIT {
         assertTrue(output.contains("attempt=3 node=node1 list=node[1,4] master=127.0.0.1"), output);
         assertTrue(output.contains("SRUN_EXIT=0"), output);
         Timeline timeline = Timeline.of(cluster, jobId);
-        assertEquals(List.of("node2 -> node[1,3]", "node3 -> node[1,4]"), timeline.all(Timeline.Kind.REPLACEMENT).stream()
-                .map(e -> e.faultyNodes() + " -> " + e.nodeList()).toList(), timeline.toString());
+        assertEquals(
+                List.of("node2 -> node[1,3]", "node3 -> node[1,4]"),
+                timeline.all(Timeline.Kind.REPLACEMENT).stream()
+                        .map(e -> e.faultyNodes() + " -> " + e.nodeList())
+                        .toList(),
+                timeline.toString());
         assertEquals(List.of(1, 2, 3), timeline.launchedAttempts(), timeline.toString());
         // The wording is the feature: a cluster set up as resume needs it gets no preflight advice.
         assertFalse(output.contains("preflight"), output);
@@ -259,13 +327,20 @@ class RecoveryScenariosIT {
         }
         // The agent's metrics, scraped over HTTP, moved by exactly this job's two repairs.
         String after = agent.scrapeMetrics();
-        for (String series : List.of("autoresume_nodes_replaced_total", "autoresume_nodes_marked_total{action=\"replace\"}",
-                "autoresume_jobs_restarted_total{level=\"recover\"}", "autoresume_node_replacement_latency_seconds_count",
+        for (String series : List.of(
+                "autoresume_nodes_replaced_total",
+                "autoresume_nodes_marked_total{action=\"replace\"}",
+                "autoresume_jobs_restarted_total{level=\"recover\"}",
+                "autoresume_node_replacement_latency_seconds_count",
                 "autoresume_jobs_restart_latency_seconds_count{level=\"recover\"}")) {
-            assertEquals(2.0, LocalAgent.sample(after, series) - LocalAgent.sample(before, series), series + "\n" + after);
+            assertEquals(
+                    2.0, LocalAgent.sample(after, series) - LocalAgent.sample(before, series), series + "\n" + after);
         }
-        assertEquals(1.0, LocalAgent.sample(after, "autoresume_jobs_successful_total")
-                - LocalAgent.sample(before, "autoresume_jobs_successful_total"), after);
+        assertEquals(
+                1.0,
+                LocalAgent.sample(after, "autoresume_jobs_successful_total")
+                        - LocalAgent.sample(before, "autoresume_jobs_successful_total"),
+                after);
     }
 
     /**
@@ -305,7 +380,8 @@ class RecoveryScenariosIT {
         Job done = cluster.waitForJobEnd(jobId, JOB_END);
         String output = cluster.jobOutput(jobId);
         assertEquals(JobState.COMPLETED, done.state(), output);
-        String expected = cluster.jobsDir().resolve("ckpt-" + jobId).resolve("step-200").toString();
+        String expected =
+                cluster.jobsDir().resolve("ckpt-" + jobId).resolve("step-200").toString();
         assertTrue(output.contains("attempt=1 rank=0 resume_from=none gpus=none"), output);
         assertTrue(output.contains("attempt=2 rank=0 resume_from=" + expected + " gpus=none"), output);
         assertTrue(output.contains("attempt=2 rank=1 resume_from=" + expected + " gpus=none"), output);
@@ -316,8 +392,17 @@ class RecoveryScenariosIT {
     @ParameterizedTest
     @ValueSource(strings = {"exit", "requeue"})
     void pastTheNodeBudgetTheJobExitsOrIsRequeuedAsConfigured(String onExhausted) {
-        String jobId = submit(script("AUTORESUME_SPARE_NODES=node4 AUTORESUME_MAX_NODE_RETRIES=0"
-                + " AUTORESUME_ON_EXHAUSTED=" + onExhausted, 2), "-N2", "-w", "node[1-2]", "--exclusive", "--gpus-per-node=2", "--requeue",
+        String jobId = submit(
+                script(
+                        "AUTORESUME_SPARE_NODES=node4 AUTORESUME_MAX_NODE_RETRIES=0" + " AUTORESUME_ON_EXHAUSTED="
+                                + onExhausted,
+                        2),
+                "-N2",
+                "-w",
+                "node[1-2]",
+                "--exclusive",
+                "--gpus-per-node=2",
+                "--requeue",
                 "--open-mode=append");
         awaitAttempt(jobId, 1);
         kill("node2");
@@ -326,7 +411,9 @@ class RecoveryScenariosIT {
             String output = cluster.jobOutput(jobId);
             Timeline timeline = Timeline.of(cluster, jobId);
             Timeline.Event decision = timeline.only(Timeline.Kind.DECISION);
-            assertEquals(List.of("NODE_FAULT", "GIVE_UP"), List.of(decision.detail("fault"), decision.level()),
+            assertEquals(
+                    List.of("NODE_FAULT", "GIVE_UP"),
+                    List.of(decision.detail("fault"), decision.level()),
                     timeline.toString());
             assertTrue(timeline.only(Timeline.Kind.GIVE_UP).status() != 0, timeline.toString());
             assertEquals(List.of(1), timeline.launchedAttempts(), timeline.toString());
@@ -339,7 +426,9 @@ class RecoveryScenariosIT {
             // The requeued run may already be appending to the timeline: look at the first run's part.
             Timeline timeline = Timeline.of(cluster, jobId);
             Timeline.Event decision = timeline.all(Timeline.Kind.DECISION).get(0);
-            assertEquals(List.of("NODE_FAULT", "REQUEUE_JOB"), List.of(decision.detail("fault"), decision.level()),
+            assertEquals(
+                    List.of("NODE_FAULT", "REQUEUE_JOB"),
+                    List.of(decision.detail("fault"), decision.level()),
                     timeline.toString());
             assertEquals(1, timeline.all(Timeline.Kind.REQUEUE).size(), timeline.toString());
         }
@@ -369,7 +458,10 @@ class RecoveryScenariosIT {
         String jobList = truth.jobField(jobId, "NodeList");
         List<String> firstNodes = truth.hostnames(jobList);
         String batchHost = truth.jobField(jobId, "BatchHost");
-        String victim = firstNodes.stream().filter(n -> !n.equals(batchHost)).findFirst().orElseThrow();
+        String victim = firstNodes.stream()
+                .filter(n -> !n.equals(batchHost))
+                .findFirst()
+                .orElseThrow();
         kill(victim);
         Job requeued = cluster.waitForJob(jobId, "to be requeued", Duration.ofSeconds(90), job -> job.restarts() >= 1);
         assertEquals(1, requeued.restarts());
@@ -388,24 +480,34 @@ class RecoveryScenariosIT {
         for (String node : secondNodes) {
             assertTrue(output.contains("run=1 attempt=1 node=" + node + " "), output);
         }
-        assertEquals(2, output.lines().filter(l -> l.startsWith("run=1 attempt=1 ") && l.endsWith(" gpus=0,1")).count(),
+        assertEquals(
+                2,
+                output.lines()
+                        .filter(l -> l.startsWith("run=1 attempt=1 ") && l.endsWith(" gpus=0,1"))
+                        .count(),
                 "the requeued run got its GPUs on both nodes: " + output);
         String master = firstNodes.get(0);
         for (String node : firstNodes) {
-            assertTrue(output.contains("run=0 attempt=1 node=" + node + " list=" + jobList + " mnode=" + master
-                    + " master=" + truth.nodeField(master, "NodeAddr") + " nnodes=2 gpus=0,1\n"), output);
+            assertTrue(
+                    output.contains("run=0 attempt=1 node=" + node + " list=" + jobList + " mnode=" + master
+                            + " master=" + truth.nodeField(master, "NodeAddr") + " nnodes=2 gpus=0,1\n"),
+                    output);
         }
         Timeline timeline = Timeline.of(cluster, jobId);
         // Each run's supervisor says once what the job can fall back on.
         for (Timeline.Event paths : timeline.all(Timeline.Kind.PATHS)) {
-            assertEquals(List.of("", "impossible", "true"), List.of(paths.detail("spares"), paths.detail("expansion"),
-                    paths.detail("requeue")), timeline.toString());
+            assertEquals(
+                    List.of("", "impossible", "true"),
+                    List.of(paths.detail("spares"), paths.detail("expansion"), paths.detail("requeue")),
+                    timeline.toString());
             assertTrue(paths.detail("noExpansion").contains("GRES"), timeline.toString());
         }
         assertEquals(2, timeline.all(Timeline.Kind.PATHS).size(), timeline.toString());
         assertTrue(timeline.all(Timeline.Kind.REPLACEMENT).isEmpty(), timeline.toString());
         Timeline.Event requeue = timeline.only(Timeline.Kind.REQUEUE);
-        assertEquals(List.of("node-fault", victim), List.of(requeue.detail("path"), requeue.faultyNodes()),
+        assertEquals(
+                List.of("node-fault", victim),
+                List.of(requeue.detail("path"), requeue.faultyNodes()),
                 timeline.toString());
         assertTrue(timeline.all(Timeline.Kind.GIVE_UP).isEmpty(), timeline.toString());
         assertEquals(1, timeline.all(Timeline.Kind.SUCCEEDED).size(), timeline.toString());
@@ -427,8 +529,8 @@ class RecoveryScenariosIT {
     @Tag(LocalCluster.CPU_ONLY)
     void aSupervisorKilledWhileRecoveryWaitsLeavesTheNodeMarkedAndNoDonor() {
         String jobId = waitingForNode2UnderItsOwnName();
-        CommandResult pkill = cluster.run(List.of("pkill", "-KILL", "-u", cluster.testUser(), "-f",
-                "org.slurmautoresume.cli.Main supervise"));
+        CommandResult pkill = cluster.run(
+                List.of("pkill", "-KILL", "-u", cluster.testUser(), "-f", "org.slurmautoresume.cli.Main supervise"));
         assertEquals(0, pkill.exitCode(), "no supervisor to kill: " + pkill.stderr());
         Job done = cluster.waitForJobEnd(jobId, JOB_END);
         String output = cluster.jobOutput(jobId);

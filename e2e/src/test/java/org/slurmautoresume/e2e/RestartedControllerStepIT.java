@@ -60,10 +60,16 @@ class RestartedControllerStepIT {
             assertTrue(output.contains("attempt=2 node=node1") && output.contains("attempt=2 node=node3"), output);
             assertEquals(JobState.COMPLETED, done.state(), output);
             Timeline timeline = Timeline.of(cluster, jobId);
-            List<String> outcomes = timeline.all(Timeline.Kind.ATTEMPT_ENDED).stream().map(e -> e.detail("outcome")).toList();
+            List<String> outcomes = timeline.all(Timeline.Kind.ATTEMPT_ENDED).stream()
+                    .map(e -> e.detail("outcome"))
+                    .toList();
             assertEquals(List.of("NOT_STARTED", "SUCCEEDED"), outcomes, timeline.toString());
-            assertTrue(timeline.all(Timeline.Kind.ATTEMPT_ENDED).get(0).detail("reason")
-                    .contains("Memory required by task is not available"), timeline.toString());
+            assertTrue(
+                    timeline.all(Timeline.Kind.ATTEMPT_ENDED)
+                            .get(0)
+                            .detail("reason")
+                            .contains("Memory required by task is not available"),
+                    timeline.toString());
             assertTrue(timeline.all(Timeline.Kind.DECISION).isEmpty(), "no budget spent: " + timeline);
             System.out.println("restarted controller: attempts " + outcomes);
         } finally {
@@ -72,7 +78,8 @@ class RestartedControllerStepIT {
     }
 
     private static void localCluster(String command) {
-        CommandResult result = cluster.run(List.of(cluster.repo().resolve("local-cluster/local-cluster.sh").toString(), command));
+        CommandResult result = cluster.run(
+                List.of(cluster.repo().resolve("local-cluster/local-cluster.sh").toString(), command));
         assertTrue(result.succeeded(), () -> command + " failed:\n" + result.stdout() + result.stderr());
     }
 }

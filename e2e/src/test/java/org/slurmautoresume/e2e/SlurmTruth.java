@@ -26,7 +26,11 @@ final class SlurmTruth {
     }
 
     List<String> hostnames(String hostlist) {
-        return scontrol("show", "hostnames", hostlist).lines().map(String::strip).filter(s -> !s.isEmpty()).toList();
+        return scontrol("show", "hostnames", hostlist)
+                .lines()
+                .map(String::strip)
+                .filter(s -> !s.isEmpty())
+                .toList();
     }
 
     private String scontrol(String... args) {

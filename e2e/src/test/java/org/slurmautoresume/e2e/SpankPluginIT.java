@@ -8,13 +8,10 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -39,8 +36,8 @@ import org.slurmautoresume.slurm.model.JobState;
 class SpankPluginIT {
 
     private static final String SNIPPET_PREFIX = "90-spank-plugin-it-";
-    private static final Pattern TASK_INIT = Pattern.compile(
-            "\\[auto-resume] JobID=(\\d+) StepID=(\\S+) TaskID=(\\d+) task_init");
+    private static final Pattern TASK_INIT =
+            Pattern.compile("\\[auto-resume] JobID=(\\d+) StepID=(\\S+) TaskID=(\\d+) task_init");
     private static final Pattern LABELLED = Pattern.compile("^\\s*(\\d+): (.*)$");
 
     private static LocalCluster cluster;
@@ -57,8 +54,9 @@ class SpankPluginIT {
         Files.setPosixFilePermissions(records, PosixFilePermissions.fromString("rwxr-xr-x"));
         if ("root".equals(System.getProperty("user.name"))) {
             // The fake supervisor writes its records as the test user.
-            Files.setOwner(records, records.getFileSystem().getUserPrincipalLookupService()
-                    .lookupPrincipalByName(cluster.testUser()));
+            Files.setOwner(
+                    records,
+                    records.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(cluster.testUser()));
         }
         fakeSupervisor = plugstack.installDir().resolve("fake-supervisor");
         Files.writeString(fakeSupervisor, FAKE_SUPERVISOR.replace("@RECORDS@", records.toString()));
@@ -86,8 +84,14 @@ class SpankPluginIT {
 
     @Test
     void theWholeArgvAndOtherPluginsOptionsReachTheStep() {
-        List<String> srun = List.of("srun", "--auto-resume=1", "--cpus-per-task=2", "--probe-value=a b;$x", "-N2",
-                "printenv", "PROBE_VALUE");
+        List<String> srun = List.of(
+                "srun",
+                "--auto-resume=1",
+                "--cpus-per-task=2",
+                "--probe-value=a b;$x",
+                "-N2",
+                "printenv",
+                "PROBE_VALUE");
         CommandResult result = run(Map.of(), srun);
 
         assertEquals(0, result.exitCode(), result::stderr);
@@ -100,8 +104,16 @@ class SpankPluginIT {
 
     @Test
     void eachTaskPrintsOneTaskInitLineWithItsIdsAndSeesTheAttempt() {
-        List<String> srun = List.of("srun", "-l", "--auto-resume=1", "-N2", "-n3",
-                "printenv", "SLURM_JOB_ID", "SLURM_STEP_ID", "AUTO_RESUME_ATTEMPT");
+        List<String> srun = List.of(
+                "srun",
+                "-l",
+                "--auto-resume=1",
+                "-N2",
+                "-n3",
+                "printenv",
+                "SLURM_JOB_ID",
+                "SLURM_STEP_ID",
+                "AUTO_RESUME_ATTEMPT");
         checkTaskInit(run(Map.of(), srun), "1");
         checkTaskInit(run(Map.of("FAKE_SUPERVISOR_ATTEMPT", "7"), srun), "7");
     }
@@ -125,19 +137,29 @@ class SpankPluginIT {
 
     @Test
     void srunsExitStatusComesBackThroughTheSupervisor() {
-        assertEquals(0, run(Map.of(), List.of("srun", "--auto-resume=1", "true")).exitCode());
-        assertEquals(3, run(Map.of(), List.of("srun", "--auto-resume=1", "bash", "-c", "exit 3")).exitCode());
+        assertEquals(
+                0, run(Map.of(), List.of("srun", "--auto-resume=1", "true")).exitCode());
+        assertEquals(
+                3,
+                run(Map.of(), List.of("srun", "--auto-resume=1", "bash", "-c", "exit 3"))
+                        .exitCode());
         assertEquals(2, supervisorCalls().size());
     }
 
     @Test
     void aPlainSrunNeverCallsTheSupervisor() {
         assertEquals(0, run(Map.of(), List.of("srun", "true")).exitCode());
-        assertEquals(0, run(Map.of(), List.of("srun", "--auto-resume=0", "true")).exitCode());
-        assertEquals(0, run(Map.of("SLURM_AUTO_RESUME", "1"), List.of("srun", "--auto-resume=0", "true")).exitCode());
+        assertEquals(
+                0, run(Map.of(), List.of("srun", "--auto-resume=0", "true")).exitCode());
+        assertEquals(
+                0,
+                run(Map.of("SLURM_AUTO_RESUME", "1"), List.of("srun", "--auto-resume=0", "true"))
+                        .exitCode());
         assertEquals(List.of(), supervisorCalls());
         // The environment default alone does switch it on.
-        assertEquals(0, run(Map.of("SLURM_AUTO_RESUME", "1"), List.of("srun", "true")).exitCode());
+        assertEquals(
+                0,
+                run(Map.of("SLURM_AUTO_RESUME", "1"), List.of("srun", "true")).exitCode());
         assertEquals(1, supervisorCalls().size());
     }
 
@@ -149,9 +171,14 @@ class SpankPluginIT {
             CommandResult result = run(Map.of(), List.of("srun", "--auto-resume=1", "true"));
             assertEquals(0, result.exitCode(), result::stderr);
             // The wording is the feature: the plugin's one clear line when the supervisor is missing.
-            List<String> ours = result.stderr().lines().filter(l -> l.contains("auto-resume")).toList();
-            assertEquals(List.of("auto-resume: cannot start the supervisor " + missing
-                    + ": No such file or directory; running this step without auto-resume"), ours);
+            List<String> ours = result.stderr()
+                    .lines()
+                    .filter(l -> l.contains("auto-resume"))
+                    .toList();
+            assertEquals(
+                    List.of("auto-resume: cannot start the supervisor " + missing
+                            + ": No such file or directory; running this step without auto-resume"),
+                    ours);
         } finally {
             useSupervisor(fakeSupervisor);
         }
@@ -160,16 +187,38 @@ class SpankPluginIT {
 
     @Test
     void anSrunInsideASupervisedStepIsNotSupervisedAgain() {
-        CommandResult result = run(Map.of(), List.of("srun", "--auto-resume=1", "-N1",
-                "srun", "--overlap", "--auto-resume=1", "-N1", "printenv", "AUTORESUME_SUPERVISED"));
+        CommandResult result = run(
+                Map.of(),
+                List.of(
+                        "srun",
+                        "--auto-resume=1",
+                        "-N1",
+                        "srun",
+                        "--overlap",
+                        "--auto-resume=1",
+                        "-N1",
+                        "printenv",
+                        "AUTORESUME_SUPERVISED"));
         assertEquals(0, result.exitCode(), result::stderr);
         assertEquals(List.of("1"), result.stdout().lines().toList());
         assertEquals(1, supervisorCalls().size());
 
         // --export=NONE keeps only SLURM_* variables: the plugin carries the guard under such a name.
-        result = run(Map.of(), List.of("srun", "--export=NONE", "--auto-resume=1", "-N1",
-                "/usr/bin/srun", "--overlap", "--export=NONE", "--auto-resume=1", "-N1",
-                "/usr/bin/printenv", "AUTORESUME_SUPERVISED", "AUTO_RESUME_ATTEMPT"));
+        result = run(
+                Map.of(),
+                List.of(
+                        "srun",
+                        "--export=NONE",
+                        "--auto-resume=1",
+                        "-N1",
+                        "/usr/bin/srun",
+                        "--overlap",
+                        "--export=NONE",
+                        "--auto-resume=1",
+                        "-N1",
+                        "/usr/bin/printenv",
+                        "AUTORESUME_SUPERVISED",
+                        "AUTO_RESUME_ATTEMPT"));
         assertEquals(0, result.exitCode(), result::stderr);
         assertEquals(List.of("1", "1"), result.stdout().lines().toList());
         assertEquals(2, supervisorCalls().size());
@@ -189,7 +238,8 @@ class SpankPluginIT {
             Job job = cluster.waitForJobEnd(jobId, Duration.ofSeconds(90));
             String output = cluster.jobOutput(jobId);
             assertEquals(JobState.COMPLETED, job.state(), output);
-            assertTrue(output.contains("DEFAULT=1\n") && output.contains("PLAIN=0\n") && output.contains("OPTED_OUT=0\n"),
+            assertTrue(
+                    output.contains("DEFAULT=1\n") && output.contains("PLAIN=0\n") && output.contains("OPTED_OUT=0\n"),
                     export + ":\n" + output);
             assertEquals(List.of(List.of("supervise", "--", "srun", "/usr/bin/true")), supervisorCalls(), export);
         }
@@ -216,7 +266,9 @@ class SpankPluginIT {
     void srunSbatchAndSallocOfferTheOption() {
         for (String command : List.of("srun", "sbatch", "salloc")) {
             CommandResult help = run(Map.of(), List.of(command, "--help"));
-            assertTrue(help.stdout().contains("--auto-resume=[0|1]"), command + " --help:\n" + help.stdout()); // --help text
+            assertTrue(
+                    help.stdout().contains("--auto-resume=[0|1]"),
+                    command + " --help:\n" + help.stdout()); // --help text
         }
     }
 
@@ -227,8 +279,18 @@ class SpankPluginIT {
      * argv[0] stays what the user typed, and without any auto-resume variable of the test's own.
      */
     private static CommandResult run(Map<String, String> environment, List<String> argv) {
-        List<String> command = new ArrayList<>(List.of("env", "-u", "SLURM_AUTO_RESUME", "-u", "AUTORESUME_SUPERVISED",
-                "-u", "SLURM_AUTORESUME_SUPERVISED", "-u", "AUTO_RESUME_ATTEMPT", "-u", "SLURM_AUTO_RESUME_ATTEMPT"));
+        List<String> command = new ArrayList<>(List.of(
+                "env",
+                "-u",
+                "SLURM_AUTO_RESUME",
+                "-u",
+                "AUTORESUME_SUPERVISED",
+                "-u",
+                "SLURM_AUTORESUME_SUPERVISED",
+                "-u",
+                "AUTO_RESUME_ATTEMPT",
+                "-u",
+                "SLURM_AUTO_RESUME_ATTEMPT"));
         new TreeMap<>(environment).forEach((k, v) -> command.add(k + "=" + v));
         command.addAll(argv);
         return cluster.runAsTestUser(command);
@@ -245,10 +307,12 @@ class SpankPluginIT {
     private static List<List<String>> supervisorCalls() {
         try (Stream<Path> files = Files.list(records)) {
             List<List<String>> calls = new ArrayList<>();
-            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("call.")).sorted().toList()) {
+            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("call."))
+                    .sorted()
+                    .toList()) {
                 String text = new String(Files.readAllBytes(f), StandardCharsets.UTF_8);
                 List<String> args = new ArrayList<>(Arrays.asList(text.split("\0", -1)));
-                args.remove(args.size() - 1);   // after the last NUL
+                args.remove(args.size() - 1); // after the last NUL
                 calls.add(args);
             }
             return calls;
@@ -282,7 +346,8 @@ class SpankPluginIT {
         for (String line : text.lines().toList()) {
             Matcher m = LABELLED.matcher(line);
             if (m.matches()) {
-                tasks.computeIfAbsent(Integer.parseInt(m.group(1)), t -> new ArrayList<>()).add(m.group(2));
+                tasks.computeIfAbsent(Integer.parseInt(m.group(1)), t -> new ArrayList<>())
+                        .add(m.group(2));
             }
         }
         return tasks;

@@ -38,6 +38,7 @@ class SquattedAgentPortIT {
      * peer's port): one per probe in its protocol.
      */
     private static final String REFUSED_LENGTH = "service_connection: slurm_receive_msg: Insane message length";
+
     private static final String FORGED = LivenessProber.GREETING + "node2 unhealthy";
 
     @Test
@@ -47,12 +48,14 @@ class SquattedAgentPortIT {
         Node node2 = cluster.node("node2");
         int port = LivenessProber.port(LivenessProber.DEFAULT_PORT, node2);
         assertTrue(port > 1023, "node2's liveness port is unprivileged on the local cluster: " + port);
-        Path base = cluster.clusterDir().resolve("squatted-it-" + ProcessHandle.current().pid());
+        Path base = cluster.clusterDir()
+                .resolve("squatted-it-" + ProcessHandle.current().pid());
         String jobId = null;
         PortSquatter squatter = null;
         LocalAgent agent = null;
         try {
-            jobId = cluster.submit("#!/bin/bash\nsleep 300\n",
+            jobId = cluster.submit(
+                    "#!/bin/bash\nsleep 300\n",
                     List.of("-N1", "-w", "node2", "--exclusive", "--no-kill", "-J", "squatted-agent-port-it"));
             cluster.waitForJob(jobId, "to run", Duration.ofSeconds(120), job -> job.state() == JobState.RUNNING);
             // node2's agent, as the node runs it, goes down; its port is then anyone's.
@@ -78,7 +81,8 @@ class SquattedAgentPortIT {
             squatter.to(PortSquatter.Mode.SILENT);
             assertTrue(cluster.freezeSlurmd("node2").succeeded());
             JsonNode marked = agent.callAsTestUser(cluster, LocalAgent.mark(jobId, "node2", "fail"));
-            assertEquals("marked", marked.get("decisions").get(0).get("decision").asText(), marked.toString());
+            assertEquals(
+                    "marked", marked.get("decisions").get(0).get("decision").asText(), marked.toString());
             assertTrue(truth.nodeField("node2", "State").contains("FAIL"), truth.nodeField("node2", "State"));
         } finally {
             cluster.thawNode("node2");
@@ -100,23 +104,33 @@ class SquattedAgentPortIT {
         LocalCluster cluster = LocalCluster.get();
         SlurmTruth truth = new SlurmTruth(cluster);
         SupervisedSteps supervised = SupervisedSteps.start(cluster, PREFIX, "--node", "node1");
-        LocalAgent node2Agent = LocalAgent.start(cluster, supervised.plugstack().installDir().resolve("agent-node2"),
-                "--node", "node2");
+        LocalAgent node2Agent = LocalAgent.start(
+                cluster, supervised.plugstack().installDir().resolve("agent-node2"), "--node", "node2");
         String jobId = null;
         PortSquatter squatter = null;
         try {
             Node node2 = cluster.node("node2");
-            LivenessProber asked = new LivenessProber(Duration.ofSeconds(2), LivenessProber.DEFAULT_PORT, true,
-                    n -> Optional.of("no agent answers"));
-            Wait.until("node2's agent to answer liveness probes", Duration.ofSeconds(30), () ->
-                    asked.unreachable(node2).isEmpty() ? Optional.of(true) : Optional.empty());
+            LivenessProber asked = new LivenessProber(
+                    Duration.ofSeconds(2), LivenessProber.DEFAULT_PORT, true, n -> Optional.of("no agent answers"));
+            Wait.until(
+                    "node2's agent to answer liveness probes",
+                    Duration.ofSeconds(30),
+                    () -> asked.unreachable(node2).isEmpty() ? Optional.of(true) : Optional.empty());
             String id = supervised.stepWithSpare(cluster, FIRST_START);
             jobId = id;
-            Timeline.awaitEvent(cluster, id, "the watch of the step's nodes", Duration.ofSeconds(60),
+            Timeline.awaitEvent(
+                    cluster,
+                    id,
+                    "the watch of the step's nodes",
+                    Duration.ofSeconds(60),
                     e -> e.is(Timeline.Kind.WATCH));
             node2Agent.stop();
-            squatter = PortSquatter.start(cluster, node2.address(),
-                    LivenessProber.port(LivenessProber.DEFAULT_PORT, node2), PortSquatter.Mode.GREET, FORGED);
+            squatter = PortSquatter.start(
+                    cluster,
+                    node2.address(),
+                    LivenessProber.port(LivenessProber.DEFAULT_PORT, node2),
+                    PortSquatter.Mode.GREET,
+                    FORGED);
 
             // A forged "unhealthy" has the supervisor read Slurm's record, which says node2 is in service.
             long beforeGreeted = slurmdRefusals(cluster, "node2");
@@ -128,9 +142,12 @@ class SquattedAgentPortIT {
             // Jammed: no handshake completes; each round asks slurmd, and the rounds go on past three.
             squatter.to(PortSquatter.Mode.JAM);
             long refused = slurmdRefusals(cluster, "node2");
-            Wait.until("the supervisor to ask node2's slurmd " + (PROBE_MISSES + 1) + " times more",
-                    Duration.ofSeconds(60), () -> slurmdRefusals(cluster, "node2") >= refused + PROBE_MISSES + 1
-                            ? Optional.of(true) : Optional.empty());
+            Wait.until(
+                    "the supervisor to ask node2's slurmd " + (PROBE_MISSES + 1) + " times more",
+                    Duration.ofSeconds(60),
+                    () -> slurmdRefusals(cluster, "node2") >= refused + PROBE_MISSES + 1
+                            ? Optional.of(true)
+                            : Optional.empty());
 
             Timeline timeline = Timeline.of(cluster, id);
             assertEquals(List.of(), timeline.all(Timeline.Kind.DETECTION), timeline.toString());
@@ -139,7 +156,8 @@ class SquattedAgentPortIT {
             assertInService(truth, "node2");
             // The agent the supervisor would ask agrees: asked by the job, it marks nothing.
             JsonNode answer = supervised.agent().callAsTestUser(cluster, LocalAgent.mark(id, "node2", "fail"));
-            assertEquals("refused", answer.get("decisions").get(0).get("decision").asText(), answer.toString());
+            assertEquals(
+                    "refused", answer.get("decisions").get(0).get("decision").asText(), answer.toString());
             assertInService(truth, "node2");
         } finally {
             if (squatter != null) {
@@ -157,8 +175,10 @@ class SquattedAgentPortIT {
     }
 
     private static void awaitServed(PortSquatter squatter, int count) {
-        Wait.until("the squatter to have been probed " + count + " times", Duration.ofSeconds(60), () ->
-                squatter.served() >= count ? Optional.of(true) : Optional.empty());
+        Wait.until(
+                "the squatter to have been probed " + count + " times",
+                Duration.ofSeconds(60),
+                () -> squatter.served() >= count ? Optional.of(true) : Optional.empty());
     }
 
     private static void assertInService(SlurmTruth truth, String node) {

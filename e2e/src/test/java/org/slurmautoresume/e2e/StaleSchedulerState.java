@@ -27,8 +27,7 @@ final class StaleSchedulerState {
     private static final Object RECONFIGURED = new Object();
     private static long lastReconfigure;
 
-    private StaleSchedulerState() {
-    }
+    private StaleSchedulerState() {}
 
     /** Watches {@code jobId} on a thread of its own while it pends (at most five minutes). */
     static void watch(LocalCluster cluster, String jobId) {
@@ -55,10 +54,13 @@ final class StaleSchedulerState {
                 } else if (idleSince == 0) {
                     idleSince = System.nanoTime();
                 } else if (System.nanoTime() - idleSince >= PATIENCE.toNanos() && reconfigure(cluster)) {
-                    System.out.printf("note: job %s pended %d s for %s on idle nodes %s (Slurm 22.05 holds a resized"
-                            + " job's nodes until a node ping): scontrol reconfigure%n", jobId,
+                    System.out.printf(
+                            "note: job %s pended %d s for %s on idle nodes %s (Slurm 22.05 holds a resized"
+                                    + " job's nodes until a node ping): scontrol reconfigure%n",
+                            jobId,
                             Duration.ofNanos(System.nanoTime() - start).toSeconds(),
-                            job.get().raw().getOrDefault("Reason", "?"), job.get().raw().get("ReqNodeList"));
+                            job.get().raw().getOrDefault("Reason", "?"),
+                            job.get().raw().get("ReqNodeList"));
                     idleSince = 0;
                 }
             }
@@ -78,9 +80,11 @@ final class StaleSchedulerState {
         }
         List<Node> nodes = cluster.slurm().nodes(wanted);
         // isSchedulable lets PLANNED pass: the backfill's mark for the very job that waits.
-        return nodes.size() == Hostlist.expand(wanted).size() && nodes.stream().allMatch(n ->
-                n.state().base().equals("IDLE") && n.state().isSchedulable()
-                        && "0".equals(n.raw().getOrDefault("CPUAlloc", "")));
+        return nodes.size() == Hostlist.expand(wanted).size()
+                && nodes.stream()
+                        .allMatch(n -> n.state().base().equals("IDLE")
+                                && n.state().isSchedulable()
+                                && "0".equals(n.raw().getOrDefault("CPUAlloc", "")));
     }
 
     /** At most one reconfigure in 30 s, whoever asks. */

@@ -24,7 +24,8 @@ final class SupervisedSteps {
     static SupervisedSteps start(LocalCluster cluster, String prefix, String... agentOptions) {
         Plugstack plugstack = Plugstack.install(cluster, prefix, List.of("auto_resume.so"));
         plugstack.useAutoResume(cluster.launcher());
-        return new SupervisedSteps(plugstack, LocalAgent.start(cluster, plugstack.installDir().resolve("agent"), agentOptions));
+        return new SupervisedSteps(
+                plugstack, LocalAgent.start(cluster, plugstack.installDir().resolve("agent"), agentOptions));
     }
 
     Plugstack plugstack() {
@@ -91,9 +92,13 @@ final class SupervisedSteps {
 
     /** Waits until the job's first attempt runs on node1 and node2: each task touched {@code JOBID.up.NODE}. */
     static void awaitFirstAttempt(LocalCluster cluster, String jobId, Duration firstStart) {
-        Wait.until("the step of job " + jobId + " to run on node1 and node2", firstStart, () ->
-                Files.exists(cluster.jobsDir().resolve(jobId + ".up.node1"))
-                        && Files.exists(cluster.jobsDir().resolve(jobId + ".up.node2")) ? Optional.of(true) : Optional.empty());
+        Wait.until(
+                "the step of job " + jobId + " to run on node1 and node2",
+                firstStart,
+                () -> Files.exists(cluster.jobsDir().resolve(jobId + ".up.node1"))
+                                && Files.exists(cluster.jobsDir().resolve(jobId + ".up.node2"))
+                        ? Optional.of(true)
+                        : Optional.empty());
     }
 
     /** Null-safe for an {@code @AfterAll} after a failed {@code @BeforeAll}. */

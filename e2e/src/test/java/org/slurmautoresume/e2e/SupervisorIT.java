@@ -78,7 +78,10 @@ class SupervisorIT {
                   echo "CASE $c PLAIN $plain SUP $sup"
                 done
                 """.formatted(cases), "-N1");
-        List<String> lines = cluster.jobOutput(jobId).lines().filter(l -> l.startsWith("CASE ")).toList();
+        List<String> lines = cluster.jobOutput(jobId)
+                .lines()
+                .filter(l -> l.startsWith("CASE "))
+                .toList();
         assertEquals(5, lines.size(), cluster.jobOutput(jobId));
         for (String line : lines) {
             String[] parts = line.split(" PLAIN | SUP ");
@@ -118,19 +121,34 @@ class SupervisorIT {
                 echo "SUP $?"
                 """.formatted(cluster.launcher()), List.of("-N1"));
         Path ready = cluster.jobsDir().resolve(jobId + ".ready");
-        Wait.until("the task to install its traps", Duration.ofSeconds(60),
+        Wait.until(
+                "the task to install its traps",
+                Duration.ofSeconds(60),
                 () -> Files.exists(ready) ? Optional.of(true) : Optional.empty());
         String pid = Files.readString(cluster.jobsDir().resolve(jobId + ".pid")).strip();
         assertEquals(0, cluster.run(List.of("kill", "-USR1", pid)).exitCode());
         waitForOutput(jobId, "TASK-GOT-USR1");
         assertEquals(0, cluster.run(List.of("kill", "-USR2", pid)).exitCode());
         waitForOutput(jobId, "TASK-GOT-USR2");
-        assertEquals(0, cluster.runAsTestUser(List.of("scancel", "--signal=HUP", jobId + ".0")).exitCode());
+        assertEquals(
+                0,
+                cluster.runAsTestUser(List.of("scancel", "--signal=HUP", jobId + ".0"))
+                        .exitCode());
         waitForOutput(jobId, "TASK-GOT-HUP");
-        assertEquals(0, cluster.runAsTestUser(List.of("scancel", "--signal=USR1", jobId + ".0")).exitCode());
-        Wait.until("a second USR1, sent by scancel", Duration.ofSeconds(30), () ->
-                cluster.jobOutput(jobId).lines().filter(l -> l.equals("TASK-GOT-USR1")).count() == 2
-                        ? Optional.of(true) : Optional.empty());
+        assertEquals(
+                0,
+                cluster.runAsTestUser(List.of("scancel", "--signal=USR1", jobId + ".0"))
+                        .exitCode());
+        Wait.until(
+                "a second USR1, sent by scancel",
+                Duration.ofSeconds(30),
+                () -> cluster.jobOutput(jobId)
+                                        .lines()
+                                        .filter(l -> l.equals("TASK-GOT-USR1"))
+                                        .count()
+                                == 2
+                        ? Optional.of(true)
+                        : Optional.empty());
         // Two SIGINTs within a second: srun's own rule, kept through the supervisor, ends the step.
         assertEquals(0, cluster.run(List.of("kill", "-INT", pid)).exitCode());
         Thread.sleep(200);
@@ -154,7 +172,9 @@ class SupervisorIT {
                 echo "SUP $?"
                 """.formatted(cluster.launcher()), List.of("-N1"));
         Path ready = cluster.jobsDir().resolve(jobId + ".ready");
-        Wait.until("the step to start", Duration.ofSeconds(60),
+        Wait.until(
+                "the step to start",
+                Duration.ofSeconds(60),
                 () -> Files.exists(ready) ? Optional.of(true) : Optional.empty());
         assertEquals(0, cluster.runAsTestUser(List.of("scancel", jobId + ".0")).exitCode());
         cluster.waitForJobEnd(jobId, Duration.ofSeconds(60));
@@ -173,19 +193,40 @@ class SupervisorIT {
                 echo "SUP $?"
                 """, "-N1");
         String output = cluster.jobOutput(jobId);
-        assertEquals(List.of("attempt 1", "attempt 2"), output.lines().filter(l -> l.startsWith("attempt ")).toList());
+        assertEquals(
+                List.of("attempt 1", "attempt 2"),
+                output.lines().filter(l -> l.startsWith("attempt ")).toList());
         Timeline timeline = Timeline.of(cluster, jobId);
-        assertEquals(List.of("1:launch", "1:attempt-ended", "1:decision", "2:launch", "2:attempt-ended", "2:decision",
-                "2:give-up"), timeline.attemptsAndKinds(), timeline.toString());
-        assertEquals(List.of("APP_FAILURE", "APP_FAILURE"), timeline.all(Timeline.Kind.ATTEMPT_ENDED).stream()
-                .map(Timeline.Event::outcome).toList(), timeline.toString());
-        assertEquals(List.of("RERUN_IN_PLACE", "GIVE_UP"), timeline.all(Timeline.Kind.DECISION).stream()
-                .map(Timeline.Event::level).toList(), timeline.toString());
+        assertEquals(
+                List.of(
+                        "1:launch",
+                        "1:attempt-ended",
+                        "1:decision",
+                        "2:launch",
+                        "2:attempt-ended",
+                        "2:decision",
+                        "2:give-up"),
+                timeline.attemptsAndKinds(),
+                timeline.toString());
+        assertEquals(
+                List.of("APP_FAILURE", "APP_FAILURE"),
+                timeline.all(Timeline.Kind.ATTEMPT_ENDED).stream()
+                        .map(Timeline.Event::outcome)
+                        .toList(),
+                timeline.toString());
+        assertEquals(
+                List.of("RERUN_IN_PLACE", "GIVE_UP"),
+                timeline.all(Timeline.Kind.DECISION).stream()
+                        .map(Timeline.Event::level)
+                        .toList(),
+                timeline.toString());
         assertTrue(output.contains("SUP 4"), output);
     }
 
     private void waitForOutput(String jobId, String text) {
-        Wait.until("\"" + text + "\" in job " + jobId + "'s output", Duration.ofSeconds(30),
+        Wait.until(
+                "\"" + text + "\" in job " + jobId + "'s output",
+                Duration.ofSeconds(30),
                 () -> cluster.jobOutput(jobId).contains(text) ? Optional.of(true) : Optional.empty());
     }
 

@@ -9,19 +9,19 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.nio.file.LinkOption;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slurmautoresume.nodeops.sweep.SweepLock;
 import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.model.JobState;
-import org.slurmautoresume.nodeops.sweep.SweepLock;
 
 /** `autoresume sweep` repairing the stuck states the local cluster can produce, run as root. */
 class SweepIT {
@@ -55,8 +55,8 @@ class SweepIT {
     }
 
     private CommandResult sweep(String... extra) {
-        List<String> args = new java.util.ArrayList<>(List.of("sweep", "--policy", policy.toString(), "--lock",
-                lock.toString(), "--json"));
+        List<String> args = new java.util.ArrayList<>(
+                List.of("sweep", "--policy", policy.toString(), "--lock", lock.toString(), "--json"));
         args.addAll(List.of(extra));
         return nodes.autoresume(args.toArray(String[]::new));
     }
@@ -64,17 +64,26 @@ class SweepIT {
     /** The agent sweeping on its own schedule (--sweep-every) does what a timer-driven sweep does. */
     @Test
     void theAgentsScheduledSweepResumesAReplacedNode() throws Exception {
-        LocalAgent agent = LocalAgent.start(cluster, cluster.clusterDir().resolve("sweep-it/agent"), "--sweep-every", "1",
-                "--sweep-policy", policy.toString(), "--sweep-lock", lock.toString());
+        LocalAgent agent = LocalAgent.start(
+                cluster,
+                cluster.clusterDir().resolve("sweep-it/agent"),
+                "--sweep-every",
+                "1",
+                "--sweep-policy",
+                policy.toString(),
+                "--sweep-lock",
+                lock.toString());
         try {
             nodes.replaceAndReviveWithoutWaiting("node2"); // the agent's sweep may resume it at once
             nodes.waitForState("node2", "IDLE", Duration.ofSeconds(30));
-            JsonNode acted = Wait.until("an audit line for the agent's sweep that resumed node2", Duration.ofSeconds(10),
-                    () -> {
+            JsonNode acted =
+                    Wait.until("an audit line for the agent's sweep that resumed node2", Duration.ofSeconds(10), () -> {
                         try {
                             for (String line : Files.readAllLines(agent.auditLog())) {
                                 JsonNode entry = json.readTree(line).get("sweep");
-                                if (entry != null && entry.isObject() && entry.get("status").asText().equals("acted")) {
+                                if (entry != null
+                                        && entry.isObject()
+                                        && entry.get("status").asText().equals("acted")) {
                                     return Optional.of(entry);
                                 }
                             }
@@ -83,7 +92,8 @@ class SweepIT {
                             throw new UncheckedIOException(e);
                         }
                     });
-            assertEquals("resume-if-healthy", acted.get("actions").get(0).get("kind").asText(), acted.toString());
+            assertEquals(
+                    "resume-if-healthy", acted.get("actions").get(0).get("kind").asText(), acted.toString());
             assertEquals("node2", acted.get("actions").get(0).get("target").asText(), acted.toString());
             assertEquals("done", acted.get("actions").get(0).get("result").asText(), acted.toString());
         } finally {
@@ -104,12 +114,19 @@ class SweepIT {
 
         CommandResult acted = sweep();
         assertEquals(10, acted.exitCode(), acted.stdout() + acted.stderr());
-        assertEquals("done", json.readTree(acted.stdout()).get("actions").get(0).get("result").asText());
+        assertEquals(
+                "done",
+                json.readTree(acted.stdout())
+                        .get("actions")
+                        .get(0)
+                        .get("result")
+                        .asText());
         nodes.waitForState("node2", "IDLE", Duration.ofSeconds(10));
 
         CommandResult again = sweep();
         assertEquals(0, again.exitCode(), again.stdout());
-        assertEquals("nothing-to-do", json.readTree(again.stdout()).get("status").asText());
+        assertEquals(
+                "nothing-to-do", json.readTree(again.stdout()).get("status").asText());
     }
 
     /**
@@ -122,20 +139,32 @@ class SweepIT {
         Path bin = Files.createDirectories(cluster.clusterDir().resolve("sweep-it/fake-gpu-bin"));
         StringBuilder gpus = new StringBuilder();
         for (int i = 0; i < 8; i++) {
-            gpus.append(i).append(", 00000000:").append(10 + i).append(":00.0, GPU-it-").append(i).append(", 0, No\n");
+            gpus.append(i)
+                    .append(", 00000000:")
+                    .append(10 + i)
+                    .append(":00.0, GPU-it-")
+                    .append(i)
+                    .append(", 0, No\n");
         }
-        Files.writeString(bin.resolve("nvidia-smi"), "#!/bin/sh\ncase \"$*\" in\n  *--query-gpu*) printf '%s' '"
-                + gpus + "';;\n  *) exit 2;;\nesac\n");
-        Files.writeString(bin.resolve("dmesg"), "#!/bin/sh\necho '[ 1234.567890] NVRM: Xid (PCI:0000:10:00): 79,"
-                + " pid=1234, name=python, GPU has fallen off the bus.'\n");
+        Files.writeString(
+                bin.resolve("nvidia-smi"),
+                "#!/bin/sh\ncase \"$*\" in\n  *--query-gpu*) printf '%s' '" + gpus + "';;\n  *) exit 2;;\nesac\n");
+        Files.writeString(
+                bin.resolve("dmesg"),
+                "#!/bin/sh\necho '[ 1234.567890] NVRM: Xid (PCI:0000:10:00): 79,"
+                        + " pid=1234, name=python, GPU has fallen off the bus.'\n");
         for (String tool : List.of("nvidia-smi", "dmesg")) {
-            Files.setPosixFilePermissions(bin.resolve(tool), java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            Files.setPosixFilePermissions(
+                    bin.resolve(tool), java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
         }
-        Files.writeString(policy, "maxNodes: 10\nmaxPartitionPercent: 100\nhealthCommand: [\"env\", \"PATH=" + bin + ":"
-                + System.getenv("PATH") + "\", \"" + cluster.launcher() + "\", \"health\", \"--check\", \"gpu\","
-                + " \"--expected-gpus\", \"8\", \"--node\", \"{node}\","
-                // The fake dmesg is this node's kernel log here, not the machine's own /dev/kmsg.
-                + " \"--kernel-log\", \"-\"]\n");
+        Files.writeString(
+                policy,
+                "maxNodes: 10\nmaxPartitionPercent: 100\nhealthCommand: [\"env\", \"PATH=" + bin + ":"
+                        + System.getenv("PATH") + "\", \"" + cluster.launcher()
+                        + "\", \"health\", \"--check\", \"gpu\","
+                        + " \"--expected-gpus\", \"8\", \"--node\", \"{node}\","
+                        // The fake dmesg is this node's kernel log here, not the machine's own /dev/kmsg.
+                        + " \"--kernel-log\", \"-\"]\n");
         nodes.replaceAndRevive("node2");
 
         CommandResult swept = sweep();
@@ -157,8 +186,8 @@ class SweepIT {
     void aJobMerelyNamedLikeADonorIsLeftAlone() throws Exception {
         String ended = cluster.submit("#!/bin/bash\ntrue\n", List.of("-N1", "-w", "node1", "--job-name=sweep-it"));
         cluster.waitForJobEnd(ended, Duration.ofSeconds(300));
-        String forged = cluster.submit("#!/bin/bash\nsleep 300\n", List.of("-N1", "-w", "node2",
-                "--job-name=autoresume-donor-" + ended));
+        String forged = cluster.submit(
+                "#!/bin/bash\nsleep 300\n", List.of("-N1", "-w", "node2", "--job-name=autoresume-donor-" + ended));
         cluster.waitForJob(forged, "to run", Duration.ofSeconds(300), j -> j.state() == JobState.RUNNING);
 
         CommandResult swept = sweep();
@@ -198,7 +227,8 @@ class SweepIT {
         assertEquals("root's own\n", Files.readString(rootsOwn));
         assertFalse(Files.isSymbolicLink(textfile));
         assertEquals(0, (int) Files.getAttribute(textfile, "unix:uid", LinkOption.NOFOLLOW_LINKS));
-        assertTrue(Files.readString(textfile).contains("autoresume_sweep_last_pass_nodes_seen 4"),
+        assertTrue(
+                Files.readString(textfile).contains("autoresume_sweep_last_pass_nodes_seen 4"),
                 Files.readString(textfile));
     }
 

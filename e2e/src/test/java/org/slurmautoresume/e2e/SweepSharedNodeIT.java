@@ -58,8 +58,13 @@ class SweepSharedNodeIT {
     }
 
     private JsonNode sweep(int expectedExit, String... extra) {
-        List<String> args = new ArrayList<>(List.of("sweep", "--policy", policy.toString(), "--lock",
-                dir.resolve("sweep.lock").toString(), "--json"));
+        List<String> args = new ArrayList<>(List.of(
+                "sweep",
+                "--policy",
+                policy.toString(),
+                "--lock",
+                dir.resolve("sweep.lock").toString(),
+                "--json"));
         args.addAll(List.of(extra));
         CommandResult result = nodes.autoresume(args.toArray(String[]::new));
         assertEquals(expectedExit, result.exitCode(), result.stdout() + result.stderr());
@@ -77,7 +82,9 @@ class SweepSharedNodeIT {
     /** The first entry of the report's {@code list} ("actions", "findings") with this kind for {@code node}. */
     private static Optional<JsonNode> entry(JsonNode report, String list, String kind, String node) {
         for (JsonNode each : report.get(list)) {
-            String target = each.has("target") ? each.get("target").asText() : each.get("node").asText();
+            String target = each.has("target")
+                    ? each.get("target").asText()
+                    : each.get("node").asText();
             if (each.get("kind").asText().equals(kind) && target.equals(node)) {
                 return Optional.of(each);
             }
@@ -131,8 +138,8 @@ class SweepSharedNodeIT {
             waitForPlanned("actions", "drain-stuck-completing", node);
 
             JsonNode drained = sweep(10, "--textfile", textfile.toString());
-            JsonNode action = entry(drained, "actions", "drain-stuck-completing", node).orElseThrow(() ->
-                    new AssertionError("no drain of " + node + ": " + drained));
+            JsonNode action = entry(drained, "actions", "drain-stuck-completing", node)
+                    .orElseThrow(() -> new AssertionError("no drain of " + node + ": " + drained));
             assertEquals("done", action.get("result").asText(), action.toString());
             assertTrue(action.get("why").asText().contains(theirs), action.toString());
             assertTrue(entry(drained, "actions", "down-stuck-completing", node).isEmpty(), drained.toString());
@@ -140,14 +147,16 @@ class SweepSharedNodeIT {
             assertTrue(state.contains("DRAIN") && !state.contains("DOWN"), state);
             assertTrue(nodes.reason(node).startsWith("stuck COMPLETING job " + mine + ":"), nodes.reason(node));
             assertEquals(JobState.RUNNING, cluster.slurm().requireJob(theirs).state());
-            assertEquals(1.0, metric("autoresume_sweep_last_pass_actions{kind=\"drain-stuck-completing\",result=\"done\"}"));
-            assertEquals(0.0, metric("autoresume_sweep_last_pass_actions{kind=\"down-stuck-completing\",result=\"done\"}"));
+            assertEquals(
+                    1.0, metric("autoresume_sweep_last_pass_actions{kind=\"drain-stuck-completing\",result=\"done\"}"));
+            assertEquals(
+                    0.0, metric("autoresume_sweep_last_pass_actions{kind=\"down-stuck-completing\",result=\"done\"}"));
 
             // Right after, the drain's own state: nothing new, and a finding says what the node waits for.
             JsonNode again = sweep(0, "--textfile", textfile.toString());
             assertEquals("nothing-to-do", again.get("status").asText(), again.toString());
-            JsonNode waits = entry(again, "findings", "stuck-completing-waits-for-jobs", node).orElseThrow(() ->
-                    new AssertionError("no finding for " + node + ": " + again));
+            JsonNode waits = entry(again, "findings", "stuck-completing-waits-for-jobs", node)
+                    .orElseThrow(() -> new AssertionError("no finding for " + node + ": " + again));
             assertTrue(waits.get("why").asText().contains(theirs), waits.toString());
             assertEquals(1.0, metric("autoresume_sweep_last_pass_findings{kind=\"stuck-completing-waits-for-jobs\"}"));
             assertEquals(JobState.RUNNING, cluster.slurm().requireJob(theirs).state());
@@ -157,8 +166,8 @@ class SweepSharedNodeIT {
             assertEquals(0, theyCancel.exitCode(), theyCancel.stderr());
             waitForPlanned("actions", "down-stuck-completing", node);
             JsonNode down = sweep(10);
-            JsonNode downed = entry(down, "actions", "down-stuck-completing", node).orElseThrow(() ->
-                    new AssertionError("no DOWN of " + node + ": " + down));
+            JsonNode downed = entry(down, "actions", "down-stuck-completing", node)
+                    .orElseThrow(() -> new AssertionError("no DOWN of " + node + ": " + down));
             assertEquals("done", downed.get("result").asText(), downed.toString());
             assertTrue(nodes.state(node).contains("DOWN"), nodes.state(node));
             assertTrue(nodes.reason(node).startsWith("Action:Reboot stuck COMPLETING job " + mine), nodes.reason(node));
@@ -182,8 +191,8 @@ class SweepSharedNodeIT {
 
         JsonNode swept = sweep(0, "--textfile", textfile.toString());
         assertFalse(swept.get("actions").toString().contains("\"" + node + "\""), swept.toString());
-        JsonNode waits = entry(swept, "findings", "escalation-waits-for-jobs", node).orElseThrow(() ->
-                new AssertionError("no finding for " + node + ": " + swept));
+        JsonNode waits = entry(swept, "findings", "escalation-waits-for-jobs", node)
+                .orElseThrow(() -> new AssertionError("no finding for " + node + ": " + swept));
         for (String job : jobs) {
             assertTrue(waits.get("why").asText().contains(job), waits.toString());
             assertEquals(JobState.RUNNING, cluster.slurm().requireJob(job).state(), job);
@@ -199,7 +208,12 @@ class SweepSharedNodeIT {
         assertEquals(0, cluster.runAsOtherUser(List.of("scancel", jobs[1])).exitCode());
         waitForPlanned("actions", "escalate-to-down", node);
         JsonNode escalated = sweep(10);
-        assertEquals("done", entry(escalated, "actions", "escalate-to-down", node).orElseThrow().get("result").asText(),
+        assertEquals(
+                "done",
+                entry(escalated, "actions", "escalate-to-down", node)
+                        .orElseThrow()
+                        .get("result")
+                        .asText(),
                 escalated.toString());
         assertTrue(nodes.state(node).contains("DOWN"), nodes.state(node));
     }

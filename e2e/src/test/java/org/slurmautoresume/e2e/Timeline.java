@@ -28,9 +28,19 @@ final class Timeline {
 
     /** The {@code event} field's values. */
     enum Kind {
-        LAUNCH("launch"), DETECTION("detection"), ATTEMPT_ENDED("attempt-ended"), DECISION("decision"), DUMP("dump"),
-        REPLACEMENT("replacement"), REQUEUE("requeue"), GIVE_UP("give-up"), SUCCEEDED("succeeded"),
-        PATHS("recovery-paths"), CONTROLLER("controller"), WATCH("watch"), PAUSE("pause");
+        LAUNCH("launch"),
+        DETECTION("detection"),
+        ATTEMPT_ENDED("attempt-ended"),
+        DECISION("decision"),
+        DUMP("dump"),
+        REPLACEMENT("replacement"),
+        REQUEUE("requeue"),
+        GIVE_UP("give-up"),
+        SUCCEEDED("succeeded"),
+        PATHS("recovery-paths"),
+        CONTROLLER("controller"),
+        WATCH("watch"),
+        PAUSE("pause");
 
         final String word;
 
@@ -40,8 +50,8 @@ final class Timeline {
     }
 
     /** One event; {@code details} are the event's own fields (rule, nodeList, level...). */
-    record Event(Instant at, String event, int attempt, String stepId, OptionalLong latencyMs,
-                 Map<String, String> details) {
+    record Event(
+            Instant at, String event, int attempt, String stepId, OptionalLong latencyMs, Map<String, String> details) {
 
         boolean is(Kind kind) {
             return event.equals(kind.word);
@@ -102,10 +112,12 @@ final class Timeline {
     }
 
     /** Waits until the job's timeline holds an event that {@code wanted} accepts. */
-    static Timeline awaitEvent(LocalCluster cluster, String jobId, String what, Duration timeout,
-                               Predicate<Event> wanted) {
-        return Wait.until("job " + jobId + "'s timeline to hold " + what, timeout, () -> read(cluster, jobId)
-                .filter(t -> t.events.stream().anyMatch(wanted)));
+    static Timeline awaitEvent(
+            LocalCluster cluster, String jobId, String what, Duration timeout, Predicate<Event> wanted) {
+        return Wait.until(
+                "job " + jobId + "'s timeline to hold " + what,
+                timeout,
+                () -> read(cluster, jobId).filter(t -> t.events.stream().anyMatch(wanted)));
     }
 
     /**
@@ -123,8 +135,8 @@ final class Timeline {
 
     /** Through {@code autoresume history} as the test user: it finds the user's own state directory. */
     private static Optional<Timeline> read(LocalCluster cluster, String jobId, List<String> options) {
-        List<String> argv = new ArrayList<>(List.of(cluster.launcher().toString(), "history", "--json",
-                "--user", cluster.testUser()));
+        List<String> argv = new ArrayList<>(
+                List.of(cluster.launcher().toString(), "history", "--json", "--user", cluster.testUser()));
         argv.addAll(options);
         argv.add(jobId);
         CommandResult history = cluster.runAsTestUser(argv);
@@ -135,11 +147,18 @@ final class Timeline {
             List<Event> events = new ArrayList<>();
             for (JsonNode e : JSON.readTree(history.stdout())) {
                 Map<String, String> details = new LinkedHashMap<>();
-                e.path("details").fields().forEachRemaining(f -> details.put(f.getKey(), f.getValue().asText()));
+                e.path("details")
+                        .fields()
+                        .forEachRemaining(
+                                f -> details.put(f.getKey(), f.getValue().asText()));
                 JsonNode latency = e.path("latencyMs");
-                events.add(new Event(Instant.parse(e.get("at").asText()), e.get("event").asText(),
-                        e.get("attempt").asInt(), e.path("stepId").isTextual() ? e.get("stepId").asText() : null,
-                        latency.isNumber() ? OptionalLong.of(latency.asLong()) : OptionalLong.empty(), details));
+                events.add(new Event(
+                        Instant.parse(e.get("at").asText()),
+                        e.get("event").asText(),
+                        e.get("attempt").asInt(),
+                        e.path("stepId").isTextual() ? e.get("stepId").asText() : null,
+                        latency.isNumber() ? OptionalLong.of(latency.asLong()) : OptionalLong.empty(),
+                        details));
             }
             return Optional.of(new Timeline(events, history.stdout()));
         } catch (IOException e) {
@@ -175,9 +194,11 @@ final class Timeline {
      */
     void assertSucceededAfterOnlyUnstarted(int from) {
         List<String> outcomes = outcomes();
-        org.junit.jupiter.api.Assertions.assertTrue(outcomes.size() > from
-                && outcomes.get(outcomes.size() - 1).equals("SUCCEEDED")
-                && outcomes.subList(from, outcomes.size() - 1).stream().allMatch("NOT_STARTED"::equals), raw);
+        org.junit.jupiter.api.Assertions.assertTrue(
+                outcomes.size() > from
+                        && outcomes.get(outcomes.size() - 1).equals("SUCCEEDED")
+                        && outcomes.subList(from, outcomes.size() - 1).stream().allMatch("NOT_STARTED"::equals),
+                raw);
     }
 
     Event last(Kind kind) {
@@ -199,7 +220,9 @@ final class Timeline {
      * step's story (read them with {@code all(Kind.PATHS)}).
      */
     List<String> attemptsAndKinds() {
-        return events.stream().filter(e -> !e.event().equals(Kind.PATHS.word)).map(e -> e.attempt() + ":" + e.event())
+        return events.stream()
+                .filter(e -> !e.event().equals(Kind.PATHS.word))
+                .map(e -> e.attempt() + ":" + e.event())
                 .toList();
     }
 

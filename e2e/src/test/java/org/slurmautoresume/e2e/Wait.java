@@ -9,8 +9,7 @@ final class Wait {
 
     private static final Duration POLL = Duration.ofMillis(250);
 
-    private Wait() {
-    }
+    private Wait() {}
 
     static <T> T until(String what, Duration timeout, Supplier<Optional<T>> probe) {
         long deadline = System.nanoTime() + timeout.toNanos();

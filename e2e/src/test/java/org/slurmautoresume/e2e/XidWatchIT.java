@@ -35,16 +35,21 @@ class XidWatchIT {
 
     /** A node nothing runs on and nobody marked, so what the test sees is its own doing. */
     private static String idleNode() {
-        return Wait.until("an idle node", Duration.ofSeconds(120), () -> cluster.nodeNames().stream()
-                .filter(name -> cluster.node(name).state().base().equals("IDLE")
-                        && cluster.node(name).state().isSchedulable())
-                .reduce((first, second) -> second));
+        return Wait.until(
+                "an idle node",
+                Duration.ofSeconds(120),
+                () -> cluster.nodeNames().stream()
+                        .filter(name -> cluster.node(name).state().base().equals("IDLE")
+                                && cluster.node(name).state().isSchedulable())
+                        .reduce((first, second) -> second));
     }
 
     private static LocalAgent agentFor(String node, String... more) {
         List<String> options = new java.util.ArrayList<>(List.of("--node", node, "--metrics-listen", "127.0.0.1:0"));
         options.addAll(List.of(more));
-        return LocalAgent.start(cluster, cluster.clusterDir().resolve("xid-it-" + node + "-" + System.nanoTime()),
+        return LocalAgent.start(
+                cluster,
+                cluster.clusterDir().resolve("xid-it-" + node + "-" + System.nanoTime()),
                 options.toArray(String[]::new));
     }
 
@@ -67,18 +72,26 @@ class XidWatchIT {
                 Node n = cluster.node(victim);
                 return n.state().isFail() ? Optional.of(n) : Optional.empty();
             });
-            System.out.printf("XidWatchIT: Xid 79 injected -> %s FAIL seen in Slurm after %d ms%n", victim,
-                    (System.nanoTime() - injected) / 1_000_000);
+            System.out.printf(
+                    "XidWatchIT: Xid 79 injected -> %s FAIL seen in Slurm after %d ms%n",
+                    victim, (System.nanoTime() - injected) / 1_000_000);
             String reason = marked.reason().map(NodeReason::text).orElse("");
             assertTrue(reason.startsWith("Action:Reboot Xid 79 GPU PCI:0000:3b:00"), reason);
             for (String other : cluster.nodeNames()) {
                 if (!other.equals(victim)) {
-                    assertFalse(cluster.node(other).reason().map(r -> r.text().contains("Xid")).orElse(false),
+                    assertFalse(
+                            cluster.node(other)
+                                    .reason()
+                                    .map(r -> r.text().contains("Xid"))
+                                    .orElse(false),
                             other + " was marked for " + victim + "'s Xid");
                 }
             }
-            assertEquals(1.0, LocalAgent.sample(agent.scrapeMetrics(), "autoresume_nodes_marked_total{action=\"reboot\"}"));
-            assertEquals(before + 1.0, LocalAgent.sample(agent.scrapeMetrics(), "autoresume_agent_xids_total{class=\"reset\"}"));
+            assertEquals(
+                    1.0, LocalAgent.sample(agent.scrapeMetrics(), "autoresume_nodes_marked_total{action=\"reboot\"}"));
+            assertEquals(
+                    before + 1.0,
+                    LocalAgent.sample(agent.scrapeMetrics(), "autoresume_agent_xids_total{class=\"reset\"}"));
         } finally {
             agent.stop();
             cluster.gpuRepair(victim);
@@ -94,11 +107,18 @@ class XidWatchIT {
         LocalAgent agent = agentFor(node, "--xid-source", kernelLog.toString());
         try {
             cluster.gpuFault(node, 13);
-            Wait.until("the agent to count the Xid", Duration.ofSeconds(30), () -> LocalAgent.sample(
-                    agent.scrapeMetrics(), "autoresume_agent_xids_total{class=\"application\"}") >= before + 1.0
-                    ? Optional.of(true) : Optional.empty());
-            assertTrue(cluster.node(node).state().isSchedulable(), cluster.node(node).state().display());
-            assertEquals(0.0, LocalAgent.sample(agent.scrapeMetrics(), "autoresume_nodes_marked_total{action=\"reboot\"}"));
+            Wait.until(
+                    "the agent to count the Xid",
+                    Duration.ofSeconds(30),
+                    () -> LocalAgent.sample(agent.scrapeMetrics(), "autoresume_agent_xids_total{class=\"application\"}")
+                                    >= before + 1.0
+                            ? Optional.of(true)
+                            : Optional.empty());
+            assertTrue(
+                    cluster.node(node).state().isSchedulable(),
+                    cluster.node(node).state().display());
+            assertEquals(
+                    0.0, LocalAgent.sample(agent.scrapeMetrics(), "autoresume_nodes_marked_total{action=\"reboot\"}"));
         } finally {
             agent.stop();
         }
@@ -132,10 +152,15 @@ class XidWatchIT {
             Job ended = cluster.waitForJobEnd(jobId, Duration.ofSeconds(120));
             assertTrue(cluster.jobOutput(jobId).contains("forger exit 139"), cluster.jobOutput(jobId) + ended);
             long forged = forgedRecordSequence(token);
-            Wait.until("the agent to read past the forged record", Duration.ofSeconds(30), () -> LocalAgent.sample(
-                    agent.scrapeMetrics(), "autoresume_agent_kernel_log_sequence") >= forged
-                    ? Optional.of(true) : Optional.empty());
-            assertTrue(cluster.node(node).state().isSchedulable(), cluster.node(node).state().display());
+            Wait.until(
+                    "the agent to read past the forged record",
+                    Duration.ofSeconds(30),
+                    () -> LocalAgent.sample(agent.scrapeMetrics(), "autoresume_agent_kernel_log_sequence") >= forged
+                            ? Optional.of(true)
+                            : Optional.empty());
+            assertTrue(
+                    cluster.node(node).state().isSchedulable(),
+                    cluster.node(node).state().display());
             String scrape = agent.scrapeMetrics();
             for (String xidClass : List.of("reset", "isolate", "application", "unknown")) {
                 assertEquals(0.0, LocalAgent.sample(scrape, "autoresume_agent_xids_total{class=\"" + xidClass + "\"}"));
@@ -154,9 +179,14 @@ class XidWatchIT {
     /** The kernel's record of the forger's crash: it must be there, or the attack was not tried. */
     private static long forgedRecordSequence(String token) throws IOException {
         try (KernelRecordSource kmsg = KernelRecordSource.kmsg(Path.of("/dev/kmsg"))) {
-            return kmsg.backlog().stream().map(KernelRecord::parse).flatMap(Optional::stream)
-                    .filter(r -> r.fromKernel() && r.message().contains(token) && r.message().contains("segfault"))
-                    .mapToLong(KernelRecord::sequence).max()
+            return kmsg.backlog().stream()
+                    .map(KernelRecord::parse)
+                    .flatMap(Optional::stream)
+                    .filter(r -> r.fromKernel()
+                            && r.message().contains(token)
+                            && r.message().contains("segfault"))
+                    .mapToLong(KernelRecord::sequence)
+                    .max()
                     .orElseThrow(() -> new AssertionError("the kernel did not log the forger's segfault"
                             + " (debug.exception-trace off?): the attack was not tried"));
         }

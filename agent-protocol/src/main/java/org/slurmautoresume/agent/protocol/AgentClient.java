@@ -1,6 +1,5 @@
 package org.slurmautoresume.agent.protocol;
 
-
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.IOException;
@@ -28,7 +27,8 @@ public final class AgentClient {
     /** How the agent's refusals for a full queue begin (a supervisor tries those again later). */
     public static final String BUSY = "busy: ";
     /** What an operator does about an agent that is not running, after each such message. */
-    private static final String START_HINT = " (start it as root: systemctl start autoresume-agent, or autoresume agent)";
+    private static final String START_HINT =
+            " (start it as root: systemctl start autoresume-agent, or autoresume agent)";
 
     /**
      * Made when the first answer is read, not when the class loads: every supervised srun loads
@@ -37,7 +37,8 @@ public final class AgentClient {
      * most steps never need.
      */
     private static final class Responses {
-        static final ObjectReader READER = AgentJson.MAPPER.readerFor(AgentResponse.class)
+        static final ObjectReader READER = AgentJson.MAPPER
+                .readerFor(AgentResponse.class)
                 .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     }
 
@@ -101,7 +102,9 @@ public final class AgentClient {
     }
 
     private static boolean busy(AgentResponse response) {
-        return !response.ok() && response.message() != null && response.message().startsWith(BUSY);
+        return !response.ok()
+                && response.message() != null
+                && response.message().startsWith(BUSY);
     }
 
     private static void pause(AgentOutage riding, int tries) {
@@ -118,8 +121,8 @@ public final class AgentClient {
         try {
             return Responses.READER.readValue(line);
         } catch (IOException e) {
-            throw new AgentUnreadableException("the agent on " + socket + " answered something unreadable: "
-                    + e.getMessage(), e);
+            throw new AgentUnreadableException(
+                    "the agent on " + socket + " answered something unreadable: " + e.getMessage(), e);
         }
     }
 
@@ -164,7 +167,8 @@ public final class AgentClient {
             }
             return response;
         } catch (SocketTimeoutException e) {
-            throw new AgentException("the agent on " + socket + " did not answer within " + timeout.toSeconds() + " s", e);
+            throw new AgentException(
+                    "the agent on " + socket + " did not answer within " + timeout.toSeconds() + " s", e);
         } catch (IOException e) {
             throw new AgentException("talking to the agent on " + socket + " failed: " + e.getMessage(), e);
         }
@@ -203,8 +207,8 @@ public final class AgentClient {
                 throw new AgentUnavailableException(notRunning(socket), e);
             }
             if (e instanceof ConnectException || String.valueOf(e.getMessage()).contains("refused")) {
-                throw new AgentUnavailableException("the autoresume agent is not running: nothing listens on " + socket
-                        + START_HINT, e);
+                throw new AgentUnavailableException(
+                        "the autoresume agent is not running: nothing listens on " + socket + START_HINT, e);
             }
             throw new AgentException("cannot connect to the autoresume agent on " + socket + ": " + e.getMessage(), e);
         }

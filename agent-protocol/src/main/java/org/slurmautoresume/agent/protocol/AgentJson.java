@@ -18,12 +18,14 @@ public final class AgentJson {
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
     static {
-        MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
-                .maxNestingDepth(8).maxStringLength(MAX_LINE_BYTES).build());
+        MAPPER.getFactory()
+                .setStreamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(8)
+                        .maxStringLength(MAX_LINE_BYTES)
+                        .build());
     }
 
-    private AgentJson() {
-    }
+    private AgentJson() {}
 
     public static JsonNode readTree(String line) {
         try {

@@ -27,6 +27,7 @@ public final class AgentOutage {
     public static final Duration DEFAULT_BOUND = Duration.ofSeconds(150);
     /** A restart that is over within this is not worth a line in the job's output. */
     static final Duration SAY_AFTER = Duration.ofSeconds(3);
+
     private static final Duration FIRST_PAUSE = Duration.ofMillis(250);
     private static final Duration LONGEST_PAUSE = Duration.ofSeconds(5);
 
@@ -39,14 +40,20 @@ public final class AgentOutage {
     private boolean socketSeen;
     /** System.nanoTime() of the first failure of the outage under way; 0 when the agent answers. */
     private long outageSince;
+
     private boolean outageSaid;
 
     public AgentOutage(Path socket, Duration bound, Consumer<String> say) {
         this(socket, bound, FIRST_PAUSE, LONGEST_PAUSE, SAY_AFTER, say);
     }
 
-    AgentOutage(Path socket, Duration bound, Duration firstPause, Duration longestPause, Duration sayAfter,
-                Consumer<String> say) {
+    AgentOutage(
+            Path socket,
+            Duration bound,
+            Duration firstPause,
+            Duration longestPause,
+            Duration sayAfter,
+            Consumer<String> say) {
         this.socket = Objects.requireNonNull(socket);
         this.bound = Objects.requireNonNull(bound);
         if (bound.isNegative()) {
@@ -129,15 +136,19 @@ public final class AgentOutage {
     /** Exactly what is no longer done because this request was not answered. */
     static String lost(AgentRequest request) {
         return switch (request.op()) {
-            case WATCH -> "the job's nodes are not recorded with the agent, so a node the job loses before the agent"
-                    + " marks it can no longer be marked for this job";
-            case DIAGNOSE -> "no diagnosis of " + nodes(request) + " by the agent: the step's failure is taken for"
-                    + " the application's";
-            case MARK -> nodes(request) + " not marked " + request.state().word() + " with reason "
-                    + request.action().reason() + ": only Slurm's own DOWN (after SlurmdTimeout) takes them out of"
-                    + " service, and the step is not re-run without them by this request";
-            case RESUME -> nodes(request) + " not returned to service: an administrator resumes them"
-                    + " (scontrol update nodename=" + String.join(",", request.nodes()) + " state=resume)";
+            case WATCH ->
+                "the job's nodes are not recorded with the agent, so a node the job loses before the agent"
+                        + " marks it can no longer be marked for this job";
+            case DIAGNOSE ->
+                "no diagnosis of " + nodes(request) + " by the agent: the step's failure is taken for"
+                        + " the application's";
+            case MARK ->
+                nodes(request) + " not marked " + request.state().word() + " with reason "
+                        + request.action().reason() + ": only Slurm's own DOWN (after SlurmdTimeout) takes them out of"
+                        + " service, and the step is not re-run without them by this request";
+            case RESUME ->
+                nodes(request) + " not returned to service: an administrator resumes them"
+                        + " (scontrol update nodename=" + String.join(",", request.nodes()) + " state=resume)";
             case REBOOT -> nodes(request) + " not rebooted by the agent";
             case REPLACE -> "the site's replace command not run for " + nodes(request);
             case REPORT -> "a metrics report not counted";

@@ -26,22 +26,34 @@ import java.util.regex.Pattern;
  * @param source    for a detection: what detected it ({@code log-rule}, {@code slurmd-probe}, ...)
  * @param nodeCount for a {@link Event#REPLACEMENT}: how many faulty nodes were replaced
  */
-public record AgentReport(Event event, int attempt, Long latencyMs, Level level, String rule, String ruleState,
-                          String source, Integer nodeCount) {
+public record AgentReport(
+        Event event,
+        int attempt,
+        Long latencyMs,
+        Level level,
+        String rule,
+        String ruleState,
+        String source,
+        Integer nodeCount) {
 
     /** A week: no latency the supervisor measures is longer; anything beyond is a bad report. */
     static final long MAX_LATENCY_MS = Duration.ofDays(7).toMillis();
+
     static final int MAX_ATTEMPT = 1_000_000;
     static final int MAX_RULE_NAME = 64;
     private static final Pattern SOURCE = Pattern.compile("[a-z][a-z0-9-]{0,31}");
     private static final List<String> RULE_STATES = List.of("SLOW", "HANGING", "FAULTED");
-    private static final List<String> FIELDS = List.of("event", "attempt", "latencyMs", "level", "rule", "ruleState",
-            "source", "nodeCount");
+    private static final List<String> FIELDS =
+            List.of("event", "attempt", "latencyMs", "level", "rule", "ruleState", "source", "nodeCount");
 
     /** The events a metric counts; the words are those of the job's timeline. */
     public enum Event {
-        LAUNCH("launch"), DETECTION("detection"), REPLACEMENT("replacement"), REQUEUE("requeue"),
-        GIVE_UP("give-up"), SUCCEEDED("succeeded"),
+        LAUNCH("launch"),
+        DETECTION("detection"),
+        REPLACEMENT("replacement"),
+        REQUEUE("requeue"),
+        GIVE_UP("give-up"),
+        SUCCEEDED("succeeded"),
         /**
          * The restart just decided leaves the step at most one more (jobMaxRetryCount): one failure from
          * being given up. An agent older than this event refuses the report (its reading is strict); the
@@ -66,13 +78,15 @@ public record AgentReport(Event event, int attempt, Long latencyMs, Level level,
                 }
             }
             throw new AgentRequestException("unknown report event " + AgentRequest.quoted(word) + "; one of "
-                    + String.join(", ", List.of(values()).stream().map(Event::word).toList()));
+                    + String.join(
+                            ", ", List.of(values()).stream().map(Event::word).toList()));
         }
     }
 
     /** How a step was restarted: on the same nodes, or after its faulty nodes were replaced. */
     public enum Level {
-        RETRY, RECOVER;
+        RETRY,
+        RECOVER;
 
         public String word() {
             return name().toLowerCase(Locale.ROOT);
@@ -89,13 +103,16 @@ public record AgentReport(Event event, int attempt, Long latencyMs, Level level,
         }
         boolean relaunch = event == Event.LAUNCH && attempt > 1;
         if (relaunch != (level != null)) {
-            throw new AgentRequestException(relaunch ? "a launch after the first needs \"level\" (retry|recover)"
-                    : "\"level\" belongs to a launch after the first only");
+            throw new AgentRequestException(
+                    relaunch
+                            ? "a launch after the first needs \"level\" (retry|recover)"
+                            : "\"level\" belongs to a launch after the first only");
         }
         if (event != Event.DETECTION && (rule != null || ruleState != null || source != null)) {
             throw new AgentRequestException("\"rule\", \"ruleState\" and \"source\" belong to a detection only");
         }
-        if (event == Event.DETECTION && (source == null || !SOURCE.matcher(source).matches())) {
+        if (event == Event.DETECTION
+                && (source == null || !SOURCE.matcher(source).matches())) {
             throw new AgentRequestException("a detection needs \"source\": a lower-case word of at most 32"
                     + " characters, not " + AgentRequest.quoted(source));
         }
@@ -113,11 +130,14 @@ public record AgentReport(Event event, int attempt, Long latencyMs, Level level,
             }
         }
         if ((event == Event.REPLACEMENT) != (nodeCount != null)) {
-            throw new AgentRequestException(event == Event.REPLACEMENT ? "a replacement needs \"nodeCount\""
-                    : "\"nodeCount\" belongs to a replacement only");
+            throw new AgentRequestException(
+                    event == Event.REPLACEMENT
+                            ? "a replacement needs \"nodeCount\""
+                            : "\"nodeCount\" belongs to a replacement only");
         }
         if (nodeCount != null && (nodeCount < 1 || nodeCount > AgentRequest.MAX_NODES)) {
-            throw new AgentRequestException("\"nodeCount\" must be 1 to " + AgentRequest.MAX_NODES + ", not " + nodeCount);
+            throw new AgentRequestException(
+                    "\"nodeCount\" must be 1 to " + AgentRequest.MAX_NODES + ", not " + nodeCount);
         }
     }
 
@@ -182,13 +202,20 @@ public record AgentReport(Event event, int attempt, Long latencyMs, Level level,
             parsedLevel = switch (level) {
                 case "retry" -> Level.RETRY;
                 case "recover" -> Level.RECOVER;
-                default -> throw new AgentRequestException("unknown level " + AgentRequest.quoted(level)
-                        + "; one of retry, recover");
+                default ->
+                    throw new AgentRequestException(
+                            "unknown level " + AgentRequest.quoted(level) + "; one of retry, recover");
             };
         }
         Long nodeCount = number(doc, "nodeCount");
-        return new AgentReport(Event.of(event), (int) Math.min(Math.max(attempt, -1), Integer.MAX_VALUE),
-                number(doc, "latencyMs"), parsedLevel, text(doc, "rule"), text(doc, "ruleState"), text(doc, "source"),
+        return new AgentReport(
+                Event.of(event),
+                (int) Math.min(Math.max(attempt, -1), Integer.MAX_VALUE),
+                number(doc, "latencyMs"),
+                parsedLevel,
+                text(doc, "rule"),
+                text(doc, "ruleState"),
+                text(doc, "source"),
                 nodeCount == null ? null : (int) Math.min(Math.max(nodeCount, -1), Integer.MAX_VALUE));
     }
 

@@ -4,15 +4,14 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.slurmautoresume.slurm.client.NodeMark;
-import org.slurmautoresume.slurm.client.SlurmControl;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.model.InvalidJobIdException;
 import org.slurmautoresume.slurm.model.JobId;
@@ -25,14 +24,20 @@ import org.slurmautoresume.slurm.model.JobId;
  * {@link Op#REPORT} only; {@code nodes} is empty for {@link Op#WATCH} and {@link Op#REPORT}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record AgentRequest(Op op, String jobId, List<String> nodes, NodeMark.Action action, MarkState state,
-                           AgentReport report) {
+public record AgentRequest(
+        Op op, String jobId, List<String> nodes, NodeMark.Action action, MarkState state, AgentReport report) {
 
     /** Far more nodes than any one request about one job's faults needs; bounds the agent's work. */
     public static final int MAX_NODES = 1024;
 
     public enum Op {
-        WATCH, DIAGNOSE, MARK, RESUME, REBOOT, REPLACE, REPORT;
+        WATCH,
+        DIAGNOSE,
+        MARK,
+        RESUME,
+        REBOOT,
+        REPLACE,
+        REPORT;
 
         String wire() {
             return name().toLowerCase(Locale.ROOT);
@@ -41,7 +46,8 @@ public record AgentRequest(Op op, String jobId, List<String> nodes, NodeMark.Act
 
     /** The Slurm state a marked node is put in. */
     public enum MarkState {
-        FAIL, DOWN;
+        FAIL,
+        DOWN;
 
         public String word() {
             return name().toLowerCase(Locale.ROOT);
@@ -67,8 +73,10 @@ public record AgentRequest(Op op, String jobId, List<String> nodes, NodeMark.Act
         nodes = List.copyOf(nodes == null ? List.of() : nodes);
         if (op == Op.WATCH || op == Op.REPORT) {
             if (!nodes.isEmpty()) {
-                throw new AgentRequestException(op == Op.WATCH ? "watch takes no nodes: it records the job's own node list"
-                        : "report takes no nodes: a replacement says how many in \"nodeCount\"");
+                throw new AgentRequestException(
+                        op == Op.WATCH
+                                ? "watch takes no nodes: it records the job's own node list"
+                                : "report takes no nodes: a replacement says how many in \"nodeCount\"");
             }
         } else {
             if (nodes.isEmpty()) {
@@ -167,7 +175,11 @@ public record AgentRequest(Op op, String jobId, List<String> nodes, NodeMark.Act
             }
         }
         JsonNode report = doc.get("report");
-        return new AgentRequest(op, jobId, nodes, word(doc, "action", NodeMark.Action.class, false),
+        return new AgentRequest(
+                op,
+                jobId,
+                nodes,
+                word(doc, "action", NodeMark.Action.class, false),
                 word(doc, "state", MarkState.class, false),
                 report == null || report.isNull() ? null : AgentReport.fromJson(report));
     }

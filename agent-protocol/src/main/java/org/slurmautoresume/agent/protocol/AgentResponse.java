@@ -16,8 +16,12 @@ public record AgentResponse(boolean ok, List<NodeDecision> decisions, String mes
 
     /** The whole request refused: every node named in it gets the same refusal. */
     public static AgentResponse refused(List<String> nodes, String why) {
-        return new AgentResponse(false,
-                nodes.stream().map(n -> new NodeDecision(n, NodeDecision.REFUSED, null, why)).toList(), why);
+        return new AgentResponse(
+                false,
+                nodes.stream()
+                        .map(n -> new NodeDecision(n, NodeDecision.REFUSED, null, why))
+                        .toList(),
+                why);
     }
 
     public static AgentResponse of(List<NodeDecision> decisions, String summary) {

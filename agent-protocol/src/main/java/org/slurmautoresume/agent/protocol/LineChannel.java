@@ -28,8 +28,7 @@ public final class LineChannel {
         }
     }
 
-    private LineChannel() {
-    }
+    private LineChannel() {}
 
     /**
      * Reads up to the first newline (not included). A peer that closes without a newline
@@ -89,7 +88,8 @@ public final class LineChannel {
     }
 
     private static String decode(byte[] bytes) throws CharacterCodingException {
-        CharBuffer chars = StandardCharsets.UTF_8.newDecoder()
+        CharBuffer chars = StandardCharsets.UTF_8
+                .newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT)
                 .decode(ByteBuffer.wrap(bytes));

@@ -12,6 +12,7 @@ public record NodeDecision(String node, String decision, String evidence, String
 
     /** The words {@code decision} takes. */
     public static final String WATCHED = "watched";
+
     public static final String HEALTHY = "healthy";
     public static final String UNHEALTHY = "unhealthy";
     public static final String MARKED = "marked";
@@ -21,6 +22,7 @@ public record NodeDecision(String node, String decision, String evidence, String
      * job's recovery the node is out, as if marked; it is not the job's to return to service.
      */
     public static final String ALREADY_OUT = "already-out";
+
     public static final String RESUMED = "resumed";
     public static final String REBOOTING = "reboot-requested";
     public static final String REPLACING = "replacement-started";

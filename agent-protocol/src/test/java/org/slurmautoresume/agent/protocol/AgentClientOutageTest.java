@@ -32,6 +32,7 @@ class AgentClientOutageTest {
 
     @TempDir
     Path dir;
+
     private final List<String> said = new CopyOnWriteArrayList<>();
     private FakeAgent agent;
 
@@ -43,8 +44,14 @@ class AgentClientOutageTest {
     }
 
     private AgentClient riding(Path socket, Duration bound) {
-        return new AgentClient(socket, Duration.ofSeconds(5)).ridingOutages(new AgentOutage(socket, bound,
-                Duration.ofMillis(20), Duration.ofMillis(100), Duration.ofMillis(300), said::add));
+        return new AgentClient(socket, Duration.ofSeconds(5))
+                .ridingOutages(new AgentOutage(
+                        socket,
+                        bound,
+                        Duration.ofMillis(20),
+                        Duration.ofMillis(100),
+                        Duration.ofMillis(300),
+                        said::add));
     }
 
     @Test
@@ -62,8 +69,8 @@ class AgentClientOutageTest {
         Path socket = refusingSocket();
         AgentClient client = riding(socket, Duration.ofSeconds(30));
         agent = FakeAgent.startLater(socket, Duration.ofMillis(800), List.of(MARKED));
-        AgentResponse response = client.send(AgentRequest.mark("7", List.of("node2"), NodeMark.Action.REPLACE,
-                AgentRequest.MarkState.FAIL));
+        AgentResponse response = client.send(
+                AgentRequest.mark("7", List.of("node2"), NodeMark.Action.REPLACE, AgentRequest.MarkState.FAIL));
         assertTrue(response.ok());
         assertEquals("marked", response.decisions().get(0).decision());
         assertEquals(1, agent.answered());
@@ -86,8 +93,10 @@ class AgentClientOutageTest {
         Path socket = refusingSocket();
         AgentClient client = riding(socket, Duration.ofSeconds(1));
         long start = System.nanoTime();
-        AgentException e = assertThrows(AgentException.class, () -> client.send(AgentRequest.mark("7",
-                List.of("node2"), NodeMark.Action.REPLACE, AgentRequest.MarkState.FAIL)));
+        AgentException e = assertThrows(
+                AgentException.class,
+                () -> client.send(AgentRequest.mark(
+                        "7", List.of("node2"), NodeMark.Action.REPLACE, AgentRequest.MarkState.FAIL)));
         long took = System.nanoTime() - start;
         assertTrue(took >= TimeUnit.MILLISECONDS.toNanos(900) && took < TimeUnit.SECONDS.toNanos(5), "took " + took);
         assertTrue(e.getMessage().contains("node2 not marked fail with reason Action:Replace"), e.getMessage());
@@ -106,7 +115,8 @@ class AgentClientOutageTest {
         String busy = "{\"ok\":false,\"decisions\":[],\"message\":\"" + AgentClient.BUSY + "alice already has 32"
                 + " connections to the agent open; connection closed\"}";
         String refused = "{\"ok\":false,\"decisions\":[],\"message\":\"job 7 is not yours\"}";
-        agent = FakeAgent.startLater(socket, Duration.ZERO, List.of(busy, refused)).listening();
+        agent = FakeAgent.startLater(socket, Duration.ZERO, List.of(busy, refused))
+                .listening();
         AgentResponse response = riding(socket, Duration.ofSeconds(30)).send(AgentRequest.watch("7"));
         assertEquals("job 7 is not yours", response.message());
         assertEquals(2, agent.answered());
@@ -119,9 +129,10 @@ class AgentClientOutageTest {
     @Test
     void aRequestWhoseConnectionClosedUnansweredIsSentAgain() throws Exception {
         Path socket = dir.resolve("agent.sock");
-        agent = FakeAgent.startLater(socket, Duration.ZERO, Arrays.asList(null, MARKED)).listening();
-        AgentResponse response = riding(socket, Duration.ofSeconds(30)).send(AgentRequest.mark("7", List.of("node2"),
-                NodeMark.Action.REPLACE, AgentRequest.MarkState.FAIL));
+        agent = FakeAgent.startLater(socket, Duration.ZERO, Arrays.asList(null, MARKED))
+                .listening();
+        AgentResponse response = riding(socket, Duration.ofSeconds(30))
+                .send(AgentRequest.mark("7", List.of("node2"), NodeMark.Action.REPLACE, AgentRequest.MarkState.FAIL));
         assertTrue(response.ok());
         assertEquals(2, agent.answered());
     }
@@ -129,7 +140,8 @@ class AgentClientOutageTest {
     @Test
     void withoutRidingTheFirstRefusedConnectionFails() throws Exception {
         Path socket = refusingSocket();
-        assertThrows(AgentUnavailableException.class,
+        assertThrows(
+                AgentUnavailableException.class,
                 () -> new AgentClient(socket, Duration.ofSeconds(5)).send(AgentRequest.watch("7")));
     }
 

@@ -1,10 +1,5 @@
 package org.slurmautoresume.agent.server;
 
-import org.slurmautoresume.slurm.client.NodeMark;
-import org.slurmautoresume.agent.protocol.AgentJson;
-import org.slurmautoresume.agent.protocol.AgentReport;
-import org.slurmautoresume.agent.protocol.AgentRequest;
-
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
@@ -18,7 +13,11 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Set;
 import java.util.function.LongSupplier;
+import org.slurmautoresume.agent.protocol.AgentJson;
+import org.slurmautoresume.agent.protocol.AgentReport;
+import org.slurmautoresume.agent.protocol.AgentRequest;
 import org.slurmautoresume.nodeops.xid.XidCatalog;
+import org.slurmautoresume.slurm.client.NodeMark;
 
 /**
  * The agent's Prometheus metrics, named after the SageMaker HyperPod training operator's (
@@ -41,8 +40,9 @@ public final class AgentMetrics {
      * {@code source} label takes only these, any other word counts as {@value #OTHER_SOURCE}
      * (a caller's word must not make a series of its own).
      */
-    static final Set<String> SOURCES = Set.of("log-rule", "checkpoint-rule", "slurmd-probe",
-            "node-state", "agent-verdict", "unknown");
+    static final Set<String> SOURCES =
+            Set.of("log-rule", "checkpoint-rule", "slurmd-probe", "node-state", "agent-verdict", "unknown");
+
     static final String OTHER_SOURCE = "other";
     /** The rule kinds of the rule-violation counter: the checkpoint rule, and log rules of any name. */
     static final List<String> RULE_KINDS = List.of("log", "checkpoint");
@@ -51,53 +51,86 @@ public final class AgentMetrics {
 
     private final PrometheusRegistry registry = new PrometheusRegistry();
 
-    private final Counter started = counter("autoresume_jobs_started",
-            "Supervised steps started (their first attempt).");
-    private final Counter restarted = counter("autoresume_jobs_restarted",
+    private final Counter started =
+            counter("autoresume_jobs_started", "Supervised steps started (their first attempt).");
+    private final Counter restarted = counter(
+            "autoresume_jobs_restarted",
             "Supervised steps restarted: level retry (same nodes), recover (faulty nodes replaced) or requeue"
-                    + " (the whole job requeued).", "level");
-    private final Histogram restartLatency = histogram("autoresume_jobs_restart_latency_seconds",
+                    + " (the whole job requeued).",
+            "level");
+    private final Histogram restartLatency = histogram(
+            "autoresume_jobs_restart_latency_seconds",
             "From the end of a failed attempt to the start of the next one, nodes replaced in between included.",
             "level");
-    private final Histogram detectionLatency = histogram("autoresume_jobs_fault_detection_latency_seconds",
+    private final Histogram detectionLatency = histogram(
+            "autoresume_jobs_fault_detection_latency_seconds",
             "From the last evidence of health (a log rule's last match, or the attempt's start) to the fault's"
-                    + " detection.", "source");
-    private final Counter successful = counter("autoresume_jobs_successful",
-            "Supervised steps that ended successfully.");
-    private final Counter failed = counter("autoresume_jobs_failed",
-            "Supervised steps given up on: the restart policy allowed no further restart.");
-    private final Counter budgetLow = counter("autoresume_jobs_restart_budget_low",
+                    + " detection.",
+            "source");
+    private final Counter successful =
+            counter("autoresume_jobs_successful", "Supervised steps that ended successfully.");
+    private final Counter failed = counter(
+            "autoresume_jobs_failed", "Supervised steps given up on: the restart policy allowed no further restart.");
+    private final Counter budgetLow = counter(
+            "autoresume_jobs_restart_budget_low",
             "Restarts that left their step at most one more restart (jobMaxRetryCount): steps one failure from"
                     + " being given up.");
-    private final Counter ruleViolations = counter("autoresume_rule_violations",
-            "Rules that ended an attempt, by kind (log, checkpoint) and state (SLOW, HANGING, FAULTED).", "kind",
+    private final Counter ruleViolations = counter(
+            "autoresume_rule_violations",
+            "Rules that ended an attempt, by kind (log, checkpoint) and state (SLOW, HANGING, FAULTED).",
+            "kind",
             "state");
-    private final Counter nodesReplaced = counter("autoresume_nodes_replaced",
+    private final Counter nodesReplaced = counter(
+            "autoresume_nodes_replaced",
             "Faulty nodes replaced in a job's allocation (a spare, or the node back under its name).");
-    private final Histogram replacementLatency = histogram("autoresume_node_replacement_latency_seconds",
+    private final Histogram replacementLatency = histogram(
+            "autoresume_node_replacement_latency_seconds",
             "From the end of the attempt a node fault ended to the job's allocation being whole again.");
-    private final Counter nodesMarked = counter("autoresume_nodes_marked",
+    private final Counter nodesMarked = counter(
+            "autoresume_nodes_marked",
             "Nodes this agent set to fail/down with reason Action:Replace or Action:Reboot, or asked Slurm to"
-                    + " reboot.", "action");
-    private final Counter xids = counter("autoresume_agent_xids",
+                    + " reboot.",
+            "action");
+    private final Counter xids = counter(
+            "autoresume_agent_xids",
             "Kinds of Xid (code and GPU, each counted once) the agent's kernel-log watch saw on its node, by class"
-                    + " (reset, isolate, application, unknown).", "class");
-    private final Counter gpuChecks = counter("autoresume_agent_gpu_checks",
+                    + " (reset, isolate, application, unknown).",
+            "class");
+    private final Counter gpuChecks = counter(
+            "autoresume_agent_gpu_checks",
             "GPU checks the agent ran on its own node at its interval, by check and result (passed, failed, skipped).",
-            "check", "result");
-    private final Counter slurmdChecks = counter("autoresume_agent_slurmd_checks",
+            "check",
+            "result");
+    private final Counter slurmdChecks = counter(
+            "autoresume_agent_slurmd_checks",
             "Checks that this node's slurmd answers a request, run by the agent at its interval, by result (passed,"
-                + " failed, skipped).", "result");
-    private final Counter requests = counter("autoresume_agent_requests",
-            "Requests this agent answered, by op and outcome (ok, refused).", "op", "outcome");
+                    + " failed, skipped).",
+            "result");
+    private final Counter requests = counter(
+            "autoresume_agent_requests",
+            "Requests this agent answered, by op and outcome (ok, refused).",
+            "op",
+            "outcome");
 
     private Counter counter(String name, String help, String... labels) {
-        return Counter.builder().name(name).help(help).labelNames(labels).withoutExemplars().register(registry);
+        return Counter.builder()
+                .name(name)
+                .help(help)
+                .labelNames(labels)
+                .withoutExemplars()
+                .register(registry);
     }
 
     private Histogram histogram(String name, String help, String... labels) {
-        return Histogram.builder().name(name).help(help).unit(Unit.SECONDS).labelNames(labels).classicOnly()
-                .classicUpperBounds(LATENCY_BUCKETS).withoutExemplars().register(registry);
+        return Histogram.builder()
+                .name(name)
+                .help(help)
+                .unit(Unit.SECONDS)
+                .labelNames(labels)
+                .classicOnly()
+                .classicUpperBounds(LATENCY_BUCKETS)
+                .withoutExemplars()
+                .register(registry);
     }
 
     /** Counts what a supervisor reported about its job (already authorised by the caller). */
@@ -112,12 +145,17 @@ public final class AgentMetrics {
                 }
             }
             case DETECTION -> {
-                observe(detectionLatency, report.latencyMs(),
+                observe(
+                        detectionLatency,
+                        report.latencyMs(),
                         SOURCES.contains(report.source()) ? report.source() : OTHER_SOURCE);
                 if (report.rule() != null) {
                     // The report was checked on arrival: the state is one of three words.
-                    ruleViolations.labelValues("checkpoint-rule".equals(report.source()) ? "checkpoint" : "log",
-                            report.ruleState()).inc();
+                    ruleViolations
+                            .labelValues(
+                                    "checkpoint-rule".equals(report.source()) ? "checkpoint" : "log",
+                                    report.ruleState())
+                            .inc();
                 }
             }
             case REPLACEMENT -> {
@@ -133,7 +171,9 @@ public final class AgentMetrics {
 
     /** A node this agent marked, or asked Slurm to reboot: {@code replace} or {@code reboot}. */
     void nodeMarked(NodeMark.Action action) {
-        nodesMarked.labelValues(action.word().toLowerCase(java.util.Locale.ROOT)).inc();
+        nodesMarked
+                .labelValues(action.word().toLowerCase(java.util.Locale.ROOT))
+                .inc();
     }
 
     void xidSeen(XidCatalog.XidClass xidClass) {
@@ -141,18 +181,24 @@ public final class AgentMetrics {
     }
 
     void gpuCheck(String check, org.slurmautoresume.nodeops.health.HealthStatus status) {
-        gpuChecks.labelValues(check, status.name().toLowerCase(java.util.Locale.ROOT)).inc();
+        gpuChecks
+                .labelValues(check, status.name().toLowerCase(java.util.Locale.ROOT))
+                .inc();
     }
 
     void slurmdCheck(org.slurmautoresume.nodeops.health.HealthStatus status) {
-        slurmdChecks.labelValues(status.name().toLowerCase(java.util.Locale.ROOT)).inc();
+        slurmdChecks
+                .labelValues(status.name().toLowerCase(java.util.Locale.ROOT))
+                .inc();
     }
 
     /** Where the Xid watch has got to, read at each scrape; call once, when the watch starts. */
     public void followKernelLog(LongSupplier sequence) {
-        GaugeWithCallback.builder().name("autoresume_agent_kernel_log_sequence")
+        GaugeWithCallback.builder()
+                .name("autoresume_agent_kernel_log_sequence")
                 .help("Sequence number of the last kernel record the agent's Xid watch read (-1: none yet).")
-                .callback(callback -> callback.call(sequence.getAsLong())).register(registry);
+                .callback(callback -> callback.call(sequence.getAsLong()))
+                .register(registry);
     }
 
     /**
@@ -160,10 +206,12 @@ public final class AgentMetrics {
      * not (0: rebuild it), as found at start; call once, and only when one is listed.
      */
     void spankPluginLoads(boolean loads) {
-        GaugeWithCallback.builder().name("autoresume_agent_spank_plugin_loads")
+        GaugeWithCallback.builder()
+                .name("autoresume_agent_spank_plugin_loads")
                 .help("1 when every auto_resume.so this node's plugstack lists loads into its Slurm; 0 when one"
                         + " does not (built for another release: srun skips it and refuses --auto-resume=1).")
-                .callback(callback -> callback.call(loads ? 1 : 0)).register(registry);
+                .callback(callback -> callback.call(loads ? 1 : 0))
+                .register(registry);
     }
 
     /**
@@ -173,9 +221,11 @@ public final class AgentMetrics {
      * the Prometheus client's JVM instrumentation exports them. Call once, at the agent's start.
      */
     public void describeProcess(String version) {
-        Info.builder().name("autoresume_build_info")
+        Info.builder()
+                .name("autoresume_build_info")
                 .help("1, labelled with the autoresume version this agent runs and the Java it runs on.")
-                .labelNames("version", "java_version").register(registry)
+                .labelNames("version", "java_version")
+                .register(registry)
                 .setLabelValues(version, Runtime.version().toString());
         JvmMetrics.builder().register(registry);
     }
@@ -199,7 +249,10 @@ public final class AgentMetrics {
      * on {@code address}; port 0 takes a free one ({@link HTTPServer#getPort()} says which).
      */
     public HTTPServer serve(InetSocketAddress address) throws IOException {
-        return HTTPServer.builder().inetAddress(address.getAddress()).port(address.getPort()).registry(registry)
+        return HTTPServer.builder()
+                .inetAddress(address.getAddress())
+                .port(address.getPort())
+                .registry(registry)
                 .buildAndStart();
     }
 }

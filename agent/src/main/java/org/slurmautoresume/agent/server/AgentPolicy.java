@@ -1,31 +1,30 @@
 package org.slurmautoresume.agent.server;
 
-import org.slurmautoresume.agent.protocol.AgentRequest;
-import org.slurmautoresume.agent.protocol.AgentResponse;
-import org.slurmautoresume.agent.protocol.NodeDecision;
-import org.slurmautoresume.slurm.model.Caller;
 import java.io.IOException;
 import java.nio.file.Path;
-import org.slurmautoresume.slurm.probe.NodeProber;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import org.slurmautoresume.agent.protocol.AgentRequest;
+import org.slurmautoresume.agent.protocol.AgentResponse;
+import org.slurmautoresume.agent.protocol.NodeDecision;
+import org.slurmautoresume.nodeops.admin.NodePhase;
+import org.slurmautoresume.nodeops.health.NodeHealth;
 import org.slurmautoresume.slurm.client.NodeMark;
 import org.slurmautoresume.slurm.client.RebootRules;
+import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.client.SlurmControl;
+import org.slurmautoresume.slurm.client.SlurmException;
 import org.slurmautoresume.slurm.client.WriteResult;
 import org.slurmautoresume.slurm.exec.CommandRunner;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.slurm.model.Caller;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.model.NodeReason;
-import org.slurmautoresume.slurm.client.SlurmClient;
-import org.slurmautoresume.slurm.client.SlurmException;
-import org.slurmautoresume.nodeops.admin.NodePhase;
-import org.slurmautoresume.nodeops.health.NodeHealth;
+import org.slurmautoresume.slurm.probe.NodeProber;
 
 /**
  * What the agent may do for a caller, decided and done: authorise against Slurm's state at the
@@ -70,14 +69,25 @@ public final class AgentPolicy {
     }
 
     /** With the site's command that replaces a node (a cloud API call, say), run for {@code replace}. */
-    public AgentPolicy(SlurmClient slurm, CommandRunner runner, String scontrol, NodeProber prober, String agentUser,
-                       Optional<SiteReplaceCommand> replaceCommand) {
+    public AgentPolicy(
+            SlurmClient slurm,
+            CommandRunner runner,
+            String scontrol,
+            NodeProber prober,
+            String agentUser,
+            Optional<SiteReplaceCommand> replaceCommand) {
         this(slurm, runner, scontrol, prober, agentUser, replaceCommand, new AgentMetrics());
     }
 
     /** With the metrics it counts into (the agent serves them over HTTP). */
-    public AgentPolicy(SlurmClient slurm, CommandRunner runner, String scontrol, NodeProber prober, String agentUser,
-                       Optional<SiteReplaceCommand> replaceCommand, AgentMetrics metrics) {
+    public AgentPolicy(
+            SlurmClient slurm,
+            CommandRunner runner,
+            String scontrol,
+            NodeProber prober,
+            String agentUser,
+            Optional<SiteReplaceCommand> replaceCommand,
+            AgentMetrics metrics) {
         this(slurm, runner, scontrol, prober, agentUser, replaceCommand, metrics, Optional.empty());
     }
 
@@ -86,9 +96,15 @@ public final class AgentPolicy {
      * whose slurmd answers is also checked by it before the agent calls the node healthy, so a
      * node with, say, a GPU that fell off the bus can be marked at a job's request.
      */
-    public AgentPolicy(SlurmClient slurm, CommandRunner runner, String scontrol, NodeProber prober, String agentUser,
-                       Optional<SiteReplaceCommand> replaceCommand, AgentMetrics metrics,
-                       Optional<NodeHealth> healthCheck) {
+    public AgentPolicy(
+            SlurmClient slurm,
+            CommandRunner runner,
+            String scontrol,
+            NodeProber prober,
+            String agentUser,
+            Optional<SiteReplaceCommand> replaceCommand,
+            AgentMetrics metrics,
+            Optional<NodeHealth> healthCheck) {
         this(slurm, runner, scontrol, prober, agentUser, replaceCommand, metrics, healthCheck, MarkLedger.inMemory());
     }
 
@@ -97,16 +113,39 @@ public final class AgentPolicy {
      * restarts), which is what {@code resume} and {@code replace} go by. The other constructors
      * keep it in memory only.
      */
-    public AgentPolicy(SlurmClient slurm, CommandRunner runner, String scontrol, NodeProber prober, String agentUser,
-                       Optional<SiteReplaceCommand> replaceCommand, AgentMetrics metrics,
-                       Optional<NodeHealth> healthCheck, Path markLedgerDir) throws IOException {
-        this(slurm, runner, scontrol, prober, agentUser, replaceCommand, metrics, healthCheck,
+    public AgentPolicy(
+            SlurmClient slurm,
+            CommandRunner runner,
+            String scontrol,
+            NodeProber prober,
+            String agentUser,
+            Optional<SiteReplaceCommand> replaceCommand,
+            AgentMetrics metrics,
+            Optional<NodeHealth> healthCheck,
+            Path markLedgerDir)
+            throws IOException {
+        this(
+                slurm,
+                runner,
+                scontrol,
+                prober,
+                agentUser,
+                replaceCommand,
+                metrics,
+                healthCheck,
                 MarkLedger.open(markLedgerDir));
     }
 
-    private AgentPolicy(SlurmClient slurm, CommandRunner runner, String scontrol, NodeProber prober, String agentUser,
-                        Optional<SiteReplaceCommand> replaceCommand, AgentMetrics metrics,
-                        Optional<NodeHealth> healthCheck, MarkLedger ledger) {
+    private AgentPolicy(
+            SlurmClient slurm,
+            CommandRunner runner,
+            String scontrol,
+            NodeProber prober,
+            String agentUser,
+            Optional<SiteReplaceCommand> replaceCommand,
+            AgentMetrics metrics,
+            Optional<NodeHealth> healthCheck,
+            MarkLedger ledger) {
         this.healthCheck = Objects.requireNonNull(healthCheck);
         this.metrics = Objects.requireNonNull(metrics);
         this.replaceCommand = Objects.requireNonNull(replaceCommand);
@@ -141,8 +180,9 @@ public final class AgentPolicy {
         Job job = verdict.job();
         if (request.op() == AgentRequest.Op.REPORT) {
             metrics.record(request.report());
-            return AgentResponse.of(List.of(), "job " + job.jobId() + ": " + request.report().event().word()
-                    + " counted");
+            return AgentResponse.of(
+                    List.of(),
+                    "job " + job.jobId() + ": " + request.report().event().word() + " counted");
         }
         List<String> current = JobAuthority.nodesOf(job);
         if (request.op() == AgentRequest.Op.WATCH) {
@@ -150,7 +190,10 @@ public final class AgentPolicy {
             authority.forgetShrunkAway(job, current, key);
             List<String> recorded = watched.record(key, current);
             List<NodeDecision> decisions = recorded.stream()
-                    .map(n -> new NodeDecision(n, NodeDecision.WATCHED, null,
+                    .map(n -> new NodeDecision(
+                            n,
+                            NodeDecision.WATCHED,
+                            null,
                             current.contains(n) ? "in the job now" : "recorded at an earlier watch"))
                     .toList();
             return AgentResponse.of(decisions, "job " + job.jobId() + ": watching " + Hostlist.compress(recorded));
@@ -165,22 +208,27 @@ public final class AgentPolicy {
             if (i > 0 && request.op() != AgentRequest.Op.DIAGNOSE) {
                 // A long request: the job may have ended, changed hands or shrunk since the first node.
                 JobAuthority.Verdict again = authority.job(caller, request.job());
-                if (!again.allowed() || !authority.outside(again.job(), List.of(node)).isEmpty()) {
-                    decisions.add(new NodeDecision(node, NodeDecision.REFUSED, null,
+                if (!again.allowed()
+                        || !authority.outside(again.job(), List.of(node)).isEmpty()) {
+                    decisions.add(new NodeDecision(
+                            node,
+                            NodeDecision.REFUSED,
+                            null,
                             again.allowed() ? notTheJobs(again.job(), List.of(node)) : again.refusal()));
                     continue;
                 }
                 job = again.job();
             }
             Job now = job;
-            decisions.add(switch (request.op()) {
-                case DIAGNOSE -> diagnose(node).asDecision();
-                case MARK -> mark(caller, now, node, request.action(), request.state());
-                case RESUME -> ownMarks.resume(now, node);
-                case REBOOT -> reboot(now, node);
-                case REPLACE -> replace(now, node);
-                case WATCH, REPORT -> throw new IllegalStateException("handled above");
-            });
+            decisions.add(
+                    switch (request.op()) {
+                        case DIAGNOSE -> diagnose(node).asDecision();
+                        case MARK -> mark(caller, now, node, request.action(), request.state());
+                        case RESUME -> ownMarks.resume(now, node);
+                        case REBOOT -> reboot(now, node);
+                        case REPLACE -> replace(now, node);
+                        case WATCH, REPORT -> throw new IllegalStateException("handled above");
+                    });
         }
         return AgentResponse.of(decisions, summary(request, decisions));
     }
@@ -193,8 +241,8 @@ public final class AgentPolicy {
 
     /** The agent's own verdict on a node. */
     /** {@code answers}: what the probe of the node found, when the diagnosis probed it (empty: it did not). */
-    private record Diagnosis(String node, boolean healthy, String evidence, Optional<Node> record,
-                             Optional<Boolean> answers) {
+    private record Diagnosis(
+            String node, boolean healthy, String evidence, Optional<Node> record, Optional<Boolean> answers) {
         Diagnosis(String node, boolean healthy, String evidence, Optional<Node> record) {
             this(node, healthy, evidence, record, Optional.empty());
         }
@@ -209,7 +257,8 @@ public final class AgentPolicy {
         try {
             found = slurm.node(name);
         } catch (SlurmException e) {
-            return new Diagnosis(name, false, "could not read the node from Slurm: " + e.getMessage(), Optional.empty());
+            return new Diagnosis(
+                    name, false, "could not read the node from Slurm: " + e.getMessage(), Optional.empty());
         }
         if (found.isEmpty()) {
             return new Diagnosis(name, false, "Slurm does not know the node", Optional.empty());
@@ -233,15 +282,27 @@ public final class AgentPolicy {
             if (verdict.onlyShortOfSpace()) {
                 // Any user may fill a filesystem: no node fault for a job to have marked. The node's own
                 // health check drains it with its own reason, and lifts that drain once space is back.
-                return new Diagnosis(name, true, slurmSays + "; slurmd accepts connections; a filesystem is short of"
-                        + " space, which is no fault of the node (its own health check drains it)", found,
+                return new Diagnosis(
+                        name,
+                        true,
+                        slurmSays + "; slurmd accepts connections; a filesystem is short of"
+                                + " space, which is no fault of the node (its own health check drains it)",
+                        found,
                         Optional.of(true));
             }
             if (!verdict.healthy()) {
-                return new Diagnosis(name, false, "health check failed (" + verdict.action() + "): " + verdict.detail()
-                        + "; " + slurmSays, found, Optional.of(true));
+                return new Diagnosis(
+                        name,
+                        false,
+                        "health check failed (" + verdict.action() + "): " + verdict.detail() + "; " + slurmSays,
+                        found,
+                        Optional.of(true));
             }
-            return new Diagnosis(name, true, slurmSays + "; slurmd accepts connections; health check passed", found,
+            return new Diagnosis(
+                    name,
+                    true,
+                    slurmSays + "; slurmd accepts connections; health check passed",
+                    found,
                     Optional.of(true));
         }
         return new Diagnosis(name, true, slurmSays + "; slurmd accepts connections", found, Optional.of(true));
@@ -255,8 +316,8 @@ public final class AgentPolicy {
      * so the job gains no claim on it. The one change over another's mark is the toolkit's own
      * vocabulary on a dead node asked to go down (below).
      */
-    private NodeDecision mark(Caller caller, Job job, String name, NodeMark.Action action,
-                              AgentRequest.MarkState asked) {
+    private NodeDecision mark(
+            Caller caller, Job job, String name, NodeMark.Action action, AgentRequest.MarkState asked) {
         return actOnUnhealthy(name, "marks", diagnosis -> {
             // DOWN is for a dead node, which Slurm would otherwise hold a requeued job on until
             // SlurmdTimeout. A node that still answers lets go of its jobs by itself: DOWN would only
@@ -265,34 +326,50 @@ public final class AgentPolicy {
             // The diagnosis's own probe where it made one: a node cut off takes the probe's whole timeout
             // (seconds) to say so, which is not paid twice.
             Node node = diagnosis.record().get();
-            boolean answers = diagnosis.answers().orElseGet(() -> prober.unreachable(node).isEmpty());
+            boolean answers =
+                    diagnosis.answers().orElseGet(() -> prober.unreachable(node).isEmpty());
             if (asked == AgentRequest.MarkState.DOWN) {
                 Optional<String> refusal = authority.downRefusal(caller, job, name, answers);
                 if (refusal.isPresent()) {
                     return new NodeDecision(name, NodeDecision.REFUSED, diagnosis.evidence(), refusal.get());
                 }
             }
-            AgentRequest.MarkState state = asked == AgentRequest.MarkState.DOWN && answers
-                    ? AgentRequest.MarkState.FAIL : asked;
-            boolean toDown = state.mark() == NodeMark.State.DOWN && !node.state().isDown();
+            AgentRequest.MarkState state =
+                    asked == AgentRequest.MarkState.DOWN && answers ? AgentRequest.MarkState.FAIL : asked;
+            boolean toDown =
+                    state.mark() == NodeMark.State.DOWN && !node.state().isDown();
             Optional<MarkLedger.Mark> own = ownMarks.standing(job, node);
             if (own.isPresent()) {
                 String reason = node.reason().orElseThrow().text();
                 if (toDown) {
                     // The job's own mark, taken further: the ledger takes the new stamp with it.
-                    return counted(action, ownMarks.mark(job, new NodeMark(name, NodeMark.State.DOWN, reason),
-                            NodeMark.Action.named(own.get().action()).orElse(action), diagnosis.evidence(),
-                            "set down, the agent's own mark \"" + reason + "\" kept"));
+                    return counted(
+                            action,
+                            ownMarks.mark(
+                                    job,
+                                    new NodeMark(name, NodeMark.State.DOWN, reason),
+                                    NodeMark.Action.named(own.get().action()).orElse(action),
+                                    diagnosis.evidence(),
+                                    "set down, the agent's own mark \"" + reason + "\" kept"));
                 }
-                return new NodeDecision(name, NodeDecision.MARKED, diagnosis.evidence(),
+                return new NodeDecision(
+                        name,
+                        NodeDecision.MARKED,
+                        diagnosis.evidence(),
                         "marked already by the agent for job " + job.jobId() + " (\"" + reason + "\")");
             }
             if (node.state().isTakenOut() || node.reason().isPresent()) {
                 return outOfServiceAlready(node, diagnosis.evidence(), toDown);
             }
             NodeMark mark = NodeMark.of(name, state.mark(), action);
-            return counted(action, ownMarks.mark(job, mark, action,
-                    diagnosis.evidence(), "set " + state.word() + " with reason " + mark.reason()));
+            return counted(
+                    action,
+                    ownMarks.mark(
+                            job,
+                            mark,
+                            action,
+                            diagnosis.evidence(),
+                            "set " + state.word() + " with reason " + mark.reason()));
         });
     }
 
@@ -307,19 +384,31 @@ public final class AgentPolicy {
         Optional<NodeReason> reason = node.reason();
         boolean toolkits = (node.state().isFail() || node.state().isDown()) && NodePhase.hasActionReason(node);
         if (toolkits && toDown) {
-            WriteResult write = control.mark(new NodeMark(name, NodeMark.State.DOWN, reason.get().text()));
+            WriteResult write = control.mark(
+                    new NodeMark(name, NodeMark.State.DOWN, reason.get().text()));
             if (!write.ok()) {
                 return new NodeDecision(name, NodeDecision.FAILED, evidence, write.message());
             }
-            return new NodeDecision(name, NodeDecision.MARKED, evidence, "set down, reason \"" + reason.get().text()
-                    + "\" kept; not this job's mark (`" + write.command() + "`)");
+            return new NodeDecision(
+                    name,
+                    NodeDecision.MARKED,
+                    evidence,
+                    "set down, reason \"" + reason.get().text() + "\" kept; not this job's mark (`" + write.command()
+                            + "`)");
         }
         if (toolkits) {
-            return new NodeDecision(name, NodeDecision.MARKED, evidence,
+            return new NodeDecision(
+                    name,
+                    NodeDecision.MARKED,
+                    evidence,
                     "already out of service with reason \"" + reason.get().text() + "\": kept");
         }
-        return new NodeDecision(name, NodeDecision.ALREADY_OUT, evidence, "already out of service: " + whoTookOut(node)
-                + "; the agent leaves the node as it is and records nothing for the job");
+        return new NodeDecision(
+                name,
+                NodeDecision.ALREADY_OUT,
+                evidence,
+                "already out of service: " + whoTookOut(node)
+                        + "; the agent leaves the node as it is and records nothing for the job");
     }
 
     /** Who took a node out, as Slurm records it: the reason, its author and time, the state. */
@@ -329,8 +418,9 @@ public final class AgentPolicy {
             return "Slurm shows " + node.state().display() + " with no reason (its configuration, or slurmctld)";
         }
         NodeReason r = reason.get();
-        String by = r.isNhc() ? "the site's health check (NHC)" : r.user().map(u -> u.equals("slurm")
-                ? "slurmctld" : u).orElse("someone Slurm does not name");
+        String by = r.isNhc()
+                ? "the site's health check (NHC)"
+                : r.user().map(u -> u.equals("slurm") ? "slurmctld" : u).orElse("someone Slurm does not name");
         return by + " set " + node.state().display() + " with reason \"" + r.text() + "\""
                 + r.time().map(t -> " at " + t).orElse("");
     }
@@ -352,7 +442,10 @@ public final class AgentPolicy {
             return new NodeDecision(name, NodeDecision.REFUSED, diagnosis.evidence(), "the node cannot be examined");
         }
         if (diagnosis.healthy()) {
-            return new NodeDecision(name, NodeDecision.REFUSED, diagnosis.evidence(),
+            return new NodeDecision(
+                    name,
+                    NodeDecision.REFUSED,
+                    diagnosis.evidence(),
                     "the agent's own diagnosis finds the node healthy; it " + verb + " only unhealthy nodes");
         }
         return act.apply(diagnosis);
@@ -374,8 +467,12 @@ public final class AgentPolicy {
             if (RebootRules.pending(before.state())) {
                 // Asked before (by this job's earlier recovery, the sweep, an administrator): what the
                 // caller wants is under way, and asking again would be skipped. Its nextstate stands.
-                return new NodeDecision(name, NodeDecision.REBOOTING, diagnosis.evidence(), "already rebooting, not"
-                        + " asked again: Slurm shows " + before.state().display() + afterReboot(before));
+                return new NodeDecision(
+                        name,
+                        NodeDecision.REBOOTING,
+                        diagnosis.evidence(),
+                        "already rebooting, not" + " asked again: Slurm shows "
+                                + before.state().display() + afterReboot(before));
             }
             Optional<String> notOurs = ownMarks.whyNotStanding(job, before, null);
             if (notOurs.isPresent()) {
@@ -383,8 +480,8 @@ public final class AgentPolicy {
             }
             Optional<String> skipped = RebootRules.whySkipped(before.state());
             if (skipped.isPresent()) {
-                return new NodeDecision(name, NodeDecision.REFUSED, diagnosis.evidence(),
-                        "not asked: " + skipped.get());
+                return new NodeDecision(
+                        name, NodeDecision.REFUSED, diagnosis.evidence(), "not asked: " + skipped.get());
             }
             String reason = NodeMark.Action.REBOOT.reason();
             WriteResult write = control.rebootWhenIdle(List.of(name), reason);
@@ -395,21 +492,35 @@ public final class AgentPolicy {
             try {
                 after = slurm.node(name);
             } catch (SlurmException e) {
-                return new NodeDecision(name, NodeDecision.FAILED, diagnosis.evidence(), "the reboot was asked for (`"
-                        + write.command() + "`), but the node could not be read back to see whether Slurm took it: "
-                        + e.getMessage());
+                return new NodeDecision(
+                        name,
+                        NodeDecision.FAILED,
+                        diagnosis.evidence(),
+                        "the reboot was asked for (`"
+                                + write.command()
+                                + "`), but the node could not be read back to see whether Slurm took it: "
+                                + e.getMessage());
             }
             RebootRules.Answer answer = RebootRules.readBack(name, reason, Optional.of(before), after);
             if (!answer.taken()) {
-                return new NodeDecision(name, NodeDecision.FAILED, diagnosis.evidence(),
+                return new NodeDecision(
+                        name,
+                        NodeDecision.FAILED,
+                        diagnosis.evidence(),
                         "Slurm did not take the reboot (`" + write.command() + "`): " + answer.detail());
             }
             // The request wrote Action:Reboot anew: still the agent's mark for this job.
             ownMarks.restamp(name, NodeMark.Action.REBOOT, after);
-            String deferred = authority.othersOn(job, name).map(why -> "; deferred: Slurm reboots it once no job"
-                    + " runs there (it " + why + " now)").orElse("");
-            return new NodeDecision(name, NodeDecision.REBOOTING, diagnosis.evidence(), "reboot requested"
-                    + afterReboot(before) + deferred + "; " + answer.detail() + " (`" + write.command() + "`)");
+            String deferred = authority
+                    .othersOn(job, name)
+                    .map(why -> "; deferred: Slurm reboots it once no job" + " runs there (it " + why + " now)")
+                    .orElse("");
+            return new NodeDecision(
+                    name,
+                    NodeDecision.REBOOTING,
+                    diagnosis.evidence(),
+                    "reboot requested" + afterReboot(before) + deferred + "; " + answer.detail() + " (`"
+                            + write.command() + "`)");
         }));
     }
 
@@ -420,7 +531,10 @@ public final class AgentPolicy {
      */
     private NodeDecision replace(Job job, String name) {
         if (replaceCommand.isEmpty()) {
-            return new NodeDecision(name, NodeDecision.REFUSED, null,
+            return new NodeDecision(
+                    name,
+                    NodeDecision.REFUSED,
+                    null,
                     "this agent has no replace command (start it with --replace-command)");
         }
         OwnMarks.NodeLookup lookup = ownMarks.lookUp(name);
@@ -433,10 +547,18 @@ public final class AgentPolicy {
         }
         Optional<String> others = authority.othersOn(job, name);
         if (others.isPresent()) {
-            return new NodeDecision(name, NodeDecision.REFUSED, lookup.slurmSays(), "not replaced now: replacing "
-                    + others.get() + "; ask again once they have ended, or an administrator replaces it");
+            return new NodeDecision(
+                    name,
+                    NodeDecision.REFUSED,
+                    lookup.slurmSays(),
+                    "not replaced now: replacing " + others.get()
+                            + "; ask again once they have ended, or an administrator replaces it");
         }
-        return new NodeDecision(name, NodeDecision.REPLACING, lookup.slurmSays(), replaceCommand.get().start(name));
+        return new NodeDecision(
+                name,
+                NodeDecision.REPLACING,
+                lookup.slurmSays(),
+                replaceCommand.get().start(name));
     }
 
     /**
@@ -444,8 +566,9 @@ public final class AgentPolicy {
      * (node_mgr.c, validate_node_specs), so a node marked fail comes back IDLE+FAIL until resumed.
      */
     private static String afterReboot(Node before) {
-        return before.state().isFail() ? "; it comes back still FAIL, for its job's supervisor (or an"
-                + " administrator) to resume" : ", back in service when it is up";
+        return before.state().isFail()
+                ? "; it comes back still FAIL, for its job's supervisor (or an" + " administrator) to resume"
+                : ", back in service when it is up";
     }
 
     private static String summary(AgentRequest request, List<NodeDecision> decisions) {

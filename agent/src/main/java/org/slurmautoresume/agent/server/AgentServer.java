@@ -1,27 +1,21 @@
 package org.slurmautoresume.agent.server;
 
-import org.slurmautoresume.slurm.model.Caller;
-import org.slurmautoresume.agent.protocol.LineChannel;
-import org.slurmautoresume.agent.protocol.AgentClient;
-import org.slurmautoresume.agent.protocol.AgentJson;
-import org.slurmautoresume.agent.protocol.AgentResponse;
-
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,6 +28,11 @@ import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slurmautoresume.agent.protocol.AgentClient;
+import org.slurmautoresume.agent.protocol.AgentJson;
+import org.slurmautoresume.agent.protocol.AgentResponse;
+import org.slurmautoresume.agent.protocol.LineChannel;
+import org.slurmautoresume.slurm.model.Caller;
 
 /**
  * The agent's Unix domain socket: one request line per connection, one response line back.
@@ -53,6 +52,7 @@ public final class AgentServer implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(AgentServer.class);
     /** Clients send their line as soon as they connect: a line not there by then is not coming. */
     public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(2);
+
     private static final Duration WRITE_TIMEOUT = Duration.ofSeconds(5);
     static final int WORKERS = 8;
     /** Waiting or being answered, per uid: far above what one node's jobs of one user ask at once. */
@@ -61,6 +61,7 @@ public final class AgentServer implements Closeable {
     static final int RUNNING_PER_UID = 3;
     /** The kernel's queue of connections not yet accepted; the acceptor drains it quickly. */
     private static final int BACKLOG = 1024;
+
     private static final long REFUSAL_LOG_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final Path socket;
@@ -82,8 +83,7 @@ public final class AgentServer implements Closeable {
     }
 
     /** An accepted connection and who is on the other end. */
-    private record Connection(SocketChannel channel, Caller caller) {
-    }
+    private record Connection(SocketChannel channel, Caller caller) {}
 
     public Path socket() {
         return socket;
@@ -99,7 +99,8 @@ public final class AgentServer implements Closeable {
             throw new IOException("the server was closed before it started");
         }
         if (Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
-            if (!Files.readAttributes(socket, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isOther()) {
+            if (!Files.readAttributes(socket, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                    .isOther()) {
                 throw new IOException(socket + " exists and is not a socket; not replacing it");
             }
             if (answers(socket)) {
@@ -172,8 +173,11 @@ public final class AgentServer implements Closeable {
         if (now - lastRefusalLog >= REFUSAL_LOG_EVERY_NANOS) {
             lastRefusalLog = now;
             refusedSinceLog.addAndGet(-refused);
-            LOG.warn("refused {} connection(s) over the limit of {} per user, the latest from {}",
-                    refused, CONNECTIONS_PER_UID, caller);
+            LOG.warn(
+                    "refused {} connection(s) over the limit of {} per user, the latest from {}",
+                    refused,
+                    CONNECTIONS_PER_UID,
+                    caller);
         }
     }
 
@@ -183,8 +187,8 @@ public final class AgentServer implements Closeable {
             String why = AgentClient.BUSY + caller.name() + " already has " + CONNECTIONS_PER_UID
                     + " connections to the agent open; connection closed";
             client.configureBlocking(false);
-            client.write(ByteBuffer.wrap((AgentJson.line(AgentResponse.refused(List.of(), why)) + "\n")
-                    .getBytes(StandardCharsets.UTF_8)));
+            client.write(ByteBuffer.wrap(
+                    (AgentJson.line(AgentResponse.refused(List.of(), why)) + "\n").getBytes(StandardCharsets.UTF_8)));
         } catch (IOException e) {
             // the client is gone already
         }
@@ -207,13 +211,17 @@ public final class AgentServer implements Closeable {
                 }
                 response = lanes.busy(caller, line);
             } catch (LineChannel.LineTooLongException e) {
-                response = service.refuse(caller, "(not recorded: request too long)",
+                response = service.refuse(
+                        caller,
+                        "(not recorded: request too long)",
                         "bad request: longer than " + AgentJson.MAX_LINE_BYTES + " bytes");
             } catch (CharacterCodingException e) {
                 response = service.refuse(caller, "(not recorded: not UTF-8)", "bad request: not UTF-8 text");
             } catch (SocketTimeoutException e) {
-                service.refuse(caller, "(no complete request)", "no complete request line within "
-                        + readTimeout.toMillis() + " ms; connection closed");
+                service.refuse(
+                        caller,
+                        "(no complete request)",
+                        "no complete request line within " + readTimeout.toMillis() + " ms; connection closed");
                 return;
             }
             LineChannel.writeLine(client, response, System.nanoTime() + WRITE_TIMEOUT.toNanos());

@@ -1,18 +1,17 @@
 package org.slurmautoresume.agent.server;
 
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.slurmautoresume.agent.protocol.AgentClient;
 import org.slurmautoresume.agent.protocol.AgentJson;
 import org.slurmautoresume.agent.protocol.AgentRequest;
 import org.slurmautoresume.agent.protocol.AgentRequestException;
 import org.slurmautoresume.agent.protocol.AgentResponse;
 import org.slurmautoresume.slurm.model.Caller;
-
-import java.util.EnumSet;
-import java.util.List;
-import java.util.Set;
-import java.util.Objects;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One request line in, one response line out, every answer audited (refusals and answers that
@@ -24,8 +23,8 @@ public final class AgentService {
     private static final Logger LOG = LoggerFactory.getLogger(AgentService.class);
     private static final int RAW_IN_AUDIT = 512;
     /** The requests that may change a node's state in Slurm: recorded before they are acted on. */
-    private static final Set<AgentRequest.Op> CHANGES_SLURM = EnumSet.of(AgentRequest.Op.MARK, AgentRequest.Op.RESUME,
-            AgentRequest.Op.REBOOT, AgentRequest.Op.REPLACE);
+    private static final Set<AgentRequest.Op> CHANGES_SLURM =
+            EnumSet.of(AgentRequest.Op.MARK, AgentRequest.Op.RESUME, AgentRequest.Op.REBOOT, AgentRequest.Op.REPLACE);
 
     private final AgentPolicy policy;
     private final AuditLog audit;
@@ -45,12 +44,18 @@ public final class AgentService {
         boolean changes = CHANGES_SLURM.contains(request.op());
         if (changes && !audit.admitChange(caller)) {
             // Each such request is two lines always written: past its share a user's flood of them is refused.
-            return refuse(caller, truncated(line), AgentClient.BUSY + caller.name() + " used up its share of requests that"
-                    + " may change Slurm (" + AuditShares.CHANGES_PER_MINUTE + " a minute); try again later");
+            return refuse(
+                    caller,
+                    truncated(line),
+                    AgentClient.BUSY + caller.name() + " used up its share of requests that" + " may change Slurm ("
+                            + AuditShares.CHANGES_PER_MINUTE + " a minute); try again later");
         }
         if (changes && !audit.recordIntent(caller, request.wireForm())) {
-            return refuse(caller, truncated(line), "the audit log cannot be written (see the agent's log): the agent"
-                    + " does nothing it cannot record");
+            return refuse(
+                    caller,
+                    truncated(line),
+                    "the audit log cannot be written (see the agent's log): the agent"
+                            + " does nothing it cannot record");
         }
         AgentResponse response;
         try {

@@ -1,11 +1,5 @@
 package org.slurmautoresume.agent.server;
 
-import org.slurmautoresume.agent.protocol.AgentJson;
-import org.slurmautoresume.agent.protocol.AgentResponse;
-import org.slurmautoresume.agent.protocol.NodeDecision;
-import org.slurmautoresume.slurm.files.OwnedFiles;
-import org.slurmautoresume.slurm.model.Caller;
-
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -23,6 +17,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slurmautoresume.agent.protocol.AgentJson;
+import org.slurmautoresume.agent.protocol.AgentResponse;
+import org.slurmautoresume.agent.protocol.NodeDecision;
+import org.slurmautoresume.slurm.files.OwnedFiles;
+import org.slurmautoresume.slurm.model.Caller;
 
 /**
  * One JSON line per request the agent answered: when, who (from the peer credentials), what was
@@ -49,6 +48,7 @@ public final class AuditLog implements Closeable {
 
     /** 64 MiB per file, five files: weeks of a busy node's requests, a bounded share of its disk. */
     public static final long DEFAULT_MAX_BYTES = 64L << 20;
+
     static final int KEEP = 4;
 
     private final Path file;
@@ -78,8 +78,13 @@ public final class AuditLog implements Closeable {
     }
 
     private void open() throws IOException {
-        var channel = OwnedFiles.open(file, uid, PosixFilePermissions.fromString("rw-r-----"),
-                StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+        var channel = OwnedFiles.open(
+                file,
+                uid,
+                PosixFilePermissions.fromString("rw-r-----"),
+                StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND,
+                StandardOpenOption.WRITE);
         size = channel.size();
         out = Channels.newOutputStream(channel);
     }
@@ -257,7 +262,10 @@ public final class AuditLog implements Closeable {
                 return true;
             } catch (IOException e) {
                 // Say loudly that the record is missing; a request about to act is refused (recordIntent).
-                LOG.error("could not write the audit log {}: {}; entry: {}", file, e.getMessage(),
+                LOG.error(
+                        "could not write the audit log {}: {}; entry: {}",
+                        file,
+                        e.getMessage(),
                         new String(line, StandardCharsets.UTF_8).strip());
                 return false;
             }

@@ -36,8 +36,7 @@ final class AuditShares {
     private static final int FORGET_ABOVE = 1_024;
 
     /** What was left out of one uid's lines since {@code since} (the first of them). */
-    record LeftOut(long uid, String user, long refusals, long answers, Instant since) {
-    }
+    record LeftOut(long uid, String user, long refusals, long answers, Instant since) {}
 
     /** A token bucket: {@code perMinute} tokens a minute, at most {@code burst} saved up. */
     private static final class Bucket {
@@ -151,7 +150,8 @@ final class AuditShares {
         List<LeftOut> settled = new ArrayList<>();
         for (Map.Entry<Long, Share> e : shares.entrySet()) {
             Share share = e.getValue();
-            if (share.pending() && (all || !share.lastLeftOut.plus(LEFT_OUT_REPORTED_AFTER).isAfter(now))) {
+            if (share.pending()
+                    && (all || !share.lastLeftOut.plus(LEFT_OUT_REPORTED_AFTER).isAfter(now))) {
                 settled.add(share.take(e.getKey()));
             }
         }

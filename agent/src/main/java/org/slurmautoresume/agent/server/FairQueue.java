@@ -18,8 +18,7 @@ import java.util.Objects;
 final class FairQueue<K, T> {
 
     /** An item handed to a worker; give it back with {@link #done}. */
-    record Turn<K, T>(K owner, T item) {
-    }
+    record Turn<K, T>(K owner, T item) {}
 
     private static final class Owner<T> {
         final ArrayDeque<T> waiting = new ArrayDeque<>();
@@ -31,12 +30,13 @@ final class FairQueue<K, T> {
     private final Map<K, Owner<T>> owners = new HashMap<>();
     /** Owners with waiting items, in the order of their next turn. */
     private final ArrayDeque<K> rotation = new ArrayDeque<>();
+
     private boolean closed;
 
     FairQueue(int maxAdmittedPerOwner, int maxRunningPerOwner) {
         if (maxAdmittedPerOwner < 1 || maxRunningPerOwner < 1 || maxRunningPerOwner > maxAdmittedPerOwner) {
-            throw new IllegalArgumentException("need 1 <= running (" + maxRunningPerOwner + ") <= admitted ("
-                    + maxAdmittedPerOwner + ")");
+            throw new IllegalArgumentException(
+                    "need 1 <= running (" + maxRunningPerOwner + ") <= admitted (" + maxAdmittedPerOwner + ")");
         }
         this.maxAdmitted = maxAdmittedPerOwner;
         this.maxRunning = maxRunningPerOwner;

@@ -112,10 +112,11 @@ final class JobAuthority {
         try {
             ids = slurm.activeJobIdsOn(node);
         } catch (RuntimeException e) {
-            return Optional.of("could reach other jobs: the jobs on " + node + " could not be listed ("
-                    + e.getMessage() + ")");
+            return Optional.of(
+                    "could reach other jobs: the jobs on " + node + " could not be listed (" + e.getMessage() + ")");
         }
-        List<String> others = ids.stream().filter(id -> !id.equals(job.jobId())).sorted().toList();
+        List<String> others =
+                ids.stream().filter(id -> !id.equals(job.jobId())).sorted().toList();
         if (others.isEmpty()) {
             return Optional.empty();
         }
@@ -151,8 +152,10 @@ final class JobAuthority {
 
     /** Drops recorded nodes that left the job while their slurmd still answered Slurm. */
     void forgetShrunkAway(Job job, List<String> current, String key) {
-        List<String> gone = watched.nodes(key).stream().filter(n -> !current.contains(n))
-                .filter(n -> !leftByFailing(n)).toList();
+        List<String> gone = watched.nodes(key).stream()
+                .filter(n -> !current.contains(n))
+                .filter(n -> !leftByFailing(n))
+                .toList();
         if (!gone.isEmpty()) {
             watched.forget(key, gone);
         }

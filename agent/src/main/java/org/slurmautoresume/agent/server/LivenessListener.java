@@ -16,10 +16,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-import org.slurmautoresume.slurm.hostlist.Hostlist;
-import org.slurmautoresume.slurm.probe.LivenessProber;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.slurm.probe.LivenessProber;
 
 /**
  * Answers "is this node's software still running?" over TCP for supervisors and agents on other
@@ -43,6 +43,7 @@ public final class LivenessListener implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(LivenessListener.class);
     /** Connections the kernel queues while this thread is busy; a burst of probes fits. */
     private static final int BACKLOG = 1024;
+
     private static final long CLOSE_WAIT_MS = 5_000;
     /** How long a fresh-check greeting waits for the round it asked for: within a supervisor's 3 s. */
     static final Duration FRESH_WITHIN = Duration.ofMillis(2500);
@@ -57,10 +58,14 @@ public final class LivenessListener implements Closeable {
     private final AtomicLong answered = new AtomicLong();
     /** The fresh-check port's round out of turn; null on the liveness port. */
     private final Supplier<CompletableFuture<Void>> freshCheck;
+
     private final AtomicInteger waiting = new AtomicInteger();
 
-    private LivenessListener(ServerSocketChannel channel, String node, NodeVerdict verdict,
-                             Supplier<CompletableFuture<Void>> freshCheck) {
+    private LivenessListener(
+            ServerSocketChannel channel,
+            String node,
+            NodeVerdict verdict,
+            Supplier<CompletableFuture<Void>> freshCheck) {
         this.channel = channel;
         this.freshCheck = freshCheck;
         this.healthy = (LivenessProber.GREETING + node + " ok\n").getBytes(StandardCharsets.US_ASCII);
@@ -74,7 +79,8 @@ public final class LivenessListener implements Closeable {
      * Listens on {@code address} for {@code node} (a valid node name) and starts answering what
      * {@code verdict} says of the node: ok, or unhealthy for a while after a mark.
      */
-    public static LivenessListener start(InetSocketAddress address, String node, NodeVerdict verdict) throws IOException {
+    public static LivenessListener start(InetSocketAddress address, String node, NodeVerdict verdict)
+            throws IOException {
         return start(address, node, verdict, null);
     }
 
@@ -83,13 +89,15 @@ public final class LivenessListener implements Closeable {
      * once {@code freshCheck}'s round has run (or {@link #FRESH_WITHIN} passed): the node's
      * checks, asked for out of turn, mark it where they find a fault.
      */
-    public static LivenessListener startFresh(InetSocketAddress address, String node, NodeVerdict verdict,
-                                              Supplier<CompletableFuture<Void>> freshCheck) throws IOException {
+    public static LivenessListener startFresh(
+            InetSocketAddress address, String node, NodeVerdict verdict, Supplier<CompletableFuture<Void>> freshCheck)
+            throws IOException {
         return start(address, node, verdict, Objects.requireNonNull(freshCheck));
     }
 
-    private static LivenessListener start(InetSocketAddress address, String node, NodeVerdict verdict,
-                                          Supplier<CompletableFuture<Void>> freshCheck) throws IOException {
+    private static LivenessListener start(
+            InetSocketAddress address, String node, NodeVerdict verdict, Supplier<CompletableFuture<Void>> freshCheck)
+            throws IOException {
         if (!Hostlist.isValidHostname(node)) {
             throw new IllegalArgumentException("not a node name: " + node);
         }
@@ -137,7 +145,10 @@ public final class LivenessListener implements Closeable {
                 closeQuietly(peer); // more askers than the port keeps waiting: this one learns nothing
             } else {
                 // A copy times out, not the shared round; a round late past the bound answers with what is held.
-                freshCheck.get().copy().completeOnTimeout(null, FRESH_WITHIN.toMillis(), TimeUnit.MILLISECONDS)
+                freshCheck
+                        .get()
+                        .copy()
+                        .completeOnTimeout(null, FRESH_WITHIN.toMillis(), TimeUnit.MILLISECONDS)
                         .whenComplete((done, failed) -> {
                             waiting.decrementAndGet();
                             greet(peer);

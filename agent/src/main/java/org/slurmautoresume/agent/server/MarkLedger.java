@@ -42,12 +42,12 @@ final class MarkLedger {
     static final String FILE = "marks.json";
     private static final Set<PosixFilePermission> OWNER_ONLY_DIR = PosixFilePermissions.fromString("rwx------");
     private static final Set<PosixFilePermission> OWNER_ONLY_FILE = PosixFilePermissions.fromString("rw-------");
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    private static final ObjectMapper JSON =
+            new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     /** One mark: {@code owner} is the job's numeric UserId, which with the job id names the job. */
-    record Mark(String node, String jobId, long owner, String action, String state, String markedAt,
-                String reasonTime) {
+    record Mark(
+            String node, String jobId, long owner, String action, String state, String markedAt, String reasonTime) {
         boolean isFor(String jobId, long owner) {
             return this.jobId.equals(jobId) && this.owner == owner;
         }
@@ -95,12 +95,14 @@ final class MarkLedger {
         } catch (NoSuchFileException e) {
             return marks;
         } catch (IOException e) {
-            throw new IOException(file + " cannot be opened without following a link (" + e.getMessage()
-                    + "): refusing a file the agent did not write", e);
+            throw new IOException(
+                    file + " cannot be opened without following a link (" + e.getMessage()
+                            + "): refusing a file the agent did not write",
+                    e);
         }
         try (InputStream in = Channels.newInputStream(channel)) {
             requireOwnedPrivate(file, false);
-            List<Mark> list = JSON.readValue(in, new TypeReference<List<Mark>>() { });
+            List<Mark> list = JSON.readValue(in, new TypeReference<List<Mark>>() {});
             for (Mark mark : list) {
                 marks.put(mark.node(), mark);
             }
@@ -183,7 +185,8 @@ final class MarkLedger {
         requireOwnedPrivate(dir, true);
         Path temp = dir.resolve(FILE + ".new");
         Files.deleteIfExists(temp);
-        try (OutputStream out = Channels.newOutputStream(Files.newByteChannel(temp,
+        try (OutputStream out = Channels.newOutputStream(Files.newByteChannel(
+                temp,
                 EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.SYNC),
                 PosixFilePermissions.asFileAttribute(OWNER_ONLY_FILE)))) {
             JSON.writerWithDefaultPrettyPrinter().writeValue(out, List.copyOf(byNode.values()));

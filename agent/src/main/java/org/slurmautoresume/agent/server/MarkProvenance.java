@@ -51,8 +51,10 @@ final class MarkProvenance {
         Optional<MarkLedger.Mark> entry = ledger.markOf(name);
         if (entry.isEmpty() || !entry.get().isFor(job.jobId(), JobAuthority.owner(job))) {
             return Optional.of("the agent acts here only on nodes it marked for job " + job.jobId() + "; "
-                    + (entry.isEmpty() ? "it has no mark of its own on " + name
-                    : "its mark on " + name + " was for job " + entry.get().jobId()));
+                    + (entry.isEmpty()
+                            ? "it has no mark of its own on " + name
+                            : "its mark on " + name + " was for job "
+                                    + entry.get().jobId()));
         }
         MarkLedger.Mark mark = entry.get();
         if (mark.reasonTime() == null) {
@@ -74,15 +76,17 @@ final class MarkProvenance {
     /** What Slurm shows that the agent did not write, where the mark no longer stands. */
     private Optional<String> changedSinceMarked(MarkLedger.Mark mark, Node node, Optional<NodeReason> reason) {
         if (!node.state().isTakenOut() || reason.isEmpty()) {
-            return Optional.of("the node was returned to service (Slurm shows " + node.state().display()
+            return Optional.of("the node was returned to service (Slurm shows "
+                    + node.state().display()
                     + (reason.isEmpty() ? " with no reason" : "") + ") after the agent's mark of "
                     + mark.reasonTime() + ": that mark is gone");
         }
         NodeReason now = reason.get();
         boolean agentsUser = now.user().map(agentUser::equals).orElse(true);
         if (!NodePhase.hasActionReason(node) || !agentsUser) {
-            return Optional.of("the node carries reason \"" + now.text() + "\"" + now.user().map(u -> " set by " + u)
-                    .orElse("") + ", not the agent's mark: someone else's decision since the agent's mark of "
+            return Optional.of("the node carries reason \"" + now.text() + "\""
+                    + now.user().map(u -> " set by " + u).orElse("")
+                    + ", not the agent's mark: someone else's decision since the agent's mark of "
                     + mark.reasonTime());
         }
         Optional<String> stamped = now.time().map(Object::toString);
@@ -98,7 +102,10 @@ final class MarkProvenance {
             ledger.forget(node);
             LOG.info("the agent's mark of {} no longer stands and is forgotten: {}", node, why);
         } catch (IOException e) {
-            LOG.warn("the agent's mark of {} no longer stands ({}), but its record could not be updated: {}", node, why,
+            LOG.warn(
+                    "the agent's mark of {} no longer stands ({}), but its record could not be updated: {}",
+                    node,
+                    why,
                     e.getMessage());
         }
     }

@@ -38,6 +38,7 @@ public final class NodeCheckWatch implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeCheckWatch.class);
     /** A reason stays readable in sinfo and far below Slurm's limits; our own words come first. */
     static final int MAX_DETAIL = 200;
+
     private static final Pattern COMMAND = Pattern.compile("`(?:[^`\\s]*/)?([^`/\\s]+)[^`]*`");
     /** Asks from outside within this of the last round's end share it: the checks' cost stays bounded. */
     static final Duration ASK_GAP = Duration.ofSeconds(2);
@@ -89,11 +90,18 @@ public final class NodeCheckWatch implements Closeable {
     /** What the last logged round said, so that an unchanged state is not logged again. */
     private String lastReported = "";
 
-    NodeCheckWatch(Kind kind, List<HealthCheck> checks, HealthContext context, OwnNodeMarker marker, AuditLog audit,
-                   AgentMetrics metrics, Duration every, Duration confirmAfter) {
+    NodeCheckWatch(
+            Kind kind,
+            List<HealthCheck> checks,
+            HealthContext context,
+            OwnNodeMarker marker,
+            AuditLog audit,
+            AgentMetrics metrics,
+            Duration every,
+            Duration confirmAfter) {
         if (every.isNegative() || every.isZero() || confirmAfter.isNegative() || confirmAfter.isZero()) {
-            throw new IllegalArgumentException(kind.words + " intervals must be positive: " + every + ", "
-                    + confirmAfter);
+            throw new IllegalArgumentException(
+                    kind.words + " intervals must be positive: " + every + ", " + confirmAfter);
         }
         this.kind = Objects.requireNonNull(kind);
         this.checks = List.copyOf(checks);
@@ -111,8 +119,14 @@ public final class NodeCheckWatch implements Closeable {
     }
 
     /** The agent's watch for {@code node}: checks that do not disturb a job, run every {@code every}. */
-    public static NodeCheckWatch start(Kind kind, List<HealthCheck> checks, HealthContext context, OwnNodeMarker marker,
-                                       AuditLog audit, AgentMetrics metrics, Duration every) {
+    public static NodeCheckWatch start(
+            Kind kind,
+            List<HealthCheck> checks,
+            HealthContext context,
+            OwnNodeMarker marker,
+            AuditLog audit,
+            AgentMetrics metrics,
+            Duration every) {
         Duration confirm = every.compareTo(Duration.ofSeconds(5)) < 0 ? every : Duration.ofSeconds(5);
         NodeCheckWatch watch = new NodeCheckWatch(kind, checks, context, marker, audit, metrics, every, confirm);
         watch.timer.schedule(watch::roundAndReschedule, 0, TimeUnit.MILLISECONDS);
@@ -185,8 +199,10 @@ public final class NodeCheckWatch implements Closeable {
         }
         if (actionable.isEmpty()) {
             suspect = null;
-            report(unfixable.isEmpty() ? "healthy" : "unfixable: " + detail(unfixable), unfixable, "not marked: neither"
-                    + " a reboot nor a replacement fixes it");
+            report(
+                    unfixable.isEmpty() ? "healthy" : "unfixable: " + detail(unfixable),
+                    unfixable,
+                    "not marked: neither" + " a reboot nor a replacement fixes it");
             return every;
         }
         String finding = detail(actionable);
@@ -197,13 +213,17 @@ public final class NodeCheckWatch implements Closeable {
         }
         if (suspect == null) {
             suspect = finding;
-            LOG.info("{} on {} found a fault ({}); checking again in {} s before marking", kind.words, marker.node(),
-                    finding, confirmAfter.toSeconds());
+            LOG.info(
+                    "{} on {} found a fault ({}); checking again in {} s before marking",
+                    kind.words,
+                    marker.node(),
+                    finding,
+                    confirmAfter.toSeconds());
             return confirmAfter;
         }
         suspect = null;
-        NodeMark.Action action = worst(actionable) == HealthAction.REPLACE ? NodeMark.Action.REPLACE
-                : NodeMark.Action.REBOOT;
+        NodeMark.Action action =
+                worst(actionable) == HealthAction.REPLACE ? NodeMark.Action.REPLACE : NodeMark.Action.REBOOT;
         String outcome = marker.mark(action, finding + ", seen by autoresume agent", kind.words);
         lastReported = outcome.startsWith("marking failed") ? "" : state;
         audit.recordHealth(kind.audited, entry(actionable), outcome);
@@ -231,8 +251,9 @@ public final class NodeCheckWatch implements Closeable {
         Map<String, Object> entry = new LinkedHashMap<>();
         entry.put("node", marker.node());
         for (CheckResult result : results) {
-            entry.put(result.check(), Map.of("action", result.action().name().toLowerCase(Locale.ROOT),
-                    "evidence", result.evidence()));
+            entry.put(
+                    result.check(),
+                    Map.of("action", result.action().name().toLowerCase(Locale.ROOT), "evidence", result.evidence()));
         }
         return entry;
     }

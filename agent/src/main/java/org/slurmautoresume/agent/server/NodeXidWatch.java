@@ -25,8 +25,7 @@ public final class NodeXidWatch {
     static final Path NVIDIA_DRIVER = Path.of("/proc/driver/nvidia");
     static final Duration FILE_POLL = Duration.ofMillis(100);
 
-    private NodeXidWatch() {
-    }
+    private NodeXidWatch() {}
 
     /** The started watch, or empty when {@code source} says none (the reason is logged by the caller). */
     public static Optional<XidWatch> start(String source, Path sysfsRoot, XidWatch.Listener listener)

@@ -42,6 +42,7 @@ public final class OnDemandHealth implements NodeHealth {
     private static final Logger LOG = LoggerFactory.getLogger(OnDemandHealth.class);
     /** The variable that tells the site's command who asked, and its value for a request. */
     public static final String ENVIRONMENT = HealthChecks.ON_REQUEST_VARIABLE;
+
     public static final String ON_REQUEST = HealthChecks.ON_REQUEST;
     /** How long one run's verdict answers later askers about the node, unless the agent is told otherwise. */
     public static final Duration DEFAULT_REUSE = Duration.ofSeconds(10);
@@ -72,10 +73,10 @@ public final class OnDemandHealth implements NodeHealth {
         return of(runner, argv, timeout, reuse, System::nanoTime);
     }
 
-    static OnDemandHealth of(CommandRunner runner, List<String> argv, Duration timeout, Duration reuse,
-                             LongSupplier nanoClock) {
-        return new OnDemandHealth(new CommandNodeHealth(runner, argv, timeout, Map.of(ENVIRONMENT, ON_REQUEST)),
-                reuse, nanoClock);
+    static OnDemandHealth of(
+            CommandRunner runner, List<String> argv, Duration timeout, Duration reuse, LongSupplier nanoClock) {
+        return new OnDemandHealth(
+                new CommandNodeHealth(runner, argv, timeout, Map.of(ENVIRONMENT, ON_REQUEST)), reuse, nanoClock);
     }
 
     /**
@@ -93,8 +94,8 @@ public final class OnDemandHealth implements NodeHealth {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for the site health check of " + node.name(), e);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("the site health check of " + node.name() + " could not be run (the"
-                    + " agent's log says why)");
+            throw new IllegalStateException(
+                    "the site health check of " + node.name() + " could not be run (the" + " agent's log says why)");
         }
     }
 
@@ -114,8 +115,12 @@ public final class OnDemandHealth implements NodeHealth {
         if (run.verdict().healthy()) {
             LOG.info("site health check of {}: {}, healthy; output {}", node.name(), run.ended(), printed);
         } else {
-            LOG.warn("site health check of {}: {}, unhealthy ({}); output {}", node.name(), run.ended(),
-                    run.verdict().action(), printed);
+            LOG.warn(
+                    "site health check of {}: {}, unhealthy ({}); output {}",
+                    node.name(),
+                    run.ended(),
+                    run.verdict().action(),
+                    printed);
         }
         return forCallers(run);
     }
@@ -123,8 +128,8 @@ public final class OnDemandHealth implements NodeHealth {
     /** The verdict as callers read it: the command's outcome in our own words, none of its output. */
     static Verdict forCallers(CommandNodeHealth.Run run) {
         String program = run.program().substring(run.program().lastIndexOf('/') + 1);
-        String detail = printable("`" + program + "` " + run.ended() + " (what it printed is in the agent's log)",
-                MAX_DETAIL);
+        String detail =
+                printable("`" + program + "` " + run.ended() + " (what it printed is in the agent's log)", MAX_DETAIL);
         return new Verdict(run.verdict().healthy(), run.verdict().action(), detail);
     }
 

@@ -21,8 +21,8 @@ public final class OwnMarkOutageLog implements ControllerOutage.Listener {
 
     @Override
     public void unreachable(String why, Duration bound) {
-        LOG.warn("slurmctld does not answer ({}); marking {} keeps trying for up to {} s", why, node,
-                bound.toSeconds());
+        LOG.warn(
+                "slurmctld does not answer ({}); marking {} keeps trying for up to {} s", why, node, bound.toSeconds());
     }
 
     @Override
@@ -32,7 +32,11 @@ public final class OwnMarkOutageLog implements ControllerOutage.Listener {
 
     @Override
     public void gaveUp(Duration lasted, Duration bound) {
-        LOG.error("slurmctld still does not answer after {} s (--controller-outage {}): {} is not marked; the"
-                + " health check or the sweep will find the fault again", lasted.toSeconds(), bound.toSeconds(), node);
+        LOG.error(
+                "slurmctld still does not answer after {} s (--controller-outage {}): {} is not marked; the"
+                        + " health check or the sweep will find the fault again",
+                lasted.toSeconds(),
+                bound.toSeconds(),
+                node);
     }
 }

@@ -35,8 +35,7 @@ final class OwnMarks {
     private final MarkLedger ledger;
     private final MarkProvenance provenance;
 
-    OwnMarks(SlurmClient slurm, SlurmControl control, NodeProber prober, MarkLedger ledger,
-             MarkProvenance provenance) {
+    OwnMarks(SlurmClient slurm, SlurmControl control, NodeProber prober, MarkLedger ledger, MarkProvenance provenance) {
         this.slurm = Objects.requireNonNull(slurm);
         this.control = Objects.requireNonNull(control);
         this.prober = Objects.requireNonNull(prober);
@@ -53,13 +52,22 @@ final class OwnMarks {
     NodeDecision mark(Job job, NodeMark mark, NodeMark.Action action, String evidence, String what) {
         String node = mark.node();
         Optional<MarkLedger.Mark> before = ledger.markOf(node);
-        MarkLedger.Mark entry = new MarkLedger.Mark(node, job.jobId(), JobAuthority.owner(job), action.word(),
-                mark.state().word(), MarkLedger.now(), null);
+        MarkLedger.Mark entry = new MarkLedger.Mark(
+                node,
+                job.jobId(),
+                JobAuthority.owner(job),
+                action.word(),
+                mark.state().word(),
+                MarkLedger.now(),
+                null);
         try {
             ledger.record(entry);
         } catch (IOException e) {
-            return new NodeDecision(node, NodeDecision.REFUSED, evidence, "the agent cannot record the mark in its"
-                    + " state file (" + e.getMessage() + "): not marked");
+            return new NodeDecision(
+                    node,
+                    NodeDecision.REFUSED,
+                    evidence,
+                    "the agent cannot record the mark in its" + " state file (" + e.getMessage() + "): not marked");
         }
         WriteResult write = control.mark(mark);
         try {
@@ -70,11 +78,20 @@ final class OwnMarks {
                     ledger.forget(node);
                 }
             } else {
-                Optional<String> stamped = lookUp(node).node().flatMap(Node::reason).flatMap(NodeReason::time)
+                Optional<String> stamped = lookUp(node)
+                        .node()
+                        .flatMap(Node::reason)
+                        .flatMap(NodeReason::time)
                         .map(Object::toString);
                 if (stamped.isPresent()) {
-                    ledger.record(new MarkLedger.Mark(node, entry.jobId(), entry.owner(), entry.action(),
-                            entry.state(), entry.markedAt(), stamped.get()));
+                    ledger.record(new MarkLedger.Mark(
+                            node,
+                            entry.jobId(),
+                            entry.owner(),
+                            entry.action(),
+                            entry.state(),
+                            entry.markedAt(),
+                            stamped.get()));
                 }
             }
         } catch (IOException e) {
@@ -101,12 +118,15 @@ final class OwnMarks {
         }
         Node node = lookup.node().get();
         if (node.state().notResponding()) {
-            return new NodeDecision(name, NodeDecision.REFUSED, lookup.slurmSays(),
-                    "the node's slurmd is not responding yet");
+            return new NodeDecision(
+                    name, NodeDecision.REFUSED, lookup.slurmSays(), "the node's slurmd is not responding yet");
         }
         Optional<String> silent = prober.unreachable(node);
         if (silent.isPresent()) {
-            return new NodeDecision(name, NodeDecision.REFUSED, silent.get() + "; " + lookup.slurmSays(),
+            return new NodeDecision(
+                    name,
+                    NodeDecision.REFUSED,
+                    silent.get() + "; " + lookup.slurmSays(),
                     "the node's slurmd is not reachable yet");
         }
         WriteResult write = control.resume(name);
@@ -118,8 +138,8 @@ final class OwnMarks {
         } catch (IOException e) {
             LOG.warn("resumed {} but could not drop its mark from the agent's record: {}", name, e.getMessage());
         }
-        return new NodeDecision(name, NodeDecision.RESUMED, lookup.slurmSays(),
-                "returned to service (`" + write.command() + "`)");
+        return new NodeDecision(
+                name, NodeDecision.RESUMED, lookup.slurmSays(), "returned to service (`" + write.command() + "`)");
     }
 
     /** Why the node's state is not the agent's standing mark for this job ({@link MarkProvenance}); empty when it is. */
@@ -137,35 +157,50 @@ final class OwnMarks {
         if (entry.isEmpty()) {
             return;
         }
-        Optional<String> stamped = after.flatMap(Node::reason).flatMap(NodeReason::time).map(Object::toString);
+        Optional<String> stamped =
+                after.flatMap(Node::reason).flatMap(NodeReason::time).map(Object::toString);
         MarkLedger.Mark mark = entry.get();
         try {
-            ledger.record(new MarkLedger.Mark(name, mark.jobId(), mark.owner(), action.word(), mark.state(),
-                    mark.markedAt(), stamped.orElse(null)));
+            ledger.record(new MarkLedger.Mark(
+                    name,
+                    mark.jobId(),
+                    mark.owner(),
+                    action.word(),
+                    mark.state(),
+                    mark.markedAt(),
+                    stamped.orElse(null)));
         } catch (IOException e) {
             LOG.warn("could not record the new stamp of the agent's mark of {}: {}", name, e.getMessage());
         }
     }
 
     /** A node as Slurm reports it, with its state in words; or why it cannot be read. */
-    record NodeLookup(String name, Optional<Node> node, String slurmSays, NodeDecision refusal) {
-    }
+    record NodeLookup(String name, Optional<Node> node, String slurmSays, NodeDecision refusal) {}
 
     NodeLookup lookUp(String name) {
         Optional<Node> found;
         try {
             found = slurm.node(name);
         } catch (SlurmException e) {
-            return new NodeLookup(name, Optional.empty(), null, new NodeDecision(name, NodeDecision.REFUSED, null,
-                    "could not read the node from Slurm: " + e.getMessage()));
+            return new NodeLookup(
+                    name,
+                    Optional.empty(),
+                    null,
+                    new NodeDecision(
+                            name, NodeDecision.REFUSED, null, "could not read the node from Slurm: " + e.getMessage()));
         }
         if (found.isEmpty()) {
-            return new NodeLookup(name, found, null, new NodeDecision(name, NodeDecision.REFUSED, null,
-                    "Slurm does not know the node"));
+            return new NodeLookup(
+                    name,
+                    found,
+                    null,
+                    new NodeDecision(name, NodeDecision.REFUSED, null, "Slurm does not know the node"));
         }
         Node node = found.get();
         String slurmSays = "Slurm state " + node.state().display()
-                + node.reason().map(r -> ", reason \"" + r.text() + "\"" + r.user().map(u -> " set by " + u).orElse(""))
+                + node.reason()
+                        .map(r -> ", reason \"" + r.text() + "\""
+                                + r.user().map(u -> " set by " + u).orElse(""))
                         .orElse("");
         return new NodeLookup(name, found, slurmSays, null);
     }

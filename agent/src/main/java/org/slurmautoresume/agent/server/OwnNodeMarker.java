@@ -30,8 +30,8 @@ public final class OwnNodeMarker {
     private final AgentMetrics metrics;
     private final NodeVerdict verdict;
 
-    public OwnNodeMarker(String node, SlurmClient slurm, SlurmControl control, AgentMetrics metrics,
-                         NodeVerdict verdict) {
+    public OwnNodeMarker(
+            String node, SlurmClient slurm, SlurmControl control, AgentMetrics metrics, NodeVerdict verdict) {
         this.node = Objects.requireNonNull(node);
         this.slurm = Objects.requireNonNull(slurm);
         this.control = Objects.requireNonNull(control);
@@ -52,8 +52,13 @@ public final class OwnNodeMarker {
         // Not "unschedulable": right after a slurmctld restart every node is UNKNOWN until it registers.
         if (current.isPresent() && current.get().state().isTakenOut()) {
             String state = current.get().state().display();
-            LOG.warn("{} on {}: the node needs {}, but it is already {} ({}): left as it is", what, node,
-                    action.reason(), state, current.get().reason().map(r -> r.text()).orElse("no reason"));
+            LOG.warn(
+                    "{} on {}: the node needs {}, but it is already {} ({}): left as it is",
+                    what,
+                    node,
+                    action.reason(),
+                    state,
+                    current.get().reason().map(r -> r.text()).orElse("no reason"));
             return "already " + state + ": not marked";
         }
         NodeMark mark = NodeMark.of(node, NodeMark.State.FAIL, action, detail);

@@ -68,8 +68,7 @@ final class RequestLanes implements Closeable {
         }
     }
 
-    private record Work(SocketChannel channel, Caller caller, String line, long admittedNanos) {
-    }
+    private record Work(SocketChannel channel, Caller caller, String line, long admittedNanos) {}
 
     private final AgentService service;
     private final Duration maxWait;
@@ -87,7 +86,8 @@ final class RequestLanes implements Closeable {
             FairQueue<Long, Work> queue = new FairQueue<>(ADMITTED_PER_UID, lane.runningPerUid);
             queues.put(lane, queue);
             for (int i = 1; i <= lane.workers; i++) {
-                Thread worker = new Thread(() -> queue.serve(this::answer), "agent-" + lane.name().toLowerCase() + "-" + i);
+                Thread worker = new Thread(
+                        () -> queue.serve(this::answer), "agent-" + lane.name().toLowerCase() + "-" + i);
                 worker.setDaemon(true);
                 worker.start();
                 workers.add(worker);
@@ -106,17 +106,24 @@ final class RequestLanes implements Closeable {
     /** The answer for a request its lane cannot take now (a supervisor tries it again later). */
     String busy(Caller caller, String line) {
         Lane lane = Lane.of(line);
-        return service.refuse(caller, truncated(line), AgentClient.BUSY + caller.name() + " already has "
-                + ADMITTED_PER_UID + " " + lane.name().toLowerCase() + " requests waiting in the agent; try again later");
+        return service.refuse(
+                caller,
+                truncated(line),
+                AgentClient.BUSY + caller.name() + " already has " + ADMITTED_PER_UID + " "
+                        + lane.name().toLowerCase() + " requests waiting in the agent; try again later");
     }
 
     private void answer(Work work) {
         try (SocketChannel client = work.channel()) {
             long waited = System.nanoTime() - work.admittedNanos();
             String response = waited > maxWait.toNanos()
-                    ? service.refuse(work.caller(), truncated(work.line()), AgentClient.BUSY + "waited "
-                            + TimeUnit.NANOSECONDS.toSeconds(waited) + " s in the agent's " + Lane.of(work.line())
-                            .name().toLowerCase() + " queue (a Slurm command there is slow); not acted on, try again")
+                    ? service.refuse(
+                            work.caller(),
+                            truncated(work.line()),
+                            AgentClient.BUSY + "waited "
+                                    + TimeUnit.NANOSECONDS.toSeconds(waited) + " s in the agent's "
+                                    + Lane.of(work.line()).name().toLowerCase()
+                                    + " queue (a Slurm command there is slow); not acted on, try again")
                     : service.handle(work.caller(), work.line());
             LineChannel.writeLine(client, response, System.nanoTime() + WRITE_TIMEOUT.toNanos());
         } catch (IOException e) {

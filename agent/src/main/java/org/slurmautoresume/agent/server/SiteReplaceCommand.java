@@ -11,12 +11,12 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.slurmautoresume.slurm.exec.CommandException;
 import org.slurmautoresume.slurm.exec.CommandRequest;
 import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.exec.CommandRunner;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The site's own way of replacing a node (a cloud API that swaps the instance, a ticket to the
@@ -44,7 +44,8 @@ public final class SiteReplaceCommand {
         this.timeout = Objects.requireNonNull(timeout);
         this.runner = Objects.requireNonNull(runner);
         if (!program.isAbsolute() || !Files.isExecutable(program)) {
-            throw new IllegalArgumentException("the replace command must be an absolute path to an executable: " + program);
+            throw new IllegalArgumentException(
+                    "the replace command must be an absolute path to an executable: " + program);
         }
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("the replace command's timeout must be positive: " + timeout);
@@ -64,7 +65,10 @@ public final class SiteReplaceCommand {
                 if (result.succeeded()) {
                     LOG.info("replace command for {} finished: `{}`", node, request.display());
                 } else {
-                    LOG.warn("replace command for {} failed: {}", node, CommandException.failed(result).getMessage());
+                    LOG.warn(
+                            "replace command for {} failed: {}",
+                            node,
+                            CommandException.failed(result).getMessage());
                 }
             } catch (RuntimeException e) {
                 LOG.warn("replace command for {} could not run: {}", node, e.getMessage());

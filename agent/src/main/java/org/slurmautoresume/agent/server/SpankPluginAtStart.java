@@ -22,12 +22,11 @@ public final class SpankPluginAtStart {
 
     private static final Logger LOG = LoggerFactory.getLogger(SpankPluginAtStart.class);
 
-    private SpankPluginAtStart() {
-    }
+    private SpankPluginAtStart() {}
 
     /** The checks made; none when no auto_resume.so is listed (then nothing is said or exported). */
-    public static List<PluginCheck> check(Map<String, String> environment, Supplier<SlurmVersion> running,
-                                          AuditLog audit, AgentMetrics metrics) {
+    public static List<PluginCheck> check(
+            Map<String, String> environment, Supplier<SlurmVersion> running, AuditLog audit, AgentMetrics metrics) {
         List<PluginCheck> checks;
         try {
             checks = PluginCheck.ofNode(environment, running);

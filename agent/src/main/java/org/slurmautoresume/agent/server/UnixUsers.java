@@ -19,8 +19,7 @@ public final class UnixUsers {
 
     private static LibC libc;
 
-    private UnixUsers() {
-    }
+    private UnixUsers() {}
 
     private static synchronized LibC libc() {
         if (libc == null) {

@@ -44,7 +44,8 @@ public final class XidResponder implements XidWatch.Listener {
     public void seen(XidWatch.Sighting sighting) {
         XidCatalog.XidClass xidClass = sighting.xidClass();
         metrics.xidSeen(xidClass);
-        String what = "Xid " + sighting.event().code() + " (" + meaning(sighting.event().code()) + ") on GPU "
+        String what = "Xid " + sighting.event().code() + " ("
+                + meaning(sighting.event().code()) + ") on GPU "
                 + sighting.event().device();
         Map<String, Object> entry = new LinkedHashMap<>();
         entry.put("node", node);
@@ -54,29 +55,38 @@ public final class XidResponder implements XidWatch.Listener {
         entry.put("afterStart", sighting.afterStart());
         entry.put("kernelSequence", sighting.sequence());
         if (!xidClass.isFault()) {
-            LOG.info("{} on {}: {}-class, evidence only", what, node, xidClass.name().toLowerCase(Locale.ROOT));
+            LOG.info(
+                    "{} on {}: {}-class, evidence only",
+                    what,
+                    node,
+                    xidClass.name().toLowerCase(Locale.ROOT));
             audit.recordXid(entry, "evidence only");
             return;
         }
         if (!sighting.afterStart()) {
-            LOG.warn("{} on {} was in the kernel log before the agent started: not acted on again (the health check"
-                    + " reports it until the node reboots)", what, node);
+            LOG.warn(
+                    "{} on {} was in the kernel log before the agent started: not acted on again (the health check"
+                            + " reports it until the node reboots)",
+                    what,
+                    node);
             audit.recordXid(entry, "in the log before the agent started: not acted on");
             return;
         }
-        NodeMark.Action action = xidClass == XidCatalog.XidClass.ISOLATE ? NodeMark.Action.REPLACE
-                : NodeMark.Action.REBOOT;
+        NodeMark.Action action =
+                xidClass == XidCatalog.XidClass.ISOLATE ? NodeMark.Action.REPLACE : NodeMark.Action.REBOOT;
         audit.recordXid(entry, marker.mark(action, reasonDetail(sighting), what));
     }
 
     /** "Xid 79 GPU PCI:0000:3b:00 (GPU has fallen off the bus), agent": ours alone, no driver text. */
     static String reasonDetail(XidWatch.Sighting sighting) {
         int code = sighting.event().code();
-        return "Xid " + code + " GPU " + sighting.event().device() + " (" + meaning(code) + "), seen by autoresume agent";
+        return "Xid " + code + " GPU " + sighting.event().device() + " (" + meaning(code)
+                + "), seen by autoresume agent";
     }
 
     private static String meaning(int code) {
-        return XidCatalog.lookup(code).map(XidCatalog.Entry::meaning)
+        return XidCatalog.lookup(code)
+                .map(XidCatalog.Entry::meaning)
                 .orElse(code == 154 ? "driver asks for a recovery action" : "not in our table");
     }
 }

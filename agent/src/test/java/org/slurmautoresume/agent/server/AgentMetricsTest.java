@@ -1,14 +1,5 @@
 package org.slurmautoresume.agent.server;
 
-import org.slurmautoresume.slurm.client.NodeMark;
-import org.slurmautoresume.agent.protocol.AgentRequestException;
-import org.slurmautoresume.agent.protocol.AgentJson;
-
-import org.slurmautoresume.agent.protocol.AgentReport;
-import org.slurmautoresume.agent.protocol.AgentRequest;
-import org.slurmautoresume.agent.protocol.AgentResponse;
-import org.slurmautoresume.slurm.model.Caller;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -26,8 +17,15 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.slurmautoresume.agent.protocol.AgentJson;
+import org.slurmautoresume.agent.protocol.AgentReport;
 import org.slurmautoresume.agent.protocol.AgentReport.Event;
 import org.slurmautoresume.agent.protocol.AgentReport.Level;
+import org.slurmautoresume.agent.protocol.AgentRequest;
+import org.slurmautoresume.agent.protocol.AgentRequestException;
+import org.slurmautoresume.agent.protocol.AgentResponse;
+import org.slurmautoresume.slurm.client.NodeMark;
+import org.slurmautoresume.slurm.model.Caller;
 
 /**
  * The agent's metrics as Prometheus scrapes them: over real HTTP on a free local port, read in
@@ -43,20 +41,29 @@ class AgentMetricsTest {
             // Silent, and not yet taken out by Slurm: the agent's own mark is what takes it out.
             .node("node2", "show-node-mixed-not-responding.txt");
     private final AgentMetrics metrics = new AgentMetrics();
-    private final AgentPolicy policy = new AgentPolicy(new org.slurmautoresume.slurm.client.SlurmClient(slurm.runner),
-            slurm.runner, "scontrol", node -> java.util.Optional.empty(), "root", java.util.Optional.empty(), metrics);
+    private final AgentPolicy policy = new AgentPolicy(
+            new org.slurmautoresume.slurm.client.SlurmClient(slurm.runner),
+            slurm.runner,
+            "scontrol",
+            node -> java.util.Optional.empty(),
+            "root",
+            java.util.Optional.empty(),
+            metrics);
 
     private static String scrape(HTTPServer server) throws IOException, InterruptedException {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + server.getPort() + "/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.getPort() + "/metrics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode(), response.body());
         return response.body();
     }
 
     /** The value of one sample line, {@code name{labels} value}; NaN when the line is absent. */
     private static double sample(String text, String series) {
-        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(text);
+        Matcher m =
+                Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(text);
         return m.find() ? Double.parseDouble(m.group(1)) : Double.NaN;
     }
 
@@ -76,9 +83,13 @@ class AgentMetricsTest {
                 AgentResponse response = policy.handle(ARTEST, AgentRequest.report("6", report));
                 assertTrue(response.ok(), response.message());
             }
-            assertFalse(policy.handle(MALLORY, AgentRequest.report("6", AgentReport.of(Event.GIVE_UP, 1, null))).ok());
-            assertTrue(policy.handle(ARTEST, AgentRequest.mark("6", List.of("node2"), NodeMark.Action.REPLACE,
-                    AgentRequest.MarkState.FAIL)).ok());
+            assertFalse(policy.handle(MALLORY, AgentRequest.report("6", AgentReport.of(Event.GIVE_UP, 1, null)))
+                    .ok());
+            assertTrue(policy.handle(
+                            ARTEST,
+                            AgentRequest.mark(
+                                    "6", List.of("node2"), NodeMark.Action.REPLACE, AgentRequest.MarkState.FAIL))
+                    .ok());
 
             String after = scrape(server);
             assertEquals(1.0, sample(after, "autoresume_jobs_started_total"), after);
@@ -89,16 +100,23 @@ class AgentMetricsTest {
             assertEquals(0.0, sample(after, "autoresume_jobs_failed_total"), after);
             assertEquals(2.0, sample(after, "autoresume_nodes_replaced_total"), after);
             assertEquals(1.0, sample(after, "autoresume_nodes_marked_total{action=\"replace\"}"), after);
-            assertEquals(1.0, sample(after, "autoresume_rule_violations_total{kind=\"log\",state=\"HANGING\"}"),
+            assertEquals(1.0, sample(after, "autoresume_rule_violations_total{kind=\"log\",state=\"HANGING\"}"), after);
+            assertEquals(
+                    3.13,
+                    sample(after, "autoresume_jobs_fault_detection_latency_seconds_sum{source=\"log-rule\"}"),
+                    1e-9,
                     after);
-            assertEquals(3.13, sample(after, "autoresume_jobs_fault_detection_latency_seconds_sum{source=\"log-rule\"}"),
-                    1e-9, after);
             // 4.7 s falls in the 5 s bucket, not the 2.5 s one
-            assertEquals(0.0, sample(after,
-                    "autoresume_jobs_restart_latency_seconds_bucket{level=\"recover\",le=\"2.5\"}"), after);
-            assertEquals(1.0, sample(after,
-                    "autoresume_jobs_restart_latency_seconds_bucket{level=\"recover\",le=\"5.0\"}"), after);
-            assertEquals(1.0, sample(after, "autoresume_agent_requests_total{op=\"report\",outcome=\"refused\"}"), after);
+            assertEquals(
+                    0.0,
+                    sample(after, "autoresume_jobs_restart_latency_seconds_bucket{level=\"recover\",le=\"2.5\"}"),
+                    after);
+            assertEquals(
+                    1.0,
+                    sample(after, "autoresume_jobs_restart_latency_seconds_bucket{level=\"recover\",le=\"5.0\"}"),
+                    after);
+            assertEquals(
+                    1.0, sample(after, "autoresume_agent_requests_total{op=\"report\",outcome=\"refused\"}"), after);
             assertEquals(6.0, sample(after, "autoresume_agent_requests_total{op=\"report\",outcome=\"ok\"}"), after);
         }
     }
@@ -108,8 +126,12 @@ class AgentMetricsTest {
         metrics.describeProcess("9.8.7-test");
         try (HTTPServer server = metrics.serve(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             String text = scrape(server);
-            assertEquals(1.0, sample(text, "autoresume_build_info{java_version=\"" + Runtime.version()
-                    + "\",version=\"9.8.7-test\"}"), text);
+            assertEquals(
+                    1.0,
+                    sample(
+                            text,
+                            "autoresume_build_info{java_version=\"" + Runtime.version() + "\",version=\"9.8.7-test\"}"),
+                    text);
             // This JVM's own heap and this process's CPU time, as any JVM dashboard reads them
             assertTrue(sample(text, "jvm_memory_used_bytes{area=\"heap\"}") > 0, text);
             assertTrue(sample(text, "process_cpu_seconds_total") > 0, text);
@@ -123,7 +145,8 @@ class AgentMetricsTest {
         double counted = metrics.registry().scrape().stream()
                 .filter(s -> s.getMetadata().getName().equals("autoresume_jobs_restart_budget_low"))
                 .flatMap(s -> s.getDataPoints().stream())
-                .mapToDouble(d -> ((io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot) d).getValue())
+                .mapToDouble(d ->
+                        ((io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot) d).getValue())
                 .sum();
         assertEquals(1.0, counted);
         // The wire form a supervisor sends, read back as the agent reads it.
@@ -142,9 +165,14 @@ class AgentMetricsTest {
         List<String> series = metrics.registry().scrape().stream()
                 .filter(s -> s.getMetadata().getName().equals("autoresume_rule_violations"))
                 .flatMap(s -> s.getDataPoints().stream())
-                .map(d -> d.getLabels().get("kind") + "/" + d.getLabels().get("state")).sorted().toList();
+                .map(d -> d.getLabels().get("kind") + "/" + d.getLabels().get("state"))
+                .sorted()
+                .toList();
         assertEquals(List.of("checkpoint/HANGING", "log/SLOW"), series);
-        assertTrue(AgentMetrics.RULE_KINDS.containsAll(series.stream().map(s -> s.split("/")[0]).toList()), series.toString());
+        assertTrue(
+                AgentMetrics.RULE_KINDS.containsAll(
+                        series.stream().map(s -> s.split("/")[0]).toList()),
+                series.toString());
     }
 
     @Test
@@ -155,7 +183,10 @@ class AgentMetricsTest {
         metrics.record(AgentReport.detection(1, 10L, "slurmd-probe", null, null));
         List<String> sources = metrics.registry().scrape().stream()
                 .filter(s -> s.getMetadata().getPrometheusName().startsWith("autoresume_jobs_fault_detection_latency"))
-                .flatMap(s -> s.getDataPoints().stream()).map(p -> p.getLabels().get("source")).sorted().toList();
+                .flatMap(s -> s.getDataPoints().stream())
+                .map(p -> p.getLabels().get("source"))
+                .sorted()
+                .toList();
         assertEquals(List.of("other", "slurmd-probe"), sources);
     }
 
@@ -183,9 +214,14 @@ class AgentMetricsTest {
             String request = "{\"op\":\"report\",\"jobId\":\"6\",\"report\":" + bad + "}";
             assertThrows(AgentRequestException.class, () -> AgentRequest.fromJson(AgentJson.readTree(request)), bad);
         }
-        assertThrows(AgentRequestException.class, () -> AgentRequest.fromJson(AgentJson.readTree(
-                "{\"op\":\"report\",\"jobId\":\"6\",\"nodes\":[\"node1\"],\"report\":{\"event\":\"launch\",\"attempt\":1}}")));
-        assertThrows(AgentRequestException.class, () -> AgentRequest.fromJson(AgentJson.readTree(
-                "{\"op\":\"watch\",\"jobId\":\"6\",\"report\":{\"event\":\"launch\",\"attempt\":1}}")));
+        assertThrows(
+                AgentRequestException.class,
+                () -> AgentRequest.fromJson(
+                        AgentJson.readTree(
+                                "{\"op\":\"report\",\"jobId\":\"6\",\"nodes\":[\"node1\"],\"report\":{\"event\":\"launch\",\"attempt\":1}}")));
+        assertThrows(
+                AgentRequestException.class,
+                () -> AgentRequest.fromJson(AgentJson.readTree(
+                        "{\"op\":\"watch\",\"jobId\":\"6\",\"report\":{\"event\":\"launch\",\"attempt\":1}}")));
     }
 }

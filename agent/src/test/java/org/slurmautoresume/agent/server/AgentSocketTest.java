@@ -1,13 +1,5 @@
 package org.slurmautoresume.agent.server;
 
-import org.slurmautoresume.agent.protocol.NodeDecision;
-import org.slurmautoresume.agent.protocol.AgentException;
-
-import org.slurmautoresume.agent.protocol.AgentClient;
-import org.slurmautoresume.agent.protocol.AgentJson;
-import org.slurmautoresume.agent.protocol.AgentRequest;
-import org.slurmautoresume.agent.protocol.AgentResponse;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -31,6 +23,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slurmautoresume.agent.protocol.AgentClient;
+import org.slurmautoresume.agent.protocol.AgentException;
+import org.slurmautoresume.agent.protocol.AgentJson;
+import org.slurmautoresume.agent.protocol.AgentRequest;
+import org.slurmautoresume.agent.protocol.AgentResponse;
+import org.slurmautoresume.agent.protocol.NodeDecision;
 
 /**
  * The agent over a real Unix domain socket in a temporary directory, server and client in this
@@ -41,9 +39,8 @@ class AgentSocketTest {
     @TempDir
     Path dir;
 
-    private final FakeSlurm slurm = new FakeSlurm()
-            .job("6", "show-job-running-shrunk-nokill.txt", null)
-            .node("node1", "show-node-idle.txt");
+    private final FakeSlurm slurm =
+            new FakeSlurm().job("6", "show-job-running-shrunk-nokill.txt", null).node("node1", "show-node-idle.txt");
     private AgentServer server;
     private AuditLog audit;
     private Path socket;
@@ -69,7 +66,9 @@ class AgentSocketTest {
     }
 
     private List<JsonNode> auditLines() throws IOException {
-        return Files.readAllLines(audit.file()).stream().map(AgentJson::readTree).toList();
+        return Files.readAllLines(audit.file()).stream()
+                .map(AgentJson::readTree)
+                .toList();
     }
 
     @Test
@@ -120,7 +119,8 @@ class AgentSocketTest {
             int refused = 0;
             for (int i = 0; i < 5; i++) {
                 JsonNode response = AgentJson.readTree(client().call("{\"op\":\"watch\",\"jobId\":\"6\"}"));
-                if (!response.get("ok").asBoolean() && response.get("message").asText().startsWith("busy:")) {
+                if (!response.get("ok").asBoolean()
+                        && response.get("message").asText().startsWith("busy:")) {
                     refused++;
                 }
             }
@@ -188,7 +188,8 @@ class AgentSocketTest {
         assertTrue(Files.exists(stale));
         try (AgentServer third = new AgentServer(stale, new AgentService(policy, audit), Duration.ofSeconds(1))) {
             third.start();
-            assertTrue(new AgentClient(stale, Duration.ofSeconds(5)).call("{\"op\":\"watch\",\"jobId\":\"6\"}")
+            assertTrue(new AgentClient(stale, Duration.ofSeconds(5))
+                    .call("{\"op\":\"watch\",\"jobId\":\"6\"}")
                     .startsWith("{\"ok\""));
         }
         assertFalse(Files.exists(stale), "close() removes the socket file");

@@ -51,7 +51,9 @@ class AuditLogLimitsTest {
         audit.close(); // every later write fails, as on a full or read-only disk
         FakeSlurm slurm = new FakeSlurm().node("node1", "show-node-idle.txt");
         AgentService service = new AgentService(new AgentPolicy(slurm.runner, node -> Optional.empty(), "root"), audit);
-        String answer = service.handle(USER, "{\"op\":\"mark\",\"jobId\":\"7\",\"nodes\":[\"node1\"],\"action\":\"Replace\",\"state\":\"fail\"}");
+        String answer = service.handle(
+                USER,
+                "{\"op\":\"mark\",\"jobId\":\"7\",\"nodes\":[\"node1\"],\"action\":\"Replace\",\"state\":\"fail\"}");
         assertTrue(answer.startsWith("{\"ok\":false"), answer);
         assertTrue(answer.contains("audit log"), answer);
         assertEquals(List.of(), slurm.updates, "nothing marked unrecorded");

@@ -73,11 +73,17 @@ class AuditSharesTest {
     }
 
     private static long sum(List<JsonNode> lines, String field) {
-        return lines.stream().filter(l -> l.has(field)).mapToLong(l -> l.get(field).asLong()).sum();
+        return lines.stream()
+                .filter(l -> l.has(field))
+                .mapToLong(l -> l.get(field).asLong())
+                .sum();
     }
 
     private static long refusalLines(List<JsonNode> lines, long uid) {
-        return lines.stream().filter(l -> l.has("decisions") && l.get("uid").asLong() == uid && !l.get("ok").asBoolean())
+        return lines.stream()
+                .filter(l -> l.has("decisions")
+                        && l.get("uid").asLong() == uid
+                        && !l.get("ok").asBoolean())
                 .count();
     }
 
@@ -87,8 +93,11 @@ class AuditSharesTest {
         int sent = 10_000;
         try (AuditLog audit = new AuditLog(file, clock, AuditLog.DEFAULT_MAX_BYTES)) {
             assertTrue(audit.recordIntent(FLOODER, Map.of("op", "mark", "jobId", "7")));
-            audit.recordOutcome(FLOODER, Map.of("op", "mark", "jobId", "7"), AgentResponse.of(
-                    List.of(new NodeDecision("node1", NodeDecision.MARKED, null, "marked")), "marked"));
+            audit.recordOutcome(
+                    FLOODER,
+                    Map.of("op", "mark", "jobId", "7"),
+                    AgentResponse.of(
+                            List.of(new NodeDecision("node1", NodeDecision.MARKED, null, "marked")), "marked"));
             for (int i = 0; i < sent; i++) {
                 audit.record(FLOODER, Map.of("op", "diagnose", "jobId", "99", "n", i), refusal());
                 clock.advance(Duration.ofMillis(10)); // 100 a second for 100 s
@@ -102,10 +111,13 @@ class AuditSharesTest {
         assertTrue(written <= AuditShares.ROUTINE_BURST + 100 + 1, "refusal lines written: " + written);
         assertTrue(written >= AuditShares.ROUTINE_BURST, "refusal lines written: " + written);
         assertEquals(sent, written + sum(lines, "refusalsLeftOut"), "each refusal written or counted");
-        JsonNode leftOut = lines.stream().filter(l -> l.has("refusalsLeftOut")).findFirst().orElseThrow();
+        JsonNode leftOut =
+                lines.stream().filter(l -> l.has("refusalsLeftOut")).findFirst().orElseThrow();
         assertEquals(FLOODER.uid(), leftOut.get("uid").asLong());
         assertEquals(0, leftOut.get("answersLeftOut").asInt());
-        assertTrue(Instant.parse(leftOut.get("since").asText()).isBefore(Instant.parse(leftOut.get("time").asText())),
+        assertTrue(
+                Instant.parse(leftOut.get("since").asText())
+                        .isBefore(Instant.parse(leftOut.get("time").asText())),
                 leftOut.toString());
     }
 
@@ -135,14 +147,16 @@ class AuditSharesTest {
             for (int i = 0; i < AuditShares.ROUTINE_BURST + 5; i++) {
                 audit.record(FLOODER, Map.of("op", "watch"), refusal());
             }
-            audit.record(FLOODER, Map.of("op", "watch"), AgentResponse.of(List.of(), "watching")); // an answer, left out
+            audit.record(
+                    FLOODER, Map.of("op", "watch"), AgentResponse.of(List.of(), "watching")); // an answer, left out
             clock.advance(Duration.ofSeconds(2)); // two tokens back
             audit.record(FLOODER, Map.of("op", "watch", "n", "next"), refusal());
             List<JsonNode> lines = lines(file);
             JsonNode count = lines.get(lines.size() - 2);
             assertEquals(5, count.get("refusalsLeftOut").asInt(), count.toString());
             assertEquals(1, count.get("answersLeftOut").asInt(), count.toString());
-            assertEquals("next", lines.get(lines.size() - 1).get("request").get("n").asText());
+            assertEquals(
+                    "next", lines.get(lines.size() - 1).get("request").get("n").asText());
 
             for (int i = 0; i < 10; i++) {
                 audit.record(FLOODER, Map.of("op", "watch"), refusal());
@@ -165,8 +179,8 @@ class AuditSharesTest {
         int sent = 200;
         List<String> answers = new ArrayList<>();
         try (AuditLog audit = new AuditLog(file, clock, AuditLog.DEFAULT_MAX_BYTES)) {
-            AgentService service = new AgentService(new AgentPolicy(slurm.runner, node -> Optional.empty(), "root"),
-                    audit);
+            AgentService service =
+                    new AgentService(new AgentPolicy(slurm.runner, node -> Optional.empty(), "root"), audit);
             for (int i = 0; i < sent; i++) {
                 answers.add(service.handle(FLOODER, "{\"op\":\"resume\",\"jobId\":\"7\",\"nodes\":[\"node1\"]}"));
             }
@@ -175,15 +189,26 @@ class AuditSharesTest {
             }
         }
         List<JsonNode> lines = lines(file);
-        long intents = lines.stream().filter(l -> l.has("intent") && l.get("uid").asLong() == FLOODER.uid()).count();
+        long intents = lines.stream()
+                .filter(l -> l.has("intent") && l.get("uid").asLong() == FLOODER.uid())
+                .count();
         assertEquals(AuditShares.CHANGES_BURST, intents, "requests admitted from one burst");
         long busy = answers.stream().filter(a -> a.contains("\"busy: ")).count();
         assertEquals(sent - AuditShares.CHANGES_BURST, busy, "the rest refused before the policy");
-        assertEquals(3, lines.stream().filter(l -> l.has("intent") && l.get("uid").asLong() == 0).count(),
+        assertEquals(
+                3,
+                lines.stream()
+                        .filter(l -> l.has("intent") && l.get("uid").asLong() == 0)
+                        .count(),
                 "root is not limited");
         // Each admitted request's outcome follows its intent, even a refusal.
-        assertEquals(intents, lines.stream().filter(l -> l.has("decisions") && l.get("uid").asLong() == FLOODER.uid()
-                && !l.get("why").asText().startsWith("busy: ")).count());
+        assertEquals(
+                intents,
+                lines.stream()
+                        .filter(l -> l.has("decisions")
+                                && l.get("uid").asLong() == FLOODER.uid()
+                                && !l.get("why").asText().startsWith("busy: "))
+                        .count());
     }
 
     @Test
@@ -191,8 +216,10 @@ class AuditSharesTest {
         assertTrue(AuditLog.isRefusal(AgentResponse.refused(List.of(), "bad request")));
         assertTrue(AuditLog.isRefusal(refusal()));
         assertFalse(AuditLog.isRefusal(AgentResponse.of(List.of(), "report recorded")));
-        assertFalse(AuditLog.isRefusal(AgentResponse.of(List.of(
-                new NodeDecision("node1", NodeDecision.REFUSED, null, "no"),
-                new NodeDecision("node2", NodeDecision.FAILED, null, "scontrol failed")), "mixed")));
+        assertFalse(AuditLog.isRefusal(AgentResponse.of(
+                List.of(
+                        new NodeDecision("node1", NodeDecision.REFUSED, null, "no"),
+                        new NodeDecision("node2", NodeDecision.FAILED, null, "scontrol failed")),
+                "mixed")));
     }
 }

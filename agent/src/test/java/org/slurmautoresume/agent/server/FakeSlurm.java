@@ -38,7 +38,9 @@ final class FakeSlurm {
     FakeSlurm job(String jobId, String fixture, String nodeList) {
         String text = Fixtures.read(V22, fixture);
         if (nodeList != null) {
-            text = text.replaceFirst(" NodeList=\\S+", " NodeList=" + nodeList.replace("[", "\\[").replace("]", "\\]"));
+            text = text.replaceFirst(
+                    " NodeList=\\S+",
+                    " NodeList=" + nodeList.replace("[", "\\[").replace("]", "\\]"));
         }
         jobs.put(jobId, text);
         return this;
@@ -89,7 +91,8 @@ final class FakeSlurm {
         }
         if (argv.size() == 5 && argv.subList(0, 4).equals(List.of("scontrol", "-o", "show", "job"))) {
             String job = jobs.get(argv.get(4));
-            return job != null ? result(request, 0, job, "")
+            return job != null
+                    ? result(request, 0, job, "")
                     : result(request, 1, "", Fixtures.read(V22, "show-job-invalid-id.stderr.txt"));
         }
         if (argv.equals(List.of("scontrol", "-o", "show", "job"))) {
@@ -97,7 +100,8 @@ final class FakeSlurm {
         }
         if (argv.size() == 5 && argv.subList(0, 4).equals(List.of("scontrol", "-o", "show", "node"))) {
             String node = nodes.get(argv.get(4));
-            return node != null ? result(request, 0, node, "")
+            return node != null
+                    ? result(request, 0, node, "")
                     : result(request, 1, "Node " + argv.get(4) + " not found\n", "");
         }
         if (argv.get(0).endsWith("squeue") && argv.contains("-w")) {
@@ -105,10 +109,15 @@ final class FakeSlurm {
         }
         if (argv.size() > 2 && (argv.get(1).equals("update") || argv.get(1).equals("reboot"))) {
             updates.add(argv);
-            List<String> changed = argv.get(1).equals("reboot") ? Hostlist.expand(argv.get(argv.size() - 1))
-                    : argv.stream().filter(a -> a.startsWith("nodename=")).map(a -> a.substring("nodename=".length()))
+            List<String> changed = argv.get(1).equals("reboot")
+                    ? Hostlist.expand(argv.get(argv.size() - 1))
+                    : argv.stream()
+                            .filter(a -> a.startsWith("nodename="))
+                            .map(a -> a.substring("nodename=".length()))
                             .toList();
-            changed.stream().filter(afterUpdate::containsKey).toList()
+            changed.stream()
+                    .filter(afterUpdate::containsKey)
+                    .toList()
                     .forEach(n -> nodes.put(n, afterUpdate.remove(n)));
             return result(request, 0, "", "");
         }
@@ -119,11 +128,16 @@ final class FakeSlurm {
     private String idsOn(String node) {
         StringBuilder out = new StringBuilder();
         for (Map.Entry<String, String> job : jobs.entrySet()) {
-            java.util.regex.Matcher nodes = java.util.regex.Pattern.compile(" NodeList=(\\S+)").matcher(job.getValue());
-            java.util.regex.Matcher state = java.util.regex.Pattern.compile(" JobState=(\\S+)").matcher(job.getValue());
-            if (nodes.find() && state.find() && !nodes.group(1).equals("(null)")
+            java.util.regex.Matcher nodes =
+                    java.util.regex.Pattern.compile(" NodeList=(\\S+)").matcher(job.getValue());
+            java.util.regex.Matcher state =
+                    java.util.regex.Pattern.compile(" JobState=(\\S+)").matcher(job.getValue());
+            if (nodes.find()
+                    && state.find()
+                    && !nodes.group(1).equals("(null)")
                     && Hostlist.expand(nodes.group(1)).contains(node)
-                    && org.slurmautoresume.slurm.model.JobState.parse(state.group(1)).isActive()) {
+                    && org.slurmautoresume.slurm.model.JobState.parse(state.group(1))
+                            .isActive()) {
                 out.append(job.getKey()).append('\n');
             }
         }

@@ -31,7 +31,8 @@ class LivenessListenerTest {
             if (!send.isEmpty()) {
                 socket.getOutputStream().write(send.getBytes(StandardCharsets.UTF_8));
             }
-            return new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+            return new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
+                    .readLine();
         }
     }
 
@@ -53,17 +54,20 @@ class LivenessListenerTest {
     @Test
     void whatAPeerSendsIsNeverRead() throws IOException {
         try (LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2", new NodeVerdict())) {
-            assertEquals("autoresume-agent 1 node2 ok", firstLine(listener.port(), "mark node[1-64] fail\n".repeat(500)));
+            assertEquals(
+                    "autoresume-agent 1 node2 ok", firstLine(listener.port(), "mark node[1-64] fail\n".repeat(500)));
         }
     }
 
     @Test
     void theProberAndTheListenerAgree() throws IOException {
         try (LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2", new NodeVerdict())) {
-            LivenessProber prober = new LivenessProber(Duration.ofSeconds(2), listener.port(), true,
-                    node -> Optional.of("not asked"));
-            assertEquals(Optional.empty(), prober.unreachable(new NodeParser().parse(
-                    "NodeName=node2 NodeAddr=127.0.0.1 Port=6818 State=IDLE")));
+            LivenessProber prober =
+                    new LivenessProber(Duration.ofSeconds(2), listener.port(), true, node -> Optional.of("not asked"));
+            assertEquals(
+                    Optional.empty(),
+                    prober.unreachable(
+                            new NodeParser().parse("NodeName=node2 NodeAddr=127.0.0.1 Port=6818 State=IDLE")));
         }
     }
 
@@ -94,7 +98,9 @@ class LivenessListenerTest {
             });
         };
         try (LivenessListener listener = LivenessListener.startFresh(anyLoopbackPort(), "node2", verdict, round)) {
-            assertEquals("autoresume-agent 1 node2 unhealthy", firstLine(listener.port(), ""),
+            assertEquals(
+                    "autoresume-agent 1 node2 unhealthy",
+                    firstLine(listener.port(), ""),
                     "the greeting came after the round, not with the verdict held before it");
             assertEquals(1, rounds.get());
         }
@@ -103,8 +109,8 @@ class LivenessListenerTest {
     @Test
     void aRoundPastItsBoundIsAnsweredWithTheVerdictHeld() throws IOException {
         java.util.concurrent.CompletableFuture<Void> never = new java.util.concurrent.CompletableFuture<>();
-        try (LivenessListener listener = LivenessListener.startFresh(anyLoopbackPort(), "node2", new NodeVerdict(),
-                () -> never)) {
+        try (LivenessListener listener =
+                LivenessListener.startFresh(anyLoopbackPort(), "node2", new NodeVerdict(), () -> never)) {
             long asked = System.nanoTime();
             assertEquals("autoresume-agent 1 node2 ok", firstLine(listener.port(), "check node1 please\n"));
             long tookMs = (System.nanoTime() - asked) / 1_000_000;
@@ -118,8 +124,8 @@ class LivenessListenerTest {
         java.util.concurrent.CompletableFuture<Void> round = new java.util.concurrent.CompletableFuture<>();
         int extra = 20;
         List<Socket> peers = new java.util.ArrayList<>();
-        try (LivenessListener listener = LivenessListener.startFresh(anyLoopbackPort(), "node2", new NodeVerdict(),
-                () -> round)) {
+        try (LivenessListener listener =
+                LivenessListener.startFresh(anyLoopbackPort(), "node2", new NodeVerdict(), () -> round)) {
             for (int i = 0; i < LivenessListener.FRESH_WAITING + extra; i++) {
                 Socket peer = new Socket(InetAddress.getLoopbackAddress(), listener.port());
                 peer.setSoTimeout(5000);
@@ -129,15 +135,18 @@ class LivenessListenerTest {
             // The first ones wait for the round; those beyond the bound are closed at once.
             for (Socket peer : peers.subList(LivenessListener.FRESH_WAITING, peers.size())) {
                 if (new BufferedReader(new InputStreamReader(peer.getInputStream(), StandardCharsets.US_ASCII))
-                        .readLine() == null) {
+                                .readLine()
+                        == null) {
                     unanswered++;
                 }
             }
             assertEquals(extra, unanswered);
             round.complete(null);
             for (Socket peer : peers.subList(0, LivenessListener.FRESH_WAITING)) {
-                assertEquals("autoresume-agent 1 node2 ok", new BufferedReader(new InputStreamReader(
-                        peer.getInputStream(), StandardCharsets.US_ASCII)).readLine());
+                assertEquals(
+                        "autoresume-agent 1 node2 ok",
+                        new BufferedReader(new InputStreamReader(peer.getInputStream(), StandardCharsets.US_ASCII))
+                                .readLine());
             }
         } finally {
             for (Socket peer : peers) {
@@ -164,8 +173,10 @@ class LivenessListenerTest {
 
     @Test
     void onlyANodeNameGoesIntoTheGreeting() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> LivenessListener.start(anyLoopbackPort(), "node2 ok\nautoresume-agent 1 node3", new NodeVerdict()));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> LivenessListener.start(
+                        anyLoopbackPort(), "node2 ok\nautoresume-agent 1 node3", new NodeVerdict()));
         assertTrue(e.getMessage().contains("not a node name"), e.getMessage());
     }
 }

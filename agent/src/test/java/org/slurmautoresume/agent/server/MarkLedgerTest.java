@@ -39,8 +39,9 @@ class MarkLedgerTest {
         assertFalse(again.markedFor("node2", "7", 1001));
         assertEquals(Optional.empty(), again.markOf("node3"));
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
-        assertEquals("rw-------", PosixFilePermissions.toString(
-                Files.getPosixFilePermissions(dir.resolve(MarkLedger.FILE))));
+        assertEquals(
+                "rw-------",
+                PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(MarkLedger.FILE))));
     }
 
     @Test
@@ -55,17 +56,20 @@ class MarkLedgerTest {
 
     @Test
     void aLinkInPlaceOfTheDirectoryIsRefused() throws IOException {
-        Path real = Files.createDirectory(tmp.resolve("real"),
+        Path real = Files.createDirectory(
+                tmp.resolve("real"),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         Path link = Files.createSymbolicLink(tmp.resolve("state"), real);
         IOException e = assertThrows(IOException.class, () -> MarkLedger.open(link));
         assertTrue(e.getMessage().contains("not a directory"), e.getMessage());
-        assertTrue(Files.isSymbolicLink(link) && !Files.exists(real.resolve(MarkLedger.FILE), LinkOption.NOFOLLOW_LINKS));
+        assertTrue(
+                Files.isSymbolicLink(link) && !Files.exists(real.resolve(MarkLedger.FILE), LinkOption.NOFOLLOW_LINKS));
     }
 
     @Test
     void aDirectoryOthersMayWriteIsRefused() throws IOException {
-        Path dir = Files.createDirectory(tmp.resolve("state"),
+        Path dir = Files.createDirectory(
+                tmp.resolve("state"),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
         IOException e = assertThrows(IOException.class, () -> MarkLedger.open(dir));

@@ -35,9 +35,8 @@ class NodeCheckWatchTest {
     @TempDir
     Path dir;
 
-    private final FakeSlurm slurm = new FakeSlurm()
-            .node("node1", "show-node-idle.txt")
-            .node("node2", "show-node-down-not-responding.txt");
+    private final FakeSlurm slurm =
+            new FakeSlurm().node("node1", "show-node-idle.txt").node("node2", "show-node-down-not-responding.txt");
     private final AgentMetrics metrics = new AgentMetrics();
     private final NodeVerdict verdict = new NodeVerdict();
     private final ScriptedCheck check = new ScriptedCheck();
@@ -82,12 +81,12 @@ class NodeCheckWatchTest {
     }
 
     private NodeCheckWatch watch(NodeCheckWatch.Kind kind, String node) throws IOException {
-        HealthContext context = new HealthContext(mock(CommandRunner.class), new ToolLocator(""),
-                HealthSettings.defaults(), OptionalInt::empty);
-        OwnNodeMarker marker = new OwnNodeMarker(node, new SlurmClient(slurm.runner), new SlurmControl(slurm.runner),
-                metrics, verdict);
-        return new NodeCheckWatch(kind, List.of(check), context, marker, new AuditLog(dir.resolve("audit.log")), metrics,
-                EVERY, CONFIRM);
+        HealthContext context = new HealthContext(
+                mock(CommandRunner.class), new ToolLocator(""), HealthSettings.defaults(), OptionalInt::empty);
+        OwnNodeMarker marker = new OwnNodeMarker(
+                node, new SlurmClient(slurm.runner), new SlurmControl(slurm.runner), metrics, verdict);
+        return new NodeCheckWatch(
+                kind, List.of(check), context, marker, new AuditLog(dir.resolve("audit.log")), metrics, EVERY, CONFIRM);
     }
 
     private List<String> audit() throws IOException {
@@ -102,9 +101,15 @@ class NodeCheckWatchTest {
         assertEquals(CONFIRM, watch.round(), "a first sighting is checked again soon");
         assertEquals(List.of(), slurm.updates, "one round is not enough to take a node away");
         assertEquals(EVERY, watch.round());
-        assertEquals(List.of(List.of("scontrol", "update", "nodename=node1", "state=fail",
-                "reason=Action:Reboot gpu check: GPU 1 (00000000:5E:00.0): 2 uncorrected ECC errors,"
-                        + " seen by autoresume agent")), slurm.updates);
+        assertEquals(
+                List.of(List.of(
+                        "scontrol",
+                        "update",
+                        "nodename=node1",
+                        "state=fail",
+                        "reason=Action:Reboot gpu check: GPU 1 (00000000:5E:00.0): 2 uncorrected ECC errors,"
+                                + " seen by autoresume agent")),
+                slurm.updates);
         assertTrue(verdict.unhealthy(), "the liveness port says so");
         assertEquals(1, audit().size());
         assertTrue(audit().get(0).contains("marked fail: Action:Reboot"), audit().toString());
@@ -112,16 +117,19 @@ class NodeCheckWatchTest {
 
     @Test
     void aRoundAskedForOutOfTurnConfirmsItsFaultAtOnceAndMarksTheNode() throws Exception {
-        check.then(fault(HealthAction.REBOOT, "DCGM health Failure: -> NVLink system Failure Detected XID 74 for GPU 0"));
+        check.then(
+                fault(HealthAction.REBOOT, "DCGM health Failure: -> NVLink system Failure Detected XID 74 for GPU 0"));
         try (NodeCheckWatch watch = watch("node1")) {
             long asked = System.nanoTime();
             watch.checkNow().get(10, java.util.concurrent.TimeUnit.SECONDS);
             long tookMs = (System.nanoTime() - asked) / 1_000_000;
             assertEquals(2, check.runs.get(), "found, then confirmed");
-            assertTrue(tookMs >= NodeCheckWatch.CONFIRM_ON_REQUEST.toMillis() && tookMs < CONFIRM.toMillis(),
+            assertTrue(
+                    tookMs >= NodeCheckWatch.CONFIRM_ON_REQUEST.toMillis() && tookMs < CONFIRM.toMillis(),
                     "confirmed after the short wait, not the watch's own " + CONFIRM + ": " + tookMs + " ms");
             assertEquals(1, slurm.updates.size(), slurm.updates.toString());
-            assertTrue(slurm.updates.get(0).get(4).startsWith("reason=Action:Reboot gpu check: DCGM health Failure"),
+            assertTrue(
+                    slurm.updates.get(0).get(4).startsWith("reason=Action:Reboot gpu check: DCGM health Failure"),
                     slurm.updates.toString());
             assertTrue(verdict.unhealthy(), "what the fresh-check port then says");
         }
@@ -153,7 +161,8 @@ class NodeCheckWatchTest {
 
     @Test
     void aFaultThatIsGoneAtTheSecondRunMarksNothing() throws IOException {
-        check.then(fault(HealthAction.REBOOT, "nvidia-smi failed: timed out after 30 s")).then(passed());
+        check.then(fault(HealthAction.REBOOT, "nvidia-smi failed: timed out after 30 s"))
+                .then(passed());
         NodeCheckWatch watch = watch("node1");
         watch.round();
         assertEquals(EVERY, watch.round());
@@ -200,16 +209,20 @@ class NodeCheckWatchTest {
 
     @Test
     void aFailedCommandIsNamedByItsProgram() {
-        assertEquals("gpu check: nvidia-smi failed: nvidia-smi exited with status 255: Unable to determine the device"
-                + " handle", NodeCheckWatch.detail(List.of(fault(HealthAction.REBOOT, "nvidia-smi failed: `/var/tmp/c/gpu/"
-                + "node1/bin/nvidia-smi --query-gpu=index,pci.bus_id --format=csv,noheader,nounits` exited with status"
-                + " 255: Unable to determine the device handle"))));
+        assertEquals(
+                "gpu check: nvidia-smi failed: nvidia-smi exited with status 255: Unable to determine the device"
+                        + " handle",
+                NodeCheckWatch.detail(List.of(fault(
+                        HealthAction.REBOOT,
+                        "nvidia-smi failed: `/var/tmp/c/gpu/"
+                                + "node1/bin/nvidia-smi --query-gpu=index,pci.bus_id --format=csv,noheader,nounits` exited with status"
+                                + " 255: Unable to determine the device handle"))));
     }
 
     @Test
     void theReasonIsOneBoundedLine() {
-        String detail = NodeCheckWatch.detail(List.of(fault(HealthAction.REBOOT, "nvidia-smi failed:\n\"x\"\t"
-                + "y".repeat(500))));
+        String detail = NodeCheckWatch.detail(
+                List.of(fault(HealthAction.REBOOT, "nvidia-smi failed:\n\"x\"\t" + "y".repeat(500))));
         assertFalse(detail.contains("\n") || detail.contains("\"") || detail.contains("\t"), detail);
         assertEquals(NodeCheckWatch.MAX_DETAIL, detail.length());
     }
@@ -217,23 +230,36 @@ class NodeCheckWatchTest {
     /** The slurmd watch is the same watch: its findings are counted and audited under its own names. */
     @Test
     void theSlurmdWatchMarksForARebootAndCountsAndAuditsAsItsOwn() throws IOException {
-        check.then(CheckResult.of("slurmd", List.of(Finding.fault(HealthAction.REBOOT,
-                "slurmd of node1 did not answer `scontrol show slurmd` within 15 s")), ""));
+        check.then(CheckResult.of(
+                "slurmd",
+                List.of(Finding.fault(
+                        HealthAction.REBOOT, "slurmd of node1 did not answer `scontrol show slurmd` within 15 s")),
+                ""));
         NodeCheckWatch watch = watch(NodeCheckWatch.Kind.SLURMD, "node1");
         watch.round();
         watch.round();
-        assertEquals(List.of(List.of("scontrol", "update", "nodename=node1", "state=fail",
-                "reason=Action:Reboot slurmd check: slurmd of node1 did not answer scontrol within 15 s,"
-                        + " seen by autoresume agent")), slurm.updates);
-        assertTrue(audit().get(0).startsWith("{\"time\"") && audit().get(0).contains("\"slurmdCheck\":{"),
+        assertEquals(
+                List.of(List.of(
+                        "scontrol",
+                        "update",
+                        "nodename=node1",
+                        "state=fail",
+                        "reason=Action:Reboot slurmd check: slurmd of node1 did not answer scontrol within 15 s,"
+                                + " seen by autoresume agent")),
+                slurm.updates);
+        assertTrue(
+                audit().get(0).startsWith("{\"time\"") && audit().get(0).contains("\"slurmdCheck\":{"),
                 audit().toString());
         List<String> counted = metrics.registry().scrape().stream()
-                .filter(m -> m.getMetadata().getName().startsWith("autoresume_agent_") && m.getMetadata().getName()
-                        .endsWith("_checks"))
-                .flatMap(m -> m.getDataPoints().stream().map(d -> m.getMetadata().getName() + "/" + d.getLabels()))
+                .filter(m -> m.getMetadata().getName().startsWith("autoresume_agent_")
+                        && m.getMetadata().getName().endsWith("_checks"))
+                .flatMap(
+                        m -> m.getDataPoints().stream().map(d -> m.getMetadata().getName() + "/" + d.getLabels()))
                 .toList();
         assertEquals(1, counted.size(), counted.toString());
-        assertTrue(counted.get(0).startsWith("autoresume_agent_slurmd_checks/") && counted.get(0).contains("failed"),
+        assertTrue(
+                counted.get(0).startsWith("autoresume_agent_slurmd_checks/")
+                        && counted.get(0).contains("failed"),
                 counted.toString());
     }
 }

@@ -45,6 +45,7 @@ class OnDemandHealthTest {
     private final Map<String, String> environments = new ConcurrentHashMap<>();
     /** Opened by a test to let a run end; open from the start unless a test closes it. */
     private volatile CountDownLatch release = new CountDownLatch(0);
+
     private volatile int exit = 8;
 
     private final CommandRunner runner = new CommandRunner() {
@@ -60,14 +61,19 @@ class OnDemandHealthTest {
             } finally {
                 running.decrementAndGet();
             }
-            return new CommandResult(request, exit, STDOUT_SECRET + "\nmore\n", "Xid 79 " + STDERR_SECRET + "\n",
-                    false, Duration.ofMillis(5));
+            return new CommandResult(
+                    request,
+                    exit,
+                    STDOUT_SECRET + "\nmore\n",
+                    "Xid 79 " + STDERR_SECRET + "\n",
+                    false,
+                    Duration.ofMillis(5));
         }
     };
 
     private OnDemandHealth health(Duration reuse) {
-        return OnDemandHealth.of(runner, List.of("/opt/site/check.sh", "{node}"), Duration.ofSeconds(60), reuse,
-                nanos::get);
+        return OnDemandHealth.of(
+                runner, List.of("/opt/site/check.sh", "{node}"), Duration.ofSeconds(60), reuse, nanos::get);
     }
 
     /** {@code count} threads asking about {@code node} at once; their verdicts once every one has its answer. */
@@ -89,9 +95,12 @@ class OnDemandHealthTest {
         OnDemandHealth health = health(Duration.ZERO); // no reuse: only the askers during the run share it
         List<CompletableFuture<NodeHealth.Verdict>> answers = askAtOnce(health, NODE1, 16);
         // Every asker is either running the command or parked waiting for its result.
-        Wait.until(() -> runs.get() == 1 && Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().equals("asker")).filter(t -> t.getState() != Thread.State.WAITING
-                        && t.getState() != Thread.State.TIMED_WAITING).findAny().isEmpty());
+        Wait.until(() -> runs.get() == 1
+                && Thread.getAllStackTraces().keySet().stream()
+                        .filter(t -> t.getName().equals("asker"))
+                        .filter(t -> t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TIMED_WAITING)
+                        .findAny()
+                        .isEmpty());
         release.countDown();
         for (CompletableFuture<NodeHealth.Verdict> answer : answers) {
             NodeHealth.Verdict verdict = answer.get(30, TimeUnit.SECONDS);
@@ -153,8 +162,9 @@ class OnDemandHealthTest {
         CommandRunner missing = request -> {
             throw CommandException.cannotStart(request, new java.io.IOException("No such file " + STDERR_SECRET));
         };
-        NodeHealth.Verdict verdict = OnDemandHealth.of(missing, List.of("/opt/site/check.sh", "{node}"),
-                Duration.ofSeconds(5), Duration.ZERO).check(NODE1);
+        NodeHealth.Verdict verdict = OnDemandHealth.of(
+                        missing, List.of("/opt/site/check.sh", "{node}"), Duration.ofSeconds(5), Duration.ZERO)
+                .check(NODE1);
         assertFalse(verdict.healthy());
         assertEquals("replace", verdict.action());
         assertFalse(verdict.detail().contains(STDERR_SECRET), verdict.detail());
@@ -165,8 +175,12 @@ class OnDemandHealthTest {
         CommandRunner broken = request -> {
             throw new IllegalArgumentException("internal detail " + STDERR_SECRET);
         };
-        OnDemandHealth health = OnDemandHealth.of(broken, List.of("/opt/site/check.sh", "{node}"),
-                Duration.ofSeconds(5), Duration.ofSeconds(10), nanos::get);
+        OnDemandHealth health = OnDemandHealth.of(
+                broken,
+                List.of("/opt/site/check.sh", "{node}"),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(10),
+                nanos::get);
         IllegalStateException first = assertThrows(IllegalStateException.class, () -> health.check(NODE1));
         assertFalse(first.getMessage().contains(STDERR_SECRET), first.getMessage());
         assertThrows(IllegalStateException.class, () -> health.check(NODE1), "shared like a verdict");
@@ -186,8 +200,12 @@ class OnDemandHealthTest {
 
     @Test
     void aProgramNameOfAnyBytesStillGivesAPrintableVerdict() {
-        CommandNodeHealth.Run run = new CommandNodeHealth.Run(NodeHealth.Verdict.unhealthy("replace", "whatever"),
-                "/opt/site/che\nck\u00e9.sh", "exited 3", "STDOUT-MARK", "STDERR-MARK");
+        CommandNodeHealth.Run run = new CommandNodeHealth.Run(
+                NodeHealth.Verdict.unhealthy("replace", "whatever"),
+                "/opt/site/che\nck\u00e9.sh",
+                "exited 3",
+                "STDOUT-MARK",
+                "STDERR-MARK");
         String detail = OnDemandHealth.forCallers(run).detail();
         assertTrue(detail.chars().allMatch(c -> c >= 0x20 && c <= 0x7e), detail);
         assertTrue(detail.length() <= OnDemandHealth.MAX_DETAIL, detail);

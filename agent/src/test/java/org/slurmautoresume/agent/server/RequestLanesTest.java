@@ -44,9 +44,8 @@ class RequestLanesTest {
     @TempDir
     Path dir;
 
-    private final FakeSlurm slurm = new FakeSlurm()
-            .job("6", "show-job-running-shrunk-nokill.txt", null)
-            .node("node1", "show-node-idle.txt");
+    private final FakeSlurm slurm =
+            new FakeSlurm().job("6", "show-job-running-shrunk-nokill.txt", null).node("node1", "show-node-idle.txt");
     private final CountDownLatch release = new CountDownLatch(1);
     private final AtomicInteger blocked = new AtomicInteger();
     private final AtomicInteger blockedWrites = new AtomicInteger();
@@ -100,11 +99,14 @@ class RequestLanesTest {
         }
         // This user's diagnosis workers are stuck; the other diagnoses wait behind them.
         waitFor(() -> blocked.get() >= 2);
-        assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
-            AgentResponse report = client().send(AgentRequest.report("6",
-                    AgentReport.of(AgentReport.Event.LAUNCH, 1, null)));
-            assertTrue(report.ok(), report.message());
-        }, "a report must not wait for diagnoses stuck on scontrol");
+        assertTimeoutPreemptively(
+                Duration.ofSeconds(5),
+                () -> {
+                    AgentResponse report =
+                            client().send(AgentRequest.report("6", AgentReport.of(AgentReport.Event.LAUNCH, 1, null)));
+                    assertTrue(report.ok(), report.message());
+                },
+                "a report must not wait for diagnoses stuck on scontrol");
         assertTrue(hung.stream().noneMatch(Future::isDone), "the diagnoses are still stuck");
         release.countDown();
         for (Future<AgentResponse> f : hung) {
@@ -120,8 +122,8 @@ class RequestLanesTest {
         waitFor(() -> blocked.get() >= 2);
         // A mark reads its node too, so on this runner it hangs as well, but on a worker of the
         // writes lane: it got one although every diagnosis worker this user may have is stuck.
-        callers.submit(() -> client().send(AgentRequest.mark("6", List.of("node1"), NodeMark.Action.REPLACE,
-                AgentRequest.MarkState.FAIL)));
+        callers.submit(() -> client().send(AgentRequest.mark(
+                "6", List.of("node1"), NodeMark.Action.REPLACE, AgentRequest.MarkState.FAIL)));
         waitFor(() -> blockedWrites.get() == 1);
         assertEquals(2, blocked.get() - blockedWrites.get(), "diagnoses at once for one user: the lane's share");
     }
@@ -138,12 +140,12 @@ class RequestLanesTest {
                         .call("{\"op\":\"mark\",\"jobId\":\"6\",\"nodes\":[\"node1\"],\"action\":\"Replace\","
                                 + "\"state\":\"fail\"}"));
                 SocketChannel accepted = serverChannel.accept();
-                String line = LineChannel.readLine(accepted,
-                        System.nanoTime() + TimeUnit.SECONDS.toNanos(5), 1 << 16);
+                String line = LineChannel.readLine(accepted, System.nanoTime() + TimeUnit.SECONDS.toNanos(5), 1 << 16);
                 Thread.sleep(5); // past the zero wait allowed
                 assertTrue(lanes.offer(accepted, new Caller(0, "root"), line));
                 String response = answer.get(5, TimeUnit.SECONDS);
-                assertTrue(response.contains("\"ok\":false") && response.contains(AgentClient.BUSY + "waited"), response);
+                assertTrue(
+                        response.contains("\"ok\":false") && response.contains(AgentClient.BUSY + "waited"), response);
                 assertTrue(slurm.updates.isEmpty(), "nothing was marked");
             }
         } finally {

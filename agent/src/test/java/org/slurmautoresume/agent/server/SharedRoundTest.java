@@ -39,9 +39,10 @@ class SharedRoundTest {
     void theReuseTimeCountsFromTheEndOfTheRunNotItsStart() throws Exception {
         SharedRound<Integer> slow = new SharedRound<>(Duration.ofSeconds(10), nanos::get);
         slow.ask(Runnable::run, () -> {
-            nanos.addAndGet(Duration.ofSeconds(60).toNanos()); // a command that ran for a minute
-            return runs.incrementAndGet();
-        }).get();
+                    nanos.addAndGet(Duration.ofSeconds(60).toNanos()); // a command that ran for a minute
+                    return runs.incrementAndGet();
+                })
+                .get();
         nanos.addAndGet(Duration.ofSeconds(5).toNanos());
         assertEquals(1, slow.ask(Runnable::run, runs::incrementAndGet).get(), "5 s after it ended: shared");
         assertEquals(1, runs.get());
@@ -50,11 +51,14 @@ class SharedRoundTest {
     @Test
     void withNoReuseTimeOnlyAsksWhileItRunsShareIt() throws Exception {
         SharedRound<Integer> none = new SharedRound<>(Duration.ZERO, nanos::get);
-        CompletableFuture<Integer> running = none.ask(command -> { }, runs::incrementAndGet); // never runs
+        CompletableFuture<Integer> running = none.ask(command -> {}, runs::incrementAndGet); // never runs
         assertSame(running, none.ask(Runnable::run, runs::incrementAndGet), "asked while the first runs");
         assertEquals(0, runs.get());
-        assertEquals(1, new SharedRound<Integer>(Duration.ZERO, nanos::get).ask(Runnable::run, runs::incrementAndGet)
-                .get());
+        assertEquals(
+                1,
+                new SharedRound<Integer>(Duration.ZERO, nanos::get)
+                        .ask(Runnable::run, runs::incrementAndGet)
+                        .get());
         SharedRound<Integer> done = new SharedRound<>(Duration.ZERO, nanos::get);
         done.ask(Runnable::run, runs::incrementAndGet).get();
         done.ask(Runnable::run, runs::incrementAndGet).get();
@@ -76,9 +80,11 @@ class SharedRoundTest {
 
     @Test
     void aRunTheExecutorRefusesFailsItsAskers() {
-        CompletableFuture<Integer> refused = round.ask(command -> {
-            throw new RejectedExecutionException("closed");
-        }, runs::incrementAndGet);
+        CompletableFuture<Integer> refused = round.ask(
+                command -> {
+                    throw new RejectedExecutionException("closed");
+                },
+                runs::incrementAndGet);
         assertTrue(refused.isCompletedExceptionally());
         assertEquals(0, runs.get());
     }

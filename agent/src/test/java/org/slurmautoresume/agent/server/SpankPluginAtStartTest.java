@@ -27,6 +27,7 @@ class SpankPluginAtStartTest {
 
     @TempDir
     Path dir;
+
     private Map<String, String> env;
     private SlurmVersion built;
     private AuditLog audit;
@@ -67,16 +68,21 @@ class SpankPluginAtStartTest {
     @Test
     void noPluginListedMeansNothingExported() throws IOException {
         Files.writeString(dir.resolve("plugstack.conf"), "# nothing\n");
-        SpankPluginAtStart.check(env, () -> {
-            throw new AssertionError("the running release was asked with no plugin listed");
-        }, audit, metrics);
+        SpankPluginAtStart.check(
+                env,
+                () -> {
+                    throw new AssertionError("the running release was asked with no plugin listed");
+                },
+                audit,
+                metrics);
         assertFalse(loadsGauge().isPresent());
     }
 
     private OptionalDouble loadsGauge() {
         for (MetricSnapshot snapshot : metrics.registry().scrape()) {
             if (snapshot.getMetadata().getName().equals("autoresume_agent_spank_plugin_loads")) {
-                return OptionalDouble.of(((GaugeSnapshot) snapshot).getDataPoints().get(0).getValue());
+                return OptionalDouble.of(
+                        ((GaugeSnapshot) snapshot).getDataPoints().get(0).getValue());
             }
         }
         return OptionalDouble.empty();

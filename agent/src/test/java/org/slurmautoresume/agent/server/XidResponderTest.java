@@ -7,19 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import java.time.Duration;
-import org.slurmautoresume.slurm.exec.CommandResult;
-import org.slurmautoresume.slurm.exec.CommandRunner;
-import org.slurmautoresume.slurm.exec.ControllerOutage;
-import org.slurmautoresume.slurm.exec.RetryPolicy;
 import org.junit.jupiter.api.io.TempDir;
 import org.slurmautoresume.nodeops.xid.XidCatalog.XidClass;
 import org.slurmautoresume.nodeops.xid.XidEvent;
 import org.slurmautoresume.nodeops.xid.XidWatch.Sighting;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.client.SlurmControl;
+import org.slurmautoresume.slurm.exec.CommandResult;
+import org.slurmautoresume.slurm.exec.CommandRunner;
+import org.slurmautoresume.slurm.exec.ControllerOutage;
+import org.slurmautoresume.slurm.exec.RetryPolicy;
 
 /** What the agent does with its own node's Xids, over recorded scontrol output. */
 class XidResponderTest {
@@ -27,27 +27,35 @@ class XidResponderTest {
     @TempDir
     Path dir;
 
-    private final FakeSlurm slurm = new FakeSlurm()
-            .node("node1", "show-node-idle.txt")
-            .node("node2", "show-node-down-not-responding.txt");
+    private final FakeSlurm slurm =
+            new FakeSlurm().node("node1", "show-node-idle.txt").node("node2", "show-node-down-not-responding.txt");
     private final AgentMetrics metrics = new AgentMetrics();
     private final NodeVerdict verdict = new NodeVerdict();
 
     private XidResponder responder(String node) throws IOException {
-        return new XidResponder(new OwnNodeMarker(node, new SlurmClient(slurm.runner), new SlurmControl(slurm.runner),
-                metrics, verdict), new AuditLog(dir.resolve("audit.log")), metrics);
+        return new XidResponder(
+                new OwnNodeMarker(
+                        node, new SlurmClient(slurm.runner), new SlurmControl(slurm.runner), metrics, verdict),
+                new AuditLog(dir.resolve("audit.log")),
+                metrics);
     }
 
     private static Sighting sighting(int code, XidClass xidClass, boolean afterStart) {
-        return new Sighting(new XidEvent("PCI:0000:3b:00", code, "pid=1, name=`rm -rf /`, detail"), xidClass,
-                afterStart, 42);
+        return new Sighting(
+                new XidEvent("PCI:0000:3b:00", code, "pid=1, name=`rm -rf /`, detail"), xidClass, afterStart, 42);
     }
 
     @Test
     void aResetClassXidMarksTheNodeForAReboot() throws IOException {
         responder("node1").seen(sighting(79, XidClass.RESET, true));
-        assertEquals(List.of(List.of("scontrol", "update", "nodename=node1", "state=fail",
-                "reason=Action:Reboot Xid 79 GPU PCI:0000:3b:00 (GPU has fallen off the bus), seen by autoresume agent")),
+        assertEquals(
+                List.of(
+                        List.of(
+                                "scontrol",
+                                "update",
+                                "nodename=node1",
+                                "state=fail",
+                                "reason=Action:Reboot Xid 79 GPU PCI:0000:3b:00 (GPU has fallen off the bus), seen by autoresume agent")),
                 slurm.updates);
         String audit = Files.readString(dir.resolve("audit.log"));
         assertTrue(audit.contains("\"xid\":79") && audit.contains("marked fail: Action:Reboot"), audit);
@@ -86,13 +94,26 @@ class XidResponderTest {
         int[] away = {3};
         List<String> paused = new java.util.ArrayList<>();
         CommandRunner restarting = request -> away[0]-- > 0
-                ? new CommandResult(request, 1, "", "slurm_update error: Unable to contact slurm controller (connect failure)",
-                        false, Duration.ZERO)
+                ? new CommandResult(
+                        request,
+                        1,
+                        "",
+                        "slurm_update error: Unable to contact slurm controller (connect failure)",
+                        false,
+                        Duration.ZERO)
                 : slurm.runner.run(request);
-        CommandRunner riding = new ControllerOutage(Duration.ofSeconds(180), ControllerOutage.Listener.NONE,
-                RetryPolicy.DEFAULT, d -> paused.add(d.toString()), System::nanoTime, () -> 7).riding(restarting);
-        XidResponder responder = new XidResponder(new OwnNodeMarker("node1", new SlurmClient(riding),
-                new SlurmControl(riding), metrics, verdict), new AuditLog(dir.resolve("audit.log")), metrics);
+        CommandRunner riding = new ControllerOutage(
+                        Duration.ofSeconds(180),
+                        ControllerOutage.Listener.NONE,
+                        RetryPolicy.DEFAULT,
+                        d -> paused.add(d.toString()),
+                        System::nanoTime,
+                        () -> 7)
+                .riding(restarting);
+        XidResponder responder = new XidResponder(
+                new OwnNodeMarker("node1", new SlurmClient(riding), new SlurmControl(riding), metrics, verdict),
+                new AuditLog(dir.resolve("audit.log")),
+                metrics);
         responder.seen(sighting(79, XidClass.RESET, true));
         assertEquals(1, slurm.updates.size(), "marked once slurmctld answered: " + slurm.updates);
         assertEquals(3, paused.size(), "a pause after each unanswered call");

@@ -20,8 +20,7 @@ import java.util.Optional;
  */
 public final class Applier {
 
-    private Applier() {
-    }
+    private Applier() {}
 
     public static List<FileChange> apply(List<DesiredFile> files, InstallLayout layout, boolean dryRun) {
         List<FileChange> changes = new ArrayList<>();
@@ -37,8 +36,8 @@ public final class Applier {
             if (!dryRun) {
                 write(real, file);
             }
-            changes.add(new FileChange(file.path(), current.isPresent() ? FileChange.Status.UPDATED
-                    : FileChange.Status.CREATED, diff));
+            changes.add(new FileChange(
+                    file.path(), current.isPresent() ? FileChange.Status.UPDATED : FileChange.Status.CREATED, diff));
         }
         return changes;
     }
@@ -58,8 +57,11 @@ public final class Applier {
         List<String> before = current.map(ManagedBlock::lines).orElse(List.of());
         List<String> after = ManagedBlock.lines(desired);
         List<String> unified = UnifiedDiffUtils.generateUnifiedDiff(
-                current.isPresent() ? path.toString() : "/dev/null", path.toString(), before,
-                DiffUtils.diff(before, after), 3);
+                current.isPresent() ? path.toString() : "/dev/null",
+                path.toString(),
+                before,
+                DiffUtils.diff(before, after),
+                3);
         if (unified.isEmpty()) {
             return "(only the file mode changes)\n";
         }
@@ -72,8 +74,8 @@ public final class Applier {
             Path temp = Files.createTempFile(real.getParent(), "." + real.getFileName(), ".autoresume-tmp");
             try {
                 Files.writeString(temp, file.content(), StandardCharsets.UTF_8);
-                Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString(file.executable() ? "rwxr-xr-x"
-                        : "rw-r--r--"));
+                Files.setPosixFilePermissions(
+                        temp, PosixFilePermissions.fromString(file.executable() ? "rwxr-xr-x" : "rw-r--r--"));
                 try {
                     Files.move(temp, real, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 } catch (AtomicMoveNotSupportedException e) {

@@ -16,8 +16,8 @@ import org.slurmautoresume.lifecycle.model.WorkerGroup;
  * The whole cluster as apply sees it: every node with its role, the worker partitions, and the
  * hot spares. Built from files that passed validation.
  */
-public record ClusterPlan(List<PlannedNode> nodes, List<Partition> partitions, Partition sparePartition,
-                          SiteOptions site) {
+public record ClusterPlan(
+        List<PlannedNode> nodes, List<Partition> partitions, Partition sparePartition, SiteOptions site) {
 
     public ClusterPlan {
         nodes = List.copyOf(nodes);
@@ -38,22 +38,31 @@ public record ClusterPlan(List<PlannedNode> nodes, List<Partition> partitions, P
         }
         List<Partition> partitions = new ArrayList<>();
         partitionNodes.forEach((name, members) -> partitions.add(new Partition(name, members)));
-        return new ClusterPlan(nodes, partitions, new Partition(parameters.site().sparePartitionName(), spares),
-                parameters.site());
+        return new ClusterPlan(
+                nodes, partitions, new Partition(parameters.site().sparePartitionName(), spares), parameters.site());
     }
 
-    private static List<PlannedNode> addGroup(List<PlannedNode> nodes, ResourceConfig config, String groupName,
-                                              Role role, WorkerGroup worker) {
-        InstanceGroup group = config.group(groupName).orElseThrow(() -> new ApplyException(
-                "instance group \"" + groupName + "\" is not in resource_config.json (run `autoresume lifecycle validate`)"));
+    private static List<PlannedNode> addGroup(
+            List<PlannedNode> nodes, ResourceConfig config, String groupName, Role role, WorkerGroup worker) {
+        InstanceGroup group = config.group(groupName)
+                .orElseThrow(() -> new ApplyException("instance group \"" + groupName
+                        + "\" is not in resource_config.json (run `autoresume lifecycle validate`)"));
         List<PlannedNode> added = new ArrayList<>();
-        int spareFrom = group.instances().size() - (worker == null ? 0 : worker.options().spareCount());
+        int spareFrom = group.instances().size()
+                - (worker == null ? 0 : worker.options().spareCount());
         for (int i = 0; i < group.instances().size(); i++) {
             Instance instance = group.instances().get(i);
-            PlannedNode node = new PlannedNode(instance.nodeName(), instance.instanceName(), groupName, role,
-                    instance.customerIpAddress(), Optional.ofNullable(instance.agentIpAddress()),
-                    Optional.ofNullable(instance.options().nodeHostname()), Optional.ofNullable(instance.options().port()),
-                    Optional.ofNullable(worker).map(WorkerGroup::partitionName), worker != null && i >= spareFrom,
+            PlannedNode node = new PlannedNode(
+                    instance.nodeName(),
+                    instance.instanceName(),
+                    groupName,
+                    role,
+                    instance.customerIpAddress(),
+                    Optional.ofNullable(instance.agentIpAddress()),
+                    Optional.ofNullable(instance.options().nodeHostname()),
+                    Optional.ofNullable(instance.options().port()),
+                    Optional.ofNullable(worker).map(WorkerGroup::partitionName),
+                    worker != null && i >= spareFrom,
                     Optional.ofNullable(worker).map(w -> w.options().nodeOptions()));
             added.add(node);
         }

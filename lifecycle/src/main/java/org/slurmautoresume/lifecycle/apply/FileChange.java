@@ -8,8 +8,10 @@ import java.nio.file.Path;
  *
  * @param diff unified diff from the current content to the new one (empty when unchanged)
  */
-public record FileChange(@JsonProperty("path") Path path, @JsonProperty("status") Status status,
-                         @JsonProperty("diff") String diff) {
+public record FileChange(
+        @JsonProperty("path") Path path,
+        @JsonProperty("status") Status status,
+        @JsonProperty("diff") String diff) {
 
     public enum Status {
         CREATED,

@@ -14,8 +14,14 @@ import java.util.Optional;
  *                   in the packages' layout (the Debian or EL packages, or install.sh), which apply
  *                   leaves to it
  */
-public record InstallLayout(Path root, Path slurmConf, Path plugin, Path autoresume, Path systemdDir,
-                            Path healthCheckWrapper, boolean packaged) {
+public record InstallLayout(
+        Path root,
+        Path slurmConf,
+        Path plugin,
+        Path autoresume,
+        Path systemdDir,
+        Path healthCheckWrapper,
+        boolean packaged) {
 
     public static final Path DEFAULT_SLURM_CONF = Path.of("/etc/slurm/slurm.conf");
     /** The snippet slurm-autoresume-plugin installs (a conffile): {@code optional PLUGIN supervisor=COMMAND}. */
@@ -47,13 +53,15 @@ public record InstallLayout(Path root, Path slurmConf, Path plugin, Path autores
             return defaults;
         }
         if (Files.isRegularFile(plugin)) {
-            return new InstallLayout(root, slurmConf, plugin, command, defaults.systemdDir(),
-                    defaults.healthCheckWrapper(), false);
+            return new InstallLayout(
+                    root, slurmConf, plugin, command, defaults.systemdDir(), defaults.healthCheckWrapper(), false);
         }
         // The packages' layout: the plugin in Slurm's plugin directory, named by the snippet with
         // this installation's command as its supervisor. A second snippet from apply would load it twice.
-        return packagedPlugin(defaults, command).map(packaged -> new InstallLayout(root, slurmConf, packaged,
-                command, PACKAGE_UNITS, defaults.healthCheckWrapper(), true)).orElse(defaults);
+        return packagedPlugin(defaults, command)
+                .map(packaged -> new InstallLayout(
+                        root, slurmConf, packaged, command, PACKAGE_UNITS, defaults.healthCheckWrapper(), true))
+                .orElse(defaults);
     }
 
     /** The plugin the installation's snippet lists with {@code command} as its supervisor, when it is there. */
@@ -65,8 +73,11 @@ public record InstallLayout(Path root, Path slurmConf, Path plugin, Path autores
         try {
             for (String line : Files.readAllLines(snippet)) {
                 String[] words = line.strip().split("\\s+");
-                if (words.length >= 3 && words[0].equals("optional") && words[1].startsWith("/")
-                        && words[1].endsWith("/auto_resume.so") && words[2].equals("supervisor=" + command)
+                if (words.length >= 3
+                        && words[0].equals("optional")
+                        && words[1].startsWith("/")
+                        && words[1].endsWith("/auto_resume.so")
+                        && words[2].equals("supervisor=" + command)
                         && Files.isRegularFile(defaults.under(Path.of(words[1])))) {
                     return Optional.of(Path.of(words[1]));
                 }
@@ -78,9 +89,14 @@ public record InstallLayout(Path root, Path slurmConf, Path plugin, Path autores
     }
 
     public static InstallLayout defaults(Path root, Path slurmConf) {
-        return new InstallLayout(root, slurmConf, Path.of("/usr/local/lib/slurm/auto_resume.so"),
-                Path.of("/usr/local/bin/autoresume"), Path.of("/etc/systemd/system"),
-                Path.of("/usr/local/libexec/autoresume/health-check"), false);
+        return new InstallLayout(
+                root,
+                slurmConf,
+                Path.of("/usr/local/lib/slurm/auto_resume.so"),
+                Path.of("/usr/local/bin/autoresume"),
+                Path.of("/etc/systemd/system"),
+                Path.of("/usr/local/libexec/autoresume/health-check"),
+                false);
     }
 
     /** The real file behind a node path: {@code /etc/x} under root {@code /tmp/r} is {@code /tmp/r/etc/x}. */

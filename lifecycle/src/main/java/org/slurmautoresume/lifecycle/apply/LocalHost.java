@@ -39,7 +39,8 @@ public interface LocalHost {
             @Override
             public Optional<String> hostname() {
                 try {
-                    return Optional.of(Files.readString(KERNEL_HOSTNAME).strip()).filter(s -> !s.isEmpty());
+                    return Optional.of(Files.readString(KERNEL_HOSTNAME).strip())
+                            .filter(s -> !s.isEmpty());
                 } catch (IOException e) {
                     return Optional.empty();
                 }

@@ -13,10 +13,10 @@ public final class ManagedBlock {
 
     public static final String BEGIN = "# BEGIN autoresume managed";
     public static final String END = "# END autoresume managed";
-    private static final String BEGIN_LINE = BEGIN + " (written by `autoresume lifecycle apply`; edit its JSON files, not these lines)";
+    private static final String BEGIN_LINE =
+            BEGIN + " (written by `autoresume lifecycle apply`; edit its JSON files, not these lines)";
 
-    private ManagedBlock() {
-    }
+    private ManagedBlock() {}
 
     /** The admin's lines: the file without the managed block. */
     public static List<String> outside(String path, String text) {
@@ -69,8 +69,8 @@ public final class ManagedBlock {
                 begin = i;
             } else if (line.startsWith(END)) {
                 if (begin < 0 || end >= 0) {
-                    throw new ApplyException(path + ": line " + (i + 1) + ": '" + END + "' without a matching '"
-                            + BEGIN + "'; remove it");
+                    throw new ApplyException(path + ": line " + (i + 1) + ": '" + END + "' without a matching '" + BEGIN
+                            + "'; remove it");
                 }
                 end = i;
             }
@@ -89,6 +89,5 @@ public final class ManagedBlock {
         return Arrays.asList(parts).subList(0, count);
     }
 
-    private record Span(int begin, int end) {
-    }
+    private record Span(int begin, int end) {}
 }

@@ -22,12 +22,10 @@ public final class NodeSetup {
     public static final String SWEEP_TIMER = "autoresume-sweep.timer";
     private static final String INSTALLED_COMMAND = "/usr/local/bin/autoresume";
 
-    private NodeSetup() {
-    }
+    private NodeSetup() {}
 
     /** The desired files, and notes on what was left to the admin. */
-    public record Setup(List<DesiredFile> files, List<String> notes, List<String> unitsToEnable) {
-    }
+    public record Setup(List<DesiredFile> files, List<String> notes, List<String> unitsToEnable) {}
 
     public static Setup plan(ClusterPlan plan, PlannedNode node, InstallLayout layout) {
         List<DesiredFile> files = new ArrayList<>();
@@ -35,8 +33,10 @@ public final class NodeSetup {
         String slurmConfText = Applier.read(layout.under(layout.slurmConf())).orElse("");
         List<String> adminLines = ManagedBlock.outside(layout.slurmConf().toString(), slurmConfText);
         SlurmConfBlock.Rendered block = SlurmConfBlock.render(plan, adminLines, layout);
-        files.add(new DesiredFile(layout.slurmConf(),
-                ManagedBlock.replace(layout.slurmConf().toString(), slurmConfText, block.lines()), false));
+        files.add(new DesiredFile(
+                layout.slurmConf(),
+                ManagedBlock.replace(layout.slurmConf().toString(), slurmConfText, block.lines()),
+                false));
 
         Path plugstack = block.plugstackConf();
         Path snippetDir = plugstack.resolveSibling("plugstack.conf.d");
@@ -46,8 +46,10 @@ public final class NodeSetup {
             notes.add("the plugin (" + layout.plugin() + "), its plugstack.conf.d snippet and the units in "
                     + layout.systemdDir() + " are the slurm-autoresume packages': left to them");
         } else {
-            files.add(new DesiredFile(snippetDir.resolve(PLUGSTACK_SNIPPET),
-                    "optional " + layout.plugin() + " supervisor=" + layout.autoresume() + "\n", false));
+            files.add(new DesiredFile(
+                    snippetDir.resolve(PLUGSTACK_SNIPPET),
+                    "optional " + layout.plugin() + " supervisor=" + layout.autoresume() + "\n",
+                    false));
         }
 
         if (node.role() == Role.COMPUTE) {
@@ -73,17 +75,20 @@ public final class NodeSetup {
     private static DesiredFile plugstackInclude(Path plugstack, Path snippetDir, InstallLayout layout) {
         String text = Applier.read(layout.under(plugstack)).orElse("");
         List<String> admin = ManagedBlock.outside(plugstack.toString(), text);
-        boolean included = admin.stream().map(String::strip)
-                .anyMatch(l -> l.startsWith("include ") && l.substring("include ".length()).strip()
-                        .startsWith(snippetDir + "/"));
+        boolean included = admin.stream()
+                .map(String::strip)
+                .anyMatch(l -> l.startsWith("include ")
+                        && l.substring("include ".length()).strip().startsWith(snippetDir + "/"));
         List<String> body = included ? List.of() : List.of("include " + snippetDir + "/*.conf");
         return new DesiredFile(plugstack, ManagedBlock.replace(plugstack.toString(), text, body), false);
     }
 
     private static DesiredFile unit(String name, InstallLayout layout) {
         String template = resource("systemd/" + name);
-        return new DesiredFile(layout.systemdDir().resolve(name),
-                template.replace(INSTALLED_COMMAND, layout.autoresume().toString()), false);
+        return new DesiredFile(
+                layout.systemdDir().resolve(name),
+                template.replace(INSTALLED_COMMAND, layout.autoresume().toString()),
+                false);
     }
 
     private static String healthWrapper(InstallLayout layout) {

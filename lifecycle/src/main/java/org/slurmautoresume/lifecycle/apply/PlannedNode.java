@@ -9,9 +9,18 @@ import java.util.Optional;
  * @param partition   the worker partition (empty for controller and login)
  * @param nodeOptions extra slurm.conf node parameters (empty for none)
  */
-public record PlannedNode(String nodeName, String instanceName, String group, Role role, String address,
-                          Optional<String> agentAddress, Optional<String> hostname, Optional<Integer> port,
-                          Optional<String> partition, boolean spare, Optional<String> nodeOptions) {
+public record PlannedNode(
+        String nodeName,
+        String instanceName,
+        String group,
+        Role role,
+        String address,
+        Optional<String> agentAddress,
+        Optional<String> hostname,
+        Optional<Integer> port,
+        Optional<String> partition,
+        boolean spare,
+        Optional<String> nodeOptions) {
 
     public PlannedNode {
         Objects.requireNonNull(nodeName);

@@ -15,40 +15,50 @@ import org.slurmautoresume.lifecycle.model.IpAddress;
  */
 public final class RoleDetector {
 
-    private RoleDetector() {
-    }
+    private RoleDetector() {}
 
     public static PlannedNode byName(ClusterPlan plan, String name) {
         List<PlannedNode> found = plan.nodes().stream()
-                .filter(n -> n.nodeName().equals(name) || n.instanceName().equals(name)).toList();
+                .filter(n -> n.nodeName().equals(name) || n.instanceName().equals(name))
+                .toList();
         return one(found, "no instance or Slurm node is named \"" + name + "\"", plan);
     }
 
     public static PlannedNode byAddress(ClusterPlan plan, String address) {
-        String wanted = IpAddress.canonical(address).orElseThrow(() ->
-                new ApplyException("\"" + address + "\" is not an IPv4 or IPv6 address"));
-        List<PlannedNode> found = plan.nodes().stream().filter(n -> addressesOf(n).contains(wanted)).toList();
+        String wanted = IpAddress.canonical(address)
+                .orElseThrow(() -> new ApplyException("\"" + address + "\" is not an IPv4 or IPv6 address"));
+        List<PlannedNode> found = plan.nodes().stream()
+                .filter(n -> addressesOf(n).contains(wanted))
+                .toList();
         return one(found, "no instance has the address " + wanted, plan);
     }
 
     public static PlannedNode detect(ClusterPlan plan, LocalHost host) {
-        Set<String> local = host.addresses().stream().map(IpAddress::canonical).flatMap(Optional::stream)
+        Set<String> local = host.addresses().stream()
+                .map(IpAddress::canonical)
+                .flatMap(Optional::stream)
                 .collect(Collectors.toSet());
-        List<PlannedNode> byAddress = plan.nodes().stream().filter(n -> !disjoint(addressesOf(n), local)).toList();
+        List<PlannedNode> byAddress = plan.nodes().stream()
+                .filter(n -> !disjoint(addressesOf(n), local))
+                .toList();
         if (byAddress.size() == 1) {
             return byAddress.get(0);
         }
         if (byAddress.size() > 1) {
-            throw new ApplyException("this machine has the addresses of several instances ("
-                    + names(byAddress) + "); say which one it is with --node NAME");
+            throw new ApplyException("this machine has the addresses of several instances (" + names(byAddress)
+                    + "); say which one it is with --node NAME");
         }
         Optional<String> hostname = host.hostname();
         if (hostname.isPresent()) {
             String full = hostname.get();
             String shortName = full.contains(".") ? full.substring(0, full.indexOf('.')) : full;
-            List<PlannedNode> byName = plan.nodes().stream().filter(n -> n.nodeName().equals(shortName)
-                    || n.instanceName().equals(shortName) || n.hostname().map(h -> h.equals(full) || h.equals(shortName))
-                    .orElse(false)).toList();
+            List<PlannedNode> byName = plan.nodes().stream()
+                    .filter(n -> n.nodeName().equals(shortName)
+                            || n.instanceName().equals(shortName)
+                            || n.hostname()
+                                    .map(h -> h.equals(full) || h.equals(shortName))
+                                    .orElse(false))
+                    .toList();
             if (!byName.isEmpty()) {
                 return one(byName, "", plan);
             }

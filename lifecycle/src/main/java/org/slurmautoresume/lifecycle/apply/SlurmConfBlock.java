@@ -19,14 +19,13 @@ public final class SlurmConfBlock {
 
     /** Spares are picked last by the scheduler: Slurm allocates lower weights first (default 1). */
     public static final int SPARE_WEIGHT = 1000;
+
     static final String EXPANSION = "permit_job_expansion";
 
-    private SlurmConfBlock() {
-    }
+    private SlurmConfBlock() {}
 
     /** The block's lines and what apply left to the admin's own settings. */
-    public record Rendered(List<String> lines, List<String> notes, Path plugstackConf) {
-    }
+    public record Rendered(List<String> lines, List<String> notes, Path plugstackConf) {}
 
     public static Rendered render(ClusterPlan plan, List<String> adminLines, InstallLayout layout) {
         SlurmConfSettings admin = SlurmConfSettings.parse(adminLines);
@@ -38,14 +37,16 @@ public final class SlurmConfBlock {
         if (ctld.isPresent()) {
             notes.add("SlurmctldHost is set on line " + ctld.get().line() + ": left as it is");
         } else {
-            plan.withRole(Role.CONTROLLER).forEach(n -> lines.add("SlurmctldHost=" + n.hostname().orElse(n.nodeName())
-                    + "(" + n.address() + ")"));
+            plan.withRole(Role.CONTROLLER)
+                    .forEach(n ->
+                            lines.add("SlurmctldHost=" + n.hostname().orElse(n.nodeName()) + "(" + n.address() + ")"));
         }
         Optional<SlurmConfSettings.Setting> scheduler = admin.get("SchedulerParameters");
         if (scheduler.isEmpty()) {
             lines.add("SchedulerParameters=" + EXPANSION);
         } else if (!Arrays.asList(scheduler.get().value().split(",")).contains(EXPANSION)) {
-            conflicts.add("line " + scheduler.get().line() + " sets SchedulerParameters=" + scheduler.get().value()
+            conflicts.add("line " + scheduler.get().line() + " sets SchedulerParameters="
+                    + scheduler.get().value()
                     + " without " + EXPANSION + ", which auto-resume needs to grow a job back: add ," + EXPANSION
                     + " to that line (or remove the line and apply writes it)");
         }
@@ -54,14 +55,15 @@ public final class SlurmConfBlock {
             Optional<SlurmConfSettings.Setting> health = admin.get("HealthCheckProgram");
             if (health.isPresent() && health.get().value().contains("nhc")) {
                 // LBNL NHC owns it: the toolkit's checks run inside NHC instead (the packages ship the check).
-                notes.add("HealthCheckProgram is LBNL NHC on line " + health.get().line() + " (" + health.get().value()
+                notes.add("HealthCheckProgram is LBNL NHC on line "
+                        + health.get().line() + " (" + health.get().value()
                         + "): run autoresume's checks inside it: /etc/nhc/scripts/autoresume.nhc (shipped in the"
                         + " packages, and under share/autoresume/nhc in the tarball) and the line"
                         + " `* || check_autoresume gpu,neuron,efa,disk` in /etc/nhc/nhc.conf; a node NHC drains"
                         + " (reason NHC: ...) counts as faulty for supervised steps, the agents and the sweep");
             } else if (health.isPresent()) {
-                notes.add("HealthCheckProgram is set on line " + health.get().line() + " (" + health.get().value()
-                        + "): autoresume's health check is not installed in slurm.conf");
+                notes.add("HealthCheckProgram is set on line " + health.get().line() + " ("
+                        + health.get().value() + "): autoresume's health check is not installed in slurm.conf");
             } else {
                 lines.add("HealthCheckProgram=" + layout.healthCheckWrapper());
                 lines.add("HealthCheckInterval=" + interval);
@@ -69,14 +71,16 @@ public final class SlurmConfBlock {
         }
 
         List<PlannedNode> compute = plan.withRole(Role.COMPUTE);
-        List<String> clashes = admin.clashingNodes(compute.stream().map(PlannedNode::nodeName).toList());
+        List<String> clashes =
+                admin.clashingNodes(compute.stream().map(PlannedNode::nodeName).toList());
         if (!clashes.isEmpty()) {
             conflicts.add("nodes are defined outside the managed block too: " + String.join(", ", clashes)
                     + "; remove those NodeName lines (apply writes them from resource_config.json)");
         }
         compute.forEach(n -> lines.add(nodeLine(n)));
 
-        Set<String> allCompute = new HashSet<>(compute.stream().map(PlannedNode::nodeName).toList());
+        Set<String> allCompute =
+                new HashSet<>(compute.stream().map(PlannedNode::nodeName).toList());
         boolean first = true;
         List<Partition> partitions = new ArrayList<>(plan.partitions());
         for (Partition partition : partitions) {
@@ -92,7 +96,8 @@ public final class SlurmConfBlock {
             lines.add("PartitionName=" + plan.sparePartition().name() + " Nodes="
                     + Hostlist.compress(plan.sparePartition().nodes()) + " Hidden=YES State=INACTIVE");
         }
-        Path plugstack = admin.get("PlugStackConfig").map(s -> Path.of(s.value()))
+        Path plugstack = admin.get("PlugStackConfig")
+                .map(s -> Path.of(s.value()))
                 .orElse(layout.slurmConf().resolveSibling("plugstack.conf"));
         if (!conflicts.isEmpty()) {
             throw new ApplyException(layout.slurmConf() + ": " + String.join("; ", conflicts));

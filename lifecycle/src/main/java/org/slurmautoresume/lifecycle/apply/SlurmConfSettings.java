@@ -12,12 +12,11 @@ import java.util.Optional;
  * which settings they already make, and which nodes and partitions they define. Slurm's syntax:
  * {@code Key=Value} pairs separated by blanks, keys case-insensitive, {@code #} starts a comment.
  */
-record SlurmConfSettings(Map<String, Setting> settings, Map<String, Integer> nodeLines,
-                         Map<String, Integer> partitionLines) {
+record SlurmConfSettings(
+        Map<String, Setting> settings, Map<String, Integer> nodeLines, Map<String, Integer> partitionLines) {
 
     /** A line-level setting and the 1-based line it is on (in the file without the managed block). */
-    record Setting(String value, int line) {
-    }
+    record Setting(String value, int line) {}
 
     static SlurmConfSettings parse(List<String> lines) {
         Map<String, Setting> settings = new LinkedHashMap<>();

@@ -7,5 +7,4 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ClusterConfig(
         @JsonProperty("ClusterArn") String clusterArn,
-        @JsonProperty("ClusterName") String clusterName) {
-}
+        @JsonProperty("ClusterName") String clusterName) {}

@@ -7,5 +7,4 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record LifeCycleConfig(
         @JsonProperty("SourceS3Uri") String sourceS3Uri,
-        @JsonProperty("OnCreate") String onCreate) {
-}
+        @JsonProperty("OnCreate") String onCreate) {}

@@ -11,5 +11,4 @@ public record RequestedInstanceGroup(
         @JsonProperty("InstanceCount") Integer instanceCount,
         @JsonProperty("LifeCycleConfig") LifeCycleConfig lifeCycleConfig,
         @JsonProperty("ExecutionRole") String executionRole,
-        @JsonProperty("ThreadsPerCore") Integer threadsPerCore) {
-}
+        @JsonProperty("ThreadsPerCore") Integer threadsPerCore) {}

@@ -23,6 +23,8 @@ public record ResourceConfig(
     }
 
     public Optional<InstanceGroup> group(String name) {
-        return instanceGroups.stream().filter(g -> g.name() != null && g.name().equals(name)).findFirst();
+        return instanceGroups.stream()
+                .filter(g -> g.name() != null && g.name().equals(name))
+                .findFirst();
     }
 }

@@ -9,8 +9,7 @@ public final class SlurmNames {
     private static final Pattern DNS_NAME = Pattern.compile(
             "(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*");
 
-    private SlurmNames() {
-    }
+    private SlurmNames() {}
 
     public static boolean isValidName(String name) {
         return name != null && NAME.matcher(name).matches();

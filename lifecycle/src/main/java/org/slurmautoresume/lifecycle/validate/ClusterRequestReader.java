@@ -19,14 +19,27 @@ import org.slurmautoresume.lifecycle.model.RequestedInstanceGroup;
 final class ClusterRequestReader {
 
     /** Request fields this tool does not check but that are part of the API, so no "unknown field" warning. */
-    private static final List<String> OTHER_REQUEST_FIELDS = List.of("VpcConfig", "Tags", "Orchestrator",
-            "NodeRecovery", "NodeProvisioningMode", "ClusterRole", "RestrictedInstanceGroups", "TieredStorageConfig",
+    private static final List<String> OTHER_REQUEST_FIELDS = List.of(
+            "VpcConfig",
+            "Tags",
+            "Orchestrator",
+            "NodeRecovery",
+            "NodeProvisioningMode",
+            "ClusterRole",
+            "RestrictedInstanceGroups",
+            "TieredStorageConfig",
             "AutoScaling");
-    private static final List<String> OTHER_GROUP_FIELDS = List.of("InstanceStorageConfigs", "OnStartDeepHealthChecks",
-            "TrainingPlanArn", "OverrideVpcConfig", "ScheduledUpdateConfig", "ImageId", "KubernetesConfig");
 
-    private ClusterRequestReader() {
-    }
+    private static final List<String> OTHER_GROUP_FIELDS = List.of(
+            "InstanceStorageConfigs",
+            "OnStartDeepHealthChecks",
+            "TrainingPlanArn",
+            "OverrideVpcConfig",
+            "ScheduledUpdateConfig",
+            "ImageId",
+            "KubernetesConfig");
+
+    private ClusterRequestReader() {}
 
     static Optional<ClusterRequest> read(JsonNode root, Problems problems) {
         return ConfigFields.of(root, problems.root(), problems).map(fields -> read(fields, problems));
@@ -36,17 +49,20 @@ final class ClusterRequestReader {
         Optional<String> name = fields.field("ClusterName").nonBlankText();
         List<RequestedInstanceGroup> groups = new ArrayList<>();
         Map<String, ConfigPath> seen = new HashMap<>();
-        for (Field element : fields.field("InstanceGroups").required("list the instance groups to create:"
-                + " [{\"InstanceGroupName\": ..., \"InstanceType\": ..., \"InstanceCount\": ...,"
-                + " \"LifeCycleConfig\": {...}}]")
+        for (Field element : fields.field("InstanceGroups")
+                .required("list the instance groups to create:"
+                        + " [{\"InstanceGroupName\": ..., \"InstanceType\": ..., \"InstanceCount\": ...,"
+                        + " \"LifeCycleConfig\": {...}}]")
                 .list()) {
             RequestedInstanceGroup group = readGroup(element, problems);
             groups.add(group);
             if (group.instanceGroupName() != null) {
                 ConfigPath earlier = seen.putIfAbsent(group.instanceGroupName(), element.path());
                 if (earlier != null) {
-                    problems.error(element.path().field("InstanceGroupName"), "duplicate instance group name "
-                            + Quote.text(group.instanceGroupName()) + " (also at " + earlier + ")",
+                    problems.error(
+                            element.path().field("InstanceGroupName"),
+                            "duplicate instance group name " + Quote.text(group.instanceGroupName()) + " (also at "
+                                    + earlier + ")",
                             "give each instance group a unique name");
                 }
             }
@@ -62,30 +78,49 @@ final class ClusterRequestReader {
             return new RequestedInstanceGroup(null, null, null, null, null, null);
         }
         ConfigFields fields = maybe.get();
-        Optional<String> name = fields.field("InstanceGroupName").required("name the group, e.g. \"compute-nodes\"")
+        Optional<String> name = fields.field("InstanceGroupName")
+                .required("name the group, e.g. \"compute-nodes\"")
                 .text();
-        Optional<String> type = fields.field("InstanceType").required("give the instance type, e.g. \"ml.p5.48xlarge\"")
+        Optional<String> type = fields.field("InstanceType")
+                .required("give the instance type, e.g. \"ml.p5.48xlarge\"")
                 .text();
-        Optional<Integer> count = fields.field("InstanceCount").required("ask for 0 or more instances")
-                .rangeFix("ask for 0 or more instances").integer(0, Integer.MAX_VALUE);
-        LifeCycleConfig lifeCycle = fields.field("LifeCycleConfig").required("add \"LifeCycleConfig\":"
-                + " {\"SourceS3Uri\": \"s3://bucket/prefix\", \"OnCreate\": \"on_create.sh\"}").object()
-                .map(f -> readLifeCycle(f, problems)).orElse(null);
+        Optional<Integer> count = fields.field("InstanceCount")
+                .required("ask for 0 or more instances")
+                .rangeFix("ask for 0 or more instances")
+                .integer(0, Integer.MAX_VALUE);
+        LifeCycleConfig lifeCycle = fields.field("LifeCycleConfig")
+                .required("add \"LifeCycleConfig\":"
+                        + " {\"SourceS3Uri\": \"s3://bucket/prefix\", \"OnCreate\": \"on_create.sh\"}")
+                .object()
+                .map(f -> readLifeCycle(f, problems))
+                .orElse(null);
         Optional<String> role = fields.field("ExecutionRole").nonBlankText();
-        Optional<Integer> threads = fields.field("ThreadsPerCore").rangeFix("use 1 (hyper-threading off) or 2")
+        Optional<Integer> threads = fields.field("ThreadsPerCore")
+                .rangeFix("use 1 (hyper-threading off) or 2")
                 .integer(1, 2);
         fields.accept(OTHER_GROUP_FIELDS);
         fields.warnUnknown();
-        return new RequestedInstanceGroup(name.orElse(null), type.orElse(null), count.orElse(null), lifeCycle,
-                role.orElse(null), threads.orElse(null));
+        return new RequestedInstanceGroup(
+                name.orElse(null),
+                type.orElse(null),
+                count.orElse(null),
+                lifeCycle,
+                role.orElse(null),
+                threads.orElse(null));
     }
 
     private static LifeCycleConfig readLifeCycle(ConfigFields fields, Problems problems) {
-        Optional<String> source = fields.field("SourceS3Uri").required("give the S3 prefix holding on_create.sh and"
-                + " provisioning_parameters.json, e.g. s3://bucket/lifecycle").text();
-        source.filter(s -> !s.startsWith("s3://")).ifPresent(s -> problems.error(fields.pathOf("SourceS3Uri"),
-                Quote.text(s) + " is not an S3 URI", "write it as s3://bucket/prefix"));
-        Optional<String> onCreate = fields.field("OnCreate").required("name the entry script, e.g. \"on_create.sh\"")
+        Optional<String> source = fields.field("SourceS3Uri")
+                .required("give the S3 prefix holding on_create.sh and"
+                        + " provisioning_parameters.json, e.g. s3://bucket/lifecycle")
+                .text();
+        source.filter(s -> !s.startsWith("s3://"))
+                .ifPresent(s -> problems.error(
+                        fields.pathOf("SourceS3Uri"),
+                        Quote.text(s) + " is not an S3 URI",
+                        "write it as s3://bucket/prefix"));
+        Optional<String> onCreate = fields.field("OnCreate")
+                .required("name the entry script, e.g. \"on_create.sh\"")
                 .text();
         fields.warnUnknown();
         return new LifeCycleConfig(source.orElse(null), onCreate.orElse(null));

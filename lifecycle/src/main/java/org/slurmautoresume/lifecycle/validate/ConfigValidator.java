@@ -27,25 +27,24 @@ public final class ConfigValidator {
      */
     static final ConfigPath ROOT = ConfigPath.root("$");
 
-    private ConfigValidator() {
-    }
+    private ConfigValidator() {}
 
     /**
      * @param resourceConfig absent before the cluster exists (the platform writes it)
      * @param clusterRequest absent on a node, where only the platform's file is at hand
      */
-    public static ValidationReport validate(Path provisioning, Optional<Path> resourceConfig,
-            Optional<Path> clusterRequest) {
+    public static ValidationReport validate(
+            Path provisioning, Optional<Path> resourceConfig, Optional<Path> clusterRequest) {
         List<ConfigProblem> problems = new ArrayList<>();
         Problems inProvisioning = new Problems(provisioning.toString(), ROOT, problems);
-        Optional<ProvisioningParameters> parameters = read(provisioning, inProvisioning)
-                .flatMap(tree -> ProvisioningReader.read(tree, inProvisioning));
+        Optional<ProvisioningParameters> parameters =
+                read(provisioning, inProvisioning).flatMap(tree -> ProvisioningReader.read(tree, inProvisioning));
         Optional<Problems> inResources = resourceConfig.map(p -> new Problems(p.toString(), ROOT, problems));
-        Optional<ResourceConfig> resources = resourceConfig.flatMap(path -> read(path, inResources.get())
-                .flatMap(tree -> ResourceConfigReader.read(tree, inResources.get())));
+        Optional<ResourceConfig> resources = resourceConfig.flatMap(path ->
+                read(path, inResources.get()).flatMap(tree -> ResourceConfigReader.read(tree, inResources.get())));
         Optional<Problems> inRequest = clusterRequest.map(p -> new Problems(p.toString(), ROOT, problems));
-        Optional<ClusterRequest> request = clusterRequest.flatMap(path -> read(path, inRequest.get())
-                .flatMap(tree -> ClusterRequestReader.read(tree, inRequest.get())));
+        Optional<ClusterRequest> request = clusterRequest.flatMap(
+                path -> read(path, inRequest.get()).flatMap(tree -> ClusterRequestReader.read(tree, inRequest.get())));
 
         CrossChecks cross = new CrossChecks(inProvisioning, inResources, inRequest);
         parameters.ifPresent(p -> resources.ifPresent(r -> cross.provisioningAgainstResources(p, r)));

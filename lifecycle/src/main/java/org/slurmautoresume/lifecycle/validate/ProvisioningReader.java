@@ -29,29 +29,35 @@ final class ProvisioningReader {
     /** Keys apply writes itself on a NodeName line; node_options must not repeat them. */
     static final List<String> RESERVED_NODE_KEYS = List.of("NodeName", "NodeAddr", "NodeHostname", "Port", "Weight");
 
-    private ProvisioningReader() {
-    }
+    private ProvisioningReader() {}
 
     static Optional<ProvisioningParameters> read(JsonNode root, Problems problems) {
         return ConfigFields.of(root, problems.root(), problems).map(fields -> read(fields, problems));
     }
 
     private static ProvisioningParameters read(ConfigFields fields, Problems problems) {
-        Optional<String> version = fields.field("version").required("add \"version\": "
-                + Quote.text(ProvisioningParameters.SUPPORTED_VERSION)).text();
-        version.filter(v -> !v.equals(ProvisioningParameters.SUPPORTED_VERSION)).ifPresent(v -> problems.warning(
-                fields.pathOf("version"), "version " + Quote.text(v) + " is not the one this tool knows ("
-                        + ProvisioningParameters.SUPPORTED_VERSION + ")",
-                "use " + Quote.text(ProvisioningParameters.SUPPORTED_VERSION)
-                        + ", or check that the fields still mean the same"));
-        Optional<String> manager = fields.field("workload_manager").required("add \"workload_manager\": \"slurm\"")
+        Optional<String> version = fields.field("version")
+                .required("add \"version\": " + Quote.text(ProvisioningParameters.SUPPORTED_VERSION))
                 .text();
-        manager.filter(m -> !m.equals(ProvisioningParameters.WORKLOAD_MANAGER)).ifPresent(m -> problems.error(
-                fields.pathOf("workload_manager"), "workload manager " + Quote.text(m) + " is not supported",
-                "set it to \"slurm\""));
+        version.filter(v -> !v.equals(ProvisioningParameters.SUPPORTED_VERSION))
+                .ifPresent(v -> problems.warning(
+                        fields.pathOf("version"),
+                        "version " + Quote.text(v) + " is not the one this tool knows ("
+                                + ProvisioningParameters.SUPPORTED_VERSION + ")",
+                        "use " + Quote.text(ProvisioningParameters.SUPPORTED_VERSION)
+                                + ", or check that the fields still mean the same"));
+        Optional<String> manager = fields.field("workload_manager")
+                .required("add \"workload_manager\": \"slurm\"")
+                .text();
+        manager.filter(m -> !m.equals(ProvisioningParameters.WORKLOAD_MANAGER))
+                .ifPresent(m -> problems.error(
+                        fields.pathOf("workload_manager"),
+                        "workload manager " + Quote.text(m) + " is not supported",
+                        "set it to \"slurm\""));
         Optional<String> controller = fields.field("controller_group")
                 .required("name the instance group whose instance runs slurmctld,"
-                        + " e.g. \"controller_group\": \"controller-machine\"").text();
+                        + " e.g. \"controller_group\": \"controller-machine\"")
+                .text();
         Optional<String> login = fields.field("login_group").nonBlankText();
         List<WorkerGroup> workers = new ArrayList<>();
         List<Field> elements = fields.field("worker_groups")
@@ -65,22 +71,35 @@ final class ProvisioningReader {
         Optional<String> zfsDns = fields.field("fsx_openzfs_dns_name").nonBlankText();
         if (fsxDns.isPresent() != fsxMount.isPresent()) {
             String missing = fsxDns.isPresent() ? "fsx_mountname" : "fsx_dns_name";
-            problems.error(fields.pathOf(missing),
+            problems.error(
+                    fields.pathOf(missing),
                     "FSx for Lustre needs both fsx_dns_name and fsx_mountname; only one is set",
                     "set " + missing + " too, or remove the other one");
         }
-        fsxDns.filter(d -> !SlurmNames.isValidDnsName(d)).ifPresent(d -> problems.error(fields.pathOf("fsx_dns_name"),
-                Quote.text(d) + " is not a DNS name",
+        fsxDns.filter(d -> !SlurmNames.isValidDnsName(d))
+                .ifPresent(d -> problems.error(
+                        fields.pathOf("fsx_dns_name"),
+                        Quote.text(d) + " is not a DNS name",
                         "use the file system's DNS name, e.g. fs-0123456789abcdef0.fsx.us-west-2.amazonaws.com"));
         zfsDns.filter(d -> !SlurmNames.isValidDnsName(d))
-                .ifPresent(d -> problems.error(fields.pathOf("fsx_openzfs_dns_name"),
-                Quote.text(d) + " is not a DNS name", "use the file system's DNS name"));
-        SiteOptions site = fields.object("autoresume").map(f -> readSite(f, problems)).orElse(null);
+                .ifPresent(d -> problems.error(
+                        fields.pathOf("fsx_openzfs_dns_name"),
+                        Quote.text(d) + " is not a DNS name",
+                        "use the file system's DNS name"));
+        SiteOptions site =
+                fields.object("autoresume").map(f -> readSite(f, problems)).orElse(null);
         fields.warnUnknown();
 
-        ProvisioningParameters parameters = new ProvisioningParameters(version.orElse(null), manager.orElse(null),
-                controller.orElse(null), login.orElse(null), workers, fsxDns.orElse(null), fsxMount.orElse(null),
-                zfsDns.orElse(null), site);
+        ProvisioningParameters parameters = new ProvisioningParameters(
+                version.orElse(null),
+                manager.orElse(null),
+                controller.orElse(null),
+                login.orElse(null),
+                workers,
+                fsxDns.orElse(null),
+                fsxMount.orElse(null),
+                zfsDns.orElse(null),
+                site);
         checkRoles(parameters, problems);
         return parameters;
     }
@@ -93,19 +112,29 @@ final class ProvisioningReader {
         ConfigFields fields = maybe.get();
         Optional<String> group = fields.field("instance_group_name")
                 .required("name the instance group (as in the cluster request) whose instances are"
-                        + " this partition's nodes").text();
-        Optional<String> partition = fields.field("partition_name").required("name the Slurm partition, e.g. \"dev\"")
+                        + " this partition's nodes")
                 .text();
-        partition.filter(p -> !SlurmNames.isValidName(p)).ifPresent(p -> problems.error(fields.pathOf("partition_name"),
-                Quote.text(p) + " is not a valid Slurm partition name",
-                "use letters, digits, '_', '.' and '-' only (no blanks, commas or '=')"));
-        WorkerOptions options = fields.object("autoresume").map(f -> readWorkerOptions(f, problems)).orElse(null);
+        Optional<String> partition = fields.field("partition_name")
+                .required("name the Slurm partition, e.g. \"dev\"")
+                .text();
+        partition
+                .filter(p -> !SlurmNames.isValidName(p))
+                .ifPresent(p -> problems.error(
+                        fields.pathOf("partition_name"),
+                        Quote.text(p) + " is not a valid Slurm partition name",
+                        "use letters, digits, '_', '.' and '-' only (no blanks, commas or '=')"));
+        WorkerOptions options = fields.object("autoresume")
+                .map(f -> readWorkerOptions(f, problems))
+                .orElse(null);
         fields.warnUnknown();
         return new WorkerGroup(group.orElse(null), partition.orElse(null), options);
     }
 
     private static WorkerOptions readWorkerOptions(ConfigFields fields, Problems problems) {
-        int spares = fields.field("spare_count").rangeFix("use 0 or more").integer(0, Integer.MAX_VALUE).orElse(0);
+        int spares = fields.field("spare_count")
+                .rangeFix("use 0 or more")
+                .integer(0, Integer.MAX_VALUE)
+                .orElse(0);
         Optional<String> nodeOptions = fields.field("node_options").nonBlankText();
         nodeOptions.ifPresent(text -> checkNodeOptions(text, fields.pathOf("node_options"), problems));
         fields.warnUnknown();
@@ -116,23 +145,33 @@ final class ProvisioningReader {
         for (String token : text.strip().split("\\s+")) {
             int eq = token.indexOf('=');
             if (eq <= 0 || eq == token.length() - 1) {
-                problems.error(path, Quote.text(token) + " is not a Key=Value node parameter",
+                problems.error(
+                        path,
+                        Quote.text(token) + " is not a Key=Value node parameter",
                         "write slurm.conf node parameters separated by blanks, e.g. \"CPUs=96 RealMemory=1900000\"");
                 continue;
             }
             String key = token.substring(0, eq);
-            RESERVED_NODE_KEYS.stream().filter(k -> k.equalsIgnoreCase(key)).findFirst().ifPresent(k -> problems.error(
-                    path, key + "= is written by autoresume itself from resource_config.json",
-                    "remove " + key + "= here (per-instance values go in Instances[i].Autoresume)"));
+            RESERVED_NODE_KEYS.stream()
+                    .filter(k -> k.equalsIgnoreCase(key))
+                    .findFirst()
+                    .ifPresent(k -> problems.error(
+                            path,
+                            key + "= is written by autoresume itself from resource_config.json",
+                            "remove " + key + "= here (per-instance values go in Instances[i].Autoresume)"));
         }
     }
 
     private static SiteOptions readSite(ConfigFields fields, Problems problems) {
         Optional<String> spare = fields.field("spare_partition").nonBlankText();
-        spare.filter(p -> !SlurmNames.isValidName(p)).ifPresent(p -> problems.error(fields.pathOf("spare_partition"),
-                Quote.text(p) + " is not a valid Slurm partition name", "use letters, digits, '_', '.' and '-' only"));
+        spare.filter(p -> !SlurmNames.isValidName(p))
+                .ifPresent(p -> problems.error(
+                        fields.pathOf("spare_partition"),
+                        Quote.text(p) + " is not a valid Slurm partition name",
+                        "use letters, digits, '_', '.' and '-' only"));
         Optional<Integer> interval = fields.field("health_check_interval")
-                .rangeFix("use a number of seconds, or 0 for no health check").integer(0, Integer.MAX_VALUE);
+                .rangeFix("use a number of seconds, or 0 for no health check")
+                .integer(0, Integer.MAX_VALUE);
         fields.warnUnknown();
         return new SiteOptions(spare.orElse(null), interval.orElse(null));
     }
@@ -153,8 +192,9 @@ final class ProvisioningReader {
             }
             ConfigPath earlier = partitionOfGroup.putIfAbsent(worker.instanceGroupName(), path);
             if (earlier != null) {
-                problems.error(path, "duplicate worker group " + Quote.text(worker.instanceGroupName()) + " (also "
-                        + earlier + ")",
+                problems.error(
+                        path,
+                        "duplicate worker group " + Quote.text(worker.instanceGroupName()) + " (also " + earlier + ")",
                         "list each instance group once; to put one group in several partitions is not supported");
                 continue;
             }
@@ -163,10 +203,10 @@ final class ProvisioningReader {
         String spare = parameters.site().sparePartitionName();
         for (int i = 0; i < parameters.workerGroups().size(); i++) {
             if (spare.equals(parameters.workerGroups().get(i).partitionName())) {
-                problems.error(ROOT.field("worker_groups").index(i).field("partition_name"), "partition "
-                        + Quote.text(spare)
-                       + " is also the spare partition's name",
-                               "rename the partition, or set autoresume.spare_partition");
+                problems.error(
+                        ROOT.field("worker_groups").index(i).field("partition_name"),
+                        "partition " + Quote.text(spare) + " is also the spare partition's name",
+                        "rename the partition, or set autoresume.spare_partition");
             }
         }
     }
@@ -174,7 +214,9 @@ final class ProvisioningReader {
     private static void claim(Map<String, ConfigPath> roleOfGroup, String group, ConfigPath path, Problems problems) {
         ConfigPath earlier = roleOfGroup.putIfAbsent(group, path);
         if (earlier != null) {
-            problems.error(path, "instance group " + Quote.text(group) + " already has a role (" + earlier + ")",
+            problems.error(
+                    path,
+                    "instance group " + Quote.text(group) + " already has a role (" + earlier + ")",
                     "give each role its own instance group: controller, login and workers cannot share one");
         }
     }

@@ -27,24 +27,26 @@ final class ResourceConfigReader {
 
     private static final ConfigPath ROOT = ConfigValidator.ROOT;
 
-    private ResourceConfigReader() {
-    }
+    private ResourceConfigReader() {}
 
     static Optional<ResourceConfig> read(JsonNode root, Problems problems) {
         return ConfigFields.of(root, problems.root(), problems).map(fields -> read(fields, problems));
     }
 
     private static ResourceConfig read(ConfigFields fields, Problems problems) {
-        ClusterConfig cluster = fields.object("ClusterConfig").map(f -> {
-            Optional<String> arn = f.field("ClusterArn").nonBlankText();
-            Optional<String> name = f.field("ClusterName").nonBlankText();
-            f.warnUnknown();
-            return new ClusterConfig(arn.orElse(null), name.orElse(null));
-        }).orElse(null);
+        ClusterConfig cluster = fields.object("ClusterConfig")
+                .map(f -> {
+                    Optional<String> arn = f.field("ClusterArn").nonBlankText();
+                    Optional<String> name = f.field("ClusterName").nonBlankText();
+                    f.warnUnknown();
+                    return new ClusterConfig(arn.orElse(null), name.orElse(null));
+                })
+                .orElse(null);
         List<InstanceGroup> groups = new ArrayList<>();
         for (Field element : fields.field("InstanceGroups")
                 .required("list the cluster's instance groups:"
-                        + " [{\"Name\": ..., \"InstanceType\": ..., \"Instances\": [...]}]").list()) {
+                        + " [{\"Name\": ..., \"InstanceType\": ..., \"Instances\": [...]}]")
+                .list()) {
             groups.add(readGroup(element, problems));
         }
         fields.warnUnknown();
@@ -60,7 +62,8 @@ final class ResourceConfigReader {
         }
         ConfigFields fields = maybe.get();
         Optional<String> name = fields.field("Name")
-                .required("give the group's name, as InstanceGroupName in the cluster request").text();
+                .required("give the group's name, as InstanceGroupName in the cluster request")
+                .text();
         Optional<String> type = fields.field("InstanceType").nonBlankText();
         List<Instance> instances = new ArrayList<>();
         for (Field instance : fields.list("Instances")) {
@@ -77,27 +80,35 @@ final class ResourceConfigReader {
         }
         ConfigFields fields = maybe.get();
         Optional<String> name = fields.field("InstanceName")
-                .required("give the instance a name, e.g. \"compute-nodes-1\"").text();
+                .required("give the instance a name, e.g. \"compute-nodes-1\"")
+                .text();
         Optional<String> id = fields.field("InstanceId").nonBlankText();
         Optional<String> customer = fields.field("CustomerIpAddress")
-                .required("give the instance's address in the cluster network, where its Slurm daemons listen").text();
+                .required("give the instance's address in the cluster network, where its Slurm daemons listen")
+                .text();
         customer = checkAddress(customer, fields.pathOf("CustomerIpAddress"), problems);
-        Optional<String> agent = checkAddress(fields.field("AgentIpAddress").nonBlankText(),
-                fields.pathOf("AgentIpAddress"), problems);
-        InstanceOptions options = fields.object("Autoresume").map(f -> readOptions(f, problems)).orElse(null);
+        Optional<String> agent =
+                checkAddress(fields.field("AgentIpAddress").nonBlankText(), fields.pathOf("AgentIpAddress"), problems);
+        InstanceOptions options =
+                fields.object("Autoresume").map(f -> readOptions(f, problems)).orElse(null);
         fields.warnUnknown();
-        Instance instance = new Instance(name.orElse(null), id.orElse(null), customer.orElse(null), agent.orElse(null),
-                options);
+        Instance instance =
+                new Instance(name.orElse(null), id.orElse(null), customer.orElse(null), agent.orElse(null), options);
         if (options == null || options.nodeName() == null) {
-            name.filter(n -> !SlurmNames.isValidName(n)).ifPresent(n -> problems.error(fields.pathOf("InstanceName"),
-                    Quote.text(n) + " cannot be a Slurm node name", "rename the instance, or set Autoresume.NodeName"));
+            name.filter(n -> !SlurmNames.isValidName(n))
+                    .ifPresent(n -> problems.error(
+                            fields.pathOf("InstanceName"),
+                            Quote.text(n) + " cannot be a Slurm node name",
+                            "rename the instance, or set Autoresume.NodeName"));
         }
         return instance;
     }
 
     private static Optional<String> checkAddress(Optional<String> text, ConfigPath path, Problems problems) {
         if (text.isPresent() && IpAddress.parse(text.get()).isEmpty()) {
-            problems.error(path, Quote.text(text.get()) + " is not an IPv4 or IPv6 address",
+            problems.error(
+                    path,
+                    Quote.text(text.get()) + " is not an IPv4 or IPv6 address",
                     "write the address as digits (e.g. 10.1.2.3 or fd00::3); host names are not looked up");
             return Optional.empty();
         }
@@ -106,12 +117,19 @@ final class ResourceConfigReader {
 
     private static InstanceOptions readOptions(ConfigFields fields, Problems problems) {
         Optional<String> nodeName = fields.field("NodeName").nonBlankText();
-        nodeName.filter(n -> !SlurmNames.isValidName(n)).ifPresent(n -> problems.error(fields.pathOf("NodeName"),
-                Quote.text(n) + " is not a valid Slurm node name", "use letters, digits, '_', '.' and '-' only"));
+        nodeName.filter(n -> !SlurmNames.isValidName(n))
+                .ifPresent(n -> problems.error(
+                        fields.pathOf("NodeName"),
+                        Quote.text(n) + " is not a valid Slurm node name",
+                        "use letters, digits, '_', '.' and '-' only"));
         Optional<String> hostname = fields.field("NodeHostname").nonBlankText();
-        hostname.filter(h -> !SlurmNames.isValidDnsName(h)).ifPresent(h -> problems.error(fields.pathOf("NodeHostname"),
-                Quote.text(h) + " is not a host name", "use the name `hostname -s` prints on that instance"));
-        Optional<Integer> port = fields.field("Port").rangeFix("use the slurmd port, 1 to 65535").integer(1, 65535);
+        hostname.filter(h -> !SlurmNames.isValidDnsName(h))
+                .ifPresent(h -> problems.error(
+                        fields.pathOf("NodeHostname"),
+                        Quote.text(h) + " is not a host name",
+                        "use the name `hostname -s` prints on that instance"));
+        Optional<Integer> port =
+                fields.field("Port").rangeFix("use the slurmd port, 1 to 65535").integer(1, 65535);
         fields.warnUnknown();
         return new InstanceOptions(nodeName.orElse(null), hostname.orElse(null), port.orElse(null));
     }
@@ -130,28 +148,35 @@ final class ResourceConfigReader {
             for (int i = 0; i < group.instances().size(); i++) {
                 Instance instance = group.instances().get(i);
                 ConfigPath path = groupPath.field("Instances").index(i);
-                boolean nameUnique = unique(instanceNames, instance.instanceName(), path.field("InstanceName"),
-                        "instance name", problems);
+                boolean nameUnique = unique(
+                        instanceNames, instance.instanceName(), path.field("InstanceName"), "instance name", problems);
                 if (instance.options().nodeName() != null) {
-                    unique(nodeNames, instance.nodeName(), path.field("Autoresume").field("NodeName"),
-                            "Slurm node name", problems);
+                    unique(
+                            nodeNames,
+                            instance.nodeName(),
+                            path.field("Autoresume").field("NodeName"),
+                            "Slurm node name",
+                            problems);
                 } else if (nameUnique) {
                     unique(nodeNames, instance.nodeName(), path.field("InstanceName"), "Slurm node name", problems);
                 }
                 unique(ids, instance.instanceId(), path.field("InstanceId"), "instance id", problems);
                 IpAddress.canonical(instance.customerIpAddress()).ifPresent(address -> {
                     Integer port = instance.options().port();
-                    unique(endpoints, port == null ? address : address + " port " + port,
+                    unique(
+                            endpoints,
+                            port == null ? address : address + " port " + port,
                             path.field("CustomerIpAddress"),
-                            "slurmd address" + (port == null ? "" : " and port"), problems);
+                            "slurmd address" + (port == null ? "" : " and port"),
+                            problems);
                 });
             }
         }
     }
 
     /** False (after reporting it) when {@code value} was seen before. */
-    private static boolean unique(Map<String, ConfigPath> seen, String value, ConfigPath path, String what,
-            Problems problems) {
+    private static boolean unique(
+            Map<String, ConfigPath> seen, String value, ConfigPath path, String what, Problems problems) {
         if (value == null) {
             return true;
         }

@@ -11,8 +11,11 @@ import org.slurmautoresume.lifecycle.model.ResourceConfig;
  * Everything found in one validation run, and the files as read (empty when a file could not be
  * read at all). {@link #ok()} is true when there is no error; warnings do not count.
  */
-public record ValidationReport(List<ConfigProblem> problems, Optional<ProvisioningParameters> provisioning,
-                               Optional<ResourceConfig> resourceConfig, Optional<ClusterRequest> clusterRequest) {
+public record ValidationReport(
+        List<ConfigProblem> problems,
+        Optional<ProvisioningParameters> provisioning,
+        Optional<ResourceConfig> resourceConfig,
+        Optional<ClusterRequest> clusterRequest) {
 
     public ValidationReport {
         problems = List.copyOf(problems);

@@ -14,8 +14,7 @@ import org.slurmautoresume.lifecycle.validate.ValidationReport;
 /** Validated fixture files and fake hosts for the apply tests. */
 final class Fixtures {
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     /** Reads and validates a provisioning/resource pair; the test fails if they do not validate. */
     static ValidationReport validated(Path provisioning, Path resources) {

@@ -40,8 +40,10 @@ class InstallLayoutTest {
         Files.writeString(plugin, "");
         Path snippet = dir.resolve("etc/slurm/plugstack.conf.d/auto_resume.conf");
         Files.createDirectories(snippet.getParent());
-        Files.writeString(snippet, "# slurm-autoresume\noptional /usr/lib/x86_64-linux-gnu/slurm-wlm/auto_resume.so supervisor="
-                + (supervisor == null ? home.resolve("bin/autoresume") : supervisor) + "\n");
+        Files.writeString(
+                snippet,
+                "# slurm-autoresume\noptional /usr/lib/x86_64-linux-gnu/slurm-wlm/auto_resume.so supervisor="
+                        + (supervisor == null ? home.resolve("bin/autoresume") : supervisor) + "\n");
         return home;
     }
 

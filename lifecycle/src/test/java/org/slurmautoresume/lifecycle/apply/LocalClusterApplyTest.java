@@ -25,7 +25,8 @@ class LocalClusterApplyTest {
 
     @Test
     void theGeneratedNodeAndPartitionLinesAreTheLocalClustersOwn() throws IOException {
-        List<String> captured = Fixtures.text("apply/local-cluster-slurm.conf").lines().toList();
+        List<String> captured =
+                Fixtures.text("apply/local-cluster-slurm.conf").lines().toList();
         List<String> base = new ArrayList<>();
         List<String> expected = new ArrayList<>();
         for (String line : captured) {
@@ -36,13 +37,15 @@ class LocalClusterApplyTest {
         Files.writeString(conf, String.join("\n", base) + "\n");
         // Surefire runs in the module's folder; the local cluster's files sit beside it.
         Path localCluster = Path.of(System.getProperty("user.dir")).resolveSibling("local-cluster");
-        ValidationReport config = Fixtures.validated(localCluster.resolve("provisioning_parameters.json"),
-                localCluster.resolve("resource_config.json"));
+        ValidationReport config = Fixtures.validated(
+                localCluster.resolve("provisioning_parameters.json"), localCluster.resolve("resource_config.json"));
 
-        LifecycleApply.Result result = LifecycleApply.run(config.provisioning().orElseThrow(),
+        LifecycleApply.Result result = LifecycleApply.run(
+                config.provisioning().orElseThrow(),
                 config.resourceConfig().orElseThrow(),
                 new LifecycleApply.Selector(Optional.of("node2"), Optional.empty(), Fixtures.host(List.of(), null)),
-                InstallLayout.defaults(root, CONF), false);
+                InstallLayout.defaults(root, CONF),
+                false);
 
         assertEquals(Role.COMPUTE, result.node().role());
         List<String> written = Files.readAllLines(conf);
@@ -50,7 +53,9 @@ class LocalClusterApplyTest {
         List<String> block = written.subList(base.size() + 1, written.size() - 1);
         assertEquals(expected, block);
         assertEquals(List.of("SlurmctldHost is set on line 4: left as it is"), result.notes());
-        assertEquals("include /var/tmp/autoresume-cluster/etc/plugstack.conf.d/*.conf",
-                Files.readAllLines(root.resolve("var/tmp/autoresume-cluster/etc/plugstack.conf")).get(1));
+        assertEquals(
+                "include /var/tmp/autoresume-cluster/etc/plugstack.conf.d/*.conf",
+                Files.readAllLines(root.resolve("var/tmp/autoresume-cluster/etc/plugstack.conf"))
+                        .get(1));
     }
 }

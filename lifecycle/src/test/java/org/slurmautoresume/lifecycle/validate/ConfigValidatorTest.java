@@ -28,6 +28,7 @@ class ConfigValidatorTest {
 
     @TempDir
     Path dir;
+
     private ObjectNode provisioning;
     private ObjectNode resources;
     private ObjectNode request;
@@ -44,14 +45,24 @@ class ConfigValidatorTest {
         ValidationReport report = run();
         assertEquals(List.of(), report.problems());
         assertTrue(report.ok());
-        assertEquals("compute-nodes", report.provisioning().orElseThrow().workerGroups().get(0).instanceGroupName());
-        assertEquals(4, report.resourceConfig().orElseThrow().group("compute-nodes").orElseThrow().instances().size());
+        assertEquals(
+                "compute-nodes",
+                report.provisioning().orElseThrow().workerGroups().get(0).instanceGroupName());
+        assertEquals(
+                4,
+                report.resourceConfig()
+                        .orElseThrow()
+                        .group("compute-nodes")
+                        .orElseThrow()
+                        .instances()
+                        .size());
     }
 
     @Test
     void brokenJsonIsReportedWithLineAndColumn() throws IOException {
         Path broken = copyResource("validate/bad-json.json");
-        ValidationReport report = ConfigValidator.validate(broken, Optional.of(write("r.json", resources)), Optional.empty());
+        ValidationReport report =
+                ConfigValidator.validate(broken, Optional.of(write("r.json", resources)), Optional.empty());
         ConfigProblem problem = only(report.errors());
         assertEquals("$", problem.path());
         assertTrue(problem.message().contains("line 4, column"), problem.message());
@@ -99,7 +110,8 @@ class ConfigValidatorTest {
     void aGroupMissingFromTheClusterRequestIsAnError() throws IOException {
         ((ObjectNode) request.withArray("InstanceGroups").get(2)).put("InstanceGroupName", "workers");
         ValidationReport report = run();
-        assertEquals(List.of("$.worker_groups[0].instance_group_name", "$.InstanceGroups[2].Name"), fields(report.errors()));
+        assertEquals(
+                List.of("$.worker_groups[0].instance_group_name", "$.InstanceGroups[2].Name"), fields(report.errors()));
         assertEquals(List.of("$.InstanceGroups[2].InstanceGroupName"), fields(report.warnings()));
     }
 
@@ -121,8 +133,12 @@ class ConfigValidatorTest {
         second.put("InstanceId", "i-00000000000000001");
         second.put("CustomerIpAddress", "10.1.0.21");
         ValidationReport report = run();
-        assertEquals(List.of("$.InstanceGroups[2].Instances[1].InstanceName", "$.InstanceGroups[2].Instances[1].InstanceId",
-                "$.InstanceGroups[2].Instances[1].CustomerIpAddress"), fields(report.errors()));
+        assertEquals(
+                List.of(
+                        "$.InstanceGroups[2].Instances[1].InstanceName",
+                        "$.InstanceGroups[2].Instances[1].InstanceId",
+                        "$.InstanceGroups[2].Instances[1].CustomerIpAddress"),
+                fields(report.errors()));
     }
 
     @Test
@@ -137,7 +153,9 @@ class ConfigValidatorTest {
 
     @Test
     void aDuplicateWorkerGroupIsAnError() throws IOException {
-        provisioning.withArray("worker_groups").add(provisioning.withArray("worker_groups").get(0).deepCopy());
+        provisioning
+                .withArray("worker_groups")
+                .add(provisioning.withArray("worker_groups").get(0).deepCopy());
         ConfigProblem problem = only(run().errors());
         assertEquals("$.worker_groups[1].instance_group_name", problem.path());
         assertTrue(problem.message().startsWith("duplicate worker group"));
@@ -147,11 +165,14 @@ class ConfigValidatorTest {
     void aGroupWithTwoRolesIsAnError() throws IOException {
         provisioning.put("login_group", "controller-machine");
         ValidationReport report = run();
-        assertTrue(fields(report.errors()).contains("$.login_group"), report.errors().toString());
+        assertTrue(
+                fields(report.errors()).contains("$.login_group"),
+                report.errors().toString());
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"111.222.333.444", "10.1.0", "10.1.0.021", "fd00::zz", "compute-3.internal", "localhost", ""})
+    @ValueSource(
+            strings = {"111.222.333.444", "10.1.0", "10.1.0.021", "fd00::zz", "compute-3.internal", "localhost", ""})
     void badAddressesAreErrorsAndNeverLookedUp(String address) throws IOException {
         instance(2, 2).put("CustomerIpAddress", address);
         ConfigProblem problem = only(run().errors());
@@ -198,7 +219,8 @@ class ConfigValidatorTest {
 
     @Test
     void nodeOptionsMayNotSetWhatApplyWrites() throws IOException {
-        ((ObjectNode) provisioning.withArray("worker_groups").get(0).get("autoresume")).put("node_options", "CPUs=4 port=1 junk");
+        ((ObjectNode) provisioning.withArray("worker_groups").get(0).get("autoresume"))
+                .put("node_options", "CPUs=4 port=1 junk");
         ValidationReport report = run();
         assertEquals(2, report.errors().size());
         assertTrue(report.errors().get(0).message().contains("port= is written by autoresume"));
@@ -207,8 +229,8 @@ class ConfigValidatorTest {
 
     @Test
     void theRequestIsOptionalButAMissingFileIsAnError() throws IOException {
-        ValidationReport report = ConfigValidator.validate(write("p.json", provisioning),
-                Optional.of(dir.resolve("absent.json")), Optional.empty());
+        ValidationReport report = ConfigValidator.validate(
+                write("p.json", provisioning), Optional.of(dir.resolve("absent.json")), Optional.empty());
         ConfigProblem problem = only(report.errors());
         assertTrue(problem.file().endsWith("absent.json"));
         assertTrue(problem.message().contains("does not exist"));
@@ -216,36 +238,39 @@ class ConfigValidatorTest {
 
     @Test
     void everyProblemOfEveryFileIsReportedInOneRun() throws IOException {
-        ValidationReport report = ConfigValidator.validate(copyResource("validate/all-wrong/provisioning_parameters.json"),
+        ValidationReport report = ConfigValidator.validate(
+                copyResource("validate/all-wrong/provisioning_parameters.json"),
                 Optional.of(copyResource("validate/all-wrong/resource_config.json")),
                 Optional.of(copyResource("validate/all-wrong/create_cluster.json")));
         List<String> found = report.problems().stream()
                 .map(p -> p.severity() + " " + Path.of(p.file()).getFileName() + " " + p.path())
                 .collect(Collectors.toList());
-        assertEquals(List.of(
-                "ERROR provisioning_parameters.json $.worker_groups[1].partition_name",
-                "ERROR provisioning_parameters.json $.worker_groups[2].instance_group_name",
-                "ERROR provisioning_parameters.json $.worker_groups[2].partition_name",
-                "ERROR provisioning_parameters.json $.fsx_mountname",
-                "WARNING provisioning_parameters.json $.fsx_mount_name",
-                "ERROR provisioning_parameters.json $.worker_groups[1].instance_group_name",
-                "ERROR resource_config.json $.InstanceGroups[1].Instances[0].AgentIpAddress",
-                "ERROR resource_config.json $.InstanceGroups[1].Instances[2].CustomerIpAddress",
-                "ERROR resource_config.json $.InstanceGroups[1].Instances[1].InstanceName",
-                "ERROR resource_config.json $.InstanceGroups[1].Instances[1].InstanceId",
-                "ERROR resource_config.json $.InstanceGroups[1].Instances[1].CustomerIpAddress",
-                "ERROR create_cluster.json $.InstanceGroups[0].LifeCycleConfig.SourceS3Uri",
-                "WARNING create_cluster.json $.InstanceGroups[0].LifeCycleConfig.SourceS3URI",
-                "ERROR create_cluster.json $.InstanceGroups[1].InstanceCount",
-                "ERROR create_cluster.json $.InstanceGroups[1].LifeCycleConfig.SourceS3Uri",
-                "ERROR provisioning_parameters.json $.controller_group",
-                "ERROR provisioning_parameters.json $.login_group",
-                "WARNING provisioning_parameters.json $.worker_groups[0]",
-                "WARNING provisioning_parameters.json $.worker_groups[1]",
-                "WARNING resource_config.json $.InstanceGroups[0].Name",
-                "ERROR provisioning_parameters.json $.controller_group",
-                "ERROR provisioning_parameters.json $.login_group",
-                "ERROR resource_config.json $.InstanceGroups[0].Instances"), found);
+        assertEquals(
+                List.of(
+                        "ERROR provisioning_parameters.json $.worker_groups[1].partition_name",
+                        "ERROR provisioning_parameters.json $.worker_groups[2].instance_group_name",
+                        "ERROR provisioning_parameters.json $.worker_groups[2].partition_name",
+                        "ERROR provisioning_parameters.json $.fsx_mountname",
+                        "WARNING provisioning_parameters.json $.fsx_mount_name",
+                        "ERROR provisioning_parameters.json $.worker_groups[1].instance_group_name",
+                        "ERROR resource_config.json $.InstanceGroups[1].Instances[0].AgentIpAddress",
+                        "ERROR resource_config.json $.InstanceGroups[1].Instances[2].CustomerIpAddress",
+                        "ERROR resource_config.json $.InstanceGroups[1].Instances[1].InstanceName",
+                        "ERROR resource_config.json $.InstanceGroups[1].Instances[1].InstanceId",
+                        "ERROR resource_config.json $.InstanceGroups[1].Instances[1].CustomerIpAddress",
+                        "ERROR create_cluster.json $.InstanceGroups[0].LifeCycleConfig.SourceS3Uri",
+                        "WARNING create_cluster.json $.InstanceGroups[0].LifeCycleConfig.SourceS3URI",
+                        "ERROR create_cluster.json $.InstanceGroups[1].InstanceCount",
+                        "ERROR create_cluster.json $.InstanceGroups[1].LifeCycleConfig.SourceS3Uri",
+                        "ERROR provisioning_parameters.json $.controller_group",
+                        "ERROR provisioning_parameters.json $.login_group",
+                        "WARNING provisioning_parameters.json $.worker_groups[0]",
+                        "WARNING provisioning_parameters.json $.worker_groups[1]",
+                        "WARNING resource_config.json $.InstanceGroups[0].Name",
+                        "ERROR provisioning_parameters.json $.controller_group",
+                        "ERROR provisioning_parameters.json $.login_group",
+                        "ERROR resource_config.json $.InstanceGroups[0].Instances"),
+                found);
         assertFalse(report.ok());
         assertTrue(report.problems().stream().allMatch(p -> !p.fix().isBlank()), "every problem has a fix");
     }
@@ -253,12 +278,15 @@ class ConfigValidatorTest {
     // ------------------------------------------------------------------ helpers
 
     private ValidationReport run() throws IOException {
-        return ConfigValidator.validate(write("provisioning_parameters.json", provisioning),
-                Optional.of(write("resource_config.json", resources)), Optional.of(write("create_cluster.json", request)));
+        return ConfigValidator.validate(
+                write("provisioning_parameters.json", provisioning),
+                Optional.of(write("resource_config.json", resources)),
+                Optional.of(write("create_cluster.json", request)));
     }
 
     private ObjectNode instance(int group, int index) {
-        ArrayNode instances = (ArrayNode) resources.withArray("InstanceGroups").get(group).get("Instances");
+        ArrayNode instances =
+                (ArrayNode) resources.withArray("InstanceGroups").get(group).get("Instances");
         return (ObjectNode) instances.get(index);
     }
 
@@ -291,5 +319,4 @@ class ConfigValidatorTest {
     private static List<String> fields(List<ConfigProblem> problems) {
         return problems.stream().map(ConfigProblem::path).toList();
     }
-
 }

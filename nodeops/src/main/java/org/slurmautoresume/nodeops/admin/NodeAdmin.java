@@ -1,6 +1,5 @@
 package org.slurmautoresume.nodeops.admin;
 
-import org.slurmautoresume.slurm.model.Caller;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -9,13 +8,14 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import org.slurmautoresume.slurm.hostlist.Hostlist;
-import org.slurmautoresume.slurm.model.Job;
-import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.client.NodeMark;
 import org.slurmautoresume.slurm.client.RebootRules;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.client.SlurmException;
+import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.slurm.model.Caller;
+import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.Node;
 
 /**
  * The admin node commands: replace, reboot and resume, first proposed (nodes read, jobs on
@@ -49,7 +49,9 @@ public final class NodeAdmin {
 
         /** Forced replace sets DOWN: Slurm kills every job on the node at once. */
         public boolean killsJobs() {
-            return operation == NodeOperation.REPLACE && force && !affectedJobs().isEmpty();
+            return operation == NodeOperation.REPLACE
+                    && force
+                    && !affectedJobs().isEmpty();
         }
     }
 
@@ -77,8 +79,8 @@ public final class NodeAdmin {
         Map<String, List<Job>> jobsByNode = activeJobsOn(nodes);
         List<NodeTarget> targets = new ArrayList<>();
         for (Node node : nodes) {
-            targets.add(new NodeTarget(node, jobsByNode.getOrDefault(node.name(), List.of()),
-                    refusal(operation, node, force)));
+            targets.add(new NodeTarget(
+                    node, jobsByNode.getOrDefault(node.name(), List.of()), refusal(operation, node, force)));
         }
         return new Proposal(operation, force, reason(operation, detail), targets);
     }
@@ -89,12 +91,18 @@ public final class NodeAdmin {
         for (NodeTarget target : proposal.targets()) {
             String name = target.node().name();
             if (!target.willChange()) {
-                outcomes.add(new NodeOutcome(name, NodeOutcome.REFUSED, "", target.refusal().get()));
+                outcomes.add(new NodeOutcome(
+                        name, NodeOutcome.REFUSED, "", target.refusal().get()));
                 continue;
             }
             switch (proposal.operation()) {
-                case REPLACE -> outcomes.add(NodeOutcome.of(name, updater.mark(new NodeMark(name,
-                        proposal.force() ? NodeMark.State.DOWN : NodeMark.State.FAIL, proposal.reason()))));
+                case REPLACE ->
+                    outcomes.add(NodeOutcome.of(
+                            name,
+                            updater.mark(new NodeMark(
+                                    name,
+                                    proposal.force() ? NodeMark.State.DOWN : NodeMark.State.FAIL,
+                                    proposal.reason()))));
                 case RESUME -> outcomes.add(NodeOutcome.of(name, updater.resume(name)));
                 case REBOOT -> rebooting.add(name);
             }
@@ -120,15 +128,21 @@ public final class NodeAdmin {
         } catch (SlurmException e) {
             String why = "the reboot was asked for, but the nodes could not be read back to see whether Slurm"
                     + " took it: " + e.getMessage();
-            return names.stream().map(name -> new NodeOutcome(name, NodeOutcome.FAILED, result.command(), why)).toList();
+            return names.stream()
+                    .map(name -> new NodeOutcome(name, NodeOutcome.FAILED, result.command(), why))
+                    .toList();
         }
         Map<String, Node> before = new HashMap<>();
         proposal.targets().forEach(t -> before.put(t.node().name(), t.node()));
         List<NodeOutcome> outcomes = new ArrayList<>();
         for (String name : names) {
-            RebootRules.Answer answer = RebootRules.readBack(name, proposal.reason(),
-                    Optional.ofNullable(before.get(name)), Optional.ofNullable(after.get(name)));
-            String word = answer.taken() ? NodeOutcome.CHANGED : answer.seen() ? NodeOutcome.IGNORED : NodeOutcome.FAILED;
+            RebootRules.Answer answer = RebootRules.readBack(
+                    name,
+                    proposal.reason(),
+                    Optional.ofNullable(before.get(name)),
+                    Optional.ofNullable(after.get(name)));
+            String word =
+                    answer.taken() ? NodeOutcome.CHANGED : answer.seen() ? NodeOutcome.IGNORED : NodeOutcome.FAILED;
             outcomes.add(new NodeOutcome(name, word, result.command(), answer.detail()));
         }
         return outcomes;
@@ -159,7 +173,8 @@ public final class NodeAdmin {
             }
         }
         if (NodePhase.isMidReplacement(node) && !force) {
-            String since = node.reason().flatMap(r -> r.time()).map(t -> " since " + t).orElse("");
+            String since =
+                    node.reason().flatMap(r -> r.time()).map(t -> " since " + t).orElse("");
             String phase = NodePhase.of(node).map(NodePhase::word).orElse("marked");
             String hint = operation == NodeOperation.REPLACE
                     ? "; --force sets it DOWN now, killing its jobs (last resort)"
@@ -180,7 +195,9 @@ public final class NodeAdmin {
 
     /** REBOOT_REQUESTED included: a resume is how a pending reboot is called off. */
     private static boolean needsResume(Node node) {
-        return node.state().isDown() || node.state().isFail() || node.state().isDrain()
+        return node.state().isDown()
+                || node.state().isFail()
+                || node.state().isDrain()
                 || node.state().has(RebootRules.REQUESTED);
     }
 

@@ -47,8 +47,10 @@ public enum NodePhase {
         if (isBack(node)) {
             return Optional.of(BACK_UNDER_SAME_HOSTNAME);
         }
-        if (node.state().isFail() && (node.state().has("ALLOCATED") || node.state().has("MIXED")
-                || node.state().has("COMPLETING"))) {
+        if (node.state().isFail()
+                && (node.state().has("ALLOCATED")
+                        || node.state().has("MIXED")
+                        || node.state().has("COMPLETING"))) {
             return Optional.of(WAITING_FOR_JOBS);
         }
         if (node.state().isFail() || node.state().isDown()) {
@@ -70,7 +72,10 @@ public enum NodePhase {
      */
     public static boolean isBack(Node node) {
         return (node.state().isFail() || node.state().isDown())
-                && node.reason().flatMap(NodeReason::time).map(node::answersFromSlurmdStartedSince).orElse(false);
+                && node.reason()
+                        .flatMap(NodeReason::time)
+                        .map(node::answersFromSlurmdStartedSince)
+                        .orElse(false);
     }
 
     /**

@@ -8,7 +8,11 @@ import org.slurmautoresume.slurm.model.Node;
 public record NodeStatus(Node node, NodePhase phase, Optional<LocalDateTime> since, String reason) {
 
     public static Optional<NodeStatus> of(Node node) {
-        return NodePhase.of(node).map(phase -> new NodeStatus(node, phase,
-                node.reason().flatMap(r -> r.time()), node.reason().map(r -> r.text()).orElse("")));
+        return NodePhase.of(node)
+                .map(phase -> new NodeStatus(
+                        node,
+                        phase,
+                        node.reason().flatMap(r -> r.time()),
+                        node.reason().map(r -> r.text()).orElse("")));
     }
 }

@@ -16,8 +16,7 @@ import org.slurmautoresume.slurm.model.JobId;
 public final class NodeUpdater {
 
     /** {@code command}: as a person would type it; {@code message}: Slurm's complaint, or empty. */
-    public record Result(boolean ok, boolean denied, String command, String message) {
-    }
+    public record Result(boolean ok, boolean denied, String command, String message) {}
 
     private final SlurmControl control;
 
@@ -52,8 +51,12 @@ public final class NodeUpdater {
             return new Result(true, false, result.command(), "");
         }
         if (result.deniedBySlurm()) {
-            return new Result(false, true, result.command(), "Slurm refused the change: node updates need root,"
-                    + " the SlurmUser or a Slurm admin account (" + result.diagnosticTail() + ")");
+            return new Result(
+                    false,
+                    true,
+                    result.command(),
+                    "Slurm refused the change: node updates need root," + " the SlurmUser or a Slurm admin account ("
+                            + result.diagnosticTail() + ")");
         }
         return new Result(false, false, result.command(), result.message());
     }

@@ -1,7 +1,7 @@
 package org.slurmautoresume.nodeops.admin;
 
-import org.slurmautoresume.slurm.model.Caller;
 import java.util.Optional;
+import org.slurmautoresume.slurm.model.Caller;
 import org.slurmautoresume.slurm.model.SlurmConfig;
 
 /**
@@ -13,11 +13,9 @@ import org.slurmautoresume.slurm.model.SlurmConfig;
 public final class Privilege {
 
     /** {@code allowed}: go ahead; {@code message}: why not, or a warning to show; empty if neither. */
-    public record Check(boolean allowed, String message) {
-    }
+    public record Check(boolean allowed, String message) {}
 
-    private Privilege() {
-    }
+    private Privilege() {}
 
     public static Check check(Caller caller, SlurmConfig config) {
         if (caller.isRoot()) {
@@ -26,17 +24,24 @@ public final class Privilege {
         String slurmUserField = config.get("SlurmUser").orElse("root(0)");
         String slurmUser = nameOf(slurmUserField);
         Optional<Long> slurmUid = uidOf(slurmUserField);
-        if (caller.name().equals(slurmUser) || slurmUid.map(uid -> uid == caller.uid()).orElse(false)) {
+        if (caller.name().equals(slurmUser)
+                || slurmUid.map(uid -> uid == caller.uid()).orElse(false)) {
             return new Check(true, "");
         }
         String needed = "changing a node's state needs root or the SlurmUser (" + slurmUser + "); you are " + caller;
-        boolean accounting = config.get("AccountingStorageType").map(t -> t.contains("slurmdbd")).orElse(false);
+        boolean accounting = config.get("AccountingStorageType")
+                .map(t -> t.contains("slurmdbd"))
+                .orElse(false);
         if (accounting) {
-            return new Check(true, needed + ": going ahead in case your account has AdminLevel=Operator or Admin"
-                    + " (sacctmgr show user " + caller.name() + " format=adminlevel)");
+            return new Check(
+                    true,
+                    needed + ": going ahead in case your account has AdminLevel=Operator or Admin"
+                            + " (sacctmgr show user " + caller.name() + " format=adminlevel)");
         }
-        return new Check(false, needed + ". Run it with sudo, or as " + slurmUser
-                + " (this cluster has no accounting database, so no other account can be a Slurm admin)");
+        return new Check(
+                false,
+                needed + ". Run it with sudo, or as " + slurmUser
+                        + " (this cluster has no accounting database, so no other account can be a Slurm admin)");
     }
 
     /** {@code slurm(64030)} gives {@code slurm}. */

@@ -10,8 +10,14 @@ import java.util.Objects;
  * summary, the evidence lines it was decided on and, of those, the faults' own words (what a
  * node reason may quote: {@link DiskDrain} names the full filesystems from them).
  */
-public record CheckResult(String check, HealthStatus status, HealthAction action, String summary,
-                          List<String> evidence, List<String> faults, Duration elapsed) {
+public record CheckResult(
+        String check,
+        HealthStatus status,
+        HealthAction action,
+        String summary,
+        List<String> evidence,
+        List<String> faults,
+        Duration elapsed) {
 
     public CheckResult {
         Objects.requireNonNull(check, "check");
@@ -27,7 +33,8 @@ public record CheckResult(String check, HealthStatus status, HealthAction action
     }
 
     public static CheckResult skipped(String check, String why) {
-        return new CheckResult(check, HealthStatus.SKIPPED, HealthAction.NONE, why, List.of(), List.of(), Duration.ZERO);
+        return new CheckResult(
+                check, HealthStatus.SKIPPED, HealthAction.NONE, why, List.of(), List.of(), Duration.ZERO);
     }
 
     /**
@@ -46,8 +53,8 @@ public record CheckResult(String check, HealthStatus status, HealthAction action
             }
         }
         if (faults.isEmpty()) {
-            return new CheckResult(check, HealthStatus.PASSED, HealthAction.NONE, passedSummary, evidence, List.of(),
-                    Duration.ZERO);
+            return new CheckResult(
+                    check, HealthStatus.PASSED, HealthAction.NONE, passedSummary, evidence, List.of(), Duration.ZERO);
         }
         String summary = faults.size() == 1 ? faults.get(0) : faults.get(0) + " (and " + (faults.size() - 1) + " more)";
         return new CheckResult(check, HealthStatus.FAILED, action, summary, evidence, faults, Duration.ZERO);

@@ -37,8 +37,15 @@ public final class CpuCheck implements HealthCheck {
             return CheckResult.skipped(NAME, "stress-ng is not on PATH");
         }
         Duration duration = context.settings().cpuStress();
-        List<String> args = List.of("--cpu", "0", "--cpu-method", "all", "--verify",
-                "--timeout", duration.toSeconds() + "s", "--metrics-brief");
+        List<String> args = List.of(
+                "--cpu",
+                "0",
+                "--cpu-method",
+                "all",
+                "--verify",
+                "--timeout",
+                duration.toSeconds() + "s",
+                "--metrics-brief");
         CommandResult result = context.run(stress.get(), args, duration.plus(GRACE));
         return classify(result);
     }
@@ -47,8 +54,12 @@ public final class CpuCheck implements HealthCheck {
         String output = result.stdout() + "\n" + result.stderr();
         String failLines = failLines(output);
         if (result.timedOut()) {
-            return CheckResult.of(NAME, List.of(Finding.fault(HealthAction.REBOOT,
-                    "stress-ng overstayed its time limit: " + HealthContext.describeFailure(result))), "");
+            return CheckResult.of(
+                    NAME,
+                    List.of(Finding.fault(
+                            HealthAction.REBOOT,
+                            "stress-ng overstayed its time limit: " + HealthContext.describeFailure(result))),
+                    "");
         }
         int code = result.exitCode();
         if (code == 0 && !output.toLowerCase(Locale.ROOT).contains("unsuccessful run")) {
@@ -57,8 +68,11 @@ public final class CpuCheck implements HealthCheck {
         String detail = "stress-ng exited with status " + code + (failLines.isEmpty() ? "" : ": " + failLines);
         return switch (code) {
             case 1, 3, 4 -> CheckResult.skipped(NAME, "stress-ng could not run the test (" + detail + ")");
-            case 7 -> CheckResult.of(NAME, List.of(Finding.fault(HealthAction.REPLACE,
-                    "CPU computed wrong results: " + detail)), "");
+            case 7 ->
+                CheckResult.of(
+                        NAME,
+                        List.of(Finding.fault(HealthAction.REPLACE, "CPU computed wrong results: " + detail)),
+                        "");
             default -> CheckResult.of(NAME, List.of(Finding.fault(HealthAction.REBOOT, detail)), "");
         };
     }

@@ -22,8 +22,19 @@ public final class DcgmCheck implements HealthCheck {
     static final Duration DIAG_TIMEOUT = Duration.ofMinutes(10);
 
     /** Diag tests that exercise the hardware itself: a failure there means the GPU is bad (REPLACE). */
-    private static final Set<String> HARDWARE_TESTS = Set.of("pcie", "gpu memory", "memory", "memory bandwidth",
-            "diagnostic", "targeted stress", "targeted power", "sm stress", "memtest", "pulse test", "inforom", "eud");
+    private static final Set<String> HARDWARE_TESTS = Set.of(
+            "pcie",
+            "gpu memory",
+            "memory",
+            "memory bandwidth",
+            "diagnostic",
+            "targeted stress",
+            "targeted power",
+            "sm stress",
+            "memtest",
+            "pulse test",
+            "inforom",
+            "eud");
 
     private final boolean diag;
 
@@ -51,7 +62,9 @@ public final class DcgmCheck implements HealthCheck {
 
     @Override
     public String description() {
-        return diag ? "dcgmi health -c (DCGM health watches) and dcgmi diag -r 1 -j" : "dcgmi health -c (DCGM health watches)";
+        return diag
+                ? "dcgmi health -c (DCGM health watches) and dcgmi diag -r 1 -j"
+                : "dcgmi health -c (DCGM health watches)";
     }
 
     @Override
@@ -64,12 +77,14 @@ public final class DcgmCheck implements HealthCheck {
         CommandResult health = context.run(dcgmi.get(), List.of("health", "-c"), HEALTH_TIMEOUT);
         boolean healthRead = addHealth(health, findings);
         if (!diag) {
-            return healthRead ? CheckResult.of(NAME, findings, "DCGM health passed")
+            return healthRead
+                    ? CheckResult.of(NAME, findings, "DCGM health passed")
                     : CheckResult.skipped(NAME, "DCGM did not answer: " + HealthContext.describeFailure(health));
         }
         int level = context.settings().dcgmDiagLevel();
         // JSON (-j), read with Jackson: the tables wrap long warnings across rows and change between releases.
-        CommandResult diag = context.run(dcgmi.get(), List.of("diag", "-r", Integer.toString(level), "-j"), DIAG_TIMEOUT);
+        CommandResult diag =
+                context.run(dcgmi.get(), List.of("diag", "-r", Integer.toString(level), "-j"), DIAG_TIMEOUT);
         boolean diagRead = addDiag(diag, level, findings);
         if (!healthRead && !diagRead) {
             // dcgmi is installed but the host engine (nv-hostengine) did not answer: no verdict either way.
@@ -86,7 +101,8 @@ public final class DcgmCheck implements HealthCheck {
         }
         String details = health.details().isEmpty() ? "" : ": " + String.join("; ", health.details());
         switch (health.overall().get()) {
-            case "Failure" -> findings.add(Finding.fault(healthAction(health.details()), "DCGM health Failure" + details));
+            case "Failure" ->
+                findings.add(Finding.fault(healthAction(health.details()), "DCGM health Failure" + details));
             case "Warning" -> findings.add(Finding.note("DCGM health Warning" + details));
             default -> findings.add(Finding.note("DCGM health Healthy"));
         }
@@ -97,7 +113,8 @@ public final class DcgmCheck implements HealthCheck {
     static HealthAction healthAction(List<String> details) {
         for (String detail : details) {
             String d = detail.toLowerCase(Locale.ROOT);
-            if (d.contains("inforom") || (d.contains("remap") && d.contains("fail"))
+            if (d.contains("inforom")
+                    || (d.contains("remap") && d.contains("fail"))
                     || (d.contains("retire") && (d.contains("limit") || d.contains("threshold")))) {
                 return HealthAction.REPLACE;
             }
@@ -107,8 +124,9 @@ public final class DcgmCheck implements HealthCheck {
 
     private static boolean addDiag(CommandResult result, int level, List<Finding> findings) {
         if (result.timedOut()) {
-            findings.add(Finding.fault(HealthAction.REBOOT, "dcgmi diag -r " + level + " did not finish: "
-                    + HealthContext.describeFailure(result)));
+            findings.add(Finding.fault(
+                    HealthAction.REBOOT,
+                    "dcgmi diag -r " + level + " did not finish: " + HealthContext.describeFailure(result)));
             return true;
         }
         List<DcgmDiagJson.DiagTest> tests = DcgmDiagJson.parse(result.stdout());

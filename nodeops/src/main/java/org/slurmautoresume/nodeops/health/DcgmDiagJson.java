@@ -34,8 +34,7 @@ public final class DcgmDiagJson {
     /** Worst first: the verdict of a test is the first of these any of its results has. */
     private static final List<String> SEVERITY = List.of("Fail", "Unknown", "Warn", "Pass", "Skip");
 
-    private DcgmDiagJson() {
-    }
+    private DcgmDiagJson() {}
 
     /** The tests of the document in {@code output}; empty when it holds none (no JSON, an error text). */
     public static List<DiagTest> parse(String output) {
@@ -50,7 +49,8 @@ public final class DcgmDiagJson {
         } catch (JsonProcessingException e) {
             return List.of();
         }
-        JsonNode diagnostic = root.has("DCGM GPU Diagnostic") ? root.get("DCGM GPU Diagnostic") : root.path("DCGM Diagnostic");
+        JsonNode diagnostic =
+                root.has("DCGM GPU Diagnostic") ? root.get("DCGM GPU Diagnostic") : root.path("DCGM Diagnostic");
         List<DiagTest> tests = new ArrayList<>();
         for (JsonNode category : diagnostic.path("test_categories")) {
             for (JsonNode test : category.path("tests")) {
@@ -70,7 +70,9 @@ public final class DcgmDiagJson {
             }
             String gpu = gpu(result);
             for (JsonNode warning : result.path("warnings")) {
-                String text = warning.isTextual() ? warning.asText() : warning.path("warning").asText("");
+                String text = warning.isTextual()
+                        ? warning.asText()
+                        : warning.path("warning").asText("");
                 if (!text.isBlank()) {
                     messages.add((gpu.isEmpty() ? "" : "GPU " + gpu + ": ") + text.strip());
                 }
@@ -87,7 +89,8 @@ public final class DcgmDiagJson {
         if (result.has("gpu_id")) {
             return result.get("gpu_id").asText("");
         }
-        if (result.has("entity_id") && "GPU".equalsIgnoreCase(result.path("entity_group").asText("GPU"))) {
+        if (result.has("entity_id")
+                && "GPU".equalsIgnoreCase(result.path("entity_group").asText("GPU"))) {
             return result.get("entity_id").asText("");
         }
         return "";

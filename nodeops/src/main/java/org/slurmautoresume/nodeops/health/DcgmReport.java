@@ -15,14 +15,12 @@ import java.util.regex.Pattern;
 public final class DcgmReport {
 
     /** The health report: overall verdict (Healthy, Warning, Failure) and every line that is not "Healthy"/"Pass". */
-    public record Health(Optional<String> overall, List<String> details) {
-    }
+    public record Health(Optional<String> overall, List<String> details) {}
 
-    private static final Pattern OVERALL = Pattern.compile("Overall Health\\s*[:|]\\s*(Healthy|Warning|Failure)",
-            Pattern.CASE_INSENSITIVE);
+    private static final Pattern OVERALL =
+            Pattern.compile("Overall Health\\s*[:|]\\s*(Healthy|Warning|Failure)", Pattern.CASE_INSENSITIVE);
 
-    private DcgmReport() {
-    }
+    private DcgmReport() {}
 
     public static Health health(String text) {
         Matcher m = OVERALL.matcher(text);
@@ -31,7 +29,8 @@ public final class DcgmReport {
         boolean previousWasMessage = false;
         for (String[] row : rows(text)) {
             String joined = (row[0] + " " + row[1]).strip().replaceAll("\\s+", " ");
-            if (joined.isEmpty() || joined.toLowerCase(Locale.ROOT).contains("overall health")
+            if (joined.isEmpty()
+                    || joined.toLowerCase(Locale.ROOT).contains("overall health")
                     || joined.equalsIgnoreCase("Health Monitor Report")) {
                 continue;
             }

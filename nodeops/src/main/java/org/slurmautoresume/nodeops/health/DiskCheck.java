@@ -51,7 +51,8 @@ public final class DiskCheck implements HealthCheck {
         try {
             table = MountTable.parse(Files.readString(settings.mountsFile(), StandardCharsets.UTF_8));
         } catch (IOException | ParseException e) {
-            return CheckResult.skipped(NAME, "cannot read the mount table " + settings.mountsFile() + ": " + e.getMessage());
+            return CheckResult.skipped(
+                    NAME, "cannot read the mount table " + settings.mountsFile() + ": " + e.getMessage());
         }
         Optional<Path> stat = context.tool("stat");
         List<Finding> findings = new ArrayList<>();
@@ -61,20 +62,22 @@ public final class DiskCheck implements HealthCheck {
         if (stat.isEmpty()) {
             findings.add(Finding.note("stat is not on PATH: free inodes not checked"));
         }
-        return CheckResult.of(NAME, findings, settings.mounts().size()
-                + " mount point(s) writable with space and inodes free");
+        return CheckResult.of(
+                NAME, findings, settings.mounts().size() + " mount point(s) writable with space and inodes free");
     }
 
-    private static void checkMount(HealthContext context, MountTable table, Path mountPoint, Optional<Path> stat,
-                                   List<Finding> findings) {
+    private static void checkMount(
+            HealthContext context, MountTable table, Path mountPoint, Optional<Path> stat, List<Finding> findings) {
         Optional<MountTable.Mount> mount = table.at(mountPoint.toString());
         if (mount.isEmpty()) {
             findings.add(Finding.fault(HealthAction.REBOOT, mountPoint + " is not mounted"));
             return;
         }
         if (mount.get().readOnly()) {
-            findings.add(Finding.fault(HealthAction.REBOOT, mountPoint + " is mounted read-only ("
-                    + mount.get().device() + ", " + mount.get().type() + ")"));
+            findings.add(Finding.fault(
+                    HealthAction.REBOOT,
+                    mountPoint + " is mounted read-only (" + mount.get().device() + ", "
+                            + mount.get().type() + ")"));
             return;
         }
         int floor = context.settings().minFreePercent();
@@ -98,9 +101,10 @@ public final class DiskCheck implements HealthCheck {
             // Not this node's fault: the caller is not root (slurmd runs the health program as root).
             findings.add(Finding.note(dir + " not writable by this user, write test skipped (run as root)"));
         } catch (IOException e) {
-            findings.add(shortOfSpace
-                    ? Finding.note("cannot write to " + dir + " (" + e.getMessage() + "): it is short of space")
-                    : Finding.fault(HealthAction.REBOOT, "cannot write to " + dir + ": " + e.getMessage()));
+            findings.add(
+                    shortOfSpace
+                            ? Finding.note("cannot write to " + dir + " (" + e.getMessage() + "): it is short of space")
+                            : Finding.fault(HealthAction.REBOOT, "cannot write to " + dir + ": " + e.getMessage()));
         } finally {
             if (probe != null) {
                 try {
@@ -130,7 +134,8 @@ public final class DiskCheck implements HealthCheck {
             }
             return false;
         } catch (IOException e) {
-            findings.add(Finding.fault(HealthAction.REBOOT, "cannot read free space of " + dir + ": " + e.getMessage()));
+            findings.add(
+                    Finding.fault(HealthAction.REBOOT, "cannot read free space of " + dir + ": " + e.getMessage()));
             return false;
         }
     }
@@ -140,14 +145,15 @@ public final class DiskCheck implements HealthCheck {
      * fill a filesystem as surely as one large one. Read with {@code stat -f} (the JDK has no call
      * for it); a filesystem that reports no inode count (btrfs) has no such limit.
      */
-    private static boolean checkFreeInodes(HealthContext context, Path stat, Path dir, int floor,
-                                           List<Finding> findings) {
+    private static boolean checkFreeInodes(
+            HealthContext context, Path stat, Path dir, int floor, List<Finding> findings) {
         CommandResult result = context.run(stat, List.of("-f", "-c", "%c %d", "--", dir.toString()), STAT_TIMEOUT);
         Optional<long[]> counts = result.succeeded() ? parseCounts(result.stdout()) : Optional.empty();
         if (counts.isEmpty()) {
             findings.add(Finding.note("free inodes of " + dir + " not read: "
-                    + (result.succeeded() ? "unexpected answer \"" + result.stdout().strip() + "\""
-                    : HealthContext.describeFailure(result))));
+                    + (result.succeeded()
+                            ? "unexpected answer \"" + result.stdout().strip() + "\""
+                            : HealthContext.describeFailure(result))));
             return false;
         }
         long total = counts.get()[0];

@@ -32,11 +32,11 @@ public final class DiskDrain {
     public static final String PREFIX = "autoresume: disk full: ";
     /** Slurm keeps longer reasons, but a reason is read in one line of sinfo. */
     static final int MAX_REASON = 200;
+
     private static final String SEPARATOR = ", ";
     private static final Pattern ITEM = Pattern.compile("(/.*?) (?:inodes )?(\\d{1,3})% used");
 
-    private DiskDrain() {
-    }
+    private DiskDrain() {}
 
     /** {@code /scratch 99% used}: one filesystem short of space, as the reason names it. */
     static String spaceShortage(Path mountPoint, long percentUsed) {
@@ -99,12 +99,13 @@ public final class DiskDrain {
         }
         Optional<List<String>> named = mountPointsNamed(reason.get().text());
         if (named.isEmpty()) {
-            return Optional.of("its reason is not the disk check's own: \"" + reason.get().text() + "\"");
+            return Optional.of(
+                    "its reason is not the disk check's own: \"" + reason.get().text() + "\"");
         }
         String setBy = reason.get().user().orElse("");
         if (!setBy.equals(self)) {
-            return Optional.of("its reason was set by " + (setBy.isEmpty() ? "an unknown user" : setBy)
-                    + ", not by " + self);
+            return Optional.of(
+                    "its reason was set by " + (setBy.isEmpty() ? "an unknown user" : setBy) + ", not by " + self);
         }
         List<String> checked = checkedFine.stream().map(Path::toString).toList();
         for (String mountPoint : named.get()) {
@@ -116,8 +117,11 @@ public final class DiskDrain {
         if (!state.isDrain()) {
             return Optional.of("it is " + state.display() + ", not drained");
         }
-        if (state.isDown() || state.isFail() || state.notResponding()
-                || state.has("REBOOT_REQUESTED") || state.has("REBOOT_ISSUED")) {
+        if (state.isDown()
+                || state.isFail()
+                || state.notResponding()
+                || state.has("REBOOT_REQUESTED")
+                || state.has("REBOOT_ISSUED")) {
             return Optional.of("it is " + state.display() + ": more than the disk check's drain");
         }
         return Optional.empty();

@@ -60,7 +60,8 @@ public final class EfaCheck implements HealthCheck {
         try {
             devices = SysfsTree.entries(root, EfaCheck::isEfa);
         } catch (IOException e) {
-            return CheckResult.of(NAME, List.of(Finding.fault(HealthAction.REBOOT, "cannot list " + root + ": " + e)), "");
+            return CheckResult.of(
+                    NAME, List.of(Finding.fault(HealthAction.REBOOT, "cannot list " + root + ": " + e)), "");
         }
         if (devices.isEmpty()) {
             return CheckResult.skipped(NAME, "no EFA devices under " + root);
@@ -84,7 +85,8 @@ public final class EfaCheck implements HealthCheck {
         }
         try {
             Path driver = Files.readSymbolicLink(device.resolve("device/driver"));
-            return driver.getFileName() != null && driver.getFileName().toString().equals("efa");
+            return driver.getFileName() != null
+                    && driver.getFileName().toString().equals("efa");
         } catch (IOException | UnsupportedOperationException e) {
             return false;
         }
@@ -94,7 +96,10 @@ public final class EfaCheck implements HealthCheck {
         String name = device.getFileName().toString();
         List<Path> states;
         try (Stream<Path> ports = Files.list(device.resolve("ports"))) {
-            states = ports.map(p -> p.resolve("state")).filter(Files::isRegularFile).sorted().toList();
+            states = ports.map(p -> p.resolve("state"))
+                    .filter(Files::isRegularFile)
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             findings.add(Finding.fault(HealthAction.REBOOT, name + ": no ports readable (" + e.getMessage() + ")"));
             return;
@@ -127,11 +132,16 @@ public final class EfaCheck implements HealthCheck {
             return;
         }
         CommandResult result = context.run(fiInfo.get(), List.of("-p", "efa"), FI_INFO_TIMEOUT);
-        if (result.succeeded() && result.stdout().lines().anyMatch(l -> l.strip().equals("provider: efa"))) {
+        if (result.succeeded()
+                && result.stdout().lines().anyMatch(l -> l.strip().equals("provider: efa"))) {
             findings.add(Finding.note("fi_info -p efa lists the EFA provider"));
         } else {
-            findings.add(Finding.fault(HealthAction.REBOOT, "libfabric does not offer the EFA provider: "
-                    + (result.succeeded() ? "fi_info -p efa listed nothing" : HealthContext.describeFailure(result))));
+            findings.add(Finding.fault(
+                    HealthAction.REBOOT,
+                    "libfabric does not offer the EFA provider: "
+                            + (result.succeeded()
+                                    ? "fi_info -p efa listed nothing"
+                                    : HealthContext.describeFailure(result))));
         }
     }
 
@@ -151,7 +161,8 @@ public final class EfaCheck implements HealthCheck {
         if (result.succeeded()) {
             findings.add(Finding.note("connectivity probe passed"));
         } else {
-            findings.add(Finding.fault(HealthAction.REBOOT, "connectivity probe failed: " + HealthContext.describeFailure(result)));
+            findings.add(Finding.fault(
+                    HealthAction.REBOOT, "connectivity probe failed: " + HealthContext.describeFailure(result)));
         }
     }
 }

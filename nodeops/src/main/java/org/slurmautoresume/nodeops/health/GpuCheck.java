@@ -62,11 +62,14 @@ public final class GpuCheck implements HealthCheck {
             return CheckResult.skipped(NAME, "nvidia-smi is not on PATH (no NVIDIA driver here)");
         }
         List<Finding> findings = new ArrayList<>();
-        CommandResult query = context.run(smi.get(),
-                List.of("--query-gpu=" + NvidiaSmiParser.GPU_FIELDS, "--format=csv,noheader,nounits"), TIMEOUT);
+        CommandResult query = context.run(
+                smi.get(),
+                List.of("--query-gpu=" + NvidiaSmiParser.GPU_FIELDS, "--format=csv,noheader,nounits"),
+                TIMEOUT);
         if (!query.succeeded()) {
             // A hung or failing nvidia-smi is the classic sign of a wedged driver or GPU.
-            findings.add(Finding.fault(HealthAction.REBOOT, "nvidia-smi failed: " + HealthContext.describeFailure(query)));
+            findings.add(
+                    Finding.fault(HealthAction.REBOOT, "nvidia-smi failed: " + HealthContext.describeFailure(query)));
             addXids(context, findings);
             return CheckResult.of(NAME, findings, "");
         }
@@ -83,13 +86,17 @@ public final class GpuCheck implements HealthCheck {
             indexByBus.put(gpu.busId().toLowerCase(Locale.ROOT), gpu.index());
             gpu.uncorrectedEccVolatile().ifPresent(count -> {
                 if (count > 0) {
-                    findings.add(Finding.fault(HealthAction.REBOOT, "GPU " + gpu.index() + " (" + gpu.busId() + "): "
-                            + count + " uncorrected ECC errors since the last driver load"));
+                    findings.add(Finding.fault(
+                            HealthAction.REBOOT,
+                            "GPU " + gpu.index() + " (" + gpu.busId() + "): " + count
+                                    + " uncorrected ECC errors since the last driver load"));
                 }
             });
             if (gpu.retiredPagesPending().orElse(false)) {
-                findings.add(Finding.fault(HealthAction.REBOOT, "GPU " + gpu.index() + " (" + gpu.busId()
-                        + "): page retirement pending, takes effect after a GPU reset"));
+                findings.add(Finding.fault(
+                        HealthAction.REBOOT,
+                        "GPU " + gpu.index() + " (" + gpu.busId()
+                                + "): page retirement pending, takes effect after a GPU reset"));
             }
         }
         addRemaps(context, smi.get(), indexByBus, findings);
@@ -102,17 +109,19 @@ public final class GpuCheck implements HealthCheck {
             findings.add(Finding.note(found + " GPU(s) found; expected count unknown (no --expected-gpus, no gpu Gres"
                     + " from Slurm), not compared"));
         } else if (found < expected.getAsInt()) {
-            findings.add(Finding.fault(HealthAction.REPLACE, "found " + found + " GPU(s), expected "
-                    + expected.getAsInt()));
+            findings.add(
+                    Finding.fault(HealthAction.REPLACE, "found " + found + " GPU(s), expected " + expected.getAsInt()));
         } else {
             findings.add(Finding.note(found + " GPU(s) found, " + expected.getAsInt() + " expected"));
         }
     }
 
-    private static void addRemaps(HealthContext context, Path smi, Map<String, Integer> indexByBus,
-                                  List<Finding> findings) {
-        CommandResult result = context.run(smi, List.of("--query-remapped-rows=" + NvidiaSmiParser.REMAP_FIELDS,
-                "--format=csv,noheader,nounits"), TIMEOUT);
+    private static void addRemaps(
+            HealthContext context, Path smi, Map<String, Integer> indexByBus, List<Finding> findings) {
+        CommandResult result = context.run(
+                smi,
+                List.of("--query-remapped-rows=" + NvidiaSmiParser.REMAP_FIELDS, "--format=csv,noheader,nounits"),
+                TIMEOUT);
         if (!result.succeeded()) {
             // Pre-Ampere GPUs and old drivers have no row remapper; page retirement covers them.
             findings.add(Finding.note("row remapper not read: " + HealthContext.describeFailure(result)));
@@ -129,7 +138,8 @@ public final class GpuCheck implements HealthCheck {
             Integer index = indexByBus.get(remap.busId().toLowerCase(Locale.ROOT));
             String gpu = "GPU " + (index == null ? "?" : index) + " (" + remap.busId() + ")";
             if (remap.failure().orElse(false)) {
-                findings.add(Finding.fault(HealthAction.REPLACE, gpu + ": row remapping failed, memory cannot be repaired"));
+                findings.add(
+                        Finding.fault(HealthAction.REPLACE, gpu + ": row remapping failed, memory cannot be repaired"));
             } else if (remap.pending().orElse(false)) {
                 findings.add(Finding.fault(HealthAction.REBOOT, gpu + ": row remapping pending, needs a GPU reset"));
             }

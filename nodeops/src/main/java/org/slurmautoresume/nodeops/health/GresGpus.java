@@ -1,10 +1,10 @@
 package org.slurmautoresume.nodeops.health;
 
 import java.util.OptionalInt;
-import org.slurmautoresume.slurm.client.SlurmClient;
-import org.slurmautoresume.slurm.model.Node;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.slurm.model.Node;
 
 /**
  * The GPU count in a node's {@code Gres} as scontrol prints it: {@code gpu:8},
@@ -24,8 +24,7 @@ public final class GresGpus {
     /** name[:type]:count[(socket binding)], count possibly with a K/M suffix that GPU counts never use. */
     private static final Pattern ENTRY = Pattern.compile("^gpu(?::[^:(]+)?:(\\d+)(?:\\(.*\\))?$");
 
-    private GresGpus() {
-    }
+    private GresGpus() {}
 
     public static OptionalInt count(String gres) {
         if (gres == null || gres.isBlank()) {

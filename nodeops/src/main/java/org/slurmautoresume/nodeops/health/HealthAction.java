@@ -17,7 +17,10 @@ import org.slurmautoresume.slurm.client.NodeMark;
  * drain, never lifted by a check: {@link HealthReport#worstAction} decides that, not this order.
  */
 public enum HealthAction {
-    NONE, FREE_SPACE, REBOOT, REPLACE;
+    NONE,
+    FREE_SPACE,
+    REBOOT,
+    REPLACE;
 
     /** The more costly of the two. */
     public HealthAction worse(HealthAction other) {

@@ -24,6 +24,7 @@ public final class HealthChecks {
      * {@link #onRequest} checks run. Unset, or any other value: every check, as on a schedule.
      */
     public static final String ON_REQUEST_VARIABLE = "AUTORESUME_CHECK";
+
     public static final String ON_REQUEST = "on-request";
 
     private final Map<String, HealthCheck> checks = new LinkedHashMap<>();
@@ -38,8 +39,8 @@ public final class HealthChecks {
 
     /** gpu, dcgm, neuron, efa, cpu, disk. */
     public static HealthChecks standard() {
-        return new HealthChecks(List.of(new GpuCheck(), new DcgmCheck(), new NeuronCheck(), new EfaCheck(),
-                new CpuCheck(), new DiskCheck()));
+        return new HealthChecks(List.of(
+                new GpuCheck(), new DcgmCheck(), new NeuronCheck(), new EfaCheck(), new CpuCheck(), new DiskCheck()));
     }
 
     /**
@@ -50,8 +51,13 @@ public final class HealthChecks {
      * skipped. Nothing here loads the hardware.
      */
     public static HealthChecks onRequest() {
-        return new HealthChecks(List.of(new GpuCheck(), DcgmCheck.healthOnly(), new NeuronCheck(),
-                EfaCheck.withoutProbe(), new NotOnRequest(new CpuCheck()), new DiskCheck()));
+        return new HealthChecks(List.of(
+                new GpuCheck(),
+                DcgmCheck.healthOnly(),
+                new NeuronCheck(),
+                EfaCheck.withoutProbe(),
+                new NotOnRequest(new CpuCheck()),
+                new DiskCheck()));
     }
 
     public List<String> names() {
@@ -71,8 +77,8 @@ public final class HealthChecks {
         Objects.requireNonNull(context);
         for (String name : names) {
             if (!checks.containsKey(name)) {
-                throw new IllegalArgumentException("no health check called \"" + name + "\"; known: "
-                        + String.join(", ", checks.keySet()));
+                throw new IllegalArgumentException(
+                        "no health check called \"" + name + "\"; known: " + String.join(", ", checks.keySet()));
             }
         }
         List<CheckResult> results = new ArrayList<>();
@@ -91,8 +97,10 @@ public final class HealthChecks {
             result = check.run(context);
         } catch (RuntimeException e) {
             LoggerFactory.getLogger(HealthChecks.class).error("health check {} broke", check.name(), e);
-            result = CheckResult.of(check.name(), List.of(Finding.fault(HealthAction.NONE,
-                    "the check itself broke (a bug, please report): " + e)), "");
+            result = CheckResult.of(
+                    check.name(),
+                    List.of(Finding.fault(HealthAction.NONE, "the check itself broke (a bug, please report): " + e)),
+                    "");
         }
         return result.withElapsed(Duration.ofNanos(System.nanoTime() - started));
     }

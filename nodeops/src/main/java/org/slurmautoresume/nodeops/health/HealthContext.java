@@ -31,14 +31,18 @@ public final class HealthContext {
     private final Optional<Path> kernelLogDevice;
 
     /** A context that reads the kernel log through dmesg or journalctl only (tests, non-root callers). */
-    public HealthContext(CommandRunner runner, ToolLocator tools, HealthSettings settings,
-                         Supplier<OptionalInt> slurmGpuCount) {
+    public HealthContext(
+            CommandRunner runner, ToolLocator tools, HealthSettings settings, Supplier<OptionalInt> slurmGpuCount) {
         this(runner, tools, settings, slurmGpuCount, Optional.empty());
     }
 
     /** {@code kernelLogDevice}: {@code /dev/kmsg} on a real node, read first when it can be opened. */
-    public HealthContext(CommandRunner runner, ToolLocator tools, HealthSettings settings,
-                         Supplier<OptionalInt> slurmGpuCount, Optional<Path> kernelLogDevice) {
+    public HealthContext(
+            CommandRunner runner,
+            ToolLocator tools,
+            HealthSettings settings,
+            Supplier<OptionalInt> slurmGpuCount,
+            Optional<Path> kernelLogDevice) {
         this.kernelLogDevice = Objects.requireNonNull(kernelLogDevice);
         this.runner = Objects.requireNonNull(runner);
         this.tools = Objects.requireNonNull(tools);

@@ -18,7 +18,9 @@ public record HealthReport(List<CheckResult> results) {
         if (failed()) {
             return HealthStatus.FAILED;
         }
-        return results.stream().allMatch(r -> r.status() == HealthStatus.SKIPPED) ? HealthStatus.SKIPPED : HealthStatus.PASSED;
+        return results.stream().allMatch(r -> r.status() == HealthStatus.SKIPPED)
+                ? HealthStatus.SKIPPED
+                : HealthStatus.PASSED;
     }
 
     /**

@@ -12,8 +12,15 @@ import java.util.OptionalInt;
  * mounts that must be present and writable, the free-space floor, how long the CPU stress runs,
  * the optional EFA connectivity probe (a program and its arguments) and the DCGM diag level.
  */
-public record HealthSettings(OptionalInt expectedGpus, Path sysfsRoot, Path mountsFile, List<Path> mounts,
-                             int minFreePercent, Duration cpuStress, List<String> efaProbe, int dcgmDiagLevel) {
+public record HealthSettings(
+        OptionalInt expectedGpus,
+        Path sysfsRoot,
+        Path mountsFile,
+        List<Path> mounts,
+        int minFreePercent,
+        Duration cpuStress,
+        List<String> efaProbe,
+        int dcgmDiagLevel) {
 
     public static final Path SYSFS = Path.of("/sys");
     public static final Path PROC_MOUNTS = Path.of("/proc/mounts");
@@ -41,31 +48,44 @@ public record HealthSettings(OptionalInt expectedGpus, Path sysfsRoot, Path moun
 
     /** The real node: /sys, /proc/mounts, / and /tmp with 5 % free, 10 s of CPU stress, diag level 1. */
     public static HealthSettings defaults() {
-        return new HealthSettings(OptionalInt.empty(), SYSFS, PROC_MOUNTS, List.of(Path.of("/"), Path.of("/tmp")),
-                5, Duration.ofSeconds(10), List.of(), 1);
+        return new HealthSettings(
+                OptionalInt.empty(),
+                SYSFS,
+                PROC_MOUNTS,
+                List.of(Path.of("/"), Path.of("/tmp")),
+                5,
+                Duration.ofSeconds(10),
+                List.of(),
+                1);
     }
 
     public HealthSettings withExpectedGpus(OptionalInt count) {
-        return new HealthSettings(count, sysfsRoot, mountsFile, mounts, minFreePercent, cpuStress, efaProbe, dcgmDiagLevel);
+        return new HealthSettings(
+                count, sysfsRoot, mountsFile, mounts, minFreePercent, cpuStress, efaProbe, dcgmDiagLevel);
     }
 
     public HealthSettings withSysfsRoot(Path root) {
-        return new HealthSettings(expectedGpus, root, mountsFile, mounts, minFreePercent, cpuStress, efaProbe, dcgmDiagLevel);
+        return new HealthSettings(
+                expectedGpus, root, mountsFile, mounts, minFreePercent, cpuStress, efaProbe, dcgmDiagLevel);
     }
 
     public HealthSettings withMounts(Path table, List<Path> required, int minFree) {
-        return new HealthSettings(expectedGpus, sysfsRoot, table, required, minFree, cpuStress, efaProbe, dcgmDiagLevel);
+        return new HealthSettings(
+                expectedGpus, sysfsRoot, table, required, minFree, cpuStress, efaProbe, dcgmDiagLevel);
     }
 
     public HealthSettings withCpuStress(Duration duration) {
-        return new HealthSettings(expectedGpus, sysfsRoot, mountsFile, mounts, minFreePercent, duration, efaProbe, dcgmDiagLevel);
+        return new HealthSettings(
+                expectedGpus, sysfsRoot, mountsFile, mounts, minFreePercent, duration, efaProbe, dcgmDiagLevel);
     }
 
     public HealthSettings withEfaProbe(List<String> argv) {
-        return new HealthSettings(expectedGpus, sysfsRoot, mountsFile, mounts, minFreePercent, cpuStress, argv, dcgmDiagLevel);
+        return new HealthSettings(
+                expectedGpus, sysfsRoot, mountsFile, mounts, minFreePercent, cpuStress, argv, dcgmDiagLevel);
     }
 
     public HealthSettings withDcgmDiagLevel(int level) {
-        return new HealthSettings(expectedGpus, sysfsRoot, mountsFile, mounts, minFreePercent, cpuStress, efaProbe, level);
+        return new HealthSettings(
+                expectedGpus, sysfsRoot, mountsFile, mounts, minFreePercent, cpuStress, efaProbe, level);
     }
 }

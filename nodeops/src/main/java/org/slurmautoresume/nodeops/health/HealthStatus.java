@@ -2,5 +2,7 @@ package org.slurmautoresume.nodeops.health;
 
 /** How one check ended. A check whose tool or device is absent is SKIPPED, never FAILED. */
 public enum HealthStatus {
-    PASSED, FAILED, SKIPPED
+    PASSED,
+    FAILED,
+    SKIPPED
 }

@@ -24,11 +24,9 @@ public final class KernelLog {
     static final Duration TIMEOUT = Duration.ofSeconds(20);
 
     /** The text, or why none could be read. */
-    public record Reading(Optional<String> text, String source) {
-    }
+    public record Reading(Optional<String> text, String source) {}
 
-    private KernelLog() {
-    }
+    private KernelLog() {}
 
     public static Reading read(HealthContext context) {
         List<String> tried = new ArrayList<>();
@@ -37,7 +35,8 @@ public final class KernelLog {
             try (KernelRecordSource source = KernelRecordSource.kmsg(device.get())) {
                 StringBuilder text = new StringBuilder();
                 for (String record : source.backlog()) {
-                    KernelRecord.parse(record).filter(KernelRecord::fromKernel)
+                    KernelRecord.parse(record)
+                            .filter(KernelRecord::fromKernel)
                             .ifPresent(r -> text.append(r.message()).append('\n'));
                 }
                 return new Reading(Optional.of(text.toString()), device.get().toString());
@@ -57,7 +56,8 @@ public final class KernelLog {
         }
         Optional<Path> journalctl = context.tool("journalctl");
         if (journalctl.isPresent()) {
-            CommandResult result = context.run(journalctl.get(), List.of("-k", "-b", "--no-pager", "-q", "-o", "cat"), TIMEOUT);
+            CommandResult result =
+                    context.run(journalctl.get(), List.of("-k", "-b", "--no-pager", "-q", "-o", "cat"), TIMEOUT);
             if (result.succeeded()) {
                 return new Reading(Optional.of(result.stdout()), "journalctl -k");
             }

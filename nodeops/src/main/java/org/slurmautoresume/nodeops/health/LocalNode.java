@@ -15,8 +15,7 @@ import java.util.Optional;
  */
 public final class LocalNode {
 
-    private LocalNode() {
-    }
+    private LocalNode() {}
 
     public static Optional<String> name(Map<String, String> environment) {
         String fromSlurmd = environment.get("SLURMD_NODENAME");
@@ -33,7 +32,8 @@ public final class LocalNode {
 
     private static Optional<String> hostname() {
         try {
-            String name = Files.readString(Path.of("/proc/sys/kernel/hostname"), StandardCharsets.UTF_8).strip();
+            String name = Files.readString(Path.of("/proc/sys/kernel/hostname"), StandardCharsets.UTF_8)
+                    .strip();
             if (!name.isEmpty()) {
                 return Optional.of(name);
             }

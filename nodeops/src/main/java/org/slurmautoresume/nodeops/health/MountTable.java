@@ -58,7 +58,8 @@ public record MountTable(List<Mount> mounts) {
         StringBuilder out = new StringBuilder(field.length());
         for (int i = 0; i < field.length(); i++) {
             char c = field.charAt(i);
-            if (c == '\\' && i + 3 < field.length()
+            if (c == '\\'
+                    && i + 3 < field.length()
                     && field.substring(i + 1, i + 4).matches("[0-7]{3}")) {
                 out.append((char) Integer.parseInt(field.substring(i + 1, i + 4), 8));
                 i += 3;

@@ -43,9 +43,11 @@ public final class NeuronCheck implements HealthCheck {
         Path root = context.settings().sysfsRoot().resolve("devices/virtual/neuron_device");
         List<Path> devices;
         try {
-            devices = SysfsTree.entries(root, p -> p.getFileName().toString().startsWith("neuron") && Files.isDirectory(p));
+            devices = SysfsTree.entries(
+                    root, p -> p.getFileName().toString().startsWith("neuron") && Files.isDirectory(p));
         } catch (IOException e) {
-            return CheckResult.of(NAME, List.of(Finding.fault(HealthAction.REBOOT, "cannot list " + root + ": " + e)), "");
+            return CheckResult.of(
+                    NAME, List.of(Finding.fault(HealthAction.REBOOT, "cannot list " + root + ": " + e)), "");
         }
         if (devices.isEmpty()) {
             return CheckResult.skipped(NAME, "no Neuron devices under " + root);
@@ -58,7 +60,10 @@ public final class NeuronCheck implements HealthCheck {
         if (counters == 0) {
             findings.add(Finding.note("no known error counters found under " + root + " (driver too old or too new?)"));
         }
-        return CheckResult.of(NAME, findings, devices.size() + " Neuron device(s), " + counters + " error counters read, no uncorrected errors");
+        return CheckResult.of(
+                NAME,
+                findings,
+                devices.size() + " Neuron device(s), " + counters + " error counters read, no uncorrected errors");
     }
 
     private static int readDevice(Path root, Path device, List<Finding> findings) {
@@ -66,7 +71,8 @@ public final class NeuronCheck implements HealthCheck {
         try (Stream<Path> walk = Files.walk(device, MAX_DEPTH)) {
             totals = walk.filter(p -> p.getFileName().toString().equals("total")
                             && COUNTERS.containsKey(p.getParent().getFileName().toString()))
-                    .sorted().toList();
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             findings.add(Finding.fault(HealthAction.REBOOT, "cannot read " + device + ": " + e.getMessage()));
             return 0;
@@ -76,7 +82,8 @@ public final class NeuronCheck implements HealthCheck {
             String where = root.relativize(total.getParent()).toString();
             long value;
             try {
-                value = Long.parseLong(Files.readString(total, StandardCharsets.US_ASCII).strip());
+                value = Long.parseLong(
+                        Files.readString(total, StandardCharsets.US_ASCII).strip());
             } catch (IOException | NumberFormatException e) {
                 findings.add(Finding.note("unreadable counter " + where + ": " + e.getMessage()));
                 continue;

@@ -37,7 +37,12 @@ public final class NodeMarker {
     /** What the report calls for: the mark to set, a resume, a drain left as it is, or nothing. */
     public record Update(Kind kind, String node, Optional<NodeMark> mark, String why) {
 
-        public enum Kind { NOTHING, MARK, RESUME, LEAVE_ALONE }
+        public enum Kind {
+            NOTHING,
+            MARK,
+            RESUME,
+            LEAVE_ALONE
+        }
 
         public Update {
             Objects.requireNonNull(kind, "kind");
@@ -59,8 +64,8 @@ public final class NodeMarker {
 
     /** {@code self}: the account this runs as; reasons it set are its own (root under slurmd). */
     public NodeMarker(CommandRunner runner, Path scontrol, String self) {
-        this.control = new SlurmControl(Objects.requireNonNull(runner),
-                SlurmControl.Programs.withScontrol(scontrol.toString()));
+        this.control = new SlurmControl(
+                Objects.requireNonNull(runner), SlurmControl.Programs.withScontrol(scontrol.toString()));
         this.slurm = new SlurmClient(runner, scontrol.toString(), READ_TIMEOUT);
         this.self = Objects.requireNonNull(self);
     }
@@ -76,14 +81,16 @@ public final class NodeMarker {
         }
         HealthAction worst = report.worstAction();
         if (worst == HealthAction.FREE_SPACE) {
-            List<String> shortages = report.failures().stream().flatMap(r -> r.faults().stream()).toList();
+            List<String> shortages =
+                    report.failures().stream().flatMap(r -> r.faults().stream()).toList();
             return Optional.of(new NodeMark(node, NodeMark.State.DRAIN, DiskDrain.reason(shortages)));
         }
         Optional<NodeMark.Action> action = worst.mark();
         if (action.isEmpty()) {
-            List<String> names = report.failures().stream().map(CheckResult::check).toList();
-            return Optional.of(new NodeMark(node, NodeMark.State.DRAIN,
-                    "health check failed: " + String.join(",", names)));
+            List<String> names =
+                    report.failures().stream().map(CheckResult::check).toList();
+            return Optional.of(
+                    new NodeMark(node, NodeMark.State.DRAIN, "health check failed: " + String.join(",", names)));
         }
         return Optional.of(NodeMark.of(node, NodeMark.State.FAIL, action.get()));
     }
@@ -101,16 +108,18 @@ public final class NodeMarker {
      * {@link #readsNode} says so (else ignored); {@code checkedMounts} the mount points the disk
      * check was given.
      */
-    public static Update plan(String node, HealthReport report, Optional<Node> current, String self,
-                              Collection<Path> checkedMounts) {
+    public static Update plan(
+            String node, HealthReport report, Optional<Node> current, String self, Collection<Path> checkedMounts) {
         requireNode(node);
         if (!readsNode(report)) {
-            return markFor(node, report).map(m -> new Update(Update.Kind.MARK, node, Optional.of(m), "health check failed"))
+            return markFor(node, report)
+                    .map(m -> new Update(Update.Kind.MARK, node, Optional.of(m), "health check failed"))
                     .orElseGet(() -> Update.nothing(node, "the checks passed"));
         }
         if (current.isEmpty()) {
-            return report.failed() ? new Update(Update.Kind.LEAVE_ALONE, node, Optional.empty(), "Slurm does not know "
-                    + node) : Update.nothing(node, "Slurm does not know " + node);
+            return report.failed()
+                    ? new Update(Update.Kind.LEAVE_ALONE, node, Optional.empty(), "Slurm does not know " + node)
+                    : Update.nothing(node, "Slurm does not know " + node);
         }
         Node seen = current.get();
         if (report.failed() && report.worstAction() == HealthAction.FREE_SPACE) {
@@ -121,8 +130,11 @@ public final class NodeMarker {
             boolean ownDrain = DiskDrain.hasOwnReasonText(seen)
                     && seen.reason().flatMap(r -> r.user()).orElse("").equals(self);
             if (seen.state().isTakenOut() && !ownDrain) {
-                return new Update(Update.Kind.LEAVE_ALONE, node, Optional.empty(), "already out of service ("
-                        + held(seen) + "): not overwritten");
+                return new Update(
+                        Update.Kind.LEAVE_ALONE,
+                        node,
+                        Optional.empty(),
+                        "already out of service (" + held(seen) + "): not overwritten");
             }
             return new Update(Update.Kind.MARK, node, markFor(node, report), "health check failed");
         }
@@ -131,10 +143,13 @@ public final class NodeMarker {
         }
         Optional<String> whyNot = DiskDrain.whyNotLifted(seen, self, checkedMounts);
         if (whyNot.isPresent()) {
-            return new Update(Update.Kind.LEAVE_ALONE, node, Optional.empty(), "out of service, not lifted: "
-                    + whyNot.get());
+            return new Update(
+                    Update.Kind.LEAVE_ALONE, node, Optional.empty(), "out of service, not lifted: " + whyNot.get());
         }
-        return new Update(Update.Kind.RESUME, node, Optional.empty(),
+        return new Update(
+                Update.Kind.RESUME,
+                node,
+                Optional.empty(),
                 "the disk check's own drain, lifted: every filesystem it named has space again");
     }
 
@@ -143,22 +158,35 @@ public final class NodeMarker {
             return new Update(Update.Kind.MARK, node, markFor(node, report), "filesystem short of space");
         }
         String held = held(seen);
-        if (DiskDrain.hasOwnReasonText(seen) && seen.reason().flatMap(r -> r.user()).orElse("").equals(self)) {
-            return new Update(Update.Kind.LEAVE_ALONE, node, Optional.empty(), "already drained by the disk check ("
-                    + held + ")");
+        if (DiskDrain.hasOwnReasonText(seen)
+                && seen.reason().flatMap(r -> r.user()).orElse("").equals(self)) {
+            return new Update(
+                    Update.Kind.LEAVE_ALONE,
+                    node,
+                    Optional.empty(),
+                    "already drained by the disk check (" + held + ")");
         }
-        return new Update(Update.Kind.LEAVE_ALONE, node, Optional.empty(), "already out of service (" + held
-                + "): not overwritten, so that lifting the disk-full drain later cannot return it");
+        return new Update(
+                Update.Kind.LEAVE_ALONE,
+                node,
+                Optional.empty(),
+                "already out of service (" + held
+                        + "): not overwritten, so that lifting the disk-full drain later cannot return it");
     }
 
     /** The state and reason a node shows, with who set the reason. */
     private static String held(Node seen) {
-        return seen.state().display() + seen.reason().map(r -> ", reason \"" + r.text() + "\""
-                + r.user().map(u -> " set by " + u).orElse("")).orElse(", no reason");
+        return seen.state().display()
+                + seen.reason()
+                        .map(r -> ", reason \"" + r.text() + "\""
+                                + r.user().map(u -> " set by " + u).orElse(""))
+                        .orElse(", no reason");
     }
 
     private static boolean diskPassed(HealthReport report) {
-        return report.result(DiskCheck.NAME).map(r -> r.status() == HealthStatus.PASSED).orElse(false);
+        return report.result(DiskCheck.NAME)
+                .map(r -> r.status() == HealthStatus.PASSED)
+                .orElse(false);
     }
 
     /**

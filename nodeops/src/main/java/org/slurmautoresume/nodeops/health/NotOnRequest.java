@@ -25,7 +25,7 @@ record NotOnRequest(HealthCheck check) implements HealthCheck {
 
     @Override
     public CheckResult run(HealthContext context) {
-        return CheckResult.skipped(check.name(), "not run on a request: " + check.description()
-                + " disturbs the jobs on the node");
+        return CheckResult.skipped(
+                check.name(), "not run on a request: " + check.description() + " disturbs the jobs on the node");
     }
 }

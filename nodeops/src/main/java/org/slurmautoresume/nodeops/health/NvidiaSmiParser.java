@@ -15,13 +15,13 @@ import org.slurmautoresume.slurm.parse.ParseException;
 public final class NvidiaSmiParser {
 
     /** The {@code --query-gpu} fields, in the order {@link #gpus} reads them. */
-    public static final String GPU_FIELDS = "index,pci.bus_id,uuid,ecc.errors.uncorrected.volatile.total,retired_pages.pending";
+    public static final String GPU_FIELDS =
+            "index,pci.bus_id,uuid,ecc.errors.uncorrected.volatile.total,retired_pages.pending";
 
     /** The {@code --query-remapped-rows} fields, in the order {@link #remaps} reads them. */
     public static final String REMAP_FIELDS = "gpu_bus_id,remapped_rows.pending,remapped_rows.failure";
 
-    private NvidiaSmiParser() {
-    }
+    private NvidiaSmiParser() {}
 
     public static List<GpuStatus> gpus(String csv) {
         return rows(csv, 5, (cells, line) -> {

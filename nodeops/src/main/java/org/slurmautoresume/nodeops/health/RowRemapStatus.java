@@ -7,5 +7,4 @@ import java.util.Optional;
  * a pending remap takes effect at the next GPU reset; a failed remap means the memory can no
  * longer repair itself.
  */
-public record RowRemapStatus(String busId, Optional<Boolean> pending, Optional<Boolean> failure) {
-}
+public record RowRemapStatus(String busId, Optional<Boolean> pending, Optional<Boolean> failure) {}

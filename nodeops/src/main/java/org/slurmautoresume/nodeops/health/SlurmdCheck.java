@@ -32,9 +32,10 @@ public final class SlurmdCheck implements HealthCheck {
     public static final String NAME = "slurmd";
     /** Longer than scontrol's own wait (MessageTimeout, 10 s by default), so its error comes first. */
     static final Duration TIMEOUT = Duration.ofSeconds(15);
+
     private static final Pattern PID = Pattern.compile("(?m)^Slurmd PID\\s*=\\s*([0-9]+)\\s*$");
-    private static final List<String> NO_ANSWER = List.of("connection refused", "timed out",
-            "zero bytes were transmitted", "connection reset");
+    private static final List<String> NO_ANSWER =
+            List.of("connection refused", "timed out", "zero bytes were transmitted", "connection reset");
 
     private final String node;
     /** Whether the slurmd has answered this check once: only then is silence a fault. */
@@ -64,30 +65,43 @@ public final class SlurmdCheck implements HealthCheck {
         if (scontrol.isEmpty()) {
             return CheckResult.skipped(NAME, "scontrol is not on PATH (Slurm's client is not installed)");
         }
-        CommandResult result = context.run(scontrol.get(), List.of("show", "slurmd"), TIMEOUT,
-                Map.of("SLURMD_NODENAME", node));
+        CommandResult result =
+                context.run(scontrol.get(), List.of("show", "slurmd"), TIMEOUT, Map.of("SLURMD_NODENAME", node));
         Matcher pid = PID.matcher(result.stdout());
         if (result.succeeded() && pid.find()) {
             answered = true;
-            return CheckResult.of(NAME, List.of(Finding.note("slurmd of " + node + " answered (pid " + pid.group(1)
-                    + ")")), "slurmd answered");
+            return CheckResult.of(
+                    NAME,
+                    List.of(Finding.note("slurmd of " + node + " answered (pid " + pid.group(1) + ")")),
+                    "slurmd answered");
         }
         if (!answered) {
-            return CheckResult.skipped(NAME, "slurmd of " + node + " has not answered yet, so no verdict: "
-                    + HealthContext.describeFailure(result));
+            return CheckResult.skipped(
+                    NAME,
+                    "slurmd of " + node + " has not answered yet, so no verdict: "
+                            + HealthContext.describeFailure(result));
         }
         if (result.timedOut()) {
-            return CheckResult.of(NAME, List.of(Finding.fault(HealthAction.REBOOT, "slurmd of " + node
-                    + " did not answer `scontrol show slurmd` within " + TIMEOUT.toSeconds() + " s")), "");
+            return CheckResult.of(
+                    NAME,
+                    List.of(Finding.fault(
+                            HealthAction.REBOOT,
+                            "slurmd of " + node + " did not answer `scontrol show slurmd` within " + TIMEOUT.toSeconds()
+                                    + " s")),
+                    "");
         }
         String said = (result.stderr() + " " + result.stdout()).strip();
         String lower = said.toLowerCase(Locale.ROOT);
         if (NO_ANSWER.stream().anyMatch(lower::contains)) {
-            return CheckResult.of(NAME, List.of(Finding.fault(HealthAction.REBOOT, "slurmd of " + node
-                    + " did not answer: " + HealthContext.describeFailure(result))), "");
+            return CheckResult.of(
+                    NAME,
+                    List.of(Finding.fault(
+                            HealthAction.REBOOT,
+                            "slurmd of " + node + " did not answer: " + HealthContext.describeFailure(result))),
+                    "");
         }
-        return CheckResult.skipped(NAME, "no verdict on slurmd of " + node + ": "
-                + HealthContext.describeFailure(result));
+        return CheckResult.skipped(
+                NAME, "no verdict on slurmd of " + node + ": " + HealthContext.describeFailure(result));
     }
 
     public String node() {

@@ -10,8 +10,7 @@ import java.util.stream.Stream;
 /** Reading sysfs-like trees: a missing directory is simply empty (the device is not on this node). */
 final class SysfsTree {
 
-    private SysfsTree() {
-    }
+    private SysfsTree() {}
 
     /** The entries of {@code dir} that pass the filter, sorted; empty when {@code dir} does not exist. */
     static List<Path> entries(Path dir, Predicate<Path> filter) throws IOException {

@@ -5,8 +5,7 @@ import java.time.Duration;
 /** Durations as people read them in reports: {@code 2h05m}, {@code 7m30s}, {@code 42s}. */
 final class Ages {
 
-    private Ages() {
-    }
+    private Ages() {}
 
     static String describe(Duration duration) {
         long seconds = Math.max(0, duration.toSeconds());

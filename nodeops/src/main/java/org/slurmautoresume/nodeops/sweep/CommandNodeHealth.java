@@ -1,12 +1,11 @@
 package org.slurmautoresume.nodeops.sweep;
 
-import org.slurmautoresume.nodeops.health.NodeHealth;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.slurmautoresume.nodeops.health.NodeHealth;
 import org.slurmautoresume.slurm.exec.CommandException;
 import org.slurmautoresume.slurm.exec.CommandRequest;
 import org.slurmautoresume.slurm.exec.CommandResult;
@@ -42,8 +41,8 @@ public final class CommandNodeHealth implements NodeHealth {
      * With {@code environment} added to the command's (the agent's {@code AUTORESUME_CHECK=on-request},
      * which tells the command that a user's request asked for it).
      */
-    public CommandNodeHealth(CommandRunner runner, List<String> template, Duration timeout,
-                             Map<String, String> environment) {
+    public CommandNodeHealth(
+            CommandRunner runner, List<String> template, Duration timeout, Map<String, String> environment) {
         this.runner = Objects.requireNonNull(runner);
         this.template = List.copyOf(template);
         this.timeout = Objects.requireNonNull(timeout);
@@ -59,8 +58,7 @@ public final class CommandNodeHealth implements NodeHealth {
      * {@code timed out after 120 s}, {@code could not be started}), and all it printed. The parts
      * are apart so that a caller answering someone else than the operator can leave the output out.
      */
-    public record Run(Verdict verdict, String program, String ended, String stdout, String stderr) {
-    }
+    public record Run(Verdict verdict, String program, String ended, String stdout, String stderr) {}
 
     @Override
     public Verdict check(Node node) {
@@ -82,16 +80,26 @@ public final class CommandNodeHealth implements NodeHealth {
             return new Run(Verdict.unhealthy("replace", e.getMessage()), program, "could not be started", "", "");
         }
         if (result.succeeded()) {
-            return new Run(Verdict.healthy("`" + request.display() + "` passed"), program, "exited 0",
-                    result.stdout(), result.stderr());
+            return new Run(
+                    Verdict.healthy("`" + request.display() + "` passed"),
+                    program,
+                    "exited 0",
+                    result.stdout(),
+                    result.stderr());
         }
-        String ended = result.timedOut() ? "timed out after " + timeout.toSeconds() + " s"
-                : "exited " + result.exitCode();
+        String ended =
+                result.timedOut() ? "timed out after " + timeout.toSeconds() + " s" : "exited " + result.exitCode();
         String what = result.timedOut() ? ended : ended + ": " + result.diagnosticTail();
-        String action = result.timedOut() ? "replace"
-                : result.exitCode() == REBOOT_EXIT ? "reboot"
-                : result.exitCode() == FREE_SPACE_EXIT ? Verdict.FREE_SPACE : "replace";
-        return new Run(Verdict.unhealthy(action, "`" + request.display() + "` " + what), program, ended,
-                result.stdout(), result.stderr());
+        String action = result.timedOut()
+                ? "replace"
+                : result.exitCode() == REBOOT_EXIT
+                        ? "reboot"
+                        : result.exitCode() == FREE_SPACE_EXIT ? Verdict.FREE_SPACE : "replace";
+        return new Run(
+                Verdict.unhealthy(action, "`" + request.display() + "` " + what),
+                program,
+                ended,
+                result.stdout(),
+                result.stderr());
     }
 }

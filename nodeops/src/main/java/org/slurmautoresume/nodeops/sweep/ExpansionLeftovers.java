@@ -21,8 +21,7 @@ final class ExpansionLeftovers {
     static final String EMPTIED_DONOR = "emptied-donor-record";
     static final String DONOR_NAMED = "donor-named-job";
 
-    private ExpansionLeftovers() {
-    }
+    private ExpansionLeftovers() {}
 
     /**
      * Records of expansion donors already emptied: COMPLETED, no nodes, a ResizeTime, and an
@@ -35,18 +34,29 @@ final class ExpansionLeftovers {
         List<SweepPlan.LeftoverJob> found = new ArrayList<>();
         for (Job job : jobs) {
             Optional<LocalDateTime> resized = job.resizeTime();
-            if (job.state() != JobState.COMPLETED || !job.nodeList().isBlank() || resized.isEmpty()
-                    || job.endTime().isEmpty() || !job.endTime().get().isAfter(now)) {
+            if (job.state() != JobState.COMPLETED
+                    || !job.nodeList().isBlank()
+                    || resized.isEmpty()
+                    || job.endTime().isEmpty()
+                    || !job.endTime().get().isAfter(now)) {
                 continue;
             }
-            String named = SlurmControl.donorTarget(job.name()).map(t -> ", named as recovery names donors for job " + t)
+            String named = SlurmControl.donorTarget(job.name())
+                    .map(t -> ", named as recovery names donors for job " + t)
                     .orElse("");
-            found.add(new SweepPlan.LeftoverJob(EMPTIED_DONOR, job.jobId(), job.userName(), job.state().name(),
-                    job.endTime().get().toString(), "expansion donor emptied at " + resized.get() + named
-                    + ": COMPLETED with no nodes and an EndTime " + Ages.describe(Duration.between(now, job.endTime().get()))
-                    + " ahead, so slurmctld keeps the record until MinJobAge after " + job.endTime().get()
-                    + " (it counts toward MaxJobCount); Slurm refuses changes to a finished job, also root's,"
-                    + " so nothing can remove it sooner"));
+            found.add(new SweepPlan.LeftoverJob(
+                    EMPTIED_DONOR,
+                    job.jobId(),
+                    job.userName(),
+                    job.state().name(),
+                    job.endTime().get().toString(),
+                    "expansion donor emptied at " + resized.get() + named
+                            + ": COMPLETED with no nodes and an EndTime "
+                            + Ages.describe(Duration.between(now, job.endTime().get()))
+                            + " ahead, so slurmctld keeps the record until MinJobAge after "
+                            + job.endTime().get()
+                            + " (it counts toward MaxJobCount); Slurm refuses changes to a finished job, also root's,"
+                            + " so nothing can remove it sooner"));
         }
         return found;
     }
@@ -69,9 +79,15 @@ final class ExpansionLeftovers {
 
     /** A running job named like a donor: what the report says instead of cancelling it. */
     static SweepPlan.LeftoverJob donorNamed(Job job, String whyOld) {
-        return new SweepPlan.LeftoverJob(DONOR_NAMED, job.jobId(), job.userName(), job.state().name(),
-                job.endTime().map(LocalDateTime::toString).orElse(""), "named like an expansion donor (" + job.name()
-                + ") and " + whyOld + "; left alone: nothing Slurm writes tells a running donor from a job its owner"
-                + " named so (recovery gives its donors a one-minute limit, so one of them ends by itself)");
+        return new SweepPlan.LeftoverJob(
+                DONOR_NAMED,
+                job.jobId(),
+                job.userName(),
+                job.state().name(),
+                job.endTime().map(LocalDateTime::toString).orElse(""),
+                "named like an expansion donor (" + job.name()
+                        + ") and " + whyOld
+                        + "; left alone: nothing Slurm writes tells a running donor from a job its owner"
+                        + " named so (recovery gives its donors a one-minute limit, so one of them ends by itself)");
     }
 }

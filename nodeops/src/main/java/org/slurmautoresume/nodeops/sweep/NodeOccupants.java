@@ -73,9 +73,11 @@ final class NodeOccupants {
         if (flags.stream().anyMatch(node.state()::has)) {
             parts.add("its state " + node.state().display() + " shows jobs on it");
         }
-        List<Job> others = mayBeOn(node.name()).stream().filter(ignored.negate()).toList();
+        List<Job> others =
+                mayBeOn(node.name()).stream().filter(ignored.negate()).toList();
         if (!others.isEmpty()) {
-            String named = others.stream().limit(NAMED)
+            String named = others.stream()
+                    .limit(NAMED)
                     .map(j -> j.jobId() + " (" + j.userName() + ", " + j.state() + ")")
                     .collect(Collectors.joining(", "));
             parts.add((others.size() == 1 ? "job " : "jobs ") + named

@@ -1,11 +1,10 @@
 package org.slurmautoresume.nodeops.sweep;
 
-import org.slurmautoresume.nodeops.health.NodeHealth;
-
 import java.util.Objects;
 import java.util.Optional;
-import org.slurmautoresume.slurm.probe.NodeProber;
+import org.slurmautoresume.nodeops.health.NodeHealth;
 import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.probe.NodeProber;
 
 /** The least a returned node must pass: its slurmd accepts a connection. */
 public final class SlurmdProbeHealth implements NodeHealth {

@@ -42,34 +42,47 @@ final class StuckCompleting {
      * The actions for {@code completing} nodes, and the findings for those left as they are.
      * A node already DOWN is what this rule's last action leaves, and Slurm ends its jobs.
      */
-    List<SweepAction> plan(List<Node> completing, NodeOccupants occupants, LocalDateTime now,
-                           List<SweepPlan.Finding> findings) {
+    List<SweepAction> plan(
+            List<Node> completing, NodeOccupants occupants, LocalDateTime now, List<SweepPlan.Finding> findings) {
         List<SweepAction> actions = new ArrayList<>();
         for (Node node : completing) {
             if (node.state().isDown()) {
                 continue;
             }
             Optional<Job> oldest = occupants.listing(node.name()).stream()
-                    .filter(job -> job.state() == JobState.COMPLETING && job.endTime().isPresent())
+                    .filter(job ->
+                            job.state() == JobState.COMPLETING && job.endTime().isPresent())
                     .min((a, b) -> a.endTime().get().compareTo(b.endTime().get()));
             if (oldest.isEmpty() || !isStuck(oldest.get(), now)) {
                 continue;
             }
             Job job = oldest.get();
             Duration age = Duration.between(job.endTime().get(), now);
-            String stuck = node.state().display() + ": job " + job.jobId() + " ended " + job.endTime().get()
-                    + " and is still COMPLETING after " + Ages.describe(age) + " (limit " + Ages.describe(limit) + ")";
+            String stuck = node.state().display() + ": job " + job.jobId() + " ended "
+                    + job.endTime().get() + " and is still COMPLETING after " + Ages.describe(age) + " (limit "
+                    + Ages.describe(limit) + ")";
             // Other jobs stuck as long count as this one: none of them runs, DOWN ends only what is stuck.
             Optional<String> others = occupants.otherWork(node, NodeOccupants.RUNNING_FLAGS, j -> isStuck(j, now));
             if (others.isEmpty()) {
-                actions.add(new SweepAction(SweepAction.Kind.DOWN_STUCK_COMPLETING, node.name(), node.partitions(),
-                        downReason(job.jobId()), stuck + "; no other job runs there"));
+                actions.add(new SweepAction(
+                        SweepAction.Kind.DOWN_STUCK_COMPLETING,
+                        node.name(),
+                        node.partitions(),
+                        downReason(job.jobId()),
+                        stuck + "; no other job runs there"));
             } else if (node.state().isDrain() || node.state().isFail()) {
-                findings.add(new SweepPlan.Finding(WAITS_FOR_JOBS, node.name(), stuck + "; " + others.get()
-                        + ": it takes no new job already, and is set DOWN once only stuck jobs are left"));
+                findings.add(new SweepPlan.Finding(
+                        WAITS_FOR_JOBS,
+                        node.name(),
+                        stuck + "; " + others.get()
+                                + ": it takes no new job already, and is set DOWN once only stuck jobs are left"));
             } else {
-                actions.add(new SweepAction(SweepAction.Kind.DRAIN_STUCK_COMPLETING, node.name(), node.partitions(),
-                        drainReason(job.jobId()), stuck + "; " + others.get() + ": drained so that no new job lands"
+                actions.add(new SweepAction(
+                        SweepAction.Kind.DRAIN_STUCK_COMPLETING,
+                        node.name(),
+                        node.partitions(),
+                        drainReason(job.jobId()),
+                        stuck + "; " + others.get() + ": drained so that no new job lands"
                                 + " and those running finish; set DOWN once only stuck jobs are left"));
             }
         }
@@ -78,7 +91,8 @@ final class StuckCompleting {
 
     /** COMPLETING a job that ended longer ago than the limit; a job with no EndTime is not known stuck. */
     private boolean isStuck(Job job, LocalDateTime now) {
-        return job.state() == JobState.COMPLETING && job.endTime().isPresent()
+        return job.state() == JobState.COMPLETING
+                && job.endTime().isPresent()
                 && Duration.between(job.endTime().get(), now).compareTo(limit) > 0;
     }
 }

@@ -1,7 +1,5 @@
 package org.slurmautoresume.nodeops.sweep;
 
-import org.slurmautoresume.nodeops.health.NodeHealth;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
@@ -10,15 +8,16 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.slurmautoresume.nodeops.admin.NodeUpdater;
-import org.slurmautoresume.slurm.probe.TcpNodeProber;
+import org.slurmautoresume.nodeops.health.NodeHealth;
+import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.exec.CommandRunner;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobListing;
 import org.slurmautoresume.slurm.model.Node;
-import org.slurmautoresume.slurm.client.SlurmClient;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.slurmautoresume.slurm.probe.TcpNodeProber;
 
 /**
  * One pass: take the lock (unless a dry run, which changes nothing and may run beside a real
@@ -43,8 +42,8 @@ public final class Sweep {
      * returning nodes checked by the policy's {@code healthCommand}, or else by a connection to
      * their slurmd. What {@code autoresume sweep} and the agent's scheduled sweeps both run.
      */
-    public static Sweep forPolicy(SlurmClient slurm, CommandRunner runner, SweepPolicy policy,
-                                  Supplier<LocalDateTime> clock) {
+    public static Sweep forPolicy(
+            SlurmClient slurm, CommandRunner runner, SweepPolicy policy, Supplier<LocalDateTime> clock) {
         NodeHealth health = policy.healthCommand().isEmpty()
                 ? new SlurmdProbeHealth(new TcpNodeProber(Duration.ofSeconds(5)))
                 : new CommandNodeHealth(runner, policy.healthCommand(), policy.healthTimeout());
@@ -85,7 +84,8 @@ public final class Sweep {
         JobListing listing = crossChecked(slurm.readJobs());
         List<Job> jobs = listing.jobs();
         LocalDateTime now = clock.get();
-        SweepPlan plan = new SweepPlanner(policy).plan(nodes, jobs, !listing.unreadable().isEmpty(), now);
+        SweepPlan plan =
+                new SweepPlanner(policy).plan(nodes, jobs, !listing.unreadable().isEmpty(), now);
         return executor.execute(plan, nodes, jobs.size(), now, dryRun).withUnreadableJobs(listing.unreadable());
     }
 }

@@ -18,8 +18,7 @@ import org.slurmautoresume.slurm.model.Node;
  */
 final class SweepCaps {
 
-    private SweepCaps() {
-    }
+    private SweepCaps() {}
 
     static SweepPlan apply(List<SweepAction> planned, List<Node> nodes, SweepPolicy policy) {
         List<SweepAction> ordered = new ArrayList<>(planned);
@@ -41,7 +40,8 @@ final class SweepCaps {
             }
             String why = null;
             if (touched.size() >= policy.maxNodes()) {
-                why = "cap maxNodes=" + policy.maxNodes() + ": this sweep already changes " + touched.size() + " node(s)";
+                why = "cap maxNodes=" + policy.maxNodes() + ": this sweep already changes " + touched.size()
+                        + " node(s)";
             } else {
                 for (String partition : action.partitions()) {
                     int size = partitionSize.getOrDefault(partition, 0);

@@ -29,7 +29,8 @@ public final class SweepLock implements AutoCloseable {
         private final String holder;
 
         BusyException(Path file, String holder) {
-            super("another sweep is running (" + (holder.isBlank() ? "holder unknown" : holder) + "; lock " + file + ")");
+            super("another sweep is running (" + (holder.isBlank() ? "holder unknown" : holder) + "; lock " + file
+                    + ")");
             this.holder = holder;
         }
 
@@ -60,11 +61,15 @@ public final class SweepLock implements AutoCloseable {
         try {
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {
-                Files.createDirectories(parent, PosixFilePermissions.asFileAttribute(
-                        PosixFilePermissions.fromString("rwxr-xr-x")));
+                Files.createDirectories(
+                        parent, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
                 OwnedFiles.requireTrustedDirectory(parent, OwnedFiles.currentUid());
             }
-            channel = OwnedFiles.open(file, OwnedFiles.currentUid(), StandardOpenOption.CREATE, StandardOpenOption.READ,
+            channel = OwnedFiles.open(
+                    file,
+                    OwnedFiles.currentUid(),
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.READ,
                     StandardOpenOption.WRITE);
             FileLock lock;
             try {

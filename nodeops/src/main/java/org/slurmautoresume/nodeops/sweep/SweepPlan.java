@@ -8,27 +8,24 @@ import java.util.List;
  * {@code leftoverJobs}, job records left by job expansion that the sweep reports but may not or
  * cannot change.
  */
-public record SweepPlan(List<SweepAction> actions, List<Held> heldBack, List<Finding> findings,
-                        List<LeftoverJob> leftoverJobs) {
+public record SweepPlan(
+        List<SweepAction> actions, List<Held> heldBack, List<Finding> findings, List<LeftoverJob> leftoverJobs) {
 
     public SweepPlan(List<SweepAction> actions, List<Held> heldBack, List<Finding> findings) {
         this(actions, heldBack, findings, List.of());
     }
 
     /** An action the caps held back, and which cap. */
-    public record Held(SweepAction action, String why) {
-    }
+    public record Held(SweepAction action, String why) {}
 
     /** Something a person should look at; {@code kind} e.g. {@code drained-without-reason}. */
-    public record Finding(String kind, String node, String why) {
-    }
+    public record Finding(String kind, String node, String why) {}
 
     /**
      * A job record to look at: {@code kind} {@code emptied-donor-record} or
      * {@code donor-named-job}; {@code endTime} as Slurm reports it, empty when it reports none.
      */
-    public record LeftoverJob(String kind, String jobId, String user, String state, String endTime, String why) {
-    }
+    public record LeftoverJob(String kind, String jobId, String user, String state, String endTime, String why) {}
 
     public SweepPlan {
         leftoverJobs = List.copyOf(leftoverJobs);

@@ -59,7 +59,8 @@ public final class SweepPlanner {
      * missing from {@code jobs} may still exist, and "its target is gone" proves nothing.
      */
     public SweepPlan plan(List<Node> nodes, List<Job> jobs, boolean someUnreadable, LocalDateTime now) {
-        Set<String> excluded = policy.excludeNodes().isBlank() ? Set.of() : new HashSet<>(Hostlist.expand(policy.excludeNodes()));
+        Set<String> excluded =
+                policy.excludeNodes().isBlank() ? Set.of() : new HashSet<>(Hostlist.expand(policy.excludeNodes()));
         List<SweepAction> actions = new ArrayList<>();
         List<SweepPlan.Finding> findings = new ArrayList<>();
         List<Node> completing = new ArrayList<>();
@@ -73,15 +74,21 @@ public final class SweepPlanner {
             }
             nodeRule(node, occupants, now, findings).ifPresent(actions::add);
             if (node.state().isDrain() && node.reason().isEmpty()) {
-                findings.add(new SweepPlan.Finding("drained-without-reason", node.name(), "the node is "
-                        + node.state().display() + " with no reason: nobody recorded why it was taken out"));
+                findings.add(new SweepPlan.Finding(
+                        "drained-without-reason",
+                        node.name(),
+                        "the node is " + node.state().display()
+                                + " with no reason: nobody recorded why it was taken out"));
             }
             if (node.drainedByNhc()) {
                 // The site's NHC found the node bad: its verdict, counted and shown, never overridden.
                 // NHC returns the node to service itself once its checks pass; a job's supervisor and
                 // the agent take the drain as the node's fault (Action:Replace, NHC's words kept).
-                findings.add(new SweepPlan.Finding(NHC_DRAINED, node.name(), "drained by the site's health check: "
-                        + node.reason().get().text()));
+                findings.add(new SweepPlan.Finding(
+                        NHC_DRAINED,
+                        node.name(),
+                        "drained by the site's health check: "
+                                + node.reason().get().text()));
             }
             if (!policy.markNotResponding() && isSilentTooLong(node, now)) {
                 findings.add(new SweepPlan.Finding("not-responding", node.name(), silentWhy(node, now)));
@@ -100,8 +107,8 @@ public final class SweepPlanner {
      * or DOWN "reboot timed out" after ResumeTimeout), a resume would call the reboot off or make
      * Slurm stop waiting for it, and a mark would race it.
      */
-    private Optional<SweepAction> nodeRule(Node node, NodeOccupants occupants, LocalDateTime now,
-                                           List<SweepPlan.Finding> findings) {
+    private Optional<SweepAction> nodeRule(
+            Node node, NodeOccupants occupants, LocalDateTime now, List<SweepPlan.Finding> findings) {
         if (RebootRules.pending(node.state())) {
             return Optional.empty();
         }
@@ -110,17 +117,30 @@ public final class SweepPlanner {
             if (!policy.resumeReturned()) {
                 return Optional.empty();
             }
-            return Optional.of(action(SweepAction.Kind.RESUME_IF_HEALTHY, node, "",
-                    node.state().display() + " with " + reason.get().text() + " set " + reason.get().time().get()
-                            + ", and its slurmd started " + node.slurmdStartTime().get()
+            return Optional.of(action(
+                    SweepAction.Kind.RESUME_IF_HEALTHY,
+                    node,
+                    "",
+                    node.state().display() + " with " + reason.get().text() + " set "
+                            + reason.get().time().get()
+                            + ", and its slurmd started "
+                            + node.slurmdStartTime().get()
                             + ": back under the same hostname"));
         }
-        if (reason.isPresent() && reason.get().startsWith(UNEXPECTED_REBOOT) && node.state().isDown()
-                && !node.state().notResponding() && policy.resumeUnexpectedReboot()) {
-            return Optional.of(action(SweepAction.Kind.RESUME_IF_HEALTHY, node, "",
+        if (reason.isPresent()
+                && reason.get().startsWith(UNEXPECTED_REBOOT)
+                && node.state().isDown()
+                && !node.state().notResponding()
+                && policy.resumeUnexpectedReboot()) {
+            return Optional.of(action(
+                    SweepAction.Kind.RESUME_IF_HEALTHY,
+                    node,
+                    "",
                     node.state().display() + " with reason \"" + reason.get().text() + "\" and responding"));
         }
-        if (NodePhase.isMidReplacement(node) && node.state().isFail() && !node.state().isDown()
+        if (NodePhase.isMidReplacement(node)
+                && node.state().isFail()
+                && !node.state().isDown()
                 && !policy.escalateFailAfter().isZero()) {
             Optional<Duration> age = ageOfReason(node, now);
             if (age.isPresent() && age.get().compareTo(policy.escalateFailAfter()) > 0) {
@@ -129,12 +149,15 @@ public final class SweepPlanner {
                 // DOWN kills every job on the node, and any user can ask for the mark: never while a job is there.
                 Optional<String> jobs = occupants.otherWork(node, NodeOccupants.ANY_JOB_FLAGS, job -> false);
                 if (jobs.isPresent()) {
-                    findings.add(new SweepPlan.Finding(ESCALATION_WAITS_FOR_JOBS, node.name(), seen + "; "
-                            + jobs.get() + ": not set DOWN, which would kill them; FAIL already keeps new jobs away"));
+                    findings.add(new SweepPlan.Finding(
+                            ESCALATION_WAITS_FOR_JOBS,
+                            node.name(),
+                            seen + "; " + jobs.get()
+                                    + ": not set DOWN, which would kill them; FAIL already keeps new jobs away"));
                     return Optional.empty();
                 }
-                return Optional.of(action(SweepAction.Kind.ESCALATE_TO_DOWN, node, reason.get().text(),
-                        seen + "; no job is left on it"));
+                return Optional.of(action(
+                        SweepAction.Kind.ESCALATE_TO_DOWN, node, reason.get().text(), seen + "; no job is left on it"));
             }
         }
         if (policy.markNotResponding() && isSilentTooLong(node, now)) {
@@ -145,7 +168,9 @@ public final class SweepPlanner {
 
     /** DOWN and not responding longer than the limit, not yet marked for an action. */
     private boolean isSilentTooLong(Node node, LocalDateTime now) {
-        if (!node.state().isDown() || !node.state().notResponding() || node.state().isFail()
+        if (!node.state().isDown()
+                || !node.state().notResponding()
+                || node.state().isFail()
                 || NodePhase.hasActionReason(node)) {
             return false;
         }
@@ -155,7 +180,8 @@ public final class SweepPlanner {
 
     private String silentWhy(Node node, LocalDateTime now) {
         return node.state().display() + " (reason \"" + node.reason().get().text() + "\") for "
-                + Ages.describe(ageOfReason(node, now).get()) + " (limit " + Ages.describe(policy.notRespondingAfter()) + ")";
+                + Ages.describe(ageOfReason(node, now).get()) + " (limit " + Ages.describe(policy.notRespondingAfter())
+                + ")";
     }
 
     /**
@@ -163,8 +189,8 @@ public final class SweepPlanner {
      * candidates; the cancel needs Slurm's own word that the job is a pending expansion that can
      * never start. Anything else the old rule cancelled is reported in {@code leftovers}.
      */
-    private List<SweepAction> orphanDonors(List<Job> jobs, boolean someUnreadable, LocalDateTime now,
-                                           List<SweepPlan.LeftoverJob> leftovers) {
+    private List<SweepAction> orphanDonors(
+            List<Job> jobs, boolean someUnreadable, LocalDateTime now, List<SweepPlan.LeftoverJob> leftovers) {
         Map<String, Job> byId = null;
         List<SweepAction> actions = new ArrayList<>();
         for (Job donor : jobs) {
@@ -188,8 +214,8 @@ public final class SweepPlanner {
                 continue;
             }
             if (target == null || target.state() != JobState.RUNNING) {
-                why = "its target job " + targetId + " is " + (target == null ? "gone" : target.state().name())
-                        + ", not RUNNING";
+                why = "its target job " + targetId + " is "
+                        + (target == null ? "gone" : target.state().name()) + ", not RUNNING";
             } else if (age.isPresent() && age.get().compareTo(policy.donorMaxAge()) > 0) {
                 why = "it is " + Ages.describe(age.get()) + " old (limit " + Ages.describe(policy.donorMaxAge())
                         + "): recovery empties a donor within seconds";
@@ -198,7 +224,11 @@ public final class SweepPlanner {
                 continue;
             }
             if (ExpansionLeftovers.pendingExpansionOfEndedJob(donor, targetOf.get(), Optional.ofNullable(target))) {
-                actions.add(new SweepAction(SweepAction.Kind.CANCEL_ORPHAN_DONOR, donor.jobId(), List.of(), "",
+                actions.add(new SweepAction(
+                        SweepAction.Kind.CANCEL_ORPHAN_DONOR,
+                        donor.jobId(),
+                        List.of(),
+                        "",
                         "expansion donor job " + donor.jobId() + " (" + donor.name() + ", " + donor.state()
                                 + ", Dependency=" + donor.dependency() + "): " + why
                                 + "; Slurm will never start it"));

@@ -12,7 +12,9 @@ public final class SweepPolicyException extends RuntimeException {
     private final transient List<ConfigProblem> problems;
 
     public SweepPolicyException(List<ConfigProblem> problems) {
-        super(problems.stream().filter(ConfigProblem::isError).map(ConfigProblem::toString)
+        super(problems.stream()
+                .filter(ConfigProblem::isError)
+                .map(ConfigProblem::toString)
                 .collect(Collectors.joining("\n")));
         this.problems = List.copyOf(problems);
     }

@@ -27,8 +27,7 @@ public final class SweepPolicyLoader {
     static final long MAX_SECONDS = Duration.ofDays(30).toSeconds();
     static final int MAX_NODES = 100_000;
 
-    private SweepPolicyLoader() {
-    }
+    private SweepPolicyLoader() {}
 
     public static SweepPolicy load(Path file) {
         Problems problems = new Problems(file.toString(), ConfigPath.root());
@@ -60,7 +59,8 @@ public final class SweepPolicyLoader {
         SweepPolicy policy = new SweepPolicy(
                 seconds(in, "escalateFailAfterSeconds", d.escalateFailAfter()),
                 seconds(in, "notRespondingAfterSeconds", d.notRespondingAfter()),
-                in.choice("notRespondingAction", List.of("replace", "report")).map("replace"::equals)
+                in.choice("notRespondingAction", List.of("replace", "report"))
+                        .map("replace"::equals)
                         .orElse(d.markNotResponding()),
                 seconds(in, "completingAfterSeconds", d.completingAfter()),
                 seconds(in, "donorMaxAgeSeconds", d.donorMaxAge()),
@@ -76,8 +76,14 @@ public final class SweepPolicyLoader {
     }
 
     private static Duration seconds(ConfigFields in, String field, Duration fallback) {
-        return in.field(field).rangeFix("use a number of seconds from 0 to " + MAX_SECONDS + " (30 days)")
-                .wholeNumber(0, MAX_SECONDS).stream().mapToObj(Duration::ofSeconds).findFirst().orElse(fallback);
+        return in
+                .field(field)
+                .rangeFix("use a number of seconds from 0 to " + MAX_SECONDS + " (30 days)")
+                .wholeNumber(0, MAX_SECONDS)
+                .stream()
+                .mapToObj(Duration::ofSeconds)
+                .findFirst()
+                .orElse(fallback);
     }
 
     private static Optional<String> hostlist(Field field) {

@@ -12,12 +12,27 @@ import org.slurmautoresume.slurm.model.JobListing;
  * @param leftoverJobs   job records left by job expansion, reported and not changed (added after
  *                       the fields above, which keep their names and meaning)
  */
-public record SweepReport(String time, boolean dryRun, int nodesSeen, int jobsSeen, String status,
-                          List<Outcome> actions, List<HeldBack> heldBack, List<SweepPlan.Finding> findings,
-                          List<JobListing.Unreadable> unreadableJobs, List<SweepPlan.LeftoverJob> leftoverJobs) {
+public record SweepReport(
+        String time,
+        boolean dryRun,
+        int nodesSeen,
+        int jobsSeen,
+        String status,
+        List<Outcome> actions,
+        List<HeldBack> heldBack,
+        List<SweepPlan.Finding> findings,
+        List<JobListing.Unreadable> unreadableJobs,
+        List<SweepPlan.LeftoverJob> leftoverJobs) {
 
-    public SweepReport(String time, boolean dryRun, int nodesSeen, int jobsSeen, String status,
-                       List<Outcome> actions, List<HeldBack> heldBack, List<SweepPlan.Finding> findings) {
+    public SweepReport(
+            String time,
+            boolean dryRun,
+            int nodesSeen,
+            int jobsSeen,
+            String status,
+            List<Outcome> actions,
+            List<HeldBack> heldBack,
+            List<SweepPlan.Finding> findings) {
         this(time, dryRun, nodesSeen, jobsSeen, status, actions, heldBack, findings, List.of(), List.of());
     }
 
@@ -58,8 +73,7 @@ public record SweepReport(String time, boolean dryRun, int nodesSeen, int jobsSe
     }
 
     /** An action the caps held back. */
-    public record HeldBack(String kind, String target, String why, String heldBecause) {
-    }
+    public record HeldBack(String kind, String target, String why, String heldBecause) {}
 
     public SweepReport {
         actions = List.copyOf(actions);
@@ -71,14 +85,14 @@ public record SweepReport(String time, boolean dryRun, int nodesSeen, int jobsSe
 
     /** This report with the job records that could not be read. */
     public SweepReport withUnreadableJobs(List<JobListing.Unreadable> unreadable) {
-        return new SweepReport(time, dryRun, nodesSeen, jobsSeen, status, actions, heldBack, findings, unreadable,
-                leftoverJobs);
+        return new SweepReport(
+                time, dryRun, nodesSeen, jobsSeen, status, actions, heldBack, findings, unreadable, leftoverJobs);
     }
 
     /** This report with the expansion leftovers the plan found. */
     public SweepReport withLeftoverJobs(List<SweepPlan.LeftoverJob> leftovers) {
-        return new SweepReport(time, dryRun, nodesSeen, jobsSeen, status, actions, heldBack, findings, unreadableJobs,
-                leftovers);
+        return new SweepReport(
+                time, dryRun, nodesSeen, jobsSeen, status, actions, heldBack, findings, unreadableJobs, leftovers);
     }
 
     static Status statusOf(List<Outcome> actions, List<HeldBack> heldBack) {

@@ -51,7 +51,10 @@ public final class SweepSchedule implements AutoCloseable {
         try {
             SweepReport report = sweep.run(policy, false, lockFile);
             if (report.statusValue() != SweepReport.Status.NOTHING_TO_DO) {
-                LOG.info("scheduled sweep: {} ({} action(s), {} held back)", report.status(), report.actions().size(),
+                LOG.info(
+                        "scheduled sweep: {} ({} action(s), {} held back)",
+                        report.status(),
+                        report.actions().size(),
                         report.heldBack().size());
             }
             reports.accept(report);

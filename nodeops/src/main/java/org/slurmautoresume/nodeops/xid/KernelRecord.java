@@ -34,8 +34,8 @@ public record KernelRecord(int facility, int level, long sequence, long microsSi
         }
         try {
             int priority = Integer.parseInt(m.group(1));
-            return Optional.of(new KernelRecord(priority >> 3, priority & 7, Long.parseLong(m.group(2)),
-                    Long.parseLong(m.group(3)), m.group(4)));
+            return Optional.of(new KernelRecord(
+                    priority >> 3, priority & 7, Long.parseLong(m.group(2)), Long.parseLong(m.group(3)), m.group(4)));
         } catch (NumberFormatException e) {
             return Optional.empty();
         }

@@ -46,12 +46,14 @@ public interface KernelRecordSource extends Closeable {
     }
 
     private static void requireRootOnly(Path path) throws IOException {
-        PosixFileAttributes attributes = Files.readAttributes(path, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        PosixFileAttributes attributes =
+                Files.readAttributes(path, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         if (attributes.isSymbolicLink()) {
             throw new IOException(path + " is a symbolic link; name the file itself");
         }
         Set<PosixFilePermission> permissions = attributes.permissions();
-        if (!attributes.owner().getName().equals("root") || permissions.contains(PosixFilePermission.GROUP_WRITE)
+        if (!attributes.owner().getName().equals("root")
+                || permissions.contains(PosixFilePermission.GROUP_WRITE)
                 || permissions.contains(PosixFilePermission.OTHERS_WRITE)) {
             throw new IOException(path + " must be owned by root and writable by root alone (it is "
                     + attributes.owner().getName() + ", " + PosixFilePermissions.toString(permissions)

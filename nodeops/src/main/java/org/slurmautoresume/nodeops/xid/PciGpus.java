@@ -29,7 +29,8 @@ public final class PciGpus implements Predicate<String> {
             return false;
         }
         try {
-            return Files.readString(devices.resolve(full).resolve("vendor"), StandardCharsets.US_ASCII).strip()
+            return Files.readString(devices.resolve(full).resolve("vendor"), StandardCharsets.US_ASCII)
+                    .strip()
                     .equalsIgnoreCase(NVIDIA_VENDOR);
         } catch (IOException e) {
             return false;

@@ -26,7 +26,10 @@ import java.util.regex.Pattern;
 public final class XidCatalog {
 
     public enum XidClass {
-        APPLICATION, RESET, ISOLATE, UNKNOWN;
+        APPLICATION,
+        RESET,
+        ISOLATE,
+        UNKNOWN;
 
         public boolean isFault() {
             return this == RESET || this == ISOLATE;
@@ -34,8 +37,7 @@ public final class XidCatalog {
     }
 
     /** What one code means and where it belongs. */
-    public record Entry(int code, String meaning, XidClass xidClass) {
-    }
+    public record Entry(int code, String meaning, XidClass xidClass) {}
 
     private static final int RECOVERY_ACTION_CHANGED = 154;
     private static final Pattern RECOVERY_TO = Pattern.compile("to 0x[0-9a-fA-F]+ \\(([^)]*)\\)");
@@ -59,8 +61,7 @@ public final class XidCatalog {
             entry(120, "GSP error", XidClass.RESET),
             entry(140, "unrecovered ECC error", XidClass.RESET));
 
-    private XidCatalog() {
-    }
+    private XidCatalog() {}
 
     private static Map.Entry<Integer, Entry> entry(int code, String meaning, XidClass xidClass) {
         return Map.entry(code, new Entry(code, meaning, xidClass));

@@ -29,8 +29,7 @@ public final class XidParser {
     /** The {@code [ 8123.551201] } that plain {@code dmesg} puts before each message. */
     private static final Pattern DMESG_TIME = Pattern.compile("^\\[\\s*\\d+\\.\\d+\\] ");
 
-    private XidParser() {
-    }
+    private XidParser() {}
 
     /** Every Xid in text where each line is one message, optionally after dmesg's time stamp. */
     public static List<XidEvent> parse(String kernelLog) {
@@ -49,7 +48,7 @@ public final class XidParser {
             return Optional.empty();
         }
         String detail = m.group(3) == null ? "" : m.group(3).strip();
-        return Optional.of(new XidEvent("PCI:" + m.group(1).toLowerCase(Locale.ROOT), Integer.parseInt(m.group(2)),
-                detail));
+        return Optional.of(
+                new XidEvent("PCI:" + m.group(1).toLowerCase(Locale.ROOT), Integer.parseInt(m.group(2)), detail));
     }
 }

@@ -3,11 +3,11 @@ package org.slurmautoresume.nodeops.xid;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
@@ -27,8 +27,7 @@ public final class XidWatch implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(XidWatch.class);
 
     /** One kind of Xid seen: its first event, its class, and whether it appeared after the watch began. */
-    public record Sighting(XidEvent event, XidCatalog.XidClass xidClass, boolean afterStart, long sequence) {
-    }
+    public record Sighting(XidEvent event, XidCatalog.XidClass xidClass, boolean afterStart, long sequence) {}
 
     /** Told of each first sighting, on the watch's thread. */
     @FunctionalInterface
@@ -121,8 +120,7 @@ public final class XidWatch implements AutoCloseable {
                 return;
             }
         }
-        Sighting sighting = new Sighting(event, XidCatalog.classify(event), afterStart,
-                record.sequence());
+        Sighting sighting = new Sighting(event, XidCatalog.classify(event), afterStart, record.sequence());
         sightings.add(sighting);
         listener.seen(sighting);
     }

@@ -18,11 +18,15 @@ class NodeAdminTest {
 
     private final RecordingRunner slurm = new RecordingRunner()
             // job 21 runs on node[1-3] (show-job-running-expanded.txt); job 22 finished
-            .answer(List.of("-o", "show", "job"), jobText("show-job-running-expanded.txt") + "\n"
-                    + jobText("show-job-expansion-donor-emptied.txt") + "\n")
-            .jobsOn("node1", "21").jobsOn("node2", "21").jobsOn("node3", "21");
-    private final NodeAdmin admin = new NodeAdmin(new SlurmClient(slurm.runner, OutputFormat.TEXT),
-            new NodeUpdater(slurm.runner));
+            .answer(
+                    List.of("-o", "show", "job"),
+                    jobText("show-job-running-expanded.txt") + "\n" + jobText("show-job-expansion-donor-emptied.txt")
+                            + "\n")
+            .jobsOn("node1", "21")
+            .jobsOn("node2", "21")
+            .jobsOn("node3", "21");
+    private final NodeAdmin admin =
+            new NodeAdmin(new SlurmClient(slurm.runner, OutputFormat.TEXT), new NodeUpdater(slurm.runner));
 
     private void nodes(String hostlist, String... fixtureAndName) {
         StringBuilder out = new StringBuilder();
@@ -36,12 +40,16 @@ class NodeAdminTest {
     void replaceMarksFailAndListsTheJobsThatWillFinishFirst() {
         nodes("node[1,4]", "show-node-mixed.txt", "node1", "show-node-idle.txt", "node4");
         NodeAdmin.Proposal proposal = admin.propose(NodeOperation.REPLACE, "node[1,4]", false, null);
-        assertEquals(List.of("21"), proposal.affectedJobs().stream().map(j -> j.jobId()).toList());
+        assertEquals(
+                List.of("21"),
+                proposal.affectedJobs().stream().map(j -> j.jobId()).toList());
         assertFalse(proposal.killsJobs());
         List<NodeOutcome> outcomes = admin.apply(proposal);
-        assertEquals(List.of(
-                List.of("scontrol", "update", "nodename=node1", "state=fail", "reason=Action:Replace"),
-                List.of("scontrol", "update", "nodename=node4", "state=fail", "reason=Action:Replace")), slurm.changes);
+        assertEquals(
+                List.of(
+                        List.of("scontrol", "update", "nodename=node1", "state=fail", "reason=Action:Replace"),
+                        List.of("scontrol", "update", "nodename=node4", "state=fail", "reason=Action:Replace")),
+                slurm.changes);
         assertTrue(outcomes.stream().allMatch(NodeOutcome::changed));
     }
 
@@ -51,13 +59,19 @@ class NodeAdminTest {
      */
     @Test
     void aSpoiledJobRecordIsListedByIdAndBlocksNothing() {
-        slurm.answer(List.of("-o", "show", "job"), jobText("show-job-running-expanded.txt") + "\n"
-                + jobText("show-job-running-expanded.txt").replaceFirst("JobId=21 JobName=\\S+", "JobId=30 JobName=x")
-                        .replaceFirst(" UserId=", "\nJobState=RUNNING NodeList=node3 UserId=") + "\n")
+        slurm.answer(
+                        List.of("-o", "show", "job"),
+                        jobText("show-job-running-expanded.txt") + "\n"
+                                + jobText("show-job-running-expanded.txt")
+                                        .replaceFirst("JobId=21 JobName=\\S+", "JobId=30 JobName=x")
+                                        .replaceFirst(" UserId=", "\nJobState=RUNNING NodeList=node3 UserId=")
+                                + "\n")
                 .jobsOn("node1", "21", "30");
         nodes("node1", "show-node-mixed.txt", "node1");
         NodeAdmin.Proposal proposal = admin.propose(NodeOperation.REPLACE, "node1", true, null);
-        assertEquals(List.of("21", "30"), proposal.affectedJobs().stream().map(j -> j.jobId()).toList());
+        assertEquals(
+                List.of("21", "30"),
+                proposal.affectedJobs().stream().map(j -> j.jobId()).toList());
         assertTrue(proposal.killsJobs());
     }
 
@@ -67,7 +81,8 @@ class NodeAdminTest {
         NodeAdmin.Proposal proposal = admin.propose(NodeOperation.REPLACE, "node1", true, "xid 79");
         assertTrue(proposal.killsJobs());
         admin.apply(proposal);
-        assertEquals(List.of("scontrol", "update", "nodename=node1", "state=down", "reason=Action:Replace xid 79"),
+        assertEquals(
+                List.of("scontrol", "update", "nodename=node1", "state=down", "reason=Action:Replace xid 79"),
                 slurm.changes.get(0));
     }
 
@@ -76,12 +91,19 @@ class NodeAdminTest {
         nodes("node3", "show-node-mixed-fail.txt", "node3");
         NodeAdmin.Proposal proposal = admin.propose(NodeOperation.REPLACE, "node3", false, null);
         String why = proposal.targets().get(0).refusal().orElseThrow();
-        assertTrue(why.contains("mid-replacement") && why.contains("waiting-for-jobs")
-                && why.contains("since 2026-11-22T04:14:41") && why.contains("--force"), why);
+        assertTrue(
+                why.contains("mid-replacement")
+                        && why.contains("waiting-for-jobs")
+                        && why.contains("since 2026-11-22T04:14:41")
+                        && why.contains("--force"),
+                why);
         List<NodeOutcome> outcomes = admin.apply(proposal);
         assertEquals(NodeOutcome.REFUSED, outcomes.get(0).result());
         assertTrue(slurm.changes.isEmpty());
-        assertTrue(admin.propose(NodeOperation.REPLACE, "node3", true, null).targets().get(0).willChange());
+        assertTrue(admin.propose(NodeOperation.REPLACE, "node3", true, null)
+                .targets()
+                .get(0)
+                .willChange());
     }
 
     @Test
@@ -103,7 +125,11 @@ class NodeAdminTest {
     @Test
     void resumeOfAnIdleNodeSaysThereIsNothingToResume() {
         nodes("node4", "show-node-idle.txt", "node4");
-        assertTrue(admin.propose(NodeOperation.RESUME, "node4", false, null).targets().get(0).refusal().orElseThrow()
+        assertTrue(admin.propose(NodeOperation.RESUME, "node4", false, null)
+                .targets()
+                .get(0)
+                .refusal()
+                .orElseThrow()
                 .contains("nothing to resume"));
     }
 
@@ -120,13 +146,19 @@ class NodeAdminTest {
     @Test
     void rebootIsOneScontrolRebootForAllNodesAndEachIsReadBack() {
         nodes("node[1,4]", "show-node-mixed.txt", "node1", "show-node-idle.txt", "node4");
-        nodesAfterTheRequest("node[1,4]", rebootTaken("show-node-allocated-reboot-requested.txt", "node1"),
+        nodesAfterTheRequest(
+                "node[1,4]",
+                rebootTaken("show-node-allocated-reboot-requested.txt", "node1"),
                 rebootTaken("show-node-idle-drain-reboot-requested.txt", "node4"));
         List<NodeOutcome> outcomes = admin.apply(admin.propose(NodeOperation.REBOOT, "node[1,4]", false, null));
-        assertEquals(List.of(List.of("scontrol", "reboot", "ASAP", "nextstate=RESUME", "reason=Action:Reboot", "node[1,4]")),
+        assertEquals(
+                List.of(List.of("scontrol", "reboot", "ASAP", "nextstate=RESUME", "reason=Action:Reboot", "node[1,4]")),
                 slurm.changes);
-        assertEquals(List.of(NodeOutcome.CHANGED, NodeOutcome.CHANGED), outcomes.stream().map(NodeOutcome::result).toList());
-        assertEquals("Slurm shows ALLOCATED+DRAIN+REBOOT_REQUESTED", outcomes.get(0).message());
+        assertEquals(
+                List.of(NodeOutcome.CHANGED, NodeOutcome.CHANGED),
+                outcomes.stream().map(NodeOutcome::result).toList());
+        assertEquals(
+                "Slurm shows ALLOCATED+DRAIN+REBOOT_REQUESTED", outcomes.get(0).message());
         assertEquals("Slurm shows IDLE+DRAIN+REBOOT_REQUESTED", outcomes.get(1).message());
     }
 
@@ -135,22 +167,31 @@ class NodeAdminTest {
         // node4 was idle when read; power saving powered it down before the request reached slurmctld.
         nodes("node4", "show-node-idle.txt", "node4");
         nodesAfterTheRequest("node4", nodeText("show-node-idle-powered-down.txt", "node4"));
-        NodeOutcome outcome = admin.apply(admin.propose(NodeOperation.REBOOT, "node4", false, null)).get(0);
+        NodeOutcome outcome = admin.apply(admin.propose(NodeOperation.REBOOT, "node4", false, null))
+                .get(0);
         assertEquals(NodeOutcome.IGNORED, outcome.result(), outcome.toString());
-        assertTrue(outcome.message().startsWith("Slurm left it IDLE+POWERED_DOWN: Slurm skips a reboot request")
-                && outcome.message().contains("power saving"), outcome.message());
+        assertTrue(
+                outcome.message().startsWith("Slurm left it IDLE+POWERED_DOWN: Slurm skips a reboot request")
+                        && outcome.message().contains("power saving"),
+                outcome.message());
         assertEquals("scontrol reboot ASAP nextstate=RESUME reason=Action:Reboot node4", outcome.command());
     }
 
     @Test
     void aMixedHostlistSaysWhichNodesSlurmTookAndWhichItSkipped() {
         nodes("node[1,4]", "show-node-mixed.txt", "node1", "show-node-idle.txt", "node4");
-        nodesAfterTheRequest("node[1,4]", rebootTaken("show-node-allocated-reboot-requested.txt", "node1"),
+        nodesAfterTheRequest(
+                "node[1,4]",
+                rebootTaken("show-node-allocated-reboot-requested.txt", "node1"),
                 nodeText("show-node-idle-powering-down.txt", "node4"));
         List<NodeOutcome> outcomes = admin.apply(admin.propose(NodeOperation.REBOOT, "node[1,4]", false, null));
         assertEquals(1, slurm.changes.size(), slurm.changes.toString());
-        assertEquals(List.of(NodeOutcome.CHANGED, NodeOutcome.IGNORED), outcomes.stream().map(NodeOutcome::result).toList());
-        assertTrue(outcomes.get(1).message().contains("IDLE+POWERING_DOWN"), outcomes.get(1).message());
+        assertEquals(
+                List.of(NodeOutcome.CHANGED, NodeOutcome.IGNORED),
+                outcomes.stream().map(NodeOutcome::result).toList());
+        assertTrue(
+                outcomes.get(1).message().contains("IDLE+POWERING_DOWN"),
+                outcomes.get(1).message());
     }
 
     @Test
@@ -159,19 +200,25 @@ class NodeAdminTest {
         nodesAfterTheRequest("node1", rebootTaken("show-node-allocated-reboot-requested.txt", "node1"));
         NodeAdmin.Proposal proposal = admin.propose(NodeOperation.REBOOT, "node[1,4]", false, null);
         String why = proposal.targets().get(1).refusal().orElseThrow();
-        assertTrue(why.startsWith("not asked: Slurm skips a reboot request for a node that is rebooting already")
-                && why.contains("DOWN+DRAIN+REBOOT_ISSUED"), why);
+        assertTrue(
+                why.startsWith("not asked: Slurm skips a reboot request for a node that is rebooting already")
+                        && why.contains("DOWN+DRAIN+REBOOT_ISSUED"),
+                why);
         List<NodeOutcome> outcomes = admin.apply(proposal);
-        assertEquals(List.of(List.of("scontrol", "reboot", "ASAP", "nextstate=RESUME", "reason=Action:Reboot", "node1")),
+        assertEquals(
+                List.of(List.of("scontrol", "reboot", "ASAP", "nextstate=RESUME", "reason=Action:Reboot", "node1")),
                 slurm.changes);
-        assertEquals(List.of(NodeOutcome.REFUSED, NodeOutcome.CHANGED), outcomes.stream().map(NodeOutcome::result).toList());
+        assertEquals(
+                List.of(NodeOutcome.REFUSED, NodeOutcome.CHANGED),
+                outcomes.stream().map(NodeOutcome::result).toList());
     }
 
     @Test
     void aNodeMissingWhenReadBackIsNotClaimed() {
         nodes("node4", "show-node-idle.txt", "node4");
         nodesAfterTheRequest("node4", "");
-        NodeOutcome outcome = admin.apply(admin.propose(NodeOperation.REBOOT, "node4", false, null)).get(0);
+        NodeOutcome outcome = admin.apply(admin.propose(NodeOperation.REBOOT, "node4", false, null))
+                .get(0);
         assertEquals(NodeOutcome.FAILED, outcome.result(), outcome.toString());
         assertTrue(outcome.message().contains("not known"), outcome.message());
     }
@@ -181,16 +228,25 @@ class NodeAdminTest {
         // --json node records (25.11's, fixtures/slurm-25.11) with the states after the request put in.
         RecordingRunner json = new RecordingRunner()
                 .answer(List.of("--json", "show", "job"), Fixtures.read(JsonRecords.V2411, "show-job-running.json"))
-                .answer(List.of("--json", "show", "node", "node[1-2]"), JsonRecords.nodesJson("show-node-idle.json",
-                        "{\"name\": \"node1\"}", "{\"name\": \"node2\"}"))
-                .answerAfterAChange(List.of("--json", "show", "node", "node[1-2]"), JsonRecords.nodesJson("show-node-idle.json",
-                        "{\"name\": \"node1\", \"state\": [\"IDLE\", \"DRAIN\", \"REBOOT_REQUESTED\"],"
-                                + " \"reason\": \"Action:Reboot\"}",
-                        "{\"name\": \"node2\", \"state\": [\"IDLE\", \"POWERED_DOWN\"]}"));
-        NodeAdmin jsonAdmin = new NodeAdmin(new SlurmClient(json.runner, OutputFormat.JSON), new NodeUpdater(json.runner));
+                .answer(
+                        List.of("--json", "show", "node", "node[1-2]"),
+                        JsonRecords.nodesJson("show-node-idle.json", "{\"name\": \"node1\"}", "{\"name\": \"node2\"}"))
+                .answerAfterAChange(
+                        List.of("--json", "show", "node", "node[1-2]"),
+                        JsonRecords.nodesJson(
+                                "show-node-idle.json",
+                                "{\"name\": \"node1\", \"state\": [\"IDLE\", \"DRAIN\", \"REBOOT_REQUESTED\"],"
+                                        + " \"reason\": \"Action:Reboot\"}",
+                                "{\"name\": \"node2\", \"state\": [\"IDLE\", \"POWERED_DOWN\"]}"));
+        NodeAdmin jsonAdmin =
+                new NodeAdmin(new SlurmClient(json.runner, OutputFormat.JSON), new NodeUpdater(json.runner));
         List<NodeOutcome> outcomes = jsonAdmin.apply(jsonAdmin.propose(NodeOperation.REBOOT, "node[1-2]", false, null));
-        assertEquals(List.of(NodeOutcome.CHANGED, NodeOutcome.IGNORED), outcomes.stream().map(NodeOutcome::result).toList());
-        assertTrue(outcomes.get(1).message().contains("IDLE+POWERED_DOWN"), outcomes.get(1).message());
+        assertEquals(
+                List.of(NodeOutcome.CHANGED, NodeOutcome.IGNORED),
+                outcomes.stream().map(NodeOutcome::result).toList());
+        assertTrue(
+                outcomes.get(1).message().contains("IDLE+POWERED_DOWN"),
+                outcomes.get(1).message());
     }
 
     @Test
@@ -199,8 +255,10 @@ class NodeAdminTest {
         for (boolean force : List.of(false, true)) {
             NodeAdmin.Proposal proposal = admin.propose(NodeOperation.RESUME, "node4", force, null);
             String why = proposal.targets().get(0).refusal().orElseThrow();
-            assertTrue(why.startsWith("its reboot is issued and not finished (DOWN+DRAIN+REBOOT_ISSUED")
-                    && why.contains("returns it to service itself"), why);
+            assertTrue(
+                    why.startsWith("its reboot is issued and not finished (DOWN+DRAIN+REBOOT_ISSUED")
+                            && why.contains("returns it to service itself"),
+                    why);
             assertEquals(NodeOutcome.REFUSED, admin.apply(proposal).get(0).result());
         }
         assertTrue(slurm.changes.isEmpty(), slurm.changes.toString());
@@ -210,10 +268,16 @@ class NodeAdminTest {
     void resumeIsRefusedWhileARebootIsIssuedInJsonToo() {
         RecordingRunner json = new RecordingRunner()
                 .answer(List.of("--json", "show", "job"), Fixtures.read(JsonRecords.V2411, "show-job-running.json"))
-                .answer(List.of("--json", "show", "node", "node2"), JsonRecords.nodesJson("show-node-idle.json",
-                        "{\"state\": [\"DOWN\", \"DRAIN\", \"REBOOT_ISSUED\"], \"reason\": \"Action:Reboot : reboot issued\"}"));
-        NodeAdmin jsonAdmin = new NodeAdmin(new SlurmClient(json.runner, OutputFormat.JSON), new NodeUpdater(json.runner));
-        NodeOutcome outcome = jsonAdmin.apply(jsonAdmin.propose(NodeOperation.RESUME, "node2", false, null)).get(0);
+                .answer(
+                        List.of("--json", "show", "node", "node2"),
+                        JsonRecords.nodesJson(
+                                "show-node-idle.json",
+                                "{\"state\": [\"DOWN\", \"DRAIN\", \"REBOOT_ISSUED\"], \"reason\": \"Action:Reboot : reboot issued\"}"));
+        NodeAdmin jsonAdmin =
+                new NodeAdmin(new SlurmClient(json.runner, OutputFormat.JSON), new NodeUpdater(json.runner));
+        NodeOutcome outcome = jsonAdmin
+                .apply(jsonAdmin.propose(NodeOperation.RESUME, "node2", false, null))
+                .get(0);
         assertEquals(NodeOutcome.REFUSED, outcome.result());
         assertTrue(outcome.message().contains("DOWN+DRAIN+REBOOT_ISSUED"), outcome.message());
         assertTrue(json.changes.isEmpty(), json.changes.toString());
@@ -230,17 +294,25 @@ class NodeAdminTest {
     void slurmsOwnRefusalIsReportedAsDenied() {
         nodes("node4", "show-node-idle.txt", "node4");
         slurm.refuseChanges("slurm_update error: Invalid user id\n");
-        NodeOutcome outcome = admin.apply(admin.propose(NodeOperation.REPLACE, "node4", false, null)).get(0);
+        NodeOutcome outcome = admin.apply(admin.propose(NodeOperation.REPLACE, "node4", false, null))
+                .get(0);
         assertEquals(NodeOutcome.DENIED, outcome.result());
-        assertTrue(outcome.message().contains("Invalid user id") && outcome.message().contains("root"), outcome.message());
+        assertTrue(
+                outcome.message().contains("Invalid user id")
+                        && outcome.message().contains("root"),
+                outcome.message());
     }
 
     @Test
     void statusListsOnlyNodesInReplacementOrReboot() {
-        slurm.answer(List.of("-o", "show", "node"), nodeText("show-node-mixed-fail.txt", "node3") + "\n"
-                + nodeText("show-node-idle.txt", "node4") + "\n" + nodeText("show-node-idle-fail.txt", "node2") + "\n");
+        slurm.answer(
+                List.of("-o", "show", "node"),
+                nodeText("show-node-mixed-fail.txt", "node3") + "\n" + nodeText("show-node-idle.txt", "node4") + "\n"
+                        + nodeText("show-node-idle-fail.txt", "node2") + "\n");
         List<NodeStatus> status = admin.status(null);
-        assertEquals(List.of("node3", "node2"), status.stream().map(s -> s.node().name()).toList());
+        assertEquals(
+                List.of("node3", "node2"),
+                status.stream().map(s -> s.node().name()).toList());
         assertEquals(NodePhase.WAITING_FOR_JOBS, status.get(0).phase());
         assertEquals("2026-11-22T04:14:41", status.get(0).since().orElseThrow().toString());
         assertEquals("Action:Replace", status.get(0).reason());

@@ -21,7 +21,8 @@ class NodePhaseTest {
         "show-node-down-drain-reboot-issued.txt, rebooting, false",
         "show-node-idle, , false",
         "show-node-idle-drain.txt, , false",
-        "show-node-down-not-responding.txt, , false"})
+        "show-node-down-not-responding.txt, , false"
+    })
     void phaseOfARealNode(String fixture, String phase, boolean midReplacement) {
         String file = fixture.endsWith(".txt") ? fixture : fixture + ".txt";
         var node = node(file, "node2");

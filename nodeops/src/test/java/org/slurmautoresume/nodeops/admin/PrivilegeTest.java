@@ -1,11 +1,11 @@
 package org.slurmautoresume.nodeops.admin;
 
-import org.slurmautoresume.slurm.model.Caller;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.slurmautoresume.slurm.model.Caller;
 import org.slurmautoresume.slurm.model.SlurmConfig;
 import org.slurmautoresume.slurm.parse.ConfigParser;
 import org.slurmautoresume.slurm.parse.Fixtures;
@@ -36,8 +36,8 @@ class PrivilegeTest {
 
     @Test
     void withAnAccountingDatabaseAnAdminAccountMayExistSoItOnlyWarns() {
-        SlurmConfig config = new SlurmConfig(Map.of("SlurmUser", "slurm(64030)",
-                "AccountingStorageType", "accounting_storage/slurmdbd"));
+        SlurmConfig config = new SlurmConfig(
+                Map.of("SlurmUser", "slurm(64030)", "AccountingStorageType", "accounting_storage/slurmdbd"));
         Privilege.Check check = Privilege.check(new Caller(1000, "alice"), config);
         assertTrue(check.allowed());
         assertTrue(check.message().contains("AdminLevel"), check.message());

@@ -34,7 +34,10 @@ public final class RecordingRunner {
 
     /** The job ids {@code squeue -w NODE ... -o %A} lists on {@code node} (none where not told). */
     public RecordingRunner jobsOn(String node, String... jobIds) {
-        idsOnNode.put(node, String.join("", java.util.Arrays.stream(jobIds).map(id -> id + "\n").toList()));
+        idsOnNode.put(
+                node,
+                String.join(
+                        "", java.util.Arrays.stream(jobIds).map(id -> id + "\n").toList()));
         return this;
     }
 
@@ -58,7 +61,9 @@ public final class RecordingRunner {
     private CommandResult answer(CommandRequest request) {
         List<String> argv = request.argv();
         List<String> args = argv.subList(1, argv.size());
-        boolean change = argv.get(0).equals("scancel") || args.get(0).equals("update") || args.get(0).equals("reboot");
+        boolean change = argv.get(0).equals("scancel")
+                || args.get(0).equals("update")
+                || args.get(0).equals("reboot");
         if (change) {
             changes.add(argv);
             if (changeStderr == null) {

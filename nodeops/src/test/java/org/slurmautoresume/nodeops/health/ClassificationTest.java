@@ -7,21 +7,33 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.slurmautoresume.slurm.exec.CommandRequest;
-import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.nodeops.xid.XidCatalog;
 import org.slurmautoresume.nodeops.xid.XidCatalog.XidClass;
 import org.slurmautoresume.nodeops.xid.XidEvent;
 import org.slurmautoresume.nodeops.xid.XidParser;
+import org.slurmautoresume.slurm.exec.CommandRequest;
+import org.slurmautoresume.slurm.exec.CommandResult;
 
 class ClassificationTest {
 
     @ParameterizedTest
     @CsvSource({
-        "13, APPLICATION, NONE", "31, APPLICATION, NONE", "43, APPLICATION, NONE", "45, APPLICATION, NONE",
-        "48, RESET, REBOOT", "63, RESET, REBOOT", "74, RESET, REBOOT", "79, RESET, REBOOT", "92, RESET, REBOOT",
-        "94, RESET, REBOOT", "95, RESET, REBOOT", "119, RESET, REBOOT", "140, RESET, REBOOT",
-        "64, ISOLATE, REPLACE", "999, UNKNOWN, NONE"})
+        "13, APPLICATION, NONE",
+        "31, APPLICATION, NONE",
+        "43, APPLICATION, NONE",
+        "45, APPLICATION, NONE",
+        "48, RESET, REBOOT",
+        "63, RESET, REBOOT",
+        "74, RESET, REBOOT",
+        "79, RESET, REBOOT",
+        "92, RESET, REBOOT",
+        "94, RESET, REBOOT",
+        "95, RESET, REBOOT",
+        "119, RESET, REBOOT",
+        "140, RESET, REBOOT",
+        "64, ISOLATE, REPLACE",
+        "999, UNKNOWN, NONE"
+    })
     void xidClasses(int code, XidClass expected, HealthAction action) {
         XidClass actual = XidCatalog.classify(new XidEvent("PCI:0000:18:00", code, "detail"));
         assertEquals(expected, actual);
@@ -47,8 +59,13 @@ class ClassificationTest {
 
     @Test
     void resultTakesTheWorstFaultAndKeepsNotes() {
-        CheckResult result = CheckResult.of("gpu", List.of(Finding.note("8 GPUs"),
-                Finding.fault(HealthAction.REBOOT, "ecc"), Finding.fault(HealthAction.REPLACE, "remap failed")), "ok");
+        CheckResult result = CheckResult.of(
+                "gpu",
+                List.of(
+                        Finding.note("8 GPUs"),
+                        Finding.fault(HealthAction.REBOOT, "ecc"),
+                        Finding.fault(HealthAction.REPLACE, "remap failed")),
+                "ok");
         assertEquals(HealthStatus.FAILED, result.status());
         assertEquals(HealthAction.REPLACE, result.action());
         assertEquals("ecc (and 1 more)", result.summary());
@@ -66,10 +83,11 @@ class ClassificationTest {
         "stress-ng/success.txt, 5, FAILED, REBOOT",
         "stress-ng/success.txt, 3, SKIPPED, NONE",
         "stress-ng/success.txt, 1, SKIPPED, NONE",
-        "stress-ng/verification-failure.txt, 0, FAILED, REBOOT"})
+        "stress-ng/verification-failure.txt, 0, FAILED, REBOOT"
+    })
     void stressNgExitStatuses(String fixture, int exit, HealthStatus status, HealthAction action) {
-        CommandResult result = new CommandResult(CommandRequest.of("stress-ng"), exit, HealthFixtures.read(fixture), "",
-                false, java.time.Duration.ZERO);
+        CommandResult result = new CommandResult(
+                CommandRequest.of("stress-ng"), exit, HealthFixtures.read(fixture), "", false, java.time.Duration.ZERO);
         CheckResult checked = CpuCheck.classify(result);
         assertEquals(status, checked.status(), checked.toString());
         assertEquals(action, checked.action());
@@ -80,7 +98,8 @@ class ClassificationTest {
 
     @Test
     void stressNgThatOverstaysIsAReboot() {
-        CommandResult result = new CommandResult(CommandRequest.of("stress-ng"), 143, "", "", true, java.time.Duration.ZERO);
+        CommandResult result =
+                new CommandResult(CommandRequest.of("stress-ng"), 143, "", "", true, java.time.Duration.ZERO);
         assertEquals(HealthAction.REBOOT, CpuCheck.classify(result).action());
     }
 }

@@ -31,15 +31,18 @@ class DiskCheckTest {
         Path table = temp.resolve("mounts");
         Files.writeString(table, "/dev/sdb1 " + mountPoint + " ext4 " + options + " 0 0\n");
         HealthSettings settings = HealthSettings.defaults().withMounts(table, List.of(mountPoint), floor);
-        return new DiskCheck().run(new HealthContext(new CommonsExecCommandRunner(), new ToolLocator(tools.path()),
-                settings, OptionalInt::empty));
+        return new DiskCheck()
+                .run(new HealthContext(
+                        new CommonsExecCommandRunner(), new ToolLocator(tools.path()), settings, OptionalInt::empty));
     }
 
     /** A stand-in for {@code stat -f -c '%c %d'} printing these inode counts. */
     private void inodes(String answer) throws IOException {
         tools = new FakeTools(Files.createDirectories(temp.resolve("bin")));
-        tools.script("stat", "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '" + temp.resolve("bin/stat.calls") + "'\n"
-                + "echo '" + answer + "'\n");
+        tools.script(
+                "stat",
+                "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '" + temp.resolve("bin/stat.calls") + "'\n" + "echo '" + answer
+                        + "'\n");
     }
 
     @Test
@@ -49,9 +52,12 @@ class DiskCheckTest {
         assertEquals(HealthStatus.FAILED, result.status());
         assertEquals(HealthAction.FREE_SPACE, result.action());
         assertEquals(1, result.faults().size(), result.faults().toString());
-        assertTrue(result.faults().get(0).matches(java.util.regex.Pattern.quote(data.toString()) + " \\d{1,3}% used"),
+        assertTrue(
+                result.faults().get(0).matches(java.util.regex.Pattern.quote(data.toString()) + " \\d{1,3}% used"),
                 result.faults().toString());
-        assertTrue(result.evidence().contains(data + " is writable"), result.evidence().toString());
+        assertTrue(
+                result.evidence().contains(data + " is writable"),
+                result.evidence().toString());
     }
 
     @Test
@@ -60,7 +66,8 @@ class DiskCheckTest {
         Path notADirectory = Files.writeString(temp.resolve("full"), "x");
         CheckResult full = check(notADirectory, "rw", 100);
         assertEquals(HealthAction.FREE_SPACE, full.action(), full.evidence().toString());
-        assertTrue(full.evidence().stream().anyMatch(e -> e.startsWith("cannot write to " + notADirectory)),
+        assertTrue(
+                full.evidence().stream().anyMatch(e -> e.startsWith("cannot write to " + notADirectory)),
                 full.evidence().toString());
     }
 
@@ -77,7 +84,9 @@ class DiskCheckTest {
         Path data = Files.createDirectories(temp.resolve("data"));
         CheckResult result = check(data, "ro,relatime", 100);
         assertEquals(HealthAction.REBOOT, result.action());
-        assertTrue(result.faults().stream().noneMatch(f -> f.endsWith("% used")), result.faults().toString());
+        assertTrue(
+                result.faults().stream().noneMatch(f -> f.endsWith("% used")),
+                result.faults().toString());
     }
 
     @Test
@@ -98,7 +107,9 @@ class DiskCheckTest {
         inodes("0 0");
         CheckResult unlimited = check(data, "rw", 5);
         assertEquals(HealthStatus.PASSED, unlimited.status());
-        assertTrue(unlimited.evidence().contains(data + ": no inode limit"), unlimited.evidence().toString());
+        assertTrue(
+                unlimited.evidence().contains(data + ": no inode limit"),
+                unlimited.evidence().toString());
     }
 
     @Test
@@ -107,7 +118,8 @@ class DiskCheckTest {
         inodes("garbage");
         CheckResult result = check(data, "rw", 5);
         assertEquals(HealthStatus.PASSED, result.status());
-        assertTrue(result.evidence().stream().anyMatch(e -> e.startsWith("free inodes of " + data + " not read")),
+        assertTrue(
+                result.evidence().stream().anyMatch(e -> e.startsWith("free inodes of " + data + " not read")),
                 result.evidence().toString());
     }
 

@@ -47,15 +47,18 @@ public final class FakeTools {
     public FakeTools tool(String name, Answer... answers) {
         List<String> lines = new ArrayList<>();
         lines.add("#!/bin/sh");
-        lines.add("printf '%s\\n' \"$*\" >> " + quote(dir.resolve(name + ".calls").toString()));
+        lines.add(
+                "printf '%s\\n' \"$*\" >> " + quote(dir.resolve(name + ".calls").toString()));
         lines.add("case \"$*\" in");
         for (Answer answer : answers) {
             lines.add("  *" + quote(answer.argsContain()) + "*)");
             if (answer.stdoutFixture() != null) {
-                lines.add("    cat " + quote(HealthFixtures.path(answer.stdoutFixture()).toString()));
+                lines.add("    cat "
+                        + quote(HealthFixtures.path(answer.stdoutFixture()).toString()));
             }
             if (answer.stderrFixture() != null) {
-                lines.add("    cat " + quote(HealthFixtures.path(answer.stderrFixture()).toString()) + " >&2");
+                lines.add("    cat "
+                        + quote(HealthFixtures.path(answer.stderrFixture()).toString()) + " >&2");
             }
             lines.add("    exit " + answer.exit() + ";;");
         }

@@ -10,14 +10,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slurmautoresume.slurm.exec.CommonsExecCommandRunner;
 import org.slurmautoresume.nodeops.health.FakeTools.Answer;
+import org.slurmautoresume.slurm.exec.CommonsExecCommandRunner;
 
 /** The GPU and DCGM checks over fake tools on PATH, run through the real command runner. */
 class GpuAndDcgmCheckTest {
 
     @TempDir
     Path bin;
+
     FakeTools tools;
     final AtomicInteger slurmAsked = new AtomicInteger();
 
@@ -27,8 +28,11 @@ class GpuAndDcgmCheckTest {
     }
 
     private HealthContext context(OptionalInt expected, OptionalInt fromSlurm) {
-        return new HealthContext(new CommonsExecCommandRunner(), new ToolLocator(tools.path()),
-                HealthSettings.defaults().withExpectedGpus(expected), () -> {
+        return new HealthContext(
+                new CommonsExecCommandRunner(),
+                new ToolLocator(tools.path()),
+                HealthSettings.defaults().withExpectedGpus(expected),
+                () -> {
                     slurmAsked.incrementAndGet();
                     return fromSlurm;
                 });
@@ -45,9 +49,14 @@ class GpuAndDcgmCheckTest {
         CheckResult result = new GpuCheck().run(context(OptionalInt.empty(), OptionalInt.of(8)));
         assertEquals(HealthStatus.PASSED, result.status(), result.toString());
         assertEquals(1, slurmAsked.get());
-        assertTrue(result.evidence().contains("8 GPU(s) found, 8 expected"), result.evidence().toString());
-        assertTrue(result.evidence().contains("no Xid errors in dmesg"), result.evidence().toString());
-        assertEquals(List.of("--query-remapped-rows=" + NvidiaSmiParser.REMAP_FIELDS + " --format=csv,noheader,nounits"),
+        assertTrue(
+                result.evidence().contains("8 GPU(s) found, 8 expected"),
+                result.evidence().toString());
+        assertTrue(
+                result.evidence().contains("no Xid errors in dmesg"),
+                result.evidence().toString());
+        assertEquals(
+                List.of("--query-remapped-rows=" + NvidiaSmiParser.REMAP_FIELDS + " --format=csv,noheader,nounits"),
                 tools.calls("nvidia-smi").subList(1, 2));
     }
 
@@ -70,8 +79,11 @@ class GpuAndDcgmCheckTest {
         smi("nvidia-smi/query-gpu-8-healthy.csv", "nvidia-smi/remapped-rows-healthy.csv");
         CheckResult result = new GpuCheck().run(context(OptionalInt.empty(), OptionalInt.empty()));
         assertEquals(HealthStatus.PASSED, result.status(), result.toString());
-        assertTrue(result.evidence().get(0).contains("expected count unknown"), result.evidence().toString());
-        assertTrue(result.evidence().stream().anyMatch(e -> e.startsWith("Xid errors not checked")), "no dmesg on PATH");
+        assertTrue(
+                result.evidence().get(0).contains("expected count unknown"),
+                result.evidence().toString());
+        assertTrue(
+                result.evidence().stream().anyMatch(e -> e.startsWith("Xid errors not checked")), "no dmesg on PATH");
     }
 
     @Test
@@ -91,8 +103,11 @@ class GpuAndDcgmCheckTest {
         CheckResult result = new GpuCheck().run(context(OptionalInt.of(8), OptionalInt.empty()));
         assertEquals(HealthAction.REBOOT, result.action());
         assertEquals("Xid 79 (GPU has fallen off the bus) on PCI:0000:5d:00 [reset-class]", result.summary());
-        assertTrue(result.evidence().contains("Xid 13 (graphics engine exception) on PCI:0000:2a:00, 2 times"
-                + " [application-class]"), result.evidence().toString());
+        assertTrue(
+                result.evidence()
+                        .contains("Xid 13 (graphics engine exception) on PCI:0000:2a:00, 2 times"
+                                + " [application-class]"),
+                result.evidence().toString());
     }
 
     @Test
@@ -138,7 +153,9 @@ class GpuAndDcgmCheckTest {
         dcgmi("dcgmi/health-warning-pcie.txt", "dcgmi/diag-r1-pass.json", 0);
         CheckResult result = new DcgmCheck().run(context(OptionalInt.empty(), OptionalInt.empty()));
         assertEquals(HealthStatus.PASSED, result.status(), result.toString());
-        assertTrue(result.evidence().get(0).startsWith("DCGM health Warning: "), result.evidence().toString());
+        assertTrue(
+                result.evidence().get(0).startsWith("DCGM health Warning: "),
+                result.evidence().toString());
     }
 
     @Test
@@ -146,7 +163,10 @@ class GpuAndDcgmCheckTest {
         dcgmi("dcgmi/health-failure-row-remap.txt", "dcgmi/diag-r1-fail-persistence.json", 226);
         CheckResult result = new DcgmCheck().run(context(OptionalInt.empty(), OptionalInt.empty()));
         assertEquals(HealthAction.REPLACE, result.action());
-        assertTrue(result.evidence().stream().anyMatch(e -> e.startsWith("FAULT (NONE): dcgmi diag: software Fail: GPU 0: Persistence Mode")),
+        assertTrue(
+                result.evidence().stream()
+                        .anyMatch(
+                                e -> e.startsWith("FAULT (NONE): dcgmi diag: software Fail: GPU 0: Persistence Mode")),
                 result.evidence().toString());
     }
 

@@ -44,29 +44,38 @@ class HealthChecksTest {
     }
 
     private static HealthContext context() {
-        return new HealthContext(mock(CommandRunner.class), new ToolLocator(""), HealthSettings.defaults(), OptionalInt::empty);
+        return new HealthContext(
+                mock(CommandRunner.class), new ToolLocator(""), HealthSettings.defaults(), OptionalInt::empty);
     }
 
     @Test
     void theStandardSetIsInADocumentedOrder() {
-        assertEquals(List.of("gpu", "dcgm", "neuron", "efa", "cpu", "disk"), HealthChecks.standard().names());
+        assertEquals(
+                List.of("gpu", "dcgm", "neuron", "efa", "cpu", "disk"),
+                HealthChecks.standard().names());
     }
 
     @Test
     void namedChecksRunInRegistryOrderAndUnknownNamesAreRefused() {
-        HealthChecks checks = new HealthChecks(List.of(new Fixed("a", CheckResult.skipped("a", "no tool")),
-                new Fixed("b", failed("b", HealthAction.REBOOT)), new Fixed("c", failed("c", HealthAction.REPLACE))));
+        HealthChecks checks = new HealthChecks(List.of(
+                new Fixed("a", CheckResult.skipped("a", "no tool")),
+                new Fixed("b", failed("b", HealthAction.REBOOT)),
+                new Fixed("c", failed("c", HealthAction.REPLACE))));
         HealthReport report = checks.run(context(), List.of("b", "a"));
-        assertEquals(List.of("a", "b"), report.results().stream().map(CheckResult::check).toList());
+        assertEquals(
+                List.of("a", "b"),
+                report.results().stream().map(CheckResult::check).toList());
         assertEquals(HealthAction.REBOOT, report.worstAction());
         assertEquals(HealthAction.REPLACE, checks.run(context()).worstAction());
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> checks.run(context(), List.of("gpus")));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> checks.run(context(), List.of("gpus")));
         assertTrue(e.getMessage().contains("\"gpus\"") && e.getMessage().contains("a, b, c"), e.getMessage());
     }
 
     @Test
     void aBrokenCheckIsReportedWithoutHidingTheOthers() {
-        HealthChecks checks = new HealthChecks(List.of(new Fixed("a", null), new Fixed("b", failed("b", HealthAction.REBOOT))));
+        HealthChecks checks =
+                new HealthChecks(List.of(new Fixed("a", null), new Fixed("b", failed("b", HealthAction.REBOOT))));
         HealthReport report = checks.run(context());
         assertEquals(2, report.results().size());
         assertEquals(HealthStatus.FAILED, report.results().get(0).status());
@@ -90,36 +99,56 @@ class HealthChecksTest {
 
     private static CommandRunner slurmWithNode1InService() {
         CommandRunner runner = mock(CommandRunner.class);
-        when(runner.run(any())).thenAnswer(inv -> new CommandResult(inv.getArgument(0), 0,
-                org.slurmautoresume.slurm.parse.Fixtures.read("slurm-22.05", "show-node-idle.txt")
-                        .replaceFirst("^NodeName=\\S+", "NodeName=node1"), "", false, Duration.ZERO));
+        when(runner.run(any()))
+                .thenAnswer(inv -> new CommandResult(
+                        inv.getArgument(0),
+                        0,
+                        org.slurmautoresume.slurm.parse.Fixtures.read("slurm-22.05", "show-node-idle.txt")
+                                .replaceFirst("^NodeName=\\S+", "NodeName=node1"),
+                        "",
+                        false,
+                        Duration.ZERO));
         return runner;
     }
 
     @Test
     void markCommandsFollowTheWorstAction() {
-        HealthReport replace = new HealthReport(List.of(failed("gpu", HealthAction.REBOOT), failed("dcgm", HealthAction.REPLACE)));
-        assertEquals(List.of("/usr/bin/scontrol", "update", "nodename=node1", "state=fail", "reason=Action:Replace"),
+        HealthReport replace =
+                new HealthReport(List.of(failed("gpu", HealthAction.REBOOT), failed("dcgm", HealthAction.REPLACE)));
+        assertEquals(
+                List.of("/usr/bin/scontrol", "update", "nodename=node1", "state=fail", "reason=Action:Replace"),
                 command(replace));
         HealthReport reboot = new HealthReport(List.of(failed("gpu", HealthAction.REBOOT)));
         assertEquals("reason=Action:Reboot", command(reboot).get(4));
-        HealthReport person = new HealthReport(List.of(failed("gpu", HealthAction.NONE), failed("dcgm", HealthAction.NONE)));
-        assertEquals(List.of("/usr/bin/scontrol", "update", "nodename=node1", "state=drain",
-                "reason=health check failed: gpu,dcgm"), command(person));
+        HealthReport person =
+                new HealthReport(List.of(failed("gpu", HealthAction.NONE), failed("dcgm", HealthAction.NONE)));
+        assertEquals(
+                List.of(
+                        "/usr/bin/scontrol",
+                        "update",
+                        "nodename=node1",
+                        "state=drain",
+                        "reason=health check failed: gpu,dcgm"),
+                command(person));
     }
 
     @Test
     void aPersonsFailureOutranksAFullDiskAndAFaultOutranksBoth() {
-        HealthReport both = new HealthReport(List.of(failed("dcgm", HealthAction.NONE),
-                failed("disk", HealthAction.FREE_SPACE)));
+        HealthReport both =
+                new HealthReport(List.of(failed("dcgm", HealthAction.NONE), failed("disk", HealthAction.FREE_SPACE)));
         assertEquals(HealthAction.NONE, both.worstAction());
         assertEquals("reason=health check failed: dcgm,disk", command(both).get(4));
-        HealthReport withFault = new HealthReport(List.of(failed("gpu", HealthAction.REBOOT),
-                failed("disk", HealthAction.FREE_SPACE)));
+        HealthReport withFault =
+                new HealthReport(List.of(failed("gpu", HealthAction.REBOOT), failed("disk", HealthAction.FREE_SPACE)));
         assertEquals(HealthAction.REBOOT, withFault.worstAction());
-        assertEquals(List.of("state=fail", "reason=Action:Reboot"), command(withFault).subList(3, 5));
-        assertEquals(HealthAction.FREE_SPACE, new HealthReport(List.of(CheckResult.skipped("gpu", "no tool"),
-                failed("disk", HealthAction.FREE_SPACE))).worstAction());
+        assertEquals(
+                List.of("state=fail", "reason=Action:Reboot"),
+                command(withFault).subList(3, 5));
+        assertEquals(
+                HealthAction.FREE_SPACE,
+                new HealthReport(
+                                List.of(CheckResult.skipped("gpu", "no tool"), failed("disk", HealthAction.FREE_SPACE)))
+                        .worstAction());
     }
 
     @Test
@@ -136,23 +165,38 @@ class HealthChecksTest {
     void aRefusedUpdateNamesScontrolsComplaint() {
         CommandRunner runner = mock(CommandRunner.class);
         // The node reads as in service (only such a node is marked); the update is refused.
-        when(runner.run(any())).thenAnswer(inv -> ((CommandRequest) inv.getArgument(0)).argv().contains("show")
-                ? new CommandResult(inv.getArgument(0), 0, org.slurmautoresume.slurm.parse.Fixtures.read("slurm-22.05",
-                        "show-node-idle.txt").replaceFirst("^NodeName=\\S+", "NodeName=node1"), "", false, Duration.ZERO)
-                : new CommandResult(inv.getArgument(0), 1, "", "slurm_update error: Access/permission denied", false,
-                        Duration.ZERO));
+        when(runner.run(any()))
+                .thenAnswer(inv -> ((CommandRequest) inv.getArgument(0)).argv().contains("show")
+                        ? new CommandResult(
+                                inv.getArgument(0),
+                                0,
+                                org.slurmautoresume.slurm.parse.Fixtures.read("slurm-22.05", "show-node-idle.txt")
+                                        .replaceFirst("^NodeName=\\S+", "NodeName=node1"),
+                                "",
+                                false,
+                                Duration.ZERO)
+                        : new CommandResult(
+                                inv.getArgument(0),
+                                1,
+                                "",
+                                "slurm_update error: Access/permission denied",
+                                false,
+                                Duration.ZERO));
         NodeMarker marker = new NodeMarker(runner, SCONTROL, "root");
         HealthReport report = new HealthReport(List.of(failed("gpu", HealthAction.REPLACE)));
-        CommandException e = assertThrows(CommandException.class,
-                () -> marker.apply(marker.plan("node1", report, List.of())));
-        assertTrue(e.getMessage().contains("permission denied") && e.getMessage().contains("nodename=node1"), e.getMessage());
+        CommandException e =
+                assertThrows(CommandException.class, () -> marker.apply(marker.plan("node1", report, List.of())));
+        assertTrue(
+                e.getMessage().contains("permission denied") && e.getMessage().contains("nodename=node1"),
+                e.getMessage());
     }
 
     @Test
     void aToolThatCannotStartBecomesAResultNotAnException() {
         CommandRunner runner = mock(CommandRunner.class);
         when(runner.run(any())).thenThrow(CommandException.cannotStart(CommandRequest.of("/bin/x"), null));
-        HealthContext context = new HealthContext(runner, new ToolLocator(""), HealthSettings.defaults(), OptionalInt::empty);
+        HealthContext context =
+                new HealthContext(runner, new ToolLocator(""), HealthSettings.defaults(), OptionalInt::empty);
         CommandResult result = context.run(Path.of("/bin/x"), List.of(), Duration.ofSeconds(1));
         assertEquals(HealthContext.CANNOT_START, result.exitCode());
         assertTrue(result.stderr().contains("/bin/x"));
@@ -160,7 +204,9 @@ class HealthChecksTest {
 
     @Test
     void localNodeNamePrefersSlurmdsVariable() {
-        assertEquals("gpu-st-7", LocalNode.name(java.util.Map.of("SLURMD_NODENAME", "gpu-st-7")).orElseThrow());
+        assertEquals(
+                "gpu-st-7",
+                LocalNode.name(java.util.Map.of("SLURMD_NODENAME", "gpu-st-7")).orElseThrow());
         assertEquals("ip-10-1-2-3", LocalNode.shortName("ip-10-1-2-3.ec2.internal"));
     }
 
@@ -168,9 +214,10 @@ class HealthChecksTest {
     void theChecksRunOnARequestAreKnownByTheSameNamesAndLoadNothing() {
         assertEquals(HealthChecks.standard().names(), HealthChecks.onRequest().names());
         CommandRunner runner = mock(CommandRunner.class);
-        HealthContext context = new HealthContext(runner, new ToolLocator(""), HealthSettings.defaults(),
-                OptionalInt::empty);
-        HealthReport report = new HealthChecks(List.of(new NotOnRequest(new Fixed("cpu", null)))).run(context); // throws if run
+        HealthContext context =
+                new HealthContext(runner, new ToolLocator(""), HealthSettings.defaults(), OptionalInt::empty);
+        HealthReport report =
+                new HealthChecks(List.of(new NotOnRequest(new Fixed("cpu", null)))).run(context); // throws if run
         assertEquals(HealthStatus.SKIPPED, report.results().get(0).status(), report.toString());
         assertTrue(report.results().get(0).summary().contains("not run on a request"), report.toString());
         verify(runner, never()).run(any());

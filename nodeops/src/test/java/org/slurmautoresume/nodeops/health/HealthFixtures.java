@@ -12,8 +12,7 @@ import java.nio.file.Path;
 /** The constructed tool outputs under src/test/resources/health (see the README there). */
 public final class HealthFixtures {
 
-    private HealthFixtures() {
-    }
+    private HealthFixtures() {}
 
     public static String read(String name) {
         try (InputStream in = HealthFixtures.class.getResourceAsStream("/health/" + name)) {
@@ -39,7 +38,8 @@ public final class HealthFixtures {
             if (url.getProtocol().equals("file")) {
                 return Path.of(url.toURI());
             }
-            Path copy = Files.createTempFile("health-fixture-", "-" + Path.of(name).getFileName());
+            Path copy =
+                    Files.createTempFile("health-fixture-", "-" + Path.of(name).getFileName());
             copy.toFile().deleteOnExit();
             Files.writeString(copy, read(name), StandardCharsets.UTF_8);
             return copy;

@@ -9,10 +9,10 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
-import org.slurmautoresume.nodeops.xid.XidEvent;
-import org.slurmautoresume.nodeops.xid.XidParser;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.slurmautoresume.nodeops.xid.XidEvent;
+import org.slurmautoresume.nodeops.xid.XidParser;
 import org.slurmautoresume.slurm.parse.ParseException;
 
 class ParsersTest {
@@ -36,26 +36,33 @@ class ParsersTest {
 
     @Test
     void unsupportedValuesAreUnknownNotZero() {
-        GpuStatus gpu = NvidiaSmiParser.gpus(HealthFixtures.read("nvidia-smi/query-gpu-unsupported.csv")).get(0);
+        GpuStatus gpu = NvidiaSmiParser.gpus(HealthFixtures.read("nvidia-smi/query-gpu-unsupported.csv"))
+                .get(0);
         assertTrue(gpu.uncorrectedEccVolatile().isEmpty());
         assertTrue(gpu.retiredPagesPending().isEmpty());
     }
 
     @Test
     void garbageIsAnErrorQuotingTheLine() {
-        ParseException e = assertThrows(ParseException.class, () -> NvidiaSmiParser.gpus("0, 00:18.0, GPU-x, lots, No\n"));
+        ParseException e =
+                assertThrows(ParseException.class, () -> NvidiaSmiParser.gpus("0, 00:18.0, GPU-x, lots, No\n"));
         assertTrue(e.getMessage().contains("lots"), e.getMessage());
-        assertThrows(ParseException.class, () -> NvidiaSmiParser.gpus("Failed to initialize NVML: Driver/library version mismatch"));
+        assertThrows(
+                ParseException.class,
+                () -> NvidiaSmiParser.gpus("Failed to initialize NVML: Driver/library version mismatch"));
     }
 
     @Test
     void remapFlagsAreRead() {
-        List<RowRemapStatus> remaps = NvidiaSmiParser.remaps(HealthFixtures.read("nvidia-smi/remapped-rows-pending-and-failure.csv"));
+        List<RowRemapStatus> remaps =
+                NvidiaSmiParser.remaps(HealthFixtures.read("nvidia-smi/remapped-rows-pending-and-failure.csv"));
         assertEquals(4, remaps.size());
         assertEquals(Optional.of(true), remaps.get(1).pending());
         assertEquals(Optional.of(false), remaps.get(1).failure());
         assertEquals(Optional.of(true), remaps.get(2).failure());
-        assertEquals(Optional.of(true), NvidiaSmiParser.remaps("00000000:18:00.0, Yes, No").get(0).pending());
+        assertEquals(
+                Optional.of(true),
+                NvidiaSmiParser.remaps("00000000:18:00.0, Yes, No").get(0).pending());
     }
 
     @Test
@@ -63,8 +70,11 @@ class ParsersTest {
         List<XidEvent> events = XidParser.parse(HealthFixtures.read("kernel-log/dmesg-xid-79-13-13.txt"));
         assertEquals(List.of(13, 13, 79), events.stream().map(XidEvent::code).toList());
         assertEquals("PCI:0000:5d:00", events.get(2).device());
-        assertTrue(events.get(2).detail().contains("fallen off the bus"), events.get(2).detail());
-        assertTrue(XidParser.parse(HealthFixtures.read("kernel-log/dmesg-clean.txt")).isEmpty());
+        assertTrue(
+                events.get(2).detail().contains("fallen off the bus"),
+                events.get(2).detail());
+        assertTrue(XidParser.parse(HealthFixtures.read("kernel-log/dmesg-clean.txt"))
+                .isEmpty());
     }
 
     @Test
@@ -74,9 +84,12 @@ class ParsersTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = ';', value = {
-        "gpu:8;8", "gpu:h100:8(S:0-1);8", "gpu:a100:4(S:0),gpu:v100:2(S:1);6", "gpu:tesla:2(S:0,1),nic:4;2",
-        "(null);-1", "nic:4;-1", "gpus:8;-1", "'';-1"})
+    @CsvSource(
+            delimiter = ';',
+            value = {
+                "gpu:8;8", "gpu:h100:8(S:0-1);8", "gpu:a100:4(S:0),gpu:v100:2(S:1);6", "gpu:tesla:2(S:0,1),nic:4;2",
+                "(null);-1", "nic:4;-1", "gpus:8;-1", "'';-1"
+            })
     void gresGpuCount(String gres, int expected) {
         assertEquals(expected < 0 ? OptionalInt.empty() : OptionalInt.of(expected), GresGpus.count(gres));
     }

@@ -32,6 +32,7 @@ class SlurmdCheckTest {
     private final CommandRunner runner = mock(CommandRunner.class);
     /** What the fake scontrol answers next: exit status, stdout, stderr, timed out. */
     private final Deque<Object[]> answers = new ArrayDeque<>();
+
     private final List<CommandRequest> asked = new ArrayList<>();
     private HealthContext context;
 
@@ -44,7 +45,8 @@ class SlurmdCheckTest {
             Object[] a = answers.removeFirst();
             return new CommandResult(request, (int) a[0], (String) a[1], (String) a[2], (boolean) a[3], Duration.ZERO);
         });
-        context = new HealthContext(runner, new ToolLocator(dir.toString()), HealthSettings.defaults(), OptionalInt::empty);
+        context = new HealthContext(
+                runner, new ToolLocator(dir.toString()), HealthSettings.defaults(), OptionalInt::empty);
     }
 
     private void answers(int exit, String stdout, String stderr, boolean timedOut) {
@@ -61,8 +63,12 @@ class SlurmdCheckTest {
         answers(0, HealthFixtures.read("scontrol/show-slurmd-" + release + ".txt"), "", false);
         CheckResult result = new SlurmdCheck("node3").run(context);
         assertEquals(HealthStatus.PASSED, result.status());
-        assertTrue(result.evidence().get(0).contains("pid " + pid), result.evidence().toString());
-        assertEquals(List.of(dir.resolve("scontrol").toString(), "show", "slurmd"), asked.get(0).argv());
+        assertTrue(
+                result.evidence().get(0).contains("pid " + pid),
+                result.evidence().toString());
+        assertEquals(
+                List.of(dir.resolve("scontrol").toString(), "show", "slurmd"),
+                asked.get(0).argv());
         // Where several slurmds share a host (the local cluster), this picks the node's own.
         assertEquals("node3", asked.get(0).environment().get("SLURMD_NODENAME"));
     }
@@ -114,8 +120,11 @@ class SlurmdCheckTest {
 
     @Test
     void withoutScontrolTheCheckIsSkippedAndABadNodeNameRefused() {
-        HealthContext none = new HealthContext(runner, new ToolLocator(dir.resolve("empty").toString()),
-                HealthSettings.defaults(), OptionalInt::empty);
+        HealthContext none = new HealthContext(
+                runner,
+                new ToolLocator(dir.resolve("empty").toString()),
+                HealthSettings.defaults(),
+                OptionalInt::empty);
         assertEquals(HealthStatus.SKIPPED, new SlurmdCheck("node3").run(none).status());
         assertTrue(asked.isEmpty());
         assertThrows(IllegalArgumentException.class, () -> new SlurmdCheck("node3;reboot"));

@@ -1,7 +1,5 @@
 package org.slurmautoresume.nodeops.sweep;
 
-import org.slurmautoresume.nodeops.health.NodeHealth;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,6 +11,7 @@ import static org.slurmautoresume.slurm.parse.Records.node;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.slurmautoresume.nodeops.health.NodeHealth;
 import org.slurmautoresume.slurm.exec.CommandRequest;
 import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.exec.CommandRunner;
@@ -66,8 +65,11 @@ class CommandNodeHealthTest {
             assertEquals(java.util.Map.of("AUTORESUME_CHECK", "on-request"), request.environment());
             return new CommandResult(request, 8, "summary\n", "secret-ish detail", false, Duration.ZERO);
         });
-        CommandNodeHealth.Run run = new CommandNodeHealth(runner, List.of("/usr/sbin/site-check", "{node}"),
-                Duration.ofSeconds(5), java.util.Map.of("AUTORESUME_CHECK", "on-request"))
+        CommandNodeHealth.Run run = new CommandNodeHealth(
+                        runner,
+                        List.of("/usr/sbin/site-check", "{node}"),
+                        Duration.ofSeconds(5),
+                        java.util.Map.of("AUTORESUME_CHECK", "on-request"))
                 .run(node("show-node-idle-fail.txt", "node7"));
         assertEquals("reboot", run.verdict().action());
         assertEquals("/usr/sbin/site-check", run.program());
@@ -80,8 +82,9 @@ class CommandNodeHealthTest {
     @Test
     void aTimeoutEndsInOurOwnWords() {
         CommandRunner runner = mock(CommandRunner.class);
-        when(runner.run(any())).thenAnswer(inv -> new CommandResult(inv.getArgument(0), -1, "", "partial", true,
-                Duration.ofSeconds(5)));
+        when(runner.run(any()))
+                .thenAnswer(
+                        inv -> new CommandResult(inv.getArgument(0), -1, "", "partial", true, Duration.ofSeconds(5)));
         CommandNodeHealth.Run run = new CommandNodeHealth(runner, List.of("check", "{node}"), Duration.ofSeconds(5))
                 .run(node("show-node-idle-fail.txt", "node7"));
         assertEquals("replace", run.verdict().action());

@@ -39,26 +39,41 @@ class ExpansionLeftoversTest {
         assertEquals("artest", leftover.user());
         assertEquals("2027-11-22T04:18:15", leftover.endTime());
         assertTrue(leftover.why().contains("refuses changes to a finished job"), leftover.why());
-        assertTrue(ExpansionLeftovers.emptiedDonors(List.of(emptied), LocalDateTime.parse("2027-11-22T04:18:16")).isEmpty(),
+        assertTrue(
+                ExpansionLeftovers.emptiedDonors(List.of(emptied), LocalDateTime.parse("2027-11-22T04:18:16"))
+                        .isEmpty(),
                 "past its EndTime slurmctld purges it by itself");
     }
 
     @Test
     void theNameIsMentionedButDecidesNothing() {
         Job named = jobWith("show-job-expansion-donor-emptied.txt", "JobName", "autoresume-donor-21");
-        assertTrue(ExpansionLeftovers.emptiedDonors(List.of(named), AFTER_MERGE).get(0).why()
+        assertTrue(ExpansionLeftovers.emptiedDonors(List.of(named), AFTER_MERGE)
+                .get(0)
+                .why()
                 .contains("named as recovery names donors for job 21"));
         // Named like a donor, but an ordinary finished job: nothing to report.
         Job ordinary = jobWith("show-job-running-expanded.txt", "JobName", "autoresume-donor-21");
-        Job finished = new JobParser().parse(replaceField(replaceField(jobText("show-job-running-expanded.txt"),
-                "JobName", "autoresume-donor-21"), "JobState", "COMPLETED"));
-        assertTrue(ExpansionLeftovers.emptiedDonors(List.of(ordinary, finished), AFTER_MERGE).isEmpty());
+        Job finished = new JobParser()
+                .parse(replaceField(
+                        replaceField(jobText("show-job-running-expanded.txt"), "JobName", "autoresume-donor-21"),
+                        "JobState",
+                        "COMPLETED"));
+        assertTrue(ExpansionLeftovers.emptiedDonors(List.of(ordinary, finished), AFTER_MERGE)
+                .isEmpty());
     }
 
     /** Each field users cannot write, changed alone, takes the record out of the rule. */
     @ParameterizedTest
-    @ValueSource(strings = {"JobState=RUNNING", "JobState=CANCELLED", "NodeList=node2", "ResizeTime=None",
-        "EndTime=2026-11-22T04:19:26", "EndTime=Unknown"})
+    @ValueSource(
+            strings = {
+                "JobState=RUNNING",
+                "JobState=CANCELLED",
+                "NodeList=node2",
+                "ResizeTime=None",
+                "EndTime=2026-11-22T04:19:26",
+                "EndTime=Unknown"
+            })
     void aRecordThatDiffersInOneSlurmWrittenFieldIsNotAnEmptiedDonor(String field) {
         String[] kv = field.split("=", 2);
         Job job = jobWith("show-job-expansion-donor-emptied.txt", kv[0], kv[1]);
@@ -68,18 +83,29 @@ class ExpansionLeftoversTest {
     /** 23.02 and later are read with --json: the same donor, from the fields data_parser names its own way. */
     @Test
     void anEmptiedDonorReadFromJsonIsReportedAndAPendingOneIsKnownByItsDependency() {
-        Job emptied = JsonRecords.job("show-job-completed.json", "{\"job_id\": 22, \"nodes\": \"\","
-                + " \"resize_time\": " + JsonRecords.time("2026-11-22T04:19:26") + ","
-                + " \"end_time\": " + JsonRecords.time("2027-11-22T04:18:15") + "}");
+        Job emptied = JsonRecords.job(
+                "show-job-completed.json",
+                "{\"job_id\": 22, \"nodes\": \"\","
+                        + " \"resize_time\": " + JsonRecords.time("2026-11-22T04:19:26") + ","
+                        + " \"end_time\": " + JsonRecords.time("2027-11-22T04:18:15") + "}");
         List<SweepPlan.LeftoverJob> found = ExpansionLeftovers.emptiedDonors(List.of(emptied), AFTER_MERGE);
-        assertEquals(List.of("22"), found.stream().map(SweepPlan.LeftoverJob::jobId).toList());
-        assertTrue(found.get(0).why().contains("emptied at 2026-11-22T04:19:26"), found.get(0).why());
-        Job neverResized = JsonRecords.job("show-job-completed.json", "{\"job_id\": 22, \"nodes\": \"\","
-                + " \"end_time\": " + JsonRecords.time("2027-11-22T04:18:15") + "}");
-        assertTrue(ExpansionLeftovers.emptiedDonors(List.of(neverResized), AFTER_MERGE).isEmpty(), "resize_time 0");
+        assertEquals(
+                List.of("22"), found.stream().map(SweepPlan.LeftoverJob::jobId).toList());
+        assertTrue(
+                found.get(0).why().contains("emptied at 2026-11-22T04:19:26"),
+                found.get(0).why());
+        Job neverResized = JsonRecords.job(
+                "show-job-completed.json",
+                "{\"job_id\": 22, \"nodes\": \"\"," + " \"end_time\": " + JsonRecords.time("2027-11-22T04:18:15")
+                        + "}");
+        assertTrue(
+                ExpansionLeftovers.emptiedDonors(List.of(neverResized), AFTER_MERGE)
+                        .isEmpty(),
+                "resize_time 0");
 
-        Job pending = JsonRecords.job("show-job-running.json", "{\"job_id\": 22, \"job_state\": [\"PENDING\"],"
-                + " \"dependency\": \"expand:21(unfulfilled)\"}");
+        Job pending = JsonRecords.job(
+                "show-job-running.json",
+                "{\"job_id\": 22, \"job_state\": [\"PENDING\"]," + " \"dependency\": \"expand:21(unfulfilled)\"}");
         assertTrue(ExpansionLeftovers.pendingExpansionOfEndedJob(pending, JobId.parse("21"), Optional.empty()));
         assertFalse(ExpansionLeftovers.pendingExpansionOfEndedJob(pending, JobId.parse("2"), Optional.empty()));
     }

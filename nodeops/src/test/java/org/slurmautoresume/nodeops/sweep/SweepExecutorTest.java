@@ -1,7 +1,5 @@
 package org.slurmautoresume.nodeops.sweep;
 
-import org.slurmautoresume.nodeops.health.NodeHealth;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.slurmautoresume.slurm.parse.Records.node;
@@ -13,6 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.slurmautoresume.nodeops.admin.NodeUpdater;
 import org.slurmautoresume.nodeops.admin.RecordingRunner;
+import org.slurmautoresume.nodeops.health.NodeHealth;
 import org.slurmautoresume.slurm.model.Node;
 
 class SweepExecutorTest {
@@ -25,7 +24,9 @@ class SweepExecutorTest {
     private SweepExecutor executor(boolean healthy) {
         NodeHealth fake = node -> {
             checked.add(node.name());
-            return healthy ? NodeHealth.Verdict.healthy("fine") : NodeHealth.Verdict.unhealthy("reboot", "gpu\nfell off");
+            return healthy
+                    ? NodeHealth.Verdict.healthy("fine")
+                    : NodeHealth.Verdict.unhealthy("reboot", "gpu\nfell off");
         };
         return new SweepExecutor(new NodeUpdater(slurm.runner), fake);
     }
@@ -40,21 +41,47 @@ class SweepExecutorTest {
 
     @Test
     void eachActionIsOneSlurmCommand() {
-        List<Node> nodes = List.of(node("show-node-mixed-fail.txt", "node3"), node("show-node-down-not-responding.txt", "node2"),
-                node("show-node-idle-completing.txt", "node4"), node("show-node-mixed-completing.txt", "node1"));
-        SweepReport report = executor(true).execute(plan(
-                action(SweepAction.Kind.CANCEL_ORPHAN_DONOR, "22", ""),
-                action(SweepAction.Kind.MARK_REPLACE, "node2", "Action:Replace"),
-                action(SweepAction.Kind.DRAIN_STUCK_COMPLETING, "node1", "stuck COMPLETING job 12: drained while other jobs run"),
-                action(SweepAction.Kind.DOWN_STUCK_COMPLETING, "node4", "Action:Reboot stuck COMPLETING job 11"),
-                action(SweepAction.Kind.ESCALATE_TO_DOWN, "node3", "Action:Replace")), nodes, 5, NOW, false);
-        assertEquals(List.of(
-                List.of("scancel", "22"),
-                List.of("scontrol", "update", "nodename=node2", "state=fail", "reason=Action:Replace"),
-                List.of("scontrol", "update", "nodename=node1", "state=drain",
-                        "reason=stuck COMPLETING job 12: drained while other jobs run"),
-                List.of("scontrol", "update", "nodename=node4", "state=down", "reason=Action:Reboot stuck COMPLETING job 11"),
-                List.of("scontrol", "update", "nodename=node3", "state=down", "reason=Action:Replace")), slurm.changes);
+        List<Node> nodes = List.of(
+                node("show-node-mixed-fail.txt", "node3"),
+                node("show-node-down-not-responding.txt", "node2"),
+                node("show-node-idle-completing.txt", "node4"),
+                node("show-node-mixed-completing.txt", "node1"));
+        SweepReport report = executor(true)
+                .execute(
+                        plan(
+                                action(SweepAction.Kind.CANCEL_ORPHAN_DONOR, "22", ""),
+                                action(SweepAction.Kind.MARK_REPLACE, "node2", "Action:Replace"),
+                                action(
+                                        SweepAction.Kind.DRAIN_STUCK_COMPLETING,
+                                        "node1",
+                                        "stuck COMPLETING job 12: drained while other jobs run"),
+                                action(
+                                        SweepAction.Kind.DOWN_STUCK_COMPLETING,
+                                        "node4",
+                                        "Action:Reboot stuck COMPLETING job 11"),
+                                action(SweepAction.Kind.ESCALATE_TO_DOWN, "node3", "Action:Replace")),
+                        nodes,
+                        5,
+                        NOW,
+                        false);
+        assertEquals(
+                List.of(
+                        List.of("scancel", "22"),
+                        List.of("scontrol", "update", "nodename=node2", "state=fail", "reason=Action:Replace"),
+                        List.of(
+                                "scontrol",
+                                "update",
+                                "nodename=node1",
+                                "state=drain",
+                                "reason=stuck COMPLETING job 12: drained while other jobs run"),
+                        List.of(
+                                "scontrol",
+                                "update",
+                                "nodename=node4",
+                                "state=down",
+                                "reason=Action:Reboot stuck COMPLETING job 11"),
+                        List.of("scontrol", "update", "nodename=node3", "state=down", "reason=Action:Replace")),
+                slurm.changes);
         assertEquals("acted", report.status());
         assertTrue(report.actions().stream().allMatch(o -> o.result().equals("done")), report.toString());
         assertEquals(4, report.nodesSeen());
@@ -64,21 +91,29 @@ class SweepExecutorTest {
     @Test
     void aHealthyReturnedNodeIsResumed() {
         Node back = node("show-node-idle-fail.txt", "node2");
-        SweepReport report = executor(true).execute(plan(action(SweepAction.Kind.RESUME_IF_HEALTHY, "node2", "")),
-                List.of(back), 0, NOW, false);
+        SweepReport report = executor(true)
+                .execute(plan(action(SweepAction.Kind.RESUME_IF_HEALTHY, "node2", "")), List.of(back), 0, NOW, false);
         assertEquals(List.of("node2"), checked);
         assertEquals(List.of(List.of("scontrol", "update", "nodename=node2", "state=resume")), slurm.changes);
         assertEquals("done", report.actions().get(0).result());
-        assertTrue(report.actions().get(0).message().contains("health check passed"), report.actions().get(0).message());
+        assertTrue(
+                report.actions().get(0).message().contains("health check passed"),
+                report.actions().get(0).message());
     }
 
     @Test
     void anUnhealthyReturnedNodeIsKeptOutWithTheVerdictAsItsReason() {
         Node back = node("show-node-idle-fail.txt", "node2");
-        SweepReport report = executor(false).execute(plan(action(SweepAction.Kind.RESUME_IF_HEALTHY, "node2", "")),
-                List.of(back), 0, NOW, false);
-        assertEquals(List.of(List.of("scontrol", "update", "nodename=node2", "state=fail",
-                "reason=Action:Reboot health check failed: gpu fell off")), slurm.changes);
+        SweepReport report = executor(false)
+                .execute(plan(action(SweepAction.Kind.RESUME_IF_HEALTHY, "node2", "")), List.of(back), 0, NOW, false);
+        assertEquals(
+                List.of(List.of(
+                        "scontrol",
+                        "update",
+                        "nodename=node2",
+                        "state=fail",
+                        "reason=Action:Reboot health check failed: gpu fell off")),
+                slurm.changes);
         assertEquals("kept", report.actions().get(0).result());
         assertEquals("acted", report.status());
     }
@@ -87,40 +122,63 @@ class SweepExecutorTest {
     @Test
     void aReturnedNodeShortOfSpaceIsLeftAsItIs() {
         Node back = node("show-node-idle-fail.txt", "node2");
-        NodeHealth shortOfSpace = node -> NodeHealth.Verdict.unhealthy(NodeHealth.Verdict.FREE_SPACE,
-                "autoresume: disk full: /scratch 99% used");
-        SweepReport report = new SweepExecutor(new NodeUpdater(slurm.runner), shortOfSpace).execute(
-                plan(action(SweepAction.Kind.RESUME_IF_HEALTHY, "node2", "")), List.of(back), 0, NOW, false);
+        NodeHealth shortOfSpace = node ->
+                NodeHealth.Verdict.unhealthy(NodeHealth.Verdict.FREE_SPACE, "autoresume: disk full: /scratch 99% used");
+        SweepReport report = new SweepExecutor(new NodeUpdater(slurm.runner), shortOfSpace)
+                .execute(plan(action(SweepAction.Kind.RESUME_IF_HEALTHY, "node2", "")), List.of(back), 0, NOW, false);
         assertEquals(List.of(), slurm.changes);
         assertEquals("kept", report.actions().get(0).result());
     }
 
     @Test
     void anUnhealthyDownNodeStaysDown() {
-        Node rebooted = nodeWithReason("show-node-down-admin.txt", "node4", "Node unexpectedly rebooted [slurm@2026-11-22T05:00:00]");
-        executor(false).execute(plan(action(SweepAction.Kind.RESUME_IF_HEALTHY, "node4", "")), List.of(rebooted), 0, NOW, false);
+        Node rebooted = nodeWithReason(
+                "show-node-down-admin.txt", "node4", "Node unexpectedly rebooted [slurm@2026-11-22T05:00:00]");
+        executor(false)
+                .execute(
+                        plan(action(SweepAction.Kind.RESUME_IF_HEALTHY, "node4", "")),
+                        List.of(rebooted),
+                        0,
+                        NOW,
+                        false);
         assertEquals("state=down", slurm.changes.get(0).get(3));
     }
 
     @Test
     void aDryRunRunsNothing() {
         Node back = node("show-node-idle-fail.txt", "node2");
-        SweepReport report = executor(true).execute(plan(action(SweepAction.Kind.RESUME_IF_HEALTHY, "node2", ""),
-                action(SweepAction.Kind.CANCEL_ORPHAN_DONOR, "22", "")), List.of(back), 1, NOW, true);
+        SweepReport report = executor(true)
+                .execute(
+                        plan(
+                                action(SweepAction.Kind.RESUME_IF_HEALTHY, "node2", ""),
+                                action(SweepAction.Kind.CANCEL_ORPHAN_DONOR, "22", "")),
+                        List.of(back),
+                        1,
+                        NOW,
+                        true);
         assertTrue(slurm.changes.isEmpty());
         assertTrue(checked.isEmpty());
         assertTrue(report.dryRun());
-        assertEquals(List.of("planned", "planned"), report.actions().stream().map(SweepReport.Outcome::result).toList());
+        assertEquals(
+                List.of("planned", "planned"),
+                report.actions().stream().map(SweepReport.Outcome::result).toList());
         assertEquals("acted", report.status());
     }
 
     @Test
     void slurmsRefusalIsDeniedAndTheSweepFailed() {
         slurm.refuseChanges("slurm_update error: Invalid user id\n");
-        SweepReport report = executor(true).execute(plan(action(SweepAction.Kind.MARK_REPLACE, "node2", "Action:Replace")),
-                List.of(node("show-node-down-not-responding.txt", "node2")), 0, NOW, false);
+        SweepReport report = executor(true)
+                .execute(
+                        plan(action(SweepAction.Kind.MARK_REPLACE, "node2", "Action:Replace")),
+                        List.of(node("show-node-down-not-responding.txt", "node2")),
+                        0,
+                        NOW,
+                        false);
         assertEquals("denied", report.actions().get(0).result());
-        assertTrue(report.actions().get(0).message().contains("need root"), report.actions().get(0).message());
+        assertTrue(
+                report.actions().get(0).message().contains("need root"),
+                report.actions().get(0).message());
         assertEquals(SweepReport.Status.FAILED, report.statusValue());
     }
 
@@ -136,7 +194,9 @@ class SweepExecutorTest {
 
     @Test
     void nothingPlannedIsNothingToDo() {
-        assertEquals("nothing-to-do", executor(true).execute(plan(), List.of(), 0, NOW, false).status());
+        assertEquals(
+                "nothing-to-do",
+                executor(true).execute(plan(), List.of(), 0, NOW, false).status());
     }
 
     @Test

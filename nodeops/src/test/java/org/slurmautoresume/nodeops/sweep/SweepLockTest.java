@@ -22,7 +22,8 @@ class SweepLockTest {
     void aSecondSweepIsTurnedAwayAndToldWhoHoldsTheLock() throws Exception {
         Path file = dir.resolve("run/sweep.lock");
         try (SweepLock first = SweepLock.acquire(file)) {
-            assertTrue(Files.readString(file).contains("pid=" + ProcessHandle.current().pid()));
+            assertTrue(Files.readString(file)
+                    .contains("pid=" + ProcessHandle.current().pid()));
             SweepLock.BusyException busy = assertThrows(SweepLock.BusyException.class, () -> SweepLock.acquire(file));
             assertTrue(busy.holder().contains("pid=" + ProcessHandle.current().pid()), busy.holder());
             assertTrue(busy.getMessage().contains(file.toString()), busy.getMessage());
@@ -36,8 +37,8 @@ class SweepLockTest {
     void aLockInAFolderOthersCanWriteIsRefused() throws Exception {
         Path shared = Files.createDirectory(dir.resolve("var-lock"));
         Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
-        UncheckedIOException refused = assertThrows(UncheckedIOException.class,
-                () -> SweepLock.acquire(shared.resolve("autoresume-sweep.lock")));
+        UncheckedIOException refused = assertThrows(
+                UncheckedIOException.class, () -> SweepLock.acquire(shared.resolve("autoresume-sweep.lock")));
         assertTrue(refused.getCause() instanceof UnsafePathException, refused.toString());
         assertFalse(Files.exists(shared.resolve("autoresume-sweep.lock")), "nothing made in a shared folder");
     }

@@ -34,7 +34,8 @@ class SweepPlannerOtherJobsTest {
     void failWithNoJobLeftLongerThanTheLimitEscalatesToDown() {
         Node node = nodeWith("show-node-mixed-fail.txt", "node3", "State", "IDLE+FAIL"); // reason time 04:14:41
         LocalDateTime marked = LocalDateTime.parse("2026-11-22T04:14:41");
-        assertTrue(plan(List.of(node), List.of(), marked.plus(SweepPolicy.DEFAULTS.escalateFailAfter())).isEmpty());
+        assertTrue(plan(List.of(node), List.of(), marked.plus(SweepPolicy.DEFAULTS.escalateFailAfter()))
+                .isEmpty());
         SweepPlan plan = plan(List.of(node), List.of(), marked.plusHours(3));
         assertEquals(1, plan.actions().size(), plan.toString());
         SweepAction action = plan.actions().get(0);
@@ -64,11 +65,18 @@ class SweepPlannerOtherJobsTest {
         Job other = jobWith("show-job-running.txt", "NodeList", "node[2-3]"); // job 8 of artest
         SweepPlan plan = plan(List.of(node), List.of(other), LocalDateTime.parse("2026-11-22T07:14:41"));
         assertTrue(plan.actions().isEmpty(), plan.toString());
-        assertEquals(SweepPlanner.ESCALATION_WAITS_FOR_JOBS, plan.findings().get(0).kind());
-        assertTrue(plan.findings().get(0).why().contains("job 8 (artest, RUNNING)"), plan.findings().get(0).why());
+        assertEquals(
+                SweepPlanner.ESCALATION_WAITS_FOR_JOBS, plan.findings().get(0).kind());
+        assertTrue(
+                plan.findings().get(0).why().contains("job 8 (artest, RUNNING)"),
+                plan.findings().get(0).why());
         Job ended = jobWithFields("show-job-running.txt", "JobState", "COMPLETED", "NodeList", "node3");
-        assertEquals(SweepAction.Kind.ESCALATE_TO_DOWN, plan(List.of(node), List.of(ended),
-                LocalDateTime.parse("2026-11-22T07:14:41")).actions().get(0).kind(),
+        assertEquals(
+                SweepAction.Kind.ESCALATE_TO_DOWN,
+                plan(List.of(node), List.of(ended), LocalDateTime.parse("2026-11-22T07:14:41"))
+                        .actions()
+                        .get(0)
+                        .kind(),
                 "an ended job's record holds nothing on the node");
     }
 
@@ -99,11 +107,13 @@ class SweepPlannerOtherJobsTest {
         SweepPlan plan = plan(List.of(node), jobs, ENDED.plusMinutes(20));
         assertEquals(1, plan.actions().size(), plan.toString());
         SweepAction action = plan.actions().get(0);
-        assertEquals(List.of(SweepAction.Kind.DRAIN_STUCK_COMPLETING, "node4"), List.of(action.kind(), action.target()));
+        assertEquals(
+                List.of(SweepAction.Kind.DRAIN_STUCK_COMPLETING, "node4"), List.of(action.kind(), action.target()));
         assertEquals("stuck COMPLETING job 11: drained while other jobs run", action.reason());
         // A job's supervisor ends its step on a node drained with an Action: reason: the neighbour's must run on.
         assertFalse(NodeReason.parse(action.reason()).get().isAction("Reboot"), action.reason());
-        assertTrue(action.why().contains("MIXED+COMPLETING") && action.why().contains("job 8 (arother, RUNNING)"),
+        assertTrue(
+                action.why().contains("MIXED+COMPLETING") && action.why().contains("job 8 (arother, RUNNING)"),
                 action.why());
     }
 
@@ -116,15 +126,17 @@ class SweepPlannerOtherJobsTest {
     void eitherTheStateOrAJobRecordAloneDrains() {
         Job stuck = job("show-job-completing.txt");
         LocalDateTime late = ENDED.plusMinutes(20);
-        SweepPlan byState = new SweepPlanner(SweepPolicy.DEFAULTS).plan(
-                List.of(node("show-node-mixed-completing.txt", "node4")), List.of(stuck), true, late);
+        SweepPlan byState = new SweepPlanner(SweepPolicy.DEFAULTS)
+                .plan(List.of(node("show-node-mixed-completing.txt", "node4")), List.of(stuck), true, late);
         Node idle = node("show-node-idle-completing.txt", "node4");
         SweepPlan byRecord = plan(List.of(idle), List.of(stuck, neighbour()), late);
-        SweepPlan unplaced = plan(List.of(idle), List.of(stuck, jobWithFields("show-job-running.txt", "NodeList",
-                "node[4")), late);
+        SweepPlan unplaced =
+                plan(List.of(idle), List.of(stuck, jobWithFields("show-job-running.txt", "NodeList", "node[4")), late);
         for (SweepPlan plan : List.of(byState, byRecord, unplaced)) {
-            assertEquals(List.of(SweepAction.Kind.DRAIN_STUCK_COMPLETING),
-                    plan.actions().stream().map(SweepAction::kind).toList(), plan.toString());
+            assertEquals(
+                    List.of(SweepAction.Kind.DRAIN_STUCK_COMPLETING),
+                    plan.actions().stream().map(SweepAction::kind).toList(),
+                    plan.toString());
         }
         assertTrue(byRecord.actions().get(0).why().contains("job 8 (arother, RUNNING)"), byRecord.toString());
     }
@@ -133,30 +145,43 @@ class SweepPlannerOtherJobsTest {
     @Test
     void aJobStillEndingNormallyKeepsTheNodeFromDown() {
         Job ending = jobWithFields("show-job-completing.txt", "JobId", "12", "EndTime", "2026-11-22T04:35:04");
-        SweepPlan plan = plan(List.of(node("show-node-idle-completing.txt", "node4")),
-                List.of(job("show-job-completing.txt"), ending), LocalDateTime.parse("2026-11-22T04:35:14"));
-        assertEquals(SweepAction.Kind.DRAIN_STUCK_COMPLETING, plan.actions().get(0).kind(), plan.toString());
+        SweepPlan plan = plan(
+                List.of(node("show-node-idle-completing.txt", "node4")),
+                List.of(job("show-job-completing.txt"), ending),
+                LocalDateTime.parse("2026-11-22T04:35:14"));
+        assertEquals(
+                SweepAction.Kind.DRAIN_STUCK_COMPLETING, plan.actions().get(0).kind(), plan.toString());
         assertTrue(plan.actions().get(0).why().contains("job 12 (artest, COMPLETING)"), plan.toString());
     }
 
     /** node4 as the drain leaves it: drained with the drain's reason, {@code state} as given. */
     private static Node drained(String state) {
-        return new NodeParser().parse(Records.replaceField(Records.nodeTextWithReason("show-node-mixed-completing.txt",
-                "node4", StuckCompleting.drainReason("11") + " [root@2026-11-22T04:35:14]"), "State", state));
+        return new NodeParser()
+                .parse(Records.replaceField(
+                        Records.nodeTextWithReason(
+                                "show-node-mixed-completing.txt",
+                                "node4",
+                                StuckCompleting.drainReason("11") + " [root@2026-11-22T04:35:14]"),
+                        "State",
+                        state));
     }
 
     /** The drain's own state: a second sweep plans nothing, and reports why the node waits. */
     @Test
     void aSecondSweepAfterTheDrainPlansNothingWhileOthersRun() {
         for (String state : List.of("MIXED+COMPLETING+DRAIN", "MIXED+COMPLETING+FAIL")) {
-            SweepPlan plan = plan(List.of(drained(state)), List.of(job("show-job-completing.txt"), neighbour()),
+            SweepPlan plan = plan(
+                    List.of(drained(state)),
+                    List.of(job("show-job-completing.txt"), neighbour()),
                     ENDED.plusMinutes(25));
             assertTrue(plan.isEmpty(), state + ": " + plan);
             assertEquals(1, plan.findings().size(), plan.toString());
             SweepPlan.Finding finding = plan.findings().get(0);
-            assertEquals(List.of(SweepPlanner.STUCK_COMPLETING_WAITS_FOR_JOBS, "node4"),
+            assertEquals(
+                    List.of(SweepPlanner.STUCK_COMPLETING_WAITS_FOR_JOBS, "node4"),
                     List.of(finding.kind(), finding.node()));
-            assertTrue(finding.why().contains("job 11") && finding.why().contains("job 8 (arother, RUNNING)"),
+            assertTrue(
+                    finding.why().contains("job 11") && finding.why().contains("job 8 (arother, RUNNING)"),
                     finding.why());
         }
     }
@@ -164,20 +189,27 @@ class SweepPlannerOtherJobsTest {
     /** Once the neighbours are gone, only stuck jobs are left (two here): the later sweep sets it DOWN. */
     @Test
     void onceOnlyStuckJobsAreLeftTheDrainedNodeIsSetDown() {
-        Job alsoStuck = jobWithFields("show-job-completing.txt", "JobId", "12", "UserId", "arother(1002)",
-                "EndTime", "2026-11-22T04:16:00");
-        SweepPlan plan = plan(List.of(drained("IDLE+COMPLETING+DRAIN")),
-                List.of(alsoStuck, job("show-job-completing.txt")), ENDED.plusMinutes(40));
+        Job alsoStuck = jobWithFields(
+                "show-job-completing.txt", "JobId", "12", "UserId", "arother(1002)", "EndTime", "2026-11-22T04:16:00");
+        SweepPlan plan = plan(
+                List.of(drained("IDLE+COMPLETING+DRAIN")),
+                List.of(alsoStuck, job("show-job-completing.txt")),
+                ENDED.plusMinutes(40));
         assertEquals(1, plan.actions().size(), plan.toString());
-        assertEquals(SweepAction.Kind.DOWN_STUCK_COMPLETING, plan.actions().get(0).kind());
-        assertEquals("Action:Reboot stuck COMPLETING job 11", plan.actions().get(0).reason(), "the oldest names it");
+        assertEquals(
+                SweepAction.Kind.DOWN_STUCK_COMPLETING, plan.actions().get(0).kind());
+        assertEquals(
+                "Action:Reboot stuck COMPLETING job 11", plan.actions().get(0).reason(), "the oldest names it");
         assertTrue(plan.findings().isEmpty(), plan.toString());
     }
 
     /** DOWN is what the rule's last action leaves: Slurm ends the jobs; nothing more to plan. */
     @Test
     void aStuckNodeAlreadyDownPlansNothing() {
-        assertTrue(plan(List.of(drained("DOWN+COMPLETING+DRAIN")), List.of(job("show-job-completing.txt")),
-                ENDED.plusHours(2)).isEmpty());
+        assertTrue(plan(
+                        List.of(drained("DOWN+COMPLETING+DRAIN")),
+                        List.of(job("show-job-completing.txt")),
+                        ENDED.plusHours(2))
+                .isEmpty());
     }
 }

@@ -57,27 +57,36 @@ class SweepPolicyLoaderTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "maxNods: 3|maxNods: unknown field; known here: completingAfterSeconds, donorMaxAgeSeconds",
-        "maxNodes: ten|maxNodes: expected a whole number, found text \"ten\"",
-        "maxPartitionPercent: 150|maxPartitionPercent: must be at most 100, found 150",
-        "donorMaxAgeSeconds: -1|donorMaxAgeSeconds: must not be negative, found -1",
-        "donorMaxAgeSeconds: 2592001|donorMaxAgeSeconds: must be at most 2592000, found 2592001",
-        "donorMaxAgeSeconds: 1.5|donorMaxAgeSeconds: expected a whole number, found number 1.5",
-        "notRespondingAction: kill|notRespondingAction: must be one of replace, report, found text \"kill\"",
-        "resumeReturnedNodes: yes please|resumeReturnedNodes: must be true or false, found text \"yes please\"",
-        "healthCommand: ssh {node} check|healthCommand: expected a non-empty list of words (program first), not a shell string",
-        "healthCommand: []|healthCommand: is empty",
-        "healthCommand: [ssh, '']|healthCommand[1]: is empty",
-        "excludeNodes: 'n[5-1]'|excludeNodes: ",
-        "[1, 2]|expected a mapping of fields, found a list",
-        "maxNodes: [1|not valid YAML at line "})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "maxNods: 3|maxNods: unknown field; known here: completingAfterSeconds, donorMaxAgeSeconds",
+                "maxNodes: ten|maxNodes: expected a whole number, found text \"ten\"",
+                "maxPartitionPercent: 150|maxPartitionPercent: must be at most 100, found 150",
+                "donorMaxAgeSeconds: -1|donorMaxAgeSeconds: must not be negative, found -1",
+                "donorMaxAgeSeconds: 2592001|donorMaxAgeSeconds: must be at most 2592000, found 2592001",
+                "donorMaxAgeSeconds: 1.5|donorMaxAgeSeconds: expected a whole number, found number 1.5",
+                "notRespondingAction: kill|notRespondingAction: must be one of replace, report, found text \"kill\"",
+                "resumeReturnedNodes: yes please|resumeReturnedNodes: must be true or false, found text \"yes please\"",
+                "healthCommand: ssh {node} check|healthCommand: expected a non-empty list of words (program first), not a shell string",
+                "healthCommand: []|healthCommand: is empty",
+                "healthCommand: [ssh, '']|healthCommand[1]: is empty",
+                "excludeNodes: 'n[5-1]'|excludeNodes: ",
+                "[1, 2]|expected a mapping of fields, found a list",
+                "maxNodes: [1|not valid YAML at line "
+            })
     void aBadFieldIsNamedWithTheFileAndWhy(String yaml, String expected) throws Exception {
         Path file = dir.resolve("bad.yml");
         Files.writeString(file, yaml + "\n");
         SweepPolicyException e = assertThrows(SweepPolicyException.class, () -> SweepPolicyLoader.load(file));
-        assertEquals(file + ": " + expected, e.getMessage().substring(0, Math.min(e.getMessage().length(),
-                file.toString().length() + 2 + expected.length())), e.getMessage());
+        assertEquals(
+                file + ": " + expected,
+                e.getMessage()
+                        .substring(
+                                0,
+                                Math.min(
+                                        e.getMessage().length(), file.toString().length() + 2 + expected.length())),
+                e.getMessage());
     }
 
     @Test
@@ -85,7 +94,8 @@ class SweepPolicyLoaderTest {
         Path file = dir.resolve("bad.json");
         Files.writeString(file, "{\"maxNodes\": -1, \"maxNods\": 3, \"healthTimeoutSeconds\": \"2m\"}");
         SweepPolicyException e = assertThrows(SweepPolicyException.class, () -> SweepPolicyLoader.load(file));
-        assertEquals(List.of("maxNodes", "healthTimeoutSeconds", "maxNods"),
+        assertEquals(
+                List.of("maxNodes", "healthTimeoutSeconds", "maxNods"),
                 e.problems().stream().map(p -> p.path()).toList());
         assertEquals(3, e.getMessage().lines().count(), e.getMessage());
     }

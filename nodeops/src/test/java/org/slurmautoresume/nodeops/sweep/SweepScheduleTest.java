@@ -24,8 +24,8 @@ class SweepScheduleTest {
 
     @Test
     void aPassHandsItsReportOn() {
-        SweepReport report = new SweepReport("2026-11-22T09:00:00", false, 4, 0, "nothing-to-do", List.of(), List.of(),
-                List.of());
+        SweepReport report =
+                new SweepReport("2026-11-22T09:00:00", false, 4, 0, "nothing-to-do", List.of(), List.of(), List.of());
         when(sweep.run(SweepPolicy.DEFAULTS, false, LOCK)).thenReturn(report);
         schedule.runOnce();
         assertEquals(1, reports.size());

@@ -12,7 +12,8 @@ class KernelRecordTest {
     @Test
     void aKernelRecordWithContinuationLines() {
         KernelRecord record = KernelRecord.parse("3,1042,91034120051,-;NVRM: Xid (PCI:0000:5d:00): 79, x\n"
-                + " SUBSYSTEM=pci\n DEVICE=+pci:0000:5d:00.0\n").orElseThrow();
+                        + " SUBSYSTEM=pci\n DEVICE=+pci:0000:5d:00.0\n")
+                .orElseThrow();
         assertTrue(record.fromKernel());
         assertEquals(3, record.level());
         assertEquals(1042, record.sequence());
@@ -23,7 +24,8 @@ class KernelRecordTest {
     @Test
     void whatUserSpaceWritesToKmsgIsNotTheKernels() {
         // echo '<3>NVRM: Xid ...' >/dev/kmsg as root: the kernel gives it facility 1 (user), 1*8+3.
-        KernelRecord record = KernelRecord.parse("11,1043,91035000000,-;NVRM: Xid (PCI:0000:5d:00): 79, x").orElseThrow();
+        KernelRecord record = KernelRecord.parse("11,1043,91035000000,-;NVRM: Xid (PCI:0000:5d:00): 79, x")
+                .orElseThrow();
         assertFalse(record.fromKernel());
         assertEquals(1, record.facility());
     }

@@ -15,10 +15,16 @@ class XidParserTest {
     void theDriversMessageParses() {
         Optional<XidEvent> event = XidParser.parseMessage(
                 "NVRM: Xid (PCI:0000:5D:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.");
-        assertEquals(Optional.of(new XidEvent("PCI:0000:5d:00", 79,
-                "pid='<unknown>', name=<unknown>, GPU has fallen off the bus.")), event);
+        assertEquals(
+                Optional.of(new XidEvent(
+                        "PCI:0000:5d:00", 79, "pid='<unknown>', name=<unknown>, GPU has fallen off the bus.")),
+                event);
         assertEquals("0000:5d:00", event.get().pciAddress());
-        assertEquals(13, XidParser.parseMessage("NVRM: Xid (0000:2a:00.0): 13, Graphics Exception").get().code());
+        assertEquals(
+                13,
+                XidParser.parseMessage("NVRM: Xid (0000:2a:00.0): 13, Graphics Exception")
+                        .get()
+                        .code());
     }
 
     /**
@@ -27,14 +33,16 @@ class XidParserTest {
      * process name is cut to 15 characters), and with a newline in the name as dmesg prints it.
      */
     @ParameterizedTest
-    @ValueSource(strings = {
-        "NVRM: Xid (PCI:[6078]: segfault at 0 ip 000055c8ff71e139 sp 00007fffd067a450 error 6 in NVRM: Xid"
-            + " (PCI:0000:3b:00): 79, x[1139,55c8ff71e000+1000] likely on CPU 0 (core 0, socket 0)",
-        "               NVRM: Xid (PCI:0000:3b:00): 79, y[1139,5625759e1000+1000] likely on CPU 0 (core 0, socket 0)",
-        "process 'sh' launched '/tmp/NVRM: Xid (PCI:0000:3b:00): 79, x' with NULL argv: empty string added",
-        "a\\x0aNVRM: Xid (PC[8697]: segfault at 0 ip 00005625759e1139 in a\\x0aNVRM: Xid (PCI:0000:3b:00): 79, y[1139]",
-        "NVRM: Xid (PCI:0000:3b): 79, too short an address",
-        "NVRM: Xid (PCI:0000:3b:00): seventy-nine"})
+    @ValueSource(
+            strings = {
+                "NVRM: Xid (PCI:[6078]: segfault at 0 ip 000055c8ff71e139 sp 00007fffd067a450 error 6 in NVRM: Xid"
+                        + " (PCI:0000:3b:00): 79, x[1139,55c8ff71e000+1000] likely on CPU 0 (core 0, socket 0)",
+                "               NVRM: Xid (PCI:0000:3b:00): 79, y[1139,5625759e1000+1000] likely on CPU 0 (core 0, socket 0)",
+                "process 'sh' launched '/tmp/NVRM: Xid (PCI:0000:3b:00): 79, x' with NULL argv: empty string added",
+                "a\\x0aNVRM: Xid (PC[8697]: segfault at 0 ip 00005625759e1139 in a\\x0aNVRM: Xid (PCI:0000:3b:00): 79, y[1139]",
+                "NVRM: Xid (PCI:0000:3b): 79, too short an address",
+                "NVRM: Xid (PCI:0000:3b:00): seventy-nine"
+            })
     void textAUserCanWriteIsNotAnXid(String message) {
         assertEquals(Optional.empty(), XidParser.parseMessage(message));
         assertTrue(XidParser.parse(message + "\n[ 12.5] " + message).isEmpty());
@@ -42,8 +50,9 @@ class XidParserTest {
 
     @Test
     void dmesgTimeStampsAreTheOnlyPrefixAllowed() {
-        List<XidEvent> events = XidParser.parse("[91034.120051] NVRM: Xid (PCI:0000:5d:00): 79, GPU has fallen off the bus.\n"
-                + "Nov 20 03:12:44 host kernel: NVRM: Xid (PCI:0000:9a:00): 48, DBE\n");
+        List<XidEvent> events =
+                XidParser.parse("[91034.120051] NVRM: Xid (PCI:0000:5d:00): 79, GPU has fallen off the bus.\n"
+                        + "Nov 20 03:12:44 host kernel: NVRM: Xid (PCI:0000:9a:00): 48, DBE\n");
         assertEquals(List.of(79), events.stream().map(XidEvent::code).toList());
     }
 }

@@ -32,9 +32,18 @@ class XidWatchTest {
     @Test
     void eachKindOfXidIsReportedOnceWithItsClass() {
         XidWatch watch = watch("0000:5d:00", "0000:2a:00");
-        watch.accept(KernelRecord.parse("3,10,100,-;NVRM: Xid (PCI:0000:5d:00): 79, GPU has fallen off the bus.").get(), true);
-        watch.accept(KernelRecord.parse("3,11,101,-;NVRM: Xid (PCI:0000:5d:00): 79, GPU has fallen off the bus.").get(), true);
-        watch.accept(KernelRecord.parse("4,12,102,-;NVRM: Xid (PCI:0000:2a:00): 13, Graphics Exception").get(), false);
+        watch.accept(
+                KernelRecord.parse("3,10,100,-;NVRM: Xid (PCI:0000:5d:00): 79, GPU has fallen off the bus.")
+                        .get(),
+                true);
+        watch.accept(
+                KernelRecord.parse("3,11,101,-;NVRM: Xid (PCI:0000:5d:00): 79, GPU has fallen off the bus.")
+                        .get(),
+                true);
+        watch.accept(
+                KernelRecord.parse("4,12,102,-;NVRM: Xid (PCI:0000:2a:00): 13, Graphics Exception")
+                        .get(),
+                false);
         assertEquals(List.of(79, 13), seen.stream().map(s -> s.event().code()).toList());
         assertEquals(XidCatalog.XidClass.RESET, seen.get(0).xidClass());
         assertTrue(seen.get(0).afterStart());
@@ -47,10 +56,21 @@ class XidWatchTest {
     @Test
     void anXidAlreadyInTheLogDoesNotHideTheSameXidComingBack() {
         XidWatch watch = watch("0000:5d:00");
-        watch.accept(KernelRecord.parse("3,1,100,-;NVRM: Xid (PCI:0000:5d:00): 79, before the agent started").get(), false);
-        watch.accept(KernelRecord.parse("3,2,200,-;NVRM: Xid (PCI:0000:5d:00): 79, again after a reset by hand").get(), true);
-        watch.accept(KernelRecord.parse("3,3,300,-;NVRM: Xid (PCI:0000:5d:00): 79, and again").get(), true);
-        assertEquals(List.of(false, true), seen.stream().map(XidWatch.Sighting::afterStart).toList());
+        watch.accept(
+                KernelRecord.parse("3,1,100,-;NVRM: Xid (PCI:0000:5d:00): 79, before the agent started")
+                        .get(),
+                false);
+        watch.accept(
+                KernelRecord.parse("3,2,200,-;NVRM: Xid (PCI:0000:5d:00): 79, again after a reset by hand")
+                        .get(),
+                true);
+        watch.accept(
+                KernelRecord.parse("3,3,300,-;NVRM: Xid (PCI:0000:5d:00): 79, and again")
+                        .get(),
+                true);
+        assertEquals(
+                List.of(false, true),
+                seen.stream().map(XidWatch.Sighting::afterStart).toList());
         assertEquals(3, watch.count(seen.get(0).event()));
     }
 
@@ -58,12 +78,21 @@ class XidWatchTest {
     void onlyTheKernelsRecordsForThisNodesGpusCount() {
         XidWatch watch = watch("0000:5d:00");
         // user space (root included) writing to /dev/kmsg gets facility 1
-        watch.accept(KernelRecord.parse("11,20,100,-;NVRM: Xid (PCI:0000:5d:00): 79, forged").get(), true);
+        watch.accept(
+                KernelRecord.parse("11,20,100,-;NVRM: Xid (PCI:0000:5d:00): 79, forged")
+                        .get(),
+                true);
         // a well-formed report for a device this node does not have
-        watch.accept(KernelRecord.parse("3,21,101,-;NVRM: Xid (PCI:0000:99:00): 79, forged").get(), true);
+        watch.accept(
+                KernelRecord.parse("3,21,101,-;NVRM: Xid (PCI:0000:99:00): 79, forged")
+                        .get(),
+                true);
         // a user's crashing program named to look like one
-        watch.accept(KernelRecord.parse("6,22,102,-;NVRM: Xid (PCI:[6078]: segfault at 0 ip 0 sp 0 error 6 in NVRM: Xid"
-                + " (PCI:0000:5d:00): 79, x[1139,55c8ff71e000+1000]").get(), true);
+        watch.accept(
+                KernelRecord.parse("6,22,102,-;NVRM: Xid (PCI:[6078]: segfault at 0 ip 0 sp 0 error 6 in NVRM: Xid"
+                                + " (PCI:0000:5d:00): 79, x[1139,55c8ff71e000+1000]")
+                        .get(),
+                true);
         assertEquals(List.of(), seen);
         assertEquals(22, watch.lastSequence(), "kernel records are read past, user ones are not counted");
     }
@@ -91,8 +120,8 @@ class XidWatchTest {
         Path log = dir.resolve("kmsg");
         Files.writeString(log, "", StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(log, java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-rw-"));
-        IOException refused = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
-                () -> KernelRecordSource.followFile(log, Duration.ofMillis(20)));
+        IOException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                IOException.class, () -> KernelRecordSource.followFile(log, Duration.ofMillis(20)));
         assertTrue(refused.getMessage().contains("writable by root alone"), refused.getMessage());
     }
 
@@ -128,7 +157,6 @@ class XidWatchTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

@@ -30,7 +30,8 @@ public record NodeMark(String node, State state, String reason) {
 
     /** What the node needs, written as the reason {@code Action:Replace} or {@code Action:Reboot}. */
     public enum Action {
-        REPLACE("Replace"), REBOOT("Reboot");
+        REPLACE("Replace"),
+        REBOOT("Reboot");
 
         private final String word;
 

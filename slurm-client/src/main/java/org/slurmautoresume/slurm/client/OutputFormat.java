@@ -16,7 +16,9 @@ public enum OutputFormat {
         }
         try {
             return org.slurmautoresume.slurm.model.SlurmVersion.parse(versionText)
-                    .atLeast(org.slurmautoresume.slurm.model.SlurmVersion.FIRST_WITH_JSON) ? JSON : TEXT;
+                            .atLeast(org.slurmautoresume.slurm.model.SlurmVersion.FIRST_WITH_JSON)
+                    ? JSON
+                    : TEXT;
         } catch (IllegalArgumentException e) {
             return AUTO;
         }

@@ -42,8 +42,7 @@ public final class RebootRules {
         }
     }
 
-    private RebootRules() {
-    }
+    private RebootRules() {}
 
     /** A reboot asked for or under way: Slurm takes no other request for the node until it ends. */
     public static boolean pending(NodeState state) {
@@ -76,9 +75,12 @@ public final class RebootRules {
         if (!node.state().has(REBOOT_ISSUED)) {
             return Optional.empty();
         }
-        String reason = node.reason().map(r -> ", reason \"" + r.text() + "\""
-                + r.time().map(t -> " since " + t).orElse("")).orElse("");
-        return Optional.of("its reboot is issued and not finished (" + node.state().display() + reason + "):"
+        String reason = node.reason()
+                .map(r -> ", reason \"" + r.text() + "\""
+                        + r.time().map(t -> " since " + t).orElse(""))
+                .orElse("");
+        return Optional.of("its reboot is issued and not finished ("
+                + node.state().display() + reason + "):"
                 + " Slurm returns it to service itself when it registers after the reboot, or sets it DOWN"
                 + " \"reboot timed out\" after ResumeTimeout; a resume now would clear " + REBOOT_ISSUED + ", so Slurm"
                 + " would stop waiting for the reboot and could take the boot for an unexpected one");
@@ -96,8 +98,12 @@ public final class RebootRules {
      */
     public static Answer readBack(String node, String reason, Optional<Node> before, Optional<Node> after) {
         if (after.isEmpty()) {
-            return new Answer(node, false, "", "not in Slurm's answer when read back after the request:"
-                    + " whether Slurm will reboot it is not known");
+            return new Answer(
+                    node,
+                    false,
+                    "",
+                    "not in Slurm's answer when read back after the request:"
+                            + " whether Slurm will reboot it is not known");
         }
         NodeState state = after.get().state();
         Optional<NodeReason> nowReason = after.get().reason();
@@ -105,15 +111,23 @@ public final class RebootRules {
             if (nowReason.map(r -> r.startsWith(reason)).orElse(false)) {
                 return new Answer(node, true, state.display(), "Slurm shows " + state.display());
             }
-            return new Answer(node, false, state.display(), "Slurm shows " + state.display() + " with reason \""
-                    + nowReason.map(NodeReason::text).orElse("") + "\", another request's: "
-                    + whySkipped(state).orElseThrow());
+            return new Answer(
+                    node,
+                    false,
+                    state.display(),
+                    "Slurm shows " + state.display() + " with reason \""
+                            + nowReason.map(NodeReason::text).orElse("") + "\", another request's: "
+                            + whySkipped(state).orElseThrow());
         }
         if (bootedSince(before, after.get())) {
-            return new Answer(node, true, state.display(), "rebooted already (BootTime "
-                    + after.get().bootTime().get() + "), now " + state.display());
+            return new Answer(
+                    node,
+                    true,
+                    state.display(),
+                    "rebooted already (BootTime " + after.get().bootTime().get() + "), now " + state.display());
         }
-        String why = whySkipped(state).or(() -> before.flatMap(b -> whySkipped(b.state())))
+        String why = whySkipped(state)
+                .or(() -> before.flatMap(b -> whySkipped(b.state())))
                 .orElse("Slurm did not mark it for a reboot, for a reason its state does not show");
         return new Answer(node, false, state.display(), "Slurm left it " + state.display() + ": " + why);
     }

@@ -8,11 +8,11 @@ import org.slurmautoresume.slurm.exec.RetryPolicy;
 /** What a failed scontrol answer means: not found (of which kind), or a failure of which kind. */
 final class ScontrolAnswers {
 
-    private ScontrolAnswers() {
-    }
+    private ScontrolAnswers() {}
 
     static SlurmException failure(CommandResult result, String purpose) {
-        String message = "could not " + purpose + ": " + CommandException.failed(result).getMessage();
+        String message =
+                "could not " + purpose + ": " + CommandException.failed(result).getMessage();
         if (result.timedOut()) {
             return new SlurmException(SlurmException.Kind.TIMEOUT, message);
         }

@@ -20,8 +20,7 @@ import org.slurmautoresume.slurm.parse.json.JsonStepParser;
  */
 final class ScontrolParsers {
 
-    record Json(JsonNodeParser nodes, JsonJobParser jobs, JsonStepParser steps) {
-    }
+    record Json(JsonNodeParser nodes, JsonJobParser jobs, JsonStepParser steps) {}
 
     private final NodeParser nodeText = new NodeParser();
     private final JobParser jobText = new JobParser();
@@ -69,8 +68,8 @@ final class ScontrolParsers {
         try {
             return action.parse();
         } catch (ParseException e) {
-            throw new SlurmException(SlurmException.Kind.BAD_OUTPUT,
-                    "unexpected scontrol output: " + e.getMessage(), e);
+            throw new SlurmException(
+                    SlurmException.Kind.BAD_OUTPUT, "unexpected scontrol output: " + e.getMessage(), e);
         }
     }
 }

@@ -21,8 +21,8 @@ import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.hostlist.HostlistException;
 import org.slurmautoresume.slurm.model.InvalidJobIdException;
 import org.slurmautoresume.slurm.model.Job;
-import org.slurmautoresume.slurm.model.JobListing;
 import org.slurmautoresume.slurm.model.JobId;
+import org.slurmautoresume.slurm.model.JobListing;
 import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.model.SlurmConfig;
 import org.slurmautoresume.slurm.model.SlurmVersion;
@@ -58,6 +58,7 @@ public final class SlurmClient {
     private volatile boolean nodesInText;
     /** TEXT or JSON once known; null while AUTO has not asked scontrol's version yet. */
     private volatile OutputFormat resolvedFormat;
+
     private final ScontrolParsers parsers;
 
     public SlurmClient(CommandRunner runner) {
@@ -83,8 +84,8 @@ public final class SlurmClient {
     }
 
     /** {@code zone}: asked once, on the first JSON answer (tests count the asking). */
-    SlurmClient(CommandRunner runner, String scontrolPath, Duration timeout, OutputFormat format,
-                Supplier<ZoneId> zone) {
+    SlurmClient(
+            CommandRunner runner, String scontrolPath, Duration timeout, OutputFormat format, Supplier<ZoneId> zone) {
         this.runner = Objects.requireNonNull(runner);
         this.scontrol = Objects.requireNonNull(scontrolPath);
         this.timeout = Objects.requireNonNull(timeout);
@@ -114,14 +115,18 @@ public final class SlurmClient {
                     // at every query, and a node without Slurm's client would log it every time.
                     if (!versionUnreadableTold) {
                         versionUnreadableTold = true;
-                        log().warn("could not read Slurm's version ({}); reading scontrol's text output", e.getMessage());
+                        log().warn(
+                                        "could not read Slurm's version ({}); reading scontrol's text output",
+                                        e.getMessage());
                     } else {
-                        DebugLogging.debug(SlurmClient.class, "could not read Slurm's version again ({})", e.getMessage());
+                        DebugLogging.debug(
+                                SlurmClient.class, "could not read Slurm's version again ({})", e.getMessage());
                     }
                     return OutputFormat.TEXT;
                 }
                 resolvedFormat = version.atLeast(SlurmVersion.FIRST_WITH_JSON) ? OutputFormat.JSON : OutputFormat.TEXT;
-                DebugLogging.debug(SlurmClient.class, "Slurm {}: reading scontrol's {} output", version, resolvedFormat);
+                DebugLogging.debug(
+                        SlurmClient.class, "Slurm {}: reading scontrol's {} output", version, resolvedFormat);
             }
             return resolvedFormat;
         }
@@ -138,8 +143,9 @@ public final class SlurmClient {
 
     /** Every node the controller knows. */
     public List<Node> nodes() {
-        return nodesFromJson(List.of("show", "node"), "list nodes").orElseGet(
-                () -> ScontrolParsers.parse(() -> parsers.nodeText().parseAll(scontrol(List.of("-o", "show", "node"), "list nodes"))));
+        return nodesFromJson(List.of("show", "node"), "list nodes")
+                .orElseGet(() -> ScontrolParsers.parse(
+                        () -> parsers.nodeText().parseAll(scontrol(List.of("-o", "show", "node"), "list nodes"))));
     }
 
     /**
@@ -156,8 +162,8 @@ public final class SlurmClient {
         CommandResult result = run(List.of("-o", "show", "node", hostlist));
         if (!result.succeeded()) {
             if (ScontrolAnswers.mentionsNotFound(result)) {
-                throw new SlurmException(SlurmException.Kind.NOT_FOUND,
-                        "no such node in " + hostlist + ": " + result.diagnosticTail());
+                throw new SlurmException(
+                        SlurmException.Kind.NOT_FOUND, "no such node in " + hostlist + ": " + result.diagnosticTail());
             }
             throw ScontrolAnswers.failure(result, "show nodes " + hostlist);
         }
@@ -174,9 +180,14 @@ public final class SlurmClient {
             throw new SlurmException(SlurmException.Kind.NOT_FOUND, "not a valid node name: \"" + name + "\"");
         }
         List<String> args = List.of("show", "node", name);
-        return query(args, "show node " + name, () -> nodesFromJson(args, "show node " + name),
-                parsers.nodeText()::parseAll, ScontrolAnswers::mentionsNotFound)
-                .flatMap(nodes -> nodes.stream().filter(n -> n.name().equals(name)).findFirst());
+        return query(
+                        args,
+                        "show node " + name,
+                        () -> nodesFromJson(args, "show node " + name),
+                        parsers.nodeText()::parseAll,
+                        ScontrolAnswers::mentionsNotFound)
+                .flatMap(nodes ->
+                        nodes.stream().filter(n -> n.name().equals(name)).findFirst());
     }
 
     /**
@@ -184,13 +195,17 @@ public final class SlurmClient {
      * {@code scontrol -o show job} prints "No jobs in the system" (exit 0) when there are none.
      */
     public List<Job> jobs() {
-        return json(List.of("show", "job"), "list jobs", text -> parsers.json().jobs().parseAll(text)).orElseGet(() -> {
-            String out = scontrol(List.of("-o", "show", "job"), "list jobs");
-            if (out.strip().startsWith("No jobs in the system")) {
-                return List.of();
-            }
-            return ScontrolParsers.parse(() -> parsers.jobText().parseAll(out));
-        });
+        return json(
+                        List.of("show", "job"),
+                        "list jobs",
+                        text -> parsers.json().jobs().parseAll(text))
+                .orElseGet(() -> {
+                    String out = scontrol(List.of("-o", "show", "job"), "list jobs");
+                    if (out.strip().startsWith("No jobs in the system")) {
+                        return List.of();
+                    }
+                    return ScontrolParsers.parse(() -> parsers.jobText().parseAll(out));
+                });
     }
 
     /**
@@ -198,7 +213,10 @@ public final class SlurmClient {
      * user's line break in a name, see {@link JobListing}), so one job cannot hide the others.
      */
     public JobListing readJobs() {
-        Optional<List<Job>> fromJson = json(List.of("show", "job"), "list jobs", text -> parsers.json().jobs().parseAll(text));
+        Optional<List<Job>> fromJson = json(
+                List.of("show", "job"),
+                "list jobs",
+                text -> parsers.json().jobs().parseAll(text));
         if (fromJson.isPresent()) {
             return new JobListing(fromJson.get(), List.of());
         }
@@ -220,8 +238,13 @@ public final class SlurmClient {
             if (!result.succeeded()) {
                 return Optional.empty();
             }
-            List<String> ids = result.stdout().lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
-            return ids.stream().allMatch(id -> id.matches("[0-9]{1,10}")) ? Optional.of(java.util.Set.copyOf(ids))
+            List<String> ids = result.stdout()
+                    .lines()
+                    .map(String::strip)
+                    .filter(l -> !l.isEmpty())
+                    .toList();
+            return ids.stream().allMatch(id -> id.matches("[0-9]{1,10}"))
+                    ? Optional.of(java.util.Set.copyOf(ids))
                     : Optional.empty();
         } catch (RuntimeException e) {
             return Optional.empty();
@@ -229,8 +252,8 @@ public final class SlurmClient {
     }
 
     /** The job states in which a job holds its nodes: {@link org.slurmautoresume.slurm.model.JobState#isActive}'s. */
-    private static final String ACTIVE_STATES = "RUNNING,SUSPENDED,COMPLETING,CONFIGURING,RESIZING,SIGNALING,"
-            + "STAGE_OUT,STOPPED";
+    private static final String ACTIVE_STATES =
+            "RUNNING,SUSPENDED,COMPLETING,CONFIGURING,RESIZING,SIGNALING," + "STAGE_OUT,STOPPED";
 
     /**
      * The ids of the jobs that hold {@code node} now ({@code squeue -h -a -w NODE -t <active> -o %A}):
@@ -247,13 +270,25 @@ public final class SlurmClient {
         if (!result.succeeded()) {
             throw ScontrolAnswers.failure(result, "list the jobs on " + node);
         }
-        List<String> ids = result.stdout().lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+        List<String> ids = result.stdout()
+                .lines()
+                .map(String::strip)
+                .filter(l -> !l.isEmpty())
+                .toList();
         if (!ids.stream().allMatch(id -> id.matches("[0-9]{1,10}"))) {
-            String first = ids.stream().filter(id -> !id.matches("[0-9]{1,10}")).findFirst().orElse("");
-            throw new SlurmException(SlurmException.Kind.BAD_OUTPUT, "squeue listed the jobs on " + node
-                    + " with a line that is not a job id: \"" + first.codePoints().limit(60)
-                            .map(c -> c < 0x20 || c == 0x7f ? '?' : c)
-                            .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append) + "\"");
+            String first = ids.stream()
+                    .filter(id -> !id.matches("[0-9]{1,10}"))
+                    .findFirst()
+                    .orElse("");
+            throw new SlurmException(
+                    SlurmException.Kind.BAD_OUTPUT,
+                    "squeue listed the jobs on " + node
+                            + " with a line that is not a job id: \""
+                            + first.codePoints()
+                                    .limit(60)
+                                    .map(c -> c < 0x20 || c == 0x7f ? '?' : c)
+                                    .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
+                            + "\"");
         }
         return java.util.Set.copyOf(ids);
     }
@@ -277,8 +312,15 @@ public final class SlurmClient {
     public Optional<Job> job(JobId jobId) {
         String id = jobId.toString();
         List<String> args = List.of("show", "job", id);
-        return query(args, "show job " + id, () -> json(args, "show job " + id, text -> parsers.json().jobs().parseAll(text)),
-                parsers.jobText()::parseAll, ScontrolAnswers::mentionsInvalidJob)
+        return query(
+                        args,
+                        "show job " + id,
+                        () -> json(
+                                args,
+                                "show job " + id,
+                                text -> parsers.json().jobs().parseAll(text)),
+                        parsers.jobText()::parseAll,
+                        ScontrolAnswers::mentionsInvalidJob)
                 .flatMap(jobs -> JobAnswer.onlyRecordOf(id, jobs));
     }
 
@@ -288,8 +330,10 @@ public final class SlurmClient {
     }
 
     public Job requireJob(JobId jobId) {
-        return job(jobId).orElseThrow(() -> new SlurmException(SlurmException.Kind.NOT_FOUND,
-                "job " + jobId + " is not known to Slurm (finished long ago, or never existed)"));
+        return job(jobId)
+                .orElseThrow(() -> new SlurmException(
+                        SlurmException.Kind.NOT_FOUND,
+                        "job " + jobId + " is not known to Slurm (finished long ago, or never existed)"));
     }
 
     /** The job's steps; empty when it has none or it is not known. */
@@ -300,13 +344,21 @@ public final class SlurmClient {
     public List<Step> steps(JobId jobId) {
         String id = jobId.toString();
         List<String> args = List.of("show", "step", id);
-        return query(args, "show steps of " + id,
-                () -> json(args, "show steps of " + id, text -> parsers.json().steps().parseAll(text)), parsers.stepText()::parseAll,
-                r -> ScontrolAnswers.mentionsInvalidJob(r) || ScontrolAnswers.mentionsNoStepOf(r, id)).orElse(List.of());
+        return query(
+                        args,
+                        "show steps of " + id,
+                        () -> json(
+                                args,
+                                "show steps of " + id,
+                                text -> parsers.json().steps().parseAll(text)),
+                        parsers.stepText()::parseAll,
+                        r -> ScontrolAnswers.mentionsInvalidJob(r) || ScontrolAnswers.mentionsNoStepOf(r, id))
+                .orElse(List.of());
     }
 
     public SlurmConfig config() {
-        return ScontrolParsers.parse(() -> parsers.configText().parse(scontrol(List.of("show", "config"), "read the Slurm configuration")));
+        return ScontrolParsers.parse(
+                () -> parsers.configText().parse(scontrol(List.of("show", "config"), "read the Slurm configuration")));
     }
 
     /** Slurm's own expansion, for cross-checks: {@code scontrol show hostnames}. */
@@ -325,8 +377,12 @@ public final class SlurmClient {
      * The records of {@code scontrol [--json|-o] ARGS}: JSON when in use and it found some, else
      * the text, whose error message tells "does not exist" (empty) from a failure (thrown).
      */
-    private <T> Optional<List<T>> query(List<String> args, String purpose, Supplier<Optional<List<T>>> jsonAnswer,
-                                        Function<String, List<T>> textReader, Predicate<CommandResult> notFound) {
+    private <T> Optional<List<T>> query(
+            List<String> args,
+            String purpose,
+            Supplier<Optional<List<T>>> jsonAnswer,
+            Function<String, List<T>> textReader,
+            Predicate<CommandResult> notFound) {
         Optional<List<T>> fromJson = jsonAnswer.get();
         if (fromJson.isPresent()) {
             return fromJson;
@@ -353,12 +409,17 @@ public final class SlurmClient {
         if (nodesInText) {
             return Optional.empty();
         }
-        return json(args, purpose, text -> parsers.json().nodes().parseAllWithEveryFlag(text).orElseGet(() -> {
-            nodesInText = true;
-            DebugLogging.debug(SlurmClient.class, "this release's scontrol --json has no word for BLOCKED or EXTERNAL"
-                    + " nodes: reading nodes from its text");
-            return List.of();
-        }));
+        return json(
+                args,
+                purpose,
+                text -> parsers.json().nodes().parseAllWithEveryFlag(text).orElseGet(() -> {
+                    nodesInText = true;
+                    DebugLogging.debug(
+                            SlurmClient.class,
+                            "this release's scontrol --json has no word for BLOCKED or EXTERNAL"
+                                    + " nodes: reading nodes from its text");
+                    return List.of();
+                }));
     }
 
     /**
@@ -405,8 +466,10 @@ public final class SlurmClient {
         try {
             return Objects.requireNonNull(runner.run(request), "the command runner returned no result");
         } catch (CommandException e) {
-            throw new SlurmException(SlurmException.Kind.UNAVAILABLE,
-                    "cannot run " + program + ": is Slurm's client (slurm-client) installed and on PATH?", e);
+            throw new SlurmException(
+                    SlurmException.Kind.UNAVAILABLE,
+                    "cannot run " + program + ": is Slurm's client (slurm-client) installed and on PATH?",
+                    e);
         }
     }
 
@@ -425,5 +488,4 @@ public final class SlurmClient {
     private static long requireValidHostlist(String hostlist) {
         return Hostlist.count(hostlist);
     }
-
 }

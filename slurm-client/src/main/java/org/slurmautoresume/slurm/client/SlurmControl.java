@@ -68,7 +68,11 @@ public final class SlurmControl {
 
     /** The argv {@link #mark} runs, for a dry run to show. */
     public List<String> markArgv(NodeMark mark) {
-        return List.of(programs.scontrol(), "update", "nodename=" + mark.node(), "state=" + mark.state().word(),
+        return List.of(
+                programs.scontrol(),
+                "update",
+                "nodename=" + mark.node(),
+                "state=" + mark.state().word(),
                 "reason=" + mark.reason());
     }
 
@@ -93,8 +97,15 @@ public final class SlurmControl {
         }
         nodes.forEach(SlurmControl::requireNode);
         requireReason(reason);
-        return run(List.of(programs.scontrol(), "reboot", "ASAP", "nextstate=RESUME", "reason=" + reason,
-                Hostlist.compress(nodes)), NODE_WRITE_TIMEOUT);
+        return run(
+                List.of(
+                        programs.scontrol(),
+                        "reboot",
+                        "ASAP",
+                        "nextstate=RESUME",
+                        "reason=" + reason,
+                        Hostlist.compress(nodes)),
+                NODE_WRITE_TIMEOUT);
     }
 
     /** {@code scontrol requeue JOB}: the whole batch job back to the queue. */
@@ -167,8 +178,12 @@ public final class SlurmControl {
             throw new IllegalArgumentException("no nodes to allocate for job " + job);
         }
         nodes.forEach(SlurmControl::requireNode);
-        List<String> argv = new ArrayList<>(List.of(programs.salloc(), "--no-shell",
-                "-N" + nodes.size(), "-w", Hostlist.compress(nodes),
+        List<String> argv = new ArrayList<>(List.of(
+                programs.salloc(),
+                "--no-shell",
+                "-N" + nodes.size(),
+                "-w",
+                Hostlist.compress(nodes),
                 "--dependency=expand:" + job,
                 "--job-name=" + donorName(job)));
         if (!partition.isEmpty()) {
@@ -199,7 +214,8 @@ public final class SlurmControl {
      * directory would fill with them at every recovery. Without that variable it writes none.
      */
     private WriteResult resize(JobId job, String change) {
-        return run(List.of("env", "-u", "SLURM_JOBID", programs.scontrol(), "update", "jobid=" + job, change),
+        return run(
+                List.of("env", "-u", "SLURM_JOBID", programs.scontrol(), "update", "jobid=" + job, change),
                 JOB_WRITE_TIMEOUT);
     }
 

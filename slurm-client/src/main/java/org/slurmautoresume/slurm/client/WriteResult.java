@@ -12,8 +12,8 @@ import org.slurmautoresume.slurm.exec.CommandResult;
  * reads the job back, the sweep reports and goes on). Either {@code result} is there, or the
  * program could not be started at all and {@code notStarted} says why.
  */
-public record WriteResult(CommandRequest request, Optional<CommandResult> result,
-                          Optional<CommandException> notStarted) {
+public record WriteResult(
+        CommandRequest request, Optional<CommandResult> result, Optional<CommandException> notStarted) {
 
     public WriteResult {
         Objects.requireNonNull(request, "request");
@@ -59,7 +59,8 @@ public record WriteResult(CommandRequest request, Optional<CommandResult> result
 
     /** The last lines Slurm printed (stderr, else stdout), or why nothing ran. */
     public String diagnosticTail() {
-        return result.map(CommandResult::diagnosticTail).orElseGet(() -> notStarted.get().getMessage());
+        return result.map(CommandResult::diagnosticTail)
+                .orElseGet(() -> notStarted.get().getMessage());
     }
 
     /**
@@ -72,7 +73,8 @@ public record WriteResult(CommandRequest request, Optional<CommandResult> result
         }
         CommandResult r = result.get();
         String text = (r.stderr() + "\n" + r.stdout()).toLowerCase(Locale.ROOT);
-        return text.contains("invalid user id") || text.contains("access/permission denied")
+        return text.contains("invalid user id")
+                || text.contains("access/permission denied")
                 || text.contains("permission denied");
     }
 
@@ -81,7 +83,8 @@ public record WriteResult(CommandRequest request, Optional<CommandResult> result
         if (ok()) {
             return this;
         }
-        SlurmException.Kind kind = result.isEmpty() ? SlurmException.Kind.UNAVAILABLE
+        SlurmException.Kind kind = result.isEmpty()
+                ? SlurmException.Kind.UNAVAILABLE
                 : result.get().timedOut() ? SlurmException.Kind.TIMEOUT : SlurmException.Kind.COMMAND_FAILED;
         throw new SlurmException(kind, "could not " + purpose + ": " + message());
     }

@@ -9,8 +9,7 @@ import java.util.Map;
  * controller rather than from the environment srun was started with (which goes stale when
  * the job shrinks or grows).
  */
-public record JobEnvironment(String jobId, String nodeList, List<String> hosts, String masterNode,
-                             String masterAddr) {
+public record JobEnvironment(String jobId, String nodeList, List<String> hosts, String masterNode, String masterAddr) {
 
     public JobEnvironment {
         hosts = List.copyOf(hosts);

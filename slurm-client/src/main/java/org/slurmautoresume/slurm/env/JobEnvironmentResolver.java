@@ -3,13 +3,13 @@ package org.slurmautoresume.slurm.env;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.slurm.client.SlurmException;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.model.InvalidJobIdException;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.model.Node;
-import org.slurmautoresume.slurm.client.SlurmClient;
-import org.slurmautoresume.slurm.client.SlurmException;
 
 /**
  * Resolves a job's {@link JobEnvironment} from {@code scontrol show job} and {@code show node},
@@ -35,8 +35,10 @@ public final class JobEnvironmentResolver {
     public JobEnvironment resolve(JobId jobId) {
         Job job = slurm.requireJob(jobId);
         if (job.nodeList().isEmpty()) {
-            throw new SlurmException(SlurmException.Kind.NOT_FOUND, "job " + jobId + " is " + job.state()
-                    + " and has no nodes" + (job.reason().isEmpty() ? "" : " (reason: " + job.reason() + ")"));
+            throw new SlurmException(
+                    SlurmException.Kind.NOT_FOUND,
+                    "job " + jobId + " is " + job.state() + " and has no nodes"
+                            + (job.reason().isEmpty() ? "" : " (reason: " + job.reason() + ")"));
         }
         List<String> hosts = Hostlist.expand(job.nodeList());
         String master = hosts.get(0);
@@ -59,8 +61,10 @@ public final class JobEnvironmentResolver {
     }
 
     private String address(String jobId, String master) {
-        Node masterNode = slurm.node(master).orElseThrow(() -> new SlurmException(SlurmException.Kind.NOT_FOUND,
-                "job " + jobId + " runs on node " + master + ", which scontrol does not know"));
+        Node masterNode = slurm.node(master)
+                .orElseThrow(() -> new SlurmException(
+                        SlurmException.Kind.NOT_FOUND,
+                        "job " + jobId + " runs on node " + master + ", which scontrol does not know"));
         return masterNode.address();
     }
 }

@@ -3,8 +3,8 @@ package org.slurmautoresume.slurm.exec;
 import java.time.Duration;
 
 /** What a finished (or timed-out) command left behind. */
-public record CommandResult(CommandRequest request, int exitCode, String stdout, String stderr,
-                            boolean timedOut, Duration elapsed) {
+public record CommandResult(
+        CommandRequest request, int exitCode, String stdout, String stderr, boolean timedOut, Duration elapsed) {
 
     public boolean succeeded() {
         return !timedOut && exitCode == 0;

@@ -29,7 +29,8 @@ public final class CommonsExecCommandRunner implements CommandRunner {
         }
         ByteArrayOutputStream stdout = new ByteArrayOutputStream();
         ByteArrayOutputStream stderr = new ByteArrayOutputStream();
-        ExecuteWatchdog watchdog = ExecuteWatchdog.builder().setTimeout(request.timeout()).get();
+        ExecuteWatchdog watchdog =
+                ExecuteWatchdog.builder().setTimeout(request.timeout()).get();
         DefaultExecutor executor = DefaultExecutor.builder().get();
         executor.setStreamHandler(new PumpStreamHandler(stdout, stderr));
         executor.setWatchdog(watchdog);
@@ -42,7 +43,9 @@ public final class CommonsExecCommandRunner implements CommandRunner {
             exitCode = executor.execute(commandLine, environmentFor(request));
         } catch (ExecuteException e) {
             exitCode = e.getExitValue();
-            if (!watchdog.killedProcess() && stdout.size() == 0 && stderr.size() == 0
+            if (!watchdog.killedProcess()
+                    && stdout.size() == 0
+                    && stderr.size() == 0
                     && e.getCause() instanceof IOException) {
                 throw CommandException.cannotStart(request, e);
             }
@@ -50,11 +53,20 @@ public final class CommonsExecCommandRunner implements CommandRunner {
             throw CommandException.cannotStart(request, e);
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
-        CommandResult result = new CommandResult(request, exitCode,
-                stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8),
-                watchdog.killedProcess(), elapsed);
-        DebugLogging.debug(CommonsExecCommandRunner.class, "ran `{}`: exit {}{} in {} ms", request.display(), exitCode,
-                result.timedOut() ? " (timed out)" : "", elapsed.toMillis());
+        CommandResult result = new CommandResult(
+                request,
+                exitCode,
+                stdout.toString(StandardCharsets.UTF_8),
+                stderr.toString(StandardCharsets.UTF_8),
+                watchdog.killedProcess(),
+                elapsed);
+        DebugLogging.debug(
+                CommonsExecCommandRunner.class,
+                "ran `{}`: exit {}{} in {} ms",
+                request.display(),
+                exitCode,
+                result.timedOut() ? " (timed out)" : "",
+                elapsed.toMillis());
         return result;
     }
 

@@ -33,16 +33,13 @@ public final class ControllerOutage {
         /** Tells nobody: until someone {@linkplain #listen listens}, outages are only ridden out. */
         Listener NONE = new Listener() {
             @Override
-            public void unreachable(String why, Duration bound) {
-            }
+            public void unreachable(String why, Duration bound) {}
 
             @Override
-            public void answersAgain(Duration lasted) {
-            }
+            public void answersAgain(Duration lasted) {}
 
             @Override
-            public void gaveUp(Duration lasted, Duration bound) {
-            }
+            public void gaveUp(Duration lasted, Duration bound) {}
         };
     }
 
@@ -53,6 +50,7 @@ public final class ControllerOutage {
      * and a restarted primary with a large state takes a while too.
      */
     public static final Duration MARGIN = Duration.ofSeconds(60);
+
     private static final Duration FIRST_PAUSE = Duration.ofMillis(500);
     /**
      * The cap of the pauses: a controller back (or a backup that took over) is met 1.3 s later on
@@ -70,17 +68,28 @@ public final class ControllerOutage {
     private volatile Duration bound;
     /** When the current outage began (nanos); meaningful only while {@link #down}. */
     private long since;
+
     private boolean down;
     private boolean givenUp;
 
     public ControllerOutage(Duration bound, Listener listener) {
-        this(bound, listener, RetryPolicy.DEFAULT, d -> Thread.sleep(d.toMillis()), System::nanoTime,
+        this(
+                bound,
+                listener,
+                RetryPolicy.DEFAULT,
+                d -> Thread.sleep(d.toMillis()),
+                System::nanoTime,
                 () -> ThreadLocalRandom.current().nextLong(Long.MAX_VALUE));
     }
 
     /** With the clock, the pause and the dice a test controls. */
-    public ControllerOutage(Duration bound, Listener listener, RetryPolicy transients,
-                            RetryingCommandRunner.Sleeper sleeper, LongSupplier nanos, LongSupplier random) {
+    public ControllerOutage(
+            Duration bound,
+            Listener listener,
+            RetryPolicy transients,
+            RetryingCommandRunner.Sleeper sleeper,
+            LongSupplier nanos,
+            LongSupplier random) {
         this.listener = Objects.requireNonNull(listener);
         this.transients = Objects.requireNonNull(transients);
         this.sleeper = Objects.requireNonNull(sleeper);
@@ -181,7 +190,8 @@ public final class ControllerOutage {
             lasted = Duration.ofNanos(now - since);
         }
         if (first) {
-            listener.unreachable(result.timedOut() ? "timed out" : result.diagnosticTail().strip(), bound);
+            listener.unreachable(
+                    result.timedOut() ? "timed out" : result.diagnosticTail().strip(), bound);
         }
         return lasted;
     }

@@ -15,8 +15,7 @@ public final class DebugLogging {
 
     private static final boolean WANTED = wanted(System.getenv("AUTORESUME_LOG_LEVEL"));
 
-    private DebugLogging() {
-    }
+    private DebugLogging() {}
 
     public static boolean wanted() {
         return WANTED;

@@ -22,8 +22,7 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, Duration max
             "resource temporarily unavailable",
             "slurmctld is not responding");
 
-    public static final RetryPolicy DEFAULT =
-            new RetryPolicy(4, Duration.ofMillis(250), Duration.ofSeconds(4), true);
+    public static final RetryPolicy DEFAULT = new RetryPolicy(4, Duration.ofMillis(250), Duration.ofSeconds(4), true);
     public static final RetryPolicy NONE = new RetryPolicy(1, Duration.ZERO, Duration.ZERO, false);
 
     public RetryPolicy {

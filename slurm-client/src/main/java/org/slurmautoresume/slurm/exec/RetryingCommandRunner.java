@@ -49,9 +49,15 @@ public final class RetryingCommandRunner implements CommandRunner {
         CommandResult result = delegate.run(request);
         for (int attempt = 2; attempt <= policy.maxAttempts() && policy.isTransient(result); attempt++) {
             Duration backoff = policy.backoffBefore(attempt);
-            log().warn("`{}` failed transiently ({}); attempt {} of {} in {} ms", request.display(),
-                    result.timedOut() ? "timed out" : result.diagnosticTail().replace('\n', ' '),
-                    attempt, policy.maxAttempts(), backoff.toMillis());
+            log().warn(
+                            "`{}` failed transiently ({}); attempt {} of {} in {} ms",
+                            request.display(),
+                            result.timedOut()
+                                    ? "timed out"
+                                    : result.diagnosticTail().replace('\n', ' '),
+                            attempt,
+                            policy.maxAttempts(),
+                            backoff.toMillis());
             try {
                 sleeper.sleep(backoff);
             } catch (InterruptedException e) {

@@ -6,8 +6,7 @@ package org.slurmautoresume.slurm.exec;
  */
 public final class ShellQuote {
 
-    private ShellQuote() {
-    }
+    private ShellQuote() {}
 
     /** Always quotes: the result is safe as one word in sh, bash, dash and zsh. */
     public static String quote(String value) {
@@ -31,9 +30,19 @@ public final class ShellQuote {
         }
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
-            boolean plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || c == '-' || c == '_' || c == '.' || c == '/' || c == ':' || c == '=' || c == ','
-                    || c == '@' || c == '+' || c == '%';
+            boolean plain = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '-'
+                    || c == '_'
+                    || c == '.'
+                    || c == '/'
+                    || c == ':'
+                    || c == '='
+                    || c == ','
+                    || c == '@'
+                    || c == '+'
+                    || c == '%';
             if (!plain) {
                 return quote(value);
             }

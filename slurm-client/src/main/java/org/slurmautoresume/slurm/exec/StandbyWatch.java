@@ -40,15 +40,18 @@ public final class StandbyWatch implements CommandRunner {
 
     /** How long a command runs before the controllers are pinged: slurmctld answers in milliseconds. */
     public static final Duration SLOW = Duration.ofSeconds(2);
+
     static final Duration PING_EVERY = Duration.ofSeconds(1);
     private static final Duration PING_TIMEOUT = Duration.ofSeconds(5);
     /** A primary that flaps does not keep a command going for ever: at most this many fresh starts. */
     private static final int MAX_RESTARTS = 3;
+
     private static final Set<String> WATCHED = Set.of("scontrol", "scancel", "squeue", "sinfo");
     private static final Pattern PRIMARY = Pattern.compile("(?m)^Slurmctld\\(primary\\) at \\S+ is (UP|DOWN)");
     private static final Pattern BACKUP_UP = Pattern.compile("(?m)^Slurmctld\\(backup\\d*\\) at \\S+ is UP");
     /** A backup that has taken over answers this at once; one in standby makes the client sleep. */
     private static final List<String> SERVES_QUERY = List.of("scontrol", "-o", "show", "partition");
+
     private static final Duration SERVES_TIMEOUT = Duration.ofSeconds(2);
     /** The records list of a JSON answer that holds none: {@code "jobs": []}, {@code "steps": []}... */
     private static final Pattern EMPTY_LIST = Pattern.compile("\"(jobs|steps|nodes|partitions)\"\\s*:\\s*\\[\\s*]");
@@ -72,8 +75,12 @@ public final class StandbyWatch implements CommandRunner {
     }
 
     /** With the probe and the pace a test controls; a null probe pings through {@code delegate}. */
-    StandbyWatch(CommandRunner delegate, ControllerProbe probe, Duration slow, Duration every,
-                 Supplier<ScheduledExecutorService> timer) {
+    StandbyWatch(
+            CommandRunner delegate,
+            ControllerProbe probe,
+            Duration slow,
+            Duration every,
+            Supplier<ScheduledExecutorService> timer) {
         this.delegate = Objects.requireNonNull(delegate);
         this.probe = probe != null ? probe : () -> serves(delegate);
         this.slow = Objects.requireNonNull(slow);
@@ -93,8 +100,8 @@ public final class StandbyWatch implements CommandRunner {
         }
         for (int restarts = 0; ; restarts++) {
             Watch watch = new Watch(cancel);
-            ScheduledFuture<?> pings = timer().scheduleWithFixedDelay(watch::ping, slow.toMillis(), every.toMillis(),
-                    TimeUnit.MILLISECONDS);
+            ScheduledFuture<?> pings = timer().scheduleWithFixedDelay(
+                            watch::ping, slow.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
             CommandResult result;
             try {
                 result = delegate.run(request, watch.own);
@@ -104,8 +111,8 @@ public final class StandbyWatch implements CommandRunner {
             if (!watch.servedAgain || cancel.cancelled() || restarts >= MAX_RESTARTS) {
                 return watch.neverServed() && emptyJsonAnswer(request.argv(), result) ? unanswered(result) : result;
             }
-            DebugLogging.debug(StandbyWatch.class, "`{}` stopped: a slurmctld serves again; running it anew",
-                    request.display());
+            DebugLogging.debug(
+                    StandbyWatch.class, "`{}` stopped: a slurmctld serves again; running it anew", request.display());
         }
     }
 
@@ -118,14 +125,21 @@ public final class StandbyWatch implements CommandRunner {
      * it (and try again) instead of reading "not found".
      */
     static boolean emptyJsonAnswer(List<String> argv, CommandResult result) {
-        return result.succeeded() && argv.contains("--json") && client(argv).filter("scontrol"::equals).isPresent()
+        return result.succeeded()
+                && argv.contains("--json")
+                && client(argv).filter("scontrol"::equals).isPresent()
                 && EMPTY_LIST.matcher(result.stdout()).find();
     }
 
     private static CommandResult unanswered(CommandResult result) {
-        return new CommandResult(result.request(), 1, result.stdout(), "Unable to contact slurm controller (connect"
-                + " failure): scontrol printed an empty list while `scontrol ping` found no controller serving\n",
-                false, result.elapsed());
+        return new CommandResult(
+                result.request(),
+                1,
+                result.stdout(),
+                "Unable to contact slurm controller (connect"
+                        + " failure): scontrol printed an empty list while `scontrol ping` found no controller serving\n",
+                false,
+                result.elapsed());
     }
 
     /** One run of a command: its own way to stop it, and what the pings saw meanwhile. */
@@ -133,6 +147,7 @@ public final class StandbyWatch implements CommandRunner {
         final Cancel own = new Cancel();
         /** Written by the pinging thread, read by the caller's once the command ended. */
         private volatile Boolean servedAtFirst;
+
         volatile boolean servedAgain;
         private volatile boolean servedEver;
 
@@ -169,7 +184,10 @@ public final class StandbyWatch implements CommandRunner {
     private static Optional<String> client(List<String> argv) {
         int i = 0;
         if (program(argv.get(0)).equals("env")) {
-            for (i = 1; i < argv.size() && (argv.get(i).startsWith("-") || argv.get(i).contains("=")); i++) {
+            for (i = 1;
+                    i < argv.size()
+                            && (argv.get(i).startsWith("-") || argv.get(i).contains("="));
+                    i++) {
                 if (argv.get(i).equals("-u")) {
                     i++; // its NAME
                 }
@@ -190,12 +208,14 @@ public final class StandbyWatch implements CommandRunner {
      */
     static Optional<Boolean> serves(CommandRunner runner) {
         try {
-            String ping = runner.run(new CommandRequest(List.of("scontrol", "ping"), PING_TIMEOUT, Map.of())).stdout();
+            String ping = runner.run(new CommandRequest(List.of("scontrol", "ping"), PING_TIMEOUT, Map.of()))
+                    .stdout();
             Optional<Boolean> primary = primaryUp(ping);
             if (primary.isEmpty() || primary.get() || !BACKUP_UP.matcher(ping).find()) {
                 return primary;
             }
-            return Optional.of(runner.run(new CommandRequest(SERVES_QUERY, SERVES_TIMEOUT, Map.of())).succeeded());
+            return Optional.of(runner.run(new CommandRequest(SERVES_QUERY, SERVES_TIMEOUT, Map.of()))
+                    .succeeded());
         } catch (RuntimeException e) {
             return Optional.empty();
         }

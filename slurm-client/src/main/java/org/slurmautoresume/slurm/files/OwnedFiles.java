@@ -32,16 +32,19 @@ import java.util.Set;
  */
 public final class OwnedFiles {
 
-    private static final Set<PosixFilePermission> GROUP_OR_OTHER = Set.of(PosixFilePermission.GROUP_READ,
-            PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.OTHERS_READ,
-            PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_EXECUTE);
-    private static final Set<PosixFilePermission> GROUP_OR_OTHER_WRITE = Set.of(PosixFilePermission.GROUP_WRITE,
-            PosixFilePermission.OTHERS_WRITE);
+    private static final Set<PosixFilePermission> GROUP_OR_OTHER = Set.of(
+            PosixFilePermission.GROUP_READ,
+            PosixFilePermission.GROUP_WRITE,
+            PosixFilePermission.GROUP_EXECUTE,
+            PosixFilePermission.OTHERS_READ,
+            PosixFilePermission.OTHERS_WRITE,
+            PosixFilePermission.OTHERS_EXECUTE);
+    private static final Set<PosixFilePermission> GROUP_OR_OTHER_WRITE =
+            Set.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
     private static final String PRIVATE_DIR = "rwx------";
     private static final String PRIVATE_FILE = "rw-------";
 
-    private OwnedFiles() {
-    }
+    private OwnedFiles() {}
 
     /** The process's effective uid. */
     public static int currentUid() throws IOException {
@@ -49,12 +52,11 @@ public final class OwnedFiles {
     }
 
     /** The owner's uid and the mode bits of {@code path} itself, never of a link's target. */
-    record Stat(boolean directory, boolean regularFile, boolean link, int uid, Set<PosixFilePermission> mode) {
-    }
+    record Stat(boolean directory, boolean regularFile, boolean link, int uid, Set<PosixFilePermission> mode) {}
 
     static Stat lstat(Path path) throws IOException {
-        Map<String, Object> a = Files.readAttributes(path, "unix:uid,mode,isDirectory,isRegularFile,isSymbolicLink",
-                LinkOption.NOFOLLOW_LINKS);
+        Map<String, Object> a = Files.readAttributes(
+                path, "unix:uid,mode,isDirectory,isRegularFile,isSymbolicLink", LinkOption.NOFOLLOW_LINKS);
         int mode = (Integer) a.get("mode");
         Set<PosixFilePermission> perms = new HashSet<>();
         PosixFilePermission[] bits = PosixFilePermission.values(); // OWNER_READ .. OTHERS_EXECUTE, 0400 .. 0001
@@ -63,8 +65,12 @@ public final class OwnedFiles {
                 perms.add(bits[i]);
             }
         }
-        return new Stat((Boolean) a.get("isDirectory"), (Boolean) a.get("isRegularFile"), (Boolean) a.get("isSymbolicLink"),
-                (Integer) a.get("uid"), perms);
+        return new Stat(
+                (Boolean) a.get("isDirectory"),
+                (Boolean) a.get("isRegularFile"),
+                (Boolean) a.get("isSymbolicLink"),
+                (Integer) a.get("uid"),
+                perms);
     }
 
     /**
@@ -73,7 +79,8 @@ public final class OwnedFiles {
      */
     public static Path privateDirectory(Path dir, int uid) throws IOException {
         try {
-            Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(PRIVATE_DIR)));
+            Files.createDirectory(
+                    dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(PRIVATE_DIR)));
         } catch (FileAlreadyExistsException e) {
             // made earlier, by us or by someone else: the check below tells which
         }
@@ -93,8 +100,8 @@ public final class OwnedFiles {
         Set<PosixFilePermission> open = new HashSet<>(s.mode());
         open.retainAll(GROUP_OR_OTHER);
         if (!open.isEmpty()) {
-            throw new UnsafePathException(dir, "has mode " + PosixFilePermissions.toString(s.mode())
-                    + ": group or others may use it");
+            throw new UnsafePathException(
+                    dir, "has mode " + PosixFilePermissions.toString(s.mode()) + ": group or others may use it");
         }
     }
 
@@ -113,8 +120,8 @@ public final class OwnedFiles {
         Set<PosixFilePermission> open = new HashSet<>(s.mode());
         open.retainAll(GROUP_OR_OTHER_WRITE);
         if (!open.isEmpty()) {
-            throw new UnsafePathException(dir, "has mode " + PosixFilePermissions.toString(s.mode())
-                    + ": others may write in it");
+            throw new UnsafePathException(
+                    dir, "has mode " + PosixFilePermissions.toString(s.mode()) + ": others may write in it");
         }
     }
 
@@ -160,8 +167,8 @@ public final class OwnedFiles {
 
     /** Appends text to {@code file} (made 0600 when missing), opened as {@link #open} does. */
     public static void append(Path file, int uid, String text) throws IOException {
-        try (FileChannel channel = open(file, uid, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND)) {
+        try (FileChannel channel =
+                open(file, uid, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
             ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
             while (bytes.hasRemaining()) {
                 channel.write(bytes);

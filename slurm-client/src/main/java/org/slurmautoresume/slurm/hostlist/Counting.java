@@ -3,8 +3,7 @@ package org.slurmautoresume.slurm.hostlist;
 /** Host counts that saturate instead of overflowing, so a cap check can never be fooled by wrap-around. */
 final class Counting {
 
-    private Counting() {
-    }
+    private Counting() {}
 
     static long multiply(long a, long b) {
         long high = Math.multiplyHigh(a, b);

@@ -9,8 +9,7 @@ final class Digits {
      */
     static final int MAX_SIGNIFICANT_DIGITS = 18;
 
-    private Digits() {
-    }
+    private Digits() {}
 
     static boolean isDigit(char c) {
         return c >= '0' && c <= '9';

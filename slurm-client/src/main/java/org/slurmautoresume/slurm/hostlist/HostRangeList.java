@@ -85,9 +85,13 @@ final class HostRangeList {
             }
             if (HostlistParser.isSeparator(c) || c == '[' || c == ']' || HostlistParser.isControl(c)) {
                 String shown = HostlistParser.isControl(c) ? String.format("U+%04X", (int) c) : "'" + c + "'";
-                throw new HostlistException("host name", name, i, "element " + index
-                        + " of the collection contains " + shown
-                        + "; compress takes single host names (expand hostlists first)");
+                throw new HostlistException(
+                        "host name",
+                        name,
+                        i,
+                        "element " + index
+                                + " of the collection contains " + shown
+                                + "; compress takes single host names (expand hostlists first)");
             }
         }
     }
@@ -96,7 +100,8 @@ final class HostRangeList {
     private void push(HostRange range) {
         if (!ranges.isEmpty()) {
             HostRange tail = ranges.get(ranges.size() - 1);
-            if (tail.hi == range.lo - 1 && HostRange.comparePrefixes(tail, range) == 0
+            if (tail.hi == range.lo - 1
+                    && HostRange.comparePrefixes(tail, range) == 0
                     && HostRange.widthsCombine(tail, range)) {
                 tail.hi = range.hi;
                 return;
@@ -190,7 +195,8 @@ final class HostRangeList {
         HostRange next = ranges.get(n - 1);
         for (int i = n - 1; i > 0; i--) {
             HostRange prev = ranges.get(i - 1);
-            if (prev.hi == next.lo - 1 && HostRange.comparePrefixes(prev, next) == 0
+            if (prev.hi == next.lo - 1
+                    && HostRange.comparePrefixes(prev, next) == 0
                     && HostRange.widthsCombine(prev, next)) {
                 prev.hi = next.hi;
             } else {
@@ -214,7 +220,8 @@ final class HostRangeList {
                 sb.append(',');
             }
             HostRange first = ranges.get(i);
-            boolean brackets = first.holdsSeveral() || HostRange.sameBracket(first, i + 1 < n ? ranges.get(i + 1) : null);
+            boolean brackets =
+                    first.holdsSeveral() || HostRange.sameBracket(first, i + 1 < n ? ranges.get(i + 1) : null);
             sb.append(first.prefix);
             if (brackets) {
                 sb.append('[');

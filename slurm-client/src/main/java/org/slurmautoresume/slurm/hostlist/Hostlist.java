@@ -63,8 +63,7 @@ public final class Hostlist {
     /** Longest name {@link #isValidHostname} accepts; Slurm itself has no limit this small. */
     public static final int MAX_HOSTNAME_LENGTH = 255;
 
-    private Hostlist() {
-    }
+    private Hostlist() {}
 
     /**
      * The hosts of {@code expression}, in Slurm's order, duplicates kept; at most
@@ -92,7 +91,10 @@ public final class Hostlist {
         long total = total(terms);
         if (total > maxHosts) {
             String count = total == Long.MAX_VALUE ? "more than " + Long.MAX_VALUE : Long.toString(total);
-            throw new HostlistException("hostlist", expression, -1,
+            throw new HostlistException(
+                    "hostlist",
+                    expression,
+                    -1,
                     "it expands to " + count + " hosts, more than the limit of " + maxHosts);
         }
         List<String> hosts = new ArrayList<>((int) total);
@@ -146,8 +148,7 @@ public final class Hostlist {
      * <p>Slurm accepts more as node names; this is the subset the toolkit lets through from users.
      */
     public static boolean isValidHostname(String name) {
-        if (name == null || name.isEmpty() || name.length() > MAX_HOSTNAME_LENGTH
-                || !isLetterOrDigit(name.charAt(0))) {
+        if (name == null || name.isEmpty() || name.length() > MAX_HOSTNAME_LENGTH || !isLetterOrDigit(name.charAt(0))) {
             return false;
         }
         for (int i = 1; i < name.length(); i++) {

@@ -48,7 +48,11 @@ public final class HostlistException extends IllegalArgumentException {
 
     private static String describe(String what, String input, int position, String reason) {
         StringBuilder sb = new StringBuilder(64 + Math.min(input.length(), MAX_QUOTED));
-        sb.append("invalid ").append(what).append(" \"").append(excerpt(input, position)).append('"');
+        sb.append("invalid ")
+                .append(what)
+                .append(" \"")
+                .append(excerpt(input, position))
+                .append('"');
         if (position >= 0) {
             sb.append(" at position ").append(position);
         }
@@ -61,8 +65,7 @@ public final class HostlistException extends IllegalArgumentException {
             int centre = position >= 0 ? position : 0;
             int from = Math.max(0, Math.min(centre - MAX_QUOTED / 2, input.length() - MAX_QUOTED));
             int to = from + MAX_QUOTED;
-            shown = (from > 0 ? "..." : "") + input.substring(from, to)
-                    + (to < input.length() ? "..." : "");
+            shown = (from > 0 ? "..." : "") + input.substring(from, to) + (to < input.length() ? "..." : "");
         }
         // Control characters would garble a terminal or a log line; show them escaped.
         StringBuilder sb = new StringBuilder(shown.length());

@@ -93,16 +93,20 @@ final class HostlistParser {
             return Term.plain(input.substring(textStart, pos));
         }
         if (textStart < pos) {
-            throw error(textStart, "text \"" + input.substring(textStart, pos)
-                    + "\" after the last ']': Slurm 22.05 requires a term to end with a bracket group"
-                    + " (write rack[1-2]-gpu[1-4], or list the names)");
+            throw error(
+                    textStart,
+                    "text \"" + input.substring(textStart, pos)
+                            + "\" after the last ']': Slurm 22.05 requires a term to end with a bracket group"
+                            + " (write rack[1-2]-gpu[1-4], or list the names)");
         }
         for (int g = 0; g < groups.size() - 1; g++) {
             long values = groups.get(g).count();
             if (values > MAX_VALUES_PER_INNER_GROUP) {
-                throw error(groupStarts[g], "this bracket group stands for " + values
-                        + " values; Slurm allows at most " + MAX_VALUES_PER_INNER_GROUP
-                        + " in a group that is not the last of its term");
+                throw error(
+                        groupStarts[g],
+                        "this bracket group stands for " + values
+                                + " values; Slurm allows at most " + MAX_VALUES_PER_INNER_GROUP
+                                + " in a group that is not the last of its term");
             }
         }
         return new Term(texts.toArray(new String[0]), groups.toArray(new BracketGroup[0]));
@@ -114,8 +118,8 @@ final class HostlistParser {
         int count = 0;
         while (true) {
             if (count == MAX_RANGES_PER_GROUP) {
-                throw error(pos, "more than " + MAX_RANGES_PER_GROUP
-                        + " ranges in one pair of brackets (Slurm's limit)");
+                throw error(
+                        pos, "more than " + MAX_RANGES_PER_GROUP + " ranges in one pair of brackets (Slurm's limit)");
             }
             if (count == lo.length) {
                 int grown = Math.min(lo.length * 2, MAX_RANGES_PER_GROUP);
@@ -140,8 +144,8 @@ final class HostlistParser {
                 pos++;
             } else if (next == ']') {
                 pos++;
-                return new BracketGroup(Arrays.copyOf(lo, count), Arrays.copyOf(hi, count),
-                        Arrays.copyOf(width, count));
+                return new BracketGroup(
+                        Arrays.copyOf(lo, count), Arrays.copyOf(hi, count), Arrays.copyOf(width, count));
             } else {
                 throw unexpected(open, "',', '-' or ']'");
             }
@@ -163,21 +167,24 @@ final class HostlistParser {
     private long number(int from, int to) {
         long value = Digits.parse(input, from, to);
         if (value < 0) {
-            throw error(from, "number " + input.substring(from, to) + " is too large (more than "
-                    + Digits.MAX_SIGNIFICANT_DIGITS + " significant digits)");
+            throw error(
+                    from,
+                    "number " + input.substring(from, to) + " is too large (more than " + Digits.MAX_SIGNIFICANT_DIGITS
+                            + " significant digits)");
         }
         return value;
     }
 
     private void checkRange(int start, long low, long high) {
         if (low > high) {
-            throw error(start, "range " + input.substring(start, pos) + " runs backwards ("
-                    + low + " > " + high + ")");
+            throw error(start, "range " + input.substring(start, pos) + " runs backwards (" + low + " > " + high + ")");
         }
         if (high - low + 1 > MAX_HOSTS_PER_RANGE) {
-            throw error(start, "range " + input.substring(start, pos) + " holds " + (high - low + 1)
-                    + " hosts; Slurm allows at most " + MAX_HOSTS_PER_RANGE
-                    + " in one range (split it, e.g. [1-65536,65537-100000])");
+            throw error(
+                    start,
+                    "range " + input.substring(start, pos) + " holds " + (high - low + 1)
+                            + " hosts; Slurm allows at most " + MAX_HOSTS_PER_RANGE
+                            + " in one range (split it, e.g. [1-65536,65537-100000])");
         }
     }
 
@@ -196,8 +203,7 @@ final class HostlistParser {
         } else if (isControl(c)) {
             why = String.format("control character U+%04X inside brackets", (int) c);
         } else {
-            why = "expected " + expected + " inside the brackets opened at position " + open
-                    + ", found '" + c + "'";
+            why = "expected " + expected + " inside the brackets opened at position " + open + ", found '" + c + "'";
         }
         return error(pos, why);
     }

@@ -13,8 +13,7 @@ package org.slurmautoresume.slurm.hostlist;
  */
 final class NaturalOrder {
 
-    private NaturalOrder() {
-    }
+    private NaturalOrder() {}
 
     static int compare(String a, String b) {
         if (a.equals(b)) {

@@ -10,6 +10,7 @@ final class Term {
 
     /** {@code texts[i]} precedes {@code groups[i]}; a plain name is one text and no group. */
     private final String[] texts;
+
     private final BracketGroup[] groups;
 
     private static final BracketGroup[] NO_GROUPS = new BracketGroup[0];

@@ -68,10 +68,36 @@ public record Job(
      * owner wrote into a value): known to be there, its other fields unknown ({@code name} says so).
      */
     public static Job knownByIdOnly(String jobId, String node) {
-        return new Job(jobId, "(record unreadable)", "?", OptionalInt.empty(), JobState.UNKNOWN, "", node, 0,
-                Optional.empty(), "", "", "", 0, false, false, Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty(), Optional.empty(), "", "", "", Optional.empty(), Optional.empty(), false, "",
-                new TresPer("", "", "", ""), Map.of());
+        return new Job(
+                jobId,
+                "(record unreadable)",
+                "?",
+                OptionalInt.empty(),
+                JobState.UNKNOWN,
+                "",
+                node,
+                0,
+                Optional.empty(),
+                "",
+                "",
+                "",
+                0,
+                false,
+                false,
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                "",
+                "",
+                "",
+                Optional.empty(),
+                Optional.empty(),
+                false,
+                "",
+                new TresPer("", "", "", ""),
+                Map.of());
     }
 
     /**
@@ -113,7 +139,8 @@ public record Job(
                 if (colon < 0) {
                     return Optional.of(new ExitCode(Integer.parseInt(text.strip()), 0));
                 }
-                return Optional.of(new ExitCode(Integer.parseInt(text.substring(0, colon).strip()),
+                return Optional.of(new ExitCode(
+                        Integer.parseInt(text.substring(0, colon).strip()),
                         Integer.parseInt(text.substring(colon + 1).strip())));
             } catch (NumberFormatException e) {
                 return Optional.empty();

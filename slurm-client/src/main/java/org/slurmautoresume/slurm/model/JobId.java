@@ -57,8 +57,8 @@ public final class JobId {
         char separator = text.charAt(split);
         String rest = text.substring(split + 1);
         if (separator == '_' && rest.startsWith("[")) {
-            throw new InvalidJobIdException("job id", text,
-                    "an array expression names many tasks; give one task, such as " + job + "_1");
+            throw new InvalidJobIdException(
+                    "job id", text, "an array expression names many tasks; give one task, such as " + job + "_1");
         }
         long component = separator == '_'
                 ? number(text, rest, "array task id", 0, MAX_ARRAY_TASK)

@@ -40,12 +40,17 @@ public record JobListing(List<Job> jobs, List<Unreadable> unreadable, Map<String
                 continue;
             }
             kept.remove(job);
-            bad.add(new Unreadable(job.jobId(), "job " + job.jobId() + " is not among the job ids squeue lists"
-                    + " (which hold no user text): a line break in a value printed before it forged this record"));
+            bad.add(
+                    new Unreadable(
+                            job.jobId(),
+                            "job " + job.jobId() + " is not among the job ids squeue lists"
+                                    + " (which hold no user text): a line break in a value printed before it forged this record"));
             String before = printedAfter.get(job.jobId());
             if (before != null && kept.removeIf(j -> j.jobId().equals(before))) {
-                bad.add(new Unreadable(before, "the record goes on past its line: a value holds a line break that"
-                        + " forged the record of job " + job.jobId() + " after it"));
+                bad.add(new Unreadable(
+                        before,
+                        "the record goes on past its line: a value holds a line break that"
+                                + " forged the record of job " + job.jobId() + " after it"));
             }
         }
         return new JobListing(kept, bad, printedAfter);
@@ -58,6 +63,5 @@ public record JobListing(List<Job> jobs, List<Unreadable> unreadable, Map<String
      *                record that starts with no job id
      * @param problem why, quoting the start of the record
      */
-    public record Unreadable(String jobId, String problem) {
-    }
+    public record Unreadable(String jobId, String problem) {}
 }

@@ -4,9 +4,30 @@ import java.util.Locale;
 
 /** Slurm's job states as scontrol prints them in {@code JobState=}. */
 public enum JobState {
-    PENDING, RUNNING, SUSPENDED, COMPLETING, CONFIGURING, RESIZING, REQUEUED, REQUEUE_HOLD, REQUEUE_FED,
-    SIGNALING, STAGE_OUT, STOPPED, SPECIAL_EXIT, RESV_DEL_HOLD,
-    COMPLETED, CANCELLED, FAILED, TIMEOUT, NODE_FAIL, PREEMPTED, BOOT_FAIL, DEADLINE, OUT_OF_MEMORY, REVOKED,
+    PENDING,
+    RUNNING,
+    SUSPENDED,
+    COMPLETING,
+    CONFIGURING,
+    RESIZING,
+    REQUEUED,
+    REQUEUE_HOLD,
+    REQUEUE_FED,
+    SIGNALING,
+    STAGE_OUT,
+    STOPPED,
+    SPECIAL_EXIT,
+    RESV_DEL_HOLD,
+    COMPLETED,
+    CANCELLED,
+    FAILED,
+    TIMEOUT,
+    NODE_FAIL,
+    PREEMPTED,
+    BOOT_FAIL,
+    DEADLINE,
+    OUT_OF_MEMORY,
+    REVOKED,
     UNKNOWN;
 
     public static JobState parse(String text) {
@@ -22,8 +43,17 @@ public enum JobState {
     /** The job has ended and will not run again without a requeue. */
     public boolean isFinished() {
         return switch (this) {
-            case COMPLETED, CANCELLED, FAILED, TIMEOUT, NODE_FAIL, PREEMPTED, BOOT_FAIL, DEADLINE,
-                    OUT_OF_MEMORY, REVOKED, SPECIAL_EXIT -> true;
+            case COMPLETED,
+                    CANCELLED,
+                    FAILED,
+                    TIMEOUT,
+                    NODE_FAIL,
+                    PREEMPTED,
+                    BOOT_FAIL,
+                    DEADLINE,
+                    OUT_OF_MEMORY,
+                    REVOKED,
+                    SPECIAL_EXIT -> true;
             default -> false;
         };
     }

@@ -46,6 +46,7 @@ public record Node(
      * so "at" counts.
      */
     public boolean answersFromSlurmdStartedSince(LocalDateTime since) {
-        return !state.notResponding() && slurmdStartTime.map(started -> !started.isBefore(since)).orElse(false);
+        return !state.notResponding()
+                && slurmdStartTime.map(started -> !started.isBefore(since)).orElse(false);
     }
 }

@@ -54,8 +54,8 @@ public record NodeReason(String text, Optional<String> user, Optional<LocalDateT
      * ({@code Action:Replace : Not responding}).
      */
     public boolean isAction(String action) {
-        return text.equalsIgnoreCase("Action:" + action) || text.regionMatches(true, 0, "Action:" + action + " ", 0,
-                action.length() + 8);
+        return text.equalsIgnoreCase("Action:" + action)
+                || text.regionMatches(true, 0, "Action:" + action + " ", 0, action.length() + 8);
     }
 
     /**

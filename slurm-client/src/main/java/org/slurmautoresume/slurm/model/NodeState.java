@@ -77,10 +77,21 @@ public record NodeState(String base, List<String> flags, boolean notResponding) 
      */
     public boolean isSchedulable() {
         boolean baseOk = base.equals("IDLE") || base.equals("MIXED") || base.equals("ALLOCATED");
-        return baseOk && !notResponding && !isFail() && !isDrain()
-                && !has("MAINTENANCE") && !has("REBOOT_REQUESTED") && !has("REBOOT_ISSUED")
-                && !has("POWERED_DOWN") && !has("POWERING_DOWN") && !has("POWER_DOWN") && !has("POWERING_UP")
-                && !has("POWER_UP") && !has("RESERVED") && !has("BLOCKED") && !has("EXTERNAL");
+        return baseOk
+                && !notResponding
+                && !isFail()
+                && !isDrain()
+                && !has("MAINTENANCE")
+                && !has("REBOOT_REQUESTED")
+                && !has("REBOOT_ISSUED")
+                && !has("POWERED_DOWN")
+                && !has("POWERING_DOWN")
+                && !has("POWER_DOWN")
+                && !has("POWERING_UP")
+                && !has("POWER_UP")
+                && !has("RESERVED")
+                && !has("BLOCKED")
+                && !has("EXTERNAL");
     }
 
     /** The text Slurm printed: {@code DOWN*} when read with a star, else base and flags. */

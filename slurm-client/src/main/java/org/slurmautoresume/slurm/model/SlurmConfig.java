@@ -59,7 +59,9 @@ public record SlurmConfig(Map<String, String> values) {
         if (get("AccountingStorageType").isEmpty()) {
             return values.keySet().stream().anyMatch(k -> k.equalsIgnoreCase("AccountingStorageType"));
         }
-        return get("AccountingStorageType").map(t -> t.strip().endsWith("/none")).orElse(false);
+        return get("AccountingStorageType")
+                .map(t -> t.strip().endsWith("/none"))
+                .orElse(false);
     }
 
     /** True when a comma-separated parameter list such as SchedulerParameters holds the word. */

@@ -10,8 +10,7 @@ import java.util.TimeZone;
 /** Slurm prints local times as {@code 2026-11-22T04:05:06}, or words for "no time". */
 public final class SlurmTime {
 
-    private SlurmTime() {
-    }
+    private SlurmTime() {}
 
     public static Optional<LocalDateTime> parse(String text) {
         if (text == null) {

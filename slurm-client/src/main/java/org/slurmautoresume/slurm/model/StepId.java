@@ -50,8 +50,8 @@ public final class StepId {
         try {
             return new StepId(job, Long.toString(JobId.number(text, step, "step", 0, MAX_STEP)));
         } catch (InvalidJobIdException e) {
-            throw new InvalidJobIdException("step id", text,
-                    "the step is neither a number nor one of batch, extern, interactive");
+            throw new InvalidJobIdException(
+                    "step id", text, "the step is neither a number nor one of batch, extern, interactive");
         }
     }
 

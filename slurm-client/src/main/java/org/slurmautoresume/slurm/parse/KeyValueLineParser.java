@@ -110,8 +110,10 @@ public final class KeyValueLineParser {
                 if (anchor != null) {
                     int seen = occurrences(text, valueStart, anchor);
                     if (seen != 1) {
-                        throw new ParseException(anchor + "= appears " + seen + " times after " + key
-                                + "=, where scontrol prints it once: the record is ambiguous", text);
+                        throw new ParseException(
+                                anchor + "= appears " + seen + " times after " + key
+                                        + "=, where scontrol prints it once: the record is ambiguous",
+                                text);
                     }
                     limit = positions.get(anchor);
                 }
@@ -140,9 +142,13 @@ public final class KeyValueLineParser {
                 break;
             }
             int valueEnd = nextKeyStart < 0 ? text.length() : nextKeyStart - 1;
-            if (fields.containsKey(key) && positions.containsKey(key) && !order.repeatable().contains(key)) {
-                throw new ParseException(key + "= printed twice, where scontrol prints it once: a value was"
-                        + " written to look like fields", text);
+            if (fields.containsKey(key)
+                    && positions.containsKey(key)
+                    && !order.repeatable().contains(key)) {
+                throw new ParseException(
+                        key + "= printed twice, where scontrol prints it once: a value was"
+                                + " written to look like fields",
+                        text);
             }
             put(fields, key, trimmed(text, valueStart, valueEnd));
             key = nextKey;
@@ -209,8 +215,12 @@ public final class KeyValueLineParser {
             if (c == '=') {
                 return i;
             }
-            boolean keyChar = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
-                    || c == '_' || c == ':' || c == '/';
+            boolean keyChar = (c >= 'A' && c <= 'Z')
+                    || (c >= 'a' && c <= 'z')
+                    || (c >= '0' && c <= '9')
+                    || c == '_'
+                    || c == ':'
+                    || c == '/';
             if (!keyChar) {
                 return -1;
             }

@@ -1,6 +1,5 @@
 package org.slurmautoresume.slurm.parse;
 
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -22,17 +21,72 @@ public final class NodeParser {
      * or the reason swallows them.
      */
     static final Set<String> KNOWN_KEYS = Set.of(
-            "NodeName", "Arch", "CoresPerSocket", "CPUAlloc", "CPUEfctv", "CPUTot", "CPULoad",
-            "AvailableFeatures", "ActiveFeatures", "Gres", "GresDrain", "GresUsed", "NodeAddr",
-            "NodeHostName", "Port", "Version", "OS", "RealMemory", "AllocMem", "FreeMem", "Sockets",
-            "Boards", "MemSpecLimit", "State", "ThreadsPerCore", "TmpDisk", "Weight", "Owner",
-            "MCS_label", "Partitions", "BootTime", "SlurmdStartTime", "LastBusyTime", "ResumeAfterTime",
-            "CfgTRES", "AllocTRES", "CapWatts", "CurrentWatts", "AveWatts", "LowestJoules",
-            "ConsumedJoules", "ExtSensorsJoules", "ExtSensorsWatts", "ExtSensorsTemp", "Reason",
-            "Comment", "Extra", "CoreSpecCount", "CPUSpecList", "NextState", "InstanceId",
-            "InstanceType", "ReservationName", "Topology", "TopologyParam", "CpuBind", "TRESWeights",
-            "GresUsage", "Features", "NodeHostname", "RebootRequested", "BcastAddr",
-            "RestrictedCoresPerGPU", "TLSCertTokenSet", "TLSCertLastRenewal", "Parameters");
+            "NodeName",
+            "Arch",
+            "CoresPerSocket",
+            "CPUAlloc",
+            "CPUEfctv",
+            "CPUTot",
+            "CPULoad",
+            "AvailableFeatures",
+            "ActiveFeatures",
+            "Gres",
+            "GresDrain",
+            "GresUsed",
+            "NodeAddr",
+            "NodeHostName",
+            "Port",
+            "Version",
+            "OS",
+            "RealMemory",
+            "AllocMem",
+            "FreeMem",
+            "Sockets",
+            "Boards",
+            "MemSpecLimit",
+            "State",
+            "ThreadsPerCore",
+            "TmpDisk",
+            "Weight",
+            "Owner",
+            "MCS_label",
+            "Partitions",
+            "BootTime",
+            "SlurmdStartTime",
+            "LastBusyTime",
+            "ResumeAfterTime",
+            "CfgTRES",
+            "AllocTRES",
+            "CapWatts",
+            "CurrentWatts",
+            "AveWatts",
+            "LowestJoules",
+            "ConsumedJoules",
+            "ExtSensorsJoules",
+            "ExtSensorsWatts",
+            "ExtSensorsTemp",
+            "Reason",
+            "Comment",
+            "Extra",
+            "CoreSpecCount",
+            "CPUSpecList",
+            "NextState",
+            "InstanceId",
+            "InstanceType",
+            "ReservationName",
+            "Topology",
+            "TopologyParam",
+            "CpuBind",
+            "TRESWeights",
+            "GresUsage",
+            "Features",
+            "NodeHostname",
+            "RebootRequested",
+            "BcastAddr",
+            "RestrictedCoresPerGPU",
+            "TLSCertTokenSet",
+            "TLSCertLastRenewal",
+            "Parameters");
 
     /** Fields whose value is text that may contain blanks and '='. */
     static final Set<String> FREE_TEXT_KEYS = Set.of("OS", "Reason", "Comment", "Extra");
@@ -58,9 +112,8 @@ public final class NodeParser {
         } catch (IllegalArgumentException e) {
             throw new ParseException("bad node state", line);
         }
-        List<String> partitions = f.optional("Partitions")
-                .map(p -> Arrays.asList(p.split(",")))
-                .orElse(List.of());
+        List<String> partitions =
+                f.optional("Partitions").map(p -> Arrays.asList(p.split(","))).orElse(List.of());
         return new Node(
                 name,
                 f.optional("NodeAddr").orElse(name),
@@ -80,6 +133,9 @@ public final class NodeParser {
 
     /** {@code ActiveFeatures=gpu,a100} as a list, the shape data_parser prints. */
     private static List<String> features(String text) {
-        return Arrays.stream(text.split(",")).map(String::strip).filter(item -> !item.isEmpty()).toList();
+        return Arrays.stream(text.split(","))
+                .map(String::strip)
+                .filter(item -> !item.isEmpty())
+                .toList();
     }
 }

@@ -20,8 +20,7 @@ import java.util.Set;
  * @param repeatable  keys printed once per node block ({@code scontrol -d}): they may repeat
  * @param required    keys every record of every release has; a record without one was steered
  */
-public record PrintOrder(List<String> keys, Map<String, String> anchors, Set<String> repeatable,
-                         Set<String> required) {
+public record PrintOrder(List<String> keys, Map<String, String> anchors, Set<String> repeatable, Set<String> required) {
 
     public PrintOrder {
         keys = List.copyOf(keys);

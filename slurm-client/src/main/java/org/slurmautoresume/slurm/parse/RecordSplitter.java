@@ -10,8 +10,7 @@ import java.util.List;
  */
 final class RecordSplitter {
 
-    private RecordSplitter() {
-    }
+    private RecordSplitter() {}
 
     static List<String> records(String output) {
         List<String> records = new ArrayList<>();

@@ -19,14 +19,44 @@ public final class StepParser {
      * and StdOut, 25.11 SLUID (with {@code -d}).
      */
     static final Set<String> KNOWN_KEYS = Set.of(
-            "StepId", "UserId", "StartTime", "TimeLimit", "SLUID", "State", "Partition", "NodeList", "Nodes",
-            "CPUs", "Tasks", "Name", "Network", "TRES", "ResvPorts", "CPUFreqReq", "Dist",
-            "SrunHost:Pid", "TresPerNode", "TresPerTask", "TresPerStep", "TresPerSocket", "CpusPerTres",
-            "MemPerTres", "TresBind", "TresFreq", "NtasksPerTRES", "Container", "ContainerID",
-            "SubmitLine", "Reservation", "Comment", "StdIn", "StdErr", "StdOut");
+            "StepId",
+            "UserId",
+            "StartTime",
+            "TimeLimit",
+            "SLUID",
+            "State",
+            "Partition",
+            "NodeList",
+            "Nodes",
+            "CPUs",
+            "Tasks",
+            "Name",
+            "Network",
+            "TRES",
+            "ResvPorts",
+            "CPUFreqReq",
+            "Dist",
+            "SrunHost:Pid",
+            "TresPerNode",
+            "TresPerTask",
+            "TresPerStep",
+            "TresPerSocket",
+            "CpusPerTres",
+            "MemPerTres",
+            "TresBind",
+            "TresFreq",
+            "NtasksPerTRES",
+            "Container",
+            "ContainerID",
+            "SubmitLine",
+            "Reservation",
+            "Comment",
+            "StdIn",
+            "StdErr",
+            "StdOut");
 
-    static final Set<String> FREE_TEXT_KEYS = Set.of("Name", "Container", "SubmitLine", "Comment", "StdIn",
-            "StdErr", "StdOut");
+    static final Set<String> FREE_TEXT_KEYS =
+            Set.of("Name", "Container", "SubmitLine", "Comment", "StdIn", "StdErr", "StdOut");
 
     /**
      * The order scontrol prints step keys in, 22.05 to 25.11 (25.11's {@code -d} adds SLUID after
@@ -34,12 +64,46 @@ public final class StepParser {
      * name is the user's and comes before SrunHost:Pid, which tells a supervisor its own step: it
      * is held to Network, printed with it in one format string.
      */
-    static final PrintOrder ORDER = new PrintOrder(List.of(
-            "StepId", "UserId", "StartTime", "TimeLimit", "SLUID", "State", "Partition", "NodeList", "Nodes", "CPUs",
-            "Tasks", "Name", "Network", "TRES", "ResvPorts", "CPUFreqReq", "Dist", "SrunHost:Pid", "CpusPerTres",
-            "MemPerTres", "TresBind", "TresFreq", "TresPerStep", "TresPerNode", "TresPerSocket", "TresPerTask", "Container",
-            "ContainerID", "StdIn", "StdErr", "StdOut", "NtasksPerTRES", "SubmitLine", "Reservation", "Comment"),
-            Map.of("Name", "Network"), Set.of(), Set.of("StepId"));
+    static final PrintOrder ORDER = new PrintOrder(
+            List.of(
+                    "StepId",
+                    "UserId",
+                    "StartTime",
+                    "TimeLimit",
+                    "SLUID",
+                    "State",
+                    "Partition",
+                    "NodeList",
+                    "Nodes",
+                    "CPUs",
+                    "Tasks",
+                    "Name",
+                    "Network",
+                    "TRES",
+                    "ResvPorts",
+                    "CPUFreqReq",
+                    "Dist",
+                    "SrunHost:Pid",
+                    "CpusPerTres",
+                    "MemPerTres",
+                    "TresBind",
+                    "TresFreq",
+                    "TresPerStep",
+                    "TresPerNode",
+                    "TresPerSocket",
+                    "TresPerTask",
+                    "Container",
+                    "ContainerID",
+                    "StdIn",
+                    "StdErr",
+                    "StdOut",
+                    "NtasksPerTRES",
+                    "SubmitLine",
+                    "Reservation",
+                    "Comment"),
+            Map.of("Name", "Network"),
+            Set.of(),
+            Set.of("StepId"));
 
     private final KeyValueLineParser lineParser = new KeyValueLineParser(KNOWN_KEYS, FREE_TEXT_KEYS, ORDER);
 

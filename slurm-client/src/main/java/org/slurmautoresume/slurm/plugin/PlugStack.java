@@ -19,18 +19,18 @@ import java.util.Optional;
 public final class PlugStack {
 
     /** A plugin line: the plugin as listed (relative ones under slurm.conf's PluginDir) and where. */
-    public record Entry(Path plugin, boolean optional, Path listedIn) {
-    }
+    public record Entry(Path plugin, boolean optional, Path listedIn) {}
 
     private static final Path DEFAULT_SLURM_CONF = Path.of("/etc/slurm/slurm.conf");
     private static final int MAX_INCLUDE_DEPTH = 8;
 
-    private PlugStack() {
-    }
+    private PlugStack() {}
 
     /** The plugstack file this environment's srun reads. */
     public static Path configFile(Map<String, String> environment) throws IOException {
-        Path slurmConf = Optional.ofNullable(environment.get("SLURM_CONF")).filter(s -> !s.isBlank()).map(Path::of)
+        Path slurmConf = Optional.ofNullable(environment.get("SLURM_CONF"))
+                .filter(s -> !s.isBlank())
+                .map(Path::of)
                 .orElse(DEFAULT_SLURM_CONF);
         Optional<String> named = value(slurmConf, "PlugStackConfig");
         Path dir = slurmConf.toAbsolutePath().getParent();
@@ -39,7 +39,9 @@ public final class PlugStack {
 
     /** slurm.conf's PluginDir (its first folder), where plugins listed by a bare name are looked for. */
     public static Optional<Path> pluginDir(Map<String, String> environment) throws IOException {
-        Path slurmConf = Optional.ofNullable(environment.get("SLURM_CONF")).filter(s -> !s.isBlank()).map(Path::of)
+        Path slurmConf = Optional.ofNullable(environment.get("SLURM_CONF"))
+                .filter(s -> !s.isBlank())
+                .map(Path::of)
                 .orElse(DEFAULT_SLURM_CONF);
         return value(slurmConf, "PluginDir").map(dirs -> Path.of(dirs.split(":")[0]));
     }
@@ -82,7 +84,8 @@ public final class PlugStack {
         if (dir == null || !Files.isDirectory(dir)) {
             return found;
         }
-        try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir, full.getFileName().toString())) {
+        try (DirectoryStream<Path> stream =
+                Files.newDirectoryStream(dir, full.getFileName().toString())) {
             for (Path path : stream) {
                 if (Files.isRegularFile(path)) {
                     found.add(path);

@@ -23,8 +23,13 @@ import org.slurmautoresume.slurm.model.SlurmVersion;
  * @param loads    whether srun will load it
  * @param problem  what is wrong and what to do, in words; empty when it loads
  */
-public record PluginCheck(Path plugin, Path listedIn, Optional<SlurmVersion> builtFor, SlurmVersion running,
-                          boolean loads, Optional<String> problem) {
+public record PluginCheck(
+        Path plugin,
+        Path listedIn,
+        Optional<SlurmVersion> builtFor,
+        SlurmVersion running,
+        boolean loads,
+        Optional<String> problem) {
 
     public static final String FILE_NAME = "auto_resume.so";
 
@@ -38,8 +43,10 @@ public record PluginCheck(Path plugin, Path listedIn, Optional<SlurmVersion> bui
         Optional<Path> pluginDir = PlugStack.pluginDir(environment);
         SlurmVersion release = null;
         for (PlugStack.Entry entry : PlugStack.entries(PlugStack.configFile(environment))) {
-            if (entry.plugin().getFileName() != null && entry.plugin().getFileName().toString().equals(FILE_NAME)) {
-                Path plugin = entry.plugin().isAbsolute() || pluginDir.isEmpty() ? entry.plugin()
+            if (entry.plugin().getFileName() != null
+                    && entry.plugin().getFileName().toString().equals(FILE_NAME)) {
+                Path plugin = entry.plugin().isAbsolute() || pluginDir.isEmpty()
+                        ? entry.plugin()
                         : pluginDir.get().resolve(entry.plugin());
                 release = release == null ? running.get() : release;
                 checks.add(of(plugin, entry.listedIn(), release));
@@ -51,9 +58,16 @@ public record PluginCheck(Path plugin, Path listedIn, Optional<SlurmVersion> bui
     /** A check of one plugin file; {@code listedIn} says where it came from (a plugstack file, or the command line). */
     public static PluginCheck of(Path plugin, Path listedIn, SlurmVersion running) {
         if (!Files.isRegularFile(plugin)) {
-            return new PluginCheck(plugin, listedIn, Optional.empty(), running, false, Optional.of(plugin
-                    + " is listed in " + listedIn + " but is not there: srun cannot load it, and --auto-resume=1 is"
-                    + " refused as an unknown option"));
+            return new PluginCheck(
+                    plugin,
+                    listedIn,
+                    Optional.empty(),
+                    running,
+                    false,
+                    Optional.of(plugin
+                            + " is listed in " + listedIn
+                            + " but is not there: srun cannot load it, and --auto-resume=1 is"
+                            + " refused as an unknown option"));
         }
         Optional<SlurmVersion> built;
         try {
@@ -62,17 +76,30 @@ public record PluginCheck(Path plugin, Path listedIn, Optional<SlurmVersion> bui
             return new PluginCheck(plugin, listedIn, Optional.empty(), running, false, Optional.of(e.getMessage()));
         }
         if (built.isEmpty()) {
-            return new PluginCheck(plugin, listedIn, built, running, false,
+            return new PluginCheck(
+                    plugin,
+                    listedIn,
+                    built,
+                    running,
+                    false,
                     Optional.of(plugin + " names no Slurm release (no plugin_version): not a Slurm plugin"));
         }
         if (PluginRelease.loadsInto(built.get(), running)) {
             return new PluginCheck(plugin, listedIn, built, running, true, Optional.empty());
         }
         String target = String.format("%02d.%02d", running.major(), running.minor());
-        return new PluginCheck(plugin, listedIn, built, running, false, Optional.of(plugin + " was built for Slurm "
-                + built.get() + " and this node runs " + running + ": srun loads a SPANK plugin only into the release"
-                + " it was built for, so it skips this one and refuses --auto-resume=1 as an unknown option."
-                + " Rebuild it against Slurm " + target + "'s headers (make -C spank-shim, or the toolkit's build"
-                + " for " + target + ") and install it again"));
+        return new PluginCheck(
+                plugin,
+                listedIn,
+                built,
+                running,
+                false,
+                Optional.of(plugin + " was built for Slurm "
+                        + built.get() + " and this node runs " + running
+                        + ": srun loads a SPANK plugin only into the release"
+                        + " it was built for, so it skips this one and refuses --auto-resume=1 as an unknown option."
+                        + " Rebuild it against Slurm " + target
+                        + "'s headers (make -C spank-shim, or the toolkit's build"
+                        + " for " + target + ") and install it again"));
     }
 }

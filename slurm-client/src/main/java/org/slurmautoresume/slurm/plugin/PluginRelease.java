@@ -24,12 +24,12 @@ public final class PluginRelease {
     static final String SYMBOL = "plugin_version";
     /** A plugin is a few hundred KiB; anything far larger is not one. */
     private static final long MAX_BYTES = 64L << 20;
+
     private static final int SHT_DYNSYM = 11;
     private static final int SYM_SIZE = 24;
     private static final int SECTION_HEADER_SIZE = 64;
 
-    private PluginRelease() {
-    }
+    private PluginRelease() {}
 
     /**
      * The release {@code plugin} was built for; empty when the file is a 64-bit little-endian ELF

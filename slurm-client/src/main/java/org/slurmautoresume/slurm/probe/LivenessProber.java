@@ -51,6 +51,7 @@ public final class LivenessProber implements NodeProber {
     public static final int DEFAULT_CHECK_PORT = 918;
     /** What every greeting starts with. */
     public static final String GREETING = "autoresume-agent 1 ";
+
     private static final int SLURMD_DEFAULT_PORT = TcpNodeProber.DEFAULT_SLURMD_PORT;
     private static final int MAX_GREETING = 256;
     /**
@@ -66,12 +67,14 @@ public final class LivenessProber implements NodeProber {
     private final NodeProber fallback;
     /** The agents' fresh-check port (see {@link #DEFAULT_CHECK_PORT}); 0 when not asked. */
     private final int checkBasePort;
+
     private final Set<String> answered = ConcurrentHashMap.newKeySet();
     private final Set<String> saysUnhealthy = ConcurrentHashMap.newKeySet();
     /** Nodes whose agent, which greeted before, and slurmd both refused the last probe. */
     private final Set<String> gone = ConcurrentHashMap.newKeySet();
     /** Nodes whose agent port was silent while their slurmd answered, already logged. */
     private final Set<String> squatWarned = ConcurrentHashMap.newKeySet();
+
     private final SlurmdAnswerProbe slurmdAnswer;
 
     public LivenessProber(Duration timeout, int basePort, boolean requireAnswerFirst, NodeProber fallback) {
@@ -79,8 +82,8 @@ public final class LivenessProber implements NodeProber {
     }
 
     /** @param checkBasePort the agents' fresh-check port, for {@link #freshlyUnhealthy}; 0 for none */
-    public LivenessProber(Duration timeout, int basePort, int checkBasePort, boolean requireAnswerFirst,
-                          NodeProber fallback) {
+    public LivenessProber(
+            Duration timeout, int basePort, int checkBasePort, boolean requireAnswerFirst, NodeProber fallback) {
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive: " + timeout);
         }
@@ -137,7 +140,9 @@ public final class LivenessProber implements NodeProber {
                     return unansweredHandshake(node, host, port);
                 }
                 Optional<String> slurmd = fallback.unreachable(node); // refused, filtered or no route: judge by slurmd
-                if (slurmd.isPresent() && e instanceof ConnectException && answered.contains(node.name())
+                if (slurmd.isPresent()
+                        && e instanceof ConnectException
+                        && answered.contains(node.name())
                         && fallback.refused(node)) {
                     gone.add(node.name());
                     return Optional.of("the autoresume agent at " + host + ":" + port + ", which answered before,"
@@ -232,10 +237,15 @@ public final class LivenessProber implements NodeProber {
     /** Says once per node, until its agent greets again, that something other than its agent holds its port. */
     private void warnOfSquatter(Node node, String host, int port, String what) {
         if (squatWarned.add(node.name())) {
-            LoggerFactory.getLogger(LivenessProber.class).warn("Port {} on {} {} as node {}'s autoresume agent"
-                    + " would, while its slurmd answers: something else holds the agent's port (the agent is down,"
-                    + " or another program took the port); the node is judged reachable", port, host, what,
-                    node.name());
+            LoggerFactory.getLogger(LivenessProber.class)
+                    .warn(
+                            "Port {} on {} {} as node {}'s autoresume agent"
+                                    + " would, while its slurmd answers: something else holds the agent's port (the agent is down,"
+                                    + " or another program took the port); the node is judged reachable",
+                            port,
+                            host,
+                            what,
+                            node.name());
         }
     }
 
@@ -258,8 +268,9 @@ public final class LivenessProber implements NodeProber {
         int millis = Math.toIntExact(within.toMillis());
         try (Socket socket = new Socket()) {
             long start = System.nanoTime();
-            socket.connect(new InetSocketAddress(host, port(checkBasePort, node)), Math.min(millis,
-                    Math.toIntExact(timeout.toMillis())));
+            socket.connect(
+                    new InetSocketAddress(host, port(checkBasePort, node)),
+                    Math.min(millis, Math.toIntExact(timeout.toMillis())));
             socket.setSoTimeout(Math.max(1, millis - (int) ((System.nanoTime() - start) / 1_000_000)));
             InputStream in = socket.getInputStream();
             int first = in.read();
@@ -267,7 +278,8 @@ public final class LivenessProber implements NodeProber {
             if (line.isPresent() && line.get().equals(GREETING + node.name() + " unhealthy")) {
                 return Optional.of(true);
             }
-            return line.isPresent() && line.get().equals(GREETING + node.name() + " ok") ? Optional.of(false)
+            return line.isPresent() && line.get().equals(GREETING + node.name() + " ok")
+                    ? Optional.of(false)
                     : Optional.empty();
         } catch (IOException | IllegalArgumentException e) {
             return Optional.empty();

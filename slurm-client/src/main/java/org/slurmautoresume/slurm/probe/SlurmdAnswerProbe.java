@@ -89,7 +89,8 @@ public final class SlurmdAnswerProbe {
         int millis = Math.toIntExact(within.toMillis());
         try (Socket socket = new Socket()) {
             try {
-                socket.connect(new InetSocketAddress(host(node), port),
+                socket.connect(
+                        new InetSocketAddress(host(node), port),
                         Math.min(millis, Math.toIntExact(connectWithin.toMillis())));
             } catch (IOException e) {
                 return Answer.NOT_ACCEPTED;

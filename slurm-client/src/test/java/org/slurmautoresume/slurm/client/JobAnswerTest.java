@@ -32,7 +32,8 @@ class JobAnswerTest {
         List<Job> components = List.of(
                 json("{\"job_id\": 20, \"het_job_id\": {\"set\": true, \"infinite\": false, \"number\": 20}}"),
                 json("{\"job_id\": 21, \"het_job_id\": {\"set\": true, \"infinite\": false, \"number\": 20}}"));
-        assertEquals("20", JobAnswer.onlyRecordOf("20", components).orElseThrow().jobId());
+        assertEquals(
+                "20", JobAnswer.onlyRecordOf("20", components).orElseThrow().jobId());
     }
 
     /** The capture's records hold {@code "number": 0}: no array, no het job, so nothing ties them. */

@@ -25,13 +25,16 @@ class RebootRulesTest {
     private static final String REASON = "Action:Reboot";
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "show-node-idle-drain-reboot-requested.txt | REBOOT_REQUESTED",
-        "show-node-allocated-reboot-requested.txt | REBOOT_REQUESTED",
-        "show-node-down-drain-reboot-issued.txt | REBOOT_ISSUED",
-        "show-node-idle-power-down.txt | POWER_DOWN",
-        "show-node-idle-powering-down.txt | POWERING_DOWN",
-        "show-node-idle-powered-down.txt | POWERED_DOWN"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "show-node-idle-drain-reboot-requested.txt | REBOOT_REQUESTED",
+                "show-node-allocated-reboot-requested.txt | REBOOT_REQUESTED",
+                "show-node-down-drain-reboot-issued.txt | REBOOT_ISSUED",
+                "show-node-idle-power-down.txt | POWER_DOWN",
+                "show-node-idle-powering-down.txt | POWERING_DOWN",
+                "show-node-idle-powered-down.txt | POWERED_DOWN"
+            })
     void slurmSkipsANodeInTheseStates(String fixture, String flag) {
         String why = RebootRules.whySkipped(node(fixture, "node4").state()).orElseThrow();
         assertTrue(why.startsWith("Slurm skips a reboot request") && why.contains(flag), why);
@@ -39,24 +42,33 @@ class RebootRulesTest {
 
     @Test
     void slurmSkipsAFutureNode() {
-        String why = RebootRules.whySkipped(nodeWith("show-node-idle.txt", "node4", "State", "FUTURE").state())
+        String why = RebootRules.whySkipped(nodeWith("show-node-idle.txt", "node4", "State", "FUTURE")
+                        .state())
                 .orElseThrow();
         assertTrue(why.contains("FUTURE"), why);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"show-node-idle.txt", "show-node-mixed.txt", "show-node-idle-fail.txt",
-        "show-node-down-not-responding.txt", "show-node-idle-drain.txt", "show-node-mixed-fail.txt"})
+    @ValueSource(
+            strings = {
+                "show-node-idle.txt",
+                "show-node-mixed.txt",
+                "show-node-idle-fail.txt",
+                "show-node-down-not-responding.txt",
+                "show-node-idle-drain.txt",
+                "show-node-mixed-fail.txt"
+            })
     void slurmTakesARequestForANodeInAnyOtherState(String fixture) {
-        assertEquals(Optional.empty(), RebootRules.whySkipped(node(fixture, "node4").state()));
+        assertEquals(
+                Optional.empty(), RebootRules.whySkipped(node(fixture, "node4").state()));
     }
 
     @Test
     void aRequestTakenShowsRebootRequestedWithTheReasonSent() {
-        Node after = nodeWithReason("show-node-idle-drain-reboot-requested.txt", "node4",
-                REASON + " [root@2026-11-22T04:14:46]");
-        RebootRules.Answer answer = RebootRules.readBack("node4", REASON,
-                Optional.of(node("show-node-idle.txt", "node4")), Optional.of(after));
+        Node after = nodeWithReason(
+                "show-node-idle-drain-reboot-requested.txt", "node4", REASON + " [root@2026-11-22T04:14:46]");
+        RebootRules.Answer answer = RebootRules.readBack(
+                "node4", REASON, Optional.of(node("show-node-idle.txt", "node4")), Optional.of(after));
         assertTrue(answer.taken(), answer.toString());
         assertEquals("IDLE+DRAIN+REBOOT_REQUESTED", answer.state());
         assertTrue(answer.detail().contains("IDLE+DRAIN+REBOOT_REQUESTED"), answer.detail());
@@ -64,10 +76,12 @@ class RebootRulesTest {
 
     @Test
     void aRebootIssuedAlreadyAppendsToTheReasonSentAndCountsAsTaken() {
-        Node after = nodeWithReason("show-node-down-drain-reboot-issued.txt", "node4",
+        Node after = nodeWithReason(
+                "show-node-down-drain-reboot-issued.txt",
+                "node4",
                 REASON + " : reboot issued [root@2026-11-22T04:14:50]");
-        RebootRules.Answer answer = RebootRules.readBack("node4", REASON,
-                Optional.of(node("show-node-idle.txt", "node4")), Optional.of(after));
+        RebootRules.Answer answer = RebootRules.readBack(
+                "node4", REASON, Optional.of(node("show-node-idle.txt", "node4")), Optional.of(after));
         assertTrue(answer.taken(), answer.toString());
         assertEquals("DOWN+DRAIN+REBOOT_ISSUED", answer.state());
     }
@@ -75,7 +89,9 @@ class RebootRulesTest {
     @Test
     void aNodeBackFromItsRebootBeforeTheReadCountsAsTaken() {
         // BootTime 04:04:38 before, 04:14:52 after (the reboot and registration took 2.7 s on the local cluster).
-        RebootRules.Answer answer = RebootRules.readBack("node4", REASON,
+        RebootRules.Answer answer = RebootRules.readBack(
+                "node4",
+                REASON,
                 Optional.of(node("show-node-idle.txt", "node4")),
                 Optional.of(node("show-node-idle-after-reboot.txt", "node4")));
         assertTrue(answer.taken(), answer.toString());
@@ -84,24 +100,32 @@ class RebootRulesTest {
 
     @Test
     void aNodePoweredDownMeanwhileIsNotTakenAndTheAnswerSaysWhy() {
-        RebootRules.Answer answer = RebootRules.readBack("node4", REASON,
+        RebootRules.Answer answer = RebootRules.readBack(
+                "node4",
+                REASON,
                 Optional.of(node("show-node-idle.txt", "node4")),
                 Optional.of(node("show-node-idle-powered-down.txt", "node4")));
         assertFalse(answer.taken());
         assertEquals("IDLE+POWERED_DOWN", answer.state());
-        assertTrue(answer.detail().startsWith("Slurm left it IDLE+POWERED_DOWN: Slurm skips")
-                && answer.detail().contains("power saving"), answer.detail());
+        assertTrue(
+                answer.detail().startsWith("Slurm left it IDLE+POWERED_DOWN: Slurm skips")
+                        && answer.detail().contains("power saving"),
+                answer.detail());
     }
 
     @Test
     void anotherRequestsPendingRebootIsNotThisOne() {
         // Someone else asked first ("fw update"): Slurm skipped this request, their nextstate stands.
-        RebootRules.Answer answer = RebootRules.readBack("node4", REASON,
+        RebootRules.Answer answer = RebootRules.readBack(
+                "node4",
+                REASON,
                 Optional.of(node("show-node-idle.txt", "node4")),
                 Optional.of(node("show-node-idle-drain-reboot-requested.txt", "node4")));
         assertFalse(answer.taken());
-        assertTrue(answer.detail().contains("\"fw update\", another request's")
-                && answer.detail().contains("earlier request's nextstate"), answer.detail());
+        assertTrue(
+                answer.detail().contains("\"fw update\", another request's")
+                        && answer.detail().contains("earlier request's nextstate"),
+                answer.detail());
     }
 
     @Test
@@ -109,7 +133,9 @@ class RebootRulesTest {
         Node idle = node("show-node-idle.txt", "node4");
         RebootRules.Answer answer = RebootRules.readBack("node4", REASON, Optional.of(idle), Optional.of(idle));
         assertFalse(answer.taken());
-        assertTrue(answer.detail().contains("Slurm left it IDLE") && answer.detail().contains("does not show"),
+        assertTrue(
+                answer.detail().contains("Slurm left it IDLE")
+                        && answer.detail().contains("does not show"),
                 answer.detail());
     }
 
@@ -124,14 +150,19 @@ class RebootRulesTest {
     void jsonRecordsReadTheSame() {
         // 24.11's show-node-idle.json with the states of a request taken, and of a node powered down.
         Node before = JsonRecords.node("show-node-idle.json", "{}");
-        Node taken = JsonRecords.node("show-node-idle.json",
+        Node taken = JsonRecords.node(
+                "show-node-idle.json",
                 "{\"state\": [\"IDLE\", \"DRAIN\", \"REBOOT_REQUESTED\"], \"reason\": \"Action:Reboot\","
                         + " \"reason_changed_at\": " + JsonRecords.time("2026-11-24T10:00:00") + "}");
         Node poweredDown = JsonRecords.node("show-node-idle.json", "{\"state\": [\"IDLE\", \"POWERED_DOWN\"]}");
-        assertTrue(RebootRules.readBack("node2", REASON, Optional.of(before), Optional.of(taken)).taken());
-        RebootRules.Answer skipped = RebootRules.readBack("node2", REASON, Optional.of(before), Optional.of(poweredDown));
+        assertTrue(RebootRules.readBack("node2", REASON, Optional.of(before), Optional.of(taken))
+                .taken());
+        RebootRules.Answer skipped =
+                RebootRules.readBack("node2", REASON, Optional.of(before), Optional.of(poweredDown));
         assertFalse(skipped.taken());
-        assertTrue(skipped.detail().contains("IDLE+POWERED_DOWN") && skipped.detail().contains("power saving"),
+        assertTrue(
+                skipped.detail().contains("IDLE+POWERED_DOWN")
+                        && skipped.detail().contains("power saving"),
                 skipped.detail());
     }
 
@@ -139,12 +170,16 @@ class RebootRulesTest {
     void aNodeWhoseRebootIsIssuedIsNotResumedByHand() {
         Node text = node("show-node-down-drain-reboot-issued.txt", "node4");
         String why = RebootRules.whyNoResume(text).orElseThrow();
-        assertTrue(why.contains("reboot is issued and not finished (DOWN+DRAIN+REBOOT_ISSUED, reason \"fw update :"
-                + " reboot issued\" since 2026-11-22T04:14:50)") && why.contains("reboot timed out"), why);
+        assertTrue(
+                why.contains("reboot is issued and not finished (DOWN+DRAIN+REBOOT_ISSUED, reason \"fw update :"
+                                + " reboot issued\" since 2026-11-22T04:14:50)")
+                        && why.contains("reboot timed out"),
+                why);
         Node json = JsonRecords.node("show-node-idle.json", "{\"state\": [\"DOWN\", \"DRAIN\", \"REBOOT_ISSUED\"]}");
         assertTrue(RebootRules.whyNoResume(json).orElseThrow().contains("DOWN+DRAIN+REBOOT_ISSUED"));
         // Only requested: a resume calls the reboot off, which is allowed.
-        assertEquals(Optional.empty(), RebootRules.whyNoResume(node("show-node-idle-drain-reboot-requested.txt", "node4")));
+        assertEquals(
+                Optional.empty(), RebootRules.whyNoResume(node("show-node-idle-drain-reboot-requested.txt", "node4")));
         assertEquals(Optional.empty(), RebootRules.whyNoResume(node("show-node-idle-fail.txt", "node4")));
     }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.ArgumentMatchers.any;
-import static org.mockito.ArgumentMatchers.argThat;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
@@ -47,8 +46,8 @@ class SlurmClientOutputFormatTest {
                 if (result == null) {
                     throw new AssertionError("unexpected command " + request.argv());
                 }
-                return new CommandResult(request, result.exitCode(), result.stdout(), result.stderr(), false,
-                        Duration.ZERO);
+                return new CommandResult(
+                        request, result.exitCode(), result.stdout(), result.stderr(), false, Duration.ZERO);
             });
         }
 
@@ -91,23 +90,30 @@ class SlurmClientOutputFormatTest {
         SlurmClient json = current.client(OutputFormat.AUTO);
 
         assertEquals(ModelValues.of(text.requireJob("6")), ModelValues.of(json.requireJob("6")));
-        assertEquals(ModelValues.of(text.node("node2").orElseThrow()), ModelValues.of(json.node("node2").orElseThrow()));
-        assertEquals(text.steps("9").stream().map(ModelValues::of).toList(),
+        assertEquals(
+                ModelValues.of(text.node("node2").orElseThrow()),
+                ModelValues.of(json.node("node2").orElseThrow()));
+        assertEquals(
+                text.steps("9").stream().map(ModelValues::of).toList(),
                 json.steps("9").stream().map(ModelValues::of).toList());
 
         // The version is asked once per client, before the first query.
-        assertEquals(List.of(
-                List.of("scontrol", "--version"),
-                List.of("scontrol", "-o", "show", "job", "6"),
-                List.of("scontrol", "-o", "show", "node", "node2"),
-                List.of("scontrol", "-o", "show", "step", "9")), old.asked);
-        assertEquals(List.of(
-                List.of("scontrol", "--version"),
-                List.of("scontrol", "--json", "show", "job", "6"),
-                List.of("scontrol", "--json", "show", "node", "node2"),
-                // 24.05's JSON has no word for BLOCKED: nodes are read from the text (below).
-                List.of("scontrol", "-o", "show", "node", "node2"),
-                List.of("scontrol", "--json", "show", "step", "9")), current.asked);
+        assertEquals(
+                List.of(
+                        List.of("scontrol", "--version"),
+                        List.of("scontrol", "-o", "show", "job", "6"),
+                        List.of("scontrol", "-o", "show", "node", "node2"),
+                        List.of("scontrol", "-o", "show", "step", "9")),
+                old.asked);
+        assertEquals(
+                List.of(
+                        List.of("scontrol", "--version"),
+                        List.of("scontrol", "--json", "show", "job", "6"),
+                        List.of("scontrol", "--json", "show", "node", "node2"),
+                        // 24.05's JSON has no word for BLOCKED: nodes are read from the text (below).
+                        List.of("scontrol", "-o", "show", "node", "node2"),
+                        List.of("scontrol", "--json", "show", "step", "9")),
+                current.asked);
         assertEquals(OutputFormat.TEXT, text.outputFormat());
         assertEquals(OutputFormat.JSON, json.outputFormat());
     }
@@ -121,34 +127,45 @@ class SlurmClientOutputFormatTest {
     void nodesAreReadFromTheTextWhereTheJsonCannotNameBlocked() {
         FakeScontrol scontrol = slurm2405()
                 .answer(Fixtures.read(V24, "show-node-idle.json"), "--json", "show", "node", "node4")
-                .answer(Fixtures.read(V24, "show-node-idle-blocked-restricted-cores.txt"), "-o", "show", "node", "node4")
+                .answer(
+                        Fixtures.read(V24, "show-node-idle-blocked-restricted-cores.txt"),
+                        "-o",
+                        "show",
+                        "node",
+                        "node4")
                 .answer(Fixtures.read(V24, "show-node-idle-blocked-restricted-cores.txt"), "-o", "show", "node")
                 .answer(Fixtures.read(V24, "show-job-running.json"), "--json", "show", "job", "6");
         SlurmClient client = scontrol.client(OutputFormat.AUTO);
 
         assertFalse(client.node("node4").orElseThrow().state().isSchedulable());
-        assertTrue(client.nodes().get(0).state().display().contains("BLOCKED"), client.nodes().toString());
+        assertTrue(
+                client.nodes().get(0).state().display().contains("BLOCKED"),
+                client.nodes().toString());
         client.job("6");
 
-        assertEquals(List.of(
-                List.of("scontrol", "--version"),
-                List.of("scontrol", "--json", "show", "node", "node4"),
-                List.of("scontrol", "-o", "show", "node", "node4"),
-                List.of("scontrol", "-o", "show", "node"),
-                List.of("scontrol", "-o", "show", "node"),
-                // Jobs stay in JSON: only nodes have flags it cannot name.
-                List.of("scontrol", "--json", "show", "job", "6")), scontrol.asked);
+        assertEquals(
+                List.of(
+                        List.of("scontrol", "--version"),
+                        List.of("scontrol", "--json", "show", "node", "node4"),
+                        List.of("scontrol", "-o", "show", "node", "node4"),
+                        List.of("scontrol", "-o", "show", "node"),
+                        List.of("scontrol", "-o", "show", "node"),
+                        // Jobs stay in JSON: only nodes have flags it cannot name.
+                        List.of("scontrol", "--json", "show", "job", "6")),
+                scontrol.asked);
     }
 
     /** 25.11's data_parser v0.0.44 names both flags: its JSON is read as it is. */
     @Test
     void jsonThatNamesBlockedIsReadAsItIs() {
-        FakeScontrol scontrol = new FakeScontrol().answer("slurm 25.11.0\n", "--version")
+        FakeScontrol scontrol = new FakeScontrol()
+                .answer("slurm 25.11.0\n", "--version")
                 .answer(Fixtures.read("slurm-25.11", "show-node-idle-blocked.json"), "--json", "show", "node", "node2");
         SlurmClient client = scontrol.client(OutputFormat.AUTO);
 
         assertTrue(client.node("node2").orElseThrow().state().display().contains("BLOCKED"));
-        assertEquals(List.of(List.of("scontrol", "--version"), List.of("scontrol", "--json", "show", "node", "node2")),
+        assertEquals(
+                List.of(List.of("scontrol", "--version"), List.of("scontrol", "--json", "show", "node", "node2")),
                 scontrol.asked);
     }
 
@@ -184,14 +201,16 @@ class SlurmClientOutputFormatTest {
 
     @Test
     void jsonThatCannotBeReadIsBadOutputQuotingIt() {
-        FakeScontrol scontrol = slurm2405().answer("{\"jobs\": [{\"job_id\": 6, \"job_state\": [", "--json", "show",
-                "job", "6");
-        SlurmException e = assertThrows(SlurmException.class, () -> scontrol.client(OutputFormat.AUTO).job("6"));
+        FakeScontrol scontrol =
+                slurm2405().answer("{\"jobs\": [{\"job_id\": 6, \"job_state\": [", "--json", "show", "job", "6");
+        SlurmException e = assertThrows(
+                SlurmException.class, () -> scontrol.client(OutputFormat.AUTO).job("6"));
         assertEquals(SlurmException.Kind.BAD_OUTPUT, e.kind());
         assertTrue(e.getMessage().contains("{\"jobs\": [{\"job_id\": 6, \"job_state\": ["), e.getMessage());
-        FakeScontrol noState = slurm2405().answer("{\"jobs\": [{\"job_id\": 6, \"job_state\": []}]}", "--json", "show",
-                "job", "6");
-        SlurmException missing = assertThrows(SlurmException.class, () -> noState.client(OutputFormat.AUTO).job("6"));
+        FakeScontrol noState =
+                slurm2405().answer("{\"jobs\": [{\"job_id\": 6, \"job_state\": []}]}", "--json", "show", "job", "6");
+        SlurmException missing = assertThrows(
+                SlurmException.class, () -> noState.client(OutputFormat.AUTO).job("6"));
         assertEquals(SlurmException.Kind.BAD_OUTPUT, missing.kind());
         assertTrue(missing.getMessage().contains("job_state"), missing.getMessage());
     }
@@ -200,8 +219,12 @@ class SlurmClientOutputFormatTest {
     @Test
     void anEmptyJsonAnswerIsAskedAgainAsText() {
         FakeScontrol scontrol = slurm2405()
-                .answer("{\"jobs\": [], \"errors\": [], \"warnings\": [{\"description\": \"Zero jobs to dump\"}]}",
-                        "--json", "show", "job", "987654")
+                .answer(
+                        "{\"jobs\": [], \"errors\": [], \"warnings\": [{\"description\": \"Zero jobs to dump\"}]}",
+                        "--json",
+                        "show",
+                        "job",
+                        "987654")
                 .answer(1, "", Fixtures.read(V22, "show-job-invalid-id.stderr.txt"), "-o", "show", "job", "987654");
         SlurmClient client = scontrol.client(OutputFormat.AUTO);
         assertTrue(client.job("987654").isEmpty());
@@ -215,7 +238,14 @@ class SlurmClientOutputFormatTest {
     void aJobWithoutStepsHasNone() {
         FakeScontrol scontrol = slurm2405()
                 .answer("{\"steps\": [], \"errors\": [], \"warnings\": []}", "--json", "show", "step", "27")
-                .answer(1, Fixtures.read(V2411, "show-step-job-without-steps.error.txt"), "", "-o", "show", "step", "27")
+                .answer(
+                        1,
+                        Fixtures.read(V2411, "show-step-job-without-steps.error.txt"),
+                        "",
+                        "-o",
+                        "show",
+                        "step",
+                        "27")
                 .answer(1, "Job step 28. not found\n", "", "-o", "show", "step", "29");
         SlurmClient client = scontrol.client(OutputFormat.AUTO);
         assertEquals(List.of(), client.steps("27"));
@@ -228,19 +258,31 @@ class SlurmClientOutputFormatTest {
     void jsonThatLeavesOutAnAskedNodeIsAskedAgainAsTextWhichSaysNotFound() {
         FakeScontrol scontrol = slurm2405()
                 .answer(Fixtures.read(V24, "show-node-idle.json"), "--json", "show", "node", "node[2,9]")
-                .answer(1, Fixtures.read(V22, "show-node-idle.txt"), "Node node9 not found\n",
-                        "-o", "show", "node", "node[2,9]");
-        SlurmException e = assertThrows(SlurmException.class,
-                () -> scontrol.client(OutputFormat.AUTO).nodes("node[2,9]"));
+                .answer(
+                        1,
+                        Fixtures.read(V22, "show-node-idle.txt"),
+                        "Node node9 not found\n",
+                        "-o",
+                        "show",
+                        "node",
+                        "node[2,9]");
+        SlurmException e = assertThrows(
+                SlurmException.class, () -> scontrol.client(OutputFormat.AUTO).nodes("node[2,9]"));
         assertEquals(SlurmException.Kind.NOT_FOUND, e.kind());
     }
 
     @Test
     void anUnreachableControllerFailsAtOnceInJson() {
-        FakeScontrol scontrol = slurm2405().answer(1, "",
-                "slurm_load_node error: Unable to contact slurm controller (connect failure)\n", "--json", "show",
-                "node");
-        SlurmException e = assertThrows(SlurmException.class, () -> scontrol.client(OutputFormat.AUTO).nodes());
+        FakeScontrol scontrol = slurm2405()
+                .answer(
+                        1,
+                        "",
+                        "slurm_load_node error: Unable to contact slurm controller (connect failure)\n",
+                        "--json",
+                        "show",
+                        "node");
+        SlurmException e = assertThrows(
+                SlurmException.class, () -> scontrol.client(OutputFormat.AUTO).nodes());
         assertEquals(SlurmException.Kind.UNAVAILABLE, e.kind());
         assertTrue(e.getMessage().contains("scontrol --json show node"), e.getMessage());
         assertEquals(2, scontrol.asked.size());
@@ -248,15 +290,20 @@ class SlurmClientOutputFormatTest {
 
     @Test
     void explicitFormatsNeverAskTheVersion() {
-        FakeScontrol text = new FakeScontrol()
-                .answer(Fixtures.read(V22, "show-node-all.txt"), "-o", "show", "node");
+        FakeScontrol text = new FakeScontrol().answer(Fixtures.read(V22, "show-node-all.txt"), "-o", "show", "node");
         assertEquals(4, text.client(OutputFormat.TEXT).nodes().size());
         assertEquals(List.of(List.of("scontrol", "-o", "show", "node")), text.asked);
 
         FakeScontrol json = new FakeScontrol()
                 .answer(Fixtures.read("slurm-23.11", "show-node-idle-drain.json"), "--json", "show", "node");
-        assertEquals("bad gpu count=7 of 8",
-                json.client(OutputFormat.JSON).nodes().get(0).reason().orElseThrow().text());
+        assertEquals(
+                "bad gpu count=7 of 8",
+                json.client(OutputFormat.JSON)
+                        .nodes()
+                        .get(0)
+                        .reason()
+                        .orElseThrow()
+                        .text());
         assertEquals(List.of(List.of("scontrol", "--json", "show", "node")), json.asked);
     }
 
@@ -264,10 +311,22 @@ class SlurmClientOutputFormatTest {
     @Test
     void jsonAskedOfAnScontrolWithoutItFallsBackToText() {
         FakeScontrol scontrol = new FakeScontrol()
-                .answer(1, "", "scontrol: unrecognized option '--json'\nTry \"scontrol --help\" for more information\n",
-                        "--json", "show", "node", "node2")
+                .answer(
+                        1,
+                        "",
+                        "scontrol: unrecognized option '--json'\nTry \"scontrol --help\" for more information\n",
+                        "--json",
+                        "show",
+                        "node",
+                        "node2")
                 .answer(Fixtures.read(V22, "show-node-idle.txt"), "-o", "show", "node", "node2");
-        assertEquals("IDLE", scontrol.client(OutputFormat.JSON).node("node2").orElseThrow().state().display());
+        assertEquals(
+                "IDLE",
+                scontrol.client(OutputFormat.JSON)
+                        .node("node2")
+                        .orElseThrow()
+                        .state()
+                        .display());
     }
 
     /** A version that cannot be read means text this time; the next query asks again. */
@@ -279,9 +338,11 @@ class SlurmClientOutputFormatTest {
         SlurmClient client = scontrol.client(OutputFormat.AUTO);
         client.node("node2");
         client.node("node2");
-        assertEquals(List.of(
-                List.of("scontrol", "--version"), List.of("scontrol", "-o", "show", "node", "node2"),
-                List.of("scontrol", "--version"), List.of("scontrol", "-o", "show", "node", "node2")), scontrol.asked);
+        assertEquals(
+                List.of(
+                        List.of("scontrol", "--version"), List.of("scontrol", "-o", "show", "node", "node2"),
+                        List.of("scontrol", "--version"), List.of("scontrol", "-o", "show", "node", "node2")),
+                scontrol.asked);
     }
 
     /**
@@ -308,7 +369,11 @@ class SlurmClientOutputFormatTest {
         } finally {
             logger.detachAppender(events);
         }
-        assertEquals(1, events.list.stream()
-                .filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN).count(), events.list.toString());
+        assertEquals(
+                1,
+                events.list.stream()
+                        .filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
+                        .count(),
+                events.list.toString());
     }
 }

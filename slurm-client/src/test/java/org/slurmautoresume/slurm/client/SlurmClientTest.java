@@ -47,7 +47,8 @@ class SlurmClientTest {
         assertEquals("node[1,3]", slurm.requireJob("6").nodeList());
         ArgumentCaptor<CommandRequest> request = ArgumentCaptor.forClass(CommandRequest.class);
         verify(runner, times(2)).run(request.capture());
-        assertEquals(List.of(List.of("scontrol", "--version"), List.of("scontrol", "-o", "show", "job", "6")),
+        assertEquals(
+                List.of(List.of("scontrol", "--version"), List.of("scontrol", "-o", "show", "job", "6")),
                 request.getAllValues().stream().map(CommandRequest::argv).toList());
     }
 
@@ -66,7 +67,8 @@ class SlurmClientTest {
     @Test
     void anArrayJobAnswersWithItsTasksRecords() {
         when(runner.run(any())).thenAnswer(answer(0, Fixtures.read(V22, "show-job-array-running.txt"), ""));
-        String arrayId = Fixtures.read(V22, "show-job-array-running.txt").replaceAll("(?s).*?ArrayJobId=(\\d+).*", "$1");
+        String arrayId =
+                Fixtures.read(V22, "show-job-array-running.txt").replaceAll("(?s).*?ArrayJobId=(\\d+).*", "$1");
         assertTrue(slurm.job(arrayId).isPresent());
     }
 
@@ -110,8 +112,9 @@ class SlurmClientTest {
 
     @Test
     void unreachableControllerIsUnavailableAndNamesTheCommand() {
-        when(runner.run(any())).thenAnswer(answer(1, "",
-                "slurm_load_node error: Unable to contact slurm controller (connect failure)\n"));
+        when(runner.run(any()))
+                .thenAnswer(
+                        answer(1, "", "slurm_load_node error: Unable to contact slurm controller (connect failure)\n"));
         SlurmException e = assertThrows(SlurmException.class, () -> slurm.nodes());
         assertEquals(SlurmException.Kind.UNAVAILABLE, e.kind());
         assertTrue(e.getMessage().contains("scontrol -o show node"), e.getMessage());

@@ -47,8 +47,8 @@ class SlurmControlTest {
     @Test
     void marksANodeFailWithTheReplaceReason() {
         WriteResult result = control.mark(NodeMark.of("node2", NodeMark.State.FAIL, NodeMark.Action.REPLACE));
-        assertEquals(List.of("scontrol", "update", "nodename=node2", "state=fail", "reason=Action:Replace"),
-                runner.argv());
+        assertEquals(
+                List.of("scontrol", "update", "nodename=node2", "state=fail", "reason=Action:Replace"), runner.argv());
         assertEquals(SlurmControl.NODE_WRITE_TIMEOUT, runner.requests.get(0).timeout());
         assertTrue(result.ok());
         assertEquals("", result.message());
@@ -59,24 +59,36 @@ class SlurmControlTest {
     void marksDownAndDrainWithTheirReasons() {
         control.mark(NodeMark.of("node3", NodeMark.State.DOWN, NodeMark.Action.REBOOT, "  GPU 2 fell off the bus "));
         control.mark(new NodeMark("node4", NodeMark.State.DRAIN, "health check failed: disk,dcgm"));
-        assertEquals(List.of("scontrol", "update", "nodename=node3", "state=down",
-                "reason=Action:Reboot GPU 2 fell off the bus"), runner.requests.get(0).argv());
-        assertEquals(List.of("scontrol", "update", "nodename=node4", "state=drain",
-                "reason=health check failed: disk,dcgm"), runner.requests.get(1).argv());
+        assertEquals(
+                List.of(
+                        "scontrol",
+                        "update",
+                        "nodename=node3",
+                        "state=down",
+                        "reason=Action:Reboot GPU 2 fell off the bus"),
+                runner.requests.get(0).argv());
+        assertEquals(
+                List.of("scontrol", "update", "nodename=node4", "state=drain", "reason=health check failed: disk,dcgm"),
+                runner.requests.get(1).argv());
     }
 
     @Test
     void theReasonTextsOthersReadBackAreFixed() {
         assertEquals("Action:Replace", NodeMark.Action.REPLACE.reason());
         assertEquals("Action:Reboot", NodeMark.Action.REBOOT.reason());
-        assertEquals("Action:Replace", NodeMark.of("n1", NodeMark.State.FAIL, NodeMark.Action.REPLACE, " ").reason());
+        assertEquals(
+                "Action:Replace",
+                NodeMark.of("n1", NodeMark.State.FAIL, NodeMark.Action.REPLACE, " ")
+                        .reason());
     }
 
     @Test
     void refusesUnsafeNodeNamesAndEmptyReasonsBeforeRunningAnything() {
         for (String bad : List.of("-h", "node1 node2", "node1;id", "node[1-2]", "", "node\n1")) {
-            assertThrows(IllegalArgumentException.class,
-                    () -> NodeMark.of(bad, NodeMark.State.FAIL, NodeMark.Action.REPLACE), bad);
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> NodeMark.of(bad, NodeMark.State.FAIL, NodeMark.Action.REPLACE),
+                    bad);
             assertThrows(IllegalArgumentException.class, () -> control.resume(bad), bad);
         }
         assertThrows(IllegalArgumentException.class, () -> new NodeMark("node1", NodeMark.State.FAIL, " "));
@@ -94,7 +106,8 @@ class SlurmControlTest {
     @Test
     void rebootsAllNodesInOneCommand() {
         control.rebootWhenIdle(List.of("node1", "node2", "node4"), "Action:Reboot");
-        assertEquals(List.of("scontrol", "reboot", "ASAP", "nextstate=RESUME", "reason=Action:Reboot", "node[1-2,4]"),
+        assertEquals(
+                List.of("scontrol", "reboot", "ASAP", "nextstate=RESUME", "reason=Action:Reboot", "node[1-2,4]"),
                 runner.argv());
     }
 
@@ -104,11 +117,19 @@ class SlurmControlTest {
         control.cancel(JobId.parse("77_3"));
         control.cancel(StepId.parse("77.0"));
         control.cancel(JobId.parse("78"), Duration.ofSeconds(60));
-        assertEquals(List.of(List.of("scontrol", "requeue", "123+1"), List.of("scancel", "77_3"),
-                List.of("scancel", "77.0"), List.of("scancel", "78")),
+        assertEquals(
+                List.of(
+                        List.of("scontrol", "requeue", "123+1"),
+                        List.of("scancel", "77_3"),
+                        List.of("scancel", "77.0"),
+                        List.of("scancel", "78")),
                 runner.requests.stream().map(CommandRequest::argv).toList());
-        assertEquals(List.of(SlurmControl.JOB_WRITE_TIMEOUT, SlurmControl.NODE_WRITE_TIMEOUT,
-                SlurmControl.JOB_WRITE_TIMEOUT, Duration.ofSeconds(60)),
+        assertEquals(
+                List.of(
+                        SlurmControl.JOB_WRITE_TIMEOUT,
+                        SlurmControl.NODE_WRITE_TIMEOUT,
+                        SlurmControl.JOB_WRITE_TIMEOUT,
+                        Duration.ofSeconds(60)),
                 runner.requests.stream().map(CommandRequest::timeout).toList());
     }
 
@@ -118,10 +139,11 @@ class SlurmControlTest {
         control.shrinkTo(job, List.of("node1", "node3"));
         control.giveAwayNodes(JobId.parse("13"));
         control.takeAllNodes(job);
-        assertEquals(List.of(
-                List.of("env", "-u", "SLURM_JOBID", "scontrol", "update", "jobid=12", "NodeList=node[1,3]"),
-                List.of("env", "-u", "SLURM_JOBID", "scontrol", "update", "jobid=13", "NumNodes=0"),
-                List.of("env", "-u", "SLURM_JOBID", "scontrol", "update", "jobid=12", "NumNodes=ALL")),
+        assertEquals(
+                List.of(
+                        List.of("env", "-u", "SLURM_JOBID", "scontrol", "update", "jobid=12", "NodeList=node[1,3]"),
+                        List.of("env", "-u", "SLURM_JOBID", "scontrol", "update", "jobid=13", "NumNodes=0"),
+                        List.of("env", "-u", "SLURM_JOBID", "scontrol", "update", "jobid=12", "NumNodes=ALL")),
                 runner.requests.stream().map(CommandRequest::argv).toList());
     }
 
@@ -136,19 +158,40 @@ class SlurmControlTest {
     void allocatesAnExpansionDonorNamedForTheJob() {
         control.allocateExpansionDonor(JobId.parse("12"), List.of("node3", "node4"), "batch", Duration.ofSeconds(90));
         control.allocateExpansionDonor(JobId.parse("12"), List.of("node3"), "", Duration.ofSeconds(90));
-        assertEquals(List.of("salloc", "--no-shell", "-N2", "-w", "node[3-4]", "--dependency=expand:12",
-                "--job-name=autoresume-donor-12", "--partition=batch"), runner.requests.get(0).argv());
-        assertEquals(List.of("salloc", "--no-shell", "-N1", "-w", "node3", "--dependency=expand:12",
-                "--job-name=autoresume-donor-12"), runner.requests.get(1).argv());
+        assertEquals(
+                List.of(
+                        "salloc",
+                        "--no-shell",
+                        "-N2",
+                        "-w",
+                        "node[3-4]",
+                        "--dependency=expand:12",
+                        "--job-name=autoresume-donor-12",
+                        "--partition=batch"),
+                runner.requests.get(0).argv());
+        assertEquals(
+                List.of(
+                        "salloc",
+                        "--no-shell",
+                        "-N1",
+                        "-w",
+                        "node3",
+                        "--dependency=expand:12",
+                        "--job-name=autoresume-donor-12"),
+                runner.requests.get(1).argv());
         assertEquals(Duration.ofSeconds(90), runner.requests.get(0).timeout());
-        assertThrows(IllegalArgumentException.class, () -> control.allocateExpansionDonor(JobId.parse("12"),
-                List.of("node3"), "--uid=0", Duration.ofSeconds(90)));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> control.allocateExpansionDonor(
+                        JobId.parse("12"), List.of("node3"), "--uid=0", Duration.ofSeconds(90)));
     }
 
     @Test
     void usesTheProgramsItIsGiven() {
-        SlurmControl custom = new SlurmControl(runner, new SlurmControl.Programs("/opt/slurm/bin/scontrol",
-                "/opt/slurm/bin/scancel", "/opt/slurm/bin/salloc"));
+        SlurmControl custom = new SlurmControl(
+                runner,
+                new SlurmControl.Programs(
+                        "/opt/slurm/bin/scontrol", "/opt/slurm/bin/scancel", "/opt/slurm/bin/salloc"));
         custom.resume("node1");
         custom.cancel(JobId.parse("5"));
         assertEquals("/opt/slurm/bin/scontrol", runner.requests.get(0).argv().get(0));
@@ -162,8 +205,10 @@ class SlurmControlTest {
         WriteResult result = control.resume("node2");
         assertFalse(result.ok());
         assertTrue(result.deniedBySlurm());
-        assertEquals("`scontrol update nodename=node2 state=resume` exited with status 1:"
-                + " slurm_update error: Invalid user id", result.message());
+        assertEquals(
+                "`scontrol update nodename=node2 state=resume` exited with status 1:"
+                        + " slurm_update error: Invalid user id",
+                result.message());
         SlurmException e = assertThrows(SlurmException.class, () -> result.orThrow("resume node2"));
         assertEquals(SlurmException.Kind.COMMAND_FAILED, e.kind());
         assertTrue(e.getMessage().startsWith("could not resume node2: `scontrol update"), e.getMessage());
@@ -177,7 +222,9 @@ class SlurmControlTest {
         assertFalse(result.deniedBySlurm());
         assertTrue(result.message().contains("scancel was not found"), result.message());
         assertTrue(result.asException().programNotFound());
-        assertEquals(SlurmException.Kind.UNAVAILABLE,
-                assertThrows(SlurmException.class, () -> result.orThrow("cancel 9")).kind());
+        assertEquals(
+                SlurmException.Kind.UNAVAILABLE,
+                assertThrows(SlurmException.class, () -> result.orThrow("cancel 9"))
+                        .kind());
     }
 }

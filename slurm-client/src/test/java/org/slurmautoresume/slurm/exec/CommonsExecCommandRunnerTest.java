@@ -34,8 +34,10 @@ class CommonsExecCommandRunnerTest {
 
     @Test
     void addsEnvironmentVariables() {
-        CommandRequest request = new CommandRequest(List.of("sh", "-c", "printf %s \"$AR_TEST_VALUE\""),
-                Duration.ofSeconds(10), Map.of("AR_TEST_VALUE", "x=y z"));
+        CommandRequest request = new CommandRequest(
+                List.of("sh", "-c", "printf %s \"$AR_TEST_VALUE\""),
+                Duration.ofSeconds(10),
+                Map.of("AR_TEST_VALUE", "x=y z"));
         assertEquals("x=y z", runner.run(request).stdout());
     }
 
@@ -52,8 +54,8 @@ class CommonsExecCommandRunnerTest {
         });
         canceller.start();
         long start = System.nanoTime();
-        CommandResult result = runner.run(new CommandRequest(List.of("sleep", "30"), Duration.ofSeconds(60), Map.of()),
-                cancel);
+        CommandResult result =
+                runner.run(new CommandRequest(List.of("sleep", "30"), Duration.ofSeconds(60), Map.of()), cancel);
         canceller.join();
         assertTrue(result.timedOut(), "reported as stopped");
         assertTrue(System.nanoTime() - start < Duration.ofSeconds(10).toNanos(), "not the whole 30 s");
@@ -71,16 +73,18 @@ class CommonsExecCommandRunnerTest {
 
     @Test
     void missingProgramIsACommandExceptionThatSaysSo() {
-        CommandException e = assertThrows(CommandException.class,
-                () -> runner.run(CommandRequest.of("/nonexistent/scontrol", "show", "node")));
+        CommandException e = assertThrows(
+                CommandException.class, () -> runner.run(CommandRequest.of("/nonexistent/scontrol", "show", "node")));
         assertTrue(e.programNotFound());
         assertTrue(e.getMessage().contains("/nonexistent/scontrol"), e.getMessage());
     }
 
     @Test
     void runCheckedNamesTheCommandAndTheTailOfStderr() {
-        CommandException e = assertThrows(CommandException.class,
-                () -> runner.runChecked(CommandRequest.of("sh", "-c", "echo first >&2; echo 'last words' >&2; exit 7")));
+        CommandException e = assertThrows(
+                CommandException.class,
+                () -> runner.runChecked(
+                        CommandRequest.of("sh", "-c", "echo first >&2; echo 'last words' >&2; exit 7")));
         assertTrue(e.getMessage().contains("sh -c"), e.getMessage());
         assertTrue(e.getMessage().contains("status 7"), e.getMessage());
         assertTrue(e.getMessage().contains("last words"), e.getMessage());

@@ -15,9 +15,10 @@ import org.junit.jupiter.api.Test;
 class ControllerOutageTest {
 
     private static final CommandRequest REQUEST = CommandRequest.of("scontrol", "-o", "show", "node", "node1");
-    private static final CommandResult DOWN = result(1,
-            "slurm_load_node error: Unable to contact slurm controller (connect failure)");
-    private static final CommandResult STANDBY = result(1, "slurm_load_node error: Slurm backup controller in standby mode");
+    private static final CommandResult DOWN =
+            result(1, "slurm_load_node error: Unable to contact slurm controller (connect failure)");
+    private static final CommandResult STANDBY =
+            result(1, "slurm_load_node error: Slurm backup controller in standby mode");
     private static final CommandResult OK = result(0, "");
     private static final CommandResult INVALID = result(1, "slurm_load_node error: Invalid node name specified");
 
@@ -52,10 +53,16 @@ class ControllerOutageTest {
     }
 
     private ControllerOutage outage(Duration bound, long dice) {
-        return new ControllerOutage(bound, listener, RetryPolicy.DEFAULT, d -> {
-            pauses.add(d);
-            clock.addAndGet(d.toNanos());
-        }, clock::get, () -> dice);
+        return new ControllerOutage(
+                bound,
+                listener,
+                RetryPolicy.DEFAULT,
+                d -> {
+                    pauses.add(d);
+                    clock.addAndGet(d.toNanos());
+                },
+                clock::get,
+                () -> dice);
     }
 
     private CommandRunner slurm(ControllerOutage outage) {
@@ -73,8 +80,11 @@ class ControllerOutageTest {
 
         assertEquals(OK, runner.run(REQUEST));
         assertEquals(5, calls);
-        assertEquals(List.of("unreachable 90 slurm_load_node error: Unable to contact slurm controller (connect failure)",
-                "back " + Duration.ofNanos(clock.get() - CALL_NANOS).toSeconds()), told);
+        assertEquals(
+                List.of(
+                        "unreachable 90 slurm_load_node error: Unable to contact slurm controller (connect failure)",
+                        "back " + Duration.ofNanos(clock.get() - CALL_NANOS).toSeconds()),
+                told);
     }
 
     @Test

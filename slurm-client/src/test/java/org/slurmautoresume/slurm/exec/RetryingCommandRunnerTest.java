@@ -27,7 +27,8 @@ class RetryingCommandRunnerTest {
 
     @Test
     void retriesUnreachableControllerWithGrowingBackoffUntilSuccess() {
-        CommandResult down = result(1, "slurm_load_node error: Unable to contact slurm controller (connect failure)", false);
+        CommandResult down =
+                result(1, "slurm_load_node error: Unable to contact slurm controller (connect failure)", false);
         CommandResult ok = result(0, "", false);
         when(delegate.run(any())).thenReturn(down, down, ok);
 

@@ -11,12 +11,24 @@ class ShellQuoteTest {
 
     /** The shell itself must read back exactly what was quoted. */
     @ParameterizedTest
-    @ValueSource(strings = {"node[1-4]", "", "it's", "a b\tc", "$(touch /tmp/pwned)", "`id`", "x'\"'y",
-        "semi;colon && or || pipe | glob * ? [a]", "new\nline", "back\\slash", "'"})
+    @ValueSource(
+            strings = {
+                "node[1-4]",
+                "",
+                "it's",
+                "a b\tc",
+                "$(touch /tmp/pwned)",
+                "`id`",
+                "x'\"'y",
+                "semi;colon && or || pipe | glob * ? [a]",
+                "new\nline",
+                "back\\slash",
+                "'"
+            })
     void shellReadsBackTheSameValue(String value) {
         String script = "printf %s " + ShellQuote.quote(value);
-        CommandResult result = new CommonsExecCommandRunner().run(
-                new CommandRequest(List.of("sh", "-c", script), CommandRequest.DEFAULT_TIMEOUT, Map.of()));
+        CommandResult result = new CommonsExecCommandRunner()
+                .run(new CommandRequest(List.of("sh", "-c", script), CommandRequest.DEFAULT_TIMEOUT, Map.of()));
         assertEquals(value, result.stdout());
     }
 

@@ -119,8 +119,8 @@ class StandbyWatchTest {
     void onlySlurmClientsThatReturnByThemselvesAreWatched() {
         assertTrue(StandbyWatch.watched(List.of("scontrol", "-o", "show", "job", "42")));
         assertTrue(StandbyWatch.watched(List.of("/usr/bin/scancel", "42.0")));
-        assertTrue(StandbyWatch.watched(List.of("env", "-u", "SLURM_JOBID", "scontrol", "update", "jobid=42",
-                "NodeList=node1")));
+        assertTrue(StandbyWatch.watched(
+                List.of("env", "-u", "SLURM_JOBID", "scontrol", "update", "jobid=42", "NodeList=node1")));
         assertFalse(StandbyWatch.watched(List.of("salloc", "-N1", "--no-shell")));
         assertFalse(StandbyWatch.watched(List.of("srun", "true")));
         assertFalse(StandbyWatch.watched(List.of("nvidia-smi")));
@@ -129,12 +129,16 @@ class StandbyWatchTest {
 
     @Test
     void thePrimarysLineOfScontrolPingIsRead() {
-        assertEquals(Optional.of(false), StandbyWatch.primaryUp(
-                "Slurmctld(primary) at arctld1 is DOWN\nSlurmctld(backup) at arctld2 is UP\n"));
-        assertEquals(Optional.of(true), StandbyWatch.primaryUp(
-                "Slurmctld(primary) at arctld1 is UP\nSlurmctld(backup) at arctld2 is UP\n"));
-        assertEquals(Optional.of(false), StandbyWatch.primaryUp("Slurmctld(primary) at vm is DOWN\n"
-                + "*****************************************\n** RESTORE SLURMCTLD DAEMON TO SERVICE **\n"));
+        assertEquals(
+                Optional.of(false),
+                StandbyWatch.primaryUp("Slurmctld(primary) at arctld1 is DOWN\nSlurmctld(backup) at arctld2 is UP\n"));
+        assertEquals(
+                Optional.of(true),
+                StandbyWatch.primaryUp("Slurmctld(primary) at arctld1 is UP\nSlurmctld(backup) at arctld2 is UP\n"));
+        assertEquals(
+                Optional.of(false),
+                StandbyWatch.primaryUp("Slurmctld(primary) at vm is DOWN\n"
+                        + "*****************************************\n** RESTORE SLURMCTLD DAEMON TO SERVICE **\n"));
         assertEquals(Optional.empty(), StandbyWatch.primaryUp("scontrol: error: something else\n"));
     }
 
@@ -146,7 +150,8 @@ class StandbyWatchTest {
                 return new CommandResult(request, 0, ping, "", false, Duration.ZERO);
             }
             assertEquals(Duration.ofSeconds(2), request.timeout(), "the quick query must not wait out a standby sleep");
-            return queryAnswers ? new CommandResult(request, 0, "PartitionName=debug", "", false, Duration.ZERO)
+            return queryAnswers
+                    ? new CommandResult(request, 0, "PartitionName=debug", "", false, Duration.ZERO)
                     : new CommandResult(request, 137, "", "", true, Duration.ofSeconds(2));
         };
     }
@@ -164,13 +169,16 @@ class StandbyWatchTest {
         List<List<String>> asked = new ArrayList<>();
         assertEquals(Optional.of(true), StandbyWatch.serves(controllers(primaryUp, false, asked)));
         assertEquals(Optional.of(false), StandbyWatch.serves(controllers(none, true, asked)));
-        assertEquals(List.of(List.of("scontrol", "ping"), List.of("scontrol", "ping")), asked,
+        assertEquals(
+                List.of(List.of("scontrol", "ping"), List.of("scontrol", "ping")),
+                asked,
                 "no query where the ping settles it");
         asked.clear();
         assertEquals(Optional.of(true), StandbyWatch.serves(controllers(onlyBackup, true, asked)));
         assertEquals(Optional.of(false), StandbyWatch.serves(controllers(onlyBackup, false, asked)));
         assertEquals(4, asked.size(), asked.toString());
-        assertEquals(Optional.empty(), StandbyWatch.serves(controllers("scontrol: error: x\n", true, new ArrayList<>())));
+        assertEquals(
+                Optional.empty(), StandbyWatch.serves(controllers("scontrol: error: x\n", true, new ArrayList<>())));
     }
 
     /** Answers {@code answer} with exit 0 after {@code delayMs}, as 24.11's scontrol does after its connect retries. */
@@ -208,8 +216,10 @@ class StandbyWatchTest {
     @Test
     void onlyASlowEmptyJsonAnswerIsTurned() {
         String oneJob = "{\"jobs\": [{\"job_id\": 42}]}";
-        assertEquals(0, watch(answersLate(oneJob, 300), probe(false)).run(JSON_JOB).exitCode());
-        assertEquals(0, watch(answersLate(EMPTY_JOBS, 0), probe(false)).run(JSON_JOB).exitCode());
+        assertEquals(
+                0, watch(answersLate(oneJob, 300), probe(false)).run(JSON_JOB).exitCode());
+        assertEquals(
+                0, watch(answersLate(EMPTY_JOBS, 0), probe(false)).run(JSON_JOB).exitCode());
         assertEquals(0, watch(answersLate("", 300), probe(false)).run(SHOW_JOB).exitCode());
     }
 }

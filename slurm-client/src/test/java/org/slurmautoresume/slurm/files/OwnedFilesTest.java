@@ -22,6 +22,7 @@ class OwnedFilesTest {
 
     @TempDir
     Path dir;
+
     private int uid;
 
     @BeforeEach
@@ -48,7 +49,8 @@ class OwnedFilesTest {
     @Test
     void anotherUsersDirectoryIsRefused() throws IOException {
         Path state = OwnedFiles.privateDirectory(dir.resolve("state"), uid);
-        UnsafePathException e = assertThrows(UnsafePathException.class, () -> OwnedFiles.privateDirectory(state, uid + 1));
+        UnsafePathException e =
+                assertThrows(UnsafePathException.class, () -> OwnedFiles.privateDirectory(state, uid + 1));
         assertTrue(e.getMessage().contains("belongs to uid " + uid), e.getMessage());
     }
 
@@ -81,8 +83,10 @@ class OwnedFilesTest {
         Path link = Files.createSymbolicLink(dir.resolve("history"), victim);
         assertThrows(UnsafePathException.class, () -> OwnedFiles.append(link, uid, "forged\n"));
         assertThrows(UnsafePathException.class, () -> OwnedFiles.read(link, uid));
-        assertThrows(UnsafePathException.class, () -> OwnedFiles.open(link, uid, StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.WRITE).close());
+        assertThrows(
+                UnsafePathException.class,
+                () -> OwnedFiles.open(link, uid, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)
+                        .close());
         assertEquals("precious\n", Files.readString(victim));
         // A dangling link must not be created through either.
         Path dangling = Files.createSymbolicLink(dir.resolve("marker"), dir.resolve("made-by-the-link"));

@@ -21,8 +21,25 @@ public final class HostlistExpressionGenerator {
     public static final int MAX_HOSTS = 3000;
 
     private static final String[] PREFIXES = {
-        "n", "node", "gpu-", "rack", "cn", "a", "b", "login", "dgx-a100-", "compute_", "x.y-",
-        "r1n", "nid0", "c10-", "N", "", "s2r", "io", "node-0",
+        "n",
+        "node",
+        "gpu-",
+        "rack",
+        "cn",
+        "a",
+        "b",
+        "login",
+        "dgx-a100-",
+        "compute_",
+        "x.y-",
+        "r1n",
+        "nid0",
+        "c10-",
+        "N",
+        "",
+        "s2r",
+        "io",
+        "node-0",
     };
     private static final String[] PLAIN_NAMES = {
         "login", "head", "mgmt-a", "storage.local", "nfs_server", "gw", "n", "node", "rack-b",

@@ -41,10 +41,12 @@ class HostlistScontrolComparison {
     private static final int MAX_ARGUMENT = 100_000;
     /** scontrol silently reads only the first MiB of a host file (seen with 22.05.8). */
     private static final int MAX_FILE = 1 << 20;
+
     private static final int MAX_REPORTED = 20;
 
     @TempDir
     static Path dir;
+
     private static Path config;
 
     @BeforeAll
@@ -101,8 +103,9 @@ class HostlistScontrolComparison {
                 }
             }
         }
-        System.out.printf("compared %d expressions (%d hosts, seed %d) with scontrol: %d mismatches;"
-                + " %d where scontrol's hostlistsorted loses hosts and Java keeps them%n",
+        System.out.printf(
+                "compared %d expressions (%d hosts, seed %d) with scontrol: %d mismatches;"
+                        + " %d where scontrol's hostlistsorted loses hosts and Java keeps them%n",
                 expressions.size(), hosts, seed, mismatches.size(), slurmLostHosts);
         assertEquals(List.of(), mismatches.subList(0, Math.min(MAX_REPORTED, mismatches.size())));
     }
@@ -138,8 +141,7 @@ class HostlistScontrolComparison {
         return result.stdout;
     }
 
-    private record Result(int exitCode, String stdout, String stderr) {
-    }
+    private record Result(int exitCode, String stdout, String stderr) {}
 
     private static Result run(List<String> argv) throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(argv);

@@ -47,7 +47,8 @@ class HostlistTest {
                 Arguments.of("rack[1-2]-gpu[1-2]", "rack1-gpu1 rack1-gpu2 rack2-gpu1 rack2-gpu2"),
                 // Not an odometer: the last group is fastest, then the first, then the second.
                 Arguments.of("x[1-2]y[1-2]z[1-2]", "x1y1z1 x1y1z2 x2y1z1 x2y1z2 x1y2z1 x1y2z2 x2y2z1 x2y2z2"),
-                Arguments.of("w[1-2]x[1-2]y[1-2]z[1-2]",
+                Arguments.of(
+                        "w[1-2]x[1-2]y[1-2]z[1-2]",
                         "w1x1y1z1 w1x1y1z2 w2x1y1z1 w2x1y1z2 w1x2y1z1 w1x2y1z2 w2x2y1z1 w2x2y1z2"
                                 + " w1x1y2z1 w1x1y2z2 w2x1y2z1 w2x1y2z2 w1x2y2z1 w1x2y2z2 w2x2y2z1 w2x2y2z2"),
                 Arguments.of("n[1-2][3-4]", "n13 n14 n23 n24"),
@@ -102,7 +103,8 @@ class HostlistTest {
                 Arguments.of("n100,n5,n99,n099", "n[100,5,99,099]", "n[5,99,099-100]"),
                 Arguments.of("n100,n101,n5,n099", "n[100-101,5,099]", "n[5,099-101]"),
                 Arguments.of("nid00001,nid00002,nid00003", "nid[00001-00003]", "nid[00001-00003]"),
-                Arguments.of("gpu-001,gpu-002,gpu-004,cpu-001", "gpu-[001-002,004],cpu-001", "cpu-001,gpu-[001-002,004]"),
+                Arguments.of(
+                        "gpu-001,gpu-002,gpu-004,cpu-001", "gpu-[001-002,004],cpu-001", "cpu-001,gpu-[001-002,004]"),
                 // Names without digits; a bare prefix sorts before its numbered hosts.
                 Arguments.of("a,b,a", "a,b,a", "a,a,b"),
                 Arguments.of("n,n1,n2,n", "n,n[1-2],n", "n,n,n[1-2]"),
@@ -110,15 +112,18 @@ class HostlistTest {
                 Arguments.of("n1a,n2a", "n1a,n2a", "n1a,n2a"),
                 Arguments.of("1,2,3", "[1-3]", "[1-3]"),
                 // Prefixes sort in natural order, and case-sensitively.
-                Arguments.of("rack10-n1,rack2-n1,rack1-n1", "rack10-n1,rack2-n1,rack1-n1", "rack1-n1,rack2-n1,rack10-n1"),
+                Arguments.of(
+                        "rack10-n1,rack2-n1,rack1-n1", "rack10-n1,rack2-n1,rack1-n1", "rack1-n1,rack2-n1,rack10-n1"),
                 Arguments.of("rack10,rack2,rack1", "rack[10,2,1]", "rack[1-2,10]"),
                 Arguments.of("N1,N2,n1,n2", "N[1-2],n[1-2]", "N[1-2],n[1-2]"),
                 // Only the last run of digits is a number.
                 Arguments.of("node-1-1,node-1-2,node-2-1", "node-1-[1-2],node-2-1", "node-1-[1-2],node-2-1"),
                 Arguments.of("a1b3,a1b4,a2b3,a2b4", "a1b[3-4],a2b[3-4]", "a1b[3-4],a2b[3-4]"),
                 Arguments.of("n13,n14,n23,n24", "n[13-14,23-24]", "n[13-14,23-24]"),
-                Arguments.of("x1y1z1,x1y1z2,x2y1z1,x2y1z2,x1y2z1,x1y2z2,x2y2z1,x2y2z2",
-                        "x1y1z[1-2],x2y1z[1-2],x1y2z[1-2],x2y2z[1-2]", "x1y1z[1-2],x1y2z[1-2],x2y1z[1-2],x2y2z[1-2]"),
+                Arguments.of(
+                        "x1y1z1,x1y1z2,x2y1z1,x2y1z2,x1y2z1,x1y2z2,x2y2z1,x2y2z2",
+                        "x1y1z[1-2],x2y1z[1-2],x1y2z[1-2],x2y2z[1-2]",
+                        "x1y1z[1-2],x1y2z[1-2],x2y1z[1-2],x2y2z[1-2]"),
                 // Duplicates are kept; sorting splits overlapping ranges at the shared hosts.
                 Arguments.of("n1,n1", "n[1,1]", "n[1,1]"),
                 Arguments.of("n3,n1,n2,n1", "n[3,1-2,1]", "n[1,1-3]"),
@@ -128,8 +133,10 @@ class HostlistTest {
                 Arguments.of("n1,n2,n3,n4,n5,n6,n7,n8,n9,n10,n3,n4", "n[1-10,3-4]", "n[1-3,3-4,4-10]"),
                 Arguments.of("n1,n2,n3,n1,n2,n3", "n[1-3,1-3]", "n[1,1-2,2-3,3]"),
                 Arguments.of("n1,n2,n3,n2,n3,n1", "n[1-3,2-3,1]", "n[1,1-2,2-3,3]"),
-                Arguments.of("n1,n2,n3,n4,n5,n3,n4,n5,n6,n7,n2,n3,n4,n5,n6,n7,n8,n9",
-                        "n[1-5,3-7,2-9]", "n[1-2,2-3,3,3-4,4,4-5,5,5-6,6-7,7-9]"));
+                Arguments.of(
+                        "n1,n2,n3,n4,n5,n3,n4,n5,n6,n7,n2,n3,n4,n5,n6,n7,n8,n9",
+                        "n[1-5,3-7,2-9]",
+                        "n[1-2,2-3,3,3-4,4,4-5,5,5-6,6-7,7-9]"));
     }
 
     @ParameterizedTest(name = "[{index}] {0}")
@@ -158,37 +165,37 @@ class HostlistTest {
     /** Expression, position of the problem, part of the reason; the comment says what Slurm does. */
     static Stream<Arguments> malformed() {
         return Stream.of(
-                Arguments.of("n[1-", 1, "never closed"),            // Slurm: host "n]"
-                Arguments.of("n[1-2", 1, "never closed"),           // Slurm: host "n]"
-                Arguments.of("n[1-2,n3", 6, "found 'n'"),           // Slurm: hosts "n]" and "n3"
-                Arguments.of("n[3-1]", 2, "runs backwards"),        // Slurm: Invalid range
-                Arguments.of("n[a-b]", 2, "found 'a'"),             // Slurm: Invalid range
-                Arguments.of("n[1-2]]", 6, "without a matching"),   // Slurm: Invalid hostlist
-                Arguments.of("n1-2]", 4, "without a matching"),     // Slurm: host "n1-2]"
-                Arguments.of("n]1", 1, "without a matching"),       // Slurm: host "n]1"
-                Arguments.of("n[[1-2]", 2, "nested"),               // Slurm: hosts "n[1", "n[2"
-                Arguments.of("n[]", 2, "missing a number"),         // Slurm: Invalid range
-                Arguments.of("n[1,,2]", 4, "missing a number"),     // Slurm: Invalid range
-                Arguments.of("n[1-2,]", 6, "missing a number"),     // Slurm: Invalid range
-                Arguments.of("n[,1]", 2, "missing a number"),       // Slurm: Invalid range
-                Arguments.of("n[1-]", 4, "missing the upper end"),  // Slurm: n1
-                Arguments.of("n[1--2]", 4, "found '-'"),            // Slurm: Invalid range
-                Arguments.of("n[-1]", 2, "found '-'"),              // Slurm: Invalid range
-                Arguments.of("n[1-2-3]", 5, "found '-'"),           // Slurm: Invalid range
-                Arguments.of("n[+1]", 2, "found '+'"),              // Slurm: n01
-                Arguments.of("n[1, 2]", 4, "whitespace"),           // Slurm: n1 n02
-                Arguments.of("n[ 1- 2]", 2, "whitespace"),          // Slurm: n01 n02
-                Arguments.of("n[1 ,2]", 3, "whitespace"),           // Slurm: Invalid range
-                Arguments.of("n[1x2]", 3, "found 'x'"),             // Slurm: Invalid range
-                Arguments.of("rack[1-2]-gpu", 9, "after the last ']'"),  // Slurm 22.05: Invalid hostlist
-                Arguments.of("n[1-2]x", 6, "after the last ']'"),        // Slurm: Invalid hostlist
-                Arguments.of("n[1-2]b[]", 8, "missing a number"),        // Slurm: Invalid range
-                Arguments.of("n[1-65537]", 2, "at most 65536"),          // Slurm: Too many hosts in range
-                Arguments.of("n[0-999999999]", 2, "at most 65536"),      // Slurm: Too many hosts in range
-                Arguments.of("n[1-40000,1-30000]m[1]", 1, "at most 65536"),  // Slurm: Invalid hostlist
-                Arguments.of("a[3-1]b[1-2]c[1-2]", 2, "runs backwards"),     // Slurm: no hosts, exit 0
-                Arguments.of("x[1-2],a[3-1]b[1-2]c[1-2]", 9, "runs backwards"),  // Slurm: x1 x2, exit 0
-                Arguments.of("n1\nn2", 2, "control character U+000A"),  // Slurm: one host "n1\nn2"
+                Arguments.of("n[1-", 1, "never closed"), // Slurm: host "n]"
+                Arguments.of("n[1-2", 1, "never closed"), // Slurm: host "n]"
+                Arguments.of("n[1-2,n3", 6, "found 'n'"), // Slurm: hosts "n]" and "n3"
+                Arguments.of("n[3-1]", 2, "runs backwards"), // Slurm: Invalid range
+                Arguments.of("n[a-b]", 2, "found 'a'"), // Slurm: Invalid range
+                Arguments.of("n[1-2]]", 6, "without a matching"), // Slurm: Invalid hostlist
+                Arguments.of("n1-2]", 4, "without a matching"), // Slurm: host "n1-2]"
+                Arguments.of("n]1", 1, "without a matching"), // Slurm: host "n]1"
+                Arguments.of("n[[1-2]", 2, "nested"), // Slurm: hosts "n[1", "n[2"
+                Arguments.of("n[]", 2, "missing a number"), // Slurm: Invalid range
+                Arguments.of("n[1,,2]", 4, "missing a number"), // Slurm: Invalid range
+                Arguments.of("n[1-2,]", 6, "missing a number"), // Slurm: Invalid range
+                Arguments.of("n[,1]", 2, "missing a number"), // Slurm: Invalid range
+                Arguments.of("n[1-]", 4, "missing the upper end"), // Slurm: n1
+                Arguments.of("n[1--2]", 4, "found '-'"), // Slurm: Invalid range
+                Arguments.of("n[-1]", 2, "found '-'"), // Slurm: Invalid range
+                Arguments.of("n[1-2-3]", 5, "found '-'"), // Slurm: Invalid range
+                Arguments.of("n[+1]", 2, "found '+'"), // Slurm: n01
+                Arguments.of("n[1, 2]", 4, "whitespace"), // Slurm: n1 n02
+                Arguments.of("n[ 1- 2]", 2, "whitespace"), // Slurm: n01 n02
+                Arguments.of("n[1 ,2]", 3, "whitespace"), // Slurm: Invalid range
+                Arguments.of("n[1x2]", 3, "found 'x'"), // Slurm: Invalid range
+                Arguments.of("rack[1-2]-gpu", 9, "after the last ']'"), // Slurm 22.05: Invalid hostlist
+                Arguments.of("n[1-2]x", 6, "after the last ']'"), // Slurm: Invalid hostlist
+                Arguments.of("n[1-2]b[]", 8, "missing a number"), // Slurm: Invalid range
+                Arguments.of("n[1-65537]", 2, "at most 65536"), // Slurm: Too many hosts in range
+                Arguments.of("n[0-999999999]", 2, "at most 65536"), // Slurm: Too many hosts in range
+                Arguments.of("n[1-40000,1-30000]m[1]", 1, "at most 65536"), // Slurm: Invalid hostlist
+                Arguments.of("a[3-1]b[1-2]c[1-2]", 2, "runs backwards"), // Slurm: no hosts, exit 0
+                Arguments.of("x[1-2],a[3-1]b[1-2]c[1-2]", 9, "runs backwards"), // Slurm: x1 x2, exit 0
+                Arguments.of("n1\nn2", 2, "control character U+000A"), // Slurm: one host "n1\nn2"
                 Arguments.of("n[1234567890123456789]", 2, "too large"));
     }
 
@@ -214,7 +221,9 @@ class HostlistTest {
         String expression = "n1," + "n2,".repeat(500) + "n[5-4]";
         HostlistException e = assertThrows(HostlistException.class, () -> Hostlist.expand(expression));
         assertTrue(e.getMessage().startsWith("invalid hostlist \"...n2,n2,"), e.getMessage());
-        assertTrue(e.getMessage().endsWith(",n2,n[5-4]\" at position 1505: range 5-4 runs backwards (5 > 4)"), e.getMessage());
+        assertTrue(
+                e.getMessage().endsWith(",n2,n[5-4]\" at position 1505: range 5-4 runs backwards (5 > 4)"),
+                e.getMessage());
         assertTrue(e.getMessage().length() < 300, e.getMessage());
     }
 
@@ -229,8 +238,10 @@ class HostlistTest {
     @Test
     void rangesPerBracketAreLimitedLikeSlurm() {
         // Slurm aborts (fatal) past 262144 ranges in one pair of brackets.
-        String allowed = "n[" + IntStream.range(0, 262_144).mapToObj(i -> Integer.toString(2 * i))
-                .collect(Collectors.joining(",")) + "]";
+        String allowed = "n["
+                + IntStream.range(0, 262_144)
+                        .mapToObj(i -> Integer.toString(2 * i))
+                        .collect(Collectors.joining(",")) + "]";
         assertEquals(262_144, Hostlist.count(allowed));
         String tooMany = allowed.replace("]", ",999999]");
         HostlistException e = assertThrows(HostlistException.class, () -> Hostlist.count(tooMany));
@@ -242,8 +253,8 @@ class HostlistTest {
         // 2^48 hosts: building even their list would exhaust memory, so the refusal must come first.
         String huge = "a[1-65536]b[1-65536]c[1-65536]";
         assertEquals(1L << 48, Hostlist.count(huge));
-        HostlistException e = assertTimeoutPreemptively(Duration.ofSeconds(5),
-                () -> assertThrows(HostlistException.class, () -> Hostlist.expand(huge)));
+        HostlistException e = assertTimeoutPreemptively(
+                Duration.ofSeconds(5), () -> assertThrows(HostlistException.class, () -> Hostlist.expand(huge)));
         assertEquals(-1, e.position());
         assertTrue(e.getMessage().contains("281474976710656 hosts, more than the limit of 1000000"), e.getMessage());
     }
@@ -251,9 +262,11 @@ class HostlistTest {
     @Test
     void countSaturatesInsteadOfOverflowing() {
         assertEquals(Long.MAX_VALUE, Hostlist.count("a[1-65536]b[1-65536]c[1-65536]d[1-65536]"));
-        assertEquals(Long.MAX_VALUE, Hostlist.count("a[1-65536]b[1-65536]c[1-65536]d[1-65536],x[1-65536]b[1-65536]c[1-65536]d[1-65536]"));
-        HostlistException e = assertThrows(HostlistException.class,
-                () -> Hostlist.expand("a[1-65536]b[1-65536]c[1-65536]d[1-65536]"));
+        assertEquals(
+                Long.MAX_VALUE,
+                Hostlist.count("a[1-65536]b[1-65536]c[1-65536]d[1-65536],x[1-65536]b[1-65536]c[1-65536]d[1-65536]"));
+        HostlistException e = assertThrows(
+                HostlistException.class, () -> Hostlist.expand("a[1-65536]b[1-65536]c[1-65536]d[1-65536]"));
         assertTrue(e.getMessage().contains("more than " + Long.MAX_VALUE + " hosts"), e.getMessage());
     }
 
@@ -310,7 +323,8 @@ class HostlistTest {
     void compressTakesPlainHostNamesOnly() {
         assertThrows(HostlistException.class, () -> Hostlist.compress(Arrays.asList("n1", null)));
         assertThrows(HostlistException.class, () -> Hostlist.compress(List.of("n1", "")));
-        HostlistException e = assertThrows(HostlistException.class, () -> Hostlist.compressSorted(List.of("n1", "n[2-3]")));
+        HostlistException e =
+                assertThrows(HostlistException.class, () -> Hostlist.compressSorted(List.of("n1", "n[2-3]")));
         assertEquals(1, e.position());
         assertTrue(e.getMessage().contains("element 1"), e.getMessage());
         assertThrows(HostlistException.class, () -> Hostlist.compress(List.of("a,b")));
@@ -355,7 +369,8 @@ class HostlistTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "-n1", ".n1", "_n1", "n 1", "n,1", "n[1]", "n/1", "n;1", "n\u00f1", "n\n1", "n@1", "n:1"})
+    @ValueSource(
+            strings = {"", "-n1", ".n1", "_n1", "n 1", "n,1", "n[1]", "n/1", "n;1", "n\u00f1", "n\n1", "n@1", "n:1"})
     void invalidHostnames(String name) {
         assertFalse(Hostlist.isValidHostname(name));
     }

@@ -13,8 +13,19 @@ import org.junit.jupiter.params.provider.ValueSource;
 class JobIdTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"1", "123", "123_4", "123_0", "123+1", "123+0", "4294967293", "4294967293_4000000",
-            "67108863", "123+127"})
+    @ValueSource(
+            strings = {
+                "1",
+                "123",
+                "123_4",
+                "123_0",
+                "123+1",
+                "123+0",
+                "4294967293",
+                "4294967293_4000000",
+                "67108863",
+                "123+127"
+            })
     void validIdsReadBackAsWritten(String text) {
         assertEquals(text, JobId.parse(text).toString());
         assertTrue(JobId.isValid(text));
@@ -46,10 +57,51 @@ class JobIdTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", " ", "0", "00", "-1", "+1", "1+", "1_", "_1", "+", "1.0", "1 2", " 1", "1 ",
-            "1\n", "1\n2", "1;rm -rf /", "1;", "$(id)", "`id`", "--help", "-h", "1_[1-3]", "1_[1,2]", "1_*",
-            "1_2_3", "1+2+3", "1_2+3", "1+2_3", "4294967294", "4294967295", "99999999999999999999", "1_4000001",
-            "1+128", "１２３", "١٢٣", "12a", "0x10", "1e3", "1,2", "1\u0000", "1\t"})
+    @ValueSource(
+            strings = {
+                "",
+                " ",
+                "0",
+                "00",
+                "-1",
+                "+1",
+                "1+",
+                "1_",
+                "_1",
+                "+",
+                "1.0",
+                "1 2",
+                " 1",
+                "1 ",
+                "1\n",
+                "1\n2",
+                "1;rm -rf /",
+                "1;",
+                "$(id)",
+                "`id`",
+                "--help",
+                "-h",
+                "1_[1-3]",
+                "1_[1,2]",
+                "1_*",
+                "1_2_3",
+                "1+2+3",
+                "1_2+3",
+                "1+2_3",
+                "4294967294",
+                "4294967295",
+                "99999999999999999999",
+                "1_4000001",
+                "1+128",
+                "１２３",
+                "١٢٣",
+                "12a",
+                "0x10",
+                "1e3",
+                "1,2",
+                "1\u0000",
+                "1\t"
+            })
     void garbageIsRefusedWithTheInputQuoted(String text) {
         InvalidJobIdException e = assertThrows(InvalidJobIdException.class, () -> JobId.parse(text));
         assertTrue(e.getMessage().startsWith("not a valid job id: \""), e.getMessage());

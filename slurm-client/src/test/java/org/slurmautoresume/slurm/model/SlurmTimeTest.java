@@ -6,15 +6,22 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.TimeZone;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class SlurmTimeTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe",
-            "Pacific/Chatham"})
+    @ValueSource(
+            strings = {
+                "UTC",
+                "Europe/Berlin",
+                "America/New_York",
+                "Asia/Kolkata",
+                "Australia/Lord_Howe",
+                "Pacific/Chatham"
+            })
     void agreesWithJavaTimeAwayFromClockChanges(String zoneName) {
         ZoneId zone = ZoneId.of(zoneName);
         TimeZone timeZone = TimeZone.getTimeZone(zoneName);
@@ -31,16 +38,19 @@ class SlurmTimeTest {
     void aSkippedTimeMovesForwardAndARepeatedOneReadsInStandardTime() {
         TimeZone berlin = TimeZone.getTimeZone("Europe/Berlin");
         // 2026-03-29 02:30 does not exist in Berlin (02:00 CET -> 03:00 CEST): 03:30 CEST, 01:30Z.
-        assertEquals(Instant.parse("2026-03-29T01:30:00Z"),
+        assertEquals(
+                Instant.parse("2026-03-29T01:30:00Z"),
                 SlurmTime.toInstant(LocalDateTime.parse("2026-03-29T02:30:00"), berlin));
         // 2026-10-25 02:30 happens twice (03:00 CEST -> 02:00 CET): the second, CET, 01:30Z.
-        assertEquals(Instant.parse("2026-10-25T01:30:00Z"),
+        assertEquals(
+                Instant.parse("2026-10-25T01:30:00Z"),
                 SlurmTime.toInstant(LocalDateTime.parse("2026-10-25T02:30:00"), berlin));
     }
 
     @Test
     void keepsMilliseconds() {
-        assertEquals(Instant.parse("2026-11-26T10:00:00.123Z"),
+        assertEquals(
+                Instant.parse("2026-11-26T10:00:00.123Z"),
                 SlurmTime.toInstant(LocalDateTime.parse("2026-11-26T10:00:00.123456"), TimeZone.getTimeZone("UTC")));
     }
 }

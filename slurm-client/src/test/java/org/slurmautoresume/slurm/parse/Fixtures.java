@@ -25,8 +25,7 @@ public final class Fixtures {
     public static final List<String> TEXT_VERSIONS =
             List.of("slurm-22.05", "slurm-23.11", "slurm-24.05", "slurm-25.05", "slurm-25.11");
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     public static Path dir(String version) {
         URL url = Fixtures.class.getResource("/fixtures/" + version);
@@ -65,8 +64,11 @@ public final class Fixtures {
     /** Every fixture of a version whose name starts with the prefix and ends with the suffix, sorted. */
     public static Stream<String> named(String version, String prefix, String suffix) {
         try (Stream<Path> files = Files.list(dir(version))) {
-            return files.map(p -> p.getFileName().toString())
-                    .filter(n -> n.startsWith(prefix) && n.endsWith(suffix) && !n.endsWith(".stderr.txt")
+            return files
+                    .map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith(prefix)
+                            && n.endsWith(suffix)
+                            && !n.endsWith(".stderr.txt")
                             && !n.endsWith(".error.txt"))
                     .sorted()
                     .toList()
@@ -88,7 +90,10 @@ public final class Fixtures {
         for (Map.Entry<String, String> field : raw.entrySet()) {
             String key = field.getKey();
             int hash = key.indexOf('#');
-            out.append(hash < 0 ? key : key.substring(0, hash)).append('=').append(field.getValue()).append(' ');
+            out.append(hash < 0 ? key : key.substring(0, hash))
+                    .append('=')
+                    .append(field.getValue())
+                    .append(' ');
         }
         return normalise(out.toString());
     }

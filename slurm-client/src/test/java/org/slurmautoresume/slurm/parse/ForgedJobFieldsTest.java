@@ -50,15 +50,29 @@ class ForgedJobFieldsTest {
 
     /** The 22.05 capture of job 8 with every free-text key scontrol can print filled in. */
     private static String baseline() {
-        return Fixtures.read("slurm-22.05", "show-job-running.txt").strip()
+        return Fixtures.read("slurm-22.05", "show-job-running.txt")
+                .strip()
                 .replace("Deadline=N/A ", "Deadline=N/A CronJob=Yes CrontabSpec=\"*/5 * * * *\" ")
                 .replace("Command=(null)", "Command=/home/artest/train.sh SubmitLine=sbatch train.sh")
                 .replace(" StdErr=", " AdminComment=site SystemComment=ctld Comment=mine Extra=more StdErr=")
                 .replace("Power=", "Power= MailUser=artest MailType=END Container=/oci/bundle");
     }
 
-    private static final List<String> TEXT_KEYS = List.of("JobName", "CrontabSpec", "Command", "SubmitLine", "WorkDir",
-            "AdminComment", "SystemComment", "Comment", "Extra", "StdErr", "StdIn", "StdOut", "MailUser", "Container");
+    private static final List<String> TEXT_KEYS = List.of(
+            "JobName",
+            "CrontabSpec",
+            "Command",
+            "SubmitLine",
+            "WorkDir",
+            "AdminComment",
+            "SystemComment",
+            "Comment",
+            "Extra",
+            "StdErr",
+            "StdIn",
+            "StdOut",
+            "MailUser",
+            "Container");
 
     static Stream<Arguments> textCases() {
         List<Arguments> cases = new ArrayList<>();
@@ -96,8 +110,9 @@ class ForgedJobFieldsTest {
             forged = parser.parse(line);
         } catch (ParseException refused) {
             // Refusing is safe, but only where text after the key could look like a field.
-            assertTrue(anchor == null || holdsAnAnchor, key + " is held to " + anchor + " and still refused: "
-                    + refused.getMessage());
+            assertTrue(
+                    anchor == null || holdsAnAnchor,
+                    key + " is held to " + anchor + " and still refused: " + refused.getMessage());
             return;
         }
         if (anchor != null) {
@@ -128,7 +143,8 @@ class ForgedJobFieldsTest {
 
     @Test
     void theIssuesForgedNameReadsAsItsOwnNodeOnly() {
-        Job job = new JobParser().parse(withValue(baseline(), "JobName", "timeout", "train NodeList=node[1-4] JobState=RUNNING"));
+        Job job = new JobParser()
+                .parse(withValue(baseline(), "JobName", "timeout", "train NodeList=node[1-4] JobState=RUNNING"));
         assertEquals("node1", job.nodeList());
         assertEquals("train NodeList=node[1-4] JobState=RUNNING", job.name());
         assertEquals(1001, job.userId().getAsInt());
@@ -148,7 +164,9 @@ class ForgedJobFieldsTest {
         String split = baseline().replace("JobName=timeout", "JobName=x\nJobState=RUNNING NodeList=node4");
         JobListing listing = new JobParser().readAll(other + "\n" + split + "\n" + other.replace("JobId=", "JobId=9"));
         assertEquals(2, listing.jobs().size());
-        assertEquals(List.of("8", ""), listing.unreadable().stream().map(JobListing.Unreadable::jobId).toList());
+        assertEquals(
+                List.of("8", ""),
+                listing.unreadable().stream().map(JobListing.Unreadable::jobId).toList());
     }
 
     @Test
@@ -157,11 +175,17 @@ class ForgedJobFieldsTest {
         // record follows under a JobId the user wrote, here 8 again.
         String real = baseline();
         String forgedHead = real.replace("NodeList=node1", "NodeList=node[1-4]");
-        String name = forgedHead.substring(forgedHead.indexOf("JobName=") + "JobName=".length()) + "\nJobId=8 JobName=y";
+        String name =
+                forgedHead.substring(forgedHead.indexOf("JobName=") + "JobName=".length()) + "\nJobId=8 JobName=y";
         String printed = real.replace("JobName=timeout", "JobName=" + name);
         JobListing listing = new JobParser().readAll(printed);
         assertEquals(List.of(), listing.jobs());
-        assertEquals(List.of("8"), listing.unreadable().stream().map(JobListing.Unreadable::jobId).distinct().toList());
+        assertEquals(
+                List.of("8"),
+                listing.unreadable().stream()
+                        .map(JobListing.Unreadable::jobId)
+                        .distinct()
+                        .toList());
     }
 
     /**
@@ -174,24 +198,47 @@ class ForgedJobFieldsTest {
         String real = baseline();
         String other = Fixtures.read("slurm-22.05", "show-job-completed.txt").strip();
         String forgedHead = real.replace("NodeList=node1", "NodeList=node[1-4]");
-        String name = forgedHead.substring(forgedHead.indexOf("JobName=") + "JobName=".length()) + "\nJobId=99 JobName=y";
+        String name =
+                forgedHead.substring(forgedHead.indexOf("JobName=") + "JobName=".length()) + "\nJobId=99 JobName=y";
         String printed = real.replace("JobName=timeout", "JobName=" + name) + "\n" + other;
         JobListing listing = new JobParser().readAll(printed);
         String otherId = listing.jobs().get(2).jobId();
-        assertEquals(List.of("8", "99", otherId), listing.jobs().stream().map(Job::jobId).toList(), "read alone: the gap");
+        assertEquals(
+                List.of("8", "99", otherId),
+                listing.jobs().stream().map(Job::jobId).toList(),
+                "read alone: the gap");
 
         JobListing checked = listing.crossChecked(java.util.Set.of("8", otherId));
         assertEquals(List.of(otherId), checked.jobs().stream().map(Job::jobId).toList());
-        assertEquals(List.of("99", "8"), checked.unreadable().stream().map(JobListing.Unreadable::jobId).toList());
-        assertEquals(listing.jobs(), listing.crossChecked(java.util.Set.of("8", "99", otherId)).jobs(),
+        assertEquals(
+                List.of("99", "8"),
+                checked.unreadable().stream().map(JobListing.Unreadable::jobId).toList());
+        assertEquals(
+                listing.jobs(),
+                listing.crossChecked(java.util.Set.of("8", "99", otherId)).jobs(),
                 "an honest listing loses nothing");
     }
 
     static Stream<Arguments> jsonCases() {
         List<Arguments> cases = new ArrayList<>();
-        for (String key : List.of("name", "comment", "admin_comment", "system_comment", "extra", "command",
-                "current_working_directory", "standard_error", "standard_input", "standard_output", "mail_user",
-                "container", "dependency", "network", "features", "burst_buffer", "wckey")) {
+        for (String key : List.of(
+                "name",
+                "comment",
+                "admin_comment",
+                "system_comment",
+                "extra",
+                "command",
+                "current_working_directory",
+                "standard_error",
+                "standard_input",
+                "standard_output",
+                "mail_user",
+                "container",
+                "dependency",
+                "network",
+                "features",
+                "burst_buffer",
+                "wckey")) {
             for (String value : HOSTILE) {
                 cases.add(Arguments.of(key, value));
             }
@@ -228,18 +275,68 @@ class ForgedJobFieldsTest {
     }
 
     private static Job withDependency(Job job, String dependency) {
-        return new Job(job.jobId(), job.name(), job.userName(), job.userId(), job.state(), job.reason(), job.nodeList(),
-                job.numNodes(), job.batchHost(), job.excludedNodes(), job.requiredNodes(), job.partition(),
-                job.restarts(), job.requeue(), job.batch(), job.exitCode(), job.startTime(), job.endTime(),
-                job.submitTime(), job.resizeTime(), dependency, job.overSubscribe(), job.licenses(),
-                job.arrayJobId(), job.hetJobId(), job.expeditedRequeue(), job.tres(), job.tresPer(), job.raw());
+        return new Job(
+                job.jobId(),
+                job.name(),
+                job.userName(),
+                job.userId(),
+                job.state(),
+                job.reason(),
+                job.nodeList(),
+                job.numNodes(),
+                job.batchHost(),
+                job.excludedNodes(),
+                job.requiredNodes(),
+                job.partition(),
+                job.restarts(),
+                job.requeue(),
+                job.batch(),
+                job.exitCode(),
+                job.startTime(),
+                job.endTime(),
+                job.submitTime(),
+                job.resizeTime(),
+                dependency,
+                job.overSubscribe(),
+                job.licenses(),
+                job.arrayJobId(),
+                job.hetJobId(),
+                job.expeditedRequeue(),
+                job.tres(),
+                job.tresPer(),
+                job.raw());
     }
 
     private static Job withName(Job job, String name) {
-        return new Job(job.jobId(), name, job.userName(), job.userId(), job.state(), job.reason(), job.nodeList(),
-                job.numNodes(), job.batchHost(), job.excludedNodes(), job.requiredNodes(), job.partition(),
-                job.restarts(), job.requeue(), job.batch(), job.exitCode(), job.startTime(), job.endTime(),
-                job.submitTime(), job.resizeTime(), job.dependency(), job.overSubscribe(), job.licenses(),
-                job.arrayJobId(), job.hetJobId(), job.expeditedRequeue(), job.tres(), job.tresPer(), job.raw());
+        return new Job(
+                job.jobId(),
+                name,
+                job.userName(),
+                job.userId(),
+                job.state(),
+                job.reason(),
+                job.nodeList(),
+                job.numNodes(),
+                job.batchHost(),
+                job.excludedNodes(),
+                job.requiredNodes(),
+                job.partition(),
+                job.restarts(),
+                job.requeue(),
+                job.batch(),
+                job.exitCode(),
+                job.startTime(),
+                job.endTime(),
+                job.submitTime(),
+                job.resizeTime(),
+                job.dependency(),
+                job.overSubscribe(),
+                job.licenses(),
+                job.arrayJobId(),
+                job.hetJobId(),
+                job.expeditedRequeue(),
+                job.tres(),
+                job.tresPer(),
+                job.raw());
     }
 }

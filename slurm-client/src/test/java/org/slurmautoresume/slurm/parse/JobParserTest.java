@@ -1,6 +1,5 @@
 package org.slurmautoresume.slurm.parse;
 
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,44 +31,62 @@ class JobParserTest {
         List<String> records = Fixtures.records(output);
         assertEquals(records.size(), jobs.size());
         for (int i = 0; i < jobs.size(); i++) {
-            assertEquals(Fixtures.normalise(records.get(i)), Fixtures.rebuild(jobs.get(i).raw()), fixture);
+            assertEquals(
+                    Fixtures.normalise(records.get(i)),
+                    Fixtures.rebuild(jobs.get(i).raw()),
+                    fixture);
             assertTrue(jobs.get(i).state() != JobState.UNKNOWN, fixture);
             assertEquals("artest", jobs.get(i).userName(), fixture);
         }
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', nullValues = "-", value = {
-        // version | fixture | job | state | reason | node list | nodes | batch host | restarts | exit | signal | requeue
-        "slurm-22.05 | show-job-running.txt | 8 | RUNNING | '' | node1 | 1 | node1 | 0 | 0 | 0 | true",
-        "slurm-22.05 | show-job-running-multiline.txt | 8 | RUNNING | '' | node1 | 1 | node1 | 0 | 0 | 0 | true",
-        "slurm-22.05 | show-job-running-shrunk-nokill.txt | 6 | RUNNING | '' | node[1,3] | 2 | node1 | 0 | 0 | 0 | true",
-        "slurm-22.05 | show-job-completed-after-shrink.txt | 6 | COMPLETED | '' | node[1,3] | 2 | node1 | 0 | 0 | 0 | true",
-        "slurm-22.05 | show-job-completed.txt | 3 | COMPLETED | '' | node[1-2] | 2 | node1 | 0 | 0 | 0 | true",
-        "slurm-22.05 | show-job-failed.txt | 13 | FAILED | NonZeroExitCode | node1 | 1 | node1 | 0 | 3 | 0 | true",
-        "slurm-22.05 | show-job-cancelled.txt | 7 | CANCELLED | '' | node4 | 1 | node4 | 0 | 0 | 15 | true",
-        "slurm-22.05 | show-job-timeout.txt | 8 | TIMEOUT | TimeLimit | node1 | 1 | node1 | 0 | 0 | 15 | true",
-        "slurm-22.05 | show-job-node-fail.txt | 20 | NODE_FAIL | NodeDown | node[3-4] | 2 | node3 | 0 | 0 | 15 | false",
-        "slurm-22.05 | show-job-completing.txt | 11 | COMPLETING | '' | node4 | 1 | node4 | 0 | 0 | 0 | true",
-        "slurm-22.05 | show-job-pending-resources.txt | 14 | PENDING | Resources | '' | 4 | - | 0 | 0 | 0 | true",
-        "slurm-22.05 | show-job-pending-held.txt | 15 | PENDING | JobHeldUser | '' | 1 | - | 0 | 0 | 0 | true",
-        "slurm-22.05 | show-job-requeued-node-fail-pending.txt | 19 | PENDING | BeginTime | '' | 2 | - | 1 | 0 | 0 | true",
-        "slurm-22.05 | show-job-running-after-requeue.txt | 19 | RUNNING | '' | node[2,4] | 2 | node2 | 1 | 0 | 0 | true",
-        "slurm-23.11 | show-job-running.txt | 8 | RUNNING | '' | node1 | 1 | node1 | 0 | 0 | 0 | true",
-        "slurm-23.11 | show-job-running-shrunk-nokill.txt | 6 | RUNNING | '' | node[1,3] | 2 | node1 | 0 | 0 | 0 | true",
-        "slurm-23.11 | show-job-completed.txt | 3 | COMPLETED | '' | node[1-2] | 2 | node1 | 0 | 0 | 0 | true",
-        "slurm-23.11 | show-job-failed.txt | 13 | FAILED | NonZeroExitCode | node1 | 1 | node1 | 0 | 3 | 0 | true",
-        "slurm-23.11 | show-job-node-fail.txt | 20 | NODE_FAIL | NodeDown | node[3-4] | 2 | node3 | 0 | 0 | 15 | false",
-        "slurm-23.11 | show-job-pending-resources.txt | 14 | PENDING | Resources | '' | 4 | - | 0 | 0 | 0 | true",
-        "slurm-24.05 | show-job-running.txt | 8 | RUNNING | '' | node1 | 1 | node1 | 0 | 0 | 0 | true",
-        "slurm-24.05 | show-job-running-shrunk-nokill.txt | 6 | RUNNING | '' | node[1,3] | 2 | node1 | 0 | 0 | 0 | true",
-        "slurm-24.05 | show-job-completed.txt | 3 | COMPLETED | '' | node[1-2] | 2 | node1 | 0 | 0 | 0 | true",
-        "slurm-24.05 | show-job-failed.txt | 13 | FAILED | NonZeroExitCode | node1 | 1 | node1 | 0 | 3 | 0 | true",
-        "slurm-24.05 | show-job-node-fail.txt | 20 | NODE_FAIL | NodeDown | node[3-4] | 2 | node3 | 0 | 0 | 15 | false",
-        "slurm-24.05 | show-job-pending-resources.txt | 14 | PENDING | Resources | '' | 4 | - | 0 | 0 | 0 | true"})
-    void readsTheFieldsRecoveryDependsOn(String version, String fixture, String jobId, JobState state, String reason,
-                                        String nodeList, int numNodes, String batchHost, int restarts, int exit,
-                                        int signal, boolean requeue) {
+    @CsvSource(
+            delimiter = '|',
+            nullValues = "-",
+            value = {
+                // version | fixture | job | state | reason | node list | nodes | batch host | restarts | exit | signal
+                // | requeue
+                "slurm-22.05 | show-job-running.txt | 8 | RUNNING | '' | node1 | 1 | node1 | 0 | 0 | 0 | true",
+                "slurm-22.05 | show-job-running-multiline.txt | 8 | RUNNING | '' | node1 | 1 | node1 | 0 | 0 | 0 | true",
+                "slurm-22.05 | show-job-running-shrunk-nokill.txt | 6 | RUNNING | '' | node[1,3] | 2 | node1 | 0 | 0 | 0 | true",
+                "slurm-22.05 | show-job-completed-after-shrink.txt | 6 | COMPLETED | '' | node[1,3] | 2 | node1 | 0 | 0 | 0 | true",
+                "slurm-22.05 | show-job-completed.txt | 3 | COMPLETED | '' | node[1-2] | 2 | node1 | 0 | 0 | 0 | true",
+                "slurm-22.05 | show-job-failed.txt | 13 | FAILED | NonZeroExitCode | node1 | 1 | node1 | 0 | 3 | 0 | true",
+                "slurm-22.05 | show-job-cancelled.txt | 7 | CANCELLED | '' | node4 | 1 | node4 | 0 | 0 | 15 | true",
+                "slurm-22.05 | show-job-timeout.txt | 8 | TIMEOUT | TimeLimit | node1 | 1 | node1 | 0 | 0 | 15 | true",
+                "slurm-22.05 | show-job-node-fail.txt | 20 | NODE_FAIL | NodeDown | node[3-4] | 2 | node3 | 0 | 0 | 15 | false",
+                "slurm-22.05 | show-job-completing.txt | 11 | COMPLETING | '' | node4 | 1 | node4 | 0 | 0 | 0 | true",
+                "slurm-22.05 | show-job-pending-resources.txt | 14 | PENDING | Resources | '' | 4 | - | 0 | 0 | 0 | true",
+                "slurm-22.05 | show-job-pending-held.txt | 15 | PENDING | JobHeldUser | '' | 1 | - | 0 | 0 | 0 | true",
+                "slurm-22.05 | show-job-requeued-node-fail-pending.txt | 19 | PENDING | BeginTime | '' | 2 | - | 1 | 0 | 0 | true",
+                "slurm-22.05 | show-job-running-after-requeue.txt | 19 | RUNNING | '' | node[2,4] | 2 | node2 | 1 | 0 | 0 | true",
+                "slurm-23.11 | show-job-running.txt | 8 | RUNNING | '' | node1 | 1 | node1 | 0 | 0 | 0 | true",
+                "slurm-23.11 | show-job-running-shrunk-nokill.txt | 6 | RUNNING | '' | node[1,3] | 2 | node1 | 0 | 0 | 0 | true",
+                "slurm-23.11 | show-job-completed.txt | 3 | COMPLETED | '' | node[1-2] | 2 | node1 | 0 | 0 | 0 | true",
+                "slurm-23.11 | show-job-failed.txt | 13 | FAILED | NonZeroExitCode | node1 | 1 | node1 | 0 | 3 | 0 | true",
+                "slurm-23.11 | show-job-node-fail.txt | 20 | NODE_FAIL | NodeDown | node[3-4] | 2 | node3 | 0 | 0 | 15 | false",
+                "slurm-23.11 | show-job-pending-resources.txt | 14 | PENDING | Resources | '' | 4 | - | 0 | 0 | 0 | true",
+                "slurm-24.05 | show-job-running.txt | 8 | RUNNING | '' | node1 | 1 | node1 | 0 | 0 | 0 | true",
+                "slurm-24.05 | show-job-running-shrunk-nokill.txt | 6 | RUNNING | '' | node[1,3] | 2 | node1 | 0 | 0 | 0 | true",
+                "slurm-24.05 | show-job-completed.txt | 3 | COMPLETED | '' | node[1-2] | 2 | node1 | 0 | 0 | 0 | true",
+                "slurm-24.05 | show-job-failed.txt | 13 | FAILED | NonZeroExitCode | node1 | 1 | node1 | 0 | 3 | 0 | true",
+                "slurm-24.05 | show-job-node-fail.txt | 20 | NODE_FAIL | NodeDown | node[3-4] | 2 | node3 | 0 | 0 | 15 | false",
+                "slurm-24.05 | show-job-pending-resources.txt | 14 | PENDING | Resources | '' | 4 | - | 0 | 0 | 0 | true"
+            })
+    void readsTheFieldsRecoveryDependsOn(
+            String version,
+            String fixture,
+            String jobId,
+            JobState state,
+            String reason,
+            String nodeList,
+            int numNodes,
+            String batchHost,
+            int restarts,
+            int exit,
+            int signal,
+            boolean requeue) {
         Job job = parser.parseAll(Fixtures.read(version, fixture)).get(0);
         assertEquals(jobId, job.jobId());
         assertEquals(state, job.state());
@@ -86,23 +103,27 @@ class JobParserTest {
     /** 23.02 split TRES into ReqTRES and AllocTRES and added FailedNode and Extra. */
     @Test
     void readsTheFieldsRelease2302Added() {
-        Job failed = parser.parseAll(Fixtures.read("slurm-23.11", "show-job-node-fail.txt")).get(0);
+        Job failed = parser.parseAll(Fixtures.read("slurm-23.11", "show-job-node-fail.txt"))
+                .get(0);
         assertEquals("node4", failed.raw().get("FailedNode"));
         assertEquals("NodeDown", failed.reason());
         assertEquals("cpu=2,node=2,billing=2", failed.raw().get("AllocTRES"));
         assertFalse(failed.raw().containsKey("TRES"));
-        Job pending = parser.parseAll(Fixtures.read("slurm-23.11", "show-job-pending-resources.txt")).get(0);
+        Job pending = parser.parseAll(Fixtures.read("slurm-23.11", "show-job-pending-resources.txt"))
+                .get(0);
         assertEquals("waiting for 4 nodes", pending.raw().get("Comment"));
         assertEquals("team=ml", pending.raw().get("Extra"));
         assertEquals("cpu=4,mem=8G,node=4,billing=4", pending.raw().get("ReqTRES"));
         assertEquals("(null)", pending.raw().get("AllocTRES"));
-        assertEquals("/var/tmp/autoresume-cluster/jobs/big-14.out", pending.raw().get("StdErr"));
+        assertEquals(
+                "/var/tmp/autoresume-cluster/jobs/big-14.out", pending.raw().get("StdErr"));
         assertEquals("", pending.raw().get("Power"));
     }
 
     @Test
     void release2405DropsPowerAndAddsStepMgrEnabled() {
-        Job job = parser.parseAll(Fixtures.read("slurm-24.05", "show-job-running-shrunk-nokill.txt")).get(0);
+        Job job = parser.parseAll(Fixtures.read("slurm-24.05", "show-job-running-shrunk-nokill.txt"))
+                .get(0);
         assertEquals("Yes", job.raw().get("StepMgrEnabled"));
         assertEquals("node1", job.batchHost().orElseThrow());
         assertFalse(job.raw().containsKey("Power"));
@@ -117,7 +138,8 @@ class JobParserTest {
         "slurm-23.11, show-job-node-fail.txt", "slurm-23.11, show-job-pending-resources.txt",
         "slurm-24.05, show-job-running.txt", "slurm-24.05, show-job-running-shrunk-nokill.txt",
         "slurm-24.05, show-job-completed.txt", "slurm-24.05, show-job-failed.txt",
-        "slurm-24.05, show-job-node-fail.txt", "slurm-24.05, show-job-pending-resources.txt"})
+        "slurm-24.05, show-job-node-fail.txt", "slurm-24.05, show-job-pending-resources.txt"
+    })
     void newerReleasesParseToThe2205Values(String version, String fixture) {
         Job newer = parser.parseAll(Fixtures.read(version, fixture)).get(0);
         Job captured = parser.parseAll(Fixtures.read(V22, fixture)).get(0);
@@ -162,10 +184,17 @@ class JobParserTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {"JobId=$(id) JobState=RUNNING", "JobId=-5 JobState=RUNNING",
-            "JobId=12;reboot JobState=RUNNING", "JobId=0 JobState=RUNNING"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "JobId=$(id) JobState=RUNNING",
+                "JobId=-5 JobState=RUNNING",
+                "JobId=12;reboot JobState=RUNNING",
+                "JobId=0 JobState=RUNNING"
+            })
     void aRecordWhoseJobIdIsNotOneIsRefusedQuotingIt(String line) {
-        ParseException e = org.junit.jupiter.api.Assertions.assertThrows(ParseException.class, () -> parser.parse(line));
+        ParseException e =
+                org.junit.jupiter.api.Assertions.assertThrows(ParseException.class, () -> parser.parse(line));
         assertTrue(e.getMessage().contains("JobId: not a valid job id"), e.getMessage());
     }
 

@@ -24,17 +24,20 @@ public final class JsonRecords {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private JsonRecords() {
-    }
+    private JsonRecords() {}
 
     /** The fixture's first job with the top-level fields of {@code changes} (a JSON object) put over its own. */
     public static Job job(String fixture, String changes) {
-        return new JsonJobParser(ZoneOffset.UTC).parseAll(changed(fixture, "jobs", changes)).get(0);
+        return new JsonJobParser(ZoneOffset.UTC)
+                .parseAll(changed(fixture, "jobs", changes))
+                .get(0);
     }
 
     /** The fixture's first node with the top-level fields of {@code changes} (a JSON object) put over its own. */
     public static Node node(String fixture, String changes) {
-        return new JsonNodeParser(ZoneOffset.UTC).parseAll(changed(fixture, "nodes", changes)).get(0);
+        return new JsonNodeParser(ZoneOffset.UTC)
+                .parseAll(changed(fixture, "nodes", changes))
+                .get(0);
     }
 
     /**

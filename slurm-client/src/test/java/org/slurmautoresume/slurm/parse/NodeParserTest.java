@@ -1,6 +1,5 @@
 package org.slurmautoresume.slurm.parse;
 
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -43,40 +42,50 @@ class NodeParserTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', nullValues = "-", value = {
-        // fixture | node | state | not responding | reason text | reason user
-        "show-node-idle.txt | node2 | IDLE | false | - | -",
-        "show-node-allocated.txt | node4 | ALLOCATED | false | - | -",
-        "show-node-mixed.txt | node1 | MIXED | false | - | -",
-        "show-node-down-not-responding.txt | node2 | DOWN+NOT_RESPONDING | true | Not responding | root",
-        "show-node-down-admin-just-set.txt | node2 | DOWN+NOT_RESPONDING | true | admin down: cable=loose | root",
-        "show-node-down-admin.txt | node4 | DOWN | false | admin down: cable=loose | root",
-        "show-node-multiline.txt | node4 | DOWN | false | admin down: cable=loose | root",
-        "show-node-idle-not-responding.txt | node4 | IDLE+NOT_RESPONDING | true | - | -",
-        "show-node-mixed-not-responding.txt | node3 | MIXED+NOT_RESPONDING | true | - | -",
-        "show-node-idle-power-down.txt | node4 | IDLE+POWER_DOWN | false | power test | root",
-        "show-node-idle-powering-down.txt | node4 | IDLE+POWERING_DOWN | false | power test | root",
-        "show-node-idle-powered-down.txt | node4 | IDLE+POWERED_DOWN | false | power test | root",
-        "show-node-idle-power-up-powered-down.txt | node4 | IDLE+POWER_UP+POWERED_DOWN | false | power test | root",
-        "show-node-idle-not-responding-powering-up.txt | node4 | IDLE+NOT_RESPONDING+POWERING_UP | true | - | -",
-        "show-node-down-powered-down-resume-timeout.txt | node4 | DOWN+POWERED_DOWN+NOT_RESPONDING | true | ResumeTimeout reached | root",
-        "show-node-idle-fail.txt | node2 | IDLE+FAIL | false | Action:Replace | root",
-        "show-node-mixed-fail.txt | node3 | MIXED+FAIL | false | Action:Replace | root",
-        "show-node-fail-not-responding.txt | node2 | DOWN+FAIL+NOT_RESPONDING | true | Action:Replace | root",
-        "show-node-idle-drain.txt | node2 | IDLE+DRAIN | false | bad gpu count=7 of 8 | root",
-        "show-node-mixed-drain.txt | node2 | MIXED+DRAIN | false | bad gpu count=7 of 8 | root",
-        "show-node-mixed-completing.txt | node1 | MIXED+COMPLETING | false | - | -",
-        "show-node-idle-completing.txt | node4 | IDLE+COMPLETING | false | - | -",
-        "show-node-idle-drain-reboot-requested.txt | node4 | IDLE+DRAIN+REBOOT_REQUESTED | false | fw update | root",
-        "show-node-allocated-reboot-requested.txt | node4 | ALLOCATED+DRAIN+REBOOT_REQUESTED | false | fw update | root",
-        "show-node-down-drain-reboot-issued.txt | node4 | DOWN+DRAIN+REBOOT_ISSUED | false | fw update : reboot issued | root"})
-    void readsStateAndReasonOf2205(String fixture, String name, String state, boolean notResponding,
-                                   String reasonText, String reasonUser) {
+    @CsvSource(
+            delimiter = '|',
+            nullValues = "-",
+            value = {
+                // fixture | node | state | not responding | reason text | reason user
+                "show-node-idle.txt | node2 | IDLE | false | - | -",
+                "show-node-allocated.txt | node4 | ALLOCATED | false | - | -",
+                "show-node-mixed.txt | node1 | MIXED | false | - | -",
+                "show-node-down-not-responding.txt | node2 | DOWN+NOT_RESPONDING | true | Not responding | root",
+                "show-node-down-admin-just-set.txt | node2 | DOWN+NOT_RESPONDING | true | admin down: cable=loose | root",
+                "show-node-down-admin.txt | node4 | DOWN | false | admin down: cable=loose | root",
+                "show-node-multiline.txt | node4 | DOWN | false | admin down: cable=loose | root",
+                "show-node-idle-not-responding.txt | node4 | IDLE+NOT_RESPONDING | true | - | -",
+                "show-node-mixed-not-responding.txt | node3 | MIXED+NOT_RESPONDING | true | - | -",
+                "show-node-idle-power-down.txt | node4 | IDLE+POWER_DOWN | false | power test | root",
+                "show-node-idle-powering-down.txt | node4 | IDLE+POWERING_DOWN | false | power test | root",
+                "show-node-idle-powered-down.txt | node4 | IDLE+POWERED_DOWN | false | power test | root",
+                "show-node-idle-power-up-powered-down.txt | node4 | IDLE+POWER_UP+POWERED_DOWN | false | power test | root",
+                "show-node-idle-not-responding-powering-up.txt | node4 | IDLE+NOT_RESPONDING+POWERING_UP | true | - | -",
+                "show-node-down-powered-down-resume-timeout.txt | node4 | DOWN+POWERED_DOWN+NOT_RESPONDING | true | ResumeTimeout reached | root",
+                "show-node-idle-fail.txt | node2 | IDLE+FAIL | false | Action:Replace | root",
+                "show-node-mixed-fail.txt | node3 | MIXED+FAIL | false | Action:Replace | root",
+                "show-node-fail-not-responding.txt | node2 | DOWN+FAIL+NOT_RESPONDING | true | Action:Replace | root",
+                "show-node-idle-drain.txt | node2 | IDLE+DRAIN | false | bad gpu count=7 of 8 | root",
+                "show-node-mixed-drain.txt | node2 | MIXED+DRAIN | false | bad gpu count=7 of 8 | root",
+                "show-node-mixed-completing.txt | node1 | MIXED+COMPLETING | false | - | -",
+                "show-node-idle-completing.txt | node4 | IDLE+COMPLETING | false | - | -",
+                "show-node-idle-drain-reboot-requested.txt | node4 | IDLE+DRAIN+REBOOT_REQUESTED | false | fw update | root",
+                "show-node-allocated-reboot-requested.txt | node4 | ALLOCATED+DRAIN+REBOOT_REQUESTED | false | fw update | root",
+                "show-node-down-drain-reboot-issued.txt | node4 | DOWN+DRAIN+REBOOT_ISSUED | false | fw update : reboot issued | root"
+            })
+    void readsStateAndReasonOf2205(
+            String fixture, String name, String state, boolean notResponding, String reasonText, String reasonUser) {
         readsStateAndReason(V22, fixture, name, state, notResponding, reasonText, reasonUser);
     }
 
-    private void readsStateAndReason(String version, String fixture, String name, String state, boolean notResponding,
-                                     String reasonText, String reasonUser) {
+    private void readsStateAndReason(
+            String version,
+            String fixture,
+            String name,
+            String state,
+            boolean notResponding,
+            String reasonText,
+            String reasonUser) {
         Node node = parser.parseAll(Fixtures.read(version, fixture)).get(0);
         assertEquals(name, node.name());
         assertEquals(state, node.state().display());
@@ -88,41 +97,56 @@ class NodeParserTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', nullValues = "-", value = {
-        // version | fixture | node | state | not responding | reason text | reason user
-        "slurm-23.11 | show-node-idle.txt | node2 | IDLE | false | - | -",
-        "slurm-23.11 | show-node-down-not-responding.txt | node2 | DOWN+NOT_RESPONDING | true | Not responding | root",
-        "slurm-23.11 | show-node-idle-fail.txt | node2 | IDLE+FAIL | false | Action:Replace | root",
-        "slurm-23.11 | show-node-fail-not-responding.txt | node2 | DOWN+FAIL+NOT_RESPONDING | true | Action:Replace | root",
-        "slurm-23.11 | show-node-idle-drain.txt | node2 | IDLE+DRAIN | false | bad gpu count=7 of 8 | root",
-        "slurm-23.11 | show-node-drain-resume-after-cloud.txt | node3 | IDLE+DRAIN | false "
-                + "| Action:Reboot fw=2.1 pending State=odd | ops",
-        "slurm-24.05 | show-node-idle.txt | node2 | IDLE | false | - | -",
-        "slurm-24.05 | show-node-down-not-responding.txt | node2 | DOWN+NOT_RESPONDING | true | Not responding | root",
-        "slurm-24.05 | show-node-idle-fail.txt | node2 | IDLE+FAIL | false | Action:Replace | root",
-        "slurm-24.05 | show-node-fail-not-responding.txt | node2 | DOWN+FAIL+NOT_RESPONDING | true | Action:Replace | root",
-        "slurm-24.05 | show-node-idle-drain.txt | node2 | IDLE+DRAIN | false | bad gpu count=7 of 8 | root",
-        "slurm-24.05 | show-node-idle-blocked-restricted-cores.txt | node4 | IDLE+BLOCKED | false | - | -",
-        "slurm-25.05 | show-node-idle.txt | node2 | IDLE | false | - | -",
-        "slurm-25.05 | show-node-mixed-fail.txt | node2 | MIXED+FAIL | false | Action:Replace | root",
-        "slurm-25.05 | show-node-down-fail-not-responding.txt | node2 | DOWN+FAIL+NOT_RESPONDING | true "
-                + "| Action:Replace : Not responding | root",
-        "slurm-25.11 | show-node-idle.txt | node2 | IDLE | false | - | -",
-        "slurm-25.11 | show-node-mixed-fail.txt | node2 | MIXED+FAIL | false | Action:Replace | root",
-        "slurm-25.11 | show-node-down-fail-not-responding.txt | node2 | DOWN+FAIL+NOT_RESPONDING | true "
-                + "| Action:Replace : Not responding | root",
-        "slurm-25.11 | show-node-idle-blocked.txt | node2 | IDLE+BLOCKED | false | - | -"})
-    void readsStateAndReasonOfNewerReleases(String version, String fixture, String name, String state,
-                                            boolean notResponding, String reasonText, String reasonUser) {
+    @CsvSource(
+            delimiter = '|',
+            nullValues = "-",
+            value = {
+                // version | fixture | node | state | not responding | reason text | reason user
+                "slurm-23.11 | show-node-idle.txt | node2 | IDLE | false | - | -",
+                "slurm-23.11 | show-node-down-not-responding.txt | node2 | DOWN+NOT_RESPONDING | true | Not responding | root",
+                "slurm-23.11 | show-node-idle-fail.txt | node2 | IDLE+FAIL | false | Action:Replace | root",
+                "slurm-23.11 | show-node-fail-not-responding.txt | node2 | DOWN+FAIL+NOT_RESPONDING | true | Action:Replace | root",
+                "slurm-23.11 | show-node-idle-drain.txt | node2 | IDLE+DRAIN | false | bad gpu count=7 of 8 | root",
+                "slurm-23.11 | show-node-drain-resume-after-cloud.txt | node3 | IDLE+DRAIN | false "
+                        + "| Action:Reboot fw=2.1 pending State=odd | ops",
+                "slurm-24.05 | show-node-idle.txt | node2 | IDLE | false | - | -",
+                "slurm-24.05 | show-node-down-not-responding.txt | node2 | DOWN+NOT_RESPONDING | true | Not responding | root",
+                "slurm-24.05 | show-node-idle-fail.txt | node2 | IDLE+FAIL | false | Action:Replace | root",
+                "slurm-24.05 | show-node-fail-not-responding.txt | node2 | DOWN+FAIL+NOT_RESPONDING | true | Action:Replace | root",
+                "slurm-24.05 | show-node-idle-drain.txt | node2 | IDLE+DRAIN | false | bad gpu count=7 of 8 | root",
+                "slurm-24.05 | show-node-idle-blocked-restricted-cores.txt | node4 | IDLE+BLOCKED | false | - | -",
+                "slurm-25.05 | show-node-idle.txt | node2 | IDLE | false | - | -",
+                "slurm-25.05 | show-node-mixed-fail.txt | node2 | MIXED+FAIL | false | Action:Replace | root",
+                "slurm-25.05 | show-node-down-fail-not-responding.txt | node2 | DOWN+FAIL+NOT_RESPONDING | true "
+                        + "| Action:Replace : Not responding | root",
+                "slurm-25.11 | show-node-idle.txt | node2 | IDLE | false | - | -",
+                "slurm-25.11 | show-node-mixed-fail.txt | node2 | MIXED+FAIL | false | Action:Replace | root",
+                "slurm-25.11 | show-node-down-fail-not-responding.txt | node2 | DOWN+FAIL+NOT_RESPONDING | true "
+                        + "| Action:Replace : Not responding | root",
+                "slurm-25.11 | show-node-idle-blocked.txt | node2 | IDLE+BLOCKED | false | - | -"
+            })
+    void readsStateAndReasonOfNewerReleases(
+            String version,
+            String fixture,
+            String name,
+            String state,
+            boolean notResponding,
+            String reasonText,
+            String reasonUser) {
         readsStateAndReason(version, fixture, name, state, notResponding, reasonText, reasonUser);
     }
 
     /** 23.02 and 23.11 print fields after Reason; each must end the reason, none may be swallowed. */
     @Test
     void fieldsAfterTheReasonStaySeparateIn2311() {
-        Node node = parser.parseAll(Fixtures.read("slurm-23.11", "show-node-drain-resume-after-cloud.txt")).get(0);
-        assertEquals("Action:Reboot fw=2.1 pending State=odd", node.reason().orElseThrow().text());
-        assertEquals(LocalDateTime.of(2026, 11, 22, 4, 21), node.reason().orElseThrow().time().orElseThrow());
+        Node node = parser.parseAll(Fixtures.read("slurm-23.11", "show-node-drain-resume-after-cloud.txt"))
+                .get(0);
+        assertEquals(
+                "Action:Reboot fw=2.1 pending State=odd",
+                node.reason().orElseThrow().text());
+        assertEquals(
+                LocalDateTime.of(2026, 11, 22, 4, 21),
+                node.reason().orElseThrow().time().orElseThrow());
         assertEquals("rack 7 slot=3", node.raw().get("Comment"));
         assertEquals("rack=r07 row=2", node.raw().get("Extra"));
         assertEquals("i-0abc1234def567890", node.raw().get("InstanceId"));
@@ -135,14 +159,16 @@ class NodeParserTest {
 
     @Test
     void release2405DropsPowerFieldsAndAddsRestrictedCoresAndBlocked() {
-        Node node = parser.parseAll(Fixtures.read("slurm-24.05", "show-node-idle-blocked-restricted-cores.txt")).get(0);
+        Node node = parser.parseAll(Fixtures.read("slurm-24.05", "show-node-idle-blocked-restricted-cores.txt"))
+                .get(0);
         assertEquals("2(0-1)", node.raw().get("RestrictedCoresPerGPU"));
         assertEquals("gpu:2", node.gres().orElseThrow());
         assertTrue(node.state().has("BLOCKED"));
         assertFalse(node.raw().containsKey("CapWatts"));
         assertFalse(node.raw().containsKey("ExtSensorsJoules"));
         assertEquals("0", node.raw().get("AveWatts"));
-        Node failed = parser.parseAll(Fixtures.read("slurm-24.05", "show-node-idle-fail.txt")).get(0);
+        Node failed = parser.parseAll(Fixtures.read("slurm-24.05", "show-node-idle-fail.txt"))
+                .get(0);
         assertEquals("Action:Replace", failed.reason().orElseThrow().text());
         assertEquals("None", failed.raw().get("ResumeAfterTime"));
     }
@@ -163,22 +189,28 @@ class NodeParserTest {
     /** 25.11 prints a node's own slurmd Parameters last, after the reason. */
     @Test
     void reasonEndsAtTheParametersRelease2511Appends() {
-        String line = Fixtures.read("slurm-25.11", "show-node-down-fail-not-responding.txt").strip()
-                + " Parameters=l3cache_as_socket";
+        String line = Fixtures.read("slurm-25.11", "show-node-down-fail-not-responding.txt")
+                        .strip() + " Parameters=l3cache_as_socket";
         Node node = parser.parse(line);
-        assertEquals("Action:Replace : Not responding", node.reason().orElseThrow().text());
+        assertEquals(
+                "Action:Replace : Not responding", node.reason().orElseThrow().text());
         assertEquals("l3cache_as_socket", node.raw().get("Parameters"));
     }
 
     /** Newer releases reprint the 22.05 situations; only the raw fields and the version may differ. */
     @ParameterizedTest
     @CsvSource({
-        "slurm-23.11, show-node-idle.txt", "slurm-23.11, show-node-down-not-responding.txt",
-        "slurm-23.11, show-node-idle-fail.txt", "slurm-23.11, show-node-fail-not-responding.txt",
+        "slurm-23.11, show-node-idle.txt",
+        "slurm-23.11, show-node-down-not-responding.txt",
+        "slurm-23.11, show-node-idle-fail.txt",
+        "slurm-23.11, show-node-fail-not-responding.txt",
         "slurm-23.11, show-node-idle-drain.txt",
-        "slurm-24.05, show-node-idle.txt", "slurm-24.05, show-node-down-not-responding.txt",
-        "slurm-24.05, show-node-idle-fail.txt", "slurm-24.05, show-node-fail-not-responding.txt",
-        "slurm-24.05, show-node-idle-drain.txt"})
+        "slurm-24.05, show-node-idle.txt",
+        "slurm-24.05, show-node-down-not-responding.txt",
+        "slurm-24.05, show-node-idle-fail.txt",
+        "slurm-24.05, show-node-fail-not-responding.txt",
+        "slurm-24.05, show-node-idle-drain.txt"
+    })
     void newerReleasesParseToThe2205Values(String version, String fixture) {
         Node newer = parser.parseAll(Fixtures.read(version, fixture)).get(0);
         Node captured = parser.parseAll(Fixtures.read(V22, fixture)).get(0);
@@ -193,7 +225,9 @@ class NodeParserTest {
                 + "SlurmdStartTime=2026-11-02T11:00:00 FutureKey=some value "
                 + "Reason=xid 79 on GPU=3 State=odd [ops@2026-11-22T04:14:41] Comment=(null)";
         Node node = parser.parse(line);
-        assertEquals("Linux 6.1.0-18-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)", node.raw().get("OS"));
+        assertEquals(
+                "Linux 6.1.0-18-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)",
+                node.raw().get("OS"));
         assertEquals("some value", node.raw().get("FutureKey"));
         // "GPU=3" is not a key Slurm prints, so it stays in the reason; "State=" is one, but the
         // record already had its State, and Slurm prints each key once.

@@ -1,6 +1,5 @@
 package org.slurmautoresume.slurm.parse;
 
-
 import java.util.regex.Matcher;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.Node;
@@ -13,12 +12,13 @@ public final class Records {
 
     public static final String V22 = "slurm-22.05";
 
-    private Records() {
-    }
+    private Records() {}
 
     /** The fixture's node record as text, renamed to {@code name}. */
     public static String nodeText(String fixture, String name) {
-        return Fixtures.read(V22, fixture).strip().replaceFirst("^NodeName=\\S+", "NodeName=" + Matcher.quoteReplacement(name));
+        return Fixtures.read(V22, fixture)
+                .strip()
+                .replaceFirst("^NodeName=\\S+", "NodeName=" + Matcher.quoteReplacement(name));
     }
 
     public static Node node(String fixture, String name) {
@@ -56,7 +56,8 @@ public final class Records {
     }
 
     public static String replaceField(String record, String key, String value) {
-        String replaced = record.replaceFirst("(^| )" + java.util.regex.Pattern.quote(key) + "=\\S*",
+        String replaced = record.replaceFirst(
+                "(^| )" + java.util.regex.Pattern.quote(key) + "=\\S*",
                 "$1" + Matcher.quoteReplacement(key + "=" + value));
         if (replaced.equals(record) && !record.contains(" " + key + "=" + value)) {
             throw new IllegalArgumentException("no field " + key + " in " + record);

@@ -62,7 +62,10 @@ class Slurm2411CaptureTest {
         List<Node> parsed = nodes.parseAll(output);
         assertEquals(records.size(), parsed.size(), fixture);
         for (int i = 0; i < parsed.size(); i++) {
-            assertEquals(Fixtures.normalise(records.get(i)), Fixtures.rebuild(parsed.get(i).raw()), fixture);
+            assertEquals(
+                    Fixtures.normalise(records.get(i)),
+                    Fixtures.rebuild(parsed.get(i).raw()),
+                    fixture);
             assertEquals("24.11.5", parsed.get(i).version().orElseThrow(), fixture);
         }
     }
@@ -80,11 +83,16 @@ class Slurm2411CaptureTest {
     @MethodSource("stepTexts")
     void keepsEveryStepField(String fixture) {
         String output = Fixtures.read(V2411, fixture);
-        List<String> records = Fixtures.records(output).stream().filter(r -> r.startsWith("StepId=")).toList();
+        List<String> records = Fixtures.records(output).stream()
+                .filter(r -> r.startsWith("StepId="))
+                .toList();
         List<Step> parsed = steps.parseAll(output);
         assertEquals(records.size(), parsed.size(), fixture);
         for (int i = 0; i < parsed.size(); i++) {
-            assertEquals(Fixtures.normalise(records.get(i)), Fixtures.rebuild(parsed.get(i).raw()), fixture);
+            assertEquals(
+                    Fixtures.normalise(records.get(i)),
+                    Fixtures.rebuild(parsed.get(i).raw()),
+                    fixture);
         }
     }
 
@@ -97,25 +105,32 @@ class Slurm2411CaptureTest {
         assertTrue(idle.reason().isEmpty());
         assertTrue(idle.gres().isEmpty(), "Gres=(null) is no GRES");
         assertEquals(27002, idle.port().getAsInt());
-        assertEquals(LocalDateTime.of(2026, 11, 24, 23, 50, 34), idle.slurmdStartTime().orElseThrow());
+        assertEquals(
+                LocalDateTime.of(2026, 11, 24, 23, 50, 34),
+                idle.slurmdStartTime().orElseThrow());
 
-        Node mixedFail = nodes.parseAll(Fixtures.read(V2411, "show-node-mixed-fail.txt")).get(0);
+        Node mixedFail =
+                nodes.parseAll(Fixtures.read(V2411, "show-node-mixed-fail.txt")).get(0);
         assertEquals("MIXED+FAIL", mixedFail.state().display());
         assertTrue(mixedFail.state().isFail());
         assertTrue(mixedFail.reason().orElseThrow().isAction("Replace"));
         assertEquals("root", mixedFail.reason().orElseThrow().user().orElseThrow());
 
-        Node idleFail = nodes.parseAll(Fixtures.read(V2411, "show-node-idle-fail.txt")).get(0);
+        Node idleFail =
+                nodes.parseAll(Fixtures.read(V2411, "show-node-idle-fail.txt")).get(0);
         assertEquals("IDLE+FAIL", idleFail.state().display());
         assertTrue(idleFail.reason().orElseThrow().isAction("Replace"));
 
-        Node drain = nodes.parseAll(Fixtures.read(V2411, "show-node-idle-drain.txt")).get(0);
+        Node drain =
+                nodes.parseAll(Fixtures.read(V2411, "show-node-idle-drain.txt")).get(0);
         assertTrue(drain.state().isDrain());
         assertEquals("bad gpu count=7 of 8", drain.reason().orElseThrow().text());
 
         List<Node> all = nodes.parseAll(Fixtures.read(V2411, "show-node-all.txt"));
         assertEquals(List.of("node1", "node2"), all.stream().map(Node::name).toList());
-        assertEquals(List.of("MIXED", "MIXED"), all.stream().map(n -> n.state().display()).toList());
+        assertEquals(
+                List.of("MIXED", "MIXED"),
+                all.stream().map(n -> n.state().display()).toList());
     }
 
     @Test
@@ -133,23 +148,35 @@ class Slurm2411CaptureTest {
         Job failed = jobs.parse(Fixtures.read(V2411, "show-job-failed.txt").strip());
         assertEquals(JobState.FAILED, failed.state());
         assertEquals(3, failed.exitCode().orElseThrow().status());
-        assertEquals(JobState.COMPLETED, jobs.parse(Fixtures.read(V2411, "show-job-completed.txt").strip()).state());
-        assertEquals(JobState.CANCELLED, jobs.parse(Fixtures.read(V2411, "show-job-cancelled.txt").strip()).state());
+        assertEquals(
+                JobState.COMPLETED,
+                jobs.parse(Fixtures.read(V2411, "show-job-completed.txt").strip())
+                        .state());
+        assertEquals(
+                JobState.CANCELLED,
+                jobs.parse(Fixtures.read(V2411, "show-job-cancelled.txt").strip())
+                        .state());
     }
 
     @Test
     void readsStepIdsAndNodes() {
         List<Step> multi = steps.parseAll(Fixtures.read(V2411, "show-step-job-multi.txt"));
-        assertEquals(List.of("2.batch", "2.0", "2.1"), multi.stream().map(Step::fullId).toList());
+        assertEquals(
+                List.of("2.batch", "2.0", "2.1"),
+                multi.stream().map(Step::fullId).toList());
         Step twoNodes = multi.get(2);
         assertEquals("node[1-2]", twoNodes.nodeList());
         assertEquals(2, twoNodes.numNodes().getAsInt());
         assertEquals("vm", twoNodes.srunHost().orElseThrow());
-        assertEquals(multi.get(2), steps.parseAll(Fixtures.read(V2411, "show-step-multinode.txt")).get(0));
+        assertEquals(
+                multi.get(2),
+                steps.parseAll(Fixtures.read(V2411, "show-step-multinode.txt")).get(0));
 
         // A step waiting for resources is listed as JOB.TDB, state PENDING, with the nodes it asked for.
         List<Step> pending = steps.parseAll(Fixtures.read(V2411, "show-step-job-pending-step.txt"));
-        assertEquals(List.of("1.batch", "1.0", "1.TDB"), pending.stream().map(Step::fullId).toList());
+        assertEquals(
+                List.of("1.batch", "1.0", "1.TDB"),
+                pending.stream().map(Step::fullId).toList());
         assertEquals("PENDING", pending.get(2).state());
         assertTrue(pending.get(2).startTime().isEmpty());
 
@@ -214,8 +241,14 @@ class Slurm2411CaptureTest {
         }
         List<Step> text = steps.parseAll(Fixtures.read(V2411, "show-step-job-multi.txt"));
         List<Step> json = jsonSteps.parseAll(Fixtures.read(V2411, "show-step-job-multi.json"));
-        assertEquals(text.stream().map(Step::fullId).toList(), json.stream().map(Step::fullId).toList());
-        assertEquals(text.stream().map(Step::nodeList).toList(), json.stream().map(Step::nodeList).toList());
-        assertEquals(text.stream().map(Step::numNodes).toList(), json.stream().map(Step::numNodes).toList());
+        assertEquals(
+                text.stream().map(Step::fullId).toList(),
+                json.stream().map(Step::fullId).toList());
+        assertEquals(
+                text.stream().map(Step::nodeList).toList(),
+                json.stream().map(Step::nodeList).toList());
+        assertEquals(
+                text.stream().map(Step::numNodes).toList(),
+                json.stream().map(Step::numNodes).toList());
     }
 }

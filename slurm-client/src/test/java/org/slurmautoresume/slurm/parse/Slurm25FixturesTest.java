@@ -73,11 +73,19 @@ class Slurm25FixturesTest {
     @MethodSource("nodeReprints")
     void nodesParseToThe2411CapturesValues(String version, String fixture, String captured) {
         Node text = nodes.parseAll(Fixtures.read(version, fixture + ".txt")).get(0);
-        Node json = jsonNodes.parseAll(Fixtures.read(version, fixture + ".json")).get(0);
-        assertEquals(ModelValues.of(nodes.parseAll(Fixtures.read(V2411, captured + ".txt")).get(0)),
-                ModelValues.of(text), version + " " + fixture);
-        assertEquals(ModelValues.of(jsonNodes.parseAll(Fixtures.read(V2411, captured + ".json")).get(0)),
-                ModelValues.of(json), version + " " + fixture);
+        Node json =
+                jsonNodes.parseAll(Fixtures.read(version, fixture + ".json")).get(0);
+        assertEquals(
+                ModelValues.of(
+                        nodes.parseAll(Fixtures.read(V2411, captured + ".txt")).get(0)),
+                ModelValues.of(text),
+                version + " " + fixture);
+        assertEquals(
+                ModelValues.of(jsonNodes
+                        .parseAll(Fixtures.read(V2411, captured + ".json"))
+                        .get(0)),
+                ModelValues.of(json),
+                version + " " + fixture);
         assertEquals(version.substring("slurm-".length()) + ".0", text.version().orElseThrow());
         assertEquals(text.version(), json.version());
     }
@@ -87,35 +95,69 @@ class Slurm25FixturesTest {
     @MethodSource("jobReprints")
     void jobsParseToThe2411CapturesValues(String version, String fixture) {
         boolean isJson = fixture.endsWith(".json");
-        Job newer = isJson ? jsonJobs.parseAll(Fixtures.read(version, fixture)).get(0)
+        Job newer = isJson
+                ? jsonJobs.parseAll(Fixtures.read(version, fixture)).get(0)
                 : jobs.parseAll(Fixtures.read(version, fixture)).get(0);
-        Job captured = isJson ? jsonJobs.parseAll(Fixtures.read(V2411, "show-job-running.json")).get(0)
+        Job captured = isJson
+                ? jsonJobs.parseAll(Fixtures.read(V2411, "show-job-running.json"))
+                        .get(0)
                 : jobs.parseAll(Fixtures.read(V2411, "show-job-running.txt")).get(0);
         // 25.11's job 2 was submitted with --requeue=expedite (README), which the 24.11 capture's was not.
         boolean expedited = version.equals("slurm-25.11");
         assertEquals(expedited, newer.expeditedRequeue(), version + " " + fixture);
-        assertEquals(ModelValues.of(captured), ModelValues.of(expedited ? notExpedited(newer) : newer),
+        assertEquals(
+                ModelValues.of(captured),
+                ModelValues.of(expedited ? notExpedited(newer) : newer),
                 version + " " + fixture);
         assertEquals("multi.sh", newer.name());
     }
 
     private static Job notExpedited(Job job) {
-        return new Job(job.jobId(), job.name(), job.userName(), job.userId(), job.state(), job.reason(), job.nodeList(),
-                job.numNodes(), job.batchHost(), job.excludedNodes(), job.requiredNodes(), job.partition(),
-                job.restarts(), job.requeue(), job.batch(), job.exitCode(), job.startTime(), job.endTime(),
-                job.submitTime(), job.resizeTime(), job.dependency(), job.overSubscribe(), job.licenses(),
-                job.arrayJobId(), job.hetJobId(), false, job.tres(), job.tresPer(), job.raw());
+        return new Job(
+                job.jobId(),
+                job.name(),
+                job.userName(),
+                job.userId(),
+                job.state(),
+                job.reason(),
+                job.nodeList(),
+                job.numNodes(),
+                job.batchHost(),
+                job.excludedNodes(),
+                job.requiredNodes(),
+                job.partition(),
+                job.restarts(),
+                job.requeue(),
+                job.batch(),
+                job.exitCode(),
+                job.startTime(),
+                job.endTime(),
+                job.submitTime(),
+                job.resizeTime(),
+                job.dependency(),
+                job.overSubscribe(),
+                job.licenses(),
+                job.arrayJobId(),
+                job.hetJobId(),
+                false,
+                job.tres(),
+                job.tresPer(),
+                job.raw());
     }
 
     @ParameterizedTest
     @MethodSource("stepReprints")
     void stepsParseToThe2411CapturesValues(String version, String fixture) {
         boolean isJson = fixture.endsWith(".json");
-        List<Step> newer = isJson ? jsonSteps.parseAll(Fixtures.read(version, fixture))
+        List<Step> newer = isJson
+                ? jsonSteps.parseAll(Fixtures.read(version, fixture))
                 : steps.parseAll(Fixtures.read(version, fixture));
-        List<Step> captured = isJson ? jsonSteps.parseAll(Fixtures.read(V2411, "show-step-job-multi.json"))
+        List<Step> captured = isJson
+                ? jsonSteps.parseAll(Fixtures.read(V2411, "show-step-job-multi.json"))
                 : steps.parseAll(Fixtures.read(V2411, "show-step-job-multi.txt"));
-        assertEquals(captured.stream().map(ModelValues::of).toList(), newer.stream().map(ModelValues::of).toList(),
+        assertEquals(
+                captured.stream().map(ModelValues::of).toList(),
+                newer.stream().map(ModelValues::of).toList(),
                 version + " " + fixture);
     }
 
@@ -127,15 +169,22 @@ class Slurm25FixturesTest {
     @ValueSource(strings = {V2505, V2511})
     void aSystemReasonAppendedToAnActionKeepsTheAction(String version) {
         for (Node node : List.of(
-                nodes.parseAll(Fixtures.read(version, "show-node-down-fail-not-responding.txt")).get(0),
-                jsonNodes.parseAll(Fixtures.read(version, "show-node-down-fail-not-responding.json")).get(0))) {
+                nodes.parseAll(Fixtures.read(version, "show-node-down-fail-not-responding.txt"))
+                        .get(0),
+                jsonNodes
+                        .parseAll(Fixtures.read(version, "show-node-down-fail-not-responding.json"))
+                        .get(0))) {
             assertEquals("DOWN+FAIL+NOT_RESPONDING", node.state().display());
             assertTrue(node.state().isFail() && node.state().notResponding());
-            assertEquals("Action:Replace : Not responding", node.reason().orElseThrow().text());
+            assertEquals(
+                    "Action:Replace : Not responding",
+                    node.reason().orElseThrow().text());
             assertTrue(node.reason().orElseThrow().isAction("Replace"));
             assertTrue(node.reason().orElseThrow().startsWith("Action:Replace"));
             assertEquals("root", node.reason().orElseThrow().user().orElseThrow());
-            assertEquals(LocalDateTime.of(2026, 11, 24, 23, 56, 10), node.reason().orElseThrow().time().orElseThrow());
+            assertEquals(
+                    LocalDateTime.of(2026, 11, 24, 23, 56, 10),
+                    node.reason().orElseThrow().time().orElseThrow());
         }
     }
 
@@ -143,9 +192,13 @@ class Slurm25FixturesTest {
     @Test
     void anExternalNodeIsNeverSchedulable() {
         List<Node> external = List.of(
-                nodes.parseAll(Fixtures.read(V2505, "show-node-idle-external.txt")).get(0),
-                nodes.parseAll(Fixtures.read(V2511, "show-node-idle-external.txt")).get(0),
-                jsonNodes.parseAll(Fixtures.read(V2511, "show-node-idle-external.json")).get(0));
+                nodes.parseAll(Fixtures.read(V2505, "show-node-idle-external.txt"))
+                        .get(0),
+                nodes.parseAll(Fixtures.read(V2511, "show-node-idle-external.txt"))
+                        .get(0),
+                jsonNodes
+                        .parseAll(Fixtures.read(V2511, "show-node-idle-external.json"))
+                        .get(0));
         for (Node node : external) {
             assertEquals("node3", node.name());
             assertEquals("IDLE+DYNAMIC_NORM+EXTERNAL", node.state().display());
@@ -163,8 +216,12 @@ class Slurm25FixturesTest {
     /** 25.11's JSON (v0.0.44) is the first to name BLOCKED: both formats keep the node off the spare list. */
     @Test
     void aBlockedNodeIsNeverSchedulable() {
-        for (Node node : List.of(nodes.parseAll(Fixtures.read(V2511, "show-node-idle-blocked.txt")).get(0),
-                jsonNodes.parseAll(Fixtures.read(V2511, "show-node-idle-blocked.json")).get(0))) {
+        for (Node node : List.of(
+                nodes.parseAll(Fixtures.read(V2511, "show-node-idle-blocked.txt"))
+                        .get(0),
+                jsonNodes
+                        .parseAll(Fixtures.read(V2511, "show-node-idle-blocked.json"))
+                        .get(0))) {
             assertEquals("IDLE+BLOCKED", node.state().display());
             assertFalse(node.state().isSchedulable());
         }
@@ -173,14 +230,17 @@ class Slurm25FixturesTest {
     /** 25.05 prints LicensesAlloc always and SegmentSize after StdOut, a path that must end there. */
     @Test
     void release2505AddsLicensesAllocAndSegmentSize() {
-        Job running = jobs.parseAll(Fixtures.read(V2505, "show-job-running.txt")).get(0);
+        Job running =
+                jobs.parseAll(Fixtures.read(V2505, "show-job-running.txt")).get(0);
         assertEquals("(null)", running.raw().get("LicensesAlloc"));
         assertEquals("(null)", running.raw().get("Network"));
         assertFalse(running.raw().containsKey("SegmentSize"));
-        Job segment = jobs.parseAll(Fixtures.read(V2505, "show-job-running-segment.txt")).get(0);
+        Job segment = jobs.parseAll(Fixtures.read(V2505, "show-job-running-segment.txt"))
+                .get(0);
         assertEquals("/home/artest/multi-2.out", segment.raw().get("StdOut"));
         assertEquals("1", segment.raw().get("SegmentSize"));
-        Job json = jsonJobs.parseAll(Fixtures.read(V2505, "show-job-running-segment.json")).get(0);
+        Job json = jsonJobs.parseAll(Fixtures.read(V2505, "show-job-running-segment.json"))
+                .get(0);
         assertEquals("1", json.raw().get("segment_size"));
         assertEquals("", json.raw().get("licenses_allocated"));
         assertEquals("/home/artest/multi-%j.out", json.raw().get("standard_output"));
@@ -190,16 +250,20 @@ class Slurm25FixturesTest {
     /** 25.11 adds SubmitLine between Command and WorkDir, ExpeditedRequeue, and with -d the SLUID. */
     @Test
     void release2511AddsSubmitLineExpeditedRequeueAndSluid() {
-        Job running = jobs.parseAll(Fixtures.read(V2511, "show-job-running.txt")).get(0);
+        Job running =
+                jobs.parseAll(Fixtures.read(V2511, "show-job-running.txt")).get(0);
         assertEquals("/home/artest/multi.sh", running.raw().get("Command"));
-        assertEquals("sbatch -N2 -n4 --requeue=expedite -o multi-%j.out multi.sh", running.raw().get("SubmitLine"));
+        assertEquals(
+                "sbatch -N2 -n4 --requeue=expedite -o multi-%j.out multi.sh",
+                running.raw().get("SubmitLine"));
         assertEquals("/home/artest", running.raw().get("WorkDir"));
         assertEquals("/home/artest/multi-2.out", running.raw().get("StdOut"));
         assertEquals("Yes", running.raw().get("ExpeditedRequeue"));
         assertTrue(running.expeditedRequeue());
         assertFalse(running.raw().containsKey("SLUID"), "SLUID is printed with -d only");
 
-        Job detail = jobs.parseAll(Fixtures.read(V2511, "show-job-running-detail.txt")).get(0);
+        Job detail = jobs.parseAll(Fixtures.read(V2511, "show-job-running-detail.txt"))
+                .get(0);
         assertEquals(SLUID, detail.raw().get("SLUID"));
         assertEquals("multi.sh", detail.raw().get("JobName"));
         assertEquals("0:0", detail.raw().get("DerivedExitCode"));
@@ -208,10 +272,15 @@ class Slurm25FixturesTest {
         assertEquals("node2", detail.raw().get("Nodes#2"));
         assertEquals("0", detail.raw().get("CPU_IDs#2"));
 
-        Job json = jsonJobs.parseAll(Fixtures.read(V2511, "show-job-running.json")).get(0);
+        Job json =
+                jsonJobs.parseAll(Fixtures.read(V2511, "show-job-running.json")).get(0);
         assertEquals(running.raw().get("SubmitLine"), json.raw().get("submit_line"));
-        assertTrue(json.raw().get("step_id").contains("\"sluid\":\"" + SLUID + "\""), json.raw().get("step_id"));
-        assertTrue(json.raw().get("flags").contains("EXPEDITED_REQUEUE"), json.raw().get("flags"));
+        assertTrue(
+                json.raw().get("step_id").contains("\"sluid\":\"" + SLUID + "\""),
+                json.raw().get("step_id"));
+        assertTrue(
+                json.raw().get("flags").contains("EXPEDITED_REQUEUE"),
+                json.raw().get("flags"));
         assertTrue(json.expeditedRequeue());
 
         for (Step step : steps.parseAll(Fixtures.read(V2511, "show-step-job-multi-detail.txt"))) {

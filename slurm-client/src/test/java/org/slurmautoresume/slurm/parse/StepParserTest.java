@@ -1,6 +1,5 @@
 package org.slurmautoresume.slurm.parse;
 
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -27,17 +26,24 @@ class StepParserTest {
     void keepsEveryFieldOfEveryRecord(String version, String fixture) {
         String output = Fixtures.read(version, fixture);
         List<Step> steps = parser.parseAll(output);
-        List<String> records = Fixtures.records(output).stream().filter(r -> !r.startsWith("No job steps")).toList();
+        List<String> records = Fixtures.records(output).stream()
+                .filter(r -> !r.startsWith("No job steps"))
+                .toList();
         assertEquals(records.size(), steps.size());
         for (int i = 0; i < steps.size(); i++) {
-            assertEquals(Fixtures.normalise(records.get(i)), Fixtures.rebuild(steps.get(i).raw()), fixture);
+            assertEquals(
+                    Fixtures.normalise(records.get(i)),
+                    Fixtures.rebuild(steps.get(i).raw()),
+                    fixture);
         }
     }
 
     @Test
     void readsBatchAndTaskStepsOfOneJob() {
         List<Step> steps = parser.parseAll(Fixtures.read(V22, "show-step-job-multi.txt"));
-        assertEquals(List.of("9.batch", "9.0", "9.1"), steps.stream().map(Step::fullId).toList());
+        assertEquals(
+                List.of("9.batch", "9.0", "9.1"),
+                steps.stream().map(Step::fullId).toList());
         Step second = steps.get(2);
         assertEquals("node[2-3]", second.nodeList());
         assertEquals(2, second.numNodes().getAsInt());
@@ -55,7 +61,8 @@ class StepParserTest {
     @ParameterizedTest
     @ValueSource(strings = {"slurm-23.11", "slurm-24.05"})
     void readsAContainerStep(String version) {
-        Step step = parser.parseAll(Fixtures.read(version, "show-step-container.txt")).get(0);
+        Step step = parser.parseAll(Fixtures.read(version, "show-step-container.txt"))
+                .get(0);
         assertEquals("21.0", step.fullId());
         assertEquals("/var/lib/oci/bundles/pytorch", step.raw().get("Container"));
         assertEquals("ar-21-0", step.raw().get("ContainerID"));
@@ -68,7 +75,9 @@ class StepParserTest {
     void newerReleasesParseToThe2205Values(String version) {
         List<Step> newer = parser.parseAll(Fixtures.read(version, "show-step-job-multi.txt"));
         List<Step> captured = parser.parseAll(Fixtures.read(V22, "show-step-job-multi.txt"));
-        assertEquals(captured.stream().map(ModelValues::of).toList(), newer.stream().map(ModelValues::of).toList());
+        assertEquals(
+                captured.stream().map(ModelValues::of).toList(),
+                newer.stream().map(ModelValues::of).toList());
     }
 
     @Test
@@ -78,15 +87,20 @@ class StepParserTest {
 
     @org.junit.jupiter.api.Test
     void aStepWhoseJobPartIsNotAJobIdIsRefused() {
-        ParseException e = org.junit.jupiter.api.Assertions.assertThrows(ParseException.class,
-                () -> parser.parse("StepId=x;id.0 State=RUNNING"));
+        ParseException e = org.junit.jupiter.api.Assertions.assertThrows(
+                ParseException.class, () -> parser.parse("StepId=x;id.0 State=RUNNING"));
         assertTrue(e.getMessage().contains("not a job id"), e.getMessage());
     }
 
     /** A step's name is the user's: text in it that looks like fields changes no other field. */
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"x SrunHost:Pid=vm:1 NodeList=node4 State=COMPLETED",
-            "x Dist=Block TRES=cpu=64", "x\nState=FAILED", "x \"Nodes=4\" === StepId=1.0"})
+    @org.junit.jupiter.params.provider.ValueSource(
+            strings = {
+                "x SrunHost:Pid=vm:1 NodeList=node4 State=COMPLETED",
+                "x Dist=Block TRES=cpu=64",
+                "x\nState=FAILED",
+                "x \"Nodes=4\" === StepId=1.0"
+            })
     void aStepNameWrittenLikeFieldsChangesNoOtherField(String name) {
         String honest = Fixtures.read(V22, "show-step-multinode.txt").strip();
         Step read = parser.parse(honest);
@@ -106,7 +120,10 @@ class StepParserTest {
     @Test
     void theSluidIsAKnownKeyThatNoStepNameCanForge() {
         assertTrue(StepParser.KNOWN_KEYS.contains("SLUID"));
-        String honest = Fixtures.read("slurm-25.11", "show-step-job-multi-detail.txt").lines().toList().get(1);
+        String honest = Fixtures.read("slurm-25.11", "show-step-job-multi-detail.txt")
+                .lines()
+                .toList()
+                .get(1);
         Step step = parser.parse(honest);
         assertEquals("s5XNM87ZHGBC00", step.raw().get("SLUID"));
         assertEquals("2.0", step.fullId());
@@ -118,7 +135,8 @@ class StepParserTest {
     @Test
     void aStepNameHoldingTheKeyPrintedAfterItIsRefused() {
         String honest = Fixtures.read(V22, "show-step-multinode.txt").strip();
-        org.junit.jupiter.api.Assertions.assertThrows(ParseException.class,
+        org.junit.jupiter.api.Assertions.assertThrows(
+                ParseException.class,
                 () -> parser.parse(honest.replace("Name=sleep", "Name=x Network=ib SrunHost:Pid=vm:1")));
     }
 }

@@ -19,11 +19,15 @@ class PlugStackTest {
 
     @Test
     void thePlugstackBesideSlurmConfAndTheSnippetsItIncludes() throws IOException {
-        Path slurmConf = Files.writeString(dir.resolve("slurm.conf"), "ClusterName=c\nPluginDir=/usr/lib/slurm:/opt/x\n");
+        Path slurmConf =
+                Files.writeString(dir.resolve("slurm.conf"), "ClusterName=c\nPluginDir=/usr/lib/slurm:/opt/x\n");
         Files.createDirectories(dir.resolve("plugstack.conf.d"));
-        Files.writeString(dir.resolve("plugstack.conf"), "# site\nrequired /usr/lib/slurm/spank_pyxis.so runtime_path=/run\n"
-                + "include plugstack.conf.d/*.conf\n");
-        Files.writeString(dir.resolve("plugstack.conf.d/50-auto_resume.conf"),
+        Files.writeString(
+                dir.resolve("plugstack.conf"),
+                "# site\nrequired /usr/lib/slurm/spank_pyxis.so runtime_path=/run\n"
+                        + "include plugstack.conf.d/*.conf\n");
+        Files.writeString(
+                dir.resolve("plugstack.conf.d/50-auto_resume.conf"),
                 "optional /opt/autoresume/lib/slurm/auto_resume.so supervisor=/opt/autoresume/bin/autoresume\n");
         Files.writeString(dir.resolve("plugstack.conf.d/10-other.conf"), "optional other.so # relative\n");
         Files.writeString(dir.resolve("plugstack.conf.d/notes.txt"), "optional /not/read.so\n");
@@ -32,11 +36,15 @@ class PlugStackTest {
         Path plugstack = PlugStack.configFile(env);
 
         assertEquals(dir.resolve("plugstack.conf"), plugstack);
-        assertEquals(List.of(
-                new PlugStack.Entry(Path.of("/usr/lib/slurm/spank_pyxis.so"), false, plugstack),
-                new PlugStack.Entry(Path.of("other.so"), true, dir.resolve("plugstack.conf.d/10-other.conf")),
-                new PlugStack.Entry(Path.of("/opt/autoresume/lib/slurm/auto_resume.so"), true,
-                        dir.resolve("plugstack.conf.d/50-auto_resume.conf"))), PlugStack.entries(plugstack));
+        assertEquals(
+                List.of(
+                        new PlugStack.Entry(Path.of("/usr/lib/slurm/spank_pyxis.so"), false, plugstack),
+                        new PlugStack.Entry(Path.of("other.so"), true, dir.resolve("plugstack.conf.d/10-other.conf")),
+                        new PlugStack.Entry(
+                                Path.of("/opt/autoresume/lib/slurm/auto_resume.so"),
+                                true,
+                                dir.resolve("plugstack.conf.d/50-auto_resume.conf"))),
+                PlugStack.entries(plugstack));
         assertEquals(Optional.of(Path.of("/usr/lib/slurm")), PlugStack.pluginDir(env));
     }
 

@@ -23,6 +23,7 @@ class PluginCheckTest {
 
     @TempDir
     Path dir;
+
     private Map<String, String> env;
     private SlurmVersion built;
 
@@ -31,8 +32,10 @@ class PluginCheckTest {
         Files.copy(HostPlugins.selectConsTres(), dir.resolve("auto_resume.so"));
         built = PluginRelease.builtFor(dir.resolve("auto_resume.so")).orElseThrow();
         Path slurmConf = Files.writeString(dir.resolve("slurm.conf"), "PluginDir=" + dir + "\n");
-        Files.writeString(dir.resolve("plugstack.conf"), "optional " + dir.resolve("auto_resume.so")
-                + " supervisor=/usr/bin/autoresume\nrequired /usr/lib/slurm/spank_other.so\n");
+        Files.writeString(
+                dir.resolve("plugstack.conf"),
+                "optional " + dir.resolve("auto_resume.so")
+                        + " supervisor=/usr/bin/autoresume\nrequired /usr/lib/slurm/spank_other.so\n");
         env = Map.of("SLURM_CONF", slurmConf.toString());
     }
 
@@ -55,7 +58,8 @@ class PluginCheckTest {
         String problem = check.problem().orElseThrow();
         assertTrue(problem.contains("was built for Slurm " + built + " and this node runs " + upgraded), problem);
         assertTrue(problem.contains("refuses --auto-resume=1 as an unknown option"), problem);
-        assertTrue(problem.contains("Rebuild it against Slurm " + String.format("%02d.11", built.major() + 2)), problem);
+        assertTrue(
+                problem.contains("Rebuild it against Slurm " + String.format("%02d.11", built.major() + 2)), problem);
     }
 
     @Test
@@ -73,7 +77,8 @@ class PluginCheckTest {
         assertEquals(dir.resolve("auto_resume.so"), checks.get(0).plugin(), "a bare name is under PluginDir");
         assertTrue(checks.get(0).loads());
         assertFalse(checks.get(1).loads());
-        assertTrue(checks.get(1).problem().orElseThrow().contains("/gone/auto_resume.so is listed in"),
+        assertTrue(
+                checks.get(1).problem().orElseThrow().contains("/gone/auto_resume.so is listed in"),
                 checks.get(1).toString());
     }
 }

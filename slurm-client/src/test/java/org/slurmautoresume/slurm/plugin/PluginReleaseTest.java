@@ -38,14 +38,19 @@ class PluginReleaseTest {
 
     @Test
     void anElfLibraryWithoutThePluginSymbolHasNoRelease() throws IOException {
-        Path library = Stream.of("/lib/x86_64-linux-gnu/libc.so.6", "/lib/aarch64-linux-gnu/libc.so.6", "/lib64/libc.so.6")
-                .map(Path::of).filter(Files::isRegularFile).findFirst().orElseThrow();
+        Path library = Stream.of(
+                        "/lib/x86_64-linux-gnu/libc.so.6", "/lib/aarch64-linux-gnu/libc.so.6", "/lib64/libc.so.6")
+                .map(Path::of)
+                .filter(Files::isRegularFile)
+                .findFirst()
+                .orElseThrow();
         assertEquals(Optional.empty(), PluginRelease.builtFor(library));
     }
 
     @Test
     void aFileThatIsNotElfIsSaidSo() throws IOException {
-        Path text = Files.writeString(dir.resolve("auto_resume.so"), "optional /x/auto_resume.so\n", StandardCharsets.UTF_8);
+        Path text = Files.writeString(
+                dir.resolve("auto_resume.so"), "optional /x/auto_resume.so\n", StandardCharsets.UTF_8);
         IOException e = assertThrows(IOException.class, () -> PluginRelease.builtFor(text));
         assertTrue(e.getMessage().contains("not a 64-bit little-endian ELF file"), e.getMessage());
         Path truncated = dir.resolve("truncated.so");
@@ -62,7 +67,9 @@ class PluginReleaseTest {
     }
 
     static String srunVersion() throws Exception {
-        Process srun = new ProcessBuilder("srun", "--version").redirectErrorStream(true).start();
+        Process srun = new ProcessBuilder("srun", "--version")
+                .redirectErrorStream(true)
+                .start();
         assertTrue(srun.waitFor(30, TimeUnit.SECONDS), "srun --version did not end");
         return new String(srun.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     }

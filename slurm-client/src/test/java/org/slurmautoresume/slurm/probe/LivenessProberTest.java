@@ -52,7 +52,8 @@ class LivenessProberTest {
         server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 50);
         Thread thread = new Thread(() -> {
             for (int i = 0; i < answers; i++) {
-                try (Socket peer = server.accept(); OutputStream out = peer.getOutputStream()) {
+                try (Socket peer = server.accept();
+                        OutputStream out = peer.getOutputStream()) {
                     out.write(line.getBytes(StandardCharsets.US_ASCII));
                 } catch (IOException e) {
                     return;
@@ -69,7 +70,8 @@ class LivenessProberTest {
         server = new ServerSocket();
         server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1);
         Thread greeter = new Thread(() -> {
-            try (Socket peer = server.accept(); OutputStream out = peer.getOutputStream()) {
+            try (Socket peer = server.accept();
+                    OutputStream out = peer.getOutputStream()) {
                 out.write((LivenessProber.GREETING + "node2 ok\n").getBytes(StandardCharsets.US_ASCII));
             } catch (IOException e) {
                 // the test fails on its assertions
@@ -138,11 +140,13 @@ class LivenessProberTest {
             Optional<String> missed = prober.unreachable(node);
             long took = Duration.ofNanos(System.nanoTime() - start).toMillis();
             assertTrue(missed.orElse("").contains("cut off from the network, or gone"), missed.toString());
-            assertTrue(took < TIMEOUT.plus(LivenessProber.HANDSHAKE_WINDOW).toMillis() + 200,
+            assertTrue(
+                    took < TIMEOUT.plus(LivenessProber.HANDSHAKE_WINDOW).toMillis() + 200,
                     "slurmd's handshake cost at most its window: " + took + " ms");
             // A port that never greeted this prober is judged by slurmd's usual probe instead.
-            assertEquals(Optional.of("judged by slurmd"), new LivenessProber(TIMEOUT, slurmd.basePortFor(port), true,
-                    FALLBACK).unreachable(node));
+            assertEquals(
+                    Optional.of("judged by slurmd"),
+                    new LivenessProber(TIMEOUT, slurmd.basePortFor(port), true, FALLBACK).unreachable(node));
         } finally {
             release(queued);
         }
@@ -157,8 +161,8 @@ class LivenessProberTest {
             List<Socket> queued = jam(port);
             try {
                 Optional<String> missed = prober.unreachable(slurmd.node());
-                assertTrue(missed.orElse("").contains("processes are stopped or its kernel is wedged"),
-                        missed.toString());
+                assertTrue(
+                        missed.orElse("").contains("processes are stopped or its kernel is wedged"), missed.toString());
             } finally {
                 release(queued);
             }
@@ -178,7 +182,8 @@ class LivenessProberTest {
             LivenessProber prober = new LivenessProber(TIMEOUT, slurmd.basePortFor(port), true, FALLBACK);
             assertEquals(Optional.empty(), prober.unreachable(slurmd.node()));
             Optional<String> silent = prober.unreachable(slurmd.node());
-            assertTrue(silent.orElseThrow().contains("accepted a connection but did not answer within 300 ms"),
+            assertTrue(
+                    silent.orElseThrow().contains("accepted a connection but did not answer within 300 ms"),
                     silent.toString());
         }
     }
@@ -202,7 +207,8 @@ class LivenessProberTest {
         server = new ServerSocket();
         server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
         Thread slowAgent = new Thread(() -> {
-            try (Socket peer = server.accept(); OutputStream out = peer.getOutputStream()) {
+            try (Socket peer = server.accept();
+                    OutputStream out = peer.getOutputStream()) {
                 Thread.sleep(150); // past a quarter of the 300 ms timeout: the prober asks slurmd aside
                 out.write((LivenessProber.GREETING + "node2 ok\n").getBytes(StandardCharsets.US_ASCII));
             } catch (IOException | InterruptedException e) {
@@ -224,9 +230,12 @@ class LivenessProberTest {
         int port = serve("unused\n", 0);
         try (SlurmdStandIn slurmd = SlurmdStandIn.near(port, false)) {
             int base = slurmd.basePortFor(port);
-            assertEquals(Optional.of("judged by slurmd"), new LivenessProber(TIMEOUT, base, true, FALLBACK)
-                    .unreachable(slurmd.node()));
-            assertTrue(new LivenessProber(TIMEOUT, base, false, FALLBACK).unreachable(slurmd.node()).orElseThrow()
+            assertEquals(
+                    Optional.of("judged by slurmd"),
+                    new LivenessProber(TIMEOUT, base, true, FALLBACK).unreachable(slurmd.node()));
+            assertTrue(new LivenessProber(TIMEOUT, base, false, FALLBACK)
+                    .unreachable(slurmd.node())
+                    .orElseThrow()
                     .contains("did not answer"));
         }
     }
@@ -259,16 +268,18 @@ class LivenessProberTest {
         int port = serve("unused\n", 0);
         SlurmdStandIn slurmd = SlurmdStandIn.near(port, true);
         slurmd.close(); // its port now refuses
-        assertEquals(Optional.of("judged by slurmd"), new LivenessProber(TIMEOUT, slurmd.basePortFor(port), false,
-                FALLBACK).unreachable(slurmd.node()));
+        assertEquals(
+                Optional.of("judged by slurmd"),
+                new LivenessProber(TIMEOUT, slurmd.basePortFor(port), false, FALLBACK).unreachable(slurmd.node()));
     }
 
     @Test
     void aGreetingAgentIsEnoughWithoutAskingSlurmd() throws IOException {
         int port = serve(LivenessProber.GREETING + "node2 ok\n", 1);
         try (SlurmdStandIn slurmd = SlurmdStandIn.near(port, true)) {
-            assertEquals(Optional.empty(), new LivenessProber(TIMEOUT, slurmd.basePortFor(port), false, FALLBACK)
-                    .unreachable(slurmd.node()));
+            assertEquals(
+                    Optional.empty(),
+                    new LivenessProber(TIMEOUT, slurmd.basePortFor(port), false, FALLBACK).unreachable(slurmd.node()));
             assertEquals(0, slurmd.lengthsRead());
         }
     }
@@ -276,14 +287,18 @@ class LivenessProberTest {
     @Test
     void noAgentOrAnotherServiceLeavesTheJudgementToSlurmd() throws IOException {
         int port = serve("SSH-2.0-OpenSSH_9.2\r\n", 1);
-        assertEquals(Optional.of("judged by slurmd"), new LivenessProber(TIMEOUT, port, false, FALLBACK).unreachable(node()));
+        assertEquals(
+                Optional.of("judged by slurmd"),
+                new LivenessProber(TIMEOUT, port, false, FALLBACK).unreachable(node()));
         server.close();
-        assertEquals(Optional.of("judged by slurmd"), new LivenessProber(TIMEOUT, port, false, FALLBACK).unreachable(node()));
+        assertEquals(
+                Optional.of("judged by slurmd"),
+                new LivenessProber(TIMEOUT, port, false, FALLBACK).unreachable(node()));
     }
 
     @Test
     void anAgentThatSaysItsNodeIsUnhealthyIsAliveButReportsIt() throws IOException {
-        int port = serve(LivenessProber.GREETING + "node2 unhealthy\n" , 1);
+        int port = serve(LivenessProber.GREETING + "node2 unhealthy\n", 1);
         LivenessProber prober = new LivenessProber(TIMEOUT, port, true, FALLBACK);
         assertEquals(Optional.empty(), prober.unreachable(node()));
         assertTrue(prober.reportsUnhealthy(node()));
@@ -293,7 +308,8 @@ class LivenessProberTest {
     void aGreetingForAnotherNodeIsNotThisNodesAgent() throws IOException {
         int port = serve(LivenessProber.GREETING + "node3 unhealthy\n", 1);
         LivenessProber prober = new LivenessProber(TIMEOUT, port, true, FALLBACK);
-        assertEquals(Optional.of("judged by slurmd"), prober.unreachable(node()), "node3's agent says nothing of node2");
+        assertEquals(
+                Optional.of("judged by slurmd"), prober.unreachable(node()), "node3's agent says nothing of node2");
         assertFalse(prober.reportsUnhealthy(node()));
         assertFalse(prober.hasAgent(node()));
     }
@@ -321,7 +337,8 @@ class LivenessProberTest {
         assertFalse(prober.gone(node()), "it answered");
         server.close(); // the agent's port now refuses: the kernel answers, nothing listens
         Optional<String> miss = prober.unreachable(node());
-        assertTrue(miss.orElseThrow().contains("which answered before, refused the connection, and so did slurmd"),
+        assertTrue(
+                miss.orElseThrow().contains("which answered before, refused the connection, and so did slurmd"),
                 miss.toString());
         assertTrue(prober.gone(node()));
         assertTrue(prober.refused(node()));
@@ -357,8 +374,10 @@ class LivenessProberTest {
     @Test
     void severalNodesOnOneHostGetOnePortEach() {
         assertEquals(818, LivenessProber.port(818, node()));
-        assertEquals(818 + 17003 - 6818, LivenessProber.port(818,
-                new NodeParser().parse("NodeName=node3 NodeAddr=127.0.0.1 Port=17003 State=IDLE")));
+        assertEquals(
+                818 + 17003 - 6818,
+                LivenessProber.port(
+                        818, new NodeParser().parse("NodeName=node3 NodeAddr=127.0.0.1 Port=17003 State=IDLE")));
         assertThrows(IllegalArgumentException.class, () -> LivenessProber.port(65500, 7000));
     }
 }

@@ -61,10 +61,11 @@ class SlurmdAnswerProbeTest {
                 }
                 queued.add(filler);
             }
-            Node node = new NodeParser().parse("NodeName=node2 NodeAddr=127.0.0.1 Port=" + jammed.getLocalPort()
-                    + " State=IDLE");
+            Node node = new NodeParser()
+                    .parse("NodeName=node2 NodeAddr=127.0.0.1 Port=" + jammed.getLocalPort() + " State=IDLE");
             long start = System.nanoTime();
-            assertEquals(SlurmdAnswerProbe.Answer.NOT_ACCEPTED,
+            assertEquals(
+                    SlurmdAnswerProbe.Answer.NOT_ACCEPTED,
                     new SlurmdAnswerProbe(Duration.ofSeconds(5)).ask(node, Duration.ofMillis(200)));
             long took = Duration.ofNanos(System.nanoTime() - start).toMillis();
             assertTrue(took < 1500, "the handshake was given 200 ms of the 5 s: took " + took + " ms");

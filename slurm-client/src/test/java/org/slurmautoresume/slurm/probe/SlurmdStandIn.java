@@ -47,7 +47,8 @@ final class SlurmdStandIn implements AutoCloseable {
     private void serve() {
         Thread thread = new Thread(() -> {
             while (!server.isClosed()) {
-                try (Socket peer = server.accept(); InputStream in = peer.getInputStream()) {
+                try (Socket peer = server.accept();
+                        InputStream in = peer.getInputStream()) {
                     if (in.readNBytes(4).length == 4) {
                         lengthsRead.incrementAndGet();
                     }

@@ -31,6 +31,7 @@ public final class CheckpointLocator {
     public static final String DIR = "AUTORESUME_CHECKPOINT_DIR";
     /** {@code AUTORESUME_CHECKPOINT_MARKER}: the file a complete checkpoint holds (default {@value #DEFAULT_MARKER}). */
     public static final String MARKER = "AUTORESUME_CHECKPOINT_MARKER";
+
     public static final String DEFAULT_MARKER = ".metadata";
 
     private final Path dir;
@@ -71,8 +72,8 @@ public final class CheckpointLocator {
             String cwd = env.getOrDefault("PWD", System.getProperty("user.dir"));
             path = Path.of(cwd).resolve(path);
         }
-        return Optional.of(new CheckpointLocator(path.normalize(),
-                marker == null || marker.isBlank() ? DEFAULT_MARKER : marker.strip()));
+        return Optional.of(new CheckpointLocator(
+                path.normalize(), marker == null || marker.isBlank() ? DEFAULT_MARKER : marker.strip()));
     }
 
     public Path dir() {
@@ -99,8 +100,11 @@ public final class CheckpointLocator {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list the checkpoint directory " + dir, e);
         }
-        return complete.stream().max(Comparator.comparing(Checkpoint::writtenAt)
-                .thenComparing(c -> c.path().getFileName() == null ? "" : c.path().getFileName().toString()));
+        return complete.stream()
+                .max(Comparator.comparing(Checkpoint::writtenAt)
+                        .thenComparing(c -> c.path().getFileName() == null
+                                ? ""
+                                : c.path().getFileName().toString()));
     }
 
     private Optional<Checkpoint> completeAt(Path candidate) {
@@ -109,14 +113,14 @@ public final class CheckpointLocator {
             return Optional.empty();
         }
         try {
-            return Optional.of(new Checkpoint(candidate, Files.getLastModifiedTime(file, LinkOption.NOFOLLOW_LINKS)
-                    .toInstant()));
+            return Optional.of(new Checkpoint(
+                    candidate,
+                    Files.getLastModifiedTime(file, LinkOption.NOFOLLOW_LINKS).toInstant()));
         } catch (IOException e) {
             return Optional.empty(); // removed while we looked: not a checkpoint to resume from
         }
     }
 
     /** A complete checkpoint and when its marker was written. */
-    public record Checkpoint(Path path, Instant writtenAt) {
-    }
+    public record Checkpoint(Path path, Instant writtenAt) {}
 }

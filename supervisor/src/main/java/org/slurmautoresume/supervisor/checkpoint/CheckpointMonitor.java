@@ -44,11 +44,13 @@ public final class CheckpointMonitor {
 
     /** The attempt's newest new checkpoint, and when it counts as written; null before the first. */
     private CheckpointLocator.Checkpoint latest;
+
     private long latestAt;
     private long newCount;
     private long previousScanAt;
     /** What the newest scan saw, and why it failed if it did: the evidence of a violation. */
     private Optional<CheckpointLocator.Checkpoint> lastSeen = Optional.empty();
+
     private String scanFailure;
     private boolean reported;
 
@@ -73,7 +75,8 @@ public final class CheckpointMonitor {
         long now = clock.millis();
         Optional<CheckpointLocator.Checkpoint> newest = look();
         if (newest.isPresent() && isNew(newest.get())) {
-            long writtenAt = Math.min(now, Math.max(previousScanAt, newest.get().writtenAt().toEpochMilli()));
+            long writtenAt = Math.min(
+                    now, Math.max(previousScanAt, newest.get().writtenAt().toEpochMilli()));
             if (writtenAt <= deadline()) {
                 latest = newest.get();
                 latestAt = writtenAt;
@@ -104,7 +107,8 @@ public final class CheckpointMonitor {
             scanFailure = null;
         } catch (UncheckedIOException e) {
             lastSeen = Optional.empty();
-            scanFailure = e.getMessage() + (e.getCause() == null ? "" : ": " + e.getCause().getMessage());
+            scanFailure = e.getMessage()
+                    + (e.getCause() == null ? "" : ": " + e.getCause().getMessage());
         }
         return lastSeen;
     }
@@ -132,11 +136,18 @@ public final class CheckpointMonitor {
                         + RuleViolation.seconds(now - startedAt) + " s)"
                 : "no new complete checkpoint in " + locator.dir() + " for " + RuleViolation.seconds(now - latestAt)
                         + " s, more than expectedRecurringFrequencyInSeconds=" + RuleViolation.seconds(recurringMillis);
-        return new RuleViolation(CheckpointRule.NAME, RuleState.HANGING, limit + "; " + evidence(),
-                Instant.ofEpochMilli(startedAt), Instant.ofEpochMilli(now),
+        return new RuleViolation(
+                CheckpointRule.NAME,
+                RuleState.HANGING,
+                limit + "; " + evidence(),
+                Instant.ofEpochMilli(startedAt),
+                Instant.ofEpochMilli(now),
                 latest == null ? Optional.empty() : Optional.of(Instant.ofEpochMilli(latestAt)),
-                latest == null ? Optional.empty() : Optional.of(latest.path().toString()), Optional.empty(),
-                newCount, List.of(), RuleViolation.Source.CHECKPOINT_RULE);
+                latest == null ? Optional.empty() : Optional.of(latest.path().toString()),
+                Optional.empty(),
+                newCount,
+                List.of(),
+                RuleViolation.Source.CHECKPOINT_RULE);
     }
 
     /** The newest complete checkpoint there is, and whether this attempt wrote it. */
@@ -144,7 +155,9 @@ public final class CheckpointMonitor {
         StringBuilder text = new StringBuilder();
         if (lastSeen.isPresent()) {
             CheckpointLocator.Checkpoint seen = lastSeen.get();
-            text.append("newest complete checkpoint ").append(seen.path()).append(", marker written at ")
+            text.append("newest complete checkpoint ")
+                    .append(seen.path())
+                    .append(", marker written at ")
                     .append(seen.writtenAt().truncatedTo(ChronoUnit.MILLIS));
             if (seen.equals(baseline)) {
                 text.append(", from before this attempt");

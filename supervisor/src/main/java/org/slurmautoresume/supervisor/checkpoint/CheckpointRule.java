@@ -22,9 +22,11 @@ import java.util.OptionalLong;
  * @param expectedRecurringFrequencyInSeconds after a new complete checkpoint, the next must come
  *                                            within this long
  */
-public record CheckpointRule(Optional<String> directory, Optional<String> marker,
-                             OptionalLong expectedStartCutOffInSeconds,
-                             OptionalLong expectedRecurringFrequencyInSeconds) {
+public record CheckpointRule(
+        Optional<String> directory,
+        Optional<String> marker,
+        OptionalLong expectedStartCutOffInSeconds,
+        OptionalLong expectedRecurringFrequencyInSeconds) {
 
     /** The rule's name in reports, events and the restart policy's reasons. */
     public static final String NAME = "checkpoint";
@@ -42,8 +44,8 @@ public record CheckpointRule(Optional<String> directory, Optional<String> marker
         marker.flatMap(CheckpointLocator::markerProblem).ifPresent(problem -> {
             throw new IllegalArgumentException("marker " + problem);
         });
-        for (OptionalLong seconds : new OptionalLong[] {expectedStartCutOffInSeconds,
-                expectedRecurringFrequencyInSeconds}) {
+        for (OptionalLong seconds :
+                new OptionalLong[] {expectedStartCutOffInSeconds, expectedRecurringFrequencyInSeconds}) {
             if (seconds.isPresent() && seconds.getAsLong() <= 0) {
                 throw new IllegalArgumentException(NAME + ": durations must be positive");
             }
@@ -56,13 +58,15 @@ public record CheckpointRule(Optional<String> directory, Optional<String> marker
      * how stale the picture is, not how late a detection comes.
      */
     public Duration scanInterval() {
-        long shortest = Math.min(expectedStartCutOffInSeconds.orElse(Long.MAX_VALUE),
+        long shortest = Math.min(
+                expectedStartCutOffInSeconds.orElse(Long.MAX_VALUE),
                 expectedRecurringFrequencyInSeconds.orElse(Long.MAX_VALUE));
         if (shortest == Long.MAX_VALUE) {
             return SLOWEST_SCAN;
         }
         Duration quarter = Duration.ofSeconds(shortest).dividedBy(4);
-        return quarter.compareTo(FASTEST_SCAN) < 0 ? FASTEST_SCAN
+        return quarter.compareTo(FASTEST_SCAN) < 0
+                ? FASTEST_SCAN
                 : quarter.compareTo(SLOWEST_SCAN) > 0 ? SLOWEST_SCAN : quarter;
     }
 
@@ -72,8 +76,10 @@ public record CheckpointRule(Optional<String> directory, Optional<String> marker
      * {@link #directory} and {@link #marker}. Empty when neither names a directory.
      */
     public Optional<CheckpointLocator> locator(Map<String, String> environment) {
-        return CheckpointLocator.resolve(setOr(environment.get(CheckpointLocator.DIR), directory),
-                setOr(environment.get(CheckpointLocator.MARKER), marker), environment);
+        return CheckpointLocator.resolve(
+                setOr(environment.get(CheckpointLocator.DIR), directory),
+                setOr(environment.get(CheckpointLocator.MARKER), marker),
+                environment);
     }
 
     private static String setOr(String variable, Optional<String> fromFile) {

@@ -14,8 +14,11 @@ import org.slurmautoresume.supervisor.rules.LogRule;
  * (empty when {@code checkpointMonitoring} is not configured) and its heartbeat (empty when
  * {@code heartbeat} is not).
  */
-public record AutoresumeConfig(RestartPolicy policy, List<LogRule> rules,
-                               Optional<CheckpointRule> checkpointMonitoring, Optional<Heartbeat> heartbeat) {
+public record AutoresumeConfig(
+        RestartPolicy policy,
+        List<LogRule> rules,
+        Optional<CheckpointRule> checkpointMonitoring,
+        Optional<Heartbeat> heartbeat) {
 
     public static final AutoresumeConfig DEFAULT = new AutoresumeConfig(RestartPolicy.DEFAULT, List.of());
 

@@ -12,11 +12,10 @@ import org.slurmautoresume.supervisor.checkpoint.CheckpointRule;
 final class CheckpointSection {
 
     static final String FIELD = "checkpointMonitoring";
-    static final Set<String> FIELDS = Set.of("directory", "marker", "expectedStartCutOffInSeconds",
-            "expectedRecurringFrequencyInSeconds");
+    static final Set<String> FIELDS =
+            Set.of("directory", "marker", "expectedStartCutOffInSeconds", "expectedRecurringFrequencyInSeconds");
 
-    private CheckpointSection() {
-    }
+    private CheckpointSection() {}
 
     /**
      * Checks every field; with {@code complete} (the effective configuration) also what needs the
@@ -33,8 +32,9 @@ final class CheckpointSection {
         in.only(FIELDS);
         Optional<String> directory = in.text("directory");
         if (directory.isPresent() && directory.get().isBlank()) {
-            in.error("directory", "must not be empty; leave it out to use "
-                    + CheckpointLocator.DIR + " of the step's environment");
+            in.error(
+                    "directory",
+                    "must not be empty; leave it out to use " + CheckpointLocator.DIR + " of the step's environment");
         }
         Optional<String> marker = in.text("marker");
         marker.flatMap(CheckpointLocator::markerProblem).ifPresent(problem -> in.error("marker", problem));
@@ -44,10 +44,13 @@ final class CheckpointSection {
             return Optional.empty();
         }
         if (startCutOff.isEmpty() && recurring.isEmpty()) {
-            in.problems().warning(in.path(), "this rule can never be violated: give it expectedStartCutOffInSeconds"
-                    + " or expectedRecurringFrequencyInSeconds");
+            in.problems()
+                    .warning(
+                            in.path(),
+                            "this rule can never be violated: give it expectedStartCutOffInSeconds"
+                                    + " or expectedRecurringFrequencyInSeconds");
         }
-        return Optional.of(new CheckpointRule(directory.map(String::strip), marker.map(String::strip), startCutOff,
-                recurring));
+        return Optional.of(
+                new CheckpointRule(directory.map(String::strip), marker.map(String::strip), startCutOff, recurring));
     }
 }

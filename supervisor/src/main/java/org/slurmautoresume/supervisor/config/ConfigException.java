@@ -12,7 +12,9 @@ public class ConfigException extends RuntimeException {
     private final transient List<ConfigProblem> problems;
 
     public ConfigException(List<ConfigProblem> problems) {
-        super(problems.stream().filter(ConfigProblem::isError).map(ConfigProblem::toString)
+        super(problems.stream()
+                .filter(ConfigProblem::isError)
+                .map(ConfigProblem::toString)
                 .collect(Collectors.joining("\n")));
         this.problems = List.copyOf(problems);
     }

@@ -28,19 +28,20 @@ public final class ConfigLoader {
     public static final String SITE_ENV = "AUTORESUME_SITE_CONFIG";
     public static final String JOB_ENV = "AUTORESUME_CONFIG";
 
-    private ConfigLoader() {
-    }
+    private ConfigLoader() {}
 
     /** The files a job's configuration comes from; an option beats its environment variable. */
-    public static List<ConfigSource> sources(Optional<Path> siteOption, Optional<Path> jobOption,
-                                             Map<String, String> environment) {
+    public static List<ConfigSource> sources(
+            Optional<Path> siteOption, Optional<Path> jobOption, Map<String, String> environment) {
         return ConfigSource.of(siteOption, jobOption, environment);
     }
 
     /** Reads the sources (skipping an optional one that does not exist) and merges them in order. */
     public static ConfigResult load(List<ConfigSource> sources) {
-        List<Path> files = sources.stream().filter(s -> s.required() || Files.exists(s.path()))
-                .map(ConfigSource::path).toList();
+        List<Path> files = sources.stream()
+                .filter(s -> s.required() || Files.exists(s.path()))
+                .map(ConfigSource::path)
+                .toList();
         return check(files);
     }
 
@@ -53,7 +54,8 @@ public final class ConfigLoader {
         List<JsonNode> trees = new ArrayList<>();
         for (Path file : files) {
             Problems inFile = new Problems(file.toString(), ConfigPath.root(), problems);
-            JsonNode tree = ConfigText.read(file, format(file.toString()), inFile).orElse(MissingNode.getInstance());
+            JsonNode tree =
+                    ConfigText.read(file, format(file.toString()), inFile).orElse(MissingNode.getInstance());
             ConfigValidator.checkFile(tree, inFile);
             trees.add(tree);
         }
@@ -96,7 +98,8 @@ public final class ConfigLoader {
             for (JsonNode rule : rules) {
                 JsonNode name = rule.get("name");
                 if (name != null && name.isTextual()) {
-                    origins.computeIfAbsent(name.asText(), k -> new ArrayList<>()).add(files.get(i).toString());
+                    origins.computeIfAbsent(name.asText(), k -> new ArrayList<>())
+                            .add(files.get(i).toString());
                 }
             }
         }

@@ -17,8 +17,7 @@ import org.slurmautoresume.configfile.ConfigPath;
  */
 final class ConfigMerger {
 
-    private ConfigMerger() {
-    }
+    private ConfigMerger() {}
 
     private static final ConfigPath RULES = ConfigPath.root().field("runPolicy").field(RuleSection.FIELD);
 

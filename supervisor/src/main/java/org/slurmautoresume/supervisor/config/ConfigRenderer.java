@@ -23,8 +23,7 @@ public final class ConfigRenderer {
             .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
             .build());
 
-    private ConfigRenderer() {
-    }
+    private ConfigRenderer() {}
 
     public static Map<String, Object> toMap(AutoresumeConfig config) {
         RestartPolicy policy = config.policy();
@@ -35,12 +34,16 @@ public final class ConfigRenderer {
         policy.evalPeriodSeconds().ifPresent(s -> restart.put("evalPeriodSeconds", s));
         restart.put("maxFullJobRestarts", policy.maxFullJobRestarts());
         runPolicy.put("restartPolicy", restart);
-        runPolicy.put("recoverStrategy", policy.strategies().stream().map(Strategy::configName).toList());
+        runPolicy.put(
+                "recoverStrategy",
+                policy.strategies().stream().map(Strategy::configName).toList());
         Map<String, Object> dump = new LinkedHashMap<>();
         dump.put("signal", policy.dump().signal().displayName());
         dump.put("gracePeriodSeconds", policy.dump().gracePeriod().toSeconds());
         runPolicy.put("dump", dump);
-        runPolicy.put(RuleSection.FIELD, config.rules().stream().map(ConfigRenderer::rule).toList());
+        runPolicy.put(
+                RuleSection.FIELD,
+                config.rules().stream().map(ConfigRenderer::rule).toList());
         config.checkpointMonitoring().ifPresent(rule -> runPolicy.put(CheckpointSection.FIELD, checkpoints(rule)));
         config.heartbeat().ifPresent(beat -> {
             Map<String, Object> fields = new LinkedHashMap<>();

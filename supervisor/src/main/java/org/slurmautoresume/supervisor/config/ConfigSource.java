@@ -26,13 +26,14 @@ public record ConfigSource(Path path, String role, boolean required) {
      * environment variable. Here, not in ConfigLoader, so a supervised srun with no files never
      * loads ConfigLoader, whose Jackson types cost it two more jars to open.
      */
-    public static List<ConfigSource> of(Optional<Path> siteOption, Optional<Path> jobOption,
-                                        Map<String, String> environment) {
+    public static List<ConfigSource> of(
+            Optional<Path> siteOption, Optional<Path> jobOption, Map<String, String> environment) {
         List<ConfigSource> sources = new ArrayList<>();
         Optional<Path> site = siteOption.or(() -> env(environment, ConfigLoader.SITE_ENV));
         sources.add(site.map(path -> new ConfigSource(path, "site", true))
                 .orElse(new ConfigSource(Path.of(ConfigLoader.DEFAULT_SITE), "site", false)));
-        jobOption.or(() -> env(environment, ConfigLoader.JOB_ENV))
+        jobOption
+                .or(() -> env(environment, ConfigLoader.JOB_ENV))
                 .ifPresent(path -> sources.add(new ConfigSource(path, "job", true)));
         return sources;
     }

@@ -29,11 +29,17 @@ import org.slurmautoresume.supervisor.rules.LogRule;
  */
 final class ConfigValidator {
 
-    static final Set<String> RUN_POLICY_FIELDS = Set.of("jobMaxRetryCount", "cleanPodPolicy", "restartPolicy",
-            "recoverStrategy", "dump", RuleSection.FIELD, CheckpointSection.FIELD, HeartbeatSection.FIELD);
+    static final Set<String> RUN_POLICY_FIELDS = Set.of(
+            "jobMaxRetryCount",
+            "cleanPodPolicy",
+            "restartPolicy",
+            "recoverStrategy",
+            "dump",
+            RuleSection.FIELD,
+            CheckpointSection.FIELD,
+            HeartbeatSection.FIELD);
 
-    private ConfigValidator() {
-    }
+    private ConfigValidator() {}
 
     /** Field-by-field checks of one file, which may be partial (a per-job file refining the site's). */
     static void checkFile(JsonNode root, Problems problems) {
@@ -50,12 +56,13 @@ final class ConfigValidator {
         return problems.hasErrorsSince(mark) ? null : config;
     }
 
-    private static AutoresumeConfig walk(JsonNode root, Problems problems, boolean complete, Map<String, String> origins) {
+    private static AutoresumeConfig walk(
+            JsonNode root, Problems problems, boolean complete, Map<String, String> origins) {
         if (ConfigFields.isAbsent(root)) {
             return AutoresumeConfig.DEFAULT;
         }
-        Optional<ConfigFields> top = ConfigFields.of(root, problems.root(), problems,
-                "a mapping with runPolicy at the top");
+        Optional<ConfigFields> top =
+                ConfigFields.of(root, problems.root(), problems, "a mapping with runPolicy at the top");
         if (top.isEmpty()) {
             return null;
         }
@@ -70,11 +77,14 @@ final class ConfigValidator {
         runPolicy.rejectUnknown();
         RestartPolicy policy = PolicySection.read(runPolicy, complete);
         List<LogRule> rules = RuleSection.read(runPolicy.field(RuleSection.FIELD), problems, complete, origins);
-        Optional<CheckpointRule> checkpoints = CheckpointSection.read(runPolicy.field(CheckpointSection.FIELD), complete);
+        Optional<CheckpointRule> checkpoints =
+                CheckpointSection.read(runPolicy.field(CheckpointSection.FIELD), complete);
         Optional<Heartbeat> heartbeat = HeartbeatSection.read(runPolicy.field(HeartbeatSection.FIELD), complete);
         if (heartbeat.isPresent() && rules.stream().anyMatch(r -> r.name().equals(Heartbeat.NAME))) {
-            runPolicy.error(HeartbeatSection.FIELD, "a rule of logMonitoringConfiguration is already named \""
-                    + Heartbeat.NAME + "\", the heartbeat's name in every report: rename that rule");
+            runPolicy.error(
+                    HeartbeatSection.FIELD,
+                    "a rule of logMonitoringConfiguration is already named \"" + Heartbeat.NAME
+                            + "\", the heartbeat's name in every report: rename that rule");
         }
         return new AutoresumeConfig(policy, rules, checkpoints, heartbeat);
     }

@@ -11,10 +11,10 @@ import org.slurmautoresume.supervisor.rules.Heartbeat;
 final class HeartbeatSection {
 
     static final String FIELD = "heartbeat";
-    static final Set<String> FIELDS = Set.of("startupTimeoutSeconds", "steadyTimeoutSeconds", "checkpointTimeoutSeconds");
+    static final Set<String> FIELDS =
+            Set.of("startupTimeoutSeconds", "steadyTimeoutSeconds", "checkpointTimeoutSeconds");
 
-    private HeartbeatSection() {
-    }
+    private HeartbeatSection() {}
 
     /** The heartbeat ({@code heartbeat: {}} turns it on with the defaults); empty when absent or wrong. */
     static Optional<Heartbeat> read(Field field, boolean complete) {
@@ -31,13 +31,16 @@ final class HeartbeatSection {
         if (!complete || in.problems().hasErrorsSince(mark)) {
             return Optional.empty();
         }
-        Heartbeat heartbeat = new Heartbeat(startup.orElse(Heartbeat.DEFAULTS.startupTimeoutSeconds()),
+        Heartbeat heartbeat = new Heartbeat(
+                startup.orElse(Heartbeat.DEFAULTS.startupTimeoutSeconds()),
                 steady.orElse(Heartbeat.DEFAULTS.steadyTimeoutSeconds()),
                 checkpoint.orElse(Heartbeat.DEFAULTS.checkpointTimeoutSeconds()));
         if (heartbeat.checkpointTimeoutSeconds() < heartbeat.steadyTimeoutSeconds()) {
-            in.warning("checkpointTimeoutSeconds", "is " + heartbeat.checkpointTimeoutSeconds()
-                    + ", shorter than steadyTimeoutSeconds (" + heartbeat.steadyTimeoutSeconds() + "): a"
-                    + " checkpoint beat then shortens the wait");
+            in.warning(
+                    "checkpointTimeoutSeconds",
+                    "is " + heartbeat.checkpointTimeoutSeconds()
+                            + ", shorter than steadyTimeoutSeconds (" + heartbeat.steadyTimeoutSeconds() + "): a"
+                            + " checkpoint beat then shortens the wait");
         }
         return Optional.of(heartbeat);
     }

@@ -16,8 +16,8 @@ import org.slurmautoresume.configfile.Field;
 import org.slurmautoresume.configfile.Quote;
 import org.slurmautoresume.supervisor.policy.DumpSettings;
 import org.slurmautoresume.supervisor.policy.RestartPolicy;
-import org.slurmautoresume.supervisor.policy.Strategy;
 import org.slurmautoresume.supervisor.policy.SignalNumber;
+import org.slurmautoresume.supervisor.policy.Strategy;
 
 /** Reads and checks the restart budgets, the strategy list and the dump settings of {@code runPolicy}. */
 final class PolicySection {
@@ -31,8 +31,7 @@ final class PolicySection {
     /** Budgets and periods are ints downstream. */
     private static final long MAX = Integer.MAX_VALUE;
 
-    private PolicySection() {
-    }
+    private PolicySection() {}
 
     /**
      * Returns the policy (defaults for what is absent); meaningful only when no error was recorded.
@@ -63,10 +62,13 @@ final class PolicySection {
         if (complete && dumpField.isPresent() && !effective.contains(Strategy.DUMP)) {
             dumpField.warning("has no effect: \"dump\" is not in recoverStrategy", "");
         }
-        return new RestartPolicy((int) maxRetry.orElse(RestartPolicy.DEFAULT_JOB_MAX_RETRY_COUNT),
+        return new RestartPolicy(
+                (int) maxRetry.orElse(RestartPolicy.DEFAULT_JOB_MAX_RETRY_COUNT),
                 beforeFull.isPresent() ? OptionalInt.of((int) beforeFull.getAsLong()) : OptionalInt.empty(),
-                evalPeriod, (int) maxFull.orElse(RestartPolicy.DEFAULT_MAX_FULL_JOB_RESTARTS),
-                effective, dump);
+                evalPeriod,
+                (int) maxFull.orElse(RestartPolicy.DEFAULT_MAX_FULL_JOB_RESTARTS),
+                effective,
+                dump);
     }
 
     /** A list (["retry", "exit"]) or, as in a recover-strategy annotation, one comma-separated text. */
@@ -91,7 +93,9 @@ final class PolicySection {
                 where.add(item);
             }
         } else {
-            field.error("expected a list of strategies or \"retry,recover,...\", found " + Quote.describe(field.node()), "");
+            field.error(
+                    "expected a list of strategies or \"retry,recover,...\", found " + Quote.describe(field.node()),
+                    "");
             return List.of();
         }
         List<Strategy> strategies = new ArrayList<>();
@@ -100,8 +104,12 @@ final class PolicySection {
             Optional<Strategy> strategy = Strategy.fromConfigName(name);
             if (strategy.isEmpty()) {
                 String hint = name.equalsIgnoreCase("recover-in-place")
-                        ? "; a step is re-run as a whole, so use \"retry\" (same nodes)" : "";
-                where.get(i).error("unknown strategy " + Quote.text(name) + "; use " + Strategy.allConfigNames() + hint, "");
+                        ? "; a step is re-run as a whole, so use \"retry\" (same nodes)"
+                        : "";
+                where.get(i)
+                        .error(
+                                "unknown strategy " + Quote.text(name) + "; use " + Strategy.allConfigNames() + hint,
+                                "");
             } else if (strategies.contains(strategy.get())) {
                 where.get(i).error(Quote.text(name) + " is listed twice", "");
             } else {
@@ -110,8 +118,13 @@ final class PolicySection {
         }
         int exit = strategies.indexOf(Strategy.EXIT);
         if (exit >= 0 && exit < strategies.size() - 1) {
-            field.error("\"exit\" must come last: " + strategies.subList(exit + 1, strategies.size()).stream()
-                    .map(Strategy::configName).collect(Collectors.joining(", ")) + " after it would never be tried", "");
+            field.error(
+                    "\"exit\" must come last: "
+                            + strategies.subList(exit + 1, strategies.size()).stream()
+                                    .map(Strategy::configName)
+                                    .collect(Collectors.joining(", "))
+                            + " after it would never be tried",
+                    "");
         }
         if (names.isEmpty() || (strategies.size() == 1 && strategies.get(0) == Strategy.DUMP)) {
             field.error("needs at least one of retry, recover, requeue, exit", "");
@@ -126,20 +139,27 @@ final class PolicySection {
         }
         ConfigFields in = maybe.get();
         in.only(DUMP_FIELDS);
-        SignalNumber signal = in.text("signal").map(name -> signal(name, in.pathOf("signal"), in))
+        SignalNumber signal = in.text("signal")
+                .map(name -> signal(name, in.pathOf("signal"), in))
                 .orElse(DumpSettings.DEFAULT.signal());
         OptionalLong grace = in.wholeNumber("gracePeriodSeconds", 0, MAX);
-        return new DumpSettings(signal, grace.isPresent() ? Duration.ofSeconds(grace.getAsLong())
-                : DumpSettings.DEFAULT.gracePeriod());
+        return new DumpSettings(
+                signal, grace.isPresent() ? Duration.ofSeconds(grace.getAsLong()) : DumpSettings.DEFAULT.gracePeriod());
     }
 
     private static SignalNumber signal(String name, ConfigPath path, ConfigFields in) {
         String bare = name.strip().toUpperCase(Locale.ROOT);
         String wanted = bare.startsWith("SIG") ? bare.substring(3) : bare;
-        Optional<SignalNumber> signal = DUMP_SIGNALS.stream().filter(s -> s.name().equals(wanted)).findFirst();
+        Optional<SignalNumber> signal =
+                DUMP_SIGNALS.stream().filter(s -> s.name().equals(wanted)).findFirst();
         if (signal.isEmpty()) {
-            in.problems().error(path, "unknown signal " + Quote.text(name) + "; use one of " + Arrays.toString(
-                    DUMP_SIGNALS.stream().map(SignalNumber::displayName).toArray()));
+            in.problems()
+                    .error(
+                            path,
+                            "unknown signal " + Quote.text(name) + "; use one of "
+                                    + Arrays.toString(DUMP_SIGNALS.stream()
+                                            .map(SignalNumber::displayName)
+                                            .toArray()));
             return DumpSettings.DEFAULT.signal();
         }
         return signal.get();

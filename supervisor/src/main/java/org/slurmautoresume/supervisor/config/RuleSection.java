@@ -22,12 +22,18 @@ import org.slurmautoresume.supervisor.rules.MetricOperator;
 final class RuleSection {
 
     static final String FIELD = "logMonitoringConfiguration";
-    static final Set<String> RULE_FIELDS = Set.of("name", "logPattern", "stopPattern", "expectedStartCutOffInSeconds",
-            "expectedRecurringFrequencyInSeconds", "metricThreshold", "operator", "metricEvaluationDataPoints");
+    static final Set<String> RULE_FIELDS = Set.of(
+            "name",
+            "logPattern",
+            "stopPattern",
+            "expectedStartCutOffInSeconds",
+            "expectedRecurringFrequencyInSeconds",
+            "metricThreshold",
+            "operator",
+            "metricEvaluationDataPoints");
     private static final long MAX = Integer.MAX_VALUE;
 
-    private RuleSection() {
-    }
+    private RuleSection() {}
 
     /**
      * Checks every rule; with {@code complete} (the effective configuration) also what needs the
@@ -39,16 +45,18 @@ final class RuleSection {
         List<LogRule> rules = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (Field element : list.list("a list of rules")) {
-            Problems attributed = origin(element.node(), origins).map(problems::forFile).orElse(problems);
-            Optional<ConfigFields> node = ConfigFields.of(element.node(), element.path(), attributed,
-                    "a rule (a mapping with name and logPattern)");
+            Problems attributed =
+                    origin(element.node(), origins).map(problems::forFile).orElse(problems);
+            Optional<ConfigFields> node = ConfigFields.of(
+                    element.node(), element.path(), attributed, "a rule (a mapping with name and logPattern)");
             if (node.isEmpty()) {
                 continue;
             }
             Optional<String> name = node.get().text("name");
             readRule(node.get(), name, complete).ifPresent(rules::add);
             if (name.isPresent() && !names.add(name.get())) {
-                problems.error(node.get().pathOf("name"), Quote.text(name.get()) + " is already the name of another rule");
+                problems.error(
+                        node.get().pathOf("name"), Quote.text(name.get()) + " is already the name of another rule");
             }
         }
         return complete ? rules : List.of();
@@ -90,21 +98,30 @@ final class RuleSection {
         if (hasOperator && !hasThreshold) {
             rule.error("metricThreshold", "operator needs a metricThreshold to compare with");
         }
-        if (hasThreshold && logPattern.isPresent() && logPattern.get().matcher("").groupCount() < 1) {
-            rule.error("metricThreshold", "logPattern has no capture group to read the metric from;"
-                    + " put the number in parentheses, e.g. \"loss: (\\\\d+(\\\\.\\\\d+)?)\"");
+        if (hasThreshold
+                && logPattern.isPresent()
+                && logPattern.get().matcher("").groupCount() < 1) {
+            rule.error(
+                    "metricThreshold",
+                    "logPattern has no capture group to read the metric from;"
+                            + " put the number in parentheses, e.g. \"loss: (\\\\d+(\\\\.\\\\d+)?)\"");
         }
         if (dataPoints.isPresent() && !hasThreshold) {
             rule.warning("metricEvaluationDataPoints", "has no effect without metricThreshold");
         }
-        if (!hasThreshold && !rule.has("expectedStartCutOffInSeconds") && !rule.has("expectedRecurringFrequencyInSeconds")) {
-            problems.warning(rule.path(), "this rule can never be violated: give it expectedStartCutOffInSeconds,"
-                    + " expectedRecurringFrequencyInSeconds or metricThreshold");
+        if (!hasThreshold
+                && !rule.has("expectedStartCutOffInSeconds")
+                && !rule.has("expectedRecurringFrequencyInSeconds")) {
+            problems.warning(
+                    rule.path(),
+                    "this rule can never be violated: give it expectedStartCutOffInSeconds,"
+                            + " expectedRecurringFrequencyInSeconds or metricThreshold");
         }
         if (problems.hasErrorsSince(mark)) {
             return Optional.empty();
         }
-        LogRule.Builder built = LogRule.builder(name.orElseThrow(), logPattern.orElseThrow().pattern());
+        LogRule.Builder built =
+                LogRule.builder(name.orElseThrow(), logPattern.orElseThrow().pattern());
         rule.text("stopPattern").ifPresent(built::stopPattern);
         startCutOff.ifPresent(built::expectedStartCutOffInSeconds);
         recurring.ifPresent(built::expectedRecurringFrequencyInSeconds);
@@ -124,7 +141,8 @@ final class RuleSection {
             return Optional.of(Pattern.compile(text.get(), Pattern.DOTALL));
         } catch (PatternSyntaxException e) {
             String at = e.getIndex() >= 0 ? " at position " + e.getIndex() : "";
-            rule.error(field, "bad regular expression" + at + ": " + e.getDescription() + " in " + Quote.text(text.get()));
+            rule.error(
+                    field, "bad regular expression" + at + ": " + e.getDescription() + " in " + Quote.text(text.get()));
             return Optional.empty();
         }
     }
@@ -136,8 +154,9 @@ final class RuleSection {
         }
         Optional<MetricOperator> operator = MetricOperator.fromConfigName(text.get());
         if (operator.isEmpty()) {
-            rule.error("operator", "unknown operator " + Quote.text(text.get()) + "; use one of "
-                    + MetricOperator.allConfigNames());
+            rule.error(
+                    "operator",
+                    "unknown operator " + Quote.text(text.get()) + "; use one of " + MetricOperator.allConfigNames());
         }
         return operator;
     }

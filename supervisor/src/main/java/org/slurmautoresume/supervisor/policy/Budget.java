@@ -11,8 +11,11 @@ import java.util.OptionalInt;
  * @param stepRestartsBeforeRequeue how many more before a fault escalates; empty when it never does
  * @param fullJobRestartsLeft      of {@code maxFullJobRestarts}
  */
-public record Budget(int stepRestartsLeft, int stepRestartsInWindow, OptionalInt stepRestartsBeforeRequeue,
-                     int fullJobRestartsLeft) {
+public record Budget(
+        int stepRestartsLeft,
+        int stepRestartsInWindow,
+        OptionalInt stepRestartsBeforeRequeue,
+        int fullJobRestartsLeft) {
 
     @Override
     public String toString() {

@@ -14,8 +14,13 @@ import java.util.Optional;
  *                 before it is stopped
  * @param budget   the budgets left once this decision is carried out
  */
-public record Decision(Strategy strategy, RestartLevel level, String reason, List<String> passedOver,
-                       Optional<DumpSettings> dumpFirst, Budget budget) {
+public record Decision(
+        Strategy strategy,
+        RestartLevel level,
+        String reason,
+        List<String> passedOver,
+        Optional<DumpSettings> dumpFirst,
+        Budget budget) {
 
     public Decision {
         passedOver = List.copyOf(passedOver);
@@ -27,9 +32,13 @@ public record Decision(Strategy strategy, RestartLevel level, String reason, Lis
 
     /** One log line: the choice, the reason, what was passed over, the budgets. */
     public String describe() {
-        StringBuilder text = new StringBuilder(strategy.configName()).append(": ").append(reason);
-        dumpFirst.ifPresent(d -> text.append("; first ").append(d.signal().displayName()).append(" and up to ")
-                .append(d.gracePeriod().toSeconds()).append(" s for a last-words checkpoint"));
+        StringBuilder text =
+                new StringBuilder(strategy.configName()).append(": ").append(reason);
+        dumpFirst.ifPresent(d -> text.append("; first ")
+                .append(d.signal().displayName())
+                .append(" and up to ")
+                .append(d.gracePeriod().toSeconds())
+                .append(" s for a last-words checkpoint"));
         if (!passedOver.isEmpty()) {
             text.append(" (passed over: ").append(String.join("; ", passedOver)).append(')');
         }

@@ -2,7 +2,6 @@ package org.slurmautoresume.supervisor.policy;
 
 import java.time.Duration;
 import java.util.Objects;
-import org.slurmautoresume.supervisor.policy.SignalNumber;
 
 /**
  * How {@code dump} asks for a last-words checkpoint: the signal sent to the step (srun passes

@@ -18,9 +18,13 @@ import java.util.OptionalLong;
  * @param strategies                     what may be tried, in order
  * @param dump                           how {@code dump} signals and waits
  */
-public record RestartPolicy(int jobMaxRetryCount, OptionalInt numRestartBeforeFullJobRestart,
-                            OptionalLong evalPeriodSeconds, int maxFullJobRestarts, List<Strategy> strategies,
-                            DumpSettings dump) {
+public record RestartPolicy(
+        int jobMaxRetryCount,
+        OptionalInt numRestartBeforeFullJobRestart,
+        OptionalLong evalPeriodSeconds,
+        int maxFullJobRestarts,
+        List<Strategy> strategies,
+        DumpSettings dump) {
 
     public static final int DEFAULT_JOB_MAX_RETRY_COUNT = 2;
     public static final int DEFAULT_MAX_FULL_JOB_RESTARTS = 0;
@@ -28,8 +32,13 @@ public record RestartPolicy(int jobMaxRetryCount, OptionalInt numRestartBeforeFu
             List.of(Strategy.RETRY, Strategy.RECOVER, Strategy.REQUEUE, Strategy.EXIT);
 
     /** What a job gets with no configuration at all. */
-    public static final RestartPolicy DEFAULT = new RestartPolicy(DEFAULT_JOB_MAX_RETRY_COUNT, OptionalInt.empty(),
-            OptionalLong.empty(), DEFAULT_MAX_FULL_JOB_RESTARTS, DEFAULT_STRATEGIES, DumpSettings.DEFAULT);
+    public static final RestartPolicy DEFAULT = new RestartPolicy(
+            DEFAULT_JOB_MAX_RETRY_COUNT,
+            OptionalInt.empty(),
+            OptionalLong.empty(),
+            DEFAULT_MAX_FULL_JOB_RESTARTS,
+            DEFAULT_STRATEGIES,
+            DumpSettings.DEFAULT);
 
     public RestartPolicy {
         if (jobMaxRetryCount < 0 || maxFullJobRestarts < 0) {

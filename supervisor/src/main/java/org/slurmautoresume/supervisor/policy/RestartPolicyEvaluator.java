@@ -20,14 +20,14 @@ import java.util.OptionalInt;
  */
 public final class RestartPolicyEvaluator {
 
-    private RestartPolicyEvaluator() {
-    }
+    private RestartPolicyEvaluator() {}
 
     public static Decision decide(Fault fault, List<RestartRecord> history, RestartPolicy policy) {
         Counts counts = Counts.of(history, fault.at(), policy);
         List<String> passedOver = new ArrayList<>();
         Optional<DumpSettings> dump = policy.strategies().contains(Strategy.DUMP) && fault.stepStillRunning()
-                ? Optional.of(policy.dump()) : Optional.empty();
+                ? Optional.of(policy.dump())
+                : Optional.empty();
         for (Strategy strategy : policy.strategies()) {
             switch (strategy) {
                 case DUMP:
@@ -37,9 +37,12 @@ public final class RestartPolicyEvaluator {
                     String refusal = stepRestartRefusal(strategy, fault.kind(), counts, policy);
                     if (refusal == null) {
                         RestartLevel level = strategy == Strategy.RETRY
-                                ? RestartLevel.RERUN_IN_PLACE : RestartLevel.REPLACE_NODES_AND_RERUN;
-                        String why = (strategy == Strategy.RETRY ? "re-run the step on the same nodes"
-                                : "replace the faulty nodes and re-run the step") + " after " + describe(fault)
+                                ? RestartLevel.RERUN_IN_PLACE
+                                : RestartLevel.REPLACE_NODES_AND_RERUN;
+                        String why = (strategy == Strategy.RETRY
+                                        ? "re-run the step on the same nodes"
+                                        : "replace the faulty nodes and re-run the step")
+                                + " after " + describe(fault)
                                 + ", step restart " + (counts.stepTotal + 1) + " of " + policy.jobMaxRetryCount();
                         return new Decision(strategy, level, why, passedOver, dump, counts.after(level, policy));
                     }
@@ -51,7 +54,12 @@ public final class RestartPolicyEvaluator {
                         String why = "requeue the whole job after " + describe(fault) + ", requeue "
                                 + (counts.fullTotal + 1) + " of " + policy.maxFullJobRestarts()
                                 + (passedOver.isEmpty() ? "" : ", as cheaper strategies are spent or do not apply");
-                        return new Decision(strategy, RestartLevel.REQUEUE_JOB, why, passedOver, dump,
+                        return new Decision(
+                                strategy,
+                                RestartLevel.REQUEUE_JOB,
+                                why,
+                                passedOver,
+                                dump,
                                 counts.after(RestartLevel.REQUEUE_JOB, policy));
                     }
                     passedOver.add("requeue: maxFullJobRestarts=" + policy.maxFullJobRestarts() + " used up");
@@ -66,10 +74,20 @@ public final class RestartPolicyEvaluator {
         return giveUp("no strategy in the list applies", fault, passedOver, dump, counts, policy);
     }
 
-    private static Decision giveUp(String why, Fault fault, List<String> passedOver, Optional<DumpSettings> dump,
-                                   Counts counts, RestartPolicy policy) {
-        return new Decision(Strategy.EXIT, RestartLevel.GIVE_UP, "give up after " + describe(fault) + ": " + why,
-                passedOver, dump, counts.after(RestartLevel.GIVE_UP, policy));
+    private static Decision giveUp(
+            String why,
+            Fault fault,
+            List<String> passedOver,
+            Optional<DumpSettings> dump,
+            Counts counts,
+            RestartPolicy policy) {
+        return new Decision(
+                Strategy.EXIT,
+                RestartLevel.GIVE_UP,
+                "give up after " + describe(fault) + ": " + why,
+                passedOver,
+                dump,
+                counts.after(RestartLevel.GIVE_UP, policy));
     }
 
     /** Null when the step restart may happen, else why not (starting with the strategy's name). */
@@ -77,8 +95,8 @@ public final class RestartPolicyEvaluator {
         String name = strategy.configName() + ": ";
         boolean applies = strategy == Strategy.RETRY ? kind != FaultKind.NODE_FAULT : kind == FaultKind.NODE_FAULT;
         if (!applies) {
-            return name + (strategy == Strategy.RETRY ? "a node fault needs its nodes replaced"
-                    : "no node is at fault");
+            return name
+                    + (strategy == Strategy.RETRY ? "a node fault needs its nodes replaced" : "no node is at fault");
         }
         if (counts.stepTotal >= policy.jobMaxRetryCount()) {
             return name + "jobMaxRetryCount=" + policy.jobMaxRetryCount() + " used up";
@@ -118,7 +136,8 @@ public final class RestartPolicyEvaluator {
                 }
             }
             Instant windowStart = policy.evalPeriodSeconds().isPresent()
-                    ? now.minusSeconds(policy.evalPeriodSeconds().getAsLong()) : Instant.MIN;
+                    ? now.minusSeconds(policy.evalPeriodSeconds().getAsLong())
+                    : Instant.MIN;
             if (lastRequeue != null && lastRequeue.isAfter(windowStart)) {
                 windowStart = lastRequeue;
             }
@@ -133,7 +152,8 @@ public final class RestartPolicyEvaluator {
 
         String windowWords(RestartPolicy policy) {
             String window = policy.evalPeriodSeconds().isPresent()
-                    ? "within evalPeriodSeconds=" + policy.evalPeriodSeconds().getAsLong() : "so far";
+                    ? "within evalPeriodSeconds=" + policy.evalPeriodSeconds().getAsLong()
+                    : "so far";
             return lastRequeue == null ? window : window + " since the last requeue";
         }
 
@@ -142,9 +162,13 @@ public final class RestartPolicyEvaluator {
             int window = level == RestartLevel.REQUEUE_JOB ? 0 : stepInWindow + (level.isStepRestart() ? 1 : 0);
             int full = fullTotal + (level == RestartLevel.REQUEUE_JOB ? 1 : 0);
             OptionalInt beforeRequeue = policy.numRestartBeforeFullJobRestart().isPresent()
-                    ? OptionalInt.of(Math.max(0, policy.numRestartBeforeFullJobRestart().getAsInt() - window))
+                    ? OptionalInt.of(
+                            Math.max(0, policy.numRestartBeforeFullJobRestart().getAsInt() - window))
                     : OptionalInt.empty();
-            return new Budget(Math.max(0, policy.jobMaxRetryCount() - steps), window, beforeRequeue,
+            return new Budget(
+                    Math.max(0, policy.jobMaxRetryCount() - steps),
+                    window,
+                    beforeRequeue,
                     Math.max(0, policy.maxFullJobRestarts() - full));
         }
     }

@@ -4,7 +4,12 @@ import java.util.Locale;
 
 /** The signals the supervisor forwards to srun, with their Linux numbers. */
 public enum SignalNumber {
-    HUP(1), INT(2), USR1(10), USR2(12), TERM(15), CONT(18);
+    HUP(1),
+    INT(2),
+    USR1(10),
+    USR2(12),
+    TERM(15),
+    CONT(18);
 
     private final int number;
 

@@ -10,16 +10,16 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.slurmautoresume.slurm.exec.CommandRequest;
-import org.slurmautoresume.slurm.exec.CommandResult;
-import org.slurmautoresume.slurm.hostlist.Hostlist;
-import org.slurmautoresume.slurm.exec.CommandRunner;
-import org.slurmautoresume.slurm.model.Job;
-import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.client.SlurmControl;
 import org.slurmautoresume.slurm.client.SlurmException;
 import org.slurmautoresume.slurm.client.WriteResult;
+import org.slurmautoresume.slurm.exec.CommandRequest;
+import org.slurmautoresume.slurm.exec.CommandResult;
+import org.slurmautoresume.slurm.exec.CommandRunner;
+import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobId;
 
 /**
  * Changes the node set of a running job, as its owner: shrink it to the nodes that are still
@@ -66,9 +66,12 @@ public final class JobResizer {
         Job job = slurm.requireJob(jobId);
         List<String> current = Hostlist.expand(job.nodeList());
         Set<String> dropSet = new LinkedHashSet<>(drop);
-        if (job.batchScriptHost().isPresent() && dropSet.contains(job.batchScriptHost().get())) {
-            throw new SlurmException(SlurmException.Kind.COMMAND_FAILED, "cannot drop " + job.batchScriptHost().get()
-                    + " from job " + jobId + ": it is the batch host, where the job script itself runs");
+        if (job.batchScriptHost().isPresent()
+                && dropSet.contains(job.batchScriptHost().get())) {
+            throw new SlurmException(
+                    SlurmException.Kind.COMMAND_FAILED,
+                    "cannot drop " + job.batchScriptHost().get() + " from job " + jobId
+                            + ": it is the batch host, where the job script itself runs");
         }
         List<String> keep = new ArrayList<>();
         for (String node : current) {
@@ -92,8 +95,10 @@ public final class JobResizer {
                 why = "Slurm refuses changes to a job that was grown once when it keeps no accounting"
                         + " (accounting_storage/none; slurmdbd lifts this): " + why.strip();
             }
-            throw new SlurmException(SlurmException.Kind.COMMAND_FAILED, "job " + jobId + " did not shrink to "
-                    + Hostlist.compress(keep) + " (it has " + after.nodeList() + "): " + why);
+            throw new SlurmException(
+                    SlurmException.Kind.COMMAND_FAILED,
+                    "job " + jobId + " did not shrink to " + Hostlist.compress(keep) + " (it has " + after.nodeList()
+                            + "): " + why);
         }
         return after;
     }
@@ -129,8 +134,10 @@ public final class JobResizer {
                 after = slurm.requireJob(jobId);
             }
             if (!Hostlist.expand(after.nodeList()).containsAll(add)) {
-                throw new SlurmException(SlurmException.Kind.COMMAND_FAILED, "job " + jobId + " did not take "
-                        + Hostlist.compress(add) + " (it has " + after.nodeList() + "): " + update.diagnosticTail());
+                throw new SlurmException(
+                        SlurmException.Kind.COMMAND_FAILED,
+                        "job " + jobId + " did not take " + Hostlist.compress(add) + " (it has " + after.nodeList()
+                                + "): " + update.diagnosticTail());
             }
             grown.add(jobId);
             return after;
@@ -156,9 +163,10 @@ public final class JobResizer {
         boolean timedOut = result.result().map(CommandResult::timedOut).orElse(false);
         if (!result.ok() || donor.isEmpty()) {
             donor.ifPresent(this::cancelQuietly);
-            String why = timedOut ? "no allocation within " + allocationTimeout.toSeconds() + " s"
-                    : result.diagnosticTail();
-            throw new SlurmException(timedOut ? SlurmException.Kind.TIMEOUT : SlurmException.Kind.COMMAND_FAILED,
+            String why =
+                    timedOut ? "no allocation within " + allocationTimeout.toSeconds() + " s" : result.diagnosticTail();
+            throw new SlurmException(
+                    timedOut ? SlurmException.Kind.TIMEOUT : SlurmException.Kind.COMMAND_FAILED,
                     "could not allocate " + Hostlist.compress(add) + " to grow job " + job.jobId() + ": " + why);
         }
         return donor;
@@ -172,12 +180,17 @@ public final class JobResizer {
 
     /** When salloc said nothing usable (killed at its timeout, say), find the donor by its name. */
     private Optional<JobId> findDonorByName(JobId jobId) {
-        CommandResult result = runner.run(CommandRequest.of("squeue", "-h", "-o", "%A",
-                "--name=" + SlurmControl.donorName(jobId)));
+        CommandResult result =
+                runner.run(CommandRequest.of("squeue", "-h", "-o", "%A", "--name=" + SlurmControl.donorName(jobId)));
         if (!result.succeeded()) {
             return Optional.empty();
         }
-        return result.stdout().lines().map(String::strip).map(JobId::tryParse).flatMap(Optional::stream).findFirst();
+        return result.stdout()
+                .lines()
+                .map(String::strip)
+                .map(JobId::tryParse)
+                .flatMap(Optional::stream)
+                .findFirst();
     }
 
     private void cancelQuietly(JobId donor) {

@@ -1,6 +1,5 @@
 package org.slurmautoresume.supervisor.recovery;
 
-import org.slurmautoresume.slurm.client.NodeMark;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -14,12 +13,13 @@ import org.slurmautoresume.agent.protocol.AgentException;
 import org.slurmautoresume.agent.protocol.AgentRequest;
 import org.slurmautoresume.agent.protocol.AgentResponse;
 import org.slurmautoresume.agent.protocol.NodeDecision;
+import org.slurmautoresume.slurm.client.NodeMark;
+import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.slurm.client.SlurmException;
 import org.slurmautoresume.slurm.exec.RetryPolicy;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobId;
-import org.slurmautoresume.slurm.client.SlurmClient;
-import org.slurmautoresume.slurm.client.SlurmException;
 
 /**
  * Repairs a job after a node fault so its step can run again: the privileged agent confirms
@@ -31,8 +31,7 @@ import org.slurmautoresume.slurm.client.SlurmException;
 public final class NodeFaultRecovery {
 
     /** What recovery produced: the job on its new node set, or why it could not. */
-    public record Result(boolean repaired, Job job, String why) {
-    }
+    public record Result(boolean repaired, Job job, String why) {}
 
     /** How often a waiting recovery looks again for replacements. */
     private static final Duration POLL = Duration.ofSeconds(1);
@@ -47,8 +46,12 @@ public final class NodeFaultRecovery {
     private final ReplacementProvider provider;
     private final Consumer<String> say;
 
-    public NodeFaultRecovery(SlurmClient slurm, AgentClient agent, JobResizer resizer, ReplacementProvider provider,
-                             Consumer<String> say) {
+    public NodeFaultRecovery(
+            SlurmClient slurm,
+            AgentClient agent,
+            JobResizer resizer,
+            ReplacementProvider provider,
+            Consumer<String> say) {
         this.slurm = Objects.requireNonNull(slurm);
         this.agent = Objects.requireNonNull(agent);
         this.resizer = Objects.requireNonNull(resizer);
@@ -88,8 +91,8 @@ public final class NodeFaultRecovery {
         for (NodeDecision decision : response.decisions()) {
             if (decision.decision().equals(NodeDecision.MARKED)) {
                 marked.add(decision.node());
-                say.accept("response: " + decision.node() + " is unhealthy (" + decision.evidence()
-                        + "); marked " + state.word() + " with reason " + action.reason());
+                say.accept("response: " + decision.node() + " is unhealthy (" + decision.evidence() + "); marked "
+                        + state.word() + " with reason " + action.reason());
             } else if (decision.outOfService()) {
                 // Someone else's decision took it out: out for this step too, but not the job's mark.
                 marked.add(decision.node());
@@ -106,8 +109,10 @@ public final class NodeFaultRecovery {
     /** Nothing was marked, and the agent said why: slurmctld did not answer it. */
     private static boolean slurmctldWasAway(AgentResponse response) {
         boolean marked = response.decisions().stream().anyMatch(NodeDecision::outOfService);
-        return !marked && response.decisions().stream().anyMatch(d -> RetryPolicy.mentionsUnreachableController(
-                String.valueOf(d.why()) + " " + d.evidence()));
+        return !marked
+                && response.decisions().stream()
+                        .anyMatch(d -> RetryPolicy.mentionsUnreachableController(
+                                String.valueOf(d.why()) + " " + d.evidence()));
     }
 
     /**
@@ -122,7 +127,9 @@ public final class NodeFaultRecovery {
     /** The job without the failed nodes it still has (never its batch host); the job itself if none. */
     private Job drop(Job job, List<String> failed) {
         List<String> drop = Hostlist.expand(job.nodeList()).stream()
-                .filter(n -> failed.contains(n) && !n.equals(job.batchScriptHost().orElse(""))).toList();
+                .filter(n ->
+                        failed.contains(n) && !n.equals(job.batchScriptHost().orElse("")))
+                .toList();
         if (drop.isEmpty()) {
             return job;
         }
@@ -143,13 +150,15 @@ public final class NodeFaultRecovery {
      * (up to the outage bound), and the step's probes, which need no agent, must not wait with it.
      */
     public void recordJobNodesInBackground(String jobId, Consumer<RuntimeException> failed) {
-        Thread thread = new Thread(() -> {
-            try {
-                recordJobNodes(jobId);
-            } catch (RuntimeException e) {
-                failed.accept(e);
-            }
-        }, "agent-watch");
+        Thread thread = new Thread(
+                () -> {
+                    try {
+                        recordJobNodes(jobId);
+                    } catch (RuntimeException e) {
+                        failed.accept(e);
+                    }
+                },
+                "agent-watch");
         thread.setDaemon(true);
         thread.start();
     }
@@ -172,16 +181,25 @@ public final class NodeFaultRecovery {
      *                          spares), so a faulty node that cannot leave the job is simply not
      *                          among them; otherwise the step runs on every node of the job
      */
-    public Result repair(String jobId, List<String> faulty, int size, boolean stepPicksItsNodes, LocalDateTime failedAt,
-                         Duration wait, BooleanSupplier stopped) {
+    public Result repair(
+            String jobId,
+            List<String> faulty,
+            int size,
+            boolean stepPicksItsNodes,
+            LocalDateTime failedAt,
+            Duration wait,
+            BooleanSupplier stopped) {
         long start = System.nanoTime();
         Job job = slurm.requireJob(jobId);
         Optional<String> batchHost = job.batchScriptHost().filter(faulty::contains);
         if (batchHost.isPresent() && !stepPicksItsNodes) {
             // This supervisor runs there, so the node lives (a GPU fault, say) but cannot leave the job.
-            return new Result(false, job, "the batch host " + batchHost.get() + " is faulty and cannot leave the job"
-                    + " (the job script runs there), and a step on all of the job's nodes would run there again;"
-                    + " with an in-job spare the step moves off it");
+            return new Result(
+                    false,
+                    job,
+                    "the batch host " + batchHost.get() + " is faulty and cannot leave the job"
+                            + " (the job script runs there), and a step on all of the job's nodes would run there again;"
+                            + " with an in-job spare the step moves off it");
         }
         job = drop(job, faulty);
         if (healthy(job, faulty) >= size) {
@@ -197,8 +215,11 @@ public final class NodeFaultRecovery {
         boolean waitingSaid = false;
         while (true) {
             if (stopped.getAsBoolean() || !job.state().isActive()) {
-                return new Result(false, job, "the job is " + (job.state().isActive() ? "being stopped" : job.state())
-                        + "; recovery stopped");
+                return new Result(
+                        false,
+                        job,
+                        "the job is " + (job.state().isActive() ? "being stopped" : job.state())
+                                + "; recovery stopped");
             }
             List<String> current = Hostlist.expand(job.nodeList());
             int missing = size - healthy(job, faulty);
@@ -225,17 +246,23 @@ public final class NodeFaultRecovery {
             }
             long now = System.nanoTime();
             if (now >= deadline) {
-                return new Result(false, job, "only " + current.size() + " of " + size + " nodes after waiting "
-                        + wait.toSeconds() + " s for replacements (" + provider.name() + ")");
+                return new Result(
+                        false,
+                        job,
+                        "only " + current.size() + " of " + size + " nodes after waiting " + wait.toSeconds()
+                                + " s for replacements (" + provider.name() + ")");
             }
             if (!waitingSaid || now >= nextProgress) {
                 say.accept("waiting for " + missing + " replacement node" + (missing == 1 ? "" : "s") + " ("
-                        + provider.name() + "), at most " + Duration.ofNanos(deadline - now).toSeconds() + " s more");
+                        + provider.name() + "), at most "
+                        + Duration.ofNanos(deadline - now).toSeconds() + " s more");
                 waitingSaid = true;
                 nextProgress = now + PROGRESS.toNanos();
             }
             try {
-                Thread.sleep(Math.min(POLL.toMillis(), Math.max(1, Duration.ofNanos(deadline - now).toMillis())));
+                Thread.sleep(Math.min(
+                        POLL.toMillis(),
+                        Math.max(1, Duration.ofNanos(deadline - now).toMillis())));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return new Result(false, job, "interrupted while waiting for replacements");

@@ -4,7 +4,10 @@ import java.util.Optional;
 
 /** The replacement providers, by the names users configure ({@code AUTORESUME_REPLACEMENT}). */
 public enum Replacement {
-    SPARE("spare"), SAME_HOSTNAME("same-hostname"), COMMAND("command"), REBOOT("reboot");
+    SPARE("spare"),
+    SAME_HOSTNAME("same-hostname"),
+    COMMAND("command"),
+    REBOOT("reboot");
 
     private final String word;
 

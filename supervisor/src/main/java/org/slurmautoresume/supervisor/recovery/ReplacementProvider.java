@@ -1,10 +1,9 @@
 package org.slurmautoresume.supervisor.recovery;
 
-import org.slurmautoresume.slurm.client.NodeMark;
 import java.time.LocalDateTime;
 import java.util.Collection;
 import java.util.List;
-import org.slurmautoresume.agent.protocol.AgentRequest;
+import org.slurmautoresume.slurm.client.NodeMark;
 
 /**
  * Where the nodes that replace failed ones come from. Recovery calls {@link #begin} once, after
@@ -22,8 +21,7 @@ public interface ReplacementProvider {
     }
 
     /** Starts replacing the failed nodes (a site command, a reboot); nothing for most providers. */
-    default void begin(String jobId, List<String> failed) {
-    }
+    default void begin(String jobId, List<String> failed) {}
 
     /**
      * Nodes that can join the job now, at most {@code missing}, none of {@code exclude}; an empty
@@ -32,8 +30,8 @@ public interface ReplacementProvider {
      * @param failedAt when the fault was confirmed: a node back under its own name must have
      *                 started its slurmd since
      */
-    List<String> ready(String jobId, List<String> failed, int missing, Collection<String> exclude,
-                       LocalDateTime failedAt);
+    List<String> ready(
+            String jobId, List<String> failed, int missing, Collection<String> exclude, LocalDateTime failedAt);
 
     /**
      * No replacement: for a job whose only repair is its in-job spares. Recovery asks a provider
@@ -52,8 +50,12 @@ public interface ReplacementProvider {
             }
 
             @Override
-            public List<String> ready(String jobId, List<String> failed, int missing, Collection<String> exclude,
-                                      LocalDateTime failedAt) {
+            public List<String> ready(
+                    String jobId,
+                    List<String> failed,
+                    int missing,
+                    Collection<String> exclude,
+                    LocalDateTime failedAt) {
                 return List.of();
             }
         };

@@ -1,6 +1,5 @@
 package org.slurmautoresume.supervisor.recovery;
 
-import org.slurmautoresume.slurm.client.NodeMark;
 import java.time.LocalDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -13,8 +12,9 @@ import org.slurmautoresume.agent.protocol.AgentClient;
 import org.slurmautoresume.agent.protocol.AgentRequest;
 import org.slurmautoresume.agent.protocol.AgentResponse;
 import org.slurmautoresume.agent.protocol.NodeDecision;
-import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.client.NodeMark;
 import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.slurm.model.Node;
 
 /**
  * The failed node itself, once it is back under its own hostname: HyperPod's model, where the
@@ -61,20 +61,20 @@ public final class ReturningNodeProvider implements ReplacementProvider {
             return;
         }
         boolean reboot = trigger == Replacement.REBOOT;
-        AgentResponse response = agent.send(reboot ? AgentRequest.reboot(jobId, failed)
-                : AgentRequest.replace(jobId, failed));
+        AgentResponse response =
+                agent.send(reboot ? AgentRequest.reboot(jobId, failed) : AgentRequest.replace(jobId, failed));
         for (NodeDecision decision : response.decisions()) {
             if (decision.refusedOrFailed()) {
-                throw new ProviderException("the agent did not " + (reboot ? "reboot " : "replace ")
-                        + decision.node() + ": " + decision.why());
+                throw new ProviderException("the agent did not " + (reboot ? "reboot " : "replace ") + decision.node()
+                        + ": " + decision.why());
             }
             say.accept(decision.node() + ": " + decision.why());
         }
     }
 
     @Override
-    public List<String> ready(String jobId, List<String> failed, int missing, Collection<String> exclude,
-                              LocalDateTime failedAt) {
+    public List<String> ready(
+            String jobId, List<String> failed, int missing, Collection<String> exclude, LocalDateTime failedAt) {
         List<String> ready = new ArrayList<>();
         for (String name : failed) {
             if (ready.size() == missing) {
@@ -93,8 +93,8 @@ public final class ReturningNodeProvider implements ReplacementProvider {
                 if (!decision.decision().equals(NodeDecision.RESUMED)) {
                     continue; // not reachable yet, say: asked again at the next look
                 }
-                say.accept(name + " is back (slurmd started " + node.get().slurmdStartTime().orElseThrow()
-                        + "); resumed");
+                say.accept(name + " is back (slurmd started "
+                        + node.get().slurmdStartTime().orElseThrow() + "); resumed");
                 node = slurm.node(name);
             }
             if (node.isPresent() && SparePool.isFree(node.get())) {

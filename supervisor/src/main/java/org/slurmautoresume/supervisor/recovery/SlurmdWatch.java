@@ -9,8 +9,8 @@ import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import org.slurmautoresume.slurm.probe.NodeProber;
 import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.probe.NodeProber;
 
 /**
  * Fast detection: while a step runs, probes the slurmd of each of its nodes every interval and
@@ -62,7 +62,7 @@ public final class SlurmdWatch {
      * {@code threshold} probes in a row; those are passed to {@code onSuspects} and watching ends.
      */
     public void watch(List<Node> nodes, BooleanSupplier running, Consumer<List<String>> onSuspects) {
-        watch(nodes, running, onSuspects, List::of, 1, marked -> { });
+        watch(nodes, running, onSuspects, List::of, 1, marked -> {});
     }
 
     /**
@@ -71,8 +71,13 @@ public final class SlurmdWatch {
      * if any, they go to {@code onMarked} and watching ends. A node whose own answer says it is
      * unhealthy ({@link NodeProber#reportsUnhealthy}) has Slurm asked at once instead.
      */
-    public void watch(List<Node> nodes, BooleanSupplier running, Consumer<List<String>> onSuspects,
-                      Supplier<List<String>> markedNow, int markEvery, Consumer<List<String>> onMarked) {
+    public void watch(
+            List<Node> nodes,
+            BooleanSupplier running,
+            Consumer<List<String>> onSuspects,
+            Supplier<List<String>> markedNow,
+            int markEvery,
+            Consumer<List<String>> onMarked) {
         Map<String, Integer> misses = new HashMap<>();
         for (int round = 1; running.getAsBoolean() && !Thread.currentThread().isInterrupted(); round++) {
             long roundStart = System.nanoTime();
@@ -110,8 +115,8 @@ public final class SlurmdWatch {
     }
 
     /** Reads which nodes are out of service now; true when some were, and were handed on. */
-    private static boolean handedOnMarked(Supplier<List<String>> markedNow, BooleanSupplier running,
-                                          Consumer<List<String>> onMarked) {
+    private static boolean handedOnMarked(
+            Supplier<List<String>> markedNow, BooleanSupplier running, Consumer<List<String>> onMarked) {
         List<String> marked = markedNow.get();
         if (!marked.isEmpty() && running.getAsBoolean()) {
             onMarked.accept(marked);

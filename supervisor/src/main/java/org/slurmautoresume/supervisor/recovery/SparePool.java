@@ -51,6 +51,8 @@ public record SparePool(Optional<String> partition, Optional<String> feature, Op
 
     /** Idle with nothing that keeps the scheduler away: a spare must be wholly free. */
     static boolean isFree(Node node) {
-        return node.state().base().equals("IDLE") && node.state().isSchedulable() && !node.state().has("COMPLETING");
+        return node.state().base().equals("IDLE")
+                && node.state().isSchedulable()
+                && !node.state().has("COMPLETING");
     }
 }

@@ -24,8 +24,8 @@ public final class SpareProvider implements ReplacementProvider {
     }
 
     @Override
-    public List<String> ready(String jobId, List<String> failed, int missing, Collection<String> exclude,
-                              LocalDateTime failedAt) {
+    public List<String> ready(
+            String jobId, List<String> failed, int missing, Collection<String> exclude, LocalDateTime failedAt) {
         List<String> notThese = new ArrayList<>(exclude);
         notThese.addAll(failed); // a failed node is never its own spare
         return pool.pick(slurm.nodes(), missing, notThese);

@@ -26,10 +26,16 @@ import java.util.regex.Pattern;
  *                                            match may take this long instead (the heartbeat's
  *                                            checkpoint phase); not a field users write
  */
-public record LogRule(String name, String logPattern, Optional<String> stopPattern,
-                      OptionalLong expectedStartCutOffInSeconds, OptionalLong expectedRecurringFrequencyInSeconds,
-                      OptionalDouble metricThreshold, Optional<MetricOperator> operator,
-                      int metricEvaluationDataPoints, Optional<LongerWait> longerWait) {
+public record LogRule(
+        String name,
+        String logPattern,
+        Optional<String> stopPattern,
+        OptionalLong expectedStartCutOffInSeconds,
+        OptionalLong expectedRecurringFrequencyInSeconds,
+        OptionalDouble metricThreshold,
+        Optional<MetricOperator> operator,
+        int metricEvaluationDataPoints,
+        Optional<LongerWait> longerWait) {
 
     public static final int DEFAULT_DATA_POINTS = 1;
 
@@ -51,7 +57,8 @@ public record LogRule(String name, String logPattern, Optional<String> stopPatte
         if (metricThreshold.isPresent() != operator.isPresent()) {
             throw new IllegalArgumentException(name + ": metricThreshold and operator go together");
         }
-        if (metricThreshold.isPresent() && Pattern.compile(logPattern).matcher("").groupCount() < 1) {
+        if (metricThreshold.isPresent()
+                && Pattern.compile(logPattern).matcher("").groupCount() < 1) {
             throw new IllegalArgumentException(name + ": metricThreshold needs a capture group in logPattern");
         }
         if (metricEvaluationDataPoints < 1) {
@@ -124,8 +131,16 @@ public record LogRule(String name, String logPattern, Optional<String> stopPatte
         }
 
         public LogRule build() {
-            return new LogRule(name, logPattern, stopPattern, startCutOff, recurringFrequency, threshold,
-                    operator, dataPoints, longerWait);
+            return new LogRule(
+                    name,
+                    logPattern,
+                    stopPattern,
+                    startCutOff,
+                    recurringFrequency,
+                    threshold,
+                    operator,
+                    dataPoints,
+                    longerWait);
         }
     }
 }

@@ -10,7 +10,11 @@ import java.util.stream.Collectors;
  * comparison holds is a bad one: {@code lteq 80} on samples/sec flags 80 and below.
  */
 public enum MetricOperator {
-    GT("gt"), GTEQ("gteq"), LT("lt"), LTEQ("lteq"), EQ("eq");
+    GT("gt"),
+    GTEQ("gteq"),
+    LT("lt"),
+    LTEQ("lteq"),
+    EQ("eq");
 
     private final String configName;
 

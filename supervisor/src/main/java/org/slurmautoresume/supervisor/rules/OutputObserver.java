@@ -10,7 +10,8 @@ public interface OutputObserver {
 
     /** Which of srun's streams the bytes came from. */
     enum Stream {
-        STDOUT, STDERR;
+        STDOUT,
+        STDERR;
 
         public String tag() {
             return this == STDOUT ? "stdout" : "stderr";
@@ -20,6 +21,5 @@ public interface OutputObserver {
     void onBytes(Stream which, byte[] buf, int off, int len);
 
     /** Called once when the stream has ended, so a last line without a newline is not lost. */
-    default void onEnd(Stream which) {
-    }
+    default void onEnd(Stream which) {}
 }

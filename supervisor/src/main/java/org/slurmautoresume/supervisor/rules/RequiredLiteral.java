@@ -51,8 +51,9 @@ record RequiredLiteral(String text, boolean exact) {
                 case '|':
                     return NONE;
                 case '(':
-                    if (i + 2 < n && regex.charAt(i + 1) == '?' && (Character.isLetter(regex.charAt(i + 2))
-                            || regex.charAt(i + 2) == '-')) {
+                    if (i + 2 < n
+                            && regex.charAt(i + 1) == '?'
+                            && (Character.isLetter(regex.charAt(i + 2)) || regex.charAt(i + 2) == '-')) {
                         return NONE; // inline flags such as (?i) change how literals match
                     }
                     best = longer(best, run);
@@ -70,7 +71,10 @@ record RequiredLiteral(String text, boolean exact) {
                     }
                     lastWasLiteral = false;
                     continue;
-                case '*': case '+': case '?': case '{':
+                case '*':
+                case '+':
+                case '?':
+                case '{':
                     if (lastWasLiteral) {
                         run.setLength(run.length() - 1); // that character may be absent or repeated
                     }

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
-import org.slurmautoresume.supervisor.rules.OutputObserver;
 
 /**
  * Applies a job's log rules to the lines of one attempt. Lines come from both pump threads,

@@ -1,7 +1,5 @@
 package org.slurmautoresume.supervisor.rules;
 
-import org.slurmautoresume.supervisor.rules.OutputObserver;
-
 /** Feeds both of srun's streams, line by line, to one attempt's {@link RuleMonitor}. */
 public final class RuleOutputObserver implements OutputObserver {
 

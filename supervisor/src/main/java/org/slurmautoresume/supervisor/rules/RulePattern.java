@@ -21,6 +21,7 @@ final class RulePattern {
     private final Matcher whole;
     /** For {@code .*TEXT...}: TEXT and a matcher of the rest, else null. */
     private final String anchor;
+
     private final Matcher rest;
 
     RulePattern(String regex) {
@@ -35,8 +36,10 @@ final class RulePattern {
             this.rest = null;
         } else {
             this.anchor = lead;
-            this.rest = Pattern.compile(restRegex, Pattern.DOTALL).matcher("")
-                    .useTransparentBounds(true).useAnchoringBounds(false);
+            this.rest = Pattern.compile(restRegex, Pattern.DOTALL)
+                    .matcher("")
+                    .useTransparentBounds(true)
+                    .useAnchoringBounds(false);
         }
     }
 
@@ -79,8 +82,12 @@ final class RulePattern {
 
     /** No alternation, inline flags, quoting or \G, which would make searching differ from the greedy walk. */
     private static boolean safeToSearch(String rest) {
-        return !rest.startsWith("?") && !rest.startsWith("+") && !rest.contains("|") && !rest.contains("(?")
-                && !rest.contains("\\Q") && !rest.contains("\\G");
+        return !rest.startsWith("?")
+                && !rest.startsWith("+")
+                && !rest.contains("|")
+                && !rest.contains("(?")
+                && !rest.contains("\\Q")
+                && !rest.contains("\\G");
     }
 
     /** The plain text a match of {@code rest} must begin with ("" if none). */

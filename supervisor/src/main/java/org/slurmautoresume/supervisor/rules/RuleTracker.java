@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
-import org.slurmautoresume.supervisor.rules.OutputObserver;
 
 /**
  * The state of one rule during one attempt. Time is in epoch milliseconds from the monitor's
@@ -34,6 +33,7 @@ final class RuleTracker {
     private long lastMatchAt;
     /** How long the next match may take: the recurring frequency, or the longer wait the last line asked for. */
     private long nextWithinMillis;
+
     private String lastMatchLine;
     private OutputObserver.Stream lastMatchStream;
     private int badRun;
@@ -95,7 +95,9 @@ final class RuleTracker {
         }
         matches++;
         lastMatchAt = now;
-        nextWithinMillis = rule.longerWait().filter(w -> line.contains(w.text())).map(w -> w.seconds() * 1000)
+        nextWithinMillis = rule.longerWait()
+                .filter(w -> line.contains(w.text()))
+                .map(w -> w.seconds() * 1000)
                 .orElse(recurringMillis);
         lastMatchLine = line;
         lastMatchStream = stream;
@@ -117,22 +119,30 @@ final class RuleTracker {
     private RuleViolation overdue(long now) {
         if (state == RuleState.WAITING) {
             if (startCutOffMillis > 0 && now - startedAt > startCutOffMillis) {
-                return violate(RuleState.HANGING, "no line matched logPattern within expectedStartCutOffInSeconds="
-                        + seconds(startCutOffMillis) + " of the start (" + seconds(now - startedAt) + " s)", now);
+                return violate(
+                        RuleState.HANGING,
+                        "no line matched logPattern within expectedStartCutOffInSeconds=" + seconds(startCutOffMillis)
+                                + " of the start (" + seconds(now - startedAt) + " s)",
+                        now);
             }
         } else if (nextWithinMillis > 0 && now - lastMatchAt > nextWithinMillis) {
-            String allowed = nextWithinMillis == recurringMillis ? "expectedRecurringFrequencyInSeconds="
-                    + seconds(recurringMillis) : seconds(nextWithinMillis) + " s after a line with \""
-                    + rule.longerWait().orElseThrow().text() + "\"";
-            return violate(RuleState.HANGING, "no line matched logPattern for " + seconds(now - lastMatchAt)
-                    + " s, more than " + allowed, now);
+            String allowed = nextWithinMillis == recurringMillis
+                    ? "expectedRecurringFrequencyInSeconds=" + seconds(recurringMillis)
+                    : seconds(nextWithinMillis) + " s after a line with \""
+                            + rule.longerWait().orElseThrow().text() + "\"";
+            return violate(
+                    RuleState.HANGING,
+                    "no line matched logPattern for " + seconds(now - lastMatchAt) + " s, more than " + allowed,
+                    now);
         }
         return null;
     }
 
     private RuleViolation judge(DataPoint point, long now) {
         boolean bad = !point.readable()
-                || rule.operator().orElseThrow().breaches(point.value(), rule.metricThreshold().getAsDouble());
+                || rule.operator()
+                        .orElseThrow()
+                        .breaches(point.value(), rule.metricThreshold().getAsDouble());
         if (!bad) {
             badRun = 0;
             unreadableInRun = false;
@@ -150,13 +160,20 @@ final class RuleTracker {
             state = RuleState.HEALTHY;
             return null;
         }
-        String threshold = rule.operator().get().configName() + " " + formatNumber(rule.metricThreshold().getAsDouble());
+        String threshold = rule.operator().get().configName() + " "
+                + formatNumber(rule.metricThreshold().getAsDouble());
         if (unreadableInRun) {
-            return violate(RuleState.FAULTED, badRun + " data points in a row were bad and some were not numbers"
-                    + " (last \"" + point.text() + "\"); metricEvaluationDataPoints=" + rule.metricEvaluationDataPoints(), now);
+            return violate(
+                    RuleState.FAULTED,
+                    badRun + " data points in a row were bad and some were not numbers" + " (last \"" + point.text()
+                            + "\"); metricEvaluationDataPoints=" + rule.metricEvaluationDataPoints(),
+                    now);
         }
-        return violate(RuleState.SLOW, badRun + " data points in a row were " + threshold + " (last " + point.text()
-                + "); metricEvaluationDataPoints=" + rule.metricEvaluationDataPoints(), now);
+        return violate(
+                RuleState.SLOW,
+                badRun + " data points in a row were " + threshold + " (last " + point.text()
+                        + "); metricEvaluationDataPoints=" + rule.metricEvaluationDataPoints(),
+                now);
     }
 
     private static DataPoint readPoint(String captured, long now) {
@@ -175,9 +192,17 @@ final class RuleTracker {
         reported = true;
         List<DataPoint> points = reached == RuleState.HANGING ? List.of() : new ArrayList<>(badPoints);
         boolean matched = matches > 0;
-        return new RuleViolation(rule.name(), reached, reason, Instant.ofEpochMilli(startedAt), Instant.ofEpochMilli(now),
+        return new RuleViolation(
+                rule.name(),
+                reached,
+                reason,
+                Instant.ofEpochMilli(startedAt),
+                Instant.ofEpochMilli(now),
                 matched ? Optional.of(Instant.ofEpochMilli(lastMatchAt)) : Optional.empty(),
-                Optional.ofNullable(lastMatchLine), Optional.ofNullable(lastMatchStream), matches, points);
+                Optional.ofNullable(lastMatchLine),
+                Optional.ofNullable(lastMatchStream),
+                matches,
+                points);
     }
 
     private static String seconds(long millis) {
@@ -185,6 +210,8 @@ final class RuleTracker {
     }
 
     private static String formatNumber(double value) {
-        return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value) : Double.toString(value);
+        return value == Math.rint(value) && Math.abs(value) < 1e15
+                ? Long.toString((long) value)
+                : Double.toString(value);
     }
 }

@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import org.slurmautoresume.supervisor.rules.OutputObserver;
 
 /**
  * A rule that reached SLOW, HANGING or FAULTED, with the evidence an operator needs to believe it.
@@ -26,10 +25,18 @@ import org.slurmautoresume.supervisor.rules.OutputObserver;
  *                      {@link RuleTracker#KEPT_POINTS})
  * @param source        which kind of rule found it
  */
-public record RuleViolation(String rule, RuleState state, String reason, Instant startedAt, Instant detectedAt,
-                            Optional<Instant> lastMatchAt, Optional<String> lastMatchLine,
-                            Optional<OutputObserver.Stream> lastMatchStream, long matches,
-                            List<DataPoint> dataPoints, Source source) {
+public record RuleViolation(
+        String rule,
+        RuleState state,
+        String reason,
+        Instant startedAt,
+        Instant detectedAt,
+        Optional<Instant> lastMatchAt,
+        Optional<String> lastMatchLine,
+        Optional<OutputObserver.Stream> lastMatchStream,
+        long matches,
+        List<DataPoint> dataPoints,
+        Source source) {
 
     /** The kinds of rule, as reports and the job's timeline name them. */
     public enum Source {
@@ -55,11 +62,29 @@ public record RuleViolation(String rule, RuleState state, String reason, Instant
     }
 
     /** A log rule's violation. */
-    public RuleViolation(String rule, RuleState state, String reason, Instant startedAt, Instant detectedAt,
-                         Optional<Instant> lastMatchAt, Optional<String> lastMatchLine,
-                         Optional<OutputObserver.Stream> lastMatchStream, long matches, List<DataPoint> dataPoints) {
-        this(rule, state, reason, startedAt, detectedAt, lastMatchAt, lastMatchLine, lastMatchStream, matches,
-                dataPoints, Source.LOG_RULE);
+    public RuleViolation(
+            String rule,
+            RuleState state,
+            String reason,
+            Instant startedAt,
+            Instant detectedAt,
+            Optional<Instant> lastMatchAt,
+            Optional<String> lastMatchLine,
+            Optional<OutputObserver.Stream> lastMatchStream,
+            long matches,
+            List<DataPoint> dataPoints) {
+        this(
+                rule,
+                state,
+                reason,
+                startedAt,
+                detectedAt,
+                lastMatchAt,
+                lastMatchLine,
+                lastMatchStream,
+                matches,
+                dataPoints,
+                Source.LOG_RULE);
     }
 
     /** How long after the start the violation was found. */
@@ -79,14 +104,22 @@ public record RuleViolation(String rule, RuleState state, String reason, Instant
 
     /** One log line: rule, state, why, and the last matching line. */
     public String describe() {
-        StringBuilder text = new StringBuilder(title()).append(" is ").append(state).append(": ").append(reason);
+        StringBuilder text = new StringBuilder(title())
+                .append(" is ")
+                .append(state)
+                .append(": ")
+                .append(reason);
         if (source != Source.LOG_RULE) {
             return text.toString(); // its reason carries its evidence: no line was involved
         }
         if (lastMatchLine.isPresent()) {
-            text.append("; last match at ").append(lastMatchAt.map(Instant::toString).orElse("?"))
-                    .append(" on ").append(lastMatchStream.map(OutputObserver.Stream::tag).orElse("?"))
-                    .append(": \"").append(lastMatchLine.get()).append('"');
+            text.append("; last match at ")
+                    .append(lastMatchAt.map(Instant::toString).orElse("?"))
+                    .append(" on ")
+                    .append(lastMatchStream.map(OutputObserver.Stream::tag).orElse("?"))
+                    .append(": \"")
+                    .append(lastMatchLine.get())
+                    .append('"');
         } else {
             text.append("; no line matched since ").append(startedAt);
         }

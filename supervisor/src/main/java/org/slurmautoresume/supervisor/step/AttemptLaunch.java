@@ -1,11 +1,5 @@
 package org.slurmautoresume.supervisor.step;
 
-import org.slurmautoresume.supervisor.step.settings.Allocation;
-import org.slurmautoresume.supervisor.step.settings.FirstAttemptNodes;
-import org.slurmautoresume.supervisor.step.restart.InJobSpares;
-import org.slurmautoresume.supervisor.step.restart.RestartActions;
-import org.slurmautoresume.supervisor.step.record.SupervisorLog;
-
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +10,11 @@ import java.util.Map;
 import java.util.Optional;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointLocator;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
+import org.slurmautoresume.supervisor.step.restart.InJobSpares;
+import org.slurmautoresume.supervisor.step.restart.RestartActions;
+import org.slurmautoresume.supervisor.step.settings.Allocation;
+import org.slurmautoresume.supervisor.step.settings.FirstAttemptNodes;
 
 /**
  * What one attempt's srun is started with: the user's argv (with --overlap when the failed step
@@ -26,12 +25,16 @@ public final class AttemptLaunch {
 
     /** The supervisor's own environment, which each attempt's srun starts from. */
     private final Map<String, String> environment;
+
     private final Allocation allocation;
     private final Optional<CheckpointLocator> checkpoints;
     private final SupervisorLog log;
 
-    AttemptLaunch(Map<String, String> environment, Allocation allocation, Optional<CheckpointLocator> checkpoints,
-                  SupervisorLog log) {
+    AttemptLaunch(
+            Map<String, String> environment,
+            Allocation allocation,
+            Optional<CheckpointLocator> checkpoints,
+            SupervisorLog log) {
         this.environment = Map.copyOf(environment);
         this.allocation = allocation;
         this.checkpoints = checkpoints;

@@ -1,45 +1,21 @@
 package org.slurmautoresume.supervisor.step;
 
-import org.slurmautoresume.supervisor.step.restart.AfterAttempt;
-import org.slurmautoresume.supervisor.step.restart.Attempt;
-import org.slurmautoresume.supervisor.step.diagnosis.AttemptClassifier;
-import org.slurmautoresume.supervisor.step.restart.AttemptEnd;
-import org.slurmautoresume.supervisor.step.restart.EndOfAttempt;
-import org.slurmautoresume.supervisor.step.diagnosis.AttemptEvidence;
-import org.slurmautoresume.supervisor.step.diagnosis.Classification;
-import org.slurmautoresume.supervisor.step.record.EventHistory;
-import org.slurmautoresume.supervisor.step.restart.InJobSpares;
-import org.slurmautoresume.supervisor.step.record.JobTimeline;
-import org.slurmautoresume.supervisor.step.restart.KnownPaths;
-import org.slurmautoresume.supervisor.step.restart.NextAttempt;
-import org.slurmautoresume.supervisor.step.diagnosis.NodeRegistration;
-import org.slurmautoresume.supervisor.step.diagnosis.NodeVerdicts;
-import org.slurmautoresume.supervisor.step.diagnosis.Outcome;
-import org.slurmautoresume.supervisor.step.record.PhasePause;
-import org.slurmautoresume.supervisor.step.restart.RestartActions;
-import org.slurmautoresume.supervisor.step.restart.RestartGate;
-import org.slurmautoresume.supervisor.step.watch.RuleWatch;
-import org.slurmautoresume.supervisor.step.launch.Srun;
-import org.slurmautoresume.supervisor.step.launch.SrunLauncher;
-import org.slurmautoresume.supervisor.step.watch.StepWatch;
-import org.slurmautoresume.supervisor.step.record.SupervisorLog;
-
-import org.slurmautoresume.slurm.model.JobId;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
-import java.util.Optional;
-import java.util.function.Supplier;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.Executors;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.exec.DebugLogging;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.probe.NodeProber;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointLocator;
@@ -50,6 +26,29 @@ import org.slurmautoresume.supervisor.policy.Fault;
 import org.slurmautoresume.supervisor.policy.FaultKind;
 import org.slurmautoresume.supervisor.policy.SignalNumber;
 import org.slurmautoresume.supervisor.rules.RuleViolation;
+import org.slurmautoresume.supervisor.step.diagnosis.AttemptClassifier;
+import org.slurmautoresume.supervisor.step.diagnosis.AttemptEvidence;
+import org.slurmautoresume.supervisor.step.diagnosis.Classification;
+import org.slurmautoresume.supervisor.step.diagnosis.NodeRegistration;
+import org.slurmautoresume.supervisor.step.diagnosis.NodeVerdicts;
+import org.slurmautoresume.supervisor.step.diagnosis.Outcome;
+import org.slurmautoresume.supervisor.step.launch.Srun;
+import org.slurmautoresume.supervisor.step.launch.SrunLauncher;
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.record.JobTimeline;
+import org.slurmautoresume.supervisor.step.record.PhasePause;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
+import org.slurmautoresume.supervisor.step.restart.AfterAttempt;
+import org.slurmautoresume.supervisor.step.restart.Attempt;
+import org.slurmautoresume.supervisor.step.restart.AttemptEnd;
+import org.slurmautoresume.supervisor.step.restart.EndOfAttempt;
+import org.slurmautoresume.supervisor.step.restart.InJobSpares;
+import org.slurmautoresume.supervisor.step.restart.KnownPaths;
+import org.slurmautoresume.supervisor.step.restart.NextAttempt;
+import org.slurmautoresume.supervisor.step.restart.RestartActions;
+import org.slurmautoresume.supervisor.step.restart.RestartGate;
+import org.slurmautoresume.supervisor.step.watch.RuleWatch;
+import org.slurmautoresume.supervisor.step.watch.StepWatch;
 
 /**
  * The attempt loop: start srun, watch it, classify how it ended, ask the restart gate what to
@@ -81,9 +80,19 @@ final class AttemptLoop {
     /** Each waited for slurmctld first: only a controller that answers and then refuses the step again runs this out. */
     private static final int MAX_UNSTARTED = 5;
 
-    AttemptLoop(SrunLauncher launcher, SlurmClient slurm, Optional<JobId> jobId, SupervisorLog log,
-                JobTimeline timeline, RestartActions actions, StopRequest stop, AttemptLaunch launch, AutoresumeConfig config,
-                Optional<CheckpointLocator> checkpoints, Supplier<NodeProber> prober, JobNodeRecords nodeRecords) {
+    AttemptLoop(
+            SrunLauncher launcher,
+            SlurmClient slurm,
+            Optional<JobId> jobId,
+            SupervisorLog log,
+            JobTimeline timeline,
+            RestartActions actions,
+            StopRequest stop,
+            AttemptLaunch launch,
+            AutoresumeConfig config,
+            Optional<CheckpointLocator> checkpoints,
+            Supplier<NodeProber> prober,
+            JobNodeRecords nodeRecords) {
         this.launcher = launcher;
         this.slurm = slurm;
         this.jobId = jobId;
@@ -108,7 +117,10 @@ final class AttemptLoop {
             return;
         }
         if (alreadyDeliveredToGroup) {
-            DebugLogging.debug(AttemptLoop.class, "{} came from the terminal to the whole process group; not forwarding", signal.displayName());
+            DebugLogging.debug(
+                    AttemptLoop.class,
+                    "{} came from the terminal to the whole process group; not forwarding",
+                    signal.displayName());
             return;
         }
         if (!step.signal(signal)) {
@@ -122,8 +134,7 @@ final class AttemptLoop {
      * and reading them (an scontrol round trip, the preflight, the budget files) would otherwise
      * delay the step's start.
      */
-    record JobStart(RestartGate gate, int jobSize, KnownPaths known) {
-    }
+    record JobStart(RestartGate gate, int jobSize, KnownPaths known) {}
 
     private final CompletableFuture<JobStart> jobStart = new CompletableFuture<>();
 
@@ -134,20 +145,26 @@ final class AttemptLoop {
      */
     int run(List<String> srunArgv, Function<Optional<InJobSpares>, JobStart> afterFirstLaunch)
             throws InterruptedException {
-        ScheduledExecutorService ticker = config.watchedRules().isEmpty() && config.checkpointMonitoring().isEmpty() ? null
-                : daemonScheduler("log-rules");
+        ScheduledExecutorService ticker =
+                config.watchedRules().isEmpty() && config.checkpointMonitoring().isEmpty()
+                        ? null
+                        : daemonScheduler("log-rules");
         // Checkpoint scans read a file system that may hang (NFS): never on the log rules' thread.
-        ScheduledExecutorService scanner = config.checkpointMonitoring().isEmpty() ? null
-                : daemonScheduler("checkpoint-scan");
+        ScheduledExecutorService scanner =
+                config.checkpointMonitoring().isEmpty() ? null : daemonScheduler("checkpoint-scan");
         Optional<InJobSpares> spares = jobId.isPresent() ? launch.inJobSpares(srunArgv) : Optional.empty();
         spares.ifPresent(plan -> {
             log.say("in-job spares: the step runs on " + Hostlist.compress(plan.stepNodes()) + " of the job's "
                     + Hostlist.compress(plan.jobNodes()) + "; " + Hostlist.compress(plan.spares())
                     + " wait" + (plan.spares().size() == 1 ? "s" : "") + " to replace a failed node");
         });
-        // The first attempt's NODE_LIST, MASTER_NODE, MASTER_ADDR, NNODES: a repair replaces them, a re-run in place keeps them.
-        Map<String, String> firstVariables = jobId.isEmpty() ? Map.of() : launch.firstAttemptNodes(spares)
-                .map(nodes -> nodes.variables(nodeRecords.addressOf(nodes.master()))).orElse(Map.of());
+        // The first attempt's NODE_LIST, MASTER_NODE, MASTER_ADDR, NNODES: a repair replaces them, a re-run in place
+        // keeps them.
+        Map<String, String> firstVariables = jobId.isEmpty()
+                ? Map.of()
+                : launch.firstAttemptNodes(spares)
+                        .map(nodes -> nodes.variables(nodeRecords.addressOf(nodes.master())))
+                        .orElse(Map.of());
         NextAttempt next = NextAttempt.first(spares, firstVariables);
         Supplier<JobStart> jobStartWork = () -> afterFirstLaunch.apply(spares);
         try {
@@ -175,15 +192,27 @@ final class AttemptLoop {
     }
 
     /** One attempt, start to decision: what the next attempt inherits, or the status to end with. */
-    private AfterAttempt runAttempt(List<String> srunArgv, Attempt attempt, Supplier<JobStart> afterFirstLaunch,
-                                    ScheduledExecutorService ticker, ScheduledExecutorService scanner)
+    private AfterAttempt runAttempt(
+            List<String> srunArgv,
+            Attempt attempt,
+            Supplier<JobStart> afterFirstLaunch,
+            ScheduledExecutorService ticker,
+            ScheduledExecutorService scanner)
             throws InterruptedException {
         int number = attempt.number();
         NextAttempt inherited = attempt.inherited();
         timeline.beginAttempt(number);
-        RuleWatch rules = ticker == null ? null : new RuleWatch(config.watchedRules(), config.checkpointMonitoring()
-                .map(rule -> new CheckpointMonitor(rule, checkpoints.orElseThrow(), InstantSource.system())),
-                InstantSource.system(), ticker, scanner, violation -> onRuleViolation(attempt, violation));
+        RuleWatch rules = ticker == null
+                ? null
+                : new RuleWatch(
+                        config.watchedRules(),
+                        config.checkpointMonitoring()
+                                .map(rule ->
+                                        new CheckpointMonitor(rule, checkpoints.orElseThrow(), InstantSource.system())),
+                        InstantSource.system(),
+                        ticker,
+                        scanner,
+                        violation -> onRuleViolation(attempt, violation));
         // With in-job spares srun is told its nodes: they are probed from its start (records read ahead).
         Optional<List<Node>> knownNodes = inherited.placedOn().flatMap(nodeRecords::cached);
         if (number > 1) {
@@ -191,8 +220,10 @@ final class AttemptLoop {
         }
         Srun step;
         try {
-            step = launcher.start(AttemptLaunch.argv(srunArgv, inherited.overlap(), inherited.placedOn()),
-                    launch.environment(number, inherited.variables()), rules == null ? null : rules.observer());
+            step = launcher.start(
+                    AttemptLaunch.argv(srunArgv, inherited.overlap(), inherited.placedOn()),
+                    launch.environment(number, inherited.variables()),
+                    rules == null ? null : rules.observer());
         } catch (RuntimeException e) {
             if (rules != null) {
                 rules.close();
@@ -208,11 +239,24 @@ final class AttemptLoop {
         RestartGate gate = start.gate();
         int jobSize = start.jobSize();
         Optional<StepWatch.SlurmdFindings> findings = actions.slurmdFindings(attempt, start.known());
-        StepWatch watch = new StepWatch(slurm, jobId, log, timeline, prober, findings, rules, knownNodes,
+        StepWatch watch = new StepWatch(
+                slurm,
+                jobId,
+                log,
+                timeline,
+                prober,
+                findings,
+                rules,
+                knownNodes,
                 () -> actions.pauseAt(PhasePause.Phase.LOOKUP));
-        timeline.record(EventHistory.Kind.LAUNCH, previousAttemptEnded == 0 ? OptionalLong.empty()
-                : OptionalLong.of(Duration.ofNanos(System.nanoTime() - previousAttemptEnded).toMillis()),
-                "srunPid", Long.toString(step.pid()));
+        timeline.record(
+                EventHistory.Kind.LAUNCH,
+                previousAttemptEnded == 0
+                        ? OptionalLong.empty()
+                        : OptionalLong.of(Duration.ofNanos(System.nanoTime() - previousAttemptEnded)
+                                .toMillis()),
+                "srunPid",
+                Long.toString(step.pid()));
         watch.follow(step);
         int status = step.waitFor();
         long ended = System.nanoTime();
@@ -221,8 +265,8 @@ final class AttemptLoop {
         if (status != 0) {
             actions.pauseAt(PhasePause.Phase.DIAGNOSIS);
         }
-        AttemptEvidence evidence = AttemptEvidence.gather(status, stop.signal(), step.stderrTail(), watch.hosts(), jobId,
-                slurm, log::say);
+        AttemptEvidence evidence =
+                AttemptEvidence.gather(status, stop.signal(), step.stderrTail(), watch.hosts(), jobId, slurm, log::say);
         Classification result = classifier.classify(evidence);
         Optional<Attempt.RuleStop> stopped = attempt.ruleStop();
         // A hang a rule ended is diagnosed like a failure on healthy nodes: a GPU that hangs a
@@ -230,22 +274,32 @@ final class AttemptLoop {
         Outcome outcome = result.outcome();
         boolean ruleEnded = stopped.isPresent() && (stopped.get().acted() || outcome != Outcome.SUCCEEDED);
         if ((result.outcome() == Outcome.APP_FAILURE || (ruleEnded && result.outcome() != Outcome.NODE_FAULT))
-                && !stop.requested() && findings.isPresent()) {
+                && !stop.requested()
+                && findings.isPresent()) {
             result = askedTheAgents(result, evidence.stepNodesAfter(), ended);
         }
         Optional<Attempt.WatchMark> marked = attempt.watchMark();
         if (marked.isPresent() && !stop.requested()) {
             // We ended the step ourselves (scancel) because of its node: not a user's cancel.
-            result = new Classification(Outcome.NODE_FAULT, marked.get().finding() + " and the agent confirmed it",
+            result = new Classification(
+                    Outcome.NODE_FAULT,
+                    marked.get().finding() + " and the agent confirmed it",
                     marked.get().nodes());
         }
-        timeline.record(EventHistory.Kind.ATTEMPT_ENDED, OptionalLong.empty(), "status", Integer.toString(status),
-                "outcome", result.outcome().name(), "reason", result.reason());
+        timeline.record(
+                EventHistory.Kind.ATTEMPT_ENDED,
+                OptionalLong.empty(),
+                "status",
+                Integer.toString(status),
+                "outcome",
+                result.outcome().name(),
+                "reason",
+                result.reason());
         AttemptEnd end = new AttemptEnd(status, result, timeline.stepId(), jobSize, ended);
         EndOfAttempt verdict = EndOfAttempt.of(result, ruleEnded ? stopped : Optional.empty(), stop.requested());
         if (verdict instanceof EndOfAttempt.RuleDecided rule) {
-            return actions.carryOut(rule.rule().decision(), rule.rule().fault(), rule.what(), end, gate, attempt,
-                    start.known());
+            return actions.carryOut(
+                    rule.rule().decision(), rule.rule().fault(), rule.what(), end, gate, attempt, start.known());
         }
         if (result.outcome() != Outcome.NOT_STARTED) {
             unstartedInARow = 0;
@@ -294,8 +348,8 @@ final class AttemptLoop {
             }
             return AfterAttempt.runAgain(inherited);
         } catch (RuntimeException e) {
-            log.say("slurmctld still does not answer (" + e.getMessage() + "); the step ends unstarted (exit "
-                    + status + ")");
+            log.say("slurmctld still does not answer (" + e.getMessage() + "); the step ends unstarted (exit " + status
+                    + ")");
             return AfterAttempt.end(status);
         }
     }
@@ -313,9 +367,15 @@ final class AttemptLoop {
         }
         List<String> names = out.stream().map(Node::name).toList();
         String why = NodeVerdicts.reason(out);
-        timeline.record(EventHistory.Kind.DETECTION,
-                OptionalLong.of(Duration.ofNanos(System.nanoTime() - ended).toMillis()), "source", "agent-verdict",
-                "nodes", Hostlist.compress(names), "reason", why);
+        timeline.record(
+                EventHistory.Kind.DETECTION,
+                OptionalLong.of(Duration.ofNanos(System.nanoTime() - ended).toMillis()),
+                "source",
+                "agent-verdict",
+                "nodes",
+                Hostlist.compress(names),
+                "reason",
+                why);
         log.say("the attempt failed, and " + why);
         return new Classification(Outcome.NODE_FAULT, why, names);
     }
@@ -336,17 +396,32 @@ final class AttemptLoop {
     private void onRuleViolation(Attempt attempt, RuleViolation violation) {
         RestartGate gate = jobStart.join().gate(); // a rule may fire before the first srun's start-up work is done
         Srun step = current;
-        Fault fault = new Fault(FaultKind.RULE_VIOLATION, violation.detectedAt(), step.isAlive(),
+        Fault fault = new Fault(
+                FaultKind.RULE_VIOLATION,
+                violation.detectedAt(),
+                step.isAlive(),
                 violation.rule() + " " + violation.state());
         Decision decision = gate.decide(fault);
         attempt.ruleFired(new Attempt.RuleStop(violation, fault, decision, false));
-        long sinceEvidence = Duration.between(violation.lastMatchAt().orElse(violation.startedAt()),
-                violation.detectedAt()).toMillis();
+        long sinceEvidence = Duration.between(
+                        violation.lastMatchAt().orElse(violation.startedAt()), violation.detectedAt())
+                .toMillis();
         log.say(violation.describe() + "; detected at " + violation.detectedAt() + ", " + sinceEvidence + " ms after "
                 + violation.evidenceName());
-        timeline.record(EventHistory.Kind.DETECTION, OptionalLong.of(sinceEvidence), "source",
-                violation.source().eventName(), "rule", violation.rule(), "state", violation.state().name(), "reason",
-                violation.reason(), "lastMatch", violation.lastMatchLine().orElse(""), "lastMatchAt",
+        timeline.record(
+                EventHistory.Kind.DETECTION,
+                OptionalLong.of(sinceEvidence),
+                "source",
+                violation.source().eventName(),
+                "rule",
+                violation.rule(),
+                "state",
+                violation.state().name(),
+                "reason",
+                violation.reason(),
+                "lastMatch",
+                violation.lastMatchLine().orElse(""),
+                "lastMatchAt",
                 violation.lastMatchAt().map(Instant::toString).orElse(""));
         if (!step.isAlive()) {
             return;

@@ -1,17 +1,15 @@
 package org.slurmautoresume.supervisor.step;
 
-import org.slurmautoresume.supervisor.step.record.EventHistory;
-import org.slurmautoresume.supervisor.step.record.JobTimeline;
-import org.slurmautoresume.supervisor.step.record.SupervisorLog;
-
-import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import org.slurmautoresume.slurm.exec.ControllerOutage;
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.record.JobTimeline;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
+import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
 
 /**
  * Tells the job's output and its timeline what a slurmctld outage does to the step: one line
@@ -86,8 +84,8 @@ public final class ControllerOutageReport implements ControllerOutage.Listener {
         long latency = Long.parseLong(line[0]);
         String[] details = new String[line.length - 1];
         System.arraycopy(line, 1, details, 0, details.length);
-        timeline.record(EventHistory.Kind.CONTROLLER, latency < 0 ? OptionalLong.empty() : OptionalLong.of(latency),
-                details);
+        timeline.record(
+                EventHistory.Kind.CONTROLLER, latency < 0 ? OptionalLong.empty() : OptionalLong.of(latency), details);
     }
 
     private static long seconds(Duration d) {
@@ -96,7 +94,11 @@ public final class ControllerOutageReport implements ControllerOutage.Listener {
 
     /** scontrol's own words, one line, bounded: they go into the job's output. */
     private static String firstLine(String why) {
-        String line = why.lines().filter(l -> !l.isBlank()).reduce((a, b) -> b).orElse("no answer").strip();
+        String line = why.lines()
+                .filter(l -> !l.isBlank())
+                .reduce((a, b) -> b)
+                .orElse("no answer")
+                .strip();
         return line.length() > 200 ? line.substring(0, 200) + "..." : line;
     }
 }

@@ -1,9 +1,5 @@
 package org.slurmautoresume.supervisor.step;
 
-import org.slurmautoresume.supervisor.step.settings.Allocation;
-import org.slurmautoresume.supervisor.step.settings.FirstAttemptNodes;
-import org.slurmautoresume.supervisor.step.record.SupervisorLog;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +14,9 @@ import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.exec.DebugLogging;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
+import org.slurmautoresume.supervisor.step.settings.Allocation;
+import org.slurmautoresume.supervisor.step.settings.FirstAttemptNodes;
 
 /**
  * The job's node records (address, slurmd port), read once ahead: the first attempt's
@@ -48,8 +47,11 @@ final class JobNodeRecords {
     /** The records read ahead; empty when the read failed (said once). */
     private final CompletableFuture<Optional<Map<String, Node>>> aheadRecords;
 
-    private JobNodeRecords(SlurmClient slurm, SupervisorLog log, List<String> ahead,
-                           CompletableFuture<Optional<Map<String, Node>>> aheadRecords) {
+    private JobNodeRecords(
+            SlurmClient slurm,
+            SupervisorLog log,
+            List<String> ahead,
+            CompletableFuture<Optional<Map<String, Node>>> aheadRecords) {
         this.slurm = slurm;
         this.log = log;
         this.ahead = ahead;
@@ -67,9 +69,17 @@ final class JobNodeRecords {
     }
 
     /** As {@link #readAhead(SlurmClient, SupervisorLog, Allocation)}: {@code read}, from {@code launcherPipe} where it has them all. */
-    static JobNodeRecords readAhead(SlurmClient slurm, SupervisorLog log, List<String> read, Optional<Path> launcherPipe) {
-        return new JobNodeRecords(slurm, log, read, ReadAhead.start("job-node-records",
-                () -> launcherPipe.flatMap(pipe -> readPipe(slurm, pipe, read)).or(() -> read(slurm, log, read))));
+    static JobNodeRecords readAhead(
+            SlurmClient slurm, SupervisorLog log, List<String> read, Optional<Path> launcherPipe) {
+        return new JobNodeRecords(
+                slurm,
+                log,
+                read,
+                ReadAhead.start(
+                        "job-node-records",
+                        () -> launcherPipe
+                                .flatMap(pipe -> readPipe(slurm, pipe, read))
+                                .or(() -> read(slurm, log, read))));
     }
 
     /** One that reads nothing ahead: outside a job. */
@@ -79,12 +89,13 @@ final class JobNodeRecords {
 
     /** The node's address; empty, and said, when Slurm does not answer (the step starts without MASTER_ADDR). */
     Optional<String> addressOf(String node) {
-        Optional<Map<String, Node>> records = ahead.contains(node) ? aheadRecords.join() : read(slurm, log, List.of(node));
+        Optional<Map<String, Node>> records =
+                ahead.contains(node) ? aheadRecords.join() : read(slurm, log, List.of(node));
         if (records.isEmpty()) {
             return Optional.empty(); // the read said why
         }
-        Optional<String> address = Optional.ofNullable(records.get().get(node)).map(Node::address)
-                .filter(a -> !a.isBlank());
+        Optional<String> address =
+                Optional.ofNullable(records.get().get(node)).map(Node::address).filter(a -> !a.isBlank());
         if (address.isEmpty()) {
             log.say("scontrol does not know the step's first node " + node + "; the first attempt gets no MASTER_ADDR");
         }
@@ -115,7 +126,9 @@ final class JobNodeRecords {
                     .collect(Collectors.toMap(Node::name, Function.identity(), (a, b) -> a));
             return records.keySet().containsAll(nodes) ? Optional.of(records) : Optional.empty();
         } catch (IOException | RuntimeException e) { // no pipe, a failed scontrol: ask again the ordinary way
-            DebugLogging.debug(JobNodeRecords.class, "the launcher's node records unusable ({}); reading them again",
+            DebugLogging.debug(
+                    JobNodeRecords.class,
+                    "the launcher's node records unusable ({}); reading them again",
                     e.getMessage());
             return Optional.empty();
         }

@@ -12,18 +12,19 @@ import java.util.function.Supplier;
  */
 final class ReadAhead {
 
-    private ReadAhead() {
-    }
+    private ReadAhead() {}
 
     static <T> CompletableFuture<T> start(String name, Supplier<T> read) {
         CompletableFuture<T> result = new CompletableFuture<>();
-        Thread thread = new Thread(() -> {
-            try {
-                result.complete(read.get());
-            } catch (RuntimeException | Error e) {
-                result.completeExceptionally(e);
-            }
-        }, name);
+        Thread thread = new Thread(
+                () -> {
+                    try {
+                        result.complete(read.get());
+                    } catch (RuntimeException | Error e) {
+                        result.completeExceptionally(e);
+                    }
+                },
+                name);
         thread.setDaemon(true);
         thread.start();
         return result;

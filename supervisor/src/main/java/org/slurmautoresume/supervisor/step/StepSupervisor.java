@@ -1,23 +1,5 @@
 package org.slurmautoresume.supervisor.step;
 
-import org.slurmautoresume.supervisor.step.settings.Allocation;
-import org.slurmautoresume.supervisor.step.record.EventHistory;
-import org.slurmautoresume.supervisor.step.record.JobStateDirectory;
-import org.slurmautoresume.supervisor.step.record.JobTimeline;
-import org.slurmautoresume.supervisor.step.restart.KnownPaths;
-import org.slurmautoresume.supervisor.step.record.MetricsReporter;
-import org.slurmautoresume.supervisor.step.record.PhasePause;
-import org.slurmautoresume.supervisor.step.restart.RestartActions;
-import org.slurmautoresume.supervisor.step.restart.RestartGate;
-import org.slurmautoresume.supervisor.step.record.RestartHistoryFile;
-import org.slurmautoresume.supervisor.step.launch.SrunLauncher;
-import org.slurmautoresume.supervisor.step.record.StaleJobFile;
-import org.slurmautoresume.supervisor.step.launch.StepProcess;
-import org.slurmautoresume.supervisor.step.watch.StepWatch;
-import org.slurmautoresume.supervisor.step.record.SupervisorLog;
-import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
-
-import org.slurmautoresume.slurm.model.JobId;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
@@ -40,11 +22,12 @@ import org.slurmautoresume.slurm.exec.ControllerOutage;
 import org.slurmautoresume.slurm.exec.DebugLogging;
 import org.slurmautoresume.slurm.files.OwnedFiles;
 import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.model.SlurmConfig;
 import org.slurmautoresume.slurm.model.SlurmTime;
+import org.slurmautoresume.slurm.probe.LivenessProber;
 import org.slurmautoresume.slurm.probe.NodeProber;
 import org.slurmautoresume.slurm.probe.TcpNodeProber;
-import org.slurmautoresume.slurm.probe.LivenessProber;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointLocator;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointRule;
 import org.slurmautoresume.supervisor.config.AutoresumeConfig;
@@ -57,6 +40,22 @@ import org.slurmautoresume.supervisor.recovery.Replacement;
 import org.slurmautoresume.supervisor.recovery.ReplacementProvider;
 import org.slurmautoresume.supervisor.recovery.ReturningNodeProvider;
 import org.slurmautoresume.supervisor.recovery.SpareProvider;
+import org.slurmautoresume.supervisor.step.launch.SrunLauncher;
+import org.slurmautoresume.supervisor.step.launch.StepProcess;
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.record.JobStateDirectory;
+import org.slurmautoresume.supervisor.step.record.JobTimeline;
+import org.slurmautoresume.supervisor.step.record.MetricsReporter;
+import org.slurmautoresume.supervisor.step.record.PhasePause;
+import org.slurmautoresume.supervisor.step.record.RestartHistoryFile;
+import org.slurmautoresume.supervisor.step.record.StaleJobFile;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
+import org.slurmautoresume.supervisor.step.restart.KnownPaths;
+import org.slurmautoresume.supervisor.step.restart.RestartActions;
+import org.slurmautoresume.supervisor.step.restart.RestartGate;
+import org.slurmautoresume.supervisor.step.settings.Allocation;
+import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
+import org.slurmautoresume.supervisor.step.watch.StepWatch;
 
 /**
  * Runs one srun command as a supervised step: starts it as a child with the guard variable the
@@ -91,28 +90,42 @@ public final class StepSupervisor {
     private final SupervisorSettings settings;
     /** USER, in the names of the per-job files. */
     private final String user;
+
     private final SupervisorLog log;
     /** The policy from configuration files; empty when none was read (the variables alone decide). */
     private final Optional<RestartPolicy> configuredPolicy;
     /** The user's per-job directory, checked; empty outside a job or when it was refused. */
     private final Optional<Path> stateDir;
+
     private final Optional<RestartHistoryFile> historyFile;
     private final JobTimeline timeline;
     /** SLURM_JOB_ID; empty outside a job. */
     private final Optional<JobId> jobId;
+
     private final boolean recovers;
     private final AttemptLoop loop;
     private final RestartActions actions;
     /** Read ahead (null outside a job): the job's record, the cluster's configuration, why no agent answers. */
     private final CompletableFuture<Optional<Job>> jobAhead;
+
     private final CompletableFuture<SlurmConfig> configAhead;
     private final CompletableFuture<Optional<String>> agentAway;
 
     /** A supervisor with no configuration file: no log rules, the budgets from the environment. */
-    public StepSupervisor(SlurmClient slurm, CommandRunner runner, SupervisorSettings settings,
-                          Map<String, String> environment, SupervisorLog log) {
-        this(slurm, runner, settings, Optional.empty(), environment, log, new ControllerOutage(Duration.ZERO,
-                ControllerOutage.Listener.NONE));
+    public StepSupervisor(
+            SlurmClient slurm,
+            CommandRunner runner,
+            SupervisorSettings settings,
+            Map<String, String> environment,
+            SupervisorLog log) {
+        this(
+                slurm,
+                runner,
+                settings,
+                Optional.empty(),
+                environment,
+                log,
+                new ControllerOutage(Duration.ZERO, ControllerOutage.Listener.NONE));
     }
 
     /**
@@ -121,11 +134,24 @@ public final class StepSupervisor {
      * @param outage what {@code slurm} and {@code runner} ride slurmctld outages with: told here
      *               what to report to, and given the cluster's SlurmctldTimeout once it is read
      */
-    public StepSupervisor(SlurmClient slurm, CommandRunner runner, SupervisorSettings settings,
-                          Optional<AutoresumeConfig> config, Map<String, String> environment, SupervisorLog log,
-                          ControllerOutage outage) {
-        this(slurm, runner, settings, config, environment, log, StepProcess::start,
-                prober(settings.livenessPort(), settings.checkPort()), outage);
+    public StepSupervisor(
+            SlurmClient slurm,
+            CommandRunner runner,
+            SupervisorSettings settings,
+            Optional<AutoresumeConfig> config,
+            Map<String, String> environment,
+            SupervisorLog log,
+            ControllerOutage outage) {
+        this(
+                slurm,
+                runner,
+                settings,
+                config,
+                environment,
+                log,
+                StepProcess::start,
+                prober(settings.livenessPort(), settings.checkPort()),
+                outage);
     }
 
     /**
@@ -135,7 +161,8 @@ public final class StepSupervisor {
     private static Supplier<NodeProber> prober(int livenessPort, int checkPort) {
         return () -> {
             NodeProber slurmd = new TcpNodeProber(StepWatch.PROBE_INTERVAL);
-            return livenessPort == 0 ? slurmd
+            return livenessPort == 0
+                    ? slurmd
                     : new LivenessProber(StepWatch.PROBE_INTERVAL, livenessPort, checkPort, true, slurmd);
         };
     }
@@ -144,16 +171,37 @@ public final class StepSupervisor {
      * With the boundaries a test replaces: how srun is started and how a slurmd is probed (made
      * when a step's nodes are first probed, so a short step never loads the prober).
      */
-    StepSupervisor(SlurmClient slurm, CommandRunner runner, SupervisorSettings settings,
-                   Optional<AutoresumeConfig> config, Map<String, String> environment, SupervisorLog log,
-                   SrunLauncher launcher, Supplier<NodeProber> prober) {
-        this(slurm, runner, settings, config, environment, log, launcher, prober,
+    StepSupervisor(
+            SlurmClient slurm,
+            CommandRunner runner,
+            SupervisorSettings settings,
+            Optional<AutoresumeConfig> config,
+            Map<String, String> environment,
+            SupervisorLog log,
+            SrunLauncher launcher,
+            Supplier<NodeProber> prober) {
+        this(
+                slurm,
+                runner,
+                settings,
+                config,
+                environment,
+                log,
+                launcher,
+                prober,
                 new ControllerOutage(Duration.ZERO, ControllerOutage.Listener.NONE));
     }
 
-    StepSupervisor(SlurmClient slurm, CommandRunner runner, SupervisorSettings settings,
-                   Optional<AutoresumeConfig> config, Map<String, String> environment, SupervisorLog log,
-                   SrunLauncher launcher, Supplier<NodeProber> prober, ControllerOutage outage) {
+    StepSupervisor(
+            SlurmClient slurm,
+            CommandRunner runner,
+            SupervisorSettings settings,
+            Optional<AutoresumeConfig> config,
+            Map<String, String> environment,
+            SupervisorLog log,
+            SrunLauncher launcher,
+            Supplier<NodeProber> prober,
+            ControllerOutage outage) {
         this.slurm = slurm;
         this.settings = settings;
         this.log = log;
@@ -162,50 +210,84 @@ public final class StepSupervisor {
         this.jobId = allocation.jobId();
         this.user = allocation.user();
         // First, so that Slurm's answers arrive while the rest is built (see JobNodeRecords).
-        JobNodeRecords nodeRecords = jobId.isPresent()
-                ? JobNodeRecords.readAhead(slurm, log, allocation) : JobNodeRecords.none(slurm, log);
+        JobNodeRecords nodeRecords =
+                jobId.isPresent() ? JobNodeRecords.readAhead(slurm, log, allocation) : JobNodeRecords.none(slurm, log);
         // Asked now, on threads of their own, and used once the first srun has started: a short
         // step would otherwise wait for them, one after the other, after it ended.
         this.jobAhead = jobId.isEmpty() ? null : ReadAhead.start("job-at-start", this::jobAtStart);
         this.configAhead = jobId.isEmpty() ? null : ReadAhead.start("cluster-config", slurm::config);
         // A local socket's first connection costs about 20 ms of CPU: asked aside, and only where a socket is.
-        this.agentAway = jobId.isEmpty() ? null
+        this.agentAway = jobId.isEmpty()
+                ? null
                 : ReadAhead.start("agent-reachable", () -> AgentClient.unreachable(settings.agentSocket()));
         AutoresumeConfig effective = config.orElse(AutoresumeConfig.DEFAULT);
         this.configuredPolicy = config.map(AutoresumeConfig::policy);
         // Outside a job nothing is kept; a refused directory is said once and the step runs without it.
         this.stateDir = jobId.flatMap(job -> JobStateDirectory.open(settings.stateDir(), log::say));
         this.historyFile = jobId.flatMap(job -> stateDir.map(dir -> new RestartHistoryFile(dir, user, job.toString())));
-        this.timeline = new JobTimeline(jobId.flatMap(job -> stateDir.map(dir -> new EventHistory(dir, user, job.toString(),
-                        log::say))),
+        this.timeline = new JobTimeline(
+                jobId.flatMap(job -> stateDir.map(dir -> new EventHistory(dir, user, job.toString(), log::say))),
                 jobId.map(job -> new MetricsReporter(settings.agentSocket(), job.toString(), log::say)));
         this.outage = outage;
         this.outageReport = new ControllerOutageReport(log, timeline);
         outage.listen(outageReport);
         // Recovery's requests wait out an agent restart; MetricsReporter's never wait (their own client).
-        AgentClient agent = new AgentClient(settings.agentSocket(), AGENT_TIMEOUT).ridingOutages(new AgentOutage(
-                settings.agentSocket(), settings.agentOutage(), log::say));
-        Optional<NodeFaultRecovery> recovery = settings.replacement().map(kind -> new NodeFaultRecovery(slurm, agent,
-                new JobResizer(runner, slurm, ALLOCATION_TIMEOUT), provider(kind, settings, slurm, agent, log), log::say));
+        AgentClient agent = new AgentClient(settings.agentSocket(), AGENT_TIMEOUT)
+                .ridingOutages(new AgentOutage(settings.agentSocket(), settings.agentOutage(), log::say));
+        Optional<NodeFaultRecovery> recovery = settings.replacement()
+                .map(kind -> new NodeFaultRecovery(
+                        slurm,
+                        agent,
+                        new JobResizer(runner, slurm, ALLOCATION_TIMEOUT),
+                        provider(kind, settings, slurm, agent, log),
+                        log::say));
         // A step with in-job spares is repaired without any configured replacement: the job shrinks.
-        Optional<NodeFaultRecovery> spareRecovery = recovery.or(() -> Optional.of(new NodeFaultRecovery(slurm, agent,
-                new JobResizer(runner, slurm, ALLOCATION_TIMEOUT), ReplacementProvider.none("no in-job spare is left"
-                + " and no replacement is configured (" + SupervisorSettings.REPLACEMENT + ")"), log::say)));
+        Optional<NodeFaultRecovery> spareRecovery = recovery.or(() -> Optional.of(new NodeFaultRecovery(
+                slurm,
+                agent,
+                new JobResizer(runner, slurm, ALLOCATION_TIMEOUT),
+                ReplacementProvider.none("no in-job spare is left" + " and no replacement is configured ("
+                        + SupervisorSettings.REPLACEMENT + ")"),
+                log::say)));
         this.recovers = recovery.isPresent();
         // The checkpoint rule's directory, when it names one, is also where a re-run resumes from.
-        Optional<CheckpointLocator> checkpoints = effective.checkpointMonitoring().map(rule -> rule.locator(environment)
+        Optional<CheckpointLocator> checkpoints = effective
+                .checkpointMonitoring()
+                .map(rule -> rule.locator(environment)
                         .orElseThrow(() -> new IllegalArgumentException(CheckpointRule.NO_DIRECTORY)))
                 .or(() -> CheckpointLocator.fromEnvironment(environment));
         StopRequest stop = new StopRequest();
-        this.actions = new RestartActions(slurm, runner, recovery, spareRecovery, settings, jobId, log, timeline,
-                historyFile, stop::requested, PhasePause.fromEnvironment(environment, timeline));
-        this.loop = new AttemptLoop(launcher, slurm, jobId, log, timeline, actions, stop,
-                new AttemptLaunch(environment, allocation, checkpoints, log), effective, checkpoints, prober, nodeRecords);
+        this.actions = new RestartActions(
+                slurm,
+                runner,
+                recovery,
+                spareRecovery,
+                settings,
+                jobId,
+                log,
+                timeline,
+                historyFile,
+                stop::requested,
+                PhasePause.fromEnvironment(environment, timeline));
+        this.loop = new AttemptLoop(
+                launcher,
+                slurm,
+                jobId,
+                log,
+                timeline,
+                actions,
+                stop,
+                new AttemptLaunch(environment, allocation, checkpoints, log),
+                effective,
+                checkpoints,
+                prober,
+                nodeRecords);
     }
 
-    private static ReplacementProvider provider(Replacement kind, SupervisorSettings settings, SlurmClient slurm,
-                                                AgentClient agent, SupervisorLog log) {
-        return kind == Replacement.SPARE ? new SpareProvider(settings.spares().orElseThrow(), slurm)
+    private static ReplacementProvider provider(
+            Replacement kind, SupervisorSettings settings, SlurmClient slurm, AgentClient agent, SupervisorLog log) {
+        return kind == Replacement.SPARE
+                ? new SpareProvider(settings.spares().orElseThrow(), slurm)
                 : new ReturningNodeProvider(kind, slurm, agent, log::say);
     }
 
@@ -227,10 +309,11 @@ public final class StepSupervisor {
                 RestartGate gate = restartGate(job);
                 outageReport.timelineReady();
                 Optional<SlurmConfig> config = job.flatMap(j -> clusterConfig(configAhead));
-                Optional<KnownPaths> known = job.map(j -> actions.knowPaths(j, config, ReadAhead.join(agentAway), spares));
+                Optional<KnownPaths> known =
+                        job.map(j -> actions.knowPaths(j, config, ReadAhead.join(agentAway), spares));
                 preflightOncePerJob(job, config, known.map(KnownPaths::description));
-                return new AttemptLoop.JobStart(gate, recovers ? job.map(Job::numNodes).orElse(0) : 0,
-                        known.orElse(KnownPaths.UNKNOWN));
+                return new AttemptLoop.JobStart(
+                        gate, recovers ? job.map(Job::numNodes).orElse(0) : 0, known.orElse(KnownPaths.UNKNOWN));
             });
         } finally {
             timeline.close();
@@ -250,7 +333,10 @@ public final class StepSupervisor {
             for (Path file : files) {
                 try {
                     if (StaleJobFile.discard(file, job.get().restarts(), started)) {
-                        DebugLogging.debug(StepSupervisor.class, "removed {}: written before job {} started, by another job with its id", file,
+                        DebugLogging.debug(
+                                StepSupervisor.class,
+                                "removed {}: written before job {} started, by another job with its id",
+                                file,
                                 job.get().jobId());
                     }
                 } catch (IOException e) {
@@ -305,12 +391,17 @@ public final class StepSupervisor {
         if (stateDir.isPresent()) {
             Path marker = stateDir.get().resolve(preflightMarkerName(user, job.get()));
             try {
-                OwnedFiles.open(marker, JobStateDirectory.uid(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)
+                OwnedFiles.open(
+                                marker,
+                                JobStateDirectory.uid(),
+                                StandardOpenOption.CREATE_NEW,
+                                StandardOpenOption.WRITE)
                         .close();
             } catch (FileAlreadyExistsException e) {
                 return;
             } catch (IOException e) {
-                DebugLogging.debug(StepSupervisor.class, "cannot write preflight marker {}: {}", marker, e.getMessage());
+                DebugLogging.debug(
+                        StepSupervisor.class, "cannot write preflight marker {}: {}", marker, e.getMessage());
             }
         }
         for (PreflightFinding finding : new Preflight().check(config.get(), job.get())) {
@@ -326,7 +417,9 @@ public final class StepSupervisor {
             SlurmConfig config = ReadAhead.join(configAhead);
             if (settings.controllerOutage().isEmpty()) {
                 outage.bound(ControllerOutage.boundFor(config.seconds("SlurmctldTimeout").stream()
-                        .mapToObj(Duration::ofSeconds).findFirst().orElse(ControllerOutage.DEFAULT_SLURMCTLD_TIMEOUT)));
+                        .mapToObj(Duration::ofSeconds)
+                        .findFirst()
+                        .orElse(ControllerOutage.DEFAULT_SLURMCTLD_TIMEOUT)));
             }
             return Optional.of(config);
         } catch (SlurmException e) {

@@ -43,14 +43,18 @@ class CheckpointLocatorTest {
     @Test
     void aCheckpointOverwrittenInPlaceIsTheDirectoryItself() throws IOException {
         Files.writeString(dir.resolve(".metadata"), "meta");
-        assertEquals(dir, new CheckpointLocator(dir, ".metadata").newest().orElseThrow().path());
+        assertEquals(
+                dir,
+                new CheckpointLocator(dir, ".metadata").newest().orElseThrow().path());
     }
 
     @Test
     void noCheckpointYetAndAMissingDirectoryAreBothEmpty() throws IOException {
         checkpoint("step-1", null, 0);
         assertTrue(new CheckpointLocator(dir, ".metadata").newest().isEmpty());
-        assertTrue(new CheckpointLocator(dir.resolve("absent"), ".metadata").newest().isEmpty());
+        assertTrue(new CheckpointLocator(dir.resolve("absent"), ".metadata")
+                .newest()
+                .isEmpty());
     }
 
     @Test
@@ -64,12 +68,16 @@ class CheckpointLocatorTest {
     @Test
     void theEnvironmentNamesTheDirectoryAndTheMarker() {
         assertTrue(CheckpointLocator.fromEnvironment(Map.of()).isEmpty());
-        CheckpointLocator fromEnv = CheckpointLocator.fromEnvironment(Map.of(CheckpointLocator.DIR, "ckpt",
-                "PWD", "/scratch/job", CheckpointLocator.MARKER, "COMPLETE")).orElseThrow();
+        CheckpointLocator fromEnv = CheckpointLocator.fromEnvironment(Map.of(
+                        CheckpointLocator.DIR, "ckpt", "PWD", "/scratch/job", CheckpointLocator.MARKER, "COMPLETE"))
+                .orElseThrow();
         assertEquals(Path.of("/scratch/job/ckpt"), fromEnv.dir());
         assertEquals("COMPLETE", fromEnv.marker());
-        assertEquals(CheckpointLocator.DEFAULT_MARKER,
-                CheckpointLocator.fromEnvironment(Map.of(CheckpointLocator.DIR, "/c")).orElseThrow().marker());
+        assertEquals(
+                CheckpointLocator.DEFAULT_MARKER,
+                CheckpointLocator.fromEnvironment(Map.of(CheckpointLocator.DIR, "/c"))
+                        .orElseThrow()
+                        .marker());
         assertThrows(IllegalArgumentException.class, () -> new CheckpointLocator(dir, "../x"));
     }
 }

@@ -30,7 +30,9 @@ class CheckpointMonitorTest {
     }
 
     private static CheckpointRule rule(long startCutOff, long recurring) {
-        return new CheckpointRule(Optional.empty(), Optional.empty(),
+        return new CheckpointRule(
+                Optional.empty(),
+                Optional.empty(),
                 startCutOff > 0 ? OptionalLong.of(startCutOff) : OptionalLong.empty(),
                 recurring > 0 ? OptionalLong.of(recurring) : OptionalLong.empty());
     }
@@ -79,14 +81,19 @@ class CheckpointMonitorTest {
         assertEquals(CheckpointRule.NAME, violation.rule());
         assertEquals(RuleState.HANGING, violation.state());
         assertEquals(RuleViolation.Source.CHECKPOINT_RULE, violation.source());
-        assertEquals(Duration.ofMillis(3250), Duration.between(lastWritten, violation.detectedAt()),
+        assertEquals(
+                Duration.ofMillis(3250),
+                Duration.between(lastWritten, violation.detectedAt()),
                 "found by the first scan past the deadline");
         assertEquals(lastWritten, violation.lastMatchAt().orElseThrow());
         assertEquals(last.toString(), violation.lastMatchLine().orElseThrow());
         assertEquals(4, violation.matches());
-        assertEquals("checkpoint rule is HANGING: no new complete checkpoint in " + dir() + " for 3.3 s, more than"
-                + " expectedRecurringFrequencyInSeconds=3; newest complete checkpoint " + last + ", marker written at "
-                + lastWritten + "; 4 new in this attempt", violation.describe());
+        assertEquals(
+                "checkpoint rule is HANGING: no new complete checkpoint in " + dir() + " for 3.3 s, more than"
+                        + " expectedRecurringFrequencyInSeconds=3; newest complete checkpoint " + last
+                        + ", marker written at "
+                        + lastWritten + "; 4 new in this attempt",
+                violation.describe());
         assertEquals("the newest checkpoint", violation.evidenceName());
         assertTrue(monitor.scan().isEmpty(), "reported once");
     }
@@ -97,10 +104,18 @@ class CheckpointMonitorTest {
         Path fromAttemptOne = complete("step-4", attemptOneSaved);
         CheckpointMonitor fresh = monitor(rule(5, 0));
         RuleViolation violation = scanFor(fresh, 6).orElseThrow();
-        assertTrue(violation.reason().startsWith("no new complete checkpoint in " + dir()
-                + " within expectedStartCutOffInSeconds=5 of the start (5.3 s)"), violation.reason());
-        assertTrue(violation.reason().contains("newest complete checkpoint " + fromAttemptOne + ", marker written at "
-                + attemptOneSaved + ", from before this attempt"), violation.reason());
+        assertTrue(
+                violation
+                        .reason()
+                        .startsWith("no new complete checkpoint in " + dir()
+                                + " within expectedStartCutOffInSeconds=5 of the start (5.3 s)"),
+                violation.reason());
+        assertTrue(
+                violation
+                        .reason()
+                        .contains("newest complete checkpoint " + fromAttemptOne + ", marker written at "
+                                + attemptOneSaved + ", from before this attempt"),
+                violation.reason());
         assertTrue(violation.lastMatchAt().isEmpty());
         assertEquals("the start", violation.evidenceName());
 
@@ -115,7 +130,8 @@ class CheckpointMonitorTest {
         CheckpointMonitor monitor = monitor(rule(4, 0));
         assertTrue(scanFor(monitor, 2).isEmpty());
         RuleViolation violation = scanFor(monitor, 3).orElseThrow();
-        assertTrue(violation.reason().endsWith("; " + dir() + " does not exist; 0 new in this attempt"),
+        assertTrue(
+                violation.reason().endsWith("; " + dir() + " does not exist; 0 new in this attempt"),
                 violation.reason());
 
         CheckpointMonitor later = monitor(rule(4, 0));
@@ -131,7 +147,8 @@ class CheckpointMonitorTest {
         Files.createDirectories(dir().resolve("step-1"));
         Files.writeString(dir().resolve("step-1").resolve("__0_0.distcp"), "shard");
         RuleViolation violation = scanFor(monitor, 4).orElseThrow();
-        assertTrue(violation.reason().endsWith("; no checkpoint in it holds .metadata; 0 new in this attempt"),
+        assertTrue(
+                violation.reason().endsWith("; no checkpoint in it holds .metadata; 0 new in this attempt"),
                 violation.reason());
     }
 
@@ -145,10 +162,15 @@ class CheckpointMonitorTest {
         Path late = complete("step-2");
         clock.advanceSeconds(0.1);
         RuleViolation violation = monitor.scan().orElseThrow();
-        assertTrue(violation.reason().startsWith("no new complete checkpoint in " + dir() + " for 2.6 s"),
+        assertTrue(
+                violation.reason().startsWith("no new complete checkpoint in " + dir() + " for 2.6 s"),
                 violation.reason());
-        assertTrue(violation.reason().contains("newest complete checkpoint " + late + ", marker written at "
-                + clock.instant().minusMillis(100) + ", too late; 1 new in this attempt"), violation.reason());
+        assertTrue(
+                violation
+                        .reason()
+                        .contains("newest complete checkpoint " + late + ", marker written at "
+                                + clock.instant().minusMillis(100) + ", too late; 1 new in this attempt"),
+                violation.reason());
     }
 
     @Test
@@ -196,7 +218,9 @@ class CheckpointMonitorTest {
         complete("step-2", clock.instant().plusSeconds(3600));
         Instant seen = clock.instant();
         assertTrue(future.scan().isEmpty());
-        assertEquals(seen, scanFor(future, 5).orElseThrow().lastMatchAt().orElseThrow(),
+        assertEquals(
+                seen,
+                scanFor(future, 5).orElseThrow().lastMatchAt().orElseThrow(),
                 "a marker from the future counts from when it was seen");
     }
 

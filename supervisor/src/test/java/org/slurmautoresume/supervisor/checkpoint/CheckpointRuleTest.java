@@ -18,9 +18,12 @@ class CheckpointRuleTest {
     }
 
     private static Duration interval(long startCutOff, long recurring) {
-        return new CheckpointRule(Optional.empty(), Optional.empty(),
-                startCutOff > 0 ? OptionalLong.of(startCutOff) : OptionalLong.empty(),
-                recurring > 0 ? OptionalLong.of(recurring) : OptionalLong.empty()).scanInterval();
+        return new CheckpointRule(
+                        Optional.empty(),
+                        Optional.empty(),
+                        startCutOff > 0 ? OptionalLong.of(startCutOff) : OptionalLong.empty(),
+                        recurring > 0 ? OptionalLong.of(recurring) : OptionalLong.empty())
+                .scanInterval();
     }
 
     @Test
@@ -34,32 +37,42 @@ class CheckpointRuleTest {
 
     @Test
     void theEnvironmentsVariablesBeatTheRulesDirectoryAndMarkerWhichFillIn() {
-        Map<String, String> env = Map.of(CheckpointLocator.DIR, "/scratch/env-ckpt", CheckpointLocator.MARKER,
-                "COMPLETE", "PWD", "/home/u/run");
-        CheckpointLocator fromEnv = rule(Optional.empty(), Optional.empty()).locator(env).orElseThrow();
+        Map<String, String> env = Map.of(
+                CheckpointLocator.DIR, "/scratch/env-ckpt", CheckpointLocator.MARKER, "COMPLETE", "PWD", "/home/u/run");
+        CheckpointLocator fromEnv =
+                rule(Optional.empty(), Optional.empty()).locator(env).orElseThrow();
         assertEquals(Path.of("/scratch/env-ckpt"), fromEnv.dir());
         assertEquals("COMPLETE", fromEnv.marker());
-        CheckpointLocator bothSet = rule(Optional.of("ckpt"), Optional.of("done")).locator(env).orElseThrow();
+        CheckpointLocator bothSet =
+                rule(Optional.of("ckpt"), Optional.of("done")).locator(env).orElseThrow();
         assertEquals(Path.of("/scratch/env-ckpt"), bothSet.dir(), "a variable that is set beats the files");
         assertEquals("COMPLETE", bothSet.marker());
-        CheckpointLocator fromRule = rule(Optional.of("ckpt"), Optional.of("done")).locator(Map.of("PWD", "/home/u/run"))
+        CheckpointLocator fromRule = rule(Optional.of("ckpt"), Optional.of("done"))
+                .locator(Map.of("PWD", "/home/u/run"))
                 .orElseThrow();
         assertEquals(Path.of("/home/u/run/ckpt"), fromRule.dir(), "relative to the step's working directory");
         assertEquals("done", fromRule.marker());
-        assertEquals(CheckpointLocator.DEFAULT_MARKER,
-                rule(Optional.of("/c"), Optional.empty()).locator(Map.of()).orElseThrow().marker());
+        assertEquals(
+                CheckpointLocator.DEFAULT_MARKER,
+                rule(Optional.of("/c"), Optional.empty())
+                        .locator(Map.of())
+                        .orElseThrow()
+                        .marker());
     }
 
     @Test
     void noDirectoryAnywhereIsNoLocator() {
-        assertTrue(rule(Optional.empty(), Optional.empty()).locator(Map.of("PWD", "/x")).isEmpty());
+        assertTrue(rule(Optional.empty(), Optional.empty())
+                .locator(Map.of("PWD", "/x"))
+                .isEmpty());
         assertTrue(CheckpointRule.NO_DIRECTORY.contains(CheckpointLocator.DIR), CheckpointRule.NO_DIRECTORY);
     }
 
     @Test
     void aMarkerMustBeAFileName() {
         assertThrows(IllegalArgumentException.class, () -> rule(Optional.empty(), Optional.of("a/b")));
-        assertThrows(IllegalArgumentException.class, () -> new CheckpointRule(Optional.empty(), Optional.empty(),
-                OptionalLong.of(0), OptionalLong.empty()));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new CheckpointRule(Optional.empty(), Optional.empty(), OptionalLong.of(0), OptionalLong.empty()));
     }
 }

@@ -15,8 +15,8 @@ class ConfigErrorsTest {
 
     /** Each error's message by its field's path (the checkpoint rule's tests use it too). */
     static Map<String, String> errorsByPath(ConfigResult result) {
-        return result.errors().stream().collect(Collectors.toMap(ConfigProblem::path, ConfigProblem::message,
-                (a, b) -> a + " | " + b));
+        return result.errors().stream()
+                .collect(Collectors.toMap(ConfigProblem::path, ConfigProblem::message, (a, b) -> a + " | " + b));
     }
 
     @Test
@@ -45,21 +45,32 @@ class ConfigErrorsTest {
         assertFalse(result.ok());
         Map<String, String> errors = errorsByPath(result);
         assertEquals("must not be negative, found -1", errors.get("runPolicy.jobMaxRetryCount"));
-        assertEquals("expected a whole number, found text \"6h\"", errors.get("runPolicy.restartPolicy.evalPeriodSeconds"));
-        assertTrue(errors.get("runPolicy.restartPolicy.maxFullJobRestart").startsWith("unknown field; known here: "
-                + "evalPeriodSeconds, maxFullJobRestarts"), errors.toString());
-        assertTrue(errors.get("runPolicy.recoverStrategy").contains("unknown strategy \"recover-in-place\"")
-                && errors.get("runPolicy.recoverStrategy").contains("use \"retry\""), errors.toString());
+        assertEquals(
+                "expected a whole number, found text \"6h\"", errors.get("runPolicy.restartPolicy.evalPeriodSeconds"));
+        assertTrue(
+                errors.get("runPolicy.restartPolicy.maxFullJobRestart")
+                        .startsWith("unknown field; known here: " + "evalPeriodSeconds, maxFullJobRestarts"),
+                errors.toString());
+        assertTrue(
+                errors.get("runPolicy.recoverStrategy").contains("unknown strategy \"recover-in-place\"")
+                        && errors.get("runPolicy.recoverStrategy").contains("use \"retry\""),
+                errors.toString());
         assertTrue(errors.get("runPolicy.dump.signal").startsWith("unknown signal \"KILL\""), errors.toString());
         assertEquals("expected a whole number, found number 1.5", errors.get("runPolicy.dump.gracePeriodSeconds"));
-        assertEquals("bad regular expression at position 13: Unclosed group in \".*(unclosed.*\"",
+        assertEquals(
+                "bad regular expression at position 13: Unclosed group in \".*(unclosed.*\"",
                 errors.get("runPolicy.logMonitoringConfiguration[0].logPattern"));
-        assertEquals("unknown operator \"ge\"; use one of gt, gteq, lt, lteq, eq",
+        assertEquals(
+                "unknown operator \"ge\"; use one of gt, gteq, lt, lteq, eq",
                 errors.get("runPolicy.logMonitoringConfiguration[1].operator"));
-        assertEquals("expected a number, found text \"two\"",
+        assertEquals(
+                "expected a number, found text \"two\"",
                 errors.get("runPolicy.logMonitoringConfiguration[1].metricThreshold"));
-        assertEquals("\"A\" is already the name of another rule", errors.get("runPolicy.logMonitoringConfiguration[2].name"));
-        assertEquals("must be at least 1, found 0",
+        assertEquals(
+                "\"A\" is already the name of another rule",
+                errors.get("runPolicy.logMonitoringConfiguration[2].name"));
+        assertEquals(
+                "must be at least 1, found 0",
                 errors.get("runPolicy.logMonitoringConfiguration[2].expectedStartCutOffInSeconds"));
         assertTrue(errors.containsKey("runPolicy.logMonitoringConfiguration[2].expectedRecurringFrequencyInSecond"));
         assertEquals(12, result.errors().size(), result.errors().toString());
@@ -84,27 +95,33 @@ class ConfigErrorsTest {
                       operator: gt
                 """;
         Map<String, String> errors = errorsByPath(ConfigLoader.checkText("rules.yaml", yaml));
-        assertTrue(errors.get("runPolicy.logMonitoringConfiguration[0].metricThreshold").startsWith(
-                "logPattern has no capture group"), errors.toString());
-        assertTrue(errors.get("runPolicy.logMonitoringConfiguration[1].operator").startsWith(
-                "metricThreshold needs an operator"), errors.toString());
-        assertEquals("operator needs a metricThreshold to compare with",
+        assertTrue(
+                errors.get("runPolicy.logMonitoringConfiguration[0].metricThreshold")
+                        .startsWith("logPattern has no capture group"),
+                errors.toString());
+        assertTrue(
+                errors.get("runPolicy.logMonitoringConfiguration[1].operator")
+                        .startsWith("metricThreshold needs an operator"),
+                errors.toString());
+        assertEquals(
+                "operator needs a metricThreshold to compare with",
                 errors.get("runPolicy.logMonitoringConfiguration[2].metricThreshold"));
     }
 
     @Test
     void exitMustComeLastAndStrategiesOnce() {
-        Map<String, String> errors = errorsByPath(ConfigLoader.checkText("s.yaml",
-                "runPolicy:\n  recoverStrategy: [exit, retry, retry]\n"));
+        Map<String, String> errors =
+                errorsByPath(ConfigLoader.checkText("s.yaml", "runPolicy:\n  recoverStrategy: [exit, retry, retry]\n"));
         assertTrue(errors.get("runPolicy.recoverStrategy[2]").contains("listed twice"), errors.toString());
-        assertTrue(errors.get("runPolicy.recoverStrategy").contains("\"exit\" must come last: retry after it"),
+        assertTrue(
+                errors.get("runPolicy.recoverStrategy").contains("\"exit\" must come last: retry after it"),
                 errors.toString());
     }
 
     @Test
     void unknownTopLevelFieldsAndWrongShapesAreNamed() {
-        Map<String, String> errors = errorsByPath(ConfigLoader.checkText("t.yaml",
-                "runPolicy:\n  logMonitoringConfiguration: {name: x}\nspec: {}\n"));
+        Map<String, String> errors = errorsByPath(
+                ConfigLoader.checkText("t.yaml", "runPolicy:\n  logMonitoringConfiguration: {name: x}\nspec: {}\n"));
         assertTrue(errors.get("spec").startsWith("unknown field; known here: runPolicy"), errors.toString());
         assertEquals("expected a list of rules, found a mapping", errors.get("runPolicy.logMonitoringConfiguration"));
     }
@@ -112,11 +129,18 @@ class ConfigErrorsTest {
     @Test
     void syntaxErrorsGiveTheLineAndDuplicateKeysAreRefused() {
         ConfigResult broken = ConfigLoader.checkText("b.yaml", "runPolicy:\n  jobMaxRetryCount: [1\n");
-        assertTrue(broken.errors().get(0).message().startsWith("not valid YAML at line "), broken.errors().toString());
-        ConfigResult twice = ConfigLoader.checkText("d.yaml", "runPolicy:\n  jobMaxRetryCount: 1\n  jobMaxRetryCount: 2\n");
-        assertTrue(twice.errors().get(0).message().contains("jobMaxRetryCount"), twice.errors().toString());
+        assertTrue(
+                broken.errors().get(0).message().startsWith("not valid YAML at line "),
+                broken.errors().toString());
+        ConfigResult twice =
+                ConfigLoader.checkText("d.yaml", "runPolicy:\n  jobMaxRetryCount: 1\n  jobMaxRetryCount: 2\n");
+        assertTrue(
+                twice.errors().get(0).message().contains("jobMaxRetryCount"),
+                twice.errors().toString());
         ConfigResult json = ConfigLoader.checkText("j.json", "{\"runPolicy\": {\"jobMaxRetryCount\": 1,}}");
-        assertTrue(json.errors().get(0).message().startsWith("not valid JSON at line 1"), json.errors().toString());
+        assertTrue(
+                json.errors().get(0).message().startsWith("not valid JSON at line 1"),
+                json.errors().toString());
     }
 
     @Test
@@ -130,10 +154,15 @@ class ConfigErrorsTest {
                     - {name: quiet, logPattern: ".*x.*", metricEvaluationDataPoints: 3}
                 """);
         assertTrue(result.ok(), result.problems().toString());
-        List<String> warnings = result.warnings().stream().map(ConfigProblem::path).toList();
-        assertEquals(List.of("runPolicy.cleanPodPolicy", "runPolicy.dump",
-                "runPolicy.logMonitoringConfiguration[0].metricEvaluationDataPoints",
-                "runPolicy.logMonitoringConfiguration[0]"), warnings);
+        List<String> warnings =
+                result.warnings().stream().map(ConfigProblem::path).toList();
+        assertEquals(
+                List.of(
+                        "runPolicy.cleanPodPolicy",
+                        "runPolicy.dump",
+                        "runPolicy.logMonitoringConfiguration[0].metricEvaluationDataPoints",
+                        "runPolicy.logMonitoringConfiguration[0]"),
+                warnings);
         assertTrue(result.warnings().get(0).toString().contains("warning: "));
     }
 

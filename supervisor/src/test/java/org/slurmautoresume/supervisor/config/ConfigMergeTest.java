@@ -87,12 +87,16 @@ class ConfigMergeTest {
 
     @Test
     void sourcesTakeTheOptionOverTheEnvironmentAndTheDefaultSiteFileIsOptional() {
-        Map<String, String> env = Map.of(ConfigLoader.JOB_ENV, "/env/job.yaml", ConfigLoader.SITE_ENV, "/env/site.yaml");
+        Map<String, String> env =
+                Map.of(ConfigLoader.JOB_ENV, "/env/job.yaml", ConfigLoader.SITE_ENV, "/env/site.yaml");
         List<ConfigSource> fromEnv = ConfigLoader.sources(Optional.empty(), Optional.empty(), env);
-        assertEquals(List.of(new ConfigSource(Path.of("/env/site.yaml"), "site", true),
-                new ConfigSource(Path.of("/env/job.yaml"), "job", true)), fromEnv);
-        List<ConfigSource> fromOptions = ConfigLoader.sources(Optional.of(Path.of("/o/site.yaml")),
-                Optional.of(Path.of("/o/job.yaml")), env);
+        assertEquals(
+                List.of(
+                        new ConfigSource(Path.of("/env/site.yaml"), "site", true),
+                        new ConfigSource(Path.of("/env/job.yaml"), "job", true)),
+                fromEnv);
+        List<ConfigSource> fromOptions =
+                ConfigLoader.sources(Optional.of(Path.of("/o/site.yaml")), Optional.of(Path.of("/o/job.yaml")), env);
         assertEquals(Path.of("/o/job.yaml"), fromOptions.get(1).path());
         List<ConfigSource> none = ConfigLoader.sources(Optional.empty(), Optional.empty(), Map.of());
         assertEquals(List.of(new ConfigSource(Path.of(ConfigLoader.DEFAULT_SITE), "site", false)), none);
@@ -101,12 +105,14 @@ class ConfigMergeTest {
     @Test
     void aMissingOptionalSiteFileIsSkippedAndAMissingNamedFileIsAnError() throws IOException {
         Path job = write("job.yaml", "runPolicy: {jobMaxRetryCount: 4}\n");
-        ConfigResult ok = ConfigLoader.load(List.of(new ConfigSource(dir.resolve("absent.yaml"), "site", false),
-                new ConfigSource(job, "job", true)));
+        ConfigResult ok = ConfigLoader.load(List.of(
+                new ConfigSource(dir.resolve("absent.yaml"), "site", false), new ConfigSource(job, "job", true)));
         assertEquals(List.of(job), ok.files());
         assertEquals(4, ok.orThrow().policy().jobMaxRetryCount());
         ConfigResult missing = ConfigLoader.load(List.of(new ConfigSource(dir.resolve("gone.yaml"), "job", true)));
-        assertEquals(dir.resolve("gone.yaml") + ": the file does not exist", missing.errors().get(0).toString());
+        assertEquals(
+                dir.resolve("gone.yaml") + ": the file does not exist",
+                missing.errors().get(0).toString());
     }
 
     @Test

@@ -16,9 +16,12 @@ class HeartbeatConfigTest {
 
     @Test
     void anEmptySectionTurnsItOnWithTheSeedsFigures() {
-        AutoresumeConfig config = ConfigLoader.checkText("job.yaml", "runPolicy:\n  heartbeat: {}\n").orThrow();
+        AutoresumeConfig config = ConfigLoader.checkText("job.yaml", "runPolicy:\n  heartbeat: {}\n")
+                .orThrow();
         assertEquals(Optional.of(Heartbeat.DEFAULTS), config.heartbeat());
-        assertEquals(List.of(Heartbeat.NAME), config.watchedRules().stream().map(LogRule::name).toList());
+        assertEquals(
+                List.of(Heartbeat.NAME),
+                config.watchedRules().stream().map(LogRule::name).toList());
         assertTrue(config.rules().isEmpty(), "the configured rules stay as written");
         assertTrue(ConfigRenderer.yaml(config).endsWith("""
                   heartbeat:
@@ -35,13 +38,18 @@ class HeartbeatConfigTest {
                   heartbeat: {startupTimeoutSeconds: 120, steadyTimeoutSeconds: 30, checkpointTimeoutSeconds: 900}
                 """).orThrow();
         LogRule rule = config.watchedRules().get(0);
-        assertEquals(List.of(120L, 30L, 900L), List.of(rule.expectedStartCutOffInSeconds().getAsLong(),
-                rule.expectedRecurringFrequencyInSeconds().getAsLong(), rule.longerWait().orElseThrow().seconds()));
+        assertEquals(
+                List.of(120L, 30L, 900L),
+                List.of(
+                        rule.expectedStartCutOffInSeconds().getAsLong(),
+                        rule.expectedRecurringFrequencyInSeconds().getAsLong(),
+                        rule.longerWait().orElseThrow().seconds()));
     }
 
     @Test
     void withoutTheSectionThereIsNoHeartbeat() {
-        AutoresumeConfig config = ConfigLoader.checkText("job.yaml", "runPolicy:\n  jobMaxRetryCount: 3\n").orThrow();
+        AutoresumeConfig config = ConfigLoader.checkText("job.yaml", "runPolicy:\n  jobMaxRetryCount: 3\n")
+                .orThrow();
         assertEquals(Optional.empty(), config.heartbeat());
         assertTrue(config.watchedRules().isEmpty());
         assertFalse(ConfigRenderer.yaml(config).contains("heartbeat"));
@@ -54,7 +62,10 @@ class HeartbeatConfigTest {
                   heartbeat: {steadyTimeoutSeconds: 0, beatEvery: 5}
                 """);
         assertFalse(bad.ok());
-        List<String> where = bad.problems().stream().filter(ConfigProblem::isError).map(p -> p.toString()).toList();
+        List<String> where = bad.problems().stream()
+                .filter(ConfigProblem::isError)
+                .map(p -> p.toString())
+                .toList();
         assertTrue(where.stream().anyMatch(p -> p.contains("steadyTimeoutSeconds")), where.toString());
 
         ConfigResult clash = ConfigLoader.checkText("job.yaml", """
@@ -64,7 +75,9 @@ class HeartbeatConfigTest {
                     - {name: Heartbeat, logPattern: ".*beat.*", expectedRecurringFrequencyInSeconds: 60}
                 """);
         assertFalse(clash.ok(), clash.problems().toString());
-        assertTrue(clash.problems().toString().contains("already named \"Heartbeat\""), clash.problems().toString());
+        assertTrue(
+                clash.problems().toString().contains("already named \"Heartbeat\""),
+                clash.problems().toString());
     }
 
     @Test
@@ -74,7 +87,9 @@ class HeartbeatConfigTest {
                   heartbeat: {steadyTimeoutSeconds: 300, checkpointTimeoutSeconds: 60}
                 """);
         assertTrue(result.ok(), result.problems().toString());
-        assertTrue(result.problems().stream().anyMatch(p -> !p.isError() && p.toString().contains("checkpointTimeoutSeconds")),
+        assertTrue(
+                result.problems().stream()
+                        .anyMatch(p -> !p.isError() && p.toString().contains("checkpointTimeoutSeconds")),
                 result.problems().toString());
     }
 }

@@ -17,12 +17,12 @@ import java.util.List;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
-import org.slurmautoresume.supervisor.policy.SignalNumber;
 
 class RestartPolicyEvaluatorTest {
 
     private static final Instant T0 = Instant.parse("2026-11-23T00:00:00Z");
-    private static final List<Strategy> ALL = List.of(Strategy.RETRY, Strategy.RECOVER, Strategy.REQUEUE, Strategy.EXIT);
+    private static final List<Strategy> ALL =
+            List.of(Strategy.RETRY, Strategy.RECOVER, Strategy.REQUEUE, Strategy.EXIT);
 
     /** Seed 001's example: 50 step restarts, 3 per 6 hours before a full restart, 1 full restart. */
     private static RestartPolicy seedPolicy(List<Strategy> strategies) {
@@ -63,20 +63,22 @@ class RestartPolicyEvaluatorTest {
 
     @Test
     void theNthStepRestartWithinTheWindowEscalatesToARequeue() {
-        List<RestartRecord> history = List.of(record(0, RERUN_IN_PLACE), record(3600, REPLACE_NODES_AND_RERUN),
-                record(7200, RERUN_IN_PLACE));
+        List<RestartRecord> history =
+                List.of(record(0, RERUN_IN_PLACE), record(3600, REPLACE_NODES_AND_RERUN), record(7200, RERUN_IN_PLACE));
         Decision d = RestartPolicyEvaluator.decide(fault(APPLICATION_FAILURE, 7300), history, seedPolicy(ALL));
         assertEquals(Strategy.REQUEUE, d.strategy());
         assertEquals(REQUEUE_JOB, d.level());
-        assertTrue(d.passedOver().get(0).contains("reached numRestartBeforeFullJobRestart=3"), d.passedOver().get(0));
+        assertTrue(
+                d.passedOver().get(0).contains("reached numRestartBeforeFullJobRestart=3"),
+                d.passedOver().get(0));
         assertEquals(0, d.budget().fullJobRestartsLeft());
         assertEquals(0, d.budget().stepRestartsInWindow());
     }
 
     @Test
     void restartsOlderThanEvalPeriodSecondsNoLongerCount() {
-        List<RestartRecord> history = List.of(record(0, RERUN_IN_PLACE), record(3600, RERUN_IN_PLACE),
-                record(7200, RERUN_IN_PLACE));
+        List<RestartRecord> history =
+                List.of(record(0, RERUN_IN_PLACE), record(3600, RERUN_IN_PLACE), record(7200, RERUN_IN_PLACE));
         // 21600 s after the first restart it has left the window: two remain, one more is allowed.
         Decision inside = RestartPolicyEvaluator.decide(fault(APPLICATION_FAILURE, 21599), history, seedPolicy(ALL));
         Decision outside = RestartPolicyEvaluator.decide(fault(APPLICATION_FAILURE, 21600), history, seedPolicy(ALL));
@@ -88,8 +90,11 @@ class RestartPolicyEvaluatorTest {
 
     @Test
     void aRequeueStartsTheEscalationCountAfresh() {
-        List<RestartRecord> history = List.of(record(0, RERUN_IN_PLACE), record(10, RERUN_IN_PLACE),
-                record(20, RERUN_IN_PLACE), record(30, REQUEUE_JOB));
+        List<RestartRecord> history = List.of(
+                record(0, RERUN_IN_PLACE),
+                record(10, RERUN_IN_PLACE),
+                record(20, RERUN_IN_PLACE),
+                record(30, REQUEUE_JOB));
         Decision d = RestartPolicyEvaluator.decide(fault(APPLICATION_FAILURE, 40), history, seedPolicy(ALL));
         assertEquals(Strategy.RETRY, d.strategy());
         assertEquals(1, d.budget().stepRestartsInWindow());
@@ -98,37 +103,45 @@ class RestartPolicyEvaluatorTest {
 
     @Test
     void afterMaxFullJobRestartsTheJobGivesUp() {
-        List<RestartRecord> history = List.of(record(0, RERUN_IN_PLACE), record(10, RERUN_IN_PLACE),
-                record(20, REQUEUE_JOB), record(30, RERUN_IN_PLACE), record(40, RERUN_IN_PLACE),
+        List<RestartRecord> history = List.of(
+                record(0, RERUN_IN_PLACE),
+                record(10, RERUN_IN_PLACE),
+                record(20, REQUEUE_JOB),
+                record(30, RERUN_IN_PLACE),
+                record(40, RERUN_IN_PLACE),
                 record(50, RERUN_IN_PLACE));
         Decision d = RestartPolicyEvaluator.decide(fault(NODE_FAULT, 60), history, seedPolicy(ALL));
         assertTrue(d.givesUp());
         assertEquals(Strategy.EXIT, d.strategy());
-        assertEquals(List.of("retry: a node fault needs its nodes replaced",
-                "recover: 3 step restarts within evalPeriodSeconds=21600 since the last requeue"
-                        + " reached numRestartBeforeFullJobRestart=3",
-                "requeue: maxFullJobRestarts=1 used up"), d.passedOver());
+        assertEquals(
+                List.of(
+                        "retry: a node fault needs its nodes replaced",
+                        "recover: 3 step restarts within evalPeriodSeconds=21600 since the last requeue"
+                                + " reached numRestartBeforeFullJobRestart=3",
+                        "requeue: maxFullJobRestarts=1 used up"),
+                d.passedOver());
     }
 
     @Test
     void jobMaxRetryCountCapsStepRestartsOverTheWholeLife() {
-        RestartPolicy policy = new RestartPolicy(2, OptionalInt.empty(), OptionalLong.empty(), 1, ALL,
-                DumpSettings.DEFAULT);
+        RestartPolicy policy =
+                new RestartPolicy(2, OptionalInt.empty(), OptionalLong.empty(), 1, ALL, DumpSettings.DEFAULT);
         List<RestartRecord> history = new ArrayList<>();
         Decision first = RestartPolicyEvaluator.decide(fault(APPLICATION_FAILURE, 0), history, policy);
         history.add(new RestartRecord(T0, first.level()));
         Decision second = RestartPolicyEvaluator.decide(fault(NODE_FAULT, 100_000), history, policy);
         history.add(new RestartRecord(T0.plusSeconds(100_000), second.level()));
         Decision third = RestartPolicyEvaluator.decide(fault(APPLICATION_FAILURE, 900_000), history, policy);
-        assertEquals(List.of(RERUN_IN_PLACE, REPLACE_NODES_AND_RERUN, REQUEUE_JOB),
+        assertEquals(
+                List.of(RERUN_IN_PLACE, REPLACE_NODES_AND_RERUN, REQUEUE_JOB),
                 List.of(first.level(), second.level(), third.level()));
         assertTrue(third.passedOver().get(0).contains("jobMaxRetryCount=2 used up"));
     }
 
     @Test
     void withoutNumRestartBeforeFullJobRestartStepRestartsNeverEscalateByCount() {
-        RestartPolicy policy = new RestartPolicy(100, OptionalInt.empty(), OptionalLong.of(60), 1, ALL,
-                DumpSettings.DEFAULT);
+        RestartPolicy policy =
+                new RestartPolicy(100, OptionalInt.empty(), OptionalLong.of(60), 1, ALL, DumpSettings.DEFAULT);
         List<RestartRecord> history = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             history.add(record(i, RERUN_IN_PLACE));
@@ -141,8 +154,10 @@ class RestartPolicyEvaluatorTest {
     @Test
     void theListOrderIsTheOrderTried() {
         RestartPolicy requeueFirst = seedPolicy(List.of(Strategy.REQUEUE, Strategy.RETRY, Strategy.EXIT));
-        assertEquals(Strategy.REQUEUE,
-                RestartPolicyEvaluator.decide(fault(APPLICATION_FAILURE, 0), List.of(), requeueFirst).strategy());
+        assertEquals(
+                Strategy.REQUEUE,
+                RestartPolicyEvaluator.decide(fault(APPLICATION_FAILURE, 0), List.of(), requeueFirst)
+                        .strategy());
         RestartPolicy exitOnly = seedPolicy(List.of(Strategy.EXIT));
         Decision d = RestartPolicyEvaluator.decide(fault(NODE_FAULT, 0), List.of(), exitOnly);
         assertTrue(d.givesUp());
@@ -161,8 +176,13 @@ class RestartPolicyEvaluatorTest {
     @Test
     void dumpPrecedesTheChoiceOnlyWhenTheStepStillRuns() {
         DumpSettings dump = new DumpSettings(SignalNumber.USR2, Duration.ofSeconds(90));
-        RestartPolicy policy = new RestartPolicy(5, OptionalInt.empty(), OptionalLong.empty(), 0,
-                List.of(Strategy.DUMP, Strategy.RETRY, Strategy.EXIT), dump);
+        RestartPolicy policy = new RestartPolicy(
+                5,
+                OptionalInt.empty(),
+                OptionalLong.empty(),
+                0,
+                List.of(Strategy.DUMP, Strategy.RETRY, Strategy.EXIT),
+                dump);
         Fault hanging = new Fault(RULE_VIOLATION, T0, true, "JobHangingDetection HANGING");
         Decision running = RestartPolicyEvaluator.decide(hanging, List.of(), policy);
         assertEquals(Strategy.RETRY, running.strategy());
@@ -171,7 +191,9 @@ class RestartPolicyEvaluatorTest {
         Decision exited = RestartPolicyEvaluator.decide(fault(APPLICATION_FAILURE, 0), List.of(), policy);
         assertTrue(exited.dumpFirst().isEmpty(), "a step that already ended has nobody to write last words");
         RestartPolicy noDump = seedPolicy(ALL);
-        assertFalse(RestartPolicyEvaluator.decide(hanging, List.of(), noDump).dumpFirst().isPresent());
+        assertFalse(RestartPolicyEvaluator.decide(hanging, List.of(), noDump)
+                .dumpFirst()
+                .isPresent());
     }
 
     @Test
@@ -184,11 +206,13 @@ class RestartPolicyEvaluatorTest {
 
     @Test
     void theDescriptionNamesChoiceReasonAndBudgets() {
-        Decision d = RestartPolicyEvaluator.decide(new Fault(NODE_FAULT, T0, false, "node3 DOWN"), List.of(),
-                seedPolicy(ALL));
-        assertEquals("recover: replace the faulty nodes and re-run the step after a node fault (node3 DOWN),"
-                + " step restart 1 of 50 (passed over: retry: a node fault needs its nodes replaced);"
-                + " 49 step restarts left (jobMaxRetryCount), 2 before a requeue (numRestartBeforeFullJobRestart),"
-                + " 1 requeues left (maxFullJobRestarts)", d.describe());
+        Decision d = RestartPolicyEvaluator.decide(
+                new Fault(NODE_FAULT, T0, false, "node3 DOWN"), List.of(), seedPolicy(ALL));
+        assertEquals(
+                "recover: replace the faulty nodes and re-run the step after a node fault (node3 DOWN),"
+                        + " step restart 1 of 50 (passed over: retry: a node fault needs its nodes replaced);"
+                        + " 49 step restarts left (jobMaxRetryCount), 2 before a requeue (numRestartBeforeFullJobRestart),"
+                        + " 1 requeues left (maxFullJobRestarts)",
+                d.describe());
     }
 }

@@ -18,23 +18,30 @@ class NodeFaultRecoveryTest {
 
     private final AgentClient agent = mock(AgentClient.class);
     private final List<String> said = new ArrayList<>();
-    private final NodeFaultRecovery recovery = new NodeFaultRecovery(mock(SlurmClient.class), agent,
-            mock(JobResizer.class), new ReplacementProvider() {
+    private final NodeFaultRecovery recovery = new NodeFaultRecovery(
+            mock(SlurmClient.class),
+            agent,
+            mock(JobResizer.class),
+            new ReplacementProvider() {
                 @Override
                 public String name() {
                     return "test";
                 }
 
                 @Override
-                public void begin(String jobId, List<String> failed) {
-                }
+                public void begin(String jobId, List<String> failed) {}
 
                 @Override
-                public List<String> ready(String jobId, List<String> failed, int missing,
-                                          java.util.Collection<String> exclude, java.time.LocalDateTime failedAt) {
+                public List<String> ready(
+                        String jobId,
+                        List<String> failed,
+                        int missing,
+                        java.util.Collection<String> exclude,
+                        java.time.LocalDateTime failedAt) {
                     return List.of();
                 }
-            }, said::add);
+            },
+            said::add);
 
     /**
      * A node someone else took out (an administrator's FAIL, NHC's drain) is out for the step as
@@ -42,13 +49,25 @@ class NodeFaultRecoveryTest {
      */
     @Test
     void aNodeAlreadyTakenOutBySomeoneElseIsOutForTheStep() {
-        when(agent.send(any())).thenReturn(AgentResponse.of(List.of(
-                new NodeDecision("node1", NodeDecision.MARKED, "slurmd refused the connection", "set fail"),
-                new NodeDecision("node2", NodeDecision.ALREADY_OUT, "Slurm state IDLE+FAIL",
-                        "already out of service: root set IDLE+FAIL with reason \"bad DIMM\""),
-                new NodeDecision("node3", NodeDecision.REFUSED, "Slurm state IDLE", "healthy")), "job 6"));
+        when(agent.send(any()))
+                .thenReturn(AgentResponse.of(
+                        List.of(
+                                new NodeDecision(
+                                        "node1", NodeDecision.MARKED, "slurmd refused the connection", "set fail"),
+                                new NodeDecision(
+                                        "node2",
+                                        NodeDecision.ALREADY_OUT,
+                                        "Slurm state IDLE+FAIL",
+                                        "already out of service: root set IDLE+FAIL with reason \"bad DIMM\""),
+                                new NodeDecision("node3", NodeDecision.REFUSED, "Slurm state IDLE", "healthy")),
+                        "job 6"));
         assertEquals(List.of("node1", "node2"), recovery.confirmAndMark("6", List.of("node1", "node2", "node3")));
-        assertEquals(0, said.stream().filter(line -> line.contains("marked fail")).filter(line -> line.contains("node2"))
-                .count(), "node2 is not reported as the agent's mark: " + said);
+        assertEquals(
+                0,
+                said.stream()
+                        .filter(line -> line.contains("marked fail"))
+                        .filter(line -> line.contains("node2"))
+                        .count(),
+                "node2 is not reported as the agent's mark: " + said);
     }
 }

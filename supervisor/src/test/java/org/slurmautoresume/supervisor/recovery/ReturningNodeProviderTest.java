@@ -17,9 +17,21 @@ class ReturningNodeProviderTest {
     private static final LocalDateTime FAULT = LocalDateTime.of(2026, 11, 22, 6, 10, 23, 500_000_000);
 
     private static Node node(String state, LocalDateTime slurmdStarted) {
-        return new Node("node2", "127.0.0.2", "node2", OptionalInt.of(17002), NodeState.parse(state), Optional.empty(),
-                Optional.empty(), Optional.ofNullable(slurmdStarted), List.of("debug"), Optional.empty(),
-                OptionalInt.of(4), Optional.empty(), List.of(), Map.of());
+        return new Node(
+                "node2",
+                "127.0.0.2",
+                "node2",
+                OptionalInt.of(17002),
+                NodeState.parse(state),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.ofNullable(slurmdStarted),
+                List.of("debug"),
+                Optional.empty(),
+                OptionalInt.of(4),
+                Optional.empty(),
+                List.of(),
+                Map.of());
     }
 
     @Test

@@ -12,9 +12,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.slurmautoresume.slurm.probe.NodeProber;
 import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.parse.NodeParser;
+import org.slurmautoresume.slurm.probe.NodeProber;
 
 class SlurmdWatchTest {
 
@@ -38,8 +38,8 @@ class SlurmdWatchTest {
                 "node2", new ArrayDeque<>(List.of(false, true, true, true)));
         List<List<String>> reports = new ArrayList<>();
         AtomicInteger rounds = new AtomicInteger();
-        new SlurmdWatch(scripted(misses), Duration.ZERO, 3).watch(List.of(node("node1"), node("node2")),
-                () -> rounds.incrementAndGet() < 20, reports::add);
+        new SlurmdWatch(scripted(misses), Duration.ZERO, 3)
+                .watch(List.of(node("node1"), node("node2")), () -> rounds.incrementAndGet() < 20, reports::add);
         assertEquals(List.of(List.of("node2")), reports);
     }
 
@@ -48,8 +48,8 @@ class SlurmdWatchTest {
         Map<String, Deque<Boolean>> misses = Map.of("node1", new ArrayDeque<>(List.of(true, true, true, true)));
         List<List<String>> reports = new ArrayList<>();
         AtomicInteger rounds = new AtomicInteger();
-        new SlurmdWatch(scripted(misses), Duration.ZERO, 3).watch(List.of(node("node1")),
-                () -> rounds.incrementAndGet() <= 2, reports::add);
+        new SlurmdWatch(scripted(misses), Duration.ZERO, 3)
+                .watch(List.of(node("node1")), () -> rounds.incrementAndGet() <= 2, reports::add);
         assertEquals(List.of(), reports);
     }
 
@@ -59,9 +59,14 @@ class SlurmdWatchTest {
         List<List<String>> marked = new ArrayList<>();
         AtomicInteger rounds = new AtomicInteger();
         AtomicInteger asked = new AtomicInteger();
-        new SlurmdWatch(scripted(Map.of()), Duration.ZERO, 3).watch(List.of(node("node1"), node("node2")),
-                () -> rounds.incrementAndGet() < 50, silent::add,
-                () -> asked.incrementAndGet() < 3 ? List.of() : List.of("node2"), 2, marked::add);
+        new SlurmdWatch(scripted(Map.of()), Duration.ZERO, 3)
+                .watch(
+                        List.of(node("node1"), node("node2")),
+                        () -> rounds.incrementAndGet() < 50,
+                        silent::add,
+                        () -> asked.incrementAndGet() < 3 ? List.of() : List.of("node2"),
+                        2,
+                        marked::add);
         assertEquals(List.of(), silent);
         assertEquals(List.of(List.of("node2")), marked);
         assertEquals(3, asked.get(), "Slurm is asked every second round only, until a node is out");
@@ -82,11 +87,17 @@ class SlurmdWatchTest {
         };
         List<List<String>> marked = new ArrayList<>();
         AtomicInteger asked = new AtomicInteger();
-        new SlurmdWatch(saysNode2Unhealthy, Duration.ZERO, 3).watch(List.of(node("node1"), node("node2")),
-                () -> true, silent -> { }, () -> {
-                    asked.incrementAndGet();
-                    return List.of("node2");
-                }, 3, marked::add);
+        new SlurmdWatch(saysNode2Unhealthy, Duration.ZERO, 3)
+                .watch(
+                        List.of(node("node1"), node("node2")),
+                        () -> true,
+                        silent -> {},
+                        () -> {
+                            asked.incrementAndGet();
+                            return List.of("node2");
+                        },
+                        3,
+                        marked::add);
         assertEquals(List.of(List.of("node2")), marked);
         assertEquals(1, asked.get(), "in the first round, not at the third");
     }
@@ -117,8 +128,13 @@ class SlurmdWatchTest {
                 "node2", new ArrayDeque<>(List.of(false, true, true, true)));
         List<Long> pauses = new ArrayList<>();
         List<List<String>> reports = new ArrayList<>();
-        new SlurmdWatch(scriptedGone(misses, List.of("node2")), Duration.ofSeconds(1), Duration.ofMillis(250), 3,
-                pauses::add).watch(List.of(node("node1"), node("node2")), () -> true, reports::add);
+        new SlurmdWatch(
+                        scriptedGone(misses, List.of("node2")),
+                        Duration.ofSeconds(1),
+                        Duration.ofMillis(250),
+                        3,
+                        pauses::add)
+                .watch(List.of(node("node1"), node("node2")), () -> true, reports::add);
         assertEquals(List.of(List.of("node2")), reports);
         assertEquals(3, pauses.size(), "a pause after each round but the last: " + pauses);
         assertTrue(pauses.get(0) > 900, "the interval while all answer: " + pauses);
@@ -130,8 +146,8 @@ class SlurmdWatchTest {
         Map<String, Deque<Boolean>> misses = Map.of("node2", new ArrayDeque<>(List.of(true, true, true)));
         List<Long> pauses = new ArrayList<>();
         List<List<String>> reports = new ArrayList<>();
-        new SlurmdWatch(scriptedGone(misses, List.of()), Duration.ofSeconds(1), Duration.ofMillis(250), 3,
-                pauses::add).watch(List.of(node("node2")), () -> true, reports::add);
+        new SlurmdWatch(scriptedGone(misses, List.of()), Duration.ofSeconds(1), Duration.ofMillis(250), 3, pauses::add)
+                .watch(List.of(node("node2")), () -> true, reports::add);
         assertEquals(List.of(List.of("node2")), reports);
         assertEquals(2, pauses.size(), pauses.toString());
         assertTrue(pauses.stream().allMatch(p -> p > 900), "a timeout or a lone refusal waits the interval: " + pauses);

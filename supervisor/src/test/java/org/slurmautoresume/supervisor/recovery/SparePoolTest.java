@@ -14,8 +14,9 @@ import org.slurmautoresume.slurm.parse.NodeParser;
 class SparePoolTest {
 
     private static Node node(String name, String state, String partitions, String features) {
-        return new NodeParser().parse("NodeName=" + name + " ActiveFeatures=" + features + " NodeAddr=10.0.0.1 Port=6818"
-                + " State=" + state + " Partitions=" + partitions);
+        return new NodeParser()
+                .parse("NodeName=" + name + " ActiveFeatures=" + features + " NodeAddr=10.0.0.1 Port=6818" + " State="
+                        + state + " Partitions=" + partitions);
     }
 
     private static final List<Node> CLUSTER = List.of(
@@ -46,9 +47,12 @@ class SparePoolTest {
     void picksByFeatureNodesReadFromJson() {
         List<Node> cluster = List.of(
                 JsonRecords.node("show-node-idle.json", "{\"name\": \"gpu02\", \"partitions\": [\"train\"]}"),
-                JsonRecords.node("show-node-idle-drain.json", "{\"name\": \"spare01\", \"active_features\": [\"hotspare\"]}"),
-                JsonRecords.node("show-node-idle.json", "{\"name\": \"spare02\", \"active_features\": [\"gpu\", \"hotspare\"]}"),
-                JsonRecords.node("show-node-idle.json", "{\"name\": \"spare03\", \"active_features\": [\"hotspares\"]}"));
+                JsonRecords.node(
+                        "show-node-idle-drain.json", "{\"name\": \"spare01\", \"active_features\": [\"hotspare\"]}"),
+                JsonRecords.node(
+                        "show-node-idle.json", "{\"name\": \"spare02\", \"active_features\": [\"gpu\", \"hotspare\"]}"),
+                JsonRecords.node(
+                        "show-node-idle.json", "{\"name\": \"spare03\", \"active_features\": [\"hotspares\"]}"));
         SparePool pool = new SparePool(Optional.empty(), Optional.of("hotspare"), Optional.empty());
         assertEquals(List.of("spare02"), pool.pick(cluster, 2, List.of()));
     }
@@ -63,7 +67,11 @@ class SparePoolTest {
 
     @Test
     void aPoolMustSaySomethingAndBeWellFormed() {
-        assertThrows(IllegalArgumentException.class, () -> new SparePool(Optional.empty(), Optional.empty(), Optional.empty()));
-        assertThrows(HostlistException.class, () -> new SparePool(Optional.empty(), Optional.empty(), Optional.of("n[3-1]")));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new SparePool(Optional.empty(), Optional.empty(), Optional.empty()));
+        assertThrows(
+                HostlistException.class,
+                () -> new SparePool(Optional.empty(), Optional.empty(), Optional.of("n[3-1]")));
     }
 }

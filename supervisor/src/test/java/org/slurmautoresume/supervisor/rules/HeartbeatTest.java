@@ -14,8 +14,8 @@ class HeartbeatTest {
 
     private final FakeClock clock = new FakeClock();
     private final List<RuleViolation> violations = new ArrayList<>();
-    private final RuleMonitor monitor = new RuleMonitor(List.of(new Heartbeat(60, 10, 100).rule()), clock,
-            violations::add);
+    private final RuleMonitor monitor =
+            new RuleMonitor(List.of(new Heartbeat(60, 10, 100).rule()), clock, violations::add);
 
     @Test
     void theFirstBeatMustComeWithinTheStartupTimeout() {
@@ -29,7 +29,9 @@ class HeartbeatTest {
         clock.advanceSeconds(61);
         late.tick();
         assertEquals(RuleState.HANGING, violations.get(0).state());
-        assertTrue(violations.get(0).reason().contains("expectedStartCutOffInSeconds=60"), violations.get(0).reason());
+        assertTrue(
+                violations.get(0).reason().contains("expectedStartCutOffInSeconds=60"),
+                violations.get(0).reason());
     }
 
     @Test
@@ -54,7 +56,8 @@ class HeartbeatTest {
         monitor.onLine(STDOUT, "AUTORESUME_HEARTBEAT phase=checkpoint");
         clock.advanceSeconds(100.5);
         monitor.tick();
-        assertTrue(violations.get(0).reason().contains("100 s after a line with \"phase=checkpoint\""),
+        assertTrue(
+                violations.get(0).reason().contains("100 s after a line with \"phase=checkpoint\""),
                 violations.get(0).reason());
     }
 

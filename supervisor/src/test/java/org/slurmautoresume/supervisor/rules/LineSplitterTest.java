@@ -72,7 +72,8 @@ class LineSplitterTest {
 
     @Test
     void invalidUtf8BecomesReplacementCharacters() {
-        byte[] bytes = {'l', 'o', 's', 's', (byte) 0xff, (byte) 0xc3, '\n', (byte) 0xe2, (byte) 0x82, (byte) 0xac, '\n'};
+        byte[] bytes = {'l', 'o', 's', 's', (byte) 0xff, (byte) 0xc3, '\n', (byte) 0xe2, (byte) 0x82, (byte) 0xac, '\n'
+        };
         splitter.accept(bytes, 0, bytes.length);
         assertEquals(List.of("loss\ufffd\ufffd", "\u20ac"), lines);
     }

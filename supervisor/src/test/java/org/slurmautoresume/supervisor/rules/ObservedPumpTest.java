@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import org.slurmautoresume.supervisor.rules.OutputObserver;
 import org.slurmautoresume.supervisor.step.launch.OutputPump;
 
 /** Watching the output with rules must leave every byte the user sees exactly as it was. */
@@ -46,8 +45,10 @@ class ObservedPumpTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int i = 0; i < 3000; i++) {
             switch (random.nextInt(4)) {
-                case 0 -> out.writeBytes(("[Epoch 0 Batch " + i + "] {'training_loss_step': " + random.nextDouble()
-                        + ", 'samples/sec': " + random.nextInt(200) + "}\n").getBytes(StandardCharsets.UTF_8));
+                case 0 ->
+                    out.writeBytes(("[Epoch 0 Batch " + i + "] {'training_loss_step': " + random.nextDouble()
+                                    + ", 'samples/sec': " + random.nextInt(200) + "}\n")
+                            .getBytes(StandardCharsets.UTF_8));
                 case 1 -> out.writeBytes(("progress " + i + "%\r").getBytes(StandardCharsets.UTF_8));
                 case 2 -> {
                     byte[] noise = new byte[random.nextInt(300)];
@@ -70,10 +71,16 @@ class ObservedPumpTest {
     void outputWithRulesIsByteIdenticalToOutputWithout() {
         byte[] data = mixedOutput();
         List<RuleViolation> violations = new ArrayList<>();
-        RuleMonitor monitor = new RuleMonitor(List.of(
-                LogRule.builder("loss", ".*'training_loss_step': (\\d+(\\.\\d+)?).*").metric(MetricOperator.GT, 0.99).build(),
-                LogRule.builder("hb", ".*Epoch 0 Batch.*").expectedRecurringFrequencyInSeconds(60).build()),
-                new FakeClock(), violations::add);
+        RuleMonitor monitor = new RuleMonitor(
+                List.of(
+                        LogRule.builder("loss", ".*'training_loss_step': (\\d+(\\.\\d+)?).*")
+                                .metric(MetricOperator.GT, 0.99)
+                                .build(),
+                        LogRule.builder("hb", ".*Epoch 0 Batch.*")
+                                .expectedRecurringFrequencyInSeconds(60)
+                                .build()),
+                new FakeClock(),
+                violations::add);
         byte[] plain = pump(data, null);
         byte[] watched = pump(data, new RuleOutputObserver(monitor));
         assertArrayEquals(data, plain);

@@ -5,8 +5,7 @@ import java.util.Random;
 /** Short random lines over a small alphabet: dense in near-misses for pattern property tests. */
 final class RandomLines {
 
-    private RandomLines() {
-    }
+    private RandomLines() {}
 
     static String next(Random random, String alphabet, int maxLength) {
         StringBuilder line = new StringBuilder();

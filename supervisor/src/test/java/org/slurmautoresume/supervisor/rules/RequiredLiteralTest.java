@@ -18,10 +18,16 @@ class RequiredLiteralTest {
         return Stream.of(
                 Arguments.of(".*Experiment configuration.*", "Experiment configuration", true),
                 Arguments.of(".*Train Epoch", "Train Epoch", true),
-                Arguments.of(".*The checkpoint is finalized. All shards is written.*", "The checkpoint is finalized", false),
-                Arguments.of(".*The checkpoint is finalized\\. All shards is written\\..*",
-                        "The checkpoint is finalized. All shards is written.", true),
-                Arguments.of(".*\\[Epoch 0 Batch \\d+.*'training_loss_step': (\\d+(\\.\\d+)?).*", "'training_loss_step': ", false),
+                Arguments.of(
+                        ".*The checkpoint is finalized. All shards is written.*", "The checkpoint is finalized", false),
+                Arguments.of(
+                        ".*The checkpoint is finalized\\. All shards is written\\..*",
+                        "The checkpoint is finalized. All shards is written.",
+                        true),
+                Arguments.of(
+                        ".*\\[Epoch 0 Batch \\d+.*'training_loss_step': (\\d+(\\.\\d+)?).*",
+                        "'training_loss_step': ",
+                        false),
                 Arguments.of(".*training_loss_step (\\d+(?:\\.\\d+)?).*", "training_loss_step ", false),
                 Arguments.of(".* (.+)TFLOPs.*", "TFLOPs", false),
                 Arguments.of("Train Epoch", "Train Epoch", false),
@@ -48,9 +54,27 @@ class RequiredLiteralTest {
      */
     @Test
     void neverDisagreesWithTheRegexEngine() {
-        List<String> patterns = List.of(".*ab.*", ".*a\\.b", "ab+c", ".*a(b|c)d.*", "a?bc", ".*[ab]c.*",
-                ".*x\\d+y.*", "xy*z", ".*(?:ab)?cd", ".*a\\*b.*", ".*\\[ab\\].*", "(a)b(c)", ".*ab{1,2}c.*",
-                ".*a.c.*", "^ab", ".*ab$", ".*a\\sb.*", ".* (.+)TFLOPs.*", ".*a\\|b.*", "[a-c]+b");
+        List<String> patterns = List.of(
+                ".*ab.*",
+                ".*a\\.b",
+                "ab+c",
+                ".*a(b|c)d.*",
+                "a?bc",
+                ".*[ab]c.*",
+                ".*x\\d+y.*",
+                "xy*z",
+                ".*(?:ab)?cd",
+                ".*a\\*b.*",
+                ".*\\[ab\\].*",
+                "(a)b(c)",
+                ".*ab{1,2}c.*",
+                ".*a.c.*",
+                "^ab",
+                ".*ab$",
+                ".*a\\sb.*",
+                ".* (.+)TFLOPs.*",
+                ".*a\\|b.*",
+                "[a-c]+b");
         Random random = new Random(5);
         String alphabet = "abcdxyz.*[]| 0123TFLOPs\u2028";
         for (String regex : patterns) {

@@ -21,13 +21,14 @@ class RuleMonitorTest {
     }
 
     private static String batch(int n, double loss, double samples) {
-        return "[default0]:2026-11-23 10:00:00,300 [INFO] __main__: [Epoch 0 Batch " + n
-                + "] {'training_loss_step': " + loss + ", 'samples/sec': " + samples + "}";
+        return "[default0]:2026-11-23 10:00:00,300 [INFO] __main__: [Epoch 0 Batch " + n + "] {'training_loss_step': "
+                + loss + ", 'samples/sec': " + samples + "}";
     }
 
     @Test
     void aRuleWaitsUntilItsPatternMatchesThenIsHealthy() {
-        RuleMonitor monitor = monitor(LogRule.builder("JobStart", ".*Experiment configuration.*").build());
+        RuleMonitor monitor = monitor(
+                LogRule.builder("JobStart", ".*Experiment configuration.*").build());
         monitor.onLine(STDOUT, "loading data");
         assertEquals(RuleState.WAITING, monitor.states().get("JobStart"));
         monitor.onLine(STDOUT, "2026 [INFO] Experiment configuration: lr=3e-4");
@@ -38,7 +39,8 @@ class RuleMonitorTest {
     @Test
     void aMissedStartCutOffIsHanging() {
         RuleMonitor monitor = monitor(LogRule.builder("JobStart", ".*Experiment configuration.*")
-                .expectedStartCutOffInSeconds(120).build());
+                .expectedStartCutOffInSeconds(120)
+                .build());
         clock.advanceSeconds(120);
         monitor.tick();
         assertTrue(violations.isEmpty(), "exactly at the cut-off is still in time");
@@ -56,7 +58,8 @@ class RuleMonitorTest {
     @Test
     void aFirstMatchAfterTheCutOffIsStillHanging() {
         RuleMonitor monitor = monitor(LogRule.builder("JobStart", ".*Experiment configuration.*")
-                .expectedStartCutOffInSeconds(60).build());
+                .expectedStartCutOffInSeconds(60)
+                .build());
         clock.advanceSeconds(61);
         monitor.onLine(STDOUT, "Experiment configuration: late");
         assertEquals(RuleState.HANGING, violations.get(0).state());
@@ -65,7 +68,8 @@ class RuleMonitorTest {
     @Test
     void silenceLongerThanTheRecurringFrequencyIsHanging() {
         RuleMonitor monitor = monitor(LogRule.builder("JobHangingDetection", ".*Train Epoch.*")
-                .expectedRecurringFrequencyInSeconds(10).build());
+                .expectedRecurringFrequencyInSeconds(10)
+                .build());
         monitor.onLine(STDOUT, "Train Epoch: 1 [0/60000 (0%)] loss=0.8470");
         clock.advanceSeconds(9);
         monitor.onLine(STDOUT, "Train Epoch: 1 [640/60000 (1%)] loss=0.6");
@@ -77,18 +81,23 @@ class RuleMonitorTest {
         monitor.tick();
         RuleViolation v = violations.get(0);
         assertEquals(RuleState.HANGING, v.state());
-        assertEquals("Train Epoch: 1 [640/60000 (1%)] loss=0.6", v.lastMatchLine().orElseThrow());
+        assertEquals(
+                "Train Epoch: 1 [640/60000 (1%)] loss=0.6", v.lastMatchLine().orElseThrow());
         assertEquals(STDOUT, v.lastMatchStream().orElseThrow());
         assertEquals(2, v.matches());
         assertEquals(Duration.ofSeconds(11), Duration.between(v.lastMatchAt().orElseThrow(), v.detectedAt()));
-        assertTrue(v.describe().contains("JobHangingDetection") && v.describe().contains("HANGING")
-                && v.describe().contains("loss=0.6"), v.describe());
+        assertTrue(
+                v.describe().contains("JobHangingDetection")
+                        && v.describe().contains("HANGING")
+                        && v.describe().contains("loss=0.6"),
+                v.describe());
     }
 
     @Test
     void theRecurringFrequencyCountsOnlyFromTheFirstMatch() {
         RuleMonitor monitor = monitor(LogRule.builder("JobHangingDetection", ".*Train Epoch.*")
-                .expectedRecurringFrequencyInSeconds(10).build());
+                .expectedRecurringFrequencyInSeconds(10)
+                .build());
         clock.advanceSeconds(3600);
         monitor.tick();
         assertTrue(violations.isEmpty());
@@ -97,7 +106,9 @@ class RuleMonitorTest {
 
     @Test
     void aMatchArrivingAfterTheDeadlineDoesNotExcuseTheSilence() {
-        RuleMonitor monitor = monitor(LogRule.builder("hb", ".*step.*").expectedRecurringFrequencyInSeconds(5).build());
+        RuleMonitor monitor = monitor(LogRule.builder("hb", ".*step.*")
+                .expectedRecurringFrequencyInSeconds(5)
+                .build());
         monitor.onLine(STDOUT, "step 1");
         clock.advanceSeconds(7);
         monitor.onLine(STDOUT, "step 2");
@@ -107,9 +118,11 @@ class RuleMonitorTest {
 
     @Test
     void aMetricBadForNConsecutiveDataPointsIsSlow() {
-        RuleMonitor monitor = monitor(LogRule.builder("LowThroughputDetection",
-                        ".*\\[Epoch 0 Batch \\d+.*'samples\\/sec': (\\d+(\\.\\d+)?).*")
-                .metric(MetricOperator.LTEQ, 80).metricEvaluationDataPoints(3).build());
+        RuleMonitor monitor = monitor(LogRule.builder(
+                        "LowThroughputDetection", ".*\\[Epoch 0 Batch \\d+.*'samples\\/sec': (\\d+(\\.\\d+)?).*")
+                .metric(MetricOperator.LTEQ, 80)
+                .metricEvaluationDataPoints(3)
+                .build());
         monitor.onLine(STDOUT, batch(1, 2.1, 79.5));
         monitor.onLine(STDOUT, batch(2, 2.0, 80));
         monitor.onLine(STDOUT, batch(3, 2.0, 95.0)); // a good point breaks the run
@@ -120,7 +133,9 @@ class RuleMonitorTest {
         monitor.onLine(STDERR, batch(6, 1.9, 50));
         RuleViolation v = violations.get(0);
         assertEquals(RuleState.SLOW, v.state());
-        assertEquals(List.of(70.25, 60.0, 50.0), v.dataPoints().stream().map(DataPoint::value).toList());
+        assertEquals(
+                List.of(70.25, 60.0, 50.0),
+                v.dataPoints().stream().map(DataPoint::value).toList());
         assertEquals(STDERR, v.lastMatchStream().orElseThrow());
         assertTrue(v.reason().contains("lteq 80"), v.reason());
     }
@@ -128,7 +143,8 @@ class RuleMonitorTest {
     @Test
     void oneDataPointIsTheDefault() {
         RuleMonitor monitor = monitor(LogRule.builder("LossSpikeDetection", ".*training_loss_step (\\d+(?:\\.\\d+)?).*")
-                .metric(MetricOperator.GT, 2.0).build());
+                .metric(MetricOperator.GT, 2.0)
+                .build());
         monitor.onLine(STDOUT, "iter 5 training_loss_step 1.9 lr 3e-4");
         assertTrue(violations.isEmpty());
         monitor.onLine(STDOUT, "iter 6 training_loss_step 5.0 lr 3e-4");
@@ -139,7 +155,9 @@ class RuleMonitorTest {
     @Test
     void aMetricThatIsNotANumberIsFaulted() {
         RuleMonitor monitor = monitor(LogRule.builder("TFLOPs", ".* (.+)TFLOPs.*")
-                .metric(MetricOperator.LT, 100).metricEvaluationDataPoints(2).build());
+                .metric(MetricOperator.LT, 100)
+                .metricEvaluationDataPoints(2)
+                .build());
         monitor.onLine(STDOUT, "Training model, speed: 140.5 TFLOPs per GPU");
         assertEquals(RuleState.HEALTHY, monitor.states().get("TFLOPs"));
         monitor.onLine(STDOUT, "Training model, speed: 90 TFLOPs per GPU");
@@ -154,7 +172,8 @@ class RuleMonitorTest {
     void aStopPatternSwitchesTheRuleOff() {
         RuleMonitor monitor = monitor(LogRule.builder("JobHangingDetection", ".*Train Epoch.*")
                 .stopPattern(".*Training finished, saving final model.*")
-                .expectedRecurringFrequencyInSeconds(10).build());
+                .expectedRecurringFrequencyInSeconds(10)
+                .build());
         monitor.onLine(STDOUT, "Train Epoch: 9 [59520/60000 (99%)] loss=0.01");
         monitor.onLine(STDOUT, "Training finished, saving final model to /fsx/out");
         assertTrue(monitor.stopped("JobHangingDetection"));
@@ -166,8 +185,13 @@ class RuleMonitorTest {
 
     @Test
     void eachRuleReportsItsViolationOnce() {
-        RuleMonitor monitor = monitor(LogRule.builder("hb", ".*step.*").expectedRecurringFrequencyInSeconds(5).build(),
-                LogRule.builder("start", ".*never.*").expectedStartCutOffInSeconds(1).build());
+        RuleMonitor monitor = monitor(
+                LogRule.builder("hb", ".*step.*")
+                        .expectedRecurringFrequencyInSeconds(5)
+                        .build(),
+                LogRule.builder("start", ".*never.*")
+                        .expectedStartCutOffInSeconds(1)
+                        .build());
         monitor.onLine(STDOUT, "step 1");
         clock.advanceSeconds(6);
         monitor.tick();
@@ -175,12 +199,15 @@ class RuleMonitorTest {
         clock.advanceSeconds(6);
         monitor.tick();
         monitor.onLine(STDOUT, "step 2");
-        assertEquals(List.of("hb", "start"), violations.stream().map(RuleViolation::rule).toList());
+        assertEquals(
+                List.of("hb", "start"),
+                violations.stream().map(RuleViolation::rule).toList());
     }
 
     @Test
     void patternsMatchAtTheStartOfTheLineLikePythonsReMatch() {
-        RuleMonitor monitor = monitor(LogRule.builder("anchored", "Train Epoch").build(),
+        RuleMonitor monitor = monitor(
+                LogRule.builder("anchored", "Train Epoch").build(),
                 LogRule.builder("free", ".*Train Epoch").build());
         monitor.onLine(STDOUT, "[default0]: Train Epoch: 1");
         assertEquals(RuleState.WAITING, monitor.states().get("anchored"));

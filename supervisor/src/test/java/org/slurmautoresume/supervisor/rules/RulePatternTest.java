@@ -32,9 +32,23 @@ class RulePatternTest {
      */
     @Test
     void agreesWithThePlainEngineOnMatchesAndGroups() {
-        List<String> patterns = List.of(".*ab(\\d+).*", ".*ab(\\d+)", ".*a(b+)c.*", ".*x (.+)y.*", ".*a.*b(\\d*).*",
-                ".*ab.*", ".*a\\.b(.).*", ".*ab?(c).*", ".*(ab)", ".*a(?:b|c)(d).*", ".*ab|cd(\\d)", "ab(\\d).*",
-                ".*\\[a \\d+\\].*'b': (\\d+(\\.\\d+)?).*", ".*a\\.*", ".*ab(?=c)(.).*", ".*(?<=x)ab(\\d)");
+        List<String> patterns = List.of(
+                ".*ab(\\d+).*",
+                ".*ab(\\d+)",
+                ".*a(b+)c.*",
+                ".*x (.+)y.*",
+                ".*a.*b(\\d*).*",
+                ".*ab.*",
+                ".*a\\.b(.).*",
+                ".*ab?(c).*",
+                ".*(ab)",
+                ".*a(?:b|c)(d).*",
+                ".*ab|cd(\\d)",
+                "ab(\\d).*",
+                ".*\\[a \\d+\\].*'b': (\\d+(\\.\\d+)?).*",
+                ".*a\\.*",
+                ".*ab(?=c)(.).*",
+                ".*(?<=x)ab(\\d)");
         Random random = new Random(17);
         String alphabet = "ab0123 .xyc'[]:d";
         for (String regex : patterns) {

@@ -1,8 +1,5 @@
 package org.slurmautoresume.supervisor.step;
 
-import org.slurmautoresume.supervisor.step.record.EventHistory;
-import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,6 +25,8 @@ import org.slurmautoresume.supervisor.policy.Strategy;
 import org.slurmautoresume.supervisor.rules.LogRule;
 import org.slurmautoresume.supervisor.rules.MetricOperator;
 import org.slurmautoresume.supervisor.step.ScriptedSrun.Scripted;
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
 
 /**
  * The attempt loop's decisions without a cluster: the real supervisor, classifier, restart gate,
@@ -38,11 +37,13 @@ public class AttemptLoopTest {
 
     @TempDir
     Path dir;
+
     private SupervisedRun job;
 
     @BeforeEach
     void jobOnTwoNodesWithTwoSpare() throws IOException {
-        job = new SupervisedRun(dir, new FakeSlurm(List.of("node1", "node2"), List.of("node1", "node2", "node3", "node4")));
+        job = new SupervisedRun(
+                dir, new FakeSlurm(List.of("node1", "node2"), List.of("node1", "node2", "node3", "node4")));
     }
 
     @AfterEach
@@ -62,37 +63,54 @@ public class AttemptLoopTest {
         assertEquals("1", env.get(StepSupervisor.ATTEMPT));
         assertEquals(SupervisedRun.ARGV, srun.starts().get(0).argv());
         // The recovery paths are recorded when the job has been read, beside the first launch.
-        assertEquals(List.of("launch", "attempt-ended", "succeeded"), job.timelineWords().stream()
-                .filter(w -> !w.equals("recovery-paths")).toList());
-        assertEquals(1, job.timelineWords().stream().filter(w -> w.equals("recovery-paths")).count());
-        assertTrue(job.slurm.ran("scancel").isEmpty() && job.slurm.ran("requeue").isEmpty());
+        assertEquals(
+                List.of("launch", "attempt-ended", "succeeded"),
+                job.timelineWords().stream()
+                        .filter(w -> !w.equals("recovery-paths"))
+                        .toList());
+        assertEquals(
+                1,
+                job.timelineWords().stream()
+                        .filter(w -> w.equals("recovery-paths"))
+                        .count());
+        assertTrue(
+                job.slurm.ran("scancel").isEmpty() && job.slurm.ran("requeue").isEmpty());
         assertFalse(job.said().contains("retrying"), job.said());
     }
 
     @Test
     void aStepSrunCouldNotStartForWantOfSlurmctldStartsAgainOutsideTheBudgets() throws Exception {
-        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(1).stderr(
-                "srun: error: Unable to create step for job 42: Unable to contact slurm controller (connect failure)"),
+        ScriptedSrun srun = new ScriptedSrun(
+                Scripted.exits(1)
+                        .stderr(
+                                "srun: error: Unable to create step for job 42: Unable to contact slurm controller (connect failure)"),
                 Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 
         assertEquals(2, srun.starts().size());
-        assertEquals(List.of("NOT_STARTED", "SUCCEEDED"), job.timeline().stream()
-                .filter(e -> e.event().equals("attempt-ended")).map(e -> e.details().get("outcome")).toList());
+        assertEquals(
+                List.of("NOT_STARTED", "SUCCEEDED"),
+                job.timeline().stream()
+                        .filter(e -> e.event().equals("attempt-ended"))
+                        .map(e -> e.details().get("outcome"))
+                        .toList());
         assertTrue(job.timeline().stream().noneMatch(e -> e.event().equals("decision")), "no budget was spent");
     }
 
     @Test
     void aStepRefusedOnANodeARestartedSlurmctldHasNotHeardFromStartsAgainOnceTheNodeRegistered() throws Exception {
-        java.util.concurrent.atomic.AtomicReference<String> stateAtRerun = new java.util.concurrent.atomic.AtomicReference<>();
-        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(1)
-                .stderr("srun: error: Unable to create step for job 42: Memory required by task is not available")
-                .onStart(running -> {
-                    // slurmctld restarted: node2 is UNKNOWN for three reads, then its slurmd registered.
-                    job.slurm.nodeState("node2", "UNKNOWN");
-                    job.slurm.nodeStateAfterReads("node2", 3, "ALLOCATED");
-                }),
+        java.util.concurrent.atomic.AtomicReference<String> stateAtRerun =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        ScriptedSrun srun = new ScriptedSrun(
+                Scripted.exits(1)
+                        .stderr(
+                                "srun: error: Unable to create step for job 42: Memory required by task is not available")
+                        .onStart(running -> {
+                            // slurmctld restarted: node2 is UNKNOWN for three reads, then its slurmd registered.
+                            job.slurm.nodeState("node2", "UNKNOWN");
+                            job.slurm.nodeStateAfterReads("node2", 3, "ALLOCATED");
+                        }),
                 Scripted.exits(0).onStart(running -> stateAtRerun.set(job.slurm.nodeState("node2"))));
 
         assertEquals(0, job.run(srun));
@@ -100,8 +118,12 @@ public class AttemptLoopTest {
         assertEquals(2, srun.starts().size());
         assertEquals("ALLOCATED", stateAtRerun.get(), "started again only once node2 registered");
         assertEquals(SupervisedRun.ARGV, srun.starts().get(1).argv(), "the same srun, nothing added");
-        assertEquals(List.of("NOT_STARTED", "SUCCEEDED"), job.timeline().stream()
-                .filter(e -> e.event().equals("attempt-ended")).map(e -> e.details().get("outcome")).toList());
+        assertEquals(
+                List.of("NOT_STARTED", "SUCCEEDED"),
+                job.timeline().stream()
+                        .filter(e -> e.event().equals("attempt-ended"))
+                        .map(e -> e.details().get("outcome"))
+                        .toList());
         assertTrue(job.timeline().stream().noneMatch(e -> e.event().equals("decision")), "no budget was spent");
         assertTrue(job.said().contains("slurmctld has not heard from node2 since it started"), job.said());
     }
@@ -110,8 +132,9 @@ public class AttemptLoopTest {
     void aStepThatCannotBeStartedTimeAfterTimeEndsWithSrunsStatus() throws Exception {
         Scripted[] attempts = new Scripted[10];
         for (int i = 0; i < attempts.length; i++) {
-            attempts[i] = Scripted.exits(1).stderr("srun: error: Unable to create step for job 42:"
-                    + " Unable to contact slurm controller (connect failure)");
+            attempts[i] = Scripted.exits(1)
+                    .stderr("srun: error: Unable to create step for job 42:"
+                            + " Unable to contact slurm controller (connect failure)");
         }
         ScriptedSrun srun = new ScriptedSrun(attempts);
 
@@ -159,7 +182,8 @@ public class AttemptLoopTest {
         assertEquals(1, srun.starts().size());
         assertEquals(List.of(List.of("scontrol", "requeue", FakeSlurm.JOB)), job.slurm.ran("requeue"));
         only(job.timeline(), "requeue");
-        assertTrue(job.said().contains("requeueing the whole job (" + SupervisorSettings.ON_EXHAUSTED + "=requeue)"),
+        assertTrue(
+                job.said().contains("requeueing the whole job (" + SupervisorSettings.ON_EXHAUSTED + "=requeue)"),
                 job.said());
     }
 
@@ -171,20 +195,24 @@ public class AttemptLoopTest {
         assertEquals(143, job.run(srun));
 
         assertEquals(1, srun.starts().size());
-        assertEquals("CANCELLED", only(job.timeline(), "attempt-ended").details().get("outcome"));
+        assertEquals(
+                "CANCELLED", only(job.timeline(), "attempt-ended").details().get("outcome"));
         assertTrue(job.timeline().stream().noneMatch(e -> e.event().equals("decision")));
     }
 
     @Test
     void aStepAtItsTimeLimitIsNeverRerun() throws Exception {
         job.with(SupervisorSettings.MAX_APP_RETRIES, "5");
-        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(1)
-                .stderr("slurmstepd: error: *** STEP 42.0 ON node1 CANCELLED AT 2026-11-22T04:15:22 DUE TO TIME LIMIT ***"));
+        ScriptedSrun srun = new ScriptedSrun(
+                Scripted.exits(1)
+                        .stderr(
+                                "slurmstepd: error: *** STEP 42.0 ON node1 CANCELLED AT 2026-11-22T04:15:22 DUE TO TIME LIMIT ***"));
 
         assertEquals(1, job.run(srun));
 
         assertEquals(1, srun.starts().size());
-        assertEquals("TIME_LIMIT", only(job.timeline(), "attempt-ended").details().get("outcome"));
+        assertEquals(
+                "TIME_LIMIT", only(job.timeline(), "attempt-ended").details().get("outcome"));
         assertTrue(job.said().contains("time limit: Slurm says"), job.said());
     }
 
@@ -192,14 +220,16 @@ public class AttemptLoopTest {
     void aNodeFaultReplacesTheNodeAndRerunsWithTheNewNodeList() throws Exception {
         job.with("AUTORESUME_SPARE_NODES", "node3");
         ScriptedSrun srun = new ScriptedSrun(
-                Scripted.exits(1).stderr("srun: error: Node failure on node2")
+                Scripted.exits(1)
+                        .stderr("srun: error: Node failure on node2")
                         .onStart(running -> job.slurm.nodeState("node2", "DOWN+NOT_RESPONDING")),
                 Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 
         assertEquals(1, job.agent.requests("mark").size());
-        assertEquals("node2", job.agent.requests("mark").get(0).path("nodes").get(0).asText());
+        assertEquals(
+                "node2", job.agent.requests("mark").get(0).path("nodes").get(0).asText());
         assertEquals("node[1,3]", job.slurm.jobNodeList());
         Map<String, String> second = srun.starts().get(1).environment();
         assertEquals("2", second.get(StepSupervisor.ATTEMPT));
@@ -211,27 +241,39 @@ public class AttemptLoopTest {
         EventHistory.Event replacement = only(job.timeline(), "replacement");
         assertEquals("node2", replacement.details().get("faultyNodes"));
         assertEquals("node[1,3]", replacement.details().get("nodeList"));
-        assertEquals("REPLACE_NODES_AND_RERUN", only(job.timeline(), "decision").details().get("level"));
+        assertEquals(
+                "REPLACE_NODES_AND_RERUN",
+                only(job.timeline(), "decision").details().get("level"));
     }
 
     @Test
     void theFirstAttemptIsToldTheJobsNodesAndMasterAsAReRunWouldBe() throws Exception {
-        job.with("SLURM_JOB_NODELIST", "node[1-2]").with("SLURM_JOB_NUM_NODES", "2").with("SLURMD_NODENAME", "node1");
+        job.with("SLURM_JOB_NODELIST", "node[1-2]")
+                .with("SLURM_JOB_NUM_NODES", "2")
+                .with("SLURMD_NODENAME", "node1");
         ScriptedSrun srun = new ScriptedSrun(Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 
         Map<String, String> first = srun.starts().get(0).environment();
-        assertEquals(List.of("node[1-2]", "node1", "10.0.0.1", "2"), List.of(first.get("NODE_LIST"),
-                first.get("MASTER_NODE"), first.get("MASTER_ADDR"), first.get("NNODES")));
-        assertEquals(List.of(List.of("scontrol", "-o", "show", "node", "node[1-2]")), job.slurm.ran("node[1-2]"),
+        assertEquals(
+                List.of("node[1-2]", "node1", "10.0.0.1", "2"),
+                List.of(
+                        first.get("NODE_LIST"),
+                        first.get("MASTER_NODE"),
+                        first.get("MASTER_ADDR"),
+                        first.get("NNODES")));
+        assertEquals(
+                List.of(List.of("scontrol", "-o", "show", "node", "node[1-2]")),
+                job.slurm.ran("node[1-2]"),
                 "one read of the job's nodes: MASTER_ADDR from the record re-runs take it from, and the records"
-                + " a step with in-job spares is probed with from its start");
+                        + " a step with in-job spares is probed with from its start");
     }
 
     @Test
     void aReRunInPlaceKeepsTheFirstAttemptsNodes() throws Exception {
-        job.with("SLURM_JOB_NODELIST", "node[1-2]").with("SLURM_JOB_NUM_NODES", "2")
+        job.with("SLURM_JOB_NODELIST", "node[1-2]")
+                .with("SLURM_JOB_NUM_NODES", "2")
                 .with(SupervisorSettings.MAX_APP_RETRIES, "1");
         ScriptedSrun srun = new ScriptedSrun(Scripted.exits(3), Scripted.exits(0));
 
@@ -256,19 +298,29 @@ public class AttemptLoopTest {
 
     @Test
     void aNodeFaultWithoutReplacementRequeuesTheJobWithTheNodeMarkedFirst() throws Exception {
-        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(1)
-                .onStart(running -> job.slurm.nodeState("node2", "DOWN+NOT_RESPONDING")));
+        ScriptedSrun srun = new ScriptedSrun(
+                Scripted.exits(1).onStart(running -> job.slurm.nodeState("node2", "DOWN+NOT_RESPONDING")));
 
         assertEquals(1, job.run(srun));
 
         assertEquals(1, srun.starts().size());
-        assertEquals(List.of("fail", "down"), job.agent.requests("mark").stream().map(r -> r.path("state").asText())
-                .toList(), "FAIL so the requeued job avoids it, then DOWN so Slurm lets go of the dead node at once");
+        assertEquals(
+                List.of("fail", "down"),
+                job.agent.requests("mark").stream()
+                        .map(r -> r.path("state").asText())
+                        .toList(),
+                "FAIL so the requeued job avoids it, then DOWN so Slurm lets go of the dead node at once");
         assertEquals(List.of(List.of("scontrol", "requeue", FakeSlurm.JOB)), job.slurm.ran("requeue"));
         EventHistory.Event requeue = only(job.timeline(), "requeue");
-        assertEquals(List.of("node-fault", "node2", "false"), List.of(requeue.details().get("path"),
-                requeue.details().get("faultyNodes"), requeue.details().get("expedited")));
-        assertTrue(job.timelineWords().stream().noneMatch("give-up"::equals), job.timelineWords().toString());
+        assertEquals(
+                List.of("node-fault", "node2", "false"),
+                List.of(
+                        requeue.details().get("path"),
+                        requeue.details().get("faultyNodes"),
+                        requeue.details().get("expedited")));
+        assertTrue(
+                job.timelineWords().stream().noneMatch("give-up"::equals),
+                job.timelineWords().toString());
         assertTrue(job.said().contains("no replacement is configured"), job.said());
     }
 
@@ -282,9 +334,14 @@ public class AttemptLoopTest {
         assertEquals(137, job.run(srun));
 
         assertEquals(1, srun.starts().size());
-        assertEquals("node2", job.agent.requests("mark").get(0).path("nodes").get(0).asText());
-        assertEquals(List.of("fail", "down"), job.agent.requests("mark").stream().map(r -> r.path("state").asText())
-                .toList(), "FAIL once, by the watch, then DOWN before the requeue");
+        assertEquals(
+                "node2", job.agent.requests("mark").get(0).path("nodes").get(0).asText());
+        assertEquals(
+                List.of("fail", "down"),
+                job.agent.requests("mark").stream()
+                        .map(r -> r.path("state").asText())
+                        .toList(),
+                "FAIL once, by the watch, then DOWN before the requeue");
         assertEquals(List.of(List.of("scancel", "42.0")), job.slurm.ran("scancel"));
         assertEquals("node[1-2]", job.slurm.jobNodeList(), "a job about to be requeued is not shrunk");
         assertEquals(List.of(List.of("scontrol", "requeue", FakeSlurm.JOB)), job.slurm.ran("requeue"));
@@ -294,8 +351,8 @@ public class AttemptLoopTest {
     @Test
     void aNodeFaultWithoutReplacementIsNotRerunNorRequeuedWhenTheFallbackIsOff() throws Exception {
         job.with(SupervisorSettings.NODE_FAULT_FALLBACK, "exit");
-        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(1)
-                .onStart(running -> job.slurm.nodeState("node2", "DOWN+NOT_RESPONDING")));
+        ScriptedSrun srun = new ScriptedSrun(
+                Scripted.exits(1).onStart(running -> job.slurm.nodeState("node2", "DOWN+NOT_RESPONDING")));
 
         assertEquals(1, job.run(srun));
 
@@ -309,30 +366,45 @@ public class AttemptLoopTest {
     @Test
     void aNodeFaultInAJobThatIsNotRequeueableEndsAsBeforeAndSaysWhy() throws Exception {
         job.slurm.requeueable(false);
-        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(1)
-                .onStart(running -> job.slurm.nodeState("node2", "DOWN+NOT_RESPONDING")));
+        ScriptedSrun srun = new ScriptedSrun(
+                Scripted.exits(1).onStart(running -> job.slurm.nodeState("node2", "DOWN+NOT_RESPONDING")));
 
         assertEquals(1, job.run(srun));
 
         assertTrue(job.slurm.ran("requeue").isEmpty());
         only(job.timeline(), "give-up");
         // Said once when it ends, besides the recovery paths said at the start.
-        assertEquals(List.of("recovery paths:", "not requeueing"), job.said().lines().filter(l -> l.contains("is not requeueable"))
-                .map(l -> l.contains("recovery paths:") ? "recovery paths:" : "not requeueing").toList(), job.said());
+        assertEquals(
+                List.of("recovery paths:", "not requeueing"),
+                job.said()
+                        .lines()
+                        .filter(l -> l.contains("is not requeueable"))
+                        .map(l -> l.contains("recovery paths:") ? "recovery paths:" : "not requeueing")
+                        .toList(),
+                job.said());
     }
 
     @Test
     void aRuleViolationDumpsThenRetries() throws Exception {
-        RestartPolicy policy = new RestartPolicy(2, OptionalInt.empty(), OptionalLong.empty(), 0,
-                List.of(Strategy.DUMP, Strategy.RETRY, Strategy.EXIT), new DumpSettings(SignalNumber.USR1, Duration.ofSeconds(5)));
-        LogRule loss = LogRule.builder("Loss", ".*loss (\\S+).*").metric(MetricOperator.GT, 2.0).build();
-        ScriptedSrun srun = new ScriptedSrun(Scripted.runsUntilStopped().printing("iter 7 loss 9.5"), Scripted.exits(0));
+        RestartPolicy policy = new RestartPolicy(
+                2,
+                OptionalInt.empty(),
+                OptionalLong.empty(),
+                0,
+                List.of(Strategy.DUMP, Strategy.RETRY, Strategy.EXIT),
+                new DumpSettings(SignalNumber.USR1, Duration.ofSeconds(5)));
+        LogRule loss = LogRule.builder("Loss", ".*loss (\\S+).*")
+                .metric(MetricOperator.GT, 2.0)
+                .build();
+        ScriptedSrun srun =
+                new ScriptedSrun(Scripted.runsUntilStopped().printing("iter 7 loss 9.5"), Scripted.exits(0));
 
         assertEquals(0, job.run(srun, Optional.of(new AutoresumeConfig(policy, List.of(loss)))));
 
         assertEquals(List.of(SignalNumber.USR1), srun.starts().get(0).srun().signals());
         List<String> words = job.timelineWords();
-        assertTrue(words.indexOf("detection") < words.indexOf("dump") && words.indexOf("dump") < words.indexOf("decision"),
+        assertTrue(
+                words.indexOf("detection") < words.indexOf("dump") && words.indexOf("dump") < words.indexOf("decision"),
                 words.toString());
         EventHistory.Event decision = only(job.timeline(), "decision");
         assertEquals("RULE_VIOLATION", decision.details().get("fault"));
@@ -354,29 +426,42 @@ public class AttemptLoopTest {
         int live = freeRange(agents, 2);
         int check = freeRange(agents, 2);
         try {
-            answer(agents.get(0), "node1 ok", () -> { });
-            answer(agents.get(1), "node2 ok", () -> { });
-            answer(agents.get(2), "node1 ok", () -> { });
+            answer(agents.get(0), "node1 ok", () -> {});
+            answer(agents.get(1), "node2 ok", () -> {});
+            answer(agents.get(2), "node1 ok", () -> {});
             answer(agents.get(3), "node2 unhealthy", () -> job.slurm.nodeState("node2", "ALLOCATED+DOWN"));
             int offset = 17000 - 6818;
-            job.probedBy(new org.slurmautoresume.slurm.probe.LivenessProber(Duration.ofSeconds(1), live - offset,
-                    check - offset, true, node -> Optional.empty()));
-            RestartPolicy policy = new RestartPolicy(2, OptionalInt.empty(), OptionalLong.empty(), 0,
-                    List.of(Strategy.RETRY, Strategy.RECOVER, Strategy.EXIT), new DumpSettings(SignalNumber.USR1, Duration.ofSeconds(5)));
-            LogRule loss = LogRule.builder("Loss", ".*loss (\\S+).*").metric(MetricOperator.GT, 2.0).build();
-            ScriptedSrun srun = new ScriptedSrun(Scripted.runsUntilStopped().printing("iter 7 loss 9.5"), Scripted.exits(0));
+            job.probedBy(new org.slurmautoresume.slurm.probe.LivenessProber(
+                    Duration.ofSeconds(1), live - offset, check - offset, true, node -> Optional.empty()));
+            RestartPolicy policy = new RestartPolicy(
+                    2,
+                    OptionalInt.empty(),
+                    OptionalLong.empty(),
+                    0,
+                    List.of(Strategy.RETRY, Strategy.RECOVER, Strategy.EXIT),
+                    new DumpSettings(SignalNumber.USR1, Duration.ofSeconds(5)));
+            LogRule loss = LogRule.builder("Loss", ".*loss (\\S+).*")
+                    .metric(MetricOperator.GT, 2.0)
+                    .build();
+            ScriptedSrun srun =
+                    new ScriptedSrun(Scripted.runsUntilStopped().printing("iter 7 loss 9.5"), Scripted.exits(0));
 
             assertEquals(0, job.run(srun, Optional.of(new AutoresumeConfig(policy, List.of(loss)))), job.said());
 
-            EventHistory.Event detection = job.timeline().stream().filter(e -> e.event().equals("detection")
-                    && "agent-verdict".equals(e.details().get("source"))).findFirst().orElseThrow();
+            EventHistory.Event detection = job.timeline().stream()
+                    .filter(e -> e.event().equals("detection")
+                            && "agent-verdict".equals(e.details().get("source")))
+                    .findFirst()
+                    .orElseThrow();
             assertEquals("node2", detection.details().get("nodes"));
             // From the attempt's end to the verdict: what the detection-latency histogram counts.
-            assertTrue(detection.latencyMs().isPresent() && detection.latencyMs().getAsLong() >= 0,
-                    detection.toString());
+            assertTrue(
+                    detection.latencyMs().isPresent() && detection.latencyMs().getAsLong() >= 0, detection.toString());
             EventHistory.Event decision = only(job.timeline(), "decision");
-            assertEquals(List.of("NODE_FAULT", "REPLACE_NODES_AND_RERUN"), List.of(decision.details().get("fault"),
-                    decision.details().get("level")), job.timeline().toString());
+            assertEquals(
+                    List.of("NODE_FAULT", "REPLACE_NODES_AND_RERUN"),
+                    List.of(decision.details().get("fault"), decision.details().get("level")),
+                    job.timeline().toString());
             assertEquals("node[1,3]", srun.starts().get(1).environment().get("NODE_LIST"));
         } finally {
             for (java.net.ServerSocket agent : agents) {
@@ -408,7 +493,8 @@ public class AttemptLoopTest {
     private static void answer(java.net.ServerSocket server, String greeting, Runnable first) {
         Thread thread = new Thread(() -> {
             while (!server.isClosed()) {
-                try (java.net.Socket peer = server.accept(); java.io.OutputStream out = peer.getOutputStream()) {
+                try (java.net.Socket peer = server.accept();
+                        java.io.OutputStream out = peer.getOutputStream()) {
                     first.run();
                     out.write((org.slurmautoresume.slurm.probe.LivenessProber.GREETING + greeting + "\n")
                             .getBytes(StandardCharsets.US_ASCII));
@@ -425,19 +511,22 @@ public class AttemptLoopTest {
     void aRetryIsAnnouncedUnderTheIdOfTheStepItRetries() throws Exception {
         job.with(SupervisorSettings.MAX_APP_RETRIES, "1");
         ScriptedSrun srun = new ScriptedSrun(
-                Scripted.exitsAfter(Duration.ofMillis(1500), 1).onStart(running -> job.slurm.step("3", running.pid(), "node[1-2]")),
+                Scripted.exitsAfter(Duration.ofMillis(1500), 1)
+                        .onStart(running -> job.slurm.step("3", running.pid(), "node[1-2]")),
                 Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 
         assertTrue(job.said().contains("JobID=42 StepID=3: retrying step, attempt 2"), job.said());
-        assertFalse(job.said().contains("StepID=3: step succeeded on attempt 2"),
+        assertFalse(
+                job.said().contains("StepID=3: step succeeded on attempt 2"),
                 "the second attempt is another step, unknown here: " + job.said());
         assertEquals("3", only(job.timeline(), "decision").stepId());
     }
 
     public static EventHistory.Event only(List<EventHistory.Event> events, String word) {
-        List<EventHistory.Event> found = events.stream().filter(e -> e.event().equals(word)).toList();
+        List<EventHistory.Event> found =
+                events.stream().filter(e -> e.event().equals(word)).toList();
         assertEquals(1, found.size(), word + " in " + events);
         return found.get(0);
     }

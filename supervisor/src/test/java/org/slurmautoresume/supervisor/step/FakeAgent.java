@@ -49,8 +49,8 @@ public final class FakeAgent implements AutoCloseable {
     private void serve() {
         while (server.isOpen()) {
             try (SocketChannel client = server.accept()) {
-                BufferedReader in = new BufferedReader(new InputStreamReader(Channels.newInputStream(client),
-                        StandardCharsets.UTF_8));
+                BufferedReader in = new BufferedReader(
+                        new InputStreamReader(Channels.newInputStream(client), StandardCharsets.UTF_8));
                 String line = in.readLine();
                 if (line == null) {
                     continue; // a client that connected and left, as the supervisor's is-anyone-there check does
@@ -72,7 +72,10 @@ public final class FakeAgent implements AutoCloseable {
         StringBuilder decisions = new StringBuilder();
         if (request.path("op").asText().equals("mark")) {
             for (JsonNode node : request.path("nodes")) {
-                decisions.append(decisions.length() == 0 ? "" : ",").append("{\"node\":\"").append(node.asText())
+                decisions
+                        .append(decisions.length() == 0 ? "" : ",")
+                        .append("{\"node\":\"")
+                        .append(node.asText())
                         .append("\",\"decision\":\"marked\",\"evidence\":\"slurmd does not answer\",\"why\":\"\"}");
             }
         }

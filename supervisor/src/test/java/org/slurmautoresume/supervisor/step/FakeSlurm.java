@@ -26,8 +26,7 @@ public final class FakeSlurm implements CommandRunner {
     private static final String DONOR = "99";
 
     /** A command as it was run, and on which thread. */
-    public record Ran(List<String> argv, String thread) {
-    }
+    public record Ran(List<String> argv, String thread) {}
 
     private final List<Ran> ran = new ArrayList<>();
     private final Map<String, String> nodeStates = new LinkedHashMap<>();
@@ -96,10 +95,12 @@ public final class FakeSlurm implements CommandRunner {
 
     /** Step {@code JOB.id} on {@code nodes}, created by the srun with pid {@code srunPid}. */
     public synchronized void step(String id, long srunPid, String nodes) {
-        steps.put(id, "StepId=" + JOB + "." + id + " UserId=1001 StartTime=2026-11-22T04:14:22 TimeLimit=UNLIMITED"
-                + " State=RUNNING Partition=debug NodeList=" + nodes + " Nodes=" + Hostlist.count(nodes)
-                + " CPUs=4 Tasks=1 Name=train Network=(null) TRES=cpu=4,mem=0,node=1 ResvPorts=(null)"
-                + " CPUFreqReq=Default Dist=Cyclic SrunHost:Pid=vm:" + srunPid);
+        steps.put(
+                id,
+                "StepId=" + JOB + "." + id + " UserId=1001 StartTime=2026-11-22T04:14:22 TimeLimit=UNLIMITED"
+                        + " State=RUNNING Partition=debug NodeList=" + nodes + " Nodes=" + Hostlist.count(nodes)
+                        + " CPUs=4 Tasks=1 Name=train Network=(null) TRES=cpu=4,mem=0,node=1 ResvPorts=(null)"
+                        + " CPUFreqReq=Default Dist=Cyclic SrunHost:Pid=vm:" + srunPid);
     }
 
     /** Commands naming {@code word} fail (exit 1) with {@code stderr}. */
@@ -139,10 +140,13 @@ public final class FakeSlurm implements CommandRunner {
             return ok(request, jobLine());
         }
         if (scontrol.equals(List.of("scontrol", "-o", "show", "step", JOB))) {
-            return ok(request, steps.isEmpty() ? "No job steps in the system\n" : String.join("\n", steps.values()) + "\n");
+            return ok(
+                    request,
+                    steps.isEmpty() ? "No job steps in the system\n" : String.join("\n", steps.values()) + "\n");
         }
         if (scontrol.size() >= 4 && scontrol.subList(0, 4).equals(List.of("scontrol", "-o", "show", "node"))) {
-            List<String> names = scontrol.size() == 5 ? Hostlist.expand(scontrol.get(4)) : List.copyOf(nodeStates.keySet());
+            List<String> names =
+                    scontrol.size() == 5 ? Hostlist.expand(scontrol.get(4)) : List.copyOf(nodeStates.keySet());
             StringBuilder out = new StringBuilder();
             for (String name : names) {
                 out.append(nodeLine(name)).append('\n');
@@ -153,7 +157,8 @@ public final class FakeSlurm implements CommandRunner {
         if (scontrol.equals(List.of("scontrol", "show", "config"))) {
             return ok(request, configOverride != null ? configOverride : Fixtures.read(V22, "show-config.txt"));
         }
-        if (scontrol.size() == 4 && scontrol.subList(0, 3).equals(List.of("scontrol", "update", "jobid=" + JOB))
+        if (scontrol.size() == 4
+                && scontrol.subList(0, 3).equals(List.of("scontrol", "update", "jobid=" + JOB))
                 && scontrol.get(3).startsWith("NodeList=")) {
             List<String> keep = Hostlist.expand(scontrol.get(3).substring("NodeList=".length()));
             jobNodes.retainAll(keep);
@@ -170,13 +175,14 @@ public final class FakeSlurm implements CommandRunner {
         }
         if (argv.get(0).equals("salloc") && argv.contains("--dependency=expand:" + JOB)) {
             donorNodes.addAll(Hostlist.expand(argv.get(argv.indexOf("-w") + 1)));
-            return new CommandResult(request, 0, "", "salloc: Granted job allocation " + DONOR + "\n", false, Duration.ZERO);
+            return new CommandResult(
+                    request, 0, "", "salloc: Granted job allocation " + DONOR + "\n", false, Duration.ZERO);
         }
         if (argv.get(0).equals("scancel")) {
             if (argv.get(1).startsWith(JOB + ".")) {
                 String id = argv.get(1).substring(JOB.length() + 1);
                 steps.remove(id);
-                onScancel.getOrDefault(id, () -> { }).run();
+                onScancel.getOrDefault(id, () -> {}).run();
             }
             return ok(request, "");
         }
@@ -214,7 +220,8 @@ public final class FakeSlurm implements CommandRunner {
     /** Node N answers on 10.0.0.N, so a new master is told by its address. */
     private String nodeLine(String name) {
         String number = name.replaceAll("\\D", "");
-        return Fixtures.read(V22, "show-node-allocated.txt").strip()
+        return Fixtures.read(V22, "show-node-allocated.txt")
+                .strip()
                 .replace("NodeName=node4", "NodeName=" + name)
                 .replace("NodeAddr=127.0.0.1", "NodeAddr=" + (onLoopback ? "127.0.0.1" : "10.0.0." + number))
                 .replace("Port=17004", "Port=1700" + number)

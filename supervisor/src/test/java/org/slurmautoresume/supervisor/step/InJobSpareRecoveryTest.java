@@ -1,8 +1,5 @@
 package org.slurmautoresume.supervisor.step;
 
-import org.slurmautoresume.supervisor.step.record.EventHistory;
-import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.slurmautoresume.supervisor.step.AttemptLoopTest.only;
@@ -17,6 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.slurmautoresume.supervisor.step.ScriptedSrun.Scripted;
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
 
 /**
  * A job of three nodes around {@code srun -N2}: one in-job spare. The real supervisor over the
@@ -27,13 +26,16 @@ class InJobSpareRecoveryTest {
 
     @TempDir
     Path dir;
+
     private SupervisedRun job;
 
     @BeforeEach
     void jobOnThreeNodes() throws IOException {
-        job = new SupervisedRun(dir, new FakeSlurm(List.of("node1", "node2", "node3"),
-                List.of("node1", "node2", "node3", "node4")));
-        job.with("SLURM_JOB_NODELIST", "node[1-3]").with("SLURM_JOB_NUM_NODES", "3").with("SLURMD_NODENAME", "node1");
+        job = new SupervisedRun(
+                dir, new FakeSlurm(List.of("node1", "node2", "node3"), List.of("node1", "node2", "node3", "node4")));
+        job.with("SLURM_JOB_NODELIST", "node[1-3]")
+                .with("SLURM_JOB_NUM_NODES", "3")
+                .with("SLURMD_NODENAME", "node1");
     }
 
     @AfterEach
@@ -42,7 +44,8 @@ class InJobSpareRecoveryTest {
     }
 
     private Scripted nodeDies(String node) {
-        return Scripted.exits(1).stderr("srun: error: Node failure on " + node)
+        return Scripted.exits(1)
+                .stderr("srun: error: Node failure on " + node)
                 .onStart(running -> job.slurm.nodeState(node, "DOWN+NOT_RESPONDING"));
     }
 
@@ -52,12 +55,21 @@ class InJobSpareRecoveryTest {
 
         assertEquals(0, job.run(srun));
 
-        assertEquals(List.of("srun", "--nodelist=node1,node2", "-N2", "train.sh"), srun.starts().get(0).argv());
-        assertTrue(job.said().contains("in-job spares: the step runs on node[1-2] of the job's node[1-3]; node3 waits"),
+        assertEquals(
+                List.of("srun", "--nodelist=node1,node2", "-N2", "train.sh"),
+                srun.starts().get(0).argv());
+        assertTrue(
+                job.said().contains("in-job spares: the step runs on node[1-2] of the job's node[1-3]; node3 waits"),
                 job.said());
         Map<String, String> first = srun.starts().get(0).environment();
-        assertEquals(List.of("node[1-2]", "node1", "10.0.0.1", "2"), List.of(first.get("NODE_LIST"),
-                first.get("MASTER_NODE"), first.get("MASTER_ADDR"), first.get("NNODES")), "the step's nodes, not the job's");
+        assertEquals(
+                List.of("node[1-2]", "node1", "10.0.0.1", "2"),
+                List.of(
+                        first.get("NODE_LIST"),
+                        first.get("MASTER_NODE"),
+                        first.get("MASTER_ADDR"),
+                        first.get("NNODES")),
+                "the step's nodes, not the job's");
         assertEquals("node[1-3]", first.get("SLURM_JOB_NODELIST"), "Slurm's own variables stay the job's");
     }
 
@@ -92,10 +104,13 @@ class InJobSpareRecoveryTest {
         assertEquals(0, job.run(srun));
 
         assertEquals(1, job.agent.requests("mark").size());
-        assertEquals("node2", job.agent.requests("mark").get(0).path("nodes").get(0).asText());
+        assertEquals(
+                "node2", job.agent.requests("mark").get(0).path("nodes").get(0).asText());
         assertEquals("node[1,3]", job.slurm.jobNodeList());
         assertTrue(job.slurm.ran("salloc").isEmpty(), "no job expansion: " + job.slurm.ran());
-        assertEquals(List.of("srun", "--nodelist=node1,node3", "-N2", "train.sh"), srun.starts().get(1).argv());
+        assertEquals(
+                List.of("srun", "--nodelist=node1,node3", "-N2", "train.sh"),
+                srun.starts().get(1).argv());
         Map<String, String> second = srun.starts().get(1).environment();
         assertEquals("node[1,3]", second.get("NODE_LIST"));
         assertEquals("node1", second.get("MASTER_NODE"));
@@ -108,7 +123,9 @@ class InJobSpareRecoveryTest {
         assertEquals("node2", replacement.details().get("faultyNodes"));
         assertEquals("node3", replacement.details().get("spares"));
         assertEquals("node[1,3]", replacement.details().get("stepNodes"));
-        assertTrue(job.said().contains("in-job spare node3 takes the place of node2; re-running on node[1,3]"), job.said());
+        assertTrue(
+                job.said().contains("in-job spare node3 takes the place of node2; re-running on node[1,3]"),
+                job.said());
     }
 
     @Test
@@ -121,20 +138,31 @@ class InJobSpareRecoveryTest {
 
         assertEquals(0, job.run(srun));
 
-        assertEquals("node2", job.agent.requests("mark").get(0).path("nodes").get(0).asText());
+        assertEquals(
+                "node2", job.agent.requests("mark").get(0).path("nodes").get(0).asText());
         assertEquals(List.of(List.of("scancel", "42.0")), job.slurm.ran("scancel"));
         assertEquals("node[1,3]", job.slurm.jobNodeList());
         assertEquals("--nodelist=node1,node3", srun.starts().get(1).argv().get(1));
         assertEquals("slurmd-probe", only(job.timeline(), "detection").details().get("source"));
-        assertEquals("slurmd of node2 stopped answering and the agent confirmed it", job.timeline().stream()
-                .filter(e -> e.event().equals("attempt-ended")).findFirst().orElseThrow().details().get("reason"));
-        assertEquals("in-job-spare", only(job.timeline(), "replacement").details().get("path"));
+        assertEquals(
+                "slurmd of node2 stopped answering and the agent confirmed it",
+                job.timeline().stream()
+                        .filter(e -> e.event().equals("attempt-ended"))
+                        .findFirst()
+                        .orElseThrow()
+                        .details()
+                        .get("reason"));
+        assertEquals(
+                "in-job-spare", only(job.timeline(), "replacement").details().get("path"));
     }
 
     @Test
     void theSpareTakesTheFailedNodesPlaceAndTheSurvivorsKeepTheirs() throws Exception {
-        job = restart(new FakeSlurm(List.of("node1", "node2", "node3", "node4"), List.of("node1", "node2", "node3", "node4")));
-        job.with("SLURM_JOB_NODELIST", "node[1-4]").with("SLURM_JOB_NUM_NODES", "4").with("SLURMD_NODENAME", "node1");
+        job = restart(new FakeSlurm(
+                List.of("node1", "node2", "node3", "node4"), List.of("node1", "node2", "node3", "node4")));
+        job.with("SLURM_JOB_NODELIST", "node[1-4]")
+                .with("SLURM_JOB_NUM_NODES", "4")
+                .with("SLURMD_NODENAME", "node1");
         ScriptedSrun srun = new ScriptedSrun(nodeDies("node2"), Scripted.exits(0));
 
         assertEquals(0, job.run(srun, java.util.Optional.empty(), List.of("srun", "--nodes=3", "train.sh")));
@@ -151,18 +179,26 @@ class InJobSpareRecoveryTest {
 
     @Test
     void twoFaultsInARowTakeTwoSpares() throws Exception {
-        job = restart(new FakeSlurm(List.of("node1", "node2", "node3", "node4"), List.of("node1", "node2", "node3", "node4")));
-        job.with("SLURM_JOB_NODELIST", "node[1-4]").with("SLURM_JOB_NUM_NODES", "4").with("SLURMD_NODENAME", "node1");
+        job = restart(new FakeSlurm(
+                List.of("node1", "node2", "node3", "node4"), List.of("node1", "node2", "node3", "node4")));
+        job.with("SLURM_JOB_NODELIST", "node[1-4]")
+                .with("SLURM_JOB_NUM_NODES", "4")
+                .with("SLURMD_NODENAME", "node1");
         ScriptedSrun srun = new ScriptedSrun(nodeDies("node2"), nodeDies("node3"), Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 
-        assertEquals(List.of("--nodelist=node1,node2", "--nodelist=node1,node3", "--nodelist=node1,node4"),
+        assertEquals(
+                List.of("--nodelist=node1,node2", "--nodelist=node1,node3", "--nodelist=node1,node4"),
                 srun.starts().stream().map(start -> start.argv().get(1)).toList());
         assertEquals("node[1,4]", job.slurm.jobNodeList());
         assertEquals("node[1,4]", srun.starts().get(2).environment().get("NODE_LIST"));
-        assertEquals(List.of("in-job-spare", "in-job-spare"), job.timeline().stream()
-                .filter(e -> e.event().equals("replacement")).map(e -> e.details().get("path")).toList());
+        assertEquals(
+                List.of("in-job-spare", "in-job-spare"),
+                job.timeline().stream()
+                        .filter(e -> e.event().equals("replacement"))
+                        .map(e -> e.details().get("path"))
+                        .toList());
     }
 
     @Test
@@ -186,10 +222,16 @@ class InJobSpareRecoveryTest {
 
         assertEquals(0, job.run(srun));
 
-        assertEquals(List.of("srun", "--nodelist=node1,node4", "-N2", "train.sh"), srun.starts().get(2).argv());
+        assertEquals(
+                List.of("srun", "--nodelist=node1,node4", "-N2", "train.sh"),
+                srun.starts().get(2).argv());
         assertEquals("node[1,4]", job.slurm.jobNodeList());
-        List<EventHistory.Event> replacements = job.timeline().stream().filter(e -> e.event().equals("replacement")).toList();
-        assertEquals(List.of("in-job-spare", "replacement"), replacements.stream().map(e -> e.details().get("path")).toList());
+        List<EventHistory.Event> replacements = job.timeline().stream()
+                .filter(e -> e.event().equals("replacement"))
+                .toList();
+        assertEquals(
+                List.of("in-job-spare", "replacement"),
+                replacements.stream().map(e -> e.details().get("path")).toList());
         assertEquals("node[1,4]", srun.starts().get(2).environment().get("NODE_LIST"));
     }
 
@@ -200,12 +242,15 @@ class InJobSpareRecoveryTest {
      */
     @Test
     void aFaultyBatchHostThatLivesLeavesTheStepAndTheSpareBecomesTheMaster() throws Exception {
-        ScriptedSrun srun = new ScriptedSrun(Scripted.exits(1)
-                .onStart(running -> job.slurm.nodeState("node1", "ALLOCATED+FAIL")), Scripted.exits(0));
+        ScriptedSrun srun = new ScriptedSrun(
+                Scripted.exits(1).onStart(running -> job.slurm.nodeState("node1", "ALLOCATED+FAIL")),
+                Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 
-        assertEquals(List.of("srun", "--nodelist=node3,node2", "-N2", "train.sh"), srun.starts().get(1).argv());
+        assertEquals(
+                List.of("srun", "--nodelist=node3,node2", "-N2", "train.sh"),
+                srun.starts().get(1).argv());
         Map<String, String> second = srun.starts().get(1).environment();
         assertEquals(List.of("node[3,2]", "node3"), List.of(second.get("NODE_LIST"), second.get("MASTER_NODE")));
         assertEquals("node[1-3]", job.slurm.jobNodeList(), "the batch host stays in the job");
@@ -226,12 +271,19 @@ class InJobSpareRecoveryTest {
 
         assertEquals(2, srun.starts().size());
         assertEquals(List.of(), job.slurm.ran("salloc"));
-        assertEquals("node[1,3]", job.slurm.jobNodeList(), "only the first fault, which a spare repaired, shrank the job");
+        assertEquals(
+                "node[1,3]", job.slurm.jobNodeList(), "only the first fault, which a spare repaired, shrank the job");
         assertEquals(List.of(List.of("scontrol", "requeue", FakeSlurm.JOB)), job.slurm.ran("requeue"));
         EventHistory.Event paths = only(job.timeline(), "recovery-paths");
-        assertEquals(List.of("node3", "impossible", "true"), List.of(paths.details().get("spares"),
-                paths.details().get("expansion"), paths.details().get("requeue")));
-        assertTrue(paths.details().get("noExpansion").contains("gres:gpu:4"), paths.details().toString());
+        assertEquals(
+                List.of("node3", "impossible", "true"),
+                List.of(
+                        paths.details().get("spares"),
+                        paths.details().get("expansion"),
+                        paths.details().get("requeue")));
+        assertTrue(
+                paths.details().get("noExpansion").contains("gres:gpu:4"),
+                paths.details().toString());
     }
 
     private SupervisedRun restart(FakeSlurm slurm) throws IOException {

@@ -1,9 +1,5 @@
 package org.slurmautoresume.supervisor.step;
 
-import org.slurmautoresume.supervisor.step.record.EventHistory;
-import org.slurmautoresume.supervisor.step.record.JobStateDirectory;
-import org.slurmautoresume.supervisor.step.record.RestartHistoryFile;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,6 +16,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slurmautoresume.supervisor.step.ScriptedSrun.Scripted;
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.record.JobStateDirectory;
+import org.slurmautoresume.supervisor.step.record.RestartHistoryFile;
 
 /**
  * Per-job files another user got to first: the step runs on, nothing is written through what
@@ -29,6 +28,7 @@ class PlantedStateTest {
 
     @TempDir
     Path dir;
+
     private SupervisedRun job;
 
     @BeforeEach
@@ -56,8 +56,8 @@ class PlantedStateTest {
 
     @Test
     void aStateDirectoryOthersCanEnterIsRefusedAndLeftAsItWas() throws Exception {
-        Files.createDirectory(job.stateDir(), PosixFilePermissions.asFileAttribute(
-                PosixFilePermissions.fromString("rwxrwxrwx")));
+        Files.createDirectory(
+                job.stateDir(), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxrwxrwx")));
         Files.setPosixFilePermissions(job.stateDir(), PosixFilePermissions.fromString("rwxrwxrwx"));
         ScriptedSrun srun = new ScriptedSrun(Scripted.exits(0));
 
@@ -71,32 +71,41 @@ class PlantedStateTest {
     @Test
     void filesPlantedUnderTheOldSharedNamesAreNeitherReadNorWritten() throws Exception {
         Path victim = Files.writeString(dir.resolve("victims-file"), "precious\n");
-        Path oldEvents = Files.createSymbolicLink(dir.resolve("autoresume-events-tester-" + FakeSlurm.JOB + ".jsonl"),
-                victim);
+        Path oldEvents =
+                Files.createSymbolicLink(dir.resolve("autoresume-events-tester-" + FakeSlurm.JOB + ".jsonl"), victim);
         ScriptedSrun srun = new ScriptedSrun(Scripted.exits(0));
 
         assertEquals(0, job.run(srun));
 
         assertEquals("precious\n", Files.readString(victim));
         assertEquals(victim, Files.readSymbolicLink(oldEvents));
-        assertTrue(job.timelineWords().contains("succeeded"), job.timelineWords().toString());
+        assertTrue(
+                job.timelineWords().contains("succeeded"), job.timelineWords().toString());
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(job.stateDir())));
     }
 
     @Test
     void theRuntimeDirectoryIsUsedOnlyWhenItIsTheUsersOwn() throws IOException {
         int uid = JobStateDirectory.uid();
-        Path runtime = Files.createDirectory(dir.resolve("run-user"), PosixFilePermissions.asFileAttribute(
-                PosixFilePermissions.fromString("rwx------")));
-        assertEquals(runtime.resolve("autoresume"), JobStateDirectory.locate(
-                Map.of("XDG_RUNTIME_DIR", runtime.toString(), "TMPDIR", dir.toString()), uid));
-        assertEquals(dir.resolve("autoresume-" + (uid + 1)), JobStateDirectory.locate(
-                Map.of("XDG_RUNTIME_DIR", runtime.toString(), "TMPDIR", dir.toString()), uid + 1), "another's");
-        assertEquals(dir.resolve("autoresume-" + uid), JobStateDirectory.locate(
-                Map.of("XDG_RUNTIME_DIR", dir.resolve("missing").toString(), "TMPDIR", dir.toString()), uid));
+        Path runtime = Files.createDirectory(
+                dir.resolve("run-user"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        assertEquals(
+                runtime.resolve("autoresume"),
+                JobStateDirectory.locate(Map.of("XDG_RUNTIME_DIR", runtime.toString(), "TMPDIR", dir.toString()), uid));
+        assertEquals(
+                dir.resolve("autoresume-" + (uid + 1)),
+                JobStateDirectory.locate(
+                        Map.of("XDG_RUNTIME_DIR", runtime.toString(), "TMPDIR", dir.toString()), uid + 1),
+                "another's");
+        assertEquals(
+                dir.resolve("autoresume-" + uid),
+                JobStateDirectory.locate(
+                        Map.of("XDG_RUNTIME_DIR", dir.resolve("missing").toString(), "TMPDIR", dir.toString()), uid));
         Files.setPosixFilePermissions(runtime, PosixFilePermissions.fromString("rwxr-xr-x"));
-        assertEquals(dir.resolve("autoresume-" + uid), JobStateDirectory.locate(
-                Map.of("XDG_RUNTIME_DIR", runtime.toString(), "TMPDIR", dir.toString()), uid));
+        assertEquals(
+                dir.resolve("autoresume-" + uid),
+                JobStateDirectory.locate(Map.of("XDG_RUNTIME_DIR", runtime.toString(), "TMPDIR", dir.toString()), uid));
         assertFalse(Files.exists(runtime.resolve("autoresume")), "locating makes nothing");
     }
 

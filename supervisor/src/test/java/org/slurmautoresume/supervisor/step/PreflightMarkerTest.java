@@ -18,18 +18,22 @@ class PreflightMarkerTest {
 
     @Test
     void theTextAndTheJsonOfOneJobNameTheSameMarker() {
-        Job text = new JobParser().parse(Fixtures.read("slurm-24.11", "show-job-running.txt").strip());
-        Job json = new JsonJobParser(ZoneOffset.UTC).parseAll(Fixtures.read("slurm-24.11", "show-job-running.json"))
+        Job text = new JobParser()
+                .parse(Fixtures.read("slurm-24.11", "show-job-running.txt").strip());
+        Job json = new JsonJobParser(ZoneOffset.UTC)
+                .parseAll(Fixtures.read("slurm-24.11", "show-job-running.json"))
                 .get(0);
-        assertEquals("autoresume-preflight-artest-2-20261124235053", StepSupervisor.preflightMarkerName("artest", text));
-        assertEquals(StepSupervisor.preflightMarkerName("artest", text), StepSupervisor.preflightMarkerName("artest", json));
+        assertEquals(
+                "autoresume-preflight-artest-2-20261124235053", StepSupervisor.preflightMarkerName("artest", text));
+        assertEquals(
+                StepSupervisor.preflightMarkerName("artest", text), StepSupervisor.preflightMarkerName("artest", json));
     }
 
     /** A submit time on the minute: the digits keep their seconds, as the text's did. */
     @Test
     void aSubmitTimeOnTheMinuteKeepsItsSeconds() {
-        Job job = new JobParser().parse("JobId=7 JobName=x UserId=artest(1001) JobState=RUNNING"
-                + " SubmitTime=2026-11-24T23:50:00");
+        Job job = new JobParser()
+                .parse("JobId=7 JobName=x UserId=artest(1001) JobState=RUNNING" + " SubmitTime=2026-11-24T23:50:00");
         assertEquals("autoresume-preflight-artest-7-20261124235000", StepSupervisor.preflightMarkerName("artest", job));
     }
 }

@@ -30,9 +30,12 @@ class PreflightTest {
     @Test
     void aClusterWithoutAccountingIsToldThatAJobGrowsOnlyOnce() {
         SlurmConfig recorded = new ConfigParser().parse(Fixtures.read("slurm-22.05", "show-config.txt"));
-        assertEquals("accounting_storage/none", recorded.get("AccountingStorageType").orElseThrow(), "test premise");
+        assertEquals(
+                "accounting_storage/none", recorded.get("AccountingStorageType").orElseThrow(), "test premise");
         List<PreflightFinding> findings = new Preflight().check(recorded, job(EXCLUSIVE_JOB));
-        assertEquals(List.of("AccountingStorageType"), findings.stream().map(PreflightFinding::setting).toList());
+        assertEquals(
+                List.of("AccountingStorageType"),
+                findings.stream().map(PreflightFinding::setting).toList());
         assertTrue(findings.get(0).fix().contains("slurmdbd"), findings.get(0).fix());
     }
 
@@ -54,29 +57,44 @@ class PreflightTest {
         values.put("SchedulerParameters", "bf_continue,defer");
         List<PreflightFinding> findings = new Preflight().check(new SlurmConfig(values), job(EXCLUSIVE_JOB));
         assertEquals(1, findings.size());
-        assertTrue(findings.get(0).describe().contains("add permit_job_expansion to SchedulerParameters"),
+        assertTrue(
+                findings.get(0).describe().contains("add permit_job_expansion to SchedulerParameters"),
                 findings.get(0).describe());
     }
 
     @Test
     void aSharedAllocationAndGresAreReported() {
-        Job shared = new JobParser().parseAll(Fixtures.read("slurm-22.05", "show-job-running.txt")).get(0);
+        Job shared = new JobParser()
+                .parseAll(Fixtures.read("slurm-22.05", "show-job-running.txt"))
+                .get(0);
         List<PreflightFinding> findings = new Preflight().check(localCluster, shared);
-        assertEquals(List.of("exclusive allocation"), findings.stream().map(PreflightFinding::setting).toList());
+        assertEquals(
+                List.of("exclusive allocation"),
+                findings.stream().map(PreflightFinding::setting).toList());
         assertTrue(findings.get(0).fix().contains("--exclusive"));
 
         Job gpus = job(EXCLUSIVE_JOB + " TresPerNode=gres:gpu:8");
-        assertEquals(List.of("GRES"), new Preflight().check(localCluster, gpus).stream()
-                .map(PreflightFinding::setting).toList());
+        assertEquals(
+                List.of("GRES"),
+                new Preflight()
+                        .check(localCluster, gpus).stream()
+                                .map(PreflightFinding::setting)
+                                .toList());
     }
 
     /** 23.02 and later are read with --json, whose field is {@code shared}: the advice must not get lost there. */
     @Test
     void aSharedAllocationReadFromTheJsonOf2411IsReported() {
-        Job shared = new JsonJobParser().parseAll(Fixtures.read("slurm-24.11", "show-job-running.json")).get(0);
+        Job shared = new JsonJobParser()
+                .parseAll(Fixtures.read("slurm-24.11", "show-job-running.json"))
+                .get(0);
         List<PreflightFinding> findings = new Preflight().check(localCluster, shared);
-        assertEquals(List.of("exclusive allocation"), findings.stream().map(PreflightFinding::setting).toList());
-        assertTrue(findings.get(0).problem().contains("OverSubscribe=OK"), findings.get(0).problem());
+        assertEquals(
+                List.of("exclusive allocation"),
+                findings.stream().map(PreflightFinding::setting).toList());
+        assertTrue(
+                findings.get(0).problem().contains("OverSubscribe=OK"),
+                findings.get(0).problem());
 
         Job exclusive = JsonRecords.job("show-job-running.json", "{\"shared\": [\"none\"]}");
         assertEquals(List.of(), new Preflight().check(localCluster, exclusive));
@@ -88,6 +106,8 @@ class PreflightTest {
         values.put("JobRequeue", "0");
         Job noRequeue = job(EXCLUSIVE_JOB.replace("Requeue=1", "Requeue=0"));
         List<PreflightFinding> findings = new Preflight().check(new SlurmConfig(values), noRequeue);
-        assertEquals(List.of("JobRequeue"), findings.stream().map(PreflightFinding::setting).toList());
+        assertEquals(
+                List.of("JobRequeue"),
+                findings.stream().map(PreflightFinding::setting).toList());
     }
 }

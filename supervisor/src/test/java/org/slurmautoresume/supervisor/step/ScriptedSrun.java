@@ -1,8 +1,5 @@
 package org.slurmautoresume.supervisor.step;
 
-import org.slurmautoresume.supervisor.step.launch.Srun;
-import org.slurmautoresume.supervisor.step.launch.SrunLauncher;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,6 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.slurmautoresume.supervisor.policy.SignalNumber;
 import org.slurmautoresume.supervisor.rules.OutputObserver;
+import org.slurmautoresume.supervisor.step.launch.Srun;
+import org.slurmautoresume.supervisor.step.launch.SrunLauncher;
 
 /**
  * The srun boundary for the supervisor's unit tests: each start plays the next {@link Scripted}
@@ -27,7 +26,7 @@ public final class ScriptedSrun implements SrunLauncher {
         private int status;
         private final List<String> stdout = new ArrayList<>();
         private final List<String> stderr = new ArrayList<>();
-        private Consumer<Running> onStart = running -> { };
+        private Consumer<Running> onStart = running -> {};
         private boolean untilSignalled;
         private Duration runsFor = Duration.ZERO;
 
@@ -135,8 +134,7 @@ public final class ScriptedSrun implements SrunLauncher {
     }
 
     /** What one start was given. */
-    public record Start(List<String> argv, Map<String, String> environment, Running srun) {
-    }
+    public record Start(List<String> argv, Map<String, String> environment, Running srun) {}
 
     private static final AtomicInteger PIDS = new AtomicInteger(4_000_000);
     private final List<Scripted> script;
@@ -166,26 +164,30 @@ public final class ScriptedSrun implements SrunLauncher {
         next.onStart.accept(running);
         if (observer != null && !next.stdout.isEmpty()) {
             // As srun's pumps do: on a thread of their own, after start returned.
-            Thread pump = new Thread(() -> {
-                for (String line : next.stdout) {
-                    byte[] bytes = (line + "\n").getBytes(StandardCharsets.UTF_8);
-                    observer.onBytes(OutputObserver.Stream.STDOUT, bytes, 0, bytes.length);
-                }
-            }, "scripted-stdout");
+            Thread pump = new Thread(
+                    () -> {
+                        for (String line : next.stdout) {
+                            byte[] bytes = (line + "\n").getBytes(StandardCharsets.UTF_8);
+                            observer.onBytes(OutputObserver.Stream.STDOUT, bytes, 0, bytes.length);
+                        }
+                    },
+                    "scripted-stdout");
             pump.setDaemon(true);
             pump.start();
         }
         if (!next.untilSignalled && next.runsFor.isZero()) {
             running.end(next.status);
         } else if (!next.untilSignalled) {
-            Thread timer = new Thread(() -> {
-                try {
-                    Thread.sleep(next.runsFor.toMillis());
-                } catch (InterruptedException e) {
-                    return;
-                }
-                running.end(next.status);
-            }, "scripted-srun");
+            Thread timer = new Thread(
+                    () -> {
+                        try {
+                            Thread.sleep(next.runsFor.toMillis());
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                        running.end(next.status);
+                    },
+                    "scripted-srun");
             timer.setDaemon(true);
             timer.start();
         }

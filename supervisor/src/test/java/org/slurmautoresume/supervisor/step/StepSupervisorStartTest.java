@@ -1,8 +1,5 @@
 package org.slurmautoresume.supervisor.step;
 
-import org.slurmautoresume.supervisor.step.record.SupervisorLog;
-import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.mock;
@@ -25,6 +22,8 @@ import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.exec.CommandRequest;
 import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.exec.CommandRunner;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
+import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
 
 /**
  * Every supervised srun pays for what the supervisor does before starting it: reading the job,
@@ -90,10 +89,20 @@ class StepSupervisorStartTest {
 
     /** A supervisor of a step in job 1, reading Slurm through {@code runner}, with no agent and quiet. */
     private StepSupervisor supervisorOfJob1(CommandRunner runner) {
-        Map<String, String> env = Map.of("SLURM_JOB_ID", "1", "USER", "tester", "TMPDIR", dir.toString(),
-                "AUTORESUME_AGENT_SOCKET", dir.resolve("no-agent.sock").toString());
-        return new StepSupervisor(new SlurmClient(runner, OutputFormat.TEXT), runner,
-                SupervisorSettings.fromEnvironment(env), env,
+        Map<String, String> env = Map.of(
+                "SLURM_JOB_ID",
+                "1",
+                "USER",
+                "tester",
+                "TMPDIR",
+                dir.toString(),
+                "AUTORESUME_AGENT_SOCKET",
+                dir.resolve("no-agent.sock").toString());
+        return new StepSupervisor(
+                new SlurmClient(runner, OutputFormat.TEXT),
+                runner,
+                SupervisorSettings.fromEnvironment(env),
+                env,
                 new SupervisorLog(new PrintStream(OutputStream.nullOutputStream()), "1"));
     }
 

@@ -1,10 +1,5 @@
 package org.slurmautoresume.supervisor.step;
 
-import org.slurmautoresume.supervisor.step.record.EventHistory;
-import org.slurmautoresume.supervisor.step.record.JobStateDirectory;
-import org.slurmautoresume.supervisor.step.record.SupervisorLog;
-import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -18,6 +13,10 @@ import java.util.Map;
 import java.util.Optional;
 import org.slurmautoresume.slurm.probe.NodeProber;
 import org.slurmautoresume.supervisor.config.AutoresumeConfig;
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.record.JobStateDirectory;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
+import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
 
 /**
  * One supervised srun of job 42 in a test: the fake cluster, the fake agent, a scripted srun,
@@ -67,13 +66,21 @@ public final class SupervisedRun implements AutoCloseable {
         return run(srun, config, ARGV);
     }
 
-    public int run(ScriptedSrun srun, Optional<AutoresumeConfig> config, List<String> argv) throws InterruptedException {
+    public int run(ScriptedSrun srun, Optional<AutoresumeConfig> config, List<String> argv)
+            throws InterruptedException {
         PrintStream stderr = new PrintStream(err, true, StandardCharsets.UTF_8);
-        NodeProber prober = this.prober != null ? this.prober : node -> silentSlurmd.contains(node.name())
-                ? Optional.of("connection refused") : Optional.empty();
-        StepSupervisor supervisor = new StepSupervisor(slurm.client(), slurm,
-                SupervisorSettings.fromEnvironment(environment), config, environment,
-                new SupervisorLog(stderr, FakeSlurm.JOB), srun, () -> prober);
+        NodeProber prober = this.prober != null
+                ? this.prober
+                : node -> silentSlurmd.contains(node.name()) ? Optional.of("connection refused") : Optional.empty();
+        StepSupervisor supervisor = new StepSupervisor(
+                slurm.client(),
+                slurm,
+                SupervisorSettings.fromEnvironment(environment),
+                config,
+                environment,
+                new SupervisorLog(stderr, FakeSlurm.JOB),
+                srun,
+                () -> prober);
         return supervisor.run(argv);
     }
 

@@ -19,8 +19,7 @@ final class JsonDocument {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private JsonDocument() {
-    }
+    private JsonDocument() {}
 
     /** The records under {@code key}; a null or absent-but-empty answer is no records. */
     static List<JsonNode> records(String output, String key) {
@@ -33,8 +32,8 @@ final class JsonDocument {
         try {
             root = MAPPER.readTree(output);
         } catch (JsonProcessingException e) {
-            throw new ParseException("scontrol --json printed something that is not JSON ("
-                    + e.getOriginalMessage() + ")", output);
+            throw new ParseException(
+                    "scontrol --json printed something that is not JSON (" + e.getOriginalMessage() + ")", output);
         }
         if (root == null || !root.isObject()) {
             throw new ParseException("scontrol --json printed no JSON object", output);
@@ -80,7 +79,8 @@ final class JsonDocument {
      * empty when not printed or of another form.
      */
     static Optional<Integer> dataParserVersion(JsonNode root) {
-        Matcher m = DATA_PARSER.matcher(root.path("meta").path("plugin").path("data_parser").asText(""));
+        Matcher m = DATA_PARSER.matcher(
+                root.path("meta").path("plugin").path("data_parser").asText(""));
         return m.matches() ? Optional.of(Integer.parseInt(m.group(1))) : Optional.empty();
     }
 

@@ -145,7 +145,10 @@ final class JsonFields {
         }
         String text = value.asText().strip();
         // The same spellings of "nothing" the text parsers drop.
-        if (text.isEmpty() || text.equals("(null)") || text.equals("N/A") || text.equals("n/a")
+        if (text.isEmpty()
+                || text.equals("(null)")
+                || text.equals("N/A")
+                || text.equals("n/a")
                 || text.equals("None")) {
             return Optional.empty();
         }

@@ -1,6 +1,5 @@
 package org.slurmautoresume.slurm.parse.json;
 
-
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -44,7 +43,8 @@ public final class JsonJobParser {
         JsonFields f = new JsonFields(record);
         OptionalLong jobId = f.number("job_id");
         if (jobId.isEmpty() || !JobId.isValid(Long.toString(jobId.getAsLong()))) {
-            throw f.error(jobId.isEmpty() ? "record has no job_id" : "job_id " + jobId.getAsLong() + " is not a job id");
+            throw f.error(
+                    jobId.isEmpty() ? "record has no job_id" : "job_id " + jobId.getAsLong() + " is not a job id");
         }
         String stateWord = JsonJobStates.word(f.get("job_state"));
         if (stateWord.isEmpty()) {
@@ -78,8 +78,13 @@ public final class JsonJobParser {
                 jobIdOrNone(f, "array_job_id"),
                 jobIdOrNone(f, "het_job_id"),
                 f.list("flags").stream().anyMatch("EXPEDITED_REQUEUE"::equalsIgnoreCase),
-                f.optional("tres_alloc_str").or(() -> f.optional("tres_req_str")).orElse(""),
-                new Job.TresPer(f.text("tres_per_job"), f.text("tres_per_node"), f.text("tres_per_socket"),
+                f.optional("tres_alloc_str")
+                        .or(() -> f.optional("tres_req_str"))
+                        .orElse(""),
+                new Job.TresPer(
+                        f.text("tres_per_job"),
+                        f.text("tres_per_node"),
+                        f.text("tres_per_socket"),
                         f.text("tres_per_task")),
                 f.raw());
     }
@@ -137,8 +142,16 @@ public final class JsonJobParser {
      */
     private Optional<LocalDateTime> endTime(JsonFields f, JobState state) {
         boolean stillRunning = switch (state) {
-            case PENDING, RUNNING, SUSPENDED, CONFIGURING, RESIZING, STOPPED, REQUEUED, REQUEUE_HOLD,
-                    REQUEUE_FED, RESV_DEL_HOLD -> true;
+            case PENDING,
+                    RUNNING,
+                    SUSPENDED,
+                    CONFIGURING,
+                    RESIZING,
+                    STOPPED,
+                    REQUEUED,
+                    REQUEUE_HOLD,
+                    REQUEUE_FED,
+                    RESV_DEL_HOLD -> true;
             default -> false;
         };
         if (stillRunning && f.isInfinite("time_limit")) {

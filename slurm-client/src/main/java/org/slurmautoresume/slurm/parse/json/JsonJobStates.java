@@ -15,11 +15,20 @@ final class JsonJobStates {
 
     /** job_state_string() in slurm_protocol_defs.c tests these flags before the base state. */
     private static final List<String> FLAGS_BEFORE_BASE = List.of(
-            "COMPLETING", "STAGE_OUT", "CONFIGURING", "RESIZING", "REQUEUED", "REQUEUE_FED", "REQUEUE_HOLD",
-            "SPECIAL_EXIT", "STOPPED", "REVOKED", "RESV_DEL_HOLD", "SIGNALING");
+            "COMPLETING",
+            "STAGE_OUT",
+            "CONFIGURING",
+            "RESIZING",
+            "REQUEUED",
+            "REQUEUE_FED",
+            "REQUEUE_HOLD",
+            "SPECIAL_EXIT",
+            "STOPPED",
+            "REVOKED",
+            "RESV_DEL_HOLD",
+            "SIGNALING");
 
-    private JsonJobStates() {
-    }
+    private JsonJobStates() {}
 
     /** The state word, or "" when the value holds none. */
     static String word(JsonNode value) {

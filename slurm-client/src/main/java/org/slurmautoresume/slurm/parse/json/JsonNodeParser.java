@@ -1,6 +1,5 @@
 package org.slurmautoresume.slurm.parse.json;
 
-
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -32,9 +31,27 @@ public final class JsonNodeParser {
      * put back in this one for {@link NodeState#display()} to match.
      */
     private static final List<String> TEXT_FLAG_ORDER = List.of(
-            "BLOCKED", "CLOUD", "COMPLETING", "DRAIN", "DYNAMIC_FUTURE", "DYNAMIC_NORM", "EXTERNAL", "INVALID_REG",
-            "FAIL", "MAINTENANCE", "POWER_DOWN", "POWER_UP", "PERFCTRS", "POWERED_DOWN", "REBOOT_REQUESTED",
-            "REBOOT_ISSUED", "RESERVED", "RESUME", NodeState.NOT_RESPONDING, "PLANNED", "POWERING_UP",
+            "BLOCKED",
+            "CLOUD",
+            "COMPLETING",
+            "DRAIN",
+            "DYNAMIC_FUTURE",
+            "DYNAMIC_NORM",
+            "EXTERNAL",
+            "INVALID_REG",
+            "FAIL",
+            "MAINTENANCE",
+            "POWER_DOWN",
+            "POWER_UP",
+            "PERFCTRS",
+            "POWERED_DOWN",
+            "REBOOT_REQUESTED",
+            "REBOOT_ISSUED",
+            "RESERVED",
+            "RESUME",
+            NodeState.NOT_RESPONDING,
+            "PLANNED",
+            "POWERING_UP",
             "POWERING_DOWN");
 
     private final ZoneId zone;
@@ -63,7 +80,9 @@ public final class JsonNodeParser {
     public Optional<List<Node>> parseAllWithEveryFlag(String output) {
         JsonNode root = JsonDocument.read(output);
         if (JsonDocument.release(root).filter(r -> r >= FIRST_WITH_BLOCKED).isPresent()
-                && JsonDocument.dataParserVersion(root).filter(v -> v < FIRST_NAMING_BOTH).isPresent()) {
+                && JsonDocument.dataParserVersion(root)
+                        .filter(v -> v < FIRST_NAMING_BOTH)
+                        .isPresent()) {
             return Optional.empty();
         }
         return Optional.of(parseAll(root, output));
@@ -115,7 +134,8 @@ public final class JsonNodeParser {
         String base = null;
         List<String> flags = new ArrayList<>();
         for (JsonNode item : value) {
-            String word = JsonFields.text(item).map(w -> w.toUpperCase(Locale.ROOT)).orElse("");
+            String word =
+                    JsonFields.text(item).map(w -> w.toUpperCase(Locale.ROOT)).orElse("");
             if (base == null && BASE_STATES.contains(word)) {
                 base = word;
             } else if (!word.isEmpty() && !flags.contains(word)) {

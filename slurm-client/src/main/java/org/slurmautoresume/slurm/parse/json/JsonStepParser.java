@@ -1,6 +1,5 @@
 package org.slurmautoresume.slurm.parse.json;
 
-
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -66,7 +65,9 @@ public final class JsonStepParser {
         if (id.isObject()) {
             String job = JsonFields.text(id.get("job_id")).orElse("");
             String step = JsonFields.text(id.get("step_id")).orElse("");
-            String component = JsonFields.text(id.get("step_het_component")).map(c -> "+" + c).orElse("");
+            String component = JsonFields.text(id.get("step_het_component"))
+                    .map(c -> "+" + c)
+                    .orElse("");
             return job + "." + step + component;
         }
         return JsonFields.text(id).orElse("");

@@ -27,8 +27,7 @@ final class JsonFixtures {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private JsonFixtures() {
-    }
+    private JsonFixtures() {}
 
     static Stream<Arguments> named(String prefix) {
         return VERSIONS.stream()

@@ -44,17 +44,30 @@ class JsonJobParserTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', nullValues = "-", value = {
-        // fixture | job | state | reason | node list | nodes | batch host | restarts | exit | signal | requeue
-        "show-job-running.json | 8 | RUNNING | '' | node1 | 1 | node1 | 0 | 0 | 0 | true",
-        "show-job-running-shrunk-nokill.json | 6 | RUNNING | '' | node[1,3] | 2 | node1 | 0 | 0 | 0 | true",
-        "show-job-completed.json | 3 | COMPLETED | '' | node[1-2] | 2 | node1 | 0 | 0 | 0 | true",
-        "show-job-failed.json | 13 | FAILED | NonZeroExitCode | node1 | 1 | node1 | 0 | 3 | 0 | true",
-        "show-job-node-fail.json | 20 | NODE_FAIL | NodeDown | node[3-4] | 2 | node3 | 0 | 0 | 15 | false",
-        "show-job-pending-resources.json | 14 | PENDING | Resources | '' | 4 | - | 0 | 0 | 0 | true"})
-    void readsTheFieldsRecoveryDependsOnInEvery2205Reprint(String fixture, String jobId, JobState state, String reason,
-                                                      String nodeList, int numNodes, String batchHost, int restarts,
-                                                      int exit, int signal, boolean requeue) {
+    @CsvSource(
+            delimiter = '|',
+            nullValues = "-",
+            value = {
+                // fixture | job | state | reason | node list | nodes | batch host | restarts | exit | signal | requeue
+                "show-job-running.json | 8 | RUNNING | '' | node1 | 1 | node1 | 0 | 0 | 0 | true",
+                "show-job-running-shrunk-nokill.json | 6 | RUNNING | '' | node[1,3] | 2 | node1 | 0 | 0 | 0 | true",
+                "show-job-completed.json | 3 | COMPLETED | '' | node[1-2] | 2 | node1 | 0 | 0 | 0 | true",
+                "show-job-failed.json | 13 | FAILED | NonZeroExitCode | node1 | 1 | node1 | 0 | 3 | 0 | true",
+                "show-job-node-fail.json | 20 | NODE_FAIL | NodeDown | node[3-4] | 2 | node3 | 0 | 0 | 15 | false",
+                "show-job-pending-resources.json | 14 | PENDING | Resources | '' | 4 | - | 0 | 0 | 0 | true"
+            })
+    void readsTheFieldsRecoveryDependsOnInEvery2205Reprint(
+            String fixture,
+            String jobId,
+            JobState state,
+            String reason,
+            String nodeList,
+            int numNodes,
+            String batchHost,
+            int restarts,
+            int exit,
+            int signal,
+            boolean requeue) {
         for (String version : JsonFixtures.REPRINTS_OF_2205) {
             Job job = parser.parseAll(Fixtures.read(version, fixture)).get(0);
             String where = version + "/" + fixture;
@@ -75,29 +88,37 @@ class JsonJobParserTest {
 
     /** v0.0.39 prints the wait(2) status; later versions split it into return code and signal. */
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "768 | 3 | 0",
-        "15 | 0 | 15",
-        "0 | 0 | 0",
-        "{\"set\": true, \"infinite\": false, \"number\": 33280} | 130 | 0",
-        "{\"status\": \"ERROR\", \"return_code\": {\"set\": true, \"number\": 2}, \"signal\": {\"id\": "
-                + "{\"set\": false, \"number\": 0}, \"name\": \"\"}} | 2 | 0",
-        "{\"status\": [\"SIGNALED\"], \"return_code\": null, \"signal\": {\"id\": 9, \"name\": \"KILL\"}} | 0 | 9"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "768 | 3 | 0",
+                "15 | 0 | 15",
+                "0 | 0 | 0",
+                "{\"set\": true, \"infinite\": false, \"number\": 33280} | 130 | 0",
+                "{\"status\": \"ERROR\", \"return_code\": {\"set\": true, \"number\": 2}, \"signal\": {\"id\": "
+                        + "{\"set\": false, \"number\": 0}, \"name\": \"\"}} | 2 | 0",
+                "{\"status\": [\"SIGNALED\"], \"return_code\": null, \"signal\": {\"id\": 9, \"name\": \"KILL\"}} | 0 | 9"
+            })
     void readsEveryExitCodeShape(String json, int status, int signal) throws Exception {
-        Job.ExitCode code = JsonJobParser.exitCode(new ObjectMapper().readTree(json)).orElseThrow();
+        Job.ExitCode code =
+                JsonJobParser.exitCode(new ObjectMapper().readTree(json)).orElseThrow();
         assertEquals(new Job.ExitCode(status, signal), code);
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "\"RUNNING\" | RUNNING",
-        "[\"RUNNING\"] | RUNNING",
-        "[\"PENDING\", \"REQUEUED\"] | REQUEUED",
-        "[\"COMPLETED\", \"COMPLETING\"] | COMPLETING",
-        "[\"PENDING\", \"REQUEUE_HOLD\", \"SPECIAL_EXIT\"] | REQUEUE_HOLD",
-        "[\"RUNNING\", \"CONFIGURING\", \"POWER_UP_NODE\"] | CONFIGURING"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "\"RUNNING\" | RUNNING",
+                "[\"RUNNING\"] | RUNNING",
+                "[\"PENDING\", \"REQUEUED\"] | REQUEUED",
+                "[\"COMPLETED\", \"COMPLETING\"] | COMPLETING",
+                "[\"PENDING\", \"REQUEUE_HOLD\", \"SPECIAL_EXIT\"] | REQUEUE_HOLD",
+                "[\"RUNNING\", \"CONFIGURING\", \"POWER_UP_NODE\"] | CONFIGURING"
+            })
     void readsTheStateTheTextWouldPrint(String jobState, JobState expected) {
-        Job job = parser.parseAll("{\"jobs\": [{\"job_id\": 5, \"job_state\": " + jobState + "}]}").get(0);
+        Job job = parser.parseAll("{\"jobs\": [{\"job_id\": 5, \"job_state\": " + jobState + "}]}")
+                .get(0);
         assertEquals(expected, job.state());
     }
 
@@ -107,53 +128,69 @@ class JsonJobParserTest {
      * partition), which data_parser prints as an empty list (the 24.11 capture: OverSubscribe=OK).
      */
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "[] | OK",
-        "[\"none\"] | NO",
-        "[\"oversubscribe\"] | YES",
-        "[\"user\"] | USER",
-        "[\"mcs\"] | MCS",
-        "[\"topo\"] | TOPO",
-        "\"none\" | NO",
-        "null | ''",
-        "{} | ''"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "[] | OK",
+                "[\"none\"] | NO",
+                "[\"oversubscribe\"] | YES",
+                "[\"user\"] | USER",
+                "[\"mcs\"] | MCS",
+                "[\"topo\"] | TOPO",
+                "\"none\" | NO",
+                "null | ''",
+                "{} | ''"
+            })
     void readsSharedAsTheTextsOverSubscribe(String shared, String overSubscribe) {
-        Job job = parser.parseAll("{\"jobs\": [{\"job_id\": 5, \"job_state\": [\"RUNNING\"], \"shared\": " + shared
-                + "}]}").get(0);
+        Job job = parser.parseAll(
+                        "{\"jobs\": [{\"job_id\": 5, \"job_state\": [\"RUNNING\"], \"shared\": " + shared + "}]}")
+                .get(0);
         assertEquals(overSubscribe, job.overSubscribe());
-        assertEquals("", parser.parseAll("{\"jobs\": [{\"job_id\": 5, \"job_state\": [\"RUNNING\"]}]}").get(0)
-                .overSubscribe(), "not printed: not known");
+        assertEquals(
+                "",
+                parser.parseAll("{\"jobs\": [{\"job_id\": 5, \"job_state\": [\"RUNNING\"]}]}")
+                        .get(0)
+                        .overSubscribe(),
+                "not printed: not known");
     }
 
     @Test
     void aStateDescriptionIsTheReasonWithBlanksMadeUnderscores() {
         Job job = parser.parseAll("{\"jobs\": [{\"job_id\": 5, \"job_state\": [\"PENDING\"], "
-                + "\"state_reason\": \"Resources\", \"state_description\": \"waiting on node4 reboot\"}]}").get(0);
+                        + "\"state_reason\": \"Resources\", \"state_description\": \"waiting on node4 reboot\"}]}")
+                .get(0);
         assertEquals("waiting_on_node4_reboot", job.reason());
     }
 
     /** slurmctld stores start plus a year as the end of a job without a time limit; the text says Unknown. */
     @Test
     void anUnlimitedRunningJobHasNoEndTimeButAFinishedOneDoes() {
-        Job running = parser.parseAll(Fixtures.read("slurm-24.05", "show-job-running-shrunk-nokill.json")).get(0);
+        Job running = parser.parseAll(Fixtures.read("slurm-24.05", "show-job-running-shrunk-nokill.json"))
+                .get(0);
         assertTrue(running.endTime().isEmpty());
-        assertEquals(LocalDateTime.of(2026, 11, 22, 4, 13, 23), running.startTime().orElseThrow());
-        Job finished = parser.parseAll(Fixtures.read("slurm-24.05", "show-job-node-fail.json")).get(0);
-        assertEquals(LocalDateTime.of(2026, 11, 22, 4, 16, 34), finished.endTime().orElseThrow());
-        Job limited = parser.parseAll(Fixtures.read("slurm-23.02", "show-job-running.json")).get(0);
-        assertEquals(LocalDateTime.of(2026, 11, 22, 4, 15, 22), limited.endTime().orElseThrow());
+        assertEquals(
+                LocalDateTime.of(2026, 11, 22, 4, 13, 23), running.startTime().orElseThrow());
+        Job finished = parser.parseAll(Fixtures.read("slurm-24.05", "show-job-node-fail.json"))
+                .get(0);
+        assertEquals(
+                LocalDateTime.of(2026, 11, 22, 4, 16, 34), finished.endTime().orElseThrow());
+        Job limited = parser.parseAll(Fixtures.read("slurm-23.02", "show-job-running.json"))
+                .get(0);
+        assertEquals(
+                LocalDateTime.of(2026, 11, 22, 4, 15, 22), limited.endTime().orElseThrow());
     }
 
     @Test
     void garbageIsAnErrorThatQuotesTheInput() {
         ParseException notJson = assertThrows(ParseException.class, () -> parser.parseAll("{\"jobs\": [ {"));
         assertTrue(notJson.getMessage().contains("{\"jobs\": [ {"), notJson.getMessage());
-        ParseException noId = assertThrows(ParseException.class,
+        ParseException noId = assertThrows(
+                ParseException.class,
                 () -> parser.parseAll("{\"jobs\": [{\"name\": \"x\", \"job_state\": \"RUNNING\"}]}"));
         assertTrue(noId.getMessage().contains("job_id"), noId.getMessage());
         assertTrue(noId.getMessage().contains("\"x\""), noId.getMessage());
-        ParseException noState = assertThrows(ParseException.class,
-                () -> parser.parseAll("{\"jobs\": [{\"job_id\": 5, \"job_state\": []}]}"));
+        ParseException noState = assertThrows(
+                ParseException.class, () -> parser.parseAll("{\"jobs\": [{\"job_id\": 5, \"job_state\": []}]}"));
         assertTrue(noState.getMessage().contains("job_state"), noState.getMessage());
     }
 }

@@ -43,31 +43,41 @@ class JsonNodeParserTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', nullValues = "-", value = {
-        // version | fixture | node | state | not responding | reason text | reason user
-        "slurm-23.02 | show-node-idle.json | node2 | IDLE | false | - | -",
-        "slurm-23.02 | show-node-down-not-responding.json | node2 | DOWN+NOT_RESPONDING | true | Not responding | root",
-        "slurm-23.02 | show-node-idle-fail.json | node2 | IDLE+FAIL | false | Action:Replace | root",
-        "slurm-23.02 | show-node-fail-not-responding.json | node2 | DOWN+FAIL+NOT_RESPONDING | true | Action:Replace | root",
-        "slurm-23.02 | show-node-idle-drain.json | node2 | IDLE+DRAIN | false | bad gpu count=7 of 8 | root",
-        "slurm-23.11 | show-node-fail-not-responding.json | node2 | DOWN+FAIL+NOT_RESPONDING | true | Action:Replace | root",
-        "slurm-23.11 | show-node-drain-resume-after-cloud.json | node3 | IDLE+DRAIN | false "
-                + "| Action:Reboot fw=2.1 pending State=odd | ops",
-        "slurm-24.05 | show-node-idle.json | node2 | IDLE | false | - | -",
-        "slurm-24.05 | show-node-idle-fail.json | node2 | IDLE+FAIL | false | Action:Replace | root",
-        "slurm-24.05 | show-node-fail-not-responding.json | node2 | DOWN+FAIL+NOT_RESPONDING | true | Action:Replace | root",
-        "slurm-24.05 | show-node-idle-drain.json | node2 | IDLE+DRAIN | false | bad gpu count=7 of 8 | root",
-        "slurm-25.05 | show-node-idle.json | node2 | IDLE | false | - | -",
-        "slurm-25.05 | show-node-mixed-fail.json | node2 | MIXED+FAIL | false | Action:Replace | root",
-        "slurm-25.05 | show-node-down-fail-not-responding.json | node2 | DOWN+FAIL+NOT_RESPONDING | true "
-                + "| Action:Replace : Not responding | root",
-        "slurm-25.11 | show-node-idle.json | node2 | IDLE | false | - | -",
-        "slurm-25.11 | show-node-mixed-fail.json | node2 | MIXED+FAIL | false | Action:Replace | root",
-        "slurm-25.11 | show-node-down-fail-not-responding.json | node2 | DOWN+FAIL+NOT_RESPONDING | true "
-                + "| Action:Replace : Not responding | root",
-        "slurm-25.11 | show-node-idle-blocked.json | node2 | IDLE+BLOCKED | false | - | -"})
-    void readsStateAndReason(String version, String fixture, String name, String state, boolean notResponding,
-                             String reasonText, String reasonUser) {
+    @CsvSource(
+            delimiter = '|',
+            nullValues = "-",
+            value = {
+                // version | fixture | node | state | not responding | reason text | reason user
+                "slurm-23.02 | show-node-idle.json | node2 | IDLE | false | - | -",
+                "slurm-23.02 | show-node-down-not-responding.json | node2 | DOWN+NOT_RESPONDING | true | Not responding | root",
+                "slurm-23.02 | show-node-idle-fail.json | node2 | IDLE+FAIL | false | Action:Replace | root",
+                "slurm-23.02 | show-node-fail-not-responding.json | node2 | DOWN+FAIL+NOT_RESPONDING | true | Action:Replace | root",
+                "slurm-23.02 | show-node-idle-drain.json | node2 | IDLE+DRAIN | false | bad gpu count=7 of 8 | root",
+                "slurm-23.11 | show-node-fail-not-responding.json | node2 | DOWN+FAIL+NOT_RESPONDING | true | Action:Replace | root",
+                "slurm-23.11 | show-node-drain-resume-after-cloud.json | node3 | IDLE+DRAIN | false "
+                        + "| Action:Reboot fw=2.1 pending State=odd | ops",
+                "slurm-24.05 | show-node-idle.json | node2 | IDLE | false | - | -",
+                "slurm-24.05 | show-node-idle-fail.json | node2 | IDLE+FAIL | false | Action:Replace | root",
+                "slurm-24.05 | show-node-fail-not-responding.json | node2 | DOWN+FAIL+NOT_RESPONDING | true | Action:Replace | root",
+                "slurm-24.05 | show-node-idle-drain.json | node2 | IDLE+DRAIN | false | bad gpu count=7 of 8 | root",
+                "slurm-25.05 | show-node-idle.json | node2 | IDLE | false | - | -",
+                "slurm-25.05 | show-node-mixed-fail.json | node2 | MIXED+FAIL | false | Action:Replace | root",
+                "slurm-25.05 | show-node-down-fail-not-responding.json | node2 | DOWN+FAIL+NOT_RESPONDING | true "
+                        + "| Action:Replace : Not responding | root",
+                "slurm-25.11 | show-node-idle.json | node2 | IDLE | false | - | -",
+                "slurm-25.11 | show-node-mixed-fail.json | node2 | MIXED+FAIL | false | Action:Replace | root",
+                "slurm-25.11 | show-node-down-fail-not-responding.json | node2 | DOWN+FAIL+NOT_RESPONDING | true "
+                        + "| Action:Replace : Not responding | root",
+                "slurm-25.11 | show-node-idle-blocked.json | node2 | IDLE+BLOCKED | false | - | -"
+            })
+    void readsStateAndReason(
+            String version,
+            String fixture,
+            String name,
+            String state,
+            boolean notResponding,
+            String reasonText,
+            String reasonUser) {
         Node node = parser.parseAll(Fixtures.read(version, fixture)).get(0);
         assertEquals(name, node.name());
         assertEquals(state, node.state().display());
@@ -85,8 +95,11 @@ class JsonNodeParserTest {
     @Test
     void flagsComeBackInTheTextOrder() {
         Node node = parser.parseAll("{\"nodes\": [{\"name\": \"n1\", \"state\": "
-                + "[\"DOWN\", \"NOT_RESPONDING\", \"POWER_DRAIN\", \"FAIL\", \"DRAIN\"]}]}").get(0);
-        assertEquals(List.of("DRAIN", "FAIL", "NOT_RESPONDING", "POWER_DRAIN"), node.state().flags());
+                        + "[\"DOWN\", \"NOT_RESPONDING\", \"POWER_DRAIN\", \"FAIL\", \"DRAIN\"]}]}")
+                .get(0);
+        assertEquals(
+                List.of("DRAIN", "FAIL", "NOT_RESPONDING", "POWER_DRAIN"),
+                node.state().flags());
         assertEquals("DOWN+DRAIN+FAIL+NOT_RESPONDING+POWER_DRAIN", node.state().display());
         assertTrue(node.state().isUnhealthy());
     }
@@ -97,11 +110,13 @@ class JsonNodeParserTest {
      */
     @Test
     void blockedAndExternalComeBackInTheTextOrder() {
-        Node blocked = parser.parseAll("{\"nodes\": [{\"name\": \"n1\", \"state\": "
-                + "[\"IDLE\", \"CLOUD\", \"BLOCKED\"]}]}").get(0);
+        Node blocked = parser.parseAll(
+                        "{\"nodes\": [{\"name\": \"n1\", \"state\": " + "[\"IDLE\", \"CLOUD\", \"BLOCKED\"]}]}")
+                .get(0);
         assertEquals("IDLE+BLOCKED+CLOUD", blocked.state().display());
         Node external = parser.parseAll("{\"nodes\": [{\"name\": \"n1\", \"state\": "
-                + "[\"IDLE\", \"EXTERNAL\", \"FAIL\", \"DYNAMIC_NORM\"]}]}").get(0);
+                        + "[\"IDLE\", \"EXTERNAL\", \"FAIL\", \"DYNAMIC_NORM\"]}]}")
+                .get(0);
         assertEquals("IDLE+DYNAMIC_NORM+EXTERNAL+FAIL", external.state().display());
         assertFalse(blocked.state().isSchedulable());
         assertFalse(external.state().isSchedulable());
@@ -145,7 +160,8 @@ class JsonNodeParserTest {
         for (String json : List.of(plain, wrapped, complex)) {
             Node node = parser.parseAll(json).get(0);
             assertEquals(6818, node.port().getAsInt(), json);
-            assertEquals(LocalDateTime.of(2026, 11, 22, 4, 4, 38), node.bootTime().orElseThrow(), json);
+            assertEquals(
+                    LocalDateTime.of(2026, 11, 22, 4, 4, 38), node.bootTime().orElseThrow(), json);
             assertTrue(node.slurmdStartTime().isEmpty(), json);
             assertEquals("n1", node.address(), json);
         }
@@ -155,8 +171,9 @@ class JsonNodeParserTest {
     @Test
     void unsetTimesAreAbsent() {
         Node node = parser.parseAll("{\"nodes\": [{\"name\": \"n1\", \"state\": [\"IDLE\"], "
-                + "\"boot_time\": {\"set\": false, \"infinite\": false, \"number\": 0}, \"slurmd_start_time\": 0, "
-                + "\"reason\": \"\", \"reason_changed_at\": 0, \"reason_set_by_user\": \"\"}]}").get(0);
+                        + "\"boot_time\": {\"set\": false, \"infinite\": false, \"number\": 0}, \"slurmd_start_time\": 0, "
+                        + "\"reason\": \"\", \"reason_changed_at\": 0, \"reason_set_by_user\": \"\"}]}")
+                .get(0);
         assertTrue(node.bootTime().isEmpty());
         assertTrue(node.slurmdStartTime().isEmpty());
         assertTrue(node.reason().isEmpty());
@@ -166,9 +183,13 @@ class JsonNodeParserTest {
     void epochSecondsAreReadInTheParsersZone() {
         String output = Fixtures.read("slurm-24.05", "show-node-idle.json");
         Node utc = parser.parseAll(output).get(0);
-        Node tokyo = new JsonNodeParser(ZoneId.of("Asia/Tokyo")).parseAll(output).get(0);
-        assertEquals(LocalDateTime.of(2026, 11, 22, 4, 14, 2), utc.slurmdStartTime().orElseThrow());
-        assertEquals(LocalDateTime.of(2026, 11, 22, 13, 14, 2), tokyo.slurmdStartTime().orElseThrow());
+        Node tokyo =
+                new JsonNodeParser(ZoneId.of("Asia/Tokyo")).parseAll(output).get(0);
+        assertEquals(
+                LocalDateTime.of(2026, 11, 22, 4, 14, 2), utc.slurmdStartTime().orElseThrow());
+        assertEquals(
+                LocalDateTime.of(2026, 11, 22, 13, 14, 2),
+                tokyo.slurmdStartTime().orElseThrow());
     }
 
     @Test
@@ -177,10 +198,11 @@ class JsonNodeParserTest {
         assertTrue(notJson.getMessage().contains("NodeName=node1 State=IDLE"), notJson.getMessage());
         ParseException noList = assertThrows(ParseException.class, () -> parser.parseAll("{\"jobs\": []}"));
         assertTrue(noList.getMessage().contains("\"nodes\""), noList.getMessage());
-        ParseException noName = assertThrows(ParseException.class,
-                () -> parser.parseAll("{\"nodes\": [{\"state\": [\"IDLE\"]}]}"));
+        ParseException noName =
+                assertThrows(ParseException.class, () -> parser.parseAll("{\"nodes\": [{\"state\": [\"IDLE\"]}]}"));
         assertTrue(noName.getMessage().contains("name"), noName.getMessage());
-        ParseException noState = assertThrows(ParseException.class,
+        ParseException noState = assertThrows(
+                ParseException.class,
                 () -> parser.parseAll("{\"nodes\": [{\"name\": \"n1\", \"state\": [\"DRAIN\"]}]}"));
         assertTrue(noState.getMessage().contains("bad node state"), noState.getMessage());
         assertTrue(noState.getMessage().contains("\"n1\""), noState.getMessage());
@@ -188,7 +210,8 @@ class JsonNodeParserTest {
 
     @Test
     void aNullListIsNoNodes() {
-        assertFalse(parser.parseAll("{\"nodes\": null, \"errors\": []}").iterator().hasNext());
+        assertFalse(
+                parser.parseAll("{\"nodes\": null, \"errors\": []}").iterator().hasNext());
         assertFalse(parser.parseAll("{\"nodes\": []}").iterator().hasNext());
     }
 }

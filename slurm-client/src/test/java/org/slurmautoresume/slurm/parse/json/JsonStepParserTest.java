@@ -43,7 +43,9 @@ class JsonStepParserTest {
     @ValueSource(strings = {"slurm-23.02", "slurm-23.11", "slurm-24.05"})
     void readsBatchAndTaskStepsOfOneJob(String version) {
         List<Step> steps = parser.parseAll(Fixtures.read(version, "show-step-job-multi.json"));
-        assertEquals(List.of("9.batch", "9.0", "9.1"), steps.stream().map(Step::fullId).toList());
+        assertEquals(
+                List.of("9.batch", "9.0", "9.1"),
+                steps.stream().map(Step::fullId).toList());
         Step second = steps.get(2);
         assertEquals("node[2-3]", second.nodeList());
         assertEquals(2, second.numNodes().getAsInt());
@@ -52,14 +54,16 @@ class JsonStepParserTest {
         assertEquals("sleep", second.name());
         assertEquals("vm", second.srunHost().orElseThrow());
         assertEquals(14804, second.srunPid().getAsInt());
-        assertEquals(LocalDateTime.of(2026, 11, 22, 4, 14, 37), second.startTime().orElseThrow());
+        assertEquals(
+                LocalDateTime.of(2026, 11, 22, 4, 14, 37), second.startTime().orElseThrow());
         assertTrue(steps.get(0).srunHost().isEmpty());
         assertEquals(0, steps.get(0).srunPid().getAsInt());
     }
 
     @Test
     void keepsTheContainerOfAStep() {
-        Step step = parser.parseAll(Fixtures.read("slurm-24.05", "show-step-container.json")).get(0);
+        Step step = parser.parseAll(Fixtures.read("slurm-24.05", "show-step-container.json"))
+                .get(0);
         assertEquals("21.0", step.fullId());
         assertEquals("/var/lib/oci/bundles/pytorch", step.raw().get("container"));
         assertEquals("ar-21-0", step.raw().get("container_id"));
@@ -67,7 +71,8 @@ class JsonStepParserTest {
 
     @Test
     void aStepIdThatIsNotJobDotStepIsAnError() {
-        ParseException e = assertThrows(ParseException.class,
+        ParseException e = assertThrows(
+                ParseException.class,
                 () -> parser.parseAll("{\"steps\": [{\"id\": \"9\", \"state\": [\"RUNNING\"]}]}"));
         assertTrue(e.getMessage().contains("JOB.STEP"), e.getMessage());
         assertEquals(List.of(), parser.parseAll("{\"steps\": []}"));

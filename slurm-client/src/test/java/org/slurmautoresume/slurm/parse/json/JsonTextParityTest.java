@@ -70,8 +70,12 @@ class JsonTextParityTest {
     @ParameterizedTest
     @MethodSource("nodePairs")
     void nodesAreEqual(String jsonVersion, String textVersion, String fixture) {
-        Node json = jsonNodes.parseAll(Fixtures.read(jsonVersion, fixture + ".json")).get(0);
-        Node text = new NodeParser().parseAll(Fixtures.read(textVersion, fixture + ".txt")).get(0);
+        Node json = jsonNodes
+                .parseAll(Fixtures.read(jsonVersion, fixture + ".json"))
+                .get(0);
+        Node text = new NodeParser()
+                .parseAll(Fixtures.read(textVersion, fixture + ".txt"))
+                .get(0);
         assertEquals(text.name(), json.name());
         assertEquals(text.address(), json.address());
         assertEquals(text.port(), json.port());
@@ -87,8 +91,11 @@ class JsonTextParityTest {
     @ParameterizedTest
     @MethodSource("jobPairs")
     void jobsAreEqual(String jsonVersion, String textVersion, String fixture) {
-        Job json = jsonJobs.parseAll(Fixtures.read(jsonVersion, fixture + ".json")).get(0);
-        Job text = new JobParser().parseAll(Fixtures.read(textVersion, fixture + ".txt")).get(0);
+        Job json =
+                jsonJobs.parseAll(Fixtures.read(jsonVersion, fixture + ".json")).get(0);
+        Job text = new JobParser()
+                .parseAll(Fixtures.read(textVersion, fixture + ".txt"))
+                .get(0);
         assertEquals(text.jobId(), json.jobId());
         assertEquals(text.state(), json.state());
         assertEquals(text.nodeList(), json.nodeList());
@@ -115,7 +122,9 @@ class JsonTextParityTest {
     void stepsAreEqual(String jsonVersion, String textVersion, String fixture) {
         List<Step> json = jsonSteps.parseAll(Fixtures.read(jsonVersion, fixture + ".json"));
         List<Step> text = new StepParser().parseAll(Fixtures.read(textVersion, fixture + ".txt"));
-        assertEquals(text.stream().map(ModelValues::of).toList(), json.stream().map(ModelValues::of).toList());
+        assertEquals(
+                text.stream().map(ModelValues::of).toList(),
+                json.stream().map(ModelValues::of).toList());
     }
 
     /**
@@ -138,12 +147,19 @@ class JsonTextParityTest {
                   "licenses": "a|b", "flags": ["EXPEDITED_REQUEUE"], "tres_per_node": "gres/gpu:8",
                   "tres_per_job": "", "het_job_id": %s}]}""";
         Job text = new JobParser().parse(arrayText);
-        Job v39 = jsonJobs.parseAll(arrayJson.formatted("{\"set\": true, \"infinite\": false, \"number\": 16}",
-                "\"PENDING\"", "1795320942", "1795321166", "{\"set\": true, \"infinite\": false, \"number\": 0}"))
+        Job v39 = jsonJobs.parseAll(arrayJson.formatted(
+                        "{\"set\": true, \"infinite\": false, \"number\": 16}",
+                        "\"PENDING\"",
+                        "1795320942",
+                        "1795321166",
+                        "{\"set\": true, \"infinite\": false, \"number\": 0}"))
                 .get(0);
-        Job v42 = jsonJobs.parseAll(arrayJson.formatted("{\"set\": true, \"infinite\": false, \"number\": 16}",
-                "[\"PENDING\"]", "{\"set\": true, \"infinite\": false, \"number\": 1795320942}",
-                "{\"set\": true, \"infinite\": false, \"number\": 1795321166}", "{\"set\": false, \"number\": 0}"))
+        Job v42 = jsonJobs.parseAll(arrayJson.formatted(
+                        "{\"set\": true, \"infinite\": false, \"number\": 16}",
+                        "[\"PENDING\"]",
+                        "{\"set\": true, \"infinite\": false, \"number\": 1795320942}",
+                        "{\"set\": true, \"infinite\": false, \"number\": 1795321166}",
+                        "{\"set\": false, \"number\": 0}"))
                 .get(0);
         assertEquals(Optional.of("16"), text.arrayJobId());
         assertEquals(Optional.empty(), text.hetJobId());
@@ -158,16 +174,16 @@ class JsonTextParityTest {
         assertEquals(ModelValues.of(text), ModelValues.of(v39));
         assertEquals(ModelValues.of(text), ModelValues.of(v42));
 
-        Job hetText = new JobParser().parse("JobId=21 HetJobId=20 HetJobOffset=1 JobName=x UserId=artest(1001)"
-                + " JobState=RUNNING Dependency=(null) SubmitTime=2026-11-22T04:15:42 OverSubscribe=NO"
-                + " Licenses=(null) TRES=cpu=1,node=1,billing=1");
+        Job hetText = new JobParser()
+                .parse("JobId=21 HetJobId=20 HetJobOffset=1 JobName=x UserId=artest(1001)"
+                        + " JobState=RUNNING Dependency=(null) SubmitTime=2026-11-22T04:15:42 OverSubscribe=NO"
+                        + " Licenses=(null) TRES=cpu=1,node=1,billing=1");
         Job hetJson = jsonJobs.parseAll("""
                 {"jobs": [{"job_id": 21, "het_job_id": {"set": true, "infinite": false, "number": 20},
                   "het_job_offset": {"set": true, "infinite": false, "number": 1}, "name": "x", "user_name": "artest",
                   "user_id": 1001, "job_state": ["RUNNING"], "dependency": "", "submit_time": 1795320942,
                   "resize_time": 0, "array_job_id": {"set": true, "infinite": false, "number": 0},
-                  "shared": ["none"], "licenses": "", "flags": [], "tres_alloc_str": "cpu=1,node=1,billing=1"}]}""")
-                .get(0);
+                  "shared": ["none"], "licenses": "", "flags": [], "tres_alloc_str": "cpu=1,node=1,billing=1"}]}""").get(0);
         assertEquals(Optional.of("20"), hetText.hetJobId());
         assertEquals("NO", hetText.overSubscribe());
         assertEquals("", hetText.dependency());
@@ -181,12 +197,20 @@ class JsonTextParityTest {
                 .replace("ActiveFeatures=(null)", "ActiveFeatures=hotspare,a100");
         ObjectMapper mapper = new ObjectMapper();
         ObjectNode doc = (ObjectNode) mapper.readTree(Fixtures.read("slurm-24.11", "show-node-idle.json"));
-        ((ObjectNode) doc.get("nodes").get(0)).putArray("active_features").add("hotspare").add("a100");
+        ((ObjectNode) doc.get("nodes").get(0))
+                .putArray("active_features")
+                .add("hotspare")
+                .add("a100");
         Node fromText = new NodeParser().parseAll(text).get(0);
         Node fromJson = jsonNodes.parseAll(mapper.writeValueAsString(doc)).get(0);
         assertEquals(List.of("hotspare", "a100"), fromText.activeFeatures());
         assertEquals(fromText.activeFeatures(), fromJson.activeFeatures());
-        assertEquals(List.of(), new NodeParser().parseAll(Fixtures.read("slurm-24.11", "show-node-idle.txt")).get(0)
-                .activeFeatures(), "ActiveFeatures=(null)");
+        assertEquals(
+                List.of(),
+                new NodeParser()
+                        .parseAll(Fixtures.read("slurm-24.11", "show-node-idle.txt"))
+                        .get(0)
+                        .activeFeatures(),
+                "ActiveFeatures=(null)");
     }
 }

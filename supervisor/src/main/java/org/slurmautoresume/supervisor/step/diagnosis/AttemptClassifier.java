@@ -1,7 +1,5 @@
 package org.slurmautoresume.supervisor.step.diagnosis;
 
-import org.slurmautoresume.supervisor.step.watch.NodeStateRead;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -10,6 +8,7 @@ import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobState;
 import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.supervisor.step.watch.NodeStateRead;
 
 /**
  * Decides how an attempt ended from Slurm's own records and srun's own words. Ends that a
@@ -23,7 +22,8 @@ public final class AttemptClassifier {
             return Classification.of(Outcome.SUCCEEDED, "srun exited 0");
         }
         if (evidence.stopSignal().isPresent()) {
-            return Classification.of(Outcome.INTERRUPTED,
+            return Classification.of(
+                    Outcome.INTERRUPTED,
                     "the supervisor received " + evidence.stopSignal().get().displayName());
         }
         Optional<Classification> byJob = evidence.jobAfter().flatMap(AttemptClassifier::byJobState);
@@ -44,8 +44,10 @@ public final class AttemptClassifier {
         }
         List<String> faulty = faultyNodes(evidence);
         if (!faulty.isEmpty()) {
-            return new Classification(Outcome.NODE_FAULT, "node(s) " + String.join(",", faulty)
-                    + " of the step are down, failed or not responding", faulty);
+            return new Classification(
+                    Outcome.NODE_FAULT,
+                    "node(s) " + String.join(",", faulty) + " of the step are down, failed or not responding",
+                    faulty);
         }
         List<String> dropped = droppedFromJob(evidence);
         if (!dropped.isEmpty()) {
@@ -53,8 +55,10 @@ public final class AttemptClassifier {
         }
         List<Node> drainedByNhc = drainedByNhc(evidence);
         if (!drainedByNhc.isEmpty()) {
-            return new Classification(Outcome.NODE_FAULT, "the site's health check (NHC) drained "
-                    + NodeStateRead.describe(drainedByNhc), drainedByNhc.stream().map(Node::name).toList());
+            return new Classification(
+                    Outcome.NODE_FAULT,
+                    "the site's health check (NHC) drained " + NodeStateRead.describe(drainedByNhc),
+                    drainedByNhc.stream().map(Node::name).toList());
         }
         if (byText.isPresent()) {
             return byText.get();
@@ -65,14 +69,20 @@ public final class AttemptClassifier {
     private static Optional<Classification> byJobState(Job job) {
         JobState state = job.state();
         return switch (state) {
-            case CANCELLED -> Optional.of(Classification.of(Outcome.CANCELLED, "job " + job.jobId() + " was cancelled"));
-            case TIMEOUT, DEADLINE -> Optional.of(Classification.of(Outcome.TIME_LIMIT,
-                    "job " + job.jobId() + " reached its time limit"));
-            case PREEMPTED -> Optional.of(Classification.of(Outcome.PREEMPTED, "job " + job.jobId() + " was preempted"));
-            case REQUEUED, REQUEUE_HOLD, REQUEUE_FED, PENDING -> Optional.of(Classification.of(Outcome.REQUEUED,
-                    "job " + job.jobId() + " was requeued (" + state + ")"));
-            case NODE_FAIL -> Optional.of(new Classification(Outcome.NODE_FAULT,
-                    "job " + job.jobId() + " ended NODE_FAIL: Slurm killed the whole job", List.of()));
+            case CANCELLED ->
+                Optional.of(Classification.of(Outcome.CANCELLED, "job " + job.jobId() + " was cancelled"));
+            case TIMEOUT, DEADLINE ->
+                Optional.of(Classification.of(Outcome.TIME_LIMIT, "job " + job.jobId() + " reached its time limit"));
+            case PREEMPTED ->
+                Optional.of(Classification.of(Outcome.PREEMPTED, "job " + job.jobId() + " was preempted"));
+            case REQUEUED, REQUEUE_HOLD, REQUEUE_FED, PENDING ->
+                Optional.of(
+                        Classification.of(Outcome.REQUEUED, "job " + job.jobId() + " was requeued (" + state + ")"));
+            case NODE_FAIL ->
+                Optional.of(new Classification(
+                        Outcome.NODE_FAULT,
+                        "job " + job.jobId() + " ended NODE_FAIL: Slurm killed the whole job",
+                        List.of()));
             default -> Optional.empty();
         };
     }
@@ -126,16 +136,24 @@ public final class AttemptClassifier {
             String text = line.strip();
             List<String> waiting = NodeRegistration.unregistered(evidence.stepNodesAfter(), evidence.stepHosts());
             if (!waiting.isEmpty()) {
-                return Optional.of(new Classification(Outcome.NOT_STARTED, "srun could not start the step: slurmctld"
-                        + " has not heard from " + Hostlist.compress(waiting) + " since it started (" + text + ")",
+                return Optional.of(new Classification(
+                        Outcome.NOT_STARTED,
+                        "srun could not start the step: slurmctld" + " has not heard from " + Hostlist.compress(waiting)
+                                + " since it started (" + text + ")",
                         waiting));
             }
             // The nodes may have registered between srun's refusal and the supervisor's look at them: a
             // slurmctld that started moments before the attempt ended is the same refusal.
-            if (evidence.controllerUp().filter(up -> up.compareTo(NodeRegistration.JUST_RESTARTED) < 0).isPresent()) {
-                return Optional.of(new Classification(Outcome.NOT_STARTED, "srun could not start the step: slurmctld"
-                        + " had started " + evidence.controllerUp().get().toSeconds() + " s before, while the step's"
-                        + " nodes were registering (" + text + ")", evidence.stepHosts()));
+            if (evidence.controllerUp()
+                    .filter(up -> up.compareTo(NodeRegistration.JUST_RESTARTED) < 0)
+                    .isPresent()) {
+                return Optional.of(new Classification(
+                        Outcome.NOT_STARTED,
+                        "srun could not start the step: slurmctld"
+                                + " had started "
+                                + evidence.controllerUp().get().toSeconds() + " s before, while the step's"
+                                + " nodes were registering (" + text + ")",
+                        evidence.stepHosts()));
             }
             return Optional.empty();
         }
@@ -168,12 +186,15 @@ public final class AttemptClassifier {
      * node its own health check had found bad.
      */
     private static List<Node> drainedByNhc(AttemptEvidence evidence) {
-        return evidence.stepNodesAfter().stream().filter(node -> evidence.stepHosts().contains(node.name()))
-                .filter(Node::drainedByNhc).toList();
+        return evidence.stepNodesAfter().stream()
+                .filter(node -> evidence.stepHosts().contains(node.name()))
+                .filter(Node::drainedByNhc)
+                .toList();
     }
 
     private static List<String> droppedFromJob(AttemptEvidence evidence) {
-        if (evidence.jobAfter().isEmpty() || evidence.jobAfter().get().nodeList().isEmpty()) {
+        if (evidence.jobAfter().isEmpty()
+                || evidence.jobAfter().get().nodeList().isEmpty()) {
             return List.of();
         }
         List<String> now = Hostlist.expand(evidence.jobAfter().get().nodeList());

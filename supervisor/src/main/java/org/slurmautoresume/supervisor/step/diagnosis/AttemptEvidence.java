@@ -1,7 +1,5 @@
 package org.slurmautoresume.supervisor.step.diagnosis;
 
-import org.slurmautoresume.supervisor.policy.SignalNumber;
-
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.List;
@@ -13,6 +11,7 @@ import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.supervisor.policy.SignalNumber;
 
 /**
  * Everything known when an attempt's srun has exited: its status, what it printed last on
@@ -20,9 +19,14 @@ import org.slurmautoresume.slurm.model.Node;
  * step ran on, those hosts' current records, and, read only when srun's refusal points at a
  * restarted slurmctld, how long before the attempt ended that slurmctld had started.
  */
-public record AttemptEvidence(int exitStatus, Optional<SignalNumber> stopSignal, List<String> stderrTail,
-                              Optional<Job> jobAfter, List<String> stepHosts, List<Node> stepNodesAfter,
-                              Optional<Duration> controllerUp) {
+public record AttemptEvidence(
+        int exitStatus,
+        Optional<SignalNumber> stopSignal,
+        List<String> stderrTail,
+        Optional<Job> jobAfter,
+        List<String> stepHosts,
+        List<Node> stepNodesAfter,
+        Optional<Duration> controllerUp) {
 
     public AttemptEvidence {
         stderrTail = List.copyOf(stderrTail);
@@ -30,8 +34,13 @@ public record AttemptEvidence(int exitStatus, Optional<SignalNumber> stopSignal,
         stepNodesAfter = List.copyOf(stepNodesAfter);
     }
 
-    public AttemptEvidence(int exitStatus, Optional<SignalNumber> stopSignal, List<String> stderrTail,
-                           Optional<Job> jobAfter, List<String> stepHosts, List<Node> stepNodesAfter) {
+    public AttemptEvidence(
+            int exitStatus,
+            Optional<SignalNumber> stopSignal,
+            List<String> stderrTail,
+            Optional<Job> jobAfter,
+            List<String> stepHosts,
+            List<Node> stepNodesAfter) {
         this(exitStatus, stopSignal, stderrTail, jobAfter, stepHosts, stepNodesAfter, Optional.empty());
     }
 
@@ -40,8 +49,14 @@ public record AttemptEvidence(int exitStatus, Optional<SignalNumber> stopSignal,
      * of the hosts the step ran on (the job's nodes when the step was never named); after a
      * success, nothing is asked. A Slurm that does not answer is said and leaves them empty.
      */
-    public static AttemptEvidence gather(int status, Optional<SignalNumber> stopSignal, List<String> stderrTail,
-                                  List<String> stepHosts, Optional<JobId> jobId, SlurmClient slurm, Consumer<String> say) {
+    public static AttemptEvidence gather(
+            int status,
+            Optional<SignalNumber> stopSignal,
+            List<String> stderrTail,
+            List<String> stepHosts,
+            Optional<JobId> jobId,
+            SlurmClient slurm,
+            Consumer<String> say) {
         Optional<Job> job = Optional.empty();
         List<Node> nodes = List.of();
         List<String> hosts = stepHosts;
@@ -58,7 +73,13 @@ public record AttemptEvidence(int exitStatus, Optional<SignalNumber> stopSignal,
                 say.accept("could not read the job's state from Slurm (" + e.getMessage() + ")");
             }
         }
-        return new AttemptEvidence(status, stopSignal, stderrTail, job, hosts, nodes,
+        return new AttemptEvidence(
+                status,
+                stopSignal,
+                stderrTail,
+                job,
+                hosts,
+                nodes,
                 status != 0 ? controllerUp(stderrTail, slurm) : Optional.empty());
     }
 
@@ -71,7 +92,9 @@ public record AttemptEvidence(int exitStatus, Optional<SignalNumber> stopSignal,
             return Optional.empty();
         }
         try {
-            return slurm.config().bootTime().map(boot -> Duration.between(boot, LocalDateTime.now()))
+            return slurm.config()
+                    .bootTime()
+                    .map(boot -> Duration.between(boot, LocalDateTime.now()))
                     .filter(up -> !up.isNegative());
         } catch (SlurmException e) {
             return Optional.empty();

@@ -20,11 +20,11 @@ public final class NodeRegistration {
 
     /** Past the 100 s in which slurmctld pings every node at the latest (SlurmdTimeout/3, capped). */
     public static final Duration WAIT = Duration.ofSeconds(150);
+
     private static final Duration EVERY = Duration.ofMillis(500);
     static final String REFUSAL = "Memory required by task is not available";
 
-    private NodeRegistration() {
-    }
+    private NodeRegistration() {}
 
     /** srun's own line refusing the step as a just-restarted slurmctld does (the tasks' output is the user's). */
     static boolean isRefusal(String line) {

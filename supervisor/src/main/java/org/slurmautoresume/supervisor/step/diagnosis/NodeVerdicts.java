@@ -1,7 +1,5 @@
 package org.slurmautoresume.supervisor.step.diagnosis;
 
-import org.slurmautoresume.supervisor.step.watch.NodeStateRead;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +12,7 @@ import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.probe.LivenessProber;
 import org.slurmautoresume.slurm.probe.NodeProber;
+import org.slurmautoresume.supervisor.step.watch.NodeStateRead;
 
 /**
  * Diagnose before deciding: an attempt that failed on nodes Slurm calls healthy may still have
@@ -34,17 +33,18 @@ public final class NodeVerdicts {
     static final Duration WITHIN = Duration.ofSeconds(2);
     /** The same while fresh checks are asked for: a round (2.5 s at most on the agent's side) and the mark. */
     static final Duration WITHIN_FRESH = Duration.ofSeconds(3);
+
     private static final Duration EVERY = Duration.ofMillis(250);
     /** The most nodes asked at once on their liveness ports; more wait for a thread. */
     private static final int THREADS = 64;
     /** The most fresh checks waited for at once: each thread mostly sleeps in a socket read. */
     private static final int FRESH_THREADS = 256;
 
-    private NodeVerdicts() {
-    }
+    private NodeVerdicts() {}
 
     /** The step's nodes whose agent says they are unhealthy and that Slurm has out for a fault; empty if none. */
-    public static List<Node> unhealthy(NodeProber prober, List<Node> nodes, SlurmClient slurm) throws InterruptedException {
+    public static List<Node> unhealthy(NodeProber prober, List<Node> nodes, SlurmClient slurm)
+            throws InterruptedException {
         if (!(prober instanceof LivenessProber liveness) || nodes.isEmpty()) {
             return List.of();
         }
@@ -57,7 +57,8 @@ public final class NodeVerdicts {
             List<Future<Boolean>> fresh = new ArrayList<>();
             if (liveness.asksFreshChecks()) {
                 for (Node node : nodes) {
-                    fresh.add(freshPool.submit(() -> liveness.freshlyUnhealthy(node, WITHIN_FRESH).orElse(false)));
+                    fresh.add(freshPool.submit(
+                            () -> liveness.freshlyUnhealthy(node, WITHIN_FRESH).orElse(false)));
                 }
             }
             boolean anyAgent = false;
@@ -76,7 +77,8 @@ public final class NodeVerdicts {
                     anyAgent |= liveness.hasAgent(nodes.get(i));
                 }
                 if (!saying.isEmpty()) {
-                    List<Node> out = slurm.nodes(Hostlist.compress(saying)).stream().filter(NodeStateRead::outForAFault)
+                    List<Node> out = slurm.nodes(Hostlist.compress(saying)).stream()
+                            .filter(NodeStateRead::outForAFault)
                             .toList();
                     if (!out.isEmpty()) {
                         return out;
@@ -128,7 +130,8 @@ public final class NodeVerdicts {
 
     /** The reason an application failure turned node fault gives. */
     public static String reason(List<Node> nodes) {
-        return "the agent of " + Hostlist.compress(nodes.stream().map(Node::name).toList())
-                + " marked it after the attempt failed: " + NodeStateRead.describe(nodes);
+        return "the agent of "
+                + Hostlist.compress(nodes.stream().map(Node::name).toList()) + " marked it after the attempt failed: "
+                + NodeStateRead.describe(nodes);
     }
 }

@@ -1,7 +1,5 @@
 package org.slurmautoresume.supervisor.step.launch;
 
-import org.slurmautoresume.supervisor.rules.OutputObserver;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -10,6 +8,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import org.slurmautoresume.supervisor.rules.OutputObserver;
 
 /**
  * Copies one of srun's output streams to ours byte for byte, flushing after every read so

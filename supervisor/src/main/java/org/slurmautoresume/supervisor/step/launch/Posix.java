@@ -16,8 +16,7 @@ public final class Posix {
 
     private static volatile LibC libc;
 
-    private Posix() {
-    }
+    private Posix() {}
 
     private static LibC libc() {
         LibC l = libc;

@@ -1,9 +1,5 @@
 package org.slurmautoresume.supervisor.step.launch;
 
-import org.slurmautoresume.supervisor.step.record.EventHistory;
-import org.slurmautoresume.supervisor.step.record.JobTimeline;
-import org.slurmautoresume.supervisor.step.record.SupervisorLog;
-
 import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -11,9 +7,12 @@ import org.slurmautoresume.slurm.client.SlurmControl;
 import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.model.StepId;
 import org.slurmautoresume.supervisor.policy.Decision;
+import org.slurmautoresume.supervisor.policy.DumpSettings;
 import org.slurmautoresume.supervisor.policy.SignalNumber;
 import org.slurmautoresume.supervisor.rules.RuleViolation;
-import org.slurmautoresume.supervisor.policy.DumpSettings;
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.record.JobTimeline;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
 
 /**
  * Ending a running srun on the supervisor's initiative: the dump strategy's signal and grace
@@ -29,15 +28,15 @@ public final class SrunStopper {
      */
     public static final Duration SRUN_GRACE = Duration.ofMillis(250);
 
-    private SrunStopper() {
-    }
+    private SrunStopper() {}
 
     /**
      * {@code dump}: the signal to srun (which passes it to every task), then up to the grace
      * period for the step to end by itself, so it can write a last-words checkpoint.
      */
     static void dump(Srun step, DumpSettings dump, SupervisorLog log, JobTimeline events) {
-        log.say("dump: sending " + dump.signal().displayName() + " to the step for a last-words checkpoint; waiting up to "
+        log.say("dump: sending " + dump.signal().displayName()
+                + " to the step for a last-words checkpoint; waiting up to "
                 + dump.gracePeriod().toSeconds() + " s for it to end");
         long sent = System.nanoTime();
         if (!step.signal(dump.signal())) {
@@ -46,10 +45,20 @@ public final class SrunStopper {
         }
         boolean ended = awaitExit(step, dump.gracePeriod());
         long waited = Duration.ofNanos(System.nanoTime() - sent).toMillis();
-        events.record(EventHistory.Kind.DUMP, OptionalLong.of(waited), "signal", dump.signal().displayName(),
-                "endedByItself", Boolean.toString(ended), "gracePeriodSeconds", Long.toString(dump.gracePeriod().toSeconds()));
-        log.say(ended ? "dump: the step ended by itself " + waited + " ms after " + dump.signal().displayName()
-                : "dump: grace period of " + dump.gracePeriod().toSeconds() + " s over (" + waited + " ms)");
+        events.record(
+                EventHistory.Kind.DUMP,
+                OptionalLong.of(waited),
+                "signal",
+                dump.signal().displayName(),
+                "endedByItself",
+                Boolean.toString(ended),
+                "gracePeriodSeconds",
+                Long.toString(dump.gracePeriod().toSeconds()));
+        log.say(
+                ended
+                        ? "dump: the step ended by itself " + waited + " ms after "
+                                + dump.signal().displayName()
+                        : "dump: grace period of " + dump.gracePeriod().toSeconds() + " s over (" + waited + " ms)");
     }
 
     /**
@@ -77,14 +86,21 @@ public final class SrunStopper {
     private static final Duration RULE_STOP_GRACE = Duration.ofSeconds(10);
 
     /** Ends a step a log rule fired on: a dump first when the decision asks for one, then scancel. */
-    public static void stopForRule(Srun srun, Decision decision, RuleViolation violation, SupervisorLog log,
-                            JobTimeline timeline, Optional<JobId> jobId, SlurmControl control) {
+    public static void stopForRule(
+            Srun srun,
+            Decision decision,
+            RuleViolation violation,
+            SupervisorLog log,
+            JobTimeline timeline,
+            Optional<JobId> jobId,
+            SlurmControl control) {
         decision.dumpFirst().ifPresent(dump -> dump(srun, dump, log, timeline));
         if (!srun.isAlive()) {
             return;
         }
         Optional<String> id = timeline.stepId();
-        log.say("stopping step " + id.map(s -> jobId.map(JobId::toString).orElse("?") + "." + s).orElse("(srun " + srun.pid() + ")")
+        log.say("stopping step "
+                + id.map(s -> jobId.map(JobId::toString).orElse("?") + "." + s).orElse("(srun " + srun.pid() + ")")
                 + " for " + violation.title());
         if (id.isPresent() && jobId.isPresent()) {
             control.cancel(StepId.parse(jobId.get() + "." + id.get()));

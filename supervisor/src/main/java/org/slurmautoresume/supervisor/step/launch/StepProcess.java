@@ -1,8 +1,5 @@
 package org.slurmautoresume.supervisor.step.launch;
 
-import org.slurmautoresume.supervisor.policy.SignalNumber;
-import org.slurmautoresume.supervisor.rules.OutputObserver;
-
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -11,6 +8,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.slurmautoresume.supervisor.policy.SignalNumber;
+import org.slurmautoresume.supervisor.rules.OutputObserver;
 
 /**
  * One srun child: stdin inherited (so --pty and input forwarding work), stdout and stderr

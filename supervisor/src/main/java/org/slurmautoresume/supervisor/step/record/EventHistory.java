@@ -32,9 +32,19 @@ public final class EventHistory {
 
     /** What happened; the names are the {@code event} field's values. */
     public enum Kind {
-        LAUNCH("launch"), DETECTION("detection"), ATTEMPT_ENDED("attempt-ended"), DECISION("decision"),
-        DUMP("dump"), REPLACEMENT("replacement"), REQUEUE("requeue"), GIVE_UP("give-up"), SUCCEEDED("succeeded"),
-        PATHS("recovery-paths"), CONTROLLER("controller"), WATCH("watch"), PAUSE("pause");
+        LAUNCH("launch"),
+        DETECTION("detection"),
+        ATTEMPT_ENDED("attempt-ended"),
+        DECISION("decision"),
+        DUMP("dump"),
+        REPLACEMENT("replacement"),
+        REQUEUE("requeue"),
+        GIVE_UP("give-up"),
+        SUCCEEDED("succeeded"),
+        PATHS("recovery-paths"),
+        CONTROLLER("controller"),
+        WATCH("watch"),
+        PAUSE("pause");
 
         private final String word;
 
@@ -53,8 +63,14 @@ public final class EventHistory {
      * @param latencyMs how long the event took to follow the one it answers (see {@link EventHistory})
      * @param details   further fields, in the order written
      */
-    public record Event(Instant at, String event, String jobId, int attempt, String stepId, OptionalLong latencyMs,
-                        Map<String, String> details) {
+    public record Event(
+            Instant at,
+            String event,
+            String jobId,
+            int attempt,
+            String stepId,
+            OptionalLong latencyMs,
+            Map<String, String> details) {
 
         public Event {
             details = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(details));
@@ -155,15 +171,21 @@ public final class EventHistory {
                 Map<String, String> details = new LinkedHashMap<>();
                 for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
                     Map.Entry<String, JsonNode> field = it.next();
-                    if (!List.of("at", "event", "jobId", "attempt", "stepId", "latencyMs").contains(field.getKey())) {
+                    if (!List.of("at", "event", "jobId", "attempt", "stepId", "latencyMs")
+                            .contains(field.getKey())) {
                         details.put(field.getKey(), field.getValue().asText());
                     }
                 }
                 JsonNode step = node.path("stepId");
-                events.add(new Event(Instant.parse(node.path("at").asText()), node.path("event").asText(),
-                        node.path("jobId").asText(), node.path("attempt").asInt(),
+                events.add(new Event(
+                        Instant.parse(node.path("at").asText()),
+                        node.path("event").asText(),
+                        node.path("jobId").asText(),
+                        node.path("attempt").asInt(),
                         step.isTextual() ? step.asText() : null,
-                        node.has("latencyMs") ? OptionalLong.of(node.get("latencyMs").asLong()) : OptionalLong.empty(),
+                        node.has("latencyMs")
+                                ? OptionalLong.of(node.get("latencyMs").asLong())
+                                : OptionalLong.empty(),
                         details));
             } catch (IOException | DateTimeParseException e) {
                 skipped.add(file + ":" + number + ": " + e.getMessage());

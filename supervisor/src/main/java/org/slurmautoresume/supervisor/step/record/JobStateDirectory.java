@@ -23,8 +23,7 @@ public final class JobStateDirectory {
 
     private static volatile Integer uid;
 
-    private JobStateDirectory() {
-    }
+    private JobStateDirectory() {}
 
     /** The process's uid, read once. */
     public static int uid() {

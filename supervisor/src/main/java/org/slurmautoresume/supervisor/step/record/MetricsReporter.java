@@ -14,10 +14,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slurmautoresume.agent.protocol.AgentClient;
 import org.slurmautoresume.agent.protocol.AgentException;
-import org.slurmautoresume.agent.protocol.AgentUnavailableException;
 import org.slurmautoresume.agent.protocol.AgentReport;
 import org.slurmautoresume.agent.protocol.AgentRequest;
 import org.slurmautoresume.agent.protocol.AgentRequestException;
+import org.slurmautoresume.agent.protocol.AgentUnavailableException;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.supervisor.policy.RestartLevel;
 
@@ -35,6 +35,7 @@ public final class MetricsReporter implements AutoCloseable {
     static final Duration REPORT_TIMEOUT = Duration.ofSeconds(5);
     /** How long the supervisor's end waits for reports still queued (the final "succeeded" above all). */
     static final Duration DRAIN = Duration.ofSeconds(2);
+
     private static final int QUEUE = 64;
 
     private final Path socket;
@@ -44,6 +45,7 @@ public final class MetricsReporter implements AutoCloseable {
     private final ExecutorService sender;
     /** How the next relaunch restarts the step, from the last decision (retry or recover). */
     private volatile AgentReport.Level nextLevel = AgentReport.Level.RETRY;
+
     private volatile boolean complained;
 
     public MetricsReporter(Path socket, String jobId, Consumer<String> say) {
@@ -51,11 +53,18 @@ public final class MetricsReporter implements AutoCloseable {
         this.agent = new AgentClient(socket, REPORT_TIMEOUT);
         this.jobId = jobId;
         this.say = say;
-        this.sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(QUEUE), task -> {
-            Thread thread = new Thread(task, "metrics-report");
-            thread.setDaemon(true);
-            return thread;
-        }, new ThreadPoolExecutor.DiscardPolicy());
+        this.sender = new ThreadPoolExecutor(
+                1,
+                1,
+                0,
+                TimeUnit.MILLISECONDS,
+                new LinkedBlockingQueue<>(QUEUE),
+                task -> {
+                    Thread thread = new Thread(task, "metrics-report");
+                    thread.setDaemon(true);
+                    return thread;
+                },
+                new ThreadPoolExecutor.DiscardPolicy());
     }
 
     /** Sends what a timeline event counts for, if anything; {@code details} as given to the timeline. */
@@ -70,8 +79,8 @@ public final class MetricsReporter implements AutoCloseable {
         report.ifPresent(this::send);
     }
 
-    Optional<AgentReport> reportFor(EventHistory.Kind kind, int attempt, OptionalLong latencyMs,
-                                    Map<String, String> details) {
+    Optional<AgentReport> reportFor(
+            EventHistory.Kind kind, int attempt, OptionalLong latencyMs, Map<String, String> details) {
         Long latency = latencyMs.isPresent() ? latencyMs.getAsLong() : null;
         switch (kind) {
             case DECISION: {
@@ -82,21 +91,28 @@ public final class MetricsReporter implements AutoCloseable {
                         : AgentReport.Level.RETRY;
                 boolean reruns = level.map(RestartLevel::isStepRestart).orElse(false);
                 return reruns && restartsLeft(details) <= 1
-                        ? Optional.of(AgentReport.of(AgentReport.Event.BUDGET_LOW, attempt, null)) : Optional.empty();
+                        ? Optional.of(AgentReport.of(AgentReport.Event.BUDGET_LOW, attempt, null))
+                        : Optional.empty();
             }
             case LAUNCH:
-                return Optional.of(attempt <= 1 ? AgentReport.of(AgentReport.Event.LAUNCH, 1, null)
-                        : AgentReport.relaunch(attempt, latency == null ? 0 : latency, nextLevel));
+                return Optional.of(
+                        attempt <= 1
+                                ? AgentReport.of(AgentReport.Event.LAUNCH, 1, null)
+                                : AgentReport.relaunch(attempt, latency == null ? 0 : latency, nextLevel));
             case DETECTION: {
                 String rule = details.get("rule");
-                return Optional.of(AgentReport.detection(attempt, latency, details.getOrDefault("source", "unknown"),
-                        rule, rule == null ? null : details.get("state")));
+                return Optional.of(AgentReport.detection(
+                        attempt,
+                        latency,
+                        details.getOrDefault("source", "unknown"),
+                        rule,
+                        rule == null ? null : details.get("state")));
             }
             case REPLACEMENT: {
                 String faulty = details.getOrDefault("faultyNodes", "");
                 long count = faulty.isBlank() ? 1 : Hostlist.count(faulty);
-                return Optional.of(AgentReport.replacement(attempt, latency == null ? 0 : latency,
-                        (int) Math.min(count, AgentRequest.MAX_NODES)));
+                return Optional.of(AgentReport.replacement(
+                        attempt, latency == null ? 0 : latency, (int) Math.min(count, AgentRequest.MAX_NODES)));
             }
             case REQUEUE:
                 return Optional.of(AgentReport.of(AgentReport.Event.REQUEUE, attempt, null));

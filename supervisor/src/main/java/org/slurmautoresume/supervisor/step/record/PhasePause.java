@@ -4,9 +4,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Map;
-import java.util.EnumSet;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -27,6 +27,7 @@ public final class PhasePause {
     static final String UNTIL = "AUTORESUME_TEST_PAUSE_UNTIL";
     /** However the test fares, the job's recovery goes on after this. */
     static final Duration LONGEST = Duration.ofMinutes(10);
+
     private static final long POLL_MS = 50;
 
     /** Where a recovery can be paused, in the order a dead node's recovery passes them. */
@@ -71,13 +72,17 @@ public final class PhasePause {
             return NONE;
         }
         if (at.isEmpty() || prefix.isEmpty() || !Path.of(prefix).isAbsolute()) {
-            throw new IllegalArgumentException(AT + " and " + UNTIL + " go together: phases and an absolute path prefix");
+            throw new IllegalArgumentException(
+                    AT + " and " + UNTIL + " go together: phases and an absolute path prefix");
         }
         Set<Phase> phases = EnumSet.noneOf(Phase.class);
         for (String word : at.split(",", -1)) {
-            phases.add(Arrays.stream(Phase.values()).filter(p -> p.word().equals(word.strip())).findFirst().orElseThrow(
-                    () -> new IllegalArgumentException(AT + " takes phases among " + Arrays.stream(Phase.values())
-                            .map(Phase::word).collect(Collectors.joining(", ")) + ": \"" + at + "\"")));
+            phases.add(Arrays.stream(Phase.values())
+                    .filter(p -> p.word().equals(word.strip()))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException(AT + " takes phases among "
+                            + Arrays.stream(Phase.values()).map(Phase::word).collect(Collectors.joining(", ")) + ": \""
+                            + at + "\"")));
         }
         return new PhasePause(Set.copyOf(phases), prefix, timeline);
     }

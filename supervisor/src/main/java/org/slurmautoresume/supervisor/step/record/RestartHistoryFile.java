@@ -48,7 +48,8 @@ public final class RestartHistoryFile {
         List<String> lines = text.get().lines().toList();
         List<RestartRecord> records = new ArrayList<>();
         for (String line : lines) {
-            parse(line).filter(r -> requeues > 0 || started.isEmpty() || !r.at().isBefore(started.get()))
+            parse(line)
+                    .filter(r -> requeues > 0 || started.isEmpty() || !r.at().isBefore(started.get()))
                     .ifPresent(records::add);
         }
         return records;
@@ -71,7 +72,10 @@ public final class RestartHistoryFile {
     }
 
     public void append(RestartRecord record) throws IOException {
-        OwnedFiles.append(file, JobStateDirectory.uid(), record.at() + " " + record.level().name() + "\n");
+        OwnedFiles.append(
+                file,
+                JobStateDirectory.uid(),
+                record.at() + " " + record.level().name() + "\n");
     }
 
     static Optional<RestartRecord> parse(String line) {

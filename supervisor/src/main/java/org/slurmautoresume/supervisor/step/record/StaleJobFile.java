@@ -16,8 +16,7 @@ import java.util.Optional;
  */
 public final class StaleJobFile {
 
-    private StaleJobFile() {
-    }
+    private StaleJobFile() {}
 
     /** Removes {@code file} when it is older than a never-requeued job; true when it did. */
     public static boolean discard(Path file, int requeues, Optional<Instant> started) throws IOException {
@@ -25,7 +24,9 @@ public final class StaleJobFile {
             return false;
         }
         try {
-            if (Files.getLastModifiedTime(file, LinkOption.NOFOLLOW_LINKS).toInstant().isBefore(started.get())) {
+            if (Files.getLastModifiedTime(file, LinkOption.NOFOLLOW_LINKS)
+                    .toInstant()
+                    .isBefore(started.get())) {
                 Files.delete(file);
                 return true;
             }

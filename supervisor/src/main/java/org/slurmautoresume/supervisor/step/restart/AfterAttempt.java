@@ -7,12 +7,10 @@ package org.slurmautoresume.supervisor.step.restart;
 public sealed interface AfterAttempt permits AfterAttempt.RunAgain, AfterAttempt.End {
 
     /** The step runs again with what {@code next} says. */
-    record RunAgain(NextAttempt next) implements AfterAttempt {
-    }
+    record RunAgain(NextAttempt next) implements AfterAttempt {}
 
     /** The supervisor ends with {@code status}. */
-    record End(int status) implements AfterAttempt {
-    }
+    record End(int status) implements AfterAttempt {}
 
     static AfterAttempt end(int status) {
         return new End(status);

@@ -34,8 +34,7 @@ public final class Attempt {
      * {@code acted} once the step was signalled or stopped for it, after which however the step
      * ends (even exit 0 after a dump) is the rule's doing.
      */
-    public record RuleStop(RuleViolation violation, Fault fault, Decision decision, boolean acted) {
-    }
+    public record RuleStop(RuleViolation violation, Fault fault, Decision decision, boolean acted) {}
 
     private final int number;
     private final NextAttempt inherited;
@@ -87,6 +86,7 @@ public final class Attempt {
 
     /** Whether this attempt's faulty nodes were marked already, by the watch or by recovery. */
     boolean faultyNodesMarked() {
-        return markedByRecovery.get() || watchMark.get() != null && !watchMark.get().nodes().isEmpty();
+        return markedByRecovery.get()
+                || watchMark.get() != null && !watchMark.get().nodes().isEmpty();
     }
 }

@@ -1,8 +1,7 @@
 package org.slurmautoresume.supervisor.step.restart;
 
-import org.slurmautoresume.supervisor.step.diagnosis.Classification;
-
 import java.util.Optional;
+import org.slurmautoresume.supervisor.step.diagnosis.Classification;
 
 /**
  * How an attempt ended, as the restart actions need it.
@@ -12,5 +11,4 @@ import java.util.Optional;
  * @param jobSize    the job's node count when the supervisor started (0: unknown or no recovery)
  * @param endedNanos when srun ended ({@link System#nanoTime()}), for the repair latency
  */
-public record AttemptEnd(int status, Classification result, Optional<String> stepId, int jobSize, long endedNanos) {
-}
+public record AttemptEnd(int status, Classification result, Optional<String> stepId, int jobSize, long endedNanos) {}

@@ -13,28 +13,22 @@ import org.slurmautoresume.supervisor.step.diagnosis.Outcome;
 public sealed interface EndOfAttempt {
 
     /** A log rule ended the step: the decision taken when it fired is carried out; {@code what} names it. */
-    record RuleDecided(Attempt.RuleStop rule, String what) implements EndOfAttempt {
-    }
+    record RuleDecided(Attempt.RuleStop rule, String what) implements EndOfAttempt {}
 
     /** The step succeeded. */
-    record Succeeded() implements EndOfAttempt {
-    }
+    record Succeeded() implements EndOfAttempt {}
 
     /** A fault, but the supervisor was told to stop: it ends with the step's status. */
-    record StopInstead(String what) implements EndOfAttempt {
-    }
+    record StopInstead(String what) implements EndOfAttempt {}
 
     /** A fault of {@code kind} the restart policy decides about; {@code what} names it for the log. */
-    record Restartable(FaultKind kind, String what) implements EndOfAttempt {
-    }
+    record Restartable(FaultKind kind, String what) implements EndOfAttempt {}
 
     /** srun could not start the step: it starts again once slurmctld answers, no budget spent. */
-    record NotStarted() implements EndOfAttempt {
-    }
+    record NotStarted() implements EndOfAttempt {}
 
     /** An end that is not re-run (cancelled, time limit, preempted, requeued, interrupted), said as {@code what}. */
-    record NotRerun(String what) implements EndOfAttempt {
-    }
+    record NotRerun(String what) implements EndOfAttempt {}
 
     /**
      * @param result        how the attempt ended, the watch's and the agents' findings included
@@ -54,7 +48,8 @@ public sealed interface EndOfAttempt {
             case NODE_FAULT: {
                 boolean node = result.outcome() == Outcome.NODE_FAULT;
                 String what = (node ? "node fault: " : "application failure: ") + result.reason();
-                return stopRequested ? new StopInstead(what)
+                return stopRequested
+                        ? new StopInstead(what)
                         : new Restartable(node ? FaultKind.NODE_FAULT : FaultKind.APPLICATION_FAILURE, what);
             }
             case NOT_STARTED:

@@ -1,14 +1,12 @@
 package org.slurmautoresume.supervisor.step.restart;
 
-import org.slurmautoresume.supervisor.step.settings.Allocation;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.supervisor.step.settings.Allocation;
 
 /**
  * In-job spares: the job holds more nodes than its supervised step asks for ({@code sbatch -N 3}
@@ -28,18 +26,56 @@ import org.slurmautoresume.slurm.hostlist.Hostlist;
 public record InJobSpares(int stepSize, List<String> jobNodes, String batchHost, List<String> stepNodes) {
 
     /** srun options that take no argument, or an optional one that must be attached ({@code --opt=value}). */
-    private static final Set<String> LONG_WITHOUT_ARGUMENT = Set.of("help", "usage", "version", "verbose", "quiet",
-            "label", "unbuffered", "overlap", "exclusive", "no-kill", "kill-on-bad-exit", "immediate", "hold",
-            "overcommit", "oversubscribe", "disable-status", "pty", "multi-prog", "contiguous", "exact", "spread-job",
-            "test-only", "no-allocate", "preserve-env", "propagate", "x11", "bcast", "compress", "send-libs",
-            "auto-resume", "use-min-nodes", "whole", "quit-on-interrupt", "resv-ports", "jobid-only", "reboot",
-            "container-mount-home", "no-container-mount-home", "container-remap-root", "no-container-remap-root",
-            "container-entrypoint", "no-container-entrypoint", "container-writable", "container-readonly");
+    private static final Set<String> LONG_WITHOUT_ARGUMENT = Set.of(
+            "help",
+            "usage",
+            "version",
+            "verbose",
+            "quiet",
+            "label",
+            "unbuffered",
+            "overlap",
+            "exclusive",
+            "no-kill",
+            "kill-on-bad-exit",
+            "immediate",
+            "hold",
+            "overcommit",
+            "oversubscribe",
+            "disable-status",
+            "pty",
+            "multi-prog",
+            "contiguous",
+            "exact",
+            "spread-job",
+            "test-only",
+            "no-allocate",
+            "preserve-env",
+            "propagate",
+            "x11",
+            "bcast",
+            "compress",
+            "send-libs",
+            "auto-resume",
+            "use-min-nodes",
+            "whole",
+            "quit-on-interrupt",
+            "resv-ports",
+            "jobid-only",
+            "reboot",
+            "container-mount-home",
+            "no-container-mount-home",
+            "container-remap-root",
+            "no-container-remap-root",
+            "container-entrypoint",
+            "no-container-entrypoint",
+            "container-writable",
+            "container-readonly");
     /** srun's short options that take an argument (srun's getopt string); the others take none or an attached one. */
     private static final String SHORT_WITH_ARGUMENT = "ABbcCdDeGiJLmMnNopqRSTtUwWx";
     /** Options by which the user places the step on nodes: then the supervisor does not. */
-    private static final Set<String> USER_PLACEMENT = Set.of("w", "nodelist", "x", "exclude", "F", "nodefile",
-            "r", "relative");
+    private static final Set<String> USER_PLACEMENT =
+            Set.of("w", "nodelist", "x", "exclude", "F", "nodefile", "r", "relative");
 
     public InJobSpares {
         jobNodes = List.copyOf(jobNodes);
@@ -72,8 +108,8 @@ public record InJobSpares(int stepSize, List<String> jobNodes, String batchHost,
         // default puts the batch host first.
         String host = allocation.batchHost();
         String batchHost = jobNodes.contains(host) ? host : jobNodes.get(0);
-        return Optional.of(new InJobSpares(n.getAsInt(), jobNodes, batchHost,
-                firstStepNodes(jobNodes, batchHost, n.getAsInt())));
+        return Optional.of(
+                new InJobSpares(n.getAsInt(), jobNodes, batchHost, firstStepNodes(jobNodes, batchHost, n.getAsInt())));
     }
 
     /**
@@ -153,7 +189,8 @@ public record InJobSpares(int stepSize, List<String> jobNodes, String batchHost,
                 if (SHORT_WITH_ARGUMENT.indexOf(option) < 0) {
                     continue;
                 }
-                String value = c + 1 < word.length() ? word.substring(c + 1)
+                String value = c + 1 < word.length()
+                        ? word.substring(c + 1)
                         : i + 1 < srunArgv.size() ? srunArgv.get(++i) : null;
                 if (option == 'N') {
                     nodes = value;

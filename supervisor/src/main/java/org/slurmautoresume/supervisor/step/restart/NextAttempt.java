@@ -19,8 +19,8 @@ import org.slurmautoresume.slurm.env.JobEnvironment;
  * @param overlap   whether srun must share the failed step's CPUs ({@code --overlap}): the failed
  *                  step is still on record on the surviving nodes
  */
-public record NextAttempt(Optional<InJobSpares> spares, List<String> stepNodes, Map<String, String> variables,
-                   boolean overlap) {
+public record NextAttempt(
+        Optional<InJobSpares> spares, List<String> stepNodes, Map<String, String> variables, boolean overlap) {
 
     public NextAttempt {
         stepNodes = List.copyOf(stepNodes);

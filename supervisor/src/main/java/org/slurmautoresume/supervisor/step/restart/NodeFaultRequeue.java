@@ -1,10 +1,5 @@
 package org.slurmautoresume.supervisor.step.restart;
 
-import org.slurmautoresume.supervisor.step.record.EventHistory;
-import org.slurmautoresume.supervisor.step.record.JobTimeline;
-import org.slurmautoresume.supervisor.step.record.SupervisorLog;
-import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
-
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -20,6 +15,10 @@ import org.slurmautoresume.slurm.model.JobState;
 import org.slurmautoresume.slurm.model.SlurmConfig;
 import org.slurmautoresume.slurm.model.SlurmVersion;
 import org.slurmautoresume.supervisor.recovery.NodeFaultRecovery;
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.record.JobTimeline;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
+import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
 
 /**
  * The end of the node-fault path when nothing can repair the job (no in-job spare left, no
@@ -39,21 +38,26 @@ final class NodeFaultRequeue {
     static final SlurmVersion FIRST_WITH_EXPEDITED_REQUEUE = new SlurmVersion(25, 11, 0);
 
     /** Whether to requeue, whether Slurm will expedite it, and the words that say why. */
-    record Verdict(boolean requeue, boolean expedited, String why) {
-    }
+    record Verdict(boolean requeue, boolean expedited, String why) {}
 
     private final SlurmClient slurm;
     private final SlurmControl control;
     /** Marks the faulty nodes through the agent; empty when no recovery is set up at all. */
     private final Optional<NodeFaultRecovery> marker;
+
     private final SupervisorSettings.NodeFaultFallback setting;
     private final SupervisorLog log;
     private final JobTimeline timeline;
     private final BooleanSupplier stopRequested;
 
-    NodeFaultRequeue(SlurmClient slurm, SlurmControl control, Optional<NodeFaultRecovery> marker,
-                     SupervisorSettings.NodeFaultFallback setting, SupervisorLog log, JobTimeline timeline,
-                     BooleanSupplier stopRequested) {
+    NodeFaultRequeue(
+            SlurmClient slurm,
+            SlurmControl control,
+            Optional<NodeFaultRecovery> marker,
+            SupervisorSettings.NodeFaultFallback setting,
+            SupervisorLog log,
+            JobTimeline timeline,
+            BooleanSupplier stopRequested) {
         this.slurm = slurm;
         this.control = control;
         this.marker = marker;
@@ -77,38 +81,56 @@ final class NodeFaultRequeue {
      * The decision, pure: from the setting, the job record (Requeue=, BatchFlag=, its state,
      * ExpeditedRequeue=) and the cluster's configuration (SLURM_VERSION, SlurmctldParameters).
      */
-    static Verdict decide(SupervisorSettings.NodeFaultFallback setting, Optional<Job> job, Optional<SlurmConfig> config) {
+    static Verdict decide(
+            SupervisorSettings.NodeFaultFallback setting, Optional<Job> job, Optional<SlurmConfig> config) {
         if (setting == SupervisorSettings.NodeFaultFallback.EXIT) {
-            return new Verdict(false, false, "requeueing after a node fault is off (" + SupervisorSettings.NODE_FAULT_FALLBACK
-                    + "=exit, or " + SupervisorSettings.ON_EXHAUSTED + "=exit)");
+            return new Verdict(
+                    false,
+                    false,
+                    "requeueing after a node fault is off (" + SupervisorSettings.NODE_FAULT_FALLBACK + "=exit, or "
+                            + SupervisorSettings.ON_EXHAUSTED + "=exit)");
         }
         if (job.isEmpty()) {
             return new Verdict(false, false, "the job could not be read from Slurm");
         }
         Job j = job.get();
         if (!j.batch()) {
-            return new Verdict(false, false, "job " + j.jobId() + " has no batch script to requeue (salloc or srun"
-                    + " allocation); Slurm would not requeue it either");
+            return new Verdict(
+                    false,
+                    false,
+                    "job " + j.jobId() + " has no batch script to requeue (salloc or srun"
+                            + " allocation); Slurm would not requeue it either");
         }
         if (!j.requeue()) {
-            return new Verdict(false, false, "job " + j.jobId() + " is not requeueable (Requeue=0: sbatch --no-requeue,"
-                    + " or the cluster's JobRequeue=0); Slurm would not requeue it either. Submit with --requeue to"
-                    + " have it requeued");
+            return new Verdict(
+                    false,
+                    false,
+                    "job " + j.jobId() + " is not requeueable (Requeue=0: sbatch --no-requeue,"
+                            + " or the cluster's JobRequeue=0); Slurm would not requeue it either. Submit with --requeue to"
+                            + " have it requeued");
         }
         if (j.state() != JobState.RUNNING) {
-            return new Verdict(false, false, "job " + j.jobId() + " is " + j.state() + ", not RUNNING: Slurm has taken it over");
+            return new Verdict(
+                    false, false, "job " + j.jobId() + " is " + j.state() + ", not RUNNING: Slurm has taken it over");
         }
-        Optional<SlurmVersion> release = config.flatMap(c -> c.get("SLURM_VERSION")).flatMap(NodeFaultRequeue::version);
-        boolean clusterAllows = release.filter(r -> r.atLeast(FIRST_WITH_EXPEDITED_REQUEUE)).isPresent()
-                && config.map(c -> c.listContains("SlurmctldParameters", "enable_expedited_requeue")).orElse(false);
+        Optional<SlurmVersion> release =
+                config.flatMap(c -> c.get("SLURM_VERSION")).flatMap(NodeFaultRequeue::version);
+        boolean clusterAllows =
+                release.filter(r -> r.atLeast(FIRST_WITH_EXPEDITED_REQUEUE)).isPresent()
+                        && config.map(c -> c.listContains("SlurmctldParameters", "enable_expedited_requeue"))
+                                .orElse(false);
         boolean jobAsked = j.expeditedRequeue();
         String why = "job " + j.jobId() + " is requeueable (Requeue=1)";
         if (clusterAllows && jobAsked) {
             return new Verdict(true, true, why + "; expedited (--requeue=expedite): eligible to start again at once");
         }
-        return new Verdict(true, false, why + (clusterAllows
-                ? "; it waits out Slurm's requeue delay: submit with --requeue=expedite to start again at once"
-                : "; it waits out Slurm's requeue delay (about 2 minutes by default)"));
+        return new Verdict(
+                true,
+                false,
+                why
+                        + (clusterAllows
+                                ? "; it waits out Slurm's requeue delay: submit with --requeue=expedite to start again at once"
+                                : "; it waits out Slurm's requeue delay (about 2 minutes by default)"));
     }
 
     private static Optional<SlurmVersion> version(String text) {
@@ -135,7 +157,8 @@ final class NodeFaultRequeue {
                 job = slurm.job(jobId);
                 config = Optional.of(slurm.config());
             } catch (SlurmException e) {
-                log.say("could not read job " + jobId + " or the cluster's configuration from Slurm (" + e.getMessage() + ")");
+                log.say("could not read job " + jobId + " or the cluster's configuration from Slurm (" + e.getMessage()
+                        + ")");
             }
         }
         Verdict verdict = decide(setting, job, config);
@@ -147,16 +170,26 @@ final class NodeFaultRequeue {
         if (!alreadyMarked && !faulty.isEmpty()) {
             markFirst(jobId, faulty);
         }
-        timeline.record(EventHistory.Kind.REQUEUE, OptionalLong.empty(), "reason", what, "path", "node-fault",
-                "faultyNodes", nodes, "expedited", Boolean.toString(verdict.expedited()));
-        log.say(what + "; no repair is left: requeueing job " + jobId + (nodes.isEmpty() ? "" : " with " + nodes
-                + " kept out") + " (" + verdict.why() + ")");
+        timeline.record(
+                EventHistory.Kind.REQUEUE,
+                OptionalLong.empty(),
+                "reason",
+                what,
+                "path",
+                "node-fault",
+                "faultyNodes",
+                nodes,
+                "expedited",
+                Boolean.toString(verdict.expedited()));
+        log.say(what + "; no repair is left: requeueing job " + jobId
+                + (nodes.isEmpty() ? "" : " with " + nodes + " kept out") + " (" + verdict.why() + ")");
         if (!faulty.isEmpty()) {
             releaseDeadNodes(jobId, faulty);
         }
         WriteResult requeue = control.requeue(jobId);
         if (!requeue.ok() && !requeuedMeanwhile(jobId, job.get().restarts())) {
-            log.say("Slurm did not requeue job " + jobId + " (" + requeue.diagnosticTail().strip() + ")");
+            log.say("Slurm did not requeue job " + jobId + " ("
+                    + requeue.diagnosticTail().strip() + ")");
             return false;
         }
         return true;

@@ -1,7 +1,5 @@
 package org.slurmautoresume.supervisor.step.restart;
 
-import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -11,6 +9,7 @@ import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.SlurmConfig;
 import org.slurmautoresume.slurm.model.SlurmVersion;
+import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
 
 /**
  * What a job can count on after a node fault, decided once from the job and the cluster before
@@ -48,11 +47,15 @@ public record RecoveryPaths(Optional<String> noExpansion) {
         }
         // X11 forwarding turns Contain on by itself.
         if (config.listContains("PrologFlags", "Contain") || config.listContains("PrologFlags", "X11")) {
-            return Optional.of("PrologFlags=" + config.get("PrologFlags").orElse("").strip() + " gives every allocation"
-                    + " an extern step, and Slurm refuses to merge an allocation that has steps");
+            return Optional.of(
+                    "PrologFlags=" + config.get("PrologFlags").orElse("").strip() + " gives every allocation"
+                            + " an extern step, and Slurm refuses to merge an allocation that has steps");
         }
         String licenses = job.licenses();
-        if (licenses.contains("|") && release(config).filter(r -> r.atLeast(FIRST_REFUSING_OR_LICENSES)).isPresent()) {
+        if (licenses.contains("|")
+                && release(config)
+                        .filter(r -> r.atLeast(FIRST_REFUSING_OR_LICENSES))
+                        .isPresent()) {
             return Optional.of("job " + job.jobId() + " asks for either of several licenses (" + licenses.strip()
                     + "), and Slurm 25.05 and later refuse to expand such a job");
         }
@@ -90,8 +93,12 @@ public record RecoveryPaths(Optional<String> noExpansion) {
      *
      * @param jobNodesNow the job's nodes as Slurm holds them now (read only when needed)
      */
-    Optional<String> noRepairFor(Optional<InJobSpares> spares, List<String> stepNodes, List<String> failed,
-                                 boolean replacementConfigured, Supplier<List<String>> jobNodesNow) {
+    Optional<String> noRepairFor(
+            Optional<InJobSpares> spares,
+            List<String> stepNodes,
+            List<String> failed,
+            boolean replacementConfigured,
+            Supplier<List<String>> jobNodesNow) {
         if (noExpansion.isEmpty()) {
             return Optional.empty();
         }
@@ -105,18 +112,22 @@ public record RecoveryPaths(Optional<String> noExpansion) {
             }
             return Optional.of("no in-job spare is left, and job expansion cannot work (" + noExpansion.get() + ")");
         }
-        return replacementConfigured ? Optional.of("job expansion cannot work (" + noExpansion.get() + ")")
+        return replacementConfigured
+                ? Optional.of("job expansion cannot work (" + noExpansion.get() + ")")
                 : Optional.empty();
     }
 
     /** The one line that says, at the start, what this step has to fall back on. */
     String describe(Optional<InJobSpares> spares, boolean replacementConfigured, NodeFaultRequeue.Verdict requeue) {
         List<String> parts = new ArrayList<>();
-        parts.add(spares.map(s -> "in-job spare" + (s.spares().size() == 1 ? " " : "s ") + Hostlist.compress(s.spares()))
-                .orElse("no in-job spare (ask the job for more nodes than the step's -N to have some)"));
+        parts.add(
+                spares.map(s -> "in-job spare" + (s.spares().size() == 1 ? " " : "s ") + Hostlist.compress(s.spares()))
+                        .orElse("no in-job spare (ask the job for more nodes than the step's -N to have some)"));
         if (replacementConfigured || spares.isPresent()) {
-            parts.add(noExpansion.map(why -> "no job expansion: " + why).orElse("job expansion"
-                    + (replacementConfigured ? "" : " (no replacement configured beyond the spares)")));
+            parts.add(noExpansion
+                    .map(why -> "no job expansion: " + why)
+                    .orElse("job expansion"
+                            + (replacementConfigured ? "" : " (no replacement configured beyond the spares)")));
         }
         parts.add(requeue.requeue() ? "then requeue: " + requeue.why() : "no requeue: " + requeue.why());
         return String.join("; ", parts);
@@ -124,10 +135,19 @@ public record RecoveryPaths(Optional<String> noExpansion) {
 
     /** The same, for the job's timeline: words a program can compare. */
     String[] details(Optional<InJobSpares> spares, boolean replacementConfigured, NodeFaultRequeue.Verdict requeue) {
-        String expansion = noExpansion.isPresent() ? "impossible"
+        String expansion = noExpansion.isPresent()
+                ? "impossible"
                 : replacementConfigured || spares.isPresent() ? "possible" : "unused";
-        return new String[] {"spares", spares.map(s -> Hostlist.compress(s.spares())).orElse(""), "expansion", expansion,
-                "noExpansion", noExpansion.orElse(""), "requeue", Boolean.toString(requeue.requeue())};
+        return new String[] {
+            "spares",
+            spares.map(s -> Hostlist.compress(s.spares())).orElse(""),
+            "expansion",
+            expansion,
+            "noExpansion",
+            noExpansion.orElse(""),
+            "requeue",
+            Boolean.toString(requeue.requeue())
+        };
     }
 
     /** {@code details} and whether the node's agent answered: {@code agent=answers|absent}. */
@@ -152,8 +172,12 @@ public record RecoveryPaths(Optional<String> noExpansion) {
      * answers on it, so the agent may be restarting and recovery's requests wait for it a while.
      */
     static String agentPart(Optional<String> agentAway, boolean socketThere) {
-        return agentAway.map(why -> (socketThere ? "; the agent does not answer now (" + why + "): recovery waits"
-                + " for it a while (" + SupervisorSettings.AGENT_OUTAGE + "), and without it" : "; no agent: " + why
-                + ", so") + " faulty nodes are not marked and only Slurm's own verdicts count").orElse("");
+        return agentAway
+                .map(why -> (socketThere
+                                ? "; the agent does not answer now (" + why + "): recovery waits" + " for it a while ("
+                                        + SupervisorSettings.AGENT_OUTAGE + "), and without it"
+                                : "; no agent: " + why + ", so")
+                        + " faulty nodes are not marked and only Slurm's own verdicts count")
+                .orElse("");
     }
 }

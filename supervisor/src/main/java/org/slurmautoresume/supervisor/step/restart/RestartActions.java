@@ -1,22 +1,5 @@
 package org.slurmautoresume.supervisor.step.restart;
 
-import org.slurmautoresume.supervisor.step.diagnosis.Classification;
-import org.slurmautoresume.supervisor.step.record.EventHistory;
-import org.slurmautoresume.supervisor.step.record.JobTimeline;
-import org.slurmautoresume.supervisor.step.record.PhasePause;
-import org.slurmautoresume.supervisor.step.record.RestartHistoryFile;
-import org.slurmautoresume.supervisor.step.launch.Srun;
-import org.slurmautoresume.supervisor.step.launch.SrunStopper;
-import org.slurmautoresume.supervisor.step.watch.StepWatch;
-import org.slurmautoresume.supervisor.step.record.SupervisorLog;
-import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
-
-import org.slurmautoresume.slurm.client.WriteResult;
-import org.slurmautoresume.slurm.client.SlurmControl;
-import org.slurmautoresume.slurm.model.Job;
-import org.slurmautoresume.slurm.model.SlurmConfig;
-import org.slurmautoresume.slurm.model.Node;
-import org.slurmautoresume.slurm.model.JobId;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,17 +9,31 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.BooleanSupplier;
 import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.slurm.client.SlurmControl;
+import org.slurmautoresume.slurm.client.WriteResult;
 import org.slurmautoresume.slurm.env.JobEnvironment;
 import org.slurmautoresume.slurm.env.JobEnvironmentResolver;
-import org.slurmautoresume.slurm.exec.CommandRequest;
-import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.exec.CommandRunner;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.slurm.model.Job;
+import org.slurmautoresume.slurm.model.JobId;
+import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.model.SlurmConfig;
 import org.slurmautoresume.supervisor.policy.Decision;
 import org.slurmautoresume.supervisor.policy.Fault;
 import org.slurmautoresume.supervisor.policy.FaultKind;
 import org.slurmautoresume.supervisor.recovery.NodeFaultRecovery;
 import org.slurmautoresume.supervisor.rules.RuleViolation;
+import org.slurmautoresume.supervisor.step.diagnosis.Classification;
+import org.slurmautoresume.supervisor.step.launch.Srun;
+import org.slurmautoresume.supervisor.step.launch.SrunStopper;
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.record.JobTimeline;
+import org.slurmautoresume.supervisor.step.record.PhasePause;
+import org.slurmautoresume.supervisor.step.record.RestartHistoryFile;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
+import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
+import org.slurmautoresume.supervisor.step.watch.StepWatch;
 
 /**
  * Carries out what was decided about a fault: re-run in place, mark and replace nodes and
@@ -53,6 +50,7 @@ public final class RestartActions {
     private final Optional<NodeFaultRecovery> recovery;
     /** Recovery for a step with in-job spares: the configured one, else one that only shrinks the job. */
     private final Optional<NodeFaultRecovery> spareRecovery;
+
     private final SupervisorSettings settings;
     private final Optional<JobId> jobId;
     private final SupervisorLog log;
@@ -66,10 +64,18 @@ public final class RestartActions {
     private final PhasePause pause;
 
     /** @param spareRecovery what repairs a step that has in-job spares ({@link NextAttempt#spares()}) */
-    public RestartActions(SlurmClient slurm, CommandRunner runner, Optional<NodeFaultRecovery> recovery,
-                   Optional<NodeFaultRecovery> spareRecovery, SupervisorSettings settings, Optional<JobId> jobId,
-                   SupervisorLog log, JobTimeline timeline, Optional<RestartHistoryFile> historyFile,
-                   BooleanSupplier stopRequested, PhasePause pause) {
+    public RestartActions(
+            SlurmClient slurm,
+            CommandRunner runner,
+            Optional<NodeFaultRecovery> recovery,
+            Optional<NodeFaultRecovery> spareRecovery,
+            SupervisorSettings settings,
+            Optional<JobId> jobId,
+            SupervisorLog log,
+            JobTimeline timeline,
+            Optional<RestartHistoryFile> historyFile,
+            BooleanSupplier stopRequested,
+            PhasePause pause) {
         this.slurm = slurm;
         this.pause = pause;
         this.spareRecovery = spareRecovery;
@@ -81,8 +87,8 @@ public final class RestartActions {
         this.timeline = timeline;
         this.historyFile = historyFile;
         this.stopRequested = stopRequested;
-        this.fallback = new NodeFaultRequeue(slurm, control, spareRecovery, settings.nodeFaultFallback(), log, timeline,
-                stopRequested);
+        this.fallback = new NodeFaultRequeue(
+                slurm, control, spareRecovery, settings.nodeFaultFallback(), log, timeline, stopRequested);
     }
 
     /**
@@ -96,9 +102,16 @@ public final class RestartActions {
         }
         Optional<NodeFaultRecovery> active = active(attempt.inherited());
         // A job to be requeued keeps its size; any other loses the node, or cannot end while it is dead.
-        return Optional.of(new WatchResponse(attempt, watcher.get(), marked -> active.isPresent()
-                && (noRepairFor(known, attempt.inherited(), marked).isEmpty() || !known.requeueAtEnd()),
-                known.agentAway(), control, pause, log, timeline));
+        return Optional.of(new WatchResponse(
+                attempt,
+                watcher.get(),
+                marked -> active.isPresent()
+                        && (noRepairFor(known, attempt.inherited(), marked).isEmpty() || !known.requeueAtEnd()),
+                known.agentAway(),
+                control,
+                pause,
+                log,
+                timeline));
     }
 
     /**
@@ -106,8 +119,11 @@ public final class RestartActions {
      * the agent alone (without an agent on this host Slurm's own DOWN has to do).
      */
     private Optional<NodeFaultRecovery> watcher(NextAttempt attempt) {
-        return active(attempt).isPresent() ? active(attempt) : jobId.isPresent() && fallback.enabled()
-                && Files.exists(settings.agentSocket()) ? spareRecovery : Optional.empty();
+        return active(attempt).isPresent()
+                ? active(attempt)
+                : jobId.isPresent() && fallback.enabled() && Files.exists(settings.agentSocket())
+                        ? spareRecovery
+                        : Optional.empty();
     }
 
     /** The recovery that repairs this step: with in-job spares the spares' one. */
@@ -116,19 +132,32 @@ public final class RestartActions {
     }
 
     /** Learns, once the job was read, which ways back it has: records them and returns them, with their description. */
-    public KnownPaths knowPaths(Job job, Optional<SlurmConfig> config, Optional<String> agentAway, Optional<InJobSpares> spares) {
+    public KnownPaths knowPaths(
+            Job job, Optional<SlurmConfig> config, Optional<String> agentAway, Optional<InJobSpares> spares) {
         RecoveryPaths paths = config.map(c -> RecoveryPaths.of(c, job)).orElse(RecoveryPaths.UNKNOWN);
         NodeFaultRequeue.Verdict requeue = fallback.verdict(Optional.of(job), config);
-        timeline.record(EventHistory.Kind.PATHS, OptionalLong.empty(), RecoveryPaths.withAgent(
-                paths.details(spares, recovery.isPresent(), requeue), agentAway));
-        return new KnownPaths(paths, requeue.requeue(), agentAway, paths.describe(spares, recovery.isPresent(), requeue)
-                + RecoveryPaths.agentPart(agentAway, Files.exists(settings.agentSocket())));
+        timeline.record(
+                EventHistory.Kind.PATHS,
+                OptionalLong.empty(),
+                RecoveryPaths.withAgent(paths.details(spares, recovery.isPresent(), requeue), agentAway));
+        return new KnownPaths(
+                paths,
+                requeue.requeue(),
+                agentAway,
+                paths.describe(spares, recovery.isPresent(), requeue)
+                        + RecoveryPaths.agentPart(agentAway, Files.exists(settings.agentSocket())));
     }
 
     /** Why nothing can repair the job after these nodes failed, known without trying; empty when something may. */
     private Optional<String> noRepairFor(KnownPaths known, NextAttempt attempt, List<String> failed) {
-        return known.paths().noRepairFor(attempt.spares(), attempt.stepNodes(), failed, recovery.isPresent(),
-                () -> Hostlist.expand(slurm.requireJob(jobId.orElseThrow().toString()).nodeList()));
+        return known.paths()
+                .noRepairFor(
+                        attempt.spares(),
+                        attempt.stepNodes(),
+                        failed,
+                        recovery.isPresent(),
+                        () -> Hostlist.expand(
+                                slurm.requireJob(jobId.orElseThrow().toString()).nodeList()));
     }
 
     /** Pauses here when a test asked for it at this phase (see {@link PhasePause}). */
@@ -147,11 +176,27 @@ public final class RestartActions {
      * attempt's own after a re-run in place, the repaired job's after a repair), else the status
      * to end with.
      */
-    public AfterAttempt carryOut(Decision decision, Fault fault, String what, AttemptEnd end, RestartGate gate,
-                          Attempt attempt, KnownPaths known) {
-        timeline.record(EventHistory.Kind.DECISION, OptionalLong.empty(), "fault", fault.kind().name(), "strategy",
-                decision.strategy().configName(), "level", decision.level().name(), "reason", decision.describe(),
-                "stepRestartsLeft", Integer.toString(decision.budget().stepRestartsLeft()));
+    public AfterAttempt carryOut(
+            Decision decision,
+            Fault fault,
+            String what,
+            AttemptEnd end,
+            RestartGate gate,
+            Attempt attempt,
+            KnownPaths known) {
+        timeline.record(
+                EventHistory.Kind.DECISION,
+                OptionalLong.empty(),
+                "fault",
+                fault.kind().name(),
+                "strategy",
+                decision.strategy().configName(),
+                "level",
+                decision.level().name(),
+                "reason",
+                decision.describe(),
+                "stepRestartsLeft",
+                Integer.toString(decision.budget().stepRestartsLeft()));
         switch (decision.level()) {
             case RERUN_IN_PLACE:
                 log.say(what + "; re-running in place: " + decision.describe());
@@ -164,19 +209,28 @@ public final class RestartActions {
                     remember(gate, decision);
                     return AfterAttempt.runAgain(repair.next().get());
                 }
-                return carryOut(gate.decideWithoutStepRestart(fault, repair.whyNot()), fault, what, end, gate, attempt,
-                        known);
+                return carryOut(
+                        gate.decideWithoutStepRestart(fault, repair.whyNot()), fault, what, end, gate, attempt, known);
             }
             case REQUEUE_JOB:
                 return AfterAttempt.end(requeue(decision, fault, what, end.status(), gate));
             default:
-                if (fault.kind() == FaultKind.NODE_FAULT && jobId.isPresent() && fallback.tryRequeue(jobId.get(),
-                        end.result().faultyNodes(), attempt.faultyNodesMarked(),
-                        what + "; " + RestartGate.whyNot(decision, fault.kind()))) {
+                if (fault.kind() == FaultKind.NODE_FAULT
+                        && jobId.isPresent()
+                        && fallback.tryRequeue(
+                                jobId.get(),
+                                end.result().faultyNodes(),
+                                attempt.faultyNodesMarked(),
+                                what + "; " + RestartGate.whyNot(decision, fault.kind()))) {
                     return AfterAttempt.end(end.status());
                 }
-                timeline.record(EventHistory.Kind.GIVE_UP, OptionalLong.empty(), "status", Integer.toString(end.status()),
-                        "reason", RestartGate.whyNot(decision, fault.kind()));
+                timeline.record(
+                        EventHistory.Kind.GIVE_UP,
+                        OptionalLong.empty(),
+                        "status",
+                        Integer.toString(end.status()),
+                        "reason",
+                        RestartGate.whyNot(decision, fault.kind()));
                 log.say(what + "; " + RestartGate.whyNot(decision, fault.kind()) + "; not re-running (exit "
                         + end.status() + "): " + decision.describe());
                 return AfterAttempt.end(end.status());
@@ -191,15 +245,16 @@ public final class RestartActions {
             return status;
         }
         timeline.record(EventHistory.Kind.REQUEUE, OptionalLong.empty(), "reason", why);
-        log.say(why + "; requeueing the whole job (" + (gate.requeueFromEnvironment()
-                ? SupervisorSettings.ON_EXHAUSTED + "=requeue" : decision.reason()) + ")");
+        log.say(why + "; requeueing the whole job ("
+                + (gate.requeueFromEnvironment() ? SupervisorSettings.ON_EXHAUSTED + "=requeue" : decision.reason())
+                + ")");
         // Recorded first: once Slurm has the requeue it kills this batch script, and with it us.
         // A requeue Slurm then refuses still counts, which errs on the side of fewer requeues.
         remember(gate, decision);
         WriteResult requeue = control.requeue(jobId.get());
         if (!requeue.ok()) {
-            log.say("Slurm did not requeue job " + jobId.get() + " (" + requeue.diagnosticTail().strip()
-                    + "); ending with exit " + status);
+            log.say("Slurm did not requeue job " + jobId.get() + " ("
+                    + requeue.diagnosticTail().strip() + "); ending with exit " + status);
         }
         return status;
     }
@@ -226,8 +281,9 @@ public final class RestartActions {
         Optional<InJobSpares> plan = before.spares();
         Optional<NodeFaultRecovery> recovery = active(before);
         if (recovery.isEmpty() || jobId.isEmpty()) {
-            return Repair.failed("no replacement is configured (" + SupervisorSettings.REPLACEMENT
-                    + ", or a spare pool: AUTORESUME_SPARE_PARTITION, AUTORESUME_SPARE_FEATURE or AUTORESUME_SPARE_NODES)");
+            return Repair.failed(
+                    "no replacement is configured (" + SupervisorSettings.REPLACEMENT
+                            + ", or a spare pool: AUTORESUME_SPARE_PARTITION, AUTORESUME_SPARE_FEATURE or AUTORESUME_SPARE_NODES)");
         }
         if (result.faultyNodes().isEmpty()) {
             return Repair.failed("Slurm did not say which node failed");
@@ -244,24 +300,31 @@ public final class RestartActions {
         String job = jobId.get().toString();
         try {
             // When the fault was confirmed: taken here, never at construction (zone rules cost 40 ms before srun).
-            LocalDateTime faultConfirmedAt = attempt.watchMark().map(Attempt.WatchMark::confirmedAt)
-                    .orElseGet(LocalDateTime::now);
+            LocalDateTime faultConfirmedAt =
+                    attempt.watchMark().map(Attempt.WatchMark::confirmedAt).orElseGet(LocalDateTime::now);
             if (attempt.markedByWatch().isEmpty()) {
                 pause.at(PhasePause.Phase.MARK);
                 recovery.get().confirmAndMark(job, result.faultyNodes());
             }
             attempt.recoveryMarked();
             pause.at(PhasePause.Phase.REPLACEMENT);
-            boolean overlap = end.stepId().isPresent() && recovery.get().stepLingers(job, end.stepId().get());
+            boolean overlap = end.stepId().isPresent()
+                    && recovery.get().stepLingers(job, end.stepId().get());
             if (overlap) {
                 log.say("step " + job + "." + end.stepId().get() + " is still on record with its CPUs on the surviving"
                         + " nodes (Slurm keeps it until the dead node answers); the re-run shares them (--overlap)");
             }
             // With in-job spares the step needs only its own N nodes: when the job still holds
             // them after the drop, recovery is done without asking any provider.
-            NodeFaultRecovery.Result repaired = recovery.get().repair(job, result.faultyNodes(),
-                    plan.map(InJobSpares::stepSize).orElse(end.jobSize()), plan.isPresent(), faultConfirmedAt,
-                    settings.replacementTimeout(), stopRequested);
+            NodeFaultRecovery.Result repaired = recovery.get()
+                    .repair(
+                            job,
+                            result.faultyNodes(),
+                            plan.map(InJobSpares::stepSize).orElse(end.jobSize()),
+                            plan.isPresent(),
+                            faultConfirmedAt,
+                            settings.replacementTimeout(),
+                            stopRequested);
             if (!repaired.repaired()) {
                 return Repair.failed("cannot repair the job: " + repaired.why());
             }
@@ -270,12 +333,20 @@ public final class RestartActions {
             }
             JobEnvironment env = new JobEnvironmentResolver(slurm).resolve(job);
             NextAttempt next = before.repaired(env.variables(), env.slurmVariables(), overlap);
-            long sinceEnd = Duration.ofNanos(System.nanoTime() - end.endedNanos()).toMillis();
-            timeline.record(EventHistory.Kind.REPLACEMENT, OptionalLong.of(sinceEnd), "faultyNodes",
-                    Hostlist.compress(result.faultyNodes()), "nodeList", env.nodeList(), "masterAddr", env.masterAddr());
+            long sinceEnd =
+                    Duration.ofNanos(System.nanoTime() - end.endedNanos()).toMillis();
+            timeline.record(
+                    EventHistory.Kind.REPLACEMENT,
+                    OptionalLong.of(sinceEnd),
+                    "faultyNodes",
+                    Hostlist.compress(result.faultyNodes()),
+                    "nodeList",
+                    env.nodeList(),
+                    "masterAddr",
+                    env.masterAddr());
             log.say("updating to new node list " + env.nodeList() + " (MASTER_NODE=" + env.masterNode()
-                    + " MASTER_ADDR=" + env.masterAddr() + "); " + Duration.ofNanos(System.nanoTime() - end.endedNanos())
-                    .toMillis() + " ms since the step ended");
+                    + " MASTER_ADDR=" + env.masterAddr() + "); "
+                    + Duration.ofNanos(System.nanoTime() - end.endedNanos()).toMillis() + " ms since the step ended");
             return Repair.done(next);
         } catch (RuntimeException e) {
             return Repair.failed("recovery failed: " + e.getMessage());
@@ -289,8 +360,8 @@ public final class RestartActions {
      * rank 0 may land elsewhere than MASTER_NODE when a spare sorts before a survivor: scripts
      * that need the two to agree should take the master from NODE_LIST, as HyperPod's do.
      */
-    private Repair rerunOnSpares(NextAttempt before, InJobSpares plan, List<String> faulty, Job job, AttemptEnd end,
-                                 boolean overlap) {
+    private Repair rerunOnSpares(
+            NextAttempt before, InJobSpares plan, List<String> faulty, Job job, AttemptEnd end, boolean overlap) {
         List<String> stepNodes = before.stepNodes();
         List<String> jobNodes = Hostlist.expand(job.nodeList());
         Optional<List<String>> next = InJobSpares.replace(stepNodes, faulty, jobNodes);
@@ -303,20 +374,37 @@ public final class RestartActions {
         // Nodes the job held from the start are in-job spares; others came from the replacement provider.
         String path = plan.jobNodes().containsAll(joined) ? "in-job-spare" : "replacement";
         String master = nodes.get(0);
-        String masterAddr = slurm.node(master).map(Node::address).orElseThrow(() ->
-                new IllegalStateException("the step's first node " + master + " is unknown to scontrol"));
+        String masterAddr = slurm.node(master)
+                .map(Node::address)
+                .orElseThrow(
+                        () -> new IllegalStateException("the step's first node " + master + " is unknown to scontrol"));
         JobEnvironment step = new JobEnvironment(job.jobId(), Hostlist.compress(nodes), nodes, master, masterAddr);
         JobEnvironment whole = new JobEnvironment(job.jobId(), job.nodeList(), jobNodes, master, masterAddr);
         NextAttempt moved = before.movedTo(nodes, step, whole, overlap);
         long sinceEnd = Duration.ofNanos(System.nanoTime() - end.endedNanos()).toMillis();
-        timeline.record(EventHistory.Kind.REPLACEMENT, OptionalLong.of(sinceEnd), "path", path, "faultyNodes",
-                Hostlist.compress(faulty), "spares", Hostlist.compress(joined), "stepNodes", step.nodeList(),
-                "nodeList", job.nodeList(), "masterAddr", masterAddr);
+        timeline.record(
+                EventHistory.Kind.REPLACEMENT,
+                OptionalLong.of(sinceEnd),
+                "path",
+                path,
+                "faultyNodes",
+                Hostlist.compress(faulty),
+                "spares",
+                Hostlist.compress(joined),
+                "stepNodes",
+                step.nodeList(),
+                "nodeList",
+                job.nodeList(),
+                "masterAddr",
+                masterAddr);
         // A failed spare leaves the step's nodes as they were: nothing takes anyone's place.
-        log.say((joined.isEmpty() ? "the step's own nodes are healthy (" + Hostlist.compress(faulty) + " was a spare)"
-                : (path.equals("in-job-spare") ? "in-job spare " : "replacement ") + Hostlist.compress(joined)
-                + " takes the place of " + Hostlist.compress(faulty)) + "; re-running on " + step.nodeList()
-                + " (MASTER_NODE=" + master + " MASTER_ADDR=" + masterAddr + "); " + sinceEnd + " ms since the step ended");
+        log.say((joined.isEmpty()
+                        ? "the step's own nodes are healthy (" + Hostlist.compress(faulty) + " was a spare)"
+                        : (path.equals("in-job-spare") ? "in-job spare " : "replacement ") + Hostlist.compress(joined)
+                                + " takes the place of " + Hostlist.compress(faulty))
+                + "; re-running on " + step.nodeList()
+                + " (MASTER_NODE=" + master + " MASTER_ADDR=" + masterAddr + "); " + sinceEnd
+                + " ms since the step ended");
         return Repair.done(moved);
     }
 }

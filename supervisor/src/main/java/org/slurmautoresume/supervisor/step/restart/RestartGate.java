@@ -1,7 +1,5 @@
 package org.slurmautoresume.supervisor.step.restart;
 
-import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +15,7 @@ import org.slurmautoresume.supervisor.policy.RestartPolicy;
 import org.slurmautoresume.supervisor.policy.RestartPolicyEvaluator;
 import org.slurmautoresume.supervisor.policy.RestartRecord;
 import org.slurmautoresume.supervisor.policy.Strategy;
+import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
 
 /**
  * The restart policy as one supervisor applies it: the configuration's budgets and strategies,
@@ -44,8 +43,12 @@ public final class RestartGate {
     private int retriesHere;
     private int recoversHere;
 
-    RestartGate(RestartPolicy policy, OptionalInt appCap, OptionalInt nodeCap, boolean requeueFromEnvironment,
-                List<RestartRecord> earlier) {
+    RestartGate(
+            RestartPolicy policy,
+            OptionalInt appCap,
+            OptionalInt nodeCap,
+            boolean requeueFromEnvironment,
+            List<RestartRecord> earlier) {
         this.policy = Objects.requireNonNull(policy);
         this.appCap = appCap;
         this.nodeCap = nodeCap;
@@ -66,12 +69,21 @@ public final class RestartGate {
         boolean exhaustedSet = settings.setInEnvironment().onExhausted();
         boolean requeue = settings.onExhausted() == SupervisorSettings.OnExhausted.REQUEUE;
         if (configured == null) {
-            RestartPolicy fromVariables = new RestartPolicy(settings.maxAppRetries() + settings.maxNodeRetries(),
-                    OptionalInt.empty(), OptionalLong.empty(), requeue ? UNLIMITED : 0,
-                    requeue ? List.of(Strategy.RETRY, Strategy.RECOVER, Strategy.REQUEUE, Strategy.EXIT)
-                            : List.of(Strategy.RETRY, Strategy.RECOVER, Strategy.EXIT), DumpSettings.DEFAULT);
-            return new RestartGate(fromVariables, OptionalInt.of(settings.maxAppRetries()),
-                    OptionalInt.of(settings.maxNodeRetries()), requeue && exhaustedSet, earlier);
+            RestartPolicy fromVariables = new RestartPolicy(
+                    settings.maxAppRetries() + settings.maxNodeRetries(),
+                    OptionalInt.empty(),
+                    OptionalLong.empty(),
+                    requeue ? UNLIMITED : 0,
+                    requeue
+                            ? List.of(Strategy.RETRY, Strategy.RECOVER, Strategy.REQUEUE, Strategy.EXIT)
+                            : List.of(Strategy.RETRY, Strategy.RECOVER, Strategy.EXIT),
+                    DumpSettings.DEFAULT);
+            return new RestartGate(
+                    fromVariables,
+                    OptionalInt.of(settings.maxAppRetries()),
+                    OptionalInt.of(settings.maxNodeRetries()),
+                    requeue && exhaustedSet,
+                    earlier);
         }
         RestartPolicy policy = configured;
         if (exhaustedSet) {
@@ -87,12 +99,19 @@ public final class RestartGate {
                 strategies.remove(Strategy.REQUEUE);
                 maxFull = 0;
             }
-            policy = new RestartPolicy(configured.jobMaxRetryCount(), configured.numRestartBeforeFullJobRestart(),
-                    configured.evalPeriodSeconds(), maxFull, strategies, configured.dump());
+            policy = new RestartPolicy(
+                    configured.jobMaxRetryCount(),
+                    configured.numRestartBeforeFullJobRestart(),
+                    configured.evalPeriodSeconds(),
+                    maxFull,
+                    strategies,
+                    configured.dump());
         }
-        return new RestartGate(policy,
+        return new RestartGate(
+                policy,
                 appSet ? OptionalInt.of(settings.maxAppRetries()) : OptionalInt.empty(),
-                nodeSet ? OptionalInt.of(settings.maxNodeRetries()) : OptionalInt.empty(), requeue && exhaustedSet,
+                nodeSet ? OptionalInt.of(settings.maxNodeRetries()) : OptionalInt.empty(),
+                requeue && exhaustedSet,
                 earlier);
     }
 
@@ -125,12 +144,16 @@ public final class RestartGate {
             strategies.remove(Strategy.RETRY);
             strategies.remove(Strategy.RECOVER);
         } else {
-            if (fault.kind() != FaultKind.NODE_FAULT && appCap.isPresent() && retriesHere >= appCap.getAsInt()
+            if (fault.kind() != FaultKind.NODE_FAULT
+                    && appCap.isPresent()
+                    && retriesHere >= appCap.getAsInt()
                     && strategies.remove(Strategy.RETRY)) {
                 capped.add("retry: application retries used up (" + SupervisorSettings.MAX_APP_RETRIES + "="
                         + appCap.getAsInt() + ")");
             }
-            if (fault.kind() == FaultKind.NODE_FAULT && nodeCap.isPresent() && recoversHere >= nodeCap.getAsInt()
+            if (fault.kind() == FaultKind.NODE_FAULT
+                    && nodeCap.isPresent()
+                    && recoversHere >= nodeCap.getAsInt()
                     && strategies.remove(Strategy.RECOVER)) {
                 capped.add("recover: node retries used up (" + SupervisorSettings.MAX_NODE_RETRIES + "="
                         + nodeCap.getAsInt() + ")");
@@ -139,8 +162,13 @@ public final class RestartGate {
         if (strategies.stream().allMatch(s -> s == Strategy.DUMP)) {
             strategies.add(Strategy.EXIT);
         }
-        RestartPolicy effective = new RestartPolicy(policy.jobMaxRetryCount(), policy.numRestartBeforeFullJobRestart(),
-                policy.evalPeriodSeconds(), policy.maxFullJobRestarts(), strategies, policy.dump());
+        RestartPolicy effective = new RestartPolicy(
+                policy.jobMaxRetryCount(),
+                policy.numRestartBeforeFullJobRestart(),
+                policy.evalPeriodSeconds(),
+                policy.maxFullJobRestarts(),
+                strategies,
+                policy.dump());
         return withPassedOver(RestartPolicyEvaluator.decide(fault, List.copyOf(history), effective), capped);
     }
 
@@ -150,8 +178,13 @@ public final class RestartGate {
         }
         List<String> passedOver = new ArrayList<>(first);
         passedOver.addAll(decision.passedOver());
-        return new Decision(decision.strategy(), decision.level(), decision.reason(), passedOver,
-                decision.dumpFirst(), decision.budget());
+        return new Decision(
+                decision.strategy(),
+                decision.level(),
+                decision.reason(),
+                passedOver,
+                decision.dumpFirst(),
+                decision.budget());
     }
 
     /**
@@ -160,8 +193,11 @@ public final class RestartGate {
      */
     public static String whyNot(Decision decision, FaultKind kind) {
         String wanted = kind == FaultKind.NODE_FAULT ? "recover: " : "retry: ";
-        return decision.passedOver().stream().filter(p -> p.startsWith(wanted))
-                .map(p -> p.substring(wanted.length())).findFirst().orElse(decision.reason());
+        return decision.passedOver().stream()
+                .filter(p -> p.startsWith(wanted))
+                .map(p -> p.substring(wanted.length()))
+                .findFirst()
+                .orElse(decision.reason());
     }
 
     /** Records a decision that was carried out; GIVE_UP is not a restart and is not recorded. */

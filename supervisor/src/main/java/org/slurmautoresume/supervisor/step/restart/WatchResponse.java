@@ -1,14 +1,5 @@
 package org.slurmautoresume.supervisor.step.restart;
 
-import org.slurmautoresume.supervisor.step.record.EventHistory;
-import org.slurmautoresume.supervisor.step.record.JobTimeline;
-import org.slurmautoresume.supervisor.step.watch.NodeStateRead;
-import org.slurmautoresume.supervisor.step.record.PhasePause;
-import org.slurmautoresume.supervisor.step.launch.Srun;
-import org.slurmautoresume.supervisor.step.launch.SrunStopper;
-import org.slurmautoresume.supervisor.step.watch.StepWatch;
-import org.slurmautoresume.supervisor.step.record.SupervisorLog;
-
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.List;
@@ -22,6 +13,14 @@ import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.model.Step;
 import org.slurmautoresume.slurm.model.StepId;
 import org.slurmautoresume.supervisor.recovery.NodeFaultRecovery;
+import org.slurmautoresume.supervisor.step.launch.Srun;
+import org.slurmautoresume.supervisor.step.launch.SrunStopper;
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.record.JobTimeline;
+import org.slurmautoresume.supervisor.step.record.PhasePause;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
+import org.slurmautoresume.supervisor.step.watch.NodeStateRead;
+import org.slurmautoresume.supervisor.step.watch.StepWatch;
 
 /**
  * What the supervisor does while a step still runs and its watch finds nodes gone: a slurmd
@@ -39,14 +38,21 @@ final class WatchResponse implements StepWatch.SlurmdFindings {
     private final Predicate<List<String>> shrinkNow;
     /** Why no agent answered when the job's recovery paths were learnt; empty when one did. */
     private final Optional<String> agentAway;
+
     private final SlurmControl control;
     private final PhasePause pause;
     private final SupervisorLog log;
     private final JobTimeline timeline;
 
-    WatchResponse(Attempt attempt, NodeFaultRecovery watcher, Predicate<List<String>> shrinkNow,
-                  Optional<String> agentAway, SlurmControl control, PhasePause pause, SupervisorLog log,
-                  JobTimeline timeline) {
+    WatchResponse(
+            Attempt attempt,
+            NodeFaultRecovery watcher,
+            Predicate<List<String>> shrinkNow,
+            Optional<String> agentAway,
+            SlurmControl control,
+            PhasePause pause,
+            SupervisorLog log,
+            JobTimeline timeline) {
         this.attempt = attempt;
         this.watcher = watcher;
         this.shrinkNow = shrinkNow;
@@ -72,11 +78,24 @@ final class WatchResponse implements StepWatch.SlurmdFindings {
      */
     @Override
     public void silent(Step step, Srun srun, List<String> suspects, List<String> gone, Instant found) {
-        String why = StepWatch.PROBE_MISSES + " probes in a row missed" + (gone.isEmpty() ? ""
-                : " (" + Hostlist.compress(gone) + ": the agent and slurmd refused connections, probed every "
-                + StepWatch.GONE_PACE.toMillis() + " ms)");
-        timeline.record(EventHistory.Kind.DETECTION, OptionalLong.empty(), "source", "slurmd-probe", "nodes",
-                Hostlist.compress(suspects), "gone", Hostlist.compress(gone), "reason", why, "foundAt", found.toString());
+        String why = StepWatch.PROBE_MISSES + " probes in a row missed"
+                + (gone.isEmpty()
+                        ? ""
+                        : " (" + Hostlist.compress(gone) + ": the agent and slurmd refused connections, probed every "
+                                + StepWatch.GONE_PACE.toMillis() + " ms)");
+        timeline.record(
+                EventHistory.Kind.DETECTION,
+                OptionalLong.empty(),
+                "source",
+                "slurmd-probe",
+                "nodes",
+                Hostlist.compress(suspects),
+                "gone",
+                Hostlist.compress(gone),
+                "reason",
+                why,
+                "foundAt",
+                found.toString());
         log.say("slurmd of " + Hostlist.compress(suspects) + ": " + why);
         endStepWithout(step, srun, suspects, "slurmd of " + Hostlist.compress(suspects) + " stopped answering");
     }
@@ -85,8 +104,15 @@ final class WatchResponse implements StepWatch.SlurmdFindings {
     public void markedOut(Step step, Srun srun, List<Node> nodes) {
         List<String> names = nodes.stream().map(Node::name).toList();
         String why = NodeStateRead.describe(nodes);
-        timeline.record(EventHistory.Kind.DETECTION, sinceMarked(nodes, step.startTime(), LocalDateTime.now()),
-                "source", "node-state", "nodes", Hostlist.compress(names), "reason", why);
+        timeline.record(
+                EventHistory.Kind.DETECTION,
+                sinceMarked(nodes, step.startTime(), LocalDateTime.now()),
+                "source",
+                "node-state",
+                "nodes",
+                Hostlist.compress(names),
+                "reason",
+                why);
         log.say("Slurm took " + why + " out of service while the step ran");
         endStepWithout(step, srun, names, "Slurm took " + why + " out of service");
     }
@@ -98,9 +124,14 @@ final class WatchResponse implements StepWatch.SlurmdFindings {
      * (a reason left from before: not this fault's), or after {@code now} (clocks apart).
      */
     static OptionalLong sinceMarked(List<Node> nodes, Optional<LocalDateTime> stepStart, LocalDateTime now) {
-        Optional<LocalDateTime> marked = nodes.stream().map(Node::reason).flatMap(Optional::stream)
-                .map(r -> r.time()).flatMap(Optional::stream).min(LocalDateTime::compareTo);
-        if (marked.isEmpty() || marked.get().isAfter(now)
+        Optional<LocalDateTime> marked = nodes.stream()
+                .map(Node::reason)
+                .flatMap(Optional::stream)
+                .map(r -> r.time())
+                .flatMap(Optional::stream)
+                .min(LocalDateTime::compareTo);
+        if (marked.isEmpty()
+                || marked.get().isAfter(now)
                 || stepStart.map(start -> marked.get().isBefore(start)).orElse(false)) {
             return OptionalLong.empty();
         }
@@ -114,7 +145,8 @@ final class WatchResponse implements StepWatch.SlurmdFindings {
             List<String> confirmed = watcher.confirmAndMark(step.jobId(), suspects);
             if (!confirmed.isEmpty() && srun.isAlive()) {
                 attempt.watchMarked(new Attempt.WatchMark(confirmed, found, LocalDateTime.now()));
-                log.say("ending step " + step.fullId() + " now so it can run again without " + Hostlist.compress(confirmed));
+                log.say("ending step " + step.fullId() + " now so it can run again without "
+                        + Hostlist.compress(confirmed));
                 long cancelled = System.nanoTime();
                 control.cancel(StepId.parse(step.fullId()));
                 if (shrinkNow.test(confirmed)) {

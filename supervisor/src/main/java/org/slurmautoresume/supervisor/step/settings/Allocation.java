@@ -23,8 +23,13 @@ import org.slurmautoresume.slurm.model.JobId;
  * @param launcherPipe  where the launcher left its {@code scontrol -o show node} answer
  *                      ({@link #NODE_RECORDS_FD}); empty when it left none
  */
-public record Allocation(Optional<JobId> jobId, Optional<String> jobIdRefused, String user,
-                         Optional<FirstAttemptNodes> jobNodes, String batchHost, Optional<Path> launcherPipe) {
+public record Allocation(
+        Optional<JobId> jobId,
+        Optional<String> jobIdRefused,
+        String user,
+        Optional<FirstAttemptNodes> jobNodes,
+        String batchHost,
+        Optional<Path> launcherPipe) {
 
     /**
      * The launcher's word to this supervisor: the descriptor on which it left the answer of the
@@ -33,8 +38,8 @@ public record Allocation(Optional<JobId> jobId, Optional<String> jobIdRefused, S
     public static final String NODE_RECORDS_FD = "AUTORESUME_NODE_RECORDS_FD";
 
     /** No job: a supervisor run by hand outside any allocation. */
-    public static final Allocation NONE = new Allocation(Optional.empty(), Optional.empty(), "user", Optional.empty(),
-            "", Optional.empty());
+    public static final Allocation NONE =
+            new Allocation(Optional.empty(), Optional.empty(), "user", Optional.empty(), "", Optional.empty());
 
     public static Allocation fromEnvironment(Map<String, String> env) {
         Optional<JobId> jobId = Optional.empty();
@@ -47,8 +52,13 @@ public record Allocation(Optional<JobId> jobId, Optional<String> jobIdRefused, S
                 refused = Optional.of("SLURM_JOB_ID is not a job id (" + e.getMessage() + ")");
             }
         }
-        return new Allocation(jobId, refused, env.getOrDefault("USER", System.getProperty("user.name", "user")),
-                jobNodes(env), env.getOrDefault("SLURMD_NODENAME", ""), launcherPipe(env));
+        return new Allocation(
+                jobId,
+                refused,
+                env.getOrDefault("USER", System.getProperty("user.name", "user")),
+                jobNodes(env),
+                env.getOrDefault("SLURMD_NODENAME", ""),
+                launcherPipe(env));
     }
 
     private static Optional<FirstAttemptNodes> jobNodes(Map<String, String> env) {

@@ -1,8 +1,5 @@
 package org.slurmautoresume.supervisor.step.settings;
 
-import org.slurmautoresume.supervisor.step.record.JobStateDirectory;
-
-import org.slurmautoresume.slurm.probe.LivenessProber;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -10,8 +7,10 @@ import java.util.Map;
 import java.util.Optional;
 import org.slurmautoresume.agent.protocol.AgentClient;
 import org.slurmautoresume.agent.protocol.AgentOutage;
+import org.slurmautoresume.slurm.probe.LivenessProber;
 import org.slurmautoresume.supervisor.recovery.Replacement;
 import org.slurmautoresume.supervisor.recovery.SparePool;
+import org.slurmautoresume.supervisor.step.record.JobStateDirectory;
 
 /**
  * How the supervisor behaves, read from its environment once, at start. The log rules and the restart policy
@@ -54,11 +53,22 @@ import org.slurmautoresume.supervisor.recovery.SparePool;
  *                           configuration files (see {@link org.slurmautoresume.supervisor.step.restart.RestartGate})
  * @param allocation         what the environment says of the job this supervisor runs in
  */
-public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional<Replacement> replacement,
-                                 Optional<SparePool> spares, Duration replacementTimeout, OnExhausted onExhausted,
-                                 NodeFaultFallback nodeFaultFallback, Path agentSocket, Path stateDir,
-                                 Optional<Duration> controllerOutage, int livenessPort, int checkPort,
-                                 Duration agentOutage, SetInEnvironment setInEnvironment, Allocation allocation) {
+public record SupervisorSettings(
+        int maxAppRetries,
+        int maxNodeRetries,
+        Optional<Replacement> replacement,
+        Optional<SparePool> spares,
+        Duration replacementTimeout,
+        OnExhausted onExhausted,
+        NodeFaultFallback nodeFaultFallback,
+        Path agentSocket,
+        Path stateDir,
+        Optional<Duration> controllerOutage,
+        int livenessPort,
+        int checkPort,
+        Duration agentOutage,
+        SetInEnvironment setInEnvironment,
+        Allocation allocation) {
 
     public static final String MAX_APP_RETRIES = "AUTORESUME_MAX_APP_RETRIES";
     public static final String MAX_NODE_RETRIES = "AUTORESUME_MAX_NODE_RETRIES";
@@ -79,7 +89,8 @@ public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional
 
     /** Past the budgets: end with the step's status, or have Slurm requeue the whole job. */
     public enum OnExhausted {
-        EXIT, REQUEUE
+        EXIT,
+        REQUEUE
     }
 
     /**
@@ -87,7 +98,8 @@ public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional
      * requeue the job (never worse than Slurm alone, which requeues a job whose node died), or exit.
      */
     public enum NodeFaultFallback {
-        REQUEUE, EXIT
+        REQUEUE,
+        EXIT
     }
 
     public SupervisorSettings {
@@ -101,11 +113,13 @@ public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional
             throw new IllegalArgumentException(REPLACEMENT_TIMEOUT + " must be 0 or more: " + replacementTimeout);
         }
         if (controllerOutage.filter(Duration::isNegative).isPresent()) {
-            throw new IllegalArgumentException(CONTROLLER_OUTAGE + " must be 0 or more seconds: " + controllerOutage.get());
+            throw new IllegalArgumentException(
+                    CONTROLLER_OUTAGE + " must be 0 or more seconds: " + controllerOutage.get());
         }
         if (replacement.filter(Replacement.SPARE::equals).isPresent() && spares.isEmpty()) {
-            throw new IllegalArgumentException(REPLACEMENT + "=spare needs a spare pool: set AUTORESUME_SPARE_PARTITION,"
-                    + " AUTORESUME_SPARE_FEATURE or AUTORESUME_SPARE_NODES");
+            throw new IllegalArgumentException(
+                    REPLACEMENT + "=spare needs a spare pool: set AUTORESUME_SPARE_PARTITION,"
+                            + " AUTORESUME_SPARE_FEATURE or AUTORESUME_SPARE_NODES");
         }
     }
 
@@ -113,28 +127,46 @@ public record SupervisorSettings(int maxAppRetries, int maxNodeRetries, Optional
         Optional<String> partition = value(env, "AUTORESUME_SPARE_PARTITION");
         Optional<String> feature = value(env, "AUTORESUME_SPARE_FEATURE");
         Optional<String> nodes = value(env, "AUTORESUME_SPARE_NODES");
-        Optional<SparePool> spares = partition.isEmpty() && feature.isEmpty() && nodes.isEmpty() ? Optional.empty()
+        Optional<SparePool> spares = partition.isEmpty() && feature.isEmpty() && nodes.isEmpty()
+                ? Optional.empty()
                 : Optional.of(new SparePool(partition, feature, nodes));
-        Optional<Replacement> replacement = value(env, REPLACEMENT).map(SupervisorSettings::replacement)
+        Optional<Replacement> replacement = value(env, REPLACEMENT)
+                .map(SupervisorSettings::replacement)
                 .or(() -> spares.map(s -> Replacement.SPARE));
-        OnExhausted onExhausted = value(env, ON_EXHAUSTED).map(SupervisorSettings::onExhausted).orElse(OnExhausted.EXIT);
+        OnExhausted onExhausted =
+                value(env, ON_EXHAUSTED).map(SupervisorSettings::onExhausted).orElse(OnExhausted.EXIT);
         // Someone who wrote AUTORESUME_ON_EXHAUSTED=exit asked for no requeue at all (docs/log-rules.md).
-        NodeFaultFallback fallback = value(env, NODE_FAULT_FALLBACK).map(SupervisorSettings::fallback)
-                .orElse(value(env, ON_EXHAUSTED).isPresent() && onExhausted == OnExhausted.EXIT
-                        ? NodeFaultFallback.EXIT : NodeFaultFallback.REQUEUE);
-        return new SupervisorSettings(count(env, MAX_APP_RETRIES, 0), count(env, MAX_NODE_RETRIES, 2), replacement,
-                spares, Duration.ofSeconds(count(env, REPLACEMENT_TIMEOUT, 300)), onExhausted, fallback,
+        NodeFaultFallback fallback = value(env, NODE_FAULT_FALLBACK)
+                .map(SupervisorSettings::fallback)
+                .orElse(
+                        value(env, ON_EXHAUSTED).isPresent() && onExhausted == OnExhausted.EXIT
+                                ? NodeFaultFallback.EXIT
+                                : NodeFaultFallback.REQUEUE);
+        return new SupervisorSettings(
+                count(env, MAX_APP_RETRIES, 0),
+                count(env, MAX_NODE_RETRIES, 2),
+                replacement,
+                spares,
+                Duration.ofSeconds(count(env, REPLACEMENT_TIMEOUT, 300)),
+                onExhausted,
+                fallback,
                 value(env, "AUTORESUME_AGENT_SOCKET").map(Path::of).orElse(AgentClient.DEFAULT_SOCKET),
                 JobStateDirectory.locate(env, JobStateDirectory.uid()),
                 value(env, CONTROLLER_OUTAGE).map(v -> Duration.ofSeconds(count(env, CONTROLLER_OUTAGE, 0))),
-                livenessPort(env), checkPort(env), agentOutage(env), new SetInEnvironment(value(env, MAX_APP_RETRIES)
-                        .isPresent(), value(env, MAX_NODE_RETRIES).isPresent(), value(env, ON_EXHAUSTED).isPresent()),
+                livenessPort(env),
+                checkPort(env),
+                agentOutage(env),
+                new SetInEnvironment(
+                        value(env, MAX_APP_RETRIES).isPresent(),
+                        value(env, MAX_NODE_RETRIES).isPresent(),
+                        value(env, ON_EXHAUSTED).isPresent()),
                 Allocation.fromEnvironment(env));
     }
 
     private static Replacement replacement(String word) {
-        return Replacement.byWord(word).orElseThrow(() -> new IllegalArgumentException(REPLACEMENT
-                + " must be spare, same-hostname, command or reboot: \"" + word + "\""));
+        return Replacement.byWord(word)
+                .orElseThrow(() -> new IllegalArgumentException(
+                        REPLACEMENT + " must be spare, same-hostname, command or reboot: \"" + word + "\""));
     }
 
     private static OnExhausted onExhausted(String word) {

@@ -33,6 +33,7 @@ public final class NodeStateRead {
     private final Map<String, Node> lastRead = new ConcurrentHashMap<>();
     /** The read in flight, if any; the probe thread's alone. */
     private CompletableFuture<List<String>> inFlight;
+
     private volatile Thread reader;
 
     NodeStateRead(SlurmClient slurm, String nodeList) {
@@ -95,8 +96,10 @@ public final class NodeStateRead {
 
     /** "node2 MIXED+FAIL (Action:Reboot Xid 79 ...)" for each node, for the log and the timeline. */
     public static String describe(List<Node> nodes) {
-        return nodes.stream().map(n -> n.name() + " " + n.state().display()
-                + n.reason().map(r -> " (" + r.text() + ")").orElse("")).collect(Collectors.joining("; "));
+        return nodes.stream()
+                .map(n -> n.name() + " " + n.state().display()
+                        + n.reason().map(r -> " (" + r.text() + ")").orElse(""))
+                .collect(Collectors.joining("; "));
     }
 
     /**
@@ -104,8 +107,10 @@ public final class NodeStateRead {
      * An administrator's plain drain lets running work finish, so it does not end the step.
      */
     public static boolean outForAFault(Node node) {
-        boolean action = node.reason().map(r -> r.isAction(NodeMark.Action.REPLACE.word())
-                || r.isAction(NodeMark.Action.REBOOT.word())).orElse(false);
-        return node.state().isDown() || (action && (node.state().isFail() || node.state().isDrain()));
+        boolean action = node.reason()
+                .map(r -> r.isAction(NodeMark.Action.REPLACE.word()) || r.isAction(NodeMark.Action.REBOOT.word()))
+                .orElse(false);
+        return node.state().isDown()
+                || (action && (node.state().isFail() || node.state().isDrain()));
     }
 }

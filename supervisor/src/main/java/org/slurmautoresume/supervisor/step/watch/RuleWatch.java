@@ -1,7 +1,5 @@
 package org.slurmautoresume.supervisor.step.watch;
 
-import org.slurmautoresume.supervisor.rules.OutputObserver;
-
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
@@ -15,6 +13,7 @@ import java.util.function.Consumer;
 import org.slf4j.LoggerFactory;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointMonitor;
 import org.slurmautoresume.supervisor.rules.LogRule;
+import org.slurmautoresume.supervisor.rules.OutputObserver;
 import org.slurmautoresume.supervisor.rules.RuleMonitor;
 import org.slurmautoresume.supervisor.rules.RuleOutputObserver;
 import org.slurmautoresume.supervisor.rules.RuleViolation;
@@ -43,14 +42,21 @@ public final class RuleWatch implements AutoCloseable {
     private final Consumer<RuleViolation> onViolation;
     private final AtomicReference<Thread> handler = new AtomicReference<>();
 
-    RuleWatch(List<LogRule> rules, InstantSource clock, ScheduledExecutorService ticker,
-              Consumer<RuleViolation> onViolation) {
+    RuleWatch(
+            List<LogRule> rules,
+            InstantSource clock,
+            ScheduledExecutorService ticker,
+            Consumer<RuleViolation> onViolation) {
         this(rules, Optional.empty(), clock, ticker, onViolation);
     }
 
     /** @param checkpoints the checkpoint rule, made at the attempt's start; empty when not configured */
-    RuleWatch(List<LogRule> rules, Optional<CheckpointMonitor> checkpoints, InstantSource clock,
-              ScheduledExecutorService ticker, Consumer<RuleViolation> onViolation) {
+    RuleWatch(
+            List<LogRule> rules,
+            Optional<CheckpointMonitor> checkpoints,
+            InstantSource clock,
+            ScheduledExecutorService ticker,
+            Consumer<RuleViolation> onViolation) {
         this(rules, checkpoints, clock, ticker, ticker, onViolation);
     }
 
@@ -58,14 +64,20 @@ public final class RuleWatch implements AutoCloseable {
      * @param scanner where the checkpoint scans run: a thread of their own, so a scan stuck on
      *                a hung file system cannot hold up the log rules' ticks
      */
-    public RuleWatch(List<LogRule> rules, Optional<CheckpointMonitor> checkpoints, InstantSource clock,
-              ScheduledExecutorService ticker, ScheduledExecutorService scanner, Consumer<RuleViolation> onViolation) {
+    public RuleWatch(
+            List<LogRule> rules,
+            Optional<CheckpointMonitor> checkpoints,
+            InstantSource clock,
+            ScheduledExecutorService ticker,
+            ScheduledExecutorService scanner,
+            Consumer<RuleViolation> onViolation) {
         this.onViolation = onViolation;
         this.ticker = ticker;
         this.scanner = scanner;
         this.monitor = new RuleMonitor(rules, clock, this::report);
         this.observer = rules.isEmpty() ? null : new RuleOutputObserver(monitor);
-        this.ticking = rules.isEmpty() ? null
+        this.ticking = rules.isEmpty()
+                ? null
                 : ticker.scheduleAtFixedRate(this::tick, TICK.toMillis(), TICK.toMillis(), TimeUnit.MILLISECONDS);
         checkpoints.ifPresent(this::scanLater);
     }
@@ -89,8 +101,8 @@ public final class RuleWatch implements AutoCloseable {
     private void scanLater(CheckpointMonitor checkpoints) {
         ScheduledFuture<?> next;
         try {
-            next = scanner.schedule(() -> scan(checkpoints), checkpoints.untilNextScan().toMillis(),
-                    TimeUnit.MILLISECONDS);
+            next = scanner.schedule(
+                    () -> scan(checkpoints), checkpoints.untilNextScan().toMillis(), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             return; // the supervisor is ending
         }

@@ -1,11 +1,5 @@
 package org.slurmautoresume.supervisor.step.watch;
 
-import org.slurmautoresume.supervisor.step.record.EventHistory;
-import org.slurmautoresume.supervisor.step.record.JobTimeline;
-import org.slurmautoresume.supervisor.step.launch.Srun;
-import org.slurmautoresume.supervisor.step.record.SupervisorLog;
-
-import org.slurmautoresume.slurm.model.JobId;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,11 +14,16 @@ import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.client.SlurmException;
 import org.slurmautoresume.slurm.exec.DebugLogging;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
+import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.model.Step;
 import org.slurmautoresume.slurm.probe.NodeProber;
 import org.slurmautoresume.supervisor.recovery.SlurmdWatch;
 import org.slurmautoresume.supervisor.rules.OutputObserver;
+import org.slurmautoresume.supervisor.step.launch.Srun;
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.record.JobTimeline;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
 
 /**
  * Everything that watches one attempt while it runs: the lookup that finds the Slurm step srun
@@ -60,9 +59,11 @@ public final class StepWatch {
     private static final long STEP_LOOKUP_INTERVAL_MS = 200;
     /** Steps shorter than this never pay for a lookup (a `srun true` takes about 150 ms). */
     private static final long STEP_LOOKUP_DELAY_MS = 500;
+
     private static final long JOIN_MS = 15_000;
     /** Fast detection: a probe every second, three misses in a row make a node suspect. */
     public static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
+
     public static final int PROBE_MISSES = 3;
     /**
      * The pace of probes for a node that is gone (its agent and its slurmd both refuse): the
@@ -86,6 +87,7 @@ public final class StepWatch {
     private final Optional<SlurmdFindings> findings;
     /** The attempt's log and checkpoint rules; null when none are configured. */
     private final RuleWatch rules;
+
     private final Optional<List<Node>> knownNodes;
     private final Runnable beforeLookup;
     private final List<String> hosts = new ArrayList<>();
@@ -94,6 +96,7 @@ public final class StepWatch {
     private final CompletableFuture<Optional<Step>> lookedUp = new CompletableFuture<>();
     /** True once the probes handed suspects on: their handler must not be interrupted mid-update. */
     private final AtomicBoolean handedOn = new AtomicBoolean();
+
     private Thread lookup;
     private volatile Thread probes;
     /** Slurm's view of the watched nodes, read beside the probes; null until the watch starts. */
@@ -106,14 +109,29 @@ public final class StepWatch {
      *                   {@code --nodelist}), when known before srun starts: they are probed from
      *                   srun's start, without waiting for slurmctld to name the step
      */
-    StepWatch(SlurmClient slurm, Optional<JobId> jobId, SupervisorLog log, JobTimeline timeline, Supplier<NodeProber> prober,
-              Optional<SlurmdFindings> findings, RuleWatch rules, Optional<List<Node>> knownNodes) {
-        this(slurm, jobId, log, timeline, prober, findings, rules, knownNodes, () -> { });
+    StepWatch(
+            SlurmClient slurm,
+            Optional<JobId> jobId,
+            SupervisorLog log,
+            JobTimeline timeline,
+            Supplier<NodeProber> prober,
+            Optional<SlurmdFindings> findings,
+            RuleWatch rules,
+            Optional<List<Node>> knownNodes) {
+        this(slurm, jobId, log, timeline, prober, findings, rules, knownNodes, () -> {});
     }
 
     /** @param beforeLookup run on the lookup's thread before its first question to Slurm (a test's pause) */
-    public StepWatch(SlurmClient slurm, Optional<JobId> jobId, SupervisorLog log, JobTimeline timeline, Supplier<NodeProber> prober,
-              Optional<SlurmdFindings> findings, RuleWatch rules, Optional<List<Node>> knownNodes, Runnable beforeLookup) {
+    public StepWatch(
+            SlurmClient slurm,
+            Optional<JobId> jobId,
+            SupervisorLog log,
+            JobTimeline timeline,
+            Supplier<NodeProber> prober,
+            Optional<SlurmdFindings> findings,
+            RuleWatch rules,
+            Optional<List<Node>> knownNodes,
+            Runnable beforeLookup) {
         this.beforeLookup = beforeLookup;
         this.slurm = slurm;
         this.jobId = jobId;
@@ -135,15 +153,17 @@ public final class StepWatch {
      * are known, else once the step is found; either way on a thread of their own.
      */
     public void follow(Srun srun) {
-        lookup = daemon(() -> {
-            Optional<Step> step = Optional.empty();
-            try {
-                step = findStep(srun);
-            } finally {
-                lookedUp.complete(step);
-            }
-            step.ifPresent(s -> stepFound(srun, s));
-        }, "step-lookup");
+        lookup = daemon(
+                () -> {
+                    Optional<Step> step = Optional.empty();
+                    try {
+                        step = findStep(srun);
+                    } finally {
+                        lookedUp.complete(step);
+                    }
+                    step.ifPresent(s -> stepFound(srun, s));
+                },
+                "step-lookup");
         if (findings.isPresent() && knownNodes.isPresent()) {
             probes = daemon(() -> probeKnown(srun, knownNodes.get(), findings.get()), "slurmd-watch");
         }
@@ -241,16 +261,20 @@ public final class StepWatch {
      * same. What is found is handed on once the step is known (the lookup rides the outage).
      */
     private void probeKnown(Srun srun, List<Node> nodes, SlurmdFindings to) {
-        watch(srun, nodes, () -> {
-            try {
-                return lookedUp.get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return Optional.empty();
-            } catch (ExecutionException e) {
-                return Optional.empty();
-            }
-        }, to);
+        watch(
+                srun,
+                nodes,
+                () -> {
+                    try {
+                        return lookedUp.get();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return Optional.empty();
+                    } catch (ExecutionException e) {
+                        return Optional.empty();
+                    }
+                },
+                to);
     }
 
     private void watch(Srun srun, List<Node> nodes, Supplier<Optional<Step>> step, SlurmdFindings to) {
@@ -259,18 +283,28 @@ public final class StepWatch {
         NodeStateRead states = new NodeStateRead(slurm, nodeList);
         stateRead = states;
         NodeProber probing = prober.get();
-        new SlurmdWatch(probing, PROBE_INTERVAL, GONE_PACE, PROBE_MISSES).watch(nodes, srun::isAlive, suspects -> {
-            Instant found = Instant.now();
-            List<String> gone = nodes.stream().filter(n -> suspects.contains(n.name())).filter(probing::gone)
-                    .map(Node::name).toList();
-            step.get().ifPresent(s -> {
-                handedOn.set(true);
-                to.silent(s, srun, suspects, gone, found);
-            });
-        }, states::markedOut, STATE_EVERY_PROBES, marked -> step.get().ifPresent(s -> {
-            handedOn.set(true);
-            to.markedOut(s, srun, states.lastRead(marked));
-        }));
+        new SlurmdWatch(probing, PROBE_INTERVAL, GONE_PACE, PROBE_MISSES)
+                .watch(
+                        nodes,
+                        srun::isAlive,
+                        suspects -> {
+                            Instant found = Instant.now();
+                            List<String> gone = nodes.stream()
+                                    .filter(n -> suspects.contains(n.name()))
+                                    .filter(probing::gone)
+                                    .map(Node::name)
+                                    .toList();
+                            step.get().ifPresent(s -> {
+                                handedOn.set(true);
+                                to.silent(s, srun, suspects, gone, found);
+                            });
+                        },
+                        states::markedOut,
+                        STATE_EVERY_PROBES,
+                        marked -> step.get().ifPresent(s -> {
+                            handedOn.set(true);
+                            to.markedOut(s, srun, states.lastRead(marked));
+                        }));
     }
 
     /**

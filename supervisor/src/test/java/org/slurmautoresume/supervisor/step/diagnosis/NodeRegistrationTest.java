@@ -1,7 +1,5 @@
 package org.slurmautoresume.supervisor.step.diagnosis;
 
-import org.slurmautoresume.supervisor.step.FakeSlurm;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.slurmautoresume.supervisor.step.FakeSlurm;
 
 /** Waiting for nodes a restarted slurmctld has not heard from, over the fake Slurm. */
 class NodeRegistrationTest {

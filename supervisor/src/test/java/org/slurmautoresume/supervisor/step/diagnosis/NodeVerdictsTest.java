@@ -1,7 +1,5 @@
 package org.slurmautoresume.supervisor.step.diagnosis;
 
-import org.slurmautoresume.supervisor.step.FakeSlurm;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.parse.NodeParser;
 import org.slurmautoresume.slurm.probe.LivenessProber;
+import org.slurmautoresume.supervisor.step.FakeSlurm;
 
 /** Against real loopback agents' greetings and the fake Slurm's node records. */
 class NodeVerdictsTest {
@@ -41,7 +40,8 @@ class NodeVerdictsTest {
         agents.add(server);
         Thread thread = new Thread(() -> {
             while (!server.isClosed()) {
-                try (Socket peer = server.accept(); OutputStream out = peer.getOutputStream()) {
+                try (Socket peer = server.accept();
+                        OutputStream out = peer.getOutputStream()) {
                     out.write((LivenessProber.GREETING + name + " " + word + "\n").getBytes(StandardCharsets.US_ASCII));
                 } catch (IOException e) {
                     return;
@@ -51,7 +51,8 @@ class NodeVerdictsTest {
         thread.setDaemon(true);
         thread.start();
         int slurmdPort = server.getLocalPort() - BASE + 6818;
-        return new NodeParser().parse("NodeName=" + name + " NodeAddr=127.0.0.1 Port=" + slurmdPort + " State=ALLOCATED");
+        return new NodeParser()
+                .parse("NodeName=" + name + " NodeAddr=127.0.0.1 Port=" + slurmdPort + " State=ALLOCATED");
     }
 
     private static ServerSocket freePortAbove(int port) throws IOException {
@@ -88,7 +89,8 @@ class NodeVerdictsTest {
         agents.add(check);
         List<Long> askedAt = new ArrayList<>();
         Thread agent = new Thread(() -> {
-            try (Socket peer = check.accept(); OutputStream out = peer.getOutputStream()) {
+            try (Socket peer = check.accept();
+                    OutputStream out = peer.getOutputStream()) {
                 askedAt.add(System.nanoTime());
                 Thread.sleep(500); // the round: its checks find the fault, confirm it and mark the node
                 slurm.nodeState("node2", "ALLOCATED+DOWN");
@@ -99,8 +101,8 @@ class NodeVerdictsTest {
         });
         agent.setDaemon(true);
         agent.start();
-        LivenessProber prober = new LivenessProber(Duration.ofSeconds(1), BASE, check.getLocalPort() - offset, false,
-                node -> Optional.empty());
+        LivenessProber prober = new LivenessProber(
+                Duration.ofSeconds(1), BASE, check.getLocalPort() - offset, false, node -> Optional.empty());
 
         long started = System.nanoTime();
         List<Node> out = NodeVerdicts.unhealthy(prober, List.of(node2), slurm.client());
@@ -114,7 +116,9 @@ class NodeVerdictsTest {
     void theAgentsWordAloneIsNoEvidence() throws Exception {
         List<Node> nodes = List.of(agentSaying("node2", "unhealthy"));
 
-        assertEquals(List.of(), NodeVerdicts.unhealthy(prober(), nodes, slurm.client()),
+        assertEquals(
+                List.of(),
+                NodeVerdicts.unhealthy(prober(), nodes, slurm.client()),
                 "Slurm has node2 in service: no mark, no node fault");
     }
 

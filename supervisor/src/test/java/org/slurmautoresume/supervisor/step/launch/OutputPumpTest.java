@@ -26,8 +26,8 @@ class OutputPumpTest {
     @Test
     void remembersTheLastLinesIncludingAPartialOne() {
         String text = "one\ntwo\nsrun: error: Node failure on node3\nno newline";
-        OutputPump pump = new OutputPump(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)),
-                new ByteArrayOutputStream());
+        OutputPump pump = new OutputPump(
+                new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), new ByteArrayOutputStream());
         pump.run();
         assertEquals(List.of("one", "two", "srun: error: Node failure on node3", "no newline"), pump.lastLines());
     }

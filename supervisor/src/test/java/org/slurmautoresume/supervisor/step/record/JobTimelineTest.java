@@ -18,7 +18,7 @@ class JobTimelineTest {
 
     @Test
     void eventsCarryTheirAttemptAndTheStepOnceFound() throws Exception {
-        EventHistory history = new EventHistory(dir, "tester", "42", message -> { });
+        EventHistory history = new EventHistory(dir, "tester", "42", message -> {});
         JobTimeline timeline = new JobTimeline(Optional.of(history), Optional.empty());
 
         timeline.beginAttempt(1);
@@ -29,7 +29,9 @@ class JobTimelineTest {
         timeline.record(EventHistory.Kind.LAUNCH, OptionalLong.of(120), "srunPid", "8");
 
         List<EventHistory.Event> events = EventHistory.read(history.path(), new ArrayList<>());
-        assertEquals(List.of(1, 1, 2), events.stream().map(EventHistory.Event::attempt).toList());
+        assertEquals(
+                List.of(1, 1, 2),
+                events.stream().map(EventHistory.Event::attempt).toList());
         assertNull(events.get(0).stepId());
         assertEquals("0", events.get(1).stepId());
         assertNull(events.get(2).stepId(), "a new attempt is a new step, not known yet");

@@ -14,7 +14,7 @@ import org.slurmautoresume.agent.protocol.AgentReport.Level;
 /** Which timeline events the supervisor reports for the metrics, and as what. */
 class MetricsReporterTest {
 
-    private final MetricsReporter reporter = new MetricsReporter(Path.of("/nonexistent/agent.sock"), "6", what -> { });
+    private final MetricsReporter reporter = new MetricsReporter(Path.of("/nonexistent/agent.sock"), "6", what -> {});
 
     private Optional<AgentReport> report(EventHistory.Kind kind, int attempt, long latency, String... details) {
         Map<String, String> named = new java.util.HashMap<>();
@@ -30,31 +30,48 @@ class MetricsReporterTest {
         assertEquals(Optional.empty(), report(EventHistory.Kind.DECISION, 1, -1, "level", "RERUN_IN_PLACE"));
         assertEquals(Optional.of(AgentReport.relaunch(2, 120, Level.RETRY)), report(EventHistory.Kind.LAUNCH, 2, 120));
         report(EventHistory.Kind.DECISION, 2, -1, "level", "REPLACE_NODES_AND_RERUN");
-        assertEquals(Optional.of(AgentReport.replacement(2, 4_600, 2)),
+        assertEquals(
+                Optional.of(AgentReport.replacement(2, 4_600, 2)),
                 report(EventHistory.Kind.REPLACEMENT, 2, 4_600, "faultyNodes", "node[2-3]", "nodeList", "node[1,4-5]"));
-        assertEquals(Optional.of(AgentReport.relaunch(3, 4_650, Level.RECOVER)),
-                report(EventHistory.Kind.LAUNCH, 3, 4_650));
+        assertEquals(
+                Optional.of(AgentReport.relaunch(3, 4_650, Level.RECOVER)), report(EventHistory.Kind.LAUNCH, 3, 4_650));
     }
 
     @Test
     void aRestartThatLeavesOneMoreAtMostIsReportedAsABudgetRunningLow() {
-        assertEquals(Optional.empty(), report(EventHistory.Kind.DECISION, 1, -1, "level", "RERUN_IN_PLACE",
-                "stepRestartsLeft", "2"));
-        assertEquals(Optional.of(AgentReport.of(Event.BUDGET_LOW, 2, null)), report(EventHistory.Kind.DECISION, 2, -1,
-                "level", "REPLACE_NODES_AND_RERUN", "stepRestartsLeft", "1"));
-        assertEquals(Optional.of(AgentReport.of(Event.BUDGET_LOW, 3, null)), report(EventHistory.Kind.DECISION, 3, -1,
-                "level", "RERUN_IN_PLACE", "stepRestartsLeft", "0"));
+        assertEquals(
+                Optional.empty(),
+                report(EventHistory.Kind.DECISION, 1, -1, "level", "RERUN_IN_PLACE", "stepRestartsLeft", "2"));
+        assertEquals(
+                Optional.of(AgentReport.of(Event.BUDGET_LOW, 2, null)),
+                report(EventHistory.Kind.DECISION, 2, -1, "level", "REPLACE_NODES_AND_RERUN", "stepRestartsLeft", "1"));
+        assertEquals(
+                Optional.of(AgentReport.of(Event.BUDGET_LOW, 3, null)),
+                report(EventHistory.Kind.DECISION, 3, -1, "level", "RERUN_IN_PLACE", "stepRestartsLeft", "0"));
         // Giving up or requeueing is no restart of the step: the give-up and requeue counts say those.
-        assertEquals(Optional.empty(), report(EventHistory.Kind.DECISION, 4, -1, "level", "GIVE_UP",
-                "stepRestartsLeft", "0"));
+        assertEquals(
+                Optional.empty(),
+                report(EventHistory.Kind.DECISION, 4, -1, "level", "GIVE_UP", "stepRestartsLeft", "0"));
     }
 
     @Test
     void detectionsCarryTheirRuleOnlyWhenALogRuleFired() {
-        assertEquals(Optional.of(AgentReport.detection(1, 3_100L, "log-rule", "Heartbeat", "HANGING")),
-                report(EventHistory.Kind.DETECTION, 1, 3_100, "source", "log-rule", "rule", "Heartbeat", "state",
-                        "HANGING", "reason", "no line matched"));
-        assertEquals(Optional.of(AgentReport.detection(1, null, "slurmd-probe", null, null)),
+        assertEquals(
+                Optional.of(AgentReport.detection(1, 3_100L, "log-rule", "Heartbeat", "HANGING")),
+                report(
+                        EventHistory.Kind.DETECTION,
+                        1,
+                        3_100,
+                        "source",
+                        "log-rule",
+                        "rule",
+                        "Heartbeat",
+                        "state",
+                        "HANGING",
+                        "reason",
+                        "no line matched"));
+        assertEquals(
+                Optional.of(AgentReport.detection(1, null, "slurmd-probe", null, null)),
                 report(EventHistory.Kind.DETECTION, 1, -1, "source", "slurmd-probe", "nodes", "node2"));
         assertEquals(Optional.empty(), report(EventHistory.Kind.ATTEMPT_ENDED, 1, -1, "status", "1"));
         assertEquals(Optional.empty(), report(EventHistory.Kind.DUMP, 1, -1));
@@ -64,10 +81,10 @@ class MetricsReporterTest {
     void theRequestLineIsWhatTheAgentReadsStrictly() {
         AgentReport report = AgentReport.detection(2, 7L, "log-rule", "a \"quoted\" back\\slash é", "SLOW");
         String line = MetricsReporter.requestLine("6_1", report);
-        assertEquals(org.slurmautoresume.agent.protocol.AgentRequest.report("6_1", report),
+        assertEquals(
+                org.slurmautoresume.agent.protocol.AgentRequest.report("6_1", report),
                 org.slurmautoresume.agent.protocol.AgentRequest.fromJson(
-                        new com.fasterxml.jackson.databind.ObjectMapper().valueToTree(
-                                readJson(line))));
+                        new com.fasterxml.jackson.databind.ObjectMapper().valueToTree(readJson(line))));
     }
 
     private static Object readJson(String line) {

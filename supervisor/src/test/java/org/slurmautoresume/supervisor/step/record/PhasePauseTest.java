@@ -23,7 +23,7 @@ class PhasePauseTest {
     Path dir;
 
     private JobTimeline timeline() {
-        return new JobTimeline(Optional.of(new EventHistory(dir, "tester", "42", message -> { })), Optional.empty());
+        return new JobTimeline(Optional.of(new EventHistory(dir, "tester", "42", message -> {})), Optional.empty());
     }
 
     private List<EventHistory.Event> events(JobTimeline timeline) throws Exception {
@@ -39,12 +39,14 @@ class PhasePauseTest {
     @Test
     void aMistakeIsNamedNotIgnored() {
         String go = dir.resolve("go").toString();
-        for (Map<String, String> env : List.of(Map.of(PhasePause.AT, "shrink"), Map.of(PhasePause.UNTIL, go),
+        for (Map<String, String> env : List.of(
+                Map.of(PhasePause.AT, "shrink"),
+                Map.of(PhasePause.UNTIL, go),
                 Map.of(PhasePause.AT, "shrink", PhasePause.UNTIL, "relative/go"),
                 Map.of(PhasePause.AT, "lunch", PhasePause.UNTIL, go),
                 Map.of(PhasePause.AT, "shrink,,rerun", PhasePause.UNTIL, go))) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> PhasePause.fromEnvironment(env, timeline()), env.toString());
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class, () -> PhasePause.fromEnvironment(env, timeline()), env.toString());
             assertTrue(e.getMessage().contains(PhasePause.AT), e.getMessage());
         }
     }
@@ -53,8 +55,8 @@ class PhasePauseTest {
     void eachNamedPhaseWaitsForItsOwnFileOnceAndIsOnTheTimeline() throws Exception {
         JobTimeline timeline = timeline();
         Path prefix = dir.resolve("go");
-        PhasePause pause = PhasePause.fromEnvironment(Map.of(PhasePause.AT, "shrink,rerun",
-                PhasePause.UNTIL, prefix.toString()), timeline);
+        PhasePause pause = PhasePause.fromEnvironment(
+                Map.of(PhasePause.AT, "shrink,rerun", PhasePause.UNTIL, prefix.toString()), timeline);
         pause.at(PhasePause.Phase.MARK); // not named: no pause
         CompletableFuture<Void> paused = CompletableFuture.runAsync(() -> pause.at(PhasePause.Phase.SHRINK));
         assertThrows(TimeoutException.class, () -> paused.get(300, TimeUnit.MILLISECONDS), "it waits for the file");
@@ -70,6 +72,8 @@ class PhasePauseTest {
     }
 
     private List<String> phases(JobTimeline timeline) throws Exception {
-        return events(timeline).stream().map(e -> e.event() + ":" + e.details().get("phase")).toList();
+        return events(timeline).stream()
+                .map(e -> e.event() + ":" + e.details().get("phase"))
+                .toList();
     }
 }

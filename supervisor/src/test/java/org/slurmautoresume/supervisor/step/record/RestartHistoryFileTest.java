@@ -46,9 +46,12 @@ class RestartHistoryFileTest {
     @Test
     void damagedLinesAreSkipped() throws IOException {
         RestartHistoryFile file = new RestartHistoryFile(dir, "alice", "42");
-        Files.writeString(file.path(), "garbage\n2026-11-23T00:00:00Z NO_SUCH_LEVEL\n2026-11-23T00:00:00Z GIVE_UP extra\n"
-                + "2026-11-23T00:00:01Z REPLACE_NODES_AND_RERUN\n");
-        assertEquals(List.of(new RestartRecord(T0.plusSeconds(1), RestartLevel.REPLACE_NODES_AND_RERUN)),
+        Files.writeString(
+                file.path(),
+                "garbage\n2026-11-23T00:00:00Z NO_SUCH_LEVEL\n2026-11-23T00:00:00Z GIVE_UP extra\n"
+                        + "2026-11-23T00:00:01Z REPLACE_NODES_AND_RERUN\n");
+        assertEquals(
+                List.of(new RestartRecord(T0.plusSeconds(1), RestartLevel.REPLACE_NODES_AND_RERUN)),
                 file.read(0, Optional.empty()));
     }
 }

@@ -1,7 +1,5 @@
 package org.slurmautoresume.supervisor.step.restart;
 
-import org.slurmautoresume.supervisor.step.settings.Allocation;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,23 +10,26 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.slurmautoresume.slurm.env.JobEnvironment;
+import org.slurmautoresume.supervisor.step.settings.Allocation;
 
 /** What an attempt inherits, as the value the restart actions return: each way it is made. */
 class NextAttemptTest {
 
-    private static final Map<String, String> THREE_NODE_JOB = Map.of("SLURM_JOB_NODELIST", "node[1-3]",
-            "SLURM_JOB_NUM_NODES", "3", "SLURMD_NODENAME", "node1");
+    private static final Map<String, String> THREE_NODE_JOB =
+            Map.of("SLURM_JOB_NODELIST", "node[1-3]", "SLURM_JOB_NUM_NODES", "3", "SLURMD_NODENAME", "node1");
 
     @Test
     void theFirstAttemptRunsWhereTheSparesPlanPutsItAndIsNotToldToOverlap() {
-        Optional<InJobSpares> plan = InJobSpares.plan(List.of("srun", "-N2", "train.sh"),
-                Allocation.fromEnvironment(THREE_NODE_JOB));
+        Optional<InJobSpares> plan =
+                InJobSpares.plan(List.of("srun", "-N2", "train.sh"), Allocation.fromEnvironment(THREE_NODE_JOB));
         NextAttempt first = NextAttempt.first(plan, Map.of("NODE_LIST", "node[1-2]"));
 
         assertEquals(Optional.of(List.of("node1", "node2")), first.placedOn());
         assertEquals(Map.of("NODE_LIST", "node[1-2]"), first.variables());
         assertFalse(first.overlap());
-        assertEquals(Optional.empty(), NextAttempt.first(Optional.empty(), Map.of()).placedOn(),
+        assertEquals(
+                Optional.empty(),
+                NextAttempt.first(Optional.empty(), Map.of()).placedOn(),
                 "without spares Slurm places the step");
     }
 
@@ -46,13 +47,13 @@ class NextAttemptTest {
 
     @Test
     void aStepMovedOntoASpareIsToldItsNodesWhileSlurmsSizeStaysTheJobs() {
-        Optional<InJobSpares> plan = InJobSpares.plan(List.of("srun", "-N2", "train.sh"),
-                Allocation.fromEnvironment(THREE_NODE_JOB));
+        Optional<InJobSpares> plan =
+                InJobSpares.plan(List.of("srun", "-N2", "train.sh"), Allocation.fromEnvironment(THREE_NODE_JOB));
         NextAttempt first = NextAttempt.first(plan, Map.of());
         List<String> nodes = List.of("node1", "node3");
         JobEnvironment step = new JobEnvironment("42", "node[1,3]", nodes, "node1", "10.0.0.1");
-        JobEnvironment whole = new JobEnvironment("42", "node[1,3-4]", List.of("node1", "node3", "node4"), "node1",
-                "10.0.0.1");
+        JobEnvironment whole =
+                new JobEnvironment("42", "node[1,3-4]", List.of("node1", "node3", "node4"), "node1", "10.0.0.1");
 
         NextAttempt moved = first.movedTo(nodes, step, whole, false);
 

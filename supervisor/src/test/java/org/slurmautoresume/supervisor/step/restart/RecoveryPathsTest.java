@@ -41,15 +41,19 @@ class RecoveryPathsTest {
 
     @Test
     void withoutTheSwitchNothingElseIsLookedAt() {
-        Optional<String> why = RecoveryPaths.whyNoExpansion(with("SchedulerParameters", "bf_continue"),
-                job(JOB + " TresPerNode=gres:gpu:8"));
+        Optional<String> why = RecoveryPaths.whyNoExpansion(
+                with("SchedulerParameters", "bf_continue"), job(JOB + " TresPerNode=gres:gpu:8"));
         assertTrue(why.orElseThrow().contains("permit_job_expansion"), why.toString());
     }
 
     @Test
     void gresAsEachReleasePrintsItRulesExpansionOut() {
-        for (String fields : List.of("TresPerNode=gres:gpu:8", "TresPerJob=gres/gpu:16", "TresPerTask=gres/gpu:1",
-                "TRES=cpu=16,mem=64G,node=2,billing=16,gres/gpu=16", "AllocTRES=cpu=16,node=2,gres/gpu:h100=16")) {
+        for (String fields : List.of(
+                "TresPerNode=gres:gpu:8",
+                "TresPerJob=gres/gpu:16",
+                "TresPerTask=gres/gpu:1",
+                "TRES=cpu=16,mem=64G,node=2,billing=16,gres/gpu=16",
+                "AllocTRES=cpu=16,node=2,gres/gpu:h100=16")) {
             Optional<String> why = RecoveryPaths.whyNoExpansion(cpuOnly, job(JOB + " " + fields));
             assertTrue(why.orElseThrow().contains("GRES (gres"), fields + ": " + why);
         }
@@ -76,27 +80,39 @@ class RecoveryPathsTest {
     @Test
     void orLicensesStopExpansionFrom2505Only() {
         Job licensed = job(JOB + " Licenses=fluent|abaqus");
-        assertTrue(RecoveryPaths.whyNoExpansion(with("SLURM_VERSION", "25.05.1"), licensed).isPresent());
+        assertTrue(RecoveryPaths.whyNoExpansion(with("SLURM_VERSION", "25.05.1"), licensed)
+                .isPresent());
         assertEquals(Optional.empty(), RecoveryPaths.whyNoExpansion(with("SLURM_VERSION", "24.11.5"), licensed));
-        assertEquals(Optional.empty(), RecoveryPaths.whyNoExpansion(with("SLURM_VERSION", "25.11.0"),
-                job(JOB + " Licenses=fluent,abaqus")));
+        assertEquals(
+                Optional.empty(),
+                RecoveryPaths.whyNoExpansion(with("SLURM_VERSION", "25.11.0"), job(JOB + " Licenses=fluent,abaqus")));
     }
 
-    private static final InJobSpares ONE_SPARE = new InJobSpares(2, List.of("node1", "node2", "node3"), "node1",
-            List.of("node1", "node2"));
+    private static final InJobSpares ONE_SPARE =
+            new InJobSpares(2, List.of("node1", "node2", "node3"), "node1", List.of("node1", "node2"));
     private static final RecoveryPaths GPU = new RecoveryPaths(Optional.of("job 5 holds GRES (gres:gpu:4)"));
 
     @Test
     void aSpareTheJobStillHoldsIsARepairEvenWithoutExpansion() {
-        assertEquals(Optional.empty(), GPU.noRepairFor(Optional.of(ONE_SPARE), ONE_SPARE.stepNodes(), List.of("node2"),
-                false, () -> List.of("node1", "node2", "node3")));
+        assertEquals(
+                Optional.empty(),
+                GPU.noRepairFor(
+                        Optional.of(ONE_SPARE),
+                        ONE_SPARE.stepNodes(),
+                        List.of("node2"),
+                        false,
+                        () -> List.of("node1", "node2", "node3")));
     }
 
     @Test
     void noSpareLeftAndNoExpansionIsKnownBeforeAnythingIsTried() {
         // The spare already took node2's place; now node3 fails.
-        Optional<String> why = GPU.noRepairFor(Optional.of(ONE_SPARE), List.of("node1", "node3"), List.of("node3"),
-                true, () -> List.of("node1", "node3"));
+        Optional<String> why = GPU.noRepairFor(
+                Optional.of(ONE_SPARE),
+                List.of("node1", "node3"),
+                List.of("node3"),
+                true,
+                () -> List.of("node1", "node3"));
         assertTrue(why.orElseThrow().contains("no in-job spare is left"), why.toString());
         assertTrue(why.get().contains("GRES"), why.toString());
     }
@@ -106,27 +122,47 @@ class RecoveryPathsTest {
         Supplier<List<String>> unread = () -> {
             throw new AssertionError("the job need not be read without spares");
         };
-        assertTrue(GPU.noRepairFor(Optional.empty(), List.of(), List.of("node2"), true, unread).isPresent());
+        assertTrue(GPU.noRepairFor(Optional.empty(), List.of(), List.of("node2"), true, unread)
+                .isPresent());
         assertEquals(Optional.empty(), GPU.noRepairFor(Optional.empty(), List.of(), List.of("node2"), false, unread));
     }
 
     @Test
     void unknownPathsOrAnUnreadableJobRuleNothingOut() {
-        assertEquals(Optional.empty(), RecoveryPaths.UNKNOWN.noRepairFor(Optional.of(ONE_SPARE), List.of("node1", "node3"),
-                List.of("node3"), true, () -> List.of("node1", "node3")));
-        assertEquals(Optional.empty(), GPU.noRepairFor(Optional.of(ONE_SPARE), ONE_SPARE.stepNodes(), List.of("node2"),
-                true, () -> {
+        assertEquals(
+                Optional.empty(),
+                RecoveryPaths.UNKNOWN.noRepairFor(
+                        Optional.of(ONE_SPARE),
+                        List.of("node1", "node3"),
+                        List.of("node3"),
+                        true,
+                        () -> List.of("node1", "node3")));
+        assertEquals(
+                Optional.empty(),
+                GPU.noRepairFor(Optional.of(ONE_SPARE), ONE_SPARE.stepNodes(), List.of("node2"), true, () -> {
                     throw new IllegalStateException("slurmctld away");
                 }));
     }
 
     @Test
     void theTimelineSaysWhichPathsAreOpen() {
-        NodeFaultRequeue.Verdict requeue = new NodeFaultRequeue.Verdict(true, false, "job 5 is requeueable (Requeue=1)");
-        assertEquals(List.of("spares", "node3", "expansion", "impossible", "noExpansion", "job 5 holds GRES (gres:gpu:4)",
-                "requeue", "true"), List.of(GPU.details(Optional.of(ONE_SPARE), false, requeue)));
-        assertEquals(List.of("spares", "", "expansion", "possible", "noExpansion", "", "requeue", "false"),
-                List.of(RecoveryPaths.UNKNOWN.details(Optional.empty(), true, new NodeFaultRequeue.Verdict(false, false, "off"))));
+        NodeFaultRequeue.Verdict requeue =
+                new NodeFaultRequeue.Verdict(true, false, "job 5 is requeueable (Requeue=1)");
+        assertEquals(
+                List.of(
+                        "spares",
+                        "node3",
+                        "expansion",
+                        "impossible",
+                        "noExpansion",
+                        "job 5 holds GRES (gres:gpu:4)",
+                        "requeue",
+                        "true"),
+                List.of(GPU.details(Optional.of(ONE_SPARE), false, requeue)));
+        assertEquals(
+                List.of("spares", "", "expansion", "possible", "noExpansion", "", "requeue", "false"),
+                List.of(RecoveryPaths.UNKNOWN.details(
+                        Optional.empty(), true, new NodeFaultRequeue.Verdict(false, false, "off"))));
         assertEquals("unused", RecoveryPaths.UNKNOWN.details(Optional.empty(), false, requeue)[3]);
         String line = GPU.describe(Optional.of(ONE_SPARE), false, requeue);
         assertTrue(line.startsWith("in-job spare node3; no job expansion: job 5 holds GRES"), line);

@@ -1,16 +1,5 @@
 package org.slurmautoresume.supervisor.step.restart;
 
-import org.slurmautoresume.supervisor.step.diagnosis.Classification;
-import org.slurmautoresume.supervisor.step.FakeAgent;
-import org.slurmautoresume.supervisor.step.FakeSlurm;
-import org.slurmautoresume.supervisor.step.record.JobTimeline;
-import org.slurmautoresume.supervisor.step.diagnosis.Outcome;
-import org.slurmautoresume.supervisor.step.record.PhasePause;
-import org.slurmautoresume.supervisor.step.record.RestartHistoryFile;
-import org.slurmautoresume.supervisor.step.ScriptedSrun;
-import org.slurmautoresume.supervisor.step.record.SupervisorLog;
-import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -27,14 +16,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
-import org.slurmautoresume.slurm.model.JobId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slurmautoresume.agent.protocol.AgentClient;
 import org.slurmautoresume.slurm.client.SlurmClient;
+import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.supervisor.policy.Decision;
 import org.slurmautoresume.supervisor.policy.Fault;
 import org.slurmautoresume.supervisor.policy.FaultKind;
@@ -44,16 +32,28 @@ import org.slurmautoresume.supervisor.recovery.NodeFaultRecovery;
 import org.slurmautoresume.supervisor.recovery.SpareProvider;
 import org.slurmautoresume.supervisor.rules.RuleState;
 import org.slurmautoresume.supervisor.rules.RuleViolation;
+import org.slurmautoresume.supervisor.step.FakeAgent;
+import org.slurmautoresume.supervisor.step.FakeSlurm;
+import org.slurmautoresume.supervisor.step.ScriptedSrun;
 import org.slurmautoresume.supervisor.step.ScriptedSrun.Scripted;
+import org.slurmautoresume.supervisor.step.diagnosis.Classification;
+import org.slurmautoresume.supervisor.step.diagnosis.Outcome;
+import org.slurmautoresume.supervisor.step.record.JobTimeline;
+import org.slurmautoresume.supervisor.step.record.PhasePause;
+import org.slurmautoresume.supervisor.step.record.RestartHistoryFile;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
+import org.slurmautoresume.supervisor.step.settings.SupervisorSettings;
 
 /** Carrying out decisions, over a fake Slurm and a fake agent, with the real gate deciding. */
 class RestartActionsTest {
 
     @TempDir
     Path dir;
+
     private final FakeSlurm slurm = new FakeSlurm(List.of("node1", "node2"), List.of("node1", "node2", "node3"));
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private final SupervisorLog log = new SupervisorLog(new PrintStream(err, true, StandardCharsets.UTF_8), FakeSlurm.JOB);
+    private final SupervisorLog log =
+            new SupervisorLog(new PrintStream(err, true, StandardCharsets.UTF_8), FakeSlurm.JOB);
     private final JobTimeline timeline = new JobTimeline(Optional.empty(), Optional.empty());
     private final Map<String, String> environment = new HashMap<>();
     private FakeAgent agent;
@@ -78,11 +78,25 @@ class RestartActionsTest {
     private RestartActions actions() {
         SupervisorSettings settings = settings();
         SlurmClient client = slurm.client();
-        Optional<NodeFaultRecovery> recovery = settings.spares().map(pool -> new NodeFaultRecovery(client,
-                new AgentClient(agent.socket(), Duration.ofSeconds(5)), new JobResizer(slurm, client, Duration.ofSeconds(5)),
-                new SpareProvider(pool, client), log::say));
-        return new RestartActions(client, slurm, recovery, recovery, settings, Optional.of(JobId.parse(FakeSlurm.JOB)), log, timeline,
-                Optional.of(new RestartHistoryFile(dir, "tester", FakeSlurm.JOB)), () -> false, PhasePause.NONE);
+        Optional<NodeFaultRecovery> recovery = settings.spares()
+                .map(pool -> new NodeFaultRecovery(
+                        client,
+                        new AgentClient(agent.socket(), Duration.ofSeconds(5)),
+                        new JobResizer(slurm, client, Duration.ofSeconds(5)),
+                        new SpareProvider(pool, client),
+                        log::say));
+        return new RestartActions(
+                client,
+                slurm,
+                recovery,
+                recovery,
+                settings,
+                Optional.of(JobId.parse(FakeSlurm.JOB)),
+                log,
+                timeline,
+                Optional.of(new RestartHistoryFile(dir, "tester", FakeSlurm.JOB)),
+                () -> false,
+                PhasePause.NONE);
     }
 
     private static Attempt firstAttempt() {
@@ -95,19 +109,33 @@ class RestartActionsTest {
 
     private static RuleViolation hanging() {
         Instant now = Instant.now();
-        return new RuleViolation("Beat", RuleState.HANGING, "no line in 1 s", now.minusSeconds(1), now, Optional.empty(),
-                Optional.empty(), Optional.empty(), 0, List.of(), RuleViolation.Source.LOG_RULE);
+        return new RuleViolation(
+                "Beat",
+                RuleState.HANGING,
+                "no line in 1 s",
+                now.minusSeconds(1),
+                now,
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                0,
+                List.of(),
+                RuleViolation.Source.LOG_RULE);
     }
 
     private static AttemptEnd nodeFault(List<String> nodes) {
-        return new AttemptEnd(1, new Classification(Outcome.NODE_FAULT, "node(s) down", nodes), Optional.empty(), 2,
+        return new AttemptEnd(
+                1,
+                new Classification(Outcome.NODE_FAULT, "node(s) down", nodes),
+                Optional.empty(),
+                2,
                 System.nanoTime());
     }
 
     @Test
     void aRuleStopCancelsTheStepByItsIdOnceKnown() {
-        ScriptedSrun.Running srun = (ScriptedSrun.Running) new ScriptedSrun(Scripted.runsUntilStopped())
-                .start(List.of("srun"), Map.of(), null);
+        ScriptedSrun.Running srun = (ScriptedSrun.Running)
+                new ScriptedSrun(Scripted.runsUntilStopped()).start(List.of("srun"), Map.of(), null);
         slurm.onScancel("4", srun::kill);
         timeline.stepFound("4");
         Fault fault = new Fault(FaultKind.RULE_VIOLATION, Instant.now(), true, "Beat HANGING");
@@ -121,8 +149,8 @@ class RestartActionsTest {
 
     @Test
     void aRuleStopSignalsSrunWhileTheStepIsNotKnownYet() {
-        ScriptedSrun.Running srun = (ScriptedSrun.Running) new ScriptedSrun(Scripted.runsUntilStopped())
-                .start(List.of("srun"), Map.of(), null);
+        ScriptedSrun.Running srun = (ScriptedSrun.Running)
+                new ScriptedSrun(Scripted.runsUntilStopped()).start(List.of("srun"), Map.of(), null);
         Fault fault = new Fault(FaultKind.RULE_VIOLATION, Instant.now(), true, "Beat HANGING");
 
         actions().stopForRule(srun, gate().decide(fault), hanging());
@@ -139,9 +167,20 @@ class RestartActionsTest {
         Fault fault = new Fault(FaultKind.APPLICATION_FAILURE, Instant.now(), false, "exit 2");
         Decision decision = gate.decide(fault);
 
-        AfterAttempt end = actions().carryOut(decision, fault, "application failure: exit 2",
-                new AttemptEnd(2, new Classification(Outcome.APP_FAILURE, "exit 2", List.of()), Optional.empty(), 0, 0),
-                gate, firstAttempt(), KnownPaths.UNKNOWN);
+        AfterAttempt end = actions()
+                .carryOut(
+                        decision,
+                        fault,
+                        "application failure: exit 2",
+                        new AttemptEnd(
+                                2,
+                                new Classification(Outcome.APP_FAILURE, "exit 2", List.of()),
+                                Optional.empty(),
+                                0,
+                                0),
+                        gate,
+                        firstAttempt(),
+                        KnownPaths.UNKNOWN);
 
         assertEquals(new AfterAttempt.End(2), end);
         assertEquals(1, slurm.ran("requeue").size());
@@ -157,10 +196,17 @@ class RestartActionsTest {
         Fault fault = new Fault(FaultKind.NODE_FAULT, Instant.now(), false, "node2 down");
 
         Attempt attempt = firstAttempt();
-        AfterAttempt end = actions.carryOut(gate.decide(fault), fault, "node fault", nodeFault(List.of("node2")), gate,
-                attempt, KnownPaths.UNKNOWN);
+        AfterAttempt end = actions.carryOut(
+                gate.decide(fault),
+                fault,
+                "node fault",
+                nodeFault(List.of("node2")),
+                gate,
+                attempt,
+                KnownPaths.UNKNOWN);
 
-        NextAttempt next = assertInstanceOf(AfterAttempt.RunAgain.class, end, "re-run").next();
+        NextAttempt next =
+                assertInstanceOf(AfterAttempt.RunAgain.class, end, "re-run").next();
         assertEquals("node[1,3]", next.variables().get("SLURM_JOB_NODELIST"));
         assertEquals("2", next.variables().get("SLURM_JOB_NUM_NODES"));
         assertEquals("node1", next.variables().get("MASTER_NODE"));
@@ -179,11 +225,19 @@ class RestartActionsTest {
         RestartActions actions = actions();
         Fault fault = new Fault(FaultKind.NODE_FAULT, Instant.now(), false, "node1 down");
 
-        AfterAttempt end = actions.carryOut(gate.decide(fault), fault, "node fault", nodeFault(List.of("node1")), gate,
-                firstAttempt(), KnownPaths.UNKNOWN);
+        AfterAttempt end = actions.carryOut(
+                gate.decide(fault),
+                fault,
+                "node fault",
+                nodeFault(List.of("node1")),
+                gate,
+                firstAttempt(),
+                KnownPaths.UNKNOWN);
 
         assertEquals(new AfterAttempt.End(1), end);
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("the batch host node1 is faulty and cannot leave the job"),
+        assertTrue(
+                err.toString(StandardCharsets.UTF_8)
+                        .contains("the batch host node1 is faulty and cannot leave the job"),
                 err.toString());
         assertTrue(slurm.ran("salloc").isEmpty());
     }

@@ -1,15 +1,5 @@
 package org.slurmautoresume.supervisor.step.restart;
 
-import org.slurmautoresume.supervisor.step.AttemptLoopTest;
-import org.slurmautoresume.supervisor.step.record.EventHistory;
-import org.slurmautoresume.supervisor.step.FakeAgent;
-import org.slurmautoresume.supervisor.step.FakeSlurm;
-import org.slurmautoresume.supervisor.step.record.JobTimeline;
-import org.slurmautoresume.supervisor.step.record.PhasePause;
-import org.slurmautoresume.supervisor.step.ScriptedSrun;
-import org.slurmautoresume.supervisor.step.launch.Srun;
-import org.slurmautoresume.supervisor.step.record.SupervisorLog;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -36,21 +26,43 @@ import org.slurmautoresume.slurm.client.SlurmControl;
 import org.slurmautoresume.slurm.model.Step;
 import org.slurmautoresume.supervisor.recovery.JobResizer;
 import org.slurmautoresume.supervisor.recovery.NodeFaultRecovery;
-import org.slurmautoresume.supervisor.recovery.SpareProvider;
 import org.slurmautoresume.supervisor.recovery.SparePool;
+import org.slurmautoresume.supervisor.recovery.SpareProvider;
+import org.slurmautoresume.supervisor.step.AttemptLoopTest;
+import org.slurmautoresume.supervisor.step.FakeAgent;
+import org.slurmautoresume.supervisor.step.FakeSlurm;
+import org.slurmautoresume.supervisor.step.ScriptedSrun;
 import org.slurmautoresume.supervisor.step.ScriptedSrun.Scripted;
+import org.slurmautoresume.supervisor.step.launch.Srun;
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.record.JobTimeline;
+import org.slurmautoresume.supervisor.step.record.PhasePause;
+import org.slurmautoresume.supervisor.step.record.SupervisorLog;
 
 /** The response to nodes a running step's watch found gone, over a fake Slurm and a fake agent. */
 class WatchResponseTest {
 
     @TempDir
     Path dir;
-    private final FakeSlurm slurm = new FakeSlurm(List.of("node1", "node2", "node3"), List.of("node1", "node2", "node3"));
+
+    private final FakeSlurm slurm =
+            new FakeSlurm(List.of("node1", "node2", "node3"), List.of("node1", "node2", "node3"));
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private final SupervisorLog log = new SupervisorLog(new PrintStream(err, true, StandardCharsets.UTF_8), FakeSlurm.JOB);
+    private final SupervisorLog log =
+            new SupervisorLog(new PrintStream(err, true, StandardCharsets.UTF_8), FakeSlurm.JOB);
     private JobTimeline timeline;
-    private final Step step = new Step(FakeSlurm.JOB, "0", "train", "RUNNING", "node[1-2]", OptionalInt.of(2),
-            OptionalInt.of(2), Optional.empty(), Optional.empty(), OptionalInt.empty(), Map.of());
+    private final Step step = new Step(
+            FakeSlurm.JOB,
+            "0",
+            "train",
+            "RUNNING",
+            "node[1-2]",
+            OptionalInt.of(2),
+            OptionalInt.of(2),
+            Optional.empty(),
+            Optional.empty(),
+            OptionalInt.empty(),
+            Map.of());
     private FakeAgent agent;
     /** The attempt the watch writes into. */
     private final Attempt attempt = new Attempt(1, NextAttempt.first(Optional.empty(), Map.of()));
@@ -58,8 +70,8 @@ class WatchResponseTest {
     @BeforeEach
     void startAgent() throws IOException {
         agent = new FakeAgent(dir.resolve("agent.sock"));
-        timeline = new JobTimeline(Optional.of(new EventHistory(dir, "tester", FakeSlurm.JOB, message -> { })),
-                Optional.empty());
+        timeline = new JobTimeline(
+                Optional.of(new EventHistory(dir, "tester", FakeSlurm.JOB, message -> {})), Optional.empty());
     }
 
     private List<EventHistory.Event> events() throws IOException {
@@ -77,11 +89,21 @@ class WatchResponseTest {
 
     private WatchResponse response(Attempt into, boolean shrinkNow) {
         SlurmClient client = slurm.client();
-        NodeFaultRecovery recovery = new NodeFaultRecovery(client, new AgentClient(agent.socket(), Duration.ofSeconds(5)),
+        NodeFaultRecovery recovery = new NodeFaultRecovery(
+                client,
+                new AgentClient(agent.socket(), Duration.ofSeconds(5)),
                 new JobResizer(slurm, client, Duration.ofSeconds(5)),
-                new SpareProvider(new SparePool(Optional.empty(), Optional.empty(), Optional.of("node3")), client), log::say);
-        return new WatchResponse(into, recovery, marked -> shrinkNow, Optional.empty(),
-                new SlurmControl(slurm), PhasePause.NONE, log, timeline);
+                new SpareProvider(new SparePool(Optional.empty(), Optional.empty(), Optional.of("node3")), client),
+                log::say);
+        return new WatchResponse(
+                into,
+                recovery,
+                marked -> shrinkNow,
+                Optional.empty(),
+                new SlurmControl(slurm),
+                PhasePause.NONE,
+                log,
+                timeline);
     }
 
     private Srun running() {
@@ -131,28 +153,39 @@ class WatchResponseTest {
 
         assertEquals(1, agent.requests("mark").size(), "the agent still marks what it confirmed");
         assertTrue(slurm.ran("scancel").isEmpty(), slurm.ran().toString());
-        assertEquals(Optional.empty(), attempt.watchMark(), "the attempt ended by itself: nothing of it is the watch's doing");
+        assertEquals(
+                Optional.empty(),
+                attempt.watchMark(),
+                "the attempt ended by itself: nothing of it is the watch's doing");
         assertFalse(attempt.faultyNodesMarked());
     }
+
     @Test
     void aNodeStateDetectionTakesItsLatencyFromTheReasonsTime() {
         java.time.LocalDateTime start = java.time.LocalDateTime.parse("2026-11-26T18:00:00");
         java.time.LocalDateTime now = java.time.LocalDateTime.parse("2026-11-26T18:00:12");
         org.slurmautoresume.slurm.parse.NodeParser parser = new org.slurmautoresume.slurm.parse.NodeParser();
-        org.slurmautoresume.slurm.model.Node marked = parser.parse("NodeName=node2 State=ALLOCATED+FAIL"
-                + " Reason=Action:Reboot_Xid_79 [root@2026-11-26T18:00:10]");
-        org.slurmautoresume.slurm.model.Node earlier = parser.parse("NodeName=node3 State=ALLOCATED+FAIL"
-                + " Reason=Action:Replace [root@2026-11-26T18:00:04]");
+        org.slurmautoresume.slurm.model.Node marked = parser.parse(
+                "NodeName=node2 State=ALLOCATED+FAIL" + " Reason=Action:Reboot_Xid_79 [root@2026-11-26T18:00:10]");
+        org.slurmautoresume.slurm.model.Node earlier = parser.parse(
+                "NodeName=node3 State=ALLOCATED+FAIL" + " Reason=Action:Replace [root@2026-11-26T18:00:04]");
         org.slurmautoresume.slurm.model.Node noTime = parser.parse("NodeName=node4 State=DOWN Reason=gone");
-        assertEquals(java.util.OptionalLong.of(2_000), WatchResponse.sinceMarked(List.of(marked), Optional.of(start), now));
+        assertEquals(
+                java.util.OptionalLong.of(2_000), WatchResponse.sinceMarked(List.of(marked), Optional.of(start), now));
         // The earliest of several: the first fault is the one the step waited on longest.
-        assertEquals(java.util.OptionalLong.of(8_000),
+        assertEquals(
+                java.util.OptionalLong.of(8_000),
                 WatchResponse.sinceMarked(List.of(marked, earlier), Optional.of(start), now));
         // A reason from before the step started is not this fault's; one from the future, clocks apart.
-        assertEquals(java.util.OptionalLong.empty(), WatchResponse.sinceMarked(List.of(earlier),
-                Optional.of(java.time.LocalDateTime.parse("2026-11-26T18:00:05")), now));
-        assertEquals(java.util.OptionalLong.empty(), WatchResponse.sinceMarked(List.of(marked), Optional.of(start),
-                java.time.LocalDateTime.parse("2026-11-26T18:00:09")));
-        assertEquals(java.util.OptionalLong.empty(), WatchResponse.sinceMarked(List.of(noTime), Optional.of(start), now));
+        assertEquals(
+                java.util.OptionalLong.empty(),
+                WatchResponse.sinceMarked(
+                        List.of(earlier), Optional.of(java.time.LocalDateTime.parse("2026-11-26T18:00:05")), now));
+        assertEquals(
+                java.util.OptionalLong.empty(),
+                WatchResponse.sinceMarked(
+                        List.of(marked), Optional.of(start), java.time.LocalDateTime.parse("2026-11-26T18:00:09")));
+        assertEquals(
+                java.util.OptionalLong.empty(), WatchResponse.sinceMarked(List.of(noTime), Optional.of(start), now));
     }
 }

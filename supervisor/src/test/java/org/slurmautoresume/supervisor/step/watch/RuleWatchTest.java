@@ -1,7 +1,5 @@
 package org.slurmautoresume.supervisor.step.watch;
 
-import org.slurmautoresume.supervisor.rules.OutputObserver;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,6 +24,7 @@ import org.slurmautoresume.supervisor.checkpoint.CheckpointLocator;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointMonitor;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointRule;
 import org.slurmautoresume.supervisor.rules.LogRule;
+import org.slurmautoresume.supervisor.rules.OutputObserver;
 import org.slurmautoresume.supervisor.rules.RuleState;
 import org.slurmautoresume.supervisor.rules.RuleViolation;
 
@@ -45,7 +44,9 @@ class RuleWatchTest {
 
     @Test
     void silenceIsFoundByTheTimerWithoutAnyLine() throws Exception {
-        LogRule rule = LogRule.builder("Beat", ".*beat.*").expectedRecurringFrequencyInSeconds(1).build();
+        LogRule rule = LogRule.builder("Beat", ".*beat.*")
+                .expectedRecurringFrequencyInSeconds(1)
+                .build();
         CountDownLatch fired = new CountDownLatch(1);
         List<RuleViolation> seen = new CopyOnWriteArrayList<>();
         List<String> threads = new CopyOnWriteArrayList<>();
@@ -69,10 +70,10 @@ class RuleWatchTest {
 
     @Test
     void checkpointsThatStopAreFoundOnTimeByTheTimerAlone(@TempDir Path dir) throws Exception {
-        CheckpointRule rule = new CheckpointRule(Optional.empty(), Optional.empty(), OptionalLong.empty(),
-                OptionalLong.of(1));
-        CheckpointMonitor checkpoints = new CheckpointMonitor(rule, new CheckpointLocator(dir, ".metadata"),
-                InstantSource.system());
+        CheckpointRule rule =
+                new CheckpointRule(Optional.empty(), Optional.empty(), OptionalLong.empty(), OptionalLong.of(1));
+        CheckpointMonitor checkpoints =
+                new CheckpointMonitor(rule, new CheckpointLocator(dir, ".metadata"), InstantSource.system());
         CountDownLatch fired = new CountDownLatch(1);
         List<RuleViolation> seen = new CopyOnWriteArrayList<>();
         try (RuleWatch watch = new RuleWatch(List.of(), Optional.of(checkpoints), InstantSource.system(), ticker, v -> {
@@ -92,7 +93,8 @@ class RuleWatchTest {
         assertEquals(1, seen.size());
         assertEquals(RuleViolation.Source.CHECKPOINT_RULE, violation.source());
         assertEquals(dir.resolve("step-1").toString(), violation.lastMatchLine().orElseThrow());
-        long sinceCheckpoint = Duration.between(violation.lastMatchAt().orElseThrow(), violation.detectedAt()).toMillis();
+        long sinceCheckpoint = Duration.between(violation.lastMatchAt().orElseThrow(), violation.detectedAt())
+                .toMillis();
         assertTrue(sinceCheckpoint > 1000 && sinceCheckpoint < 1000 + 500, sinceCheckpoint + " ms");
     }
 
@@ -101,21 +103,25 @@ class RuleWatchTest {
         ScheduledExecutorService scanner = Executors.newSingleThreadScheduledExecutor();
         CountDownLatch release = new CountDownLatch(1);
         try {
-            scanner.execute(() -> { // the scan thread is stuck, as on a hung NFS mount
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-            CheckpointMonitor checkpoints = new CheckpointMonitor(new CheckpointRule(Optional.empty(), Optional.empty(),
-                    OptionalLong.empty(), OptionalLong.of(60)), new CheckpointLocator(dir, ".metadata"),
+            scanner.execute(
+                    () -> { // the scan thread is stuck, as on a hung NFS mount
+                        try {
+                            release.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    });
+            CheckpointMonitor checkpoints = new CheckpointMonitor(
+                    new CheckpointRule(Optional.empty(), Optional.empty(), OptionalLong.empty(), OptionalLong.of(60)),
+                    new CheckpointLocator(dir, ".metadata"),
                     InstantSource.system());
-            LogRule rule = LogRule.builder("Beat", ".*beat.*").expectedRecurringFrequencyInSeconds(1).build();
+            LogRule rule = LogRule.builder("Beat", ".*beat.*")
+                    .expectedRecurringFrequencyInSeconds(1)
+                    .build();
             CountDownLatch fired = new CountDownLatch(1);
             List<RuleViolation> seen = new CopyOnWriteArrayList<>();
-            try (RuleWatch watch = new RuleWatch(List.of(rule), Optional.of(checkpoints), InstantSource.system(),
-                    ticker, scanner, v -> {
+            try (RuleWatch watch = new RuleWatch(
+                    List.of(rule), Optional.of(checkpoints), InstantSource.system(), ticker, scanner, v -> {
                         seen.add(v);
                         fired.countDown();
                     })) {
@@ -136,9 +142,11 @@ class RuleWatchTest {
     @Test
     void onlyTheFirstViolationIsHandedOn() throws Exception {
         LogRule loss = LogRule.builder("Loss", "loss=(\\S+)")
-                .metric(org.slurmautoresume.supervisor.rules.MetricOperator.GT, 5).build();
+                .metric(org.slurmautoresume.supervisor.rules.MetricOperator.GT, 5)
+                .build();
         LogRule other = LogRule.builder("Other", "x=(\\S+)")
-                .metric(org.slurmautoresume.supervisor.rules.MetricOperator.GT, 5).build();
+                .metric(org.slurmautoresume.supervisor.rules.MetricOperator.GT, 5)
+                .build();
         List<RuleViolation> seen = new CopyOnWriteArrayList<>();
         try (RuleWatch watch = new RuleWatch(List.of(loss, other), InstantSource.system(), ticker, seen::add)) {
             write(watch.observer(), OutputObserver.Stream.STDOUT, "loss=9\nx=9\nloss=10\n");
