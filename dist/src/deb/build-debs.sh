@@ -234,7 +234,7 @@ if [ "\$1" = remove ] && [ -d /run/systemd/system ]; then
     deb-systemd-invoke stop autoresume-agent.service autoresume-sweep.timer autoresume-sweep.service >/dev/null || true
 fi
 if [ "\$1" = remove ] || [ "\$1" = upgrade ]; then
-    rm -f $home/lib/autoresume.jsa $home/lib/autoresume.jsa.java
+    rm -f $home/lib/autoresume.jsa $home/lib/autoresume.jsa.java $home/lib/autoresume-cli.jsa
 fi
 exit 0
 PRERM

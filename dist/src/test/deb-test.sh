@@ -177,6 +177,7 @@ completed="$(bash -c 'source "$1"; COMP_WORDS=(autoresume sw); COMP_CWORD=1; _co
   _ "$merged/usr/share/bash-completion/completions/autoresume")"
 [[ "$completed" == sweep ]] || die "the package's bash completion completes 'autoresume sw' to '$completed', not sweep"
 [[ -s "$merged/usr/share/autoresume/lib/autoresume.jsa" ]] || die "postinst made no class-data archive"
+[[ -s "$merged/usr/share/autoresume/lib/autoresume-cli.jsa" ]] || die "postinst made no class-data archive for the commands"
 grep -qx 'include /etc/slurm/plugstack.conf.d/\*.conf' "$merged/etc/slurm/plugstack.conf" \
   || die "the root's plugstack.conf does not include plugstack.conf.d: $(cat "$merged/etc/slurm/plugstack.conf")"
 pass "conffiles in /etc, units installed and not enabled, man pages that render, bash completion, class-data archive"

@@ -147,6 +147,7 @@ check "... and passes them on" grep -q '^ExecStart=.* \$AUTORESUME_AGENT_OPTIONS
 check "systemctl reload reopens the audit log" grep -qxF 'ExecReload=/bin/kill -HUP $MAINPID' "$units/autoresume-agent.service"
 check "no unit names /usr/local/bin/autoresume any more" absent "$(cat -- "$units"/*)" "/usr/local/bin/autoresume"
 check "--dump-cds ran" test -f "$home/lib/autoresume.jsa"
+check "--dump-cds made the other commands' archive too" test -f "$home/lib/autoresume-cli.jsa"
 check "the next steps name systemctl enable, not run it" contains "$out" "systemctl enable --now autoresume-agent.service"
 version_out="$("$prefix/bin/autoresume" --help 2>&1)" || true
 check "the installed autoresume runs ($version_out)" contains "$version_out" "env"

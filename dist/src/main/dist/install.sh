@@ -418,7 +418,7 @@ do_install() {
   fi
 
   # Rewritten below by --dump-cds, with the Java it is for.
-  installed+=("$share/lib/autoresume.jsa" "$share/lib/autoresume.jsa.java")
+  installed+=("$share/lib/autoresume.jsa" "$share/lib/autoresume.jsa.java" "$share/lib/autoresume-cli.jsa")
 
   # What an earlier install placed and this one does not (an old version's jar, the units after
   # --no-systemd) goes, so the launcher's lib/* never mixes versions.
