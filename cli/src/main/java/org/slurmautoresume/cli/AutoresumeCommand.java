@@ -1,5 +1,8 @@
 package org.slurmautoresume.cli;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -29,44 +32,28 @@ public final class AutoresumeCommand implements Runnable {
      * (and what their fields hold: Jackson, the agent's, the sweep's), and a command that starts
      * on every node or in every task pays only for its own.
      */
-    static final java.util.Map<String, Class<?>> SUBCOMMANDS = subcommands(
-            "supervise",
-            SuperviseCommand.class,
-            "env",
-            EnvCommand.class,
-            "nodes",
-            NodesCommand.class,
-            "job",
-            JobCommand.class,
-            "agent",
-            AgentCommand.class,
-            "agent-call",
-            AgentCallCommand.class,
-            "node",
-            NodeCommand.class,
-            "sweep",
-            SweepCommand.class,
-            "health",
-            HealthCommand.class,
-            "config",
-            ConfigCommand.class,
-            "lifecycle",
-            LifecycleCommand.class,
-            "history",
-            HistoryCommand.class,
-            "plugin",
-            PluginCommand.class);
+    static final Map<String, Class<?>> SUBCOMMANDS;
 
-    /**
-     * Named here, not read from each class's {@code @Command}: reading thirteen annotations costs
-     * a start about 50 ms of reflection (a unit test checks that the names match).
+    /*
+     * Named here, not read from each class's @Command: reading thirteen annotations costs a start
+     * about 50 ms of reflection (a unit test checks that the names match).
      */
-    private static java.util.Map<String, Class<?>> subcommands(Object... nameThenClass) {
-        java.util.Map<String, Class<?>> byName = new java.util.LinkedHashMap<>();
-        for (int i = 0; i < nameThenClass.length; i += 2) {
-            byName.put((String) nameThenClass[i], (Class<?>) nameThenClass[i + 1]);
-        }
-        return java.util.Collections.unmodifiableMap(byName);
+    static {
+        Map<String, Class<?>> byName = new LinkedHashMap<>();
+        byName.put("supervise", SuperviseCommand.class);
+        byName.put("env", EnvCommand.class);
+        byName.put("nodes", NodesCommand.class);
+        byName.put("job", JobCommand.class);
+        byName.put("agent", AgentCommand.class);
+        byName.put("agent-call", AgentCallCommand.class);
+        byName.put("node", NodeCommand.class);
+        byName.put("sweep", SweepCommand.class);
+        byName.put("health", HealthCommand.class);
+        byName.put("config", ConfigCommand.class);
+        byName.put("lifecycle", LifecycleCommand.class);
+        byName.put("history", HistoryCommand.class);
+        byName.put("plugin", PluginCommand.class);
+        SUBCOMMANDS = Collections.unmodifiableMap(byName);
     }
 
     @Spec

@@ -2,6 +2,8 @@ package org.slurmautoresume.cli;
 
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
+import java.util.Collection;
+import java.util.List;
 import org.slurmautoresume.lifecycle.apply.ApplyException;
 import org.slurmautoresume.slurm.client.SlurmException;
 import org.slurmautoresume.slurm.hostlist.HostlistException;
@@ -26,7 +28,7 @@ public final class CliFactory {
         return create(context, needed(args));
     }
 
-    static java.util.Collection<String> needed(String[] args) {
+    static Collection<String> needed(String[] args) {
         if (args.length == 0) {
             return AutoresumeCommand.SUBCOMMANDS.keySet(); // picocli's usage then lists them all
         }
@@ -36,17 +38,17 @@ public final class CliFactory {
             }
             if (!arg.startsWith("-")) {
                 return AutoresumeCommand.SUBCOMMANDS.containsKey(arg)
-                        ? java.util.List.of(arg)
+                        ? List.of(arg)
                         : AutoresumeCommand.SUBCOMMANDS.keySet();
             }
-            if (!arg.equals("-V") && !arg.equals("--version")) {
+            if (!Main.isVersionFlag(arg)) {
                 return AutoresumeCommand.SUBCOMMANDS.keySet(); // --help, or an option picocli should name
             }
         }
-        return java.util.List.of();
+        return List.of();
     }
 
-    private static CommandLine create(CliContext context, java.util.Collection<String> subcommands) {
+    private static CommandLine create(CliContext context, Collection<String> subcommands) {
         ContextFactory factory = new ContextFactory(context);
         CommandLine commandLine = new CommandLine(new AutoresumeCommand(), factory);
         for (String name : subcommands) {

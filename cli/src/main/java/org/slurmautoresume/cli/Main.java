@@ -22,6 +22,11 @@ public final class Main {
 
     /** {@code autoresume --version} or {@code -V} and nothing else: what picocli's version help prints. */
     static boolean isBareVersion(String[] args) {
-        return args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"));
+        return args.length == 1 && isVersionFlag(args[0]);
+    }
+
+    /** picocli's standard version option, in either spelling. */
+    static boolean isVersionFlag(String arg) {
+        return arg.equals("--version") || arg.equals("-V");
     }
 }

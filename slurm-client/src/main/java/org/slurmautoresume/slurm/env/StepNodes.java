@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
-import org.slurmautoresume.slurm.hostlist.HostlistException;
 
 /**
  * The nodes of the job step this process is a task of, as srun told the task: srun sets
@@ -38,19 +37,11 @@ public record StepNodes(String jobId, String nodeList, List<String> hosts) {
         String job = environment.getOrDefault("SLURM_JOB_ID", environment.get("SLURM_JOBID"));
         String stepId = environment.getOrDefault("SLURM_STEP_ID", environment.get("SLURM_STEPID"));
         String nodeList = environment.get("SLURM_STEP_NODELIST");
-        String count = environment.get("SLURM_STEP_NUM_NODES");
-        if (job == null || !job.strip().equals(jobId) || stepId == null || nodeList == null || count == null) {
+        if (job == null || !job.strip().equals(jobId) || stepId == null) {
             return Optional.empty();
         }
-        try {
-            List<String> hosts = Hostlist.expand(nodeList.strip());
-            if (hosts.isEmpty() || hosts.size() != Integer.parseInt(count.strip())) {
-                return Optional.empty();
-            }
-            return Optional.of(new StepNodes(jobId, nodeList.strip(), hosts));
-        } catch (HostlistException | NumberFormatException e) {
-            return Optional.empty();
-        }
+        return Hostlist.expandCounted(nodeList, environment.get("SLURM_STEP_NUM_NODES"))
+                .map(hosts -> new StepNodes(jobId, nodeList.strip(), hosts));
     }
 
     public String master() {

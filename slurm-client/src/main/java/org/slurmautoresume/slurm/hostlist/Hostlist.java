@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Slurm hostlist expressions ({@code gpu[01-16],login1}), with the semantics of Slurm 22.05's
@@ -102,6 +103,26 @@ public final class Hostlist {
             term.appendHosts(hosts);
         }
         return Collections.unmodifiableList(hosts);
+    }
+
+    /**
+     * The hosts of a node list Slurm put in an environment beside its node count (SLURM_JOB_NODELIST
+     * and SLURM_JOB_NUM_NODES, SLURM_STEP_NODELIST and SLURM_STEP_NUM_NODES); empty when either is
+     * missing or blank, the list is malformed, or the two disagree, as in a hand-edited
+     * environment, which is no basis for telling a training script where its master is.
+     */
+    public static Optional<List<String>> expandCounted(String nodeList, String count) {
+        if (nodeList == null || count == null || nodeList.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            List<String> hosts = expand(nodeList.strip());
+            return hosts.isEmpty() || hosts.size() != Integer.parseInt(count.strip())
+                    ? Optional.empty()
+                    : Optional.of(hosts);
+        } catch (HostlistException | NumberFormatException e) {
+            return Optional.empty();
+        }
     }
 
     /**

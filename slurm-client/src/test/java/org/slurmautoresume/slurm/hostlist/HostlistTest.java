@@ -396,4 +396,15 @@ class HostlistTest {
         Collections.sort(b);
         assertEquals(a, b);
     }
+
+    @Test
+    void aNodeListIsTrustedOnlyBesideTheCountSlurmGaveWithIt() {
+        assertEquals(java.util.Optional.of(List.of("node1", "node3")), Hostlist.expandCounted(" node[1,3] ", "2"));
+        assertEquals(java.util.Optional.empty(), Hostlist.expandCounted("node[1,3]", "3"));
+        assertEquals(java.util.Optional.empty(), Hostlist.expandCounted("node[1,3]", "two"));
+        assertEquals(java.util.Optional.empty(), Hostlist.expandCounted("node[3-1]", "2"));
+        assertEquals(java.util.Optional.empty(), Hostlist.expandCounted(" ", "0"));
+        assertEquals(java.util.Optional.empty(), Hostlist.expandCounted(null, "2"));
+        assertEquals(java.util.Optional.empty(), Hostlist.expandCounted("node1", null));
+    }
 }

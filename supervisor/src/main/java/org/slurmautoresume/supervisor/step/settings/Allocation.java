@@ -1,11 +1,9 @@
 package org.slurmautoresume.supervisor.step.settings;
 
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
-import org.slurmautoresume.slurm.hostlist.HostlistException;
 import org.slurmautoresume.slurm.model.JobId;
 
 /**
@@ -64,18 +62,7 @@ public record Allocation(
     private static Optional<FirstAttemptNodes> jobNodes(Map<String, String> env) {
         String nodeList = env.getOrDefault("SLURM_JOB_NODELIST", env.get("SLURM_NODELIST"));
         String count = env.getOrDefault("SLURM_JOB_NUM_NODES", env.get("SLURM_NNODES"));
-        if (nodeList == null || count == null || nodeList.isBlank()) {
-            return Optional.empty();
-        }
-        try {
-            List<String> hosts = Hostlist.expand(nodeList.strip());
-            if (hosts.isEmpty() || hosts.size() != Integer.parseInt(count.strip())) {
-                return Optional.empty();
-            }
-            return Optional.of(new FirstAttemptNodes(nodeList.strip(), hosts));
-        } catch (HostlistException | NumberFormatException e) {
-            return Optional.empty();
-        }
+        return Hostlist.expandCounted(nodeList, count).map(hosts -> new FirstAttemptNodes(nodeList.strip(), hosts));
     }
 
     /** The launcher's pipe, when it left one: {@code /proc/self/fd/N} for the descriptor it named. */
