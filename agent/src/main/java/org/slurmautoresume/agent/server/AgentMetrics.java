@@ -40,8 +40,8 @@ public final class AgentMetrics {
      * {@code source} label takes only these, any other word counts as {@value #OTHER_SOURCE}
      * (a caller's word must not make a series of its own).
      */
-    static final Set<String> SOURCES =
-            Set.of("log-rule", "checkpoint-rule", "slurmd-probe", "node-state", "agent-verdict", "unknown");
+    static final Set<String> SOURCES = Set.of(
+            "log-rule", "checkpoint-rule", "slurmd-probe", "node-state", "agent-verdict", "attempt-end", "unknown");
 
     static final String OTHER_SOURCE = "other";
     /** The rule kinds of the rule-violation counter: the checkpoint rule, and log rules of any name. */

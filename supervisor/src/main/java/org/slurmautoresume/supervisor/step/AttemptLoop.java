@@ -273,10 +273,16 @@ final class AttemptLoop {
         // collective (an NVLink down) shows in its node's checks, and the node is replaced, not re-run on.
         Outcome outcome = result.outcome();
         boolean ruleEnded = stopped.isPresent() && (stopped.get().acted() || outcome != Outcome.SUCCEEDED);
+        boolean detected = stopped.isPresent() || attempt.watchMark().isPresent();
         if ((result.outcome() == Outcome.APP_FAILURE || (ruleEnded && result.outcome() != Outcome.NODE_FAULT))
                 && !stop.requested()
                 && findings.isPresent()) {
-            result = askedTheAgents(result, evidence.stepNodesAfter(), ended);
+            Classification asked = askedTheAgents(result, evidence.stepNodesAfter(), ended);
+            detected |= asked != result;
+            result = asked;
+        }
+        if (result.outcome() == Outcome.NODE_FAULT && !detected) {
+            foundAtTheEnd(result, ended);
         }
         Optional<Attempt.WatchMark> marked = attempt.watchMark();
         if (marked.isPresent() && !stop.requested()) {
@@ -378,6 +384,23 @@ final class AttemptLoop {
                 why);
         log.say("the attempt failed, and " + why);
         return new Classification(Outcome.NODE_FAULT, why, names);
+    }
+
+    /**
+     * A node fault that no watch found while the step ran, found once srun ended: in Slurm's
+     * records of the job and its nodes (a node its agent marked after the tasks died, a node
+     * Slurm took down) or in srun's own words. The latency runs from the attempt's end.
+     */
+    private void foundAtTheEnd(Classification result, long ended) {
+        timeline.record(
+                EventHistory.Kind.DETECTION,
+                OptionalLong.of(Duration.ofNanos(System.nanoTime() - ended).toMillis()),
+                "source",
+                "attempt-end",
+                "nodes",
+                Hostlist.compress(result.faultyNodes()),
+                "reason",
+                result.reason());
     }
 
     private void completeJobStart(Supplier<JobStart> afterFirstLaunch) {

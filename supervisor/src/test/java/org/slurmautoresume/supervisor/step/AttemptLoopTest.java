@@ -244,6 +244,10 @@ public class AttemptLoopTest {
         assertEquals(
                 "REPLACE_NODES_AND_RERUN",
                 only(job.timeline(), "decision").details().get("level"));
+        // No watch found it while srun ran: the detection is the attempt's end, naming the node.
+        EventHistory.Event detection = only(job.timeline(), "detection");
+        assertEquals("attempt-end", detection.details().get("source"));
+        assertEquals("node2", detection.details().get("nodes"));
     }
 
     @Test
