@@ -70,6 +70,8 @@ public final class LivenessProber implements NodeProber {
 
     private final Set<String> answered = ConcurrentHashMap.newKeySet();
     private final Set<String> saysUnhealthy = ConcurrentHashMap.newKeySet();
+    /** Nodes whose agent greeted the last probe. */
+    private final Set<String> greetedLast = ConcurrentHashMap.newKeySet();
     /** Nodes whose agent, which greeted before, and slurmd both refused the last probe. */
     private final Set<String> gone = ConcurrentHashMap.newKeySet();
     /** Nodes whose agent port was silent while their slurmd answered, already logged. */
@@ -123,6 +125,7 @@ public final class LivenessProber implements NodeProber {
     @Override
     public Optional<String> unreachable(Node node) {
         gone.remove(node.name());
+        greetedLast.remove(node.name());
         String host = node.address() == null || node.address().isBlank() ? node.name() : node.address();
         int port;
         try {
@@ -175,6 +178,7 @@ public final class LivenessProber implements NodeProber {
             Optional<String> line = first < 0 ? Optional.empty() : greeting(first, in);
             if (line.isPresent() && line.get().startsWith(GREETING + node.name() + " ")) {
                 answered.add(node.name());
+                greetedLast.add(node.name());
                 squatWarned.remove(node.name()); // the agent is back: a later squatter is worth a word again
                 if (line.get().equals(GREETING + node.name() + " unhealthy")) {
                     saysUnhealthy.add(node.name());
@@ -289,6 +293,11 @@ public final class LivenessProber implements NodeProber {
     /** Whether the node's agent has greeted this prober. */
     public boolean hasAgent(Node node) {
         return answered.contains(node.name());
+    }
+
+    @Override
+    public boolean speaksForItsNode(Node node) {
+        return greetedLast.contains(node.name());
     }
 
     @Override

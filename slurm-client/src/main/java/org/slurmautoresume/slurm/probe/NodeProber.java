@@ -19,6 +19,16 @@ public interface NodeProber {
     }
 
     /**
+     * Whether the node's own agent answered the last probe, naming the node: such an agent says
+     * in its answer when it has just taken its node out of service ({@link #reportsUnhealthy}), so
+     * a watch need not read Slurm's record of the node often to learn of its marks. False for
+     * probes that get no such answer.
+     */
+    default boolean speaksForItsNode(Node node) {
+        return false;
+    }
+
+    /**
      * Whether the last probe of the node was refused outright: the host's kernel answered, and
      * nothing listened where the prober asked. False after an answer, a timeout, or no probe yet.
      */

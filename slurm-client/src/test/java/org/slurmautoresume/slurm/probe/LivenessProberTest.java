@@ -312,6 +312,21 @@ class LivenessProberTest {
                 Optional.of("judged by slurmd"), prober.unreachable(node()), "node3's agent says nothing of node2");
         assertFalse(prober.reportsUnhealthy(node()));
         assertFalse(prober.hasAgent(node()));
+        assertFalse(prober.speaksForItsNode(node()));
+    }
+
+    @Test
+    void anAgentSpeaksForItsNodeOnlyWhileItGreets() throws IOException {
+        int port = serve(LivenessProber.GREETING + "node2 ok\n", 1);
+        try (SlurmdStandIn slurmd = SlurmdStandIn.near(port, true)) {
+            LivenessProber prober = new LivenessProber(TIMEOUT, slurmd.basePortFor(port), true, FALLBACK);
+            assertEquals(Optional.empty(), prober.unreachable(slurmd.node()));
+            assertTrue(prober.speaksForItsNode(slurmd.node()));
+            // The port is now silent and slurmd answers: the node runs, but no agent speaks for it.
+            assertEquals(Optional.empty(), prober.unreachable(slurmd.node()));
+            assertFalse(prober.speaksForItsNode(slurmd.node()));
+            assertTrue(prober.hasAgent(slurmd.node()), "it did greet once");
+        }
     }
 
     /** A slurmd that refuses connections (nothing listens; the host answers), or, with false, one that times out. */

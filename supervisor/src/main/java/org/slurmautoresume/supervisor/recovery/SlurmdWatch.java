@@ -78,15 +78,48 @@ public final class SlurmdWatch {
             Supplier<List<String>> markedNow,
             int markEvery,
             Consumer<List<String>> onMarked) {
+        watch(nodes, running, onSuspects, markedNow, new StateReads(markEvery, markEvery), onMarked);
+    }
+
+    /**
+     * How often a watch reads Slurm's record of the nodes while nothing is wrong, in rounds:
+     * {@code every} while some node's own agent does not answer for it, {@code everyWhereAgentsSpeak}
+     * while every node's does ({@link NodeProber#speaksForItsNode}): such an agent says in its
+     * answer when it marks its node, so the periodic read only catches marks made by others.
+     */
+    public record StateReads(int every, int everyWhereAgentsSpeak) {
+        public StateReads {
+            if (every < 1 || everyWhereAgentsSpeak < 1) {
+                throw new IllegalArgumentException(
+                        "reads must be at least 1 round apart: " + every + ", " + everyWhereAgentsSpeak);
+            }
+        }
+    }
+
+    /** As above, reading Slurm at the pace {@code reads} sets. */
+    public void watch(
+            List<Node> nodes,
+            BooleanSupplier running,
+            Consumer<List<String>> onSuspects,
+            Supplier<List<String>> markedNow,
+            StateReads reads,
+            Consumer<List<String>> onMarked) {
         Map<String, Integer> misses = new HashMap<>();
-        for (int round = 1; running.getAsBoolean() && !Thread.currentThread().isInterrupted(); round++) {
+        boolean agentsSpeak = false;
+        int sinceRead = 0;
+        while (running.getAsBoolean() && !Thread.currentThread().isInterrupted()) {
             long roundStart = System.nanoTime();
-            if (round % markEvery == 0 && handedOnMarked(markedNow, running, onMarked)) {
-                return;
+            sinceRead++;
+            if (sinceRead >= (agentsSpeak ? reads.everyWhereAgentsSpeak() : reads.every())) {
+                sinceRead = 0;
+                if (handedOnMarked(markedNow, running, onMarked)) {
+                    return;
+                }
             }
             List<String> suspects = new ArrayList<>();
             boolean readNow = false;
             boolean hurry = false;
+            boolean allSpeak = true;
             for (Node node : nodes) {
                 int missed = prober.unreachable(node).isPresent() ? misses.getOrDefault(node.name(), 0) + 1 : 0;
                 misses.put(node.name(), missed);
@@ -95,14 +128,19 @@ public final class SlurmdWatch {
                 }
                 readNow |= missed == 0 && prober.reportsUnhealthy(node);
                 hurry |= missed > 0 && prober.gone(node);
+                allSpeak &= prober.speaksForItsNode(node);
             }
+            agentsSpeak = allSpeak;
             if (!suspects.isEmpty() && running.getAsBoolean()) {
                 onSuspects.accept(suspects);
                 return;
             }
             // A node's own agent says it just marked the node: read Slurm now, not at the next periodic read.
-            if (readNow && round % markEvery != 0 && handedOnMarked(markedNow, running, onMarked)) {
-                return;
+            if (readNow && sinceRead != 0) {
+                sinceRead = 0;
+                if (handedOnMarked(markedNow, running, onMarked)) {
+                    return;
+                }
             }
             try {
                 // A silent node's probe already took its timeout: the round, not each pause, lasts the interval.

@@ -1,6 +1,7 @@
 package org.slurmautoresume.supervisor.recovery;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -100,6 +101,47 @@ class SlurmdWatchTest {
                         marked::add);
         assertEquals(List.of(List.of("node2")), marked);
         assertEquals(1, asked.get(), "in the first round, not at the third");
+    }
+
+    @Test
+    void whereEveryNodesAgentSpeaksSlurmIsReadAtTheSlowerPace() {
+        java.util.Set<String> speaking = new java.util.HashSet<>(List.of("node1", "node2"));
+        AtomicInteger rounds = new AtomicInteger();
+        NodeProber agents = new NodeProber() {
+            @Override
+            public Optional<String> unreachable(Node node) {
+                if (node.name().equals("node1") && rounds.incrementAndGet() == 40) {
+                    speaking.remove("node2"); // its agent stops greeting: back to the faster pace
+                }
+                return Optional.empty();
+            }
+
+            @Override
+            public boolean speaksForItsNode(Node node) {
+                return speaking.contains(node.name());
+            }
+        };
+        List<Integer> readAt = new ArrayList<>();
+        new SlurmdWatch(agents, Duration.ZERO, 3)
+                .watch(
+                        List.of(node("node1"), node("node2")),
+                        () -> rounds.get() < 60,
+                        silent -> {},
+                        () -> {
+                            readAt.add(rounds.get() + 1); // read before the round's probes
+                            return List.of();
+                        },
+                        new SlurmdWatch.StateReads(2, 10),
+                        marked -> {});
+        // Both greet from round 1: every 10th round; from the round after node2 fell silent (round 40),
+        // every 2nd.
+        assertEquals(List.of(10, 20, 30, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60), readAt, readAt.toString());
+    }
+
+    @Test
+    void readsAreAtLeastOneRoundApart() {
+        assertThrows(IllegalArgumentException.class, () -> new SlurmdWatch.StateReads(0, 5));
+        assertThrows(IllegalArgumentException.class, () -> new SlurmdWatch.StateReads(5, 0));
     }
 
     /** A prober after a script of misses per node; {@code goneNodes} miss as gone (agent and slurmd refuse). */

@@ -71,11 +71,16 @@ public final class StepWatch {
      */
     public static final Duration GONE_PACE = Duration.ofMillis(250);
     /**
-     * Slurm's view of the step's nodes is read every this many probes (one scontrol call for all
-     * of them): a node its own agent marked on a GPU fault ends the step within about this many
-     * seconds, while the cost to slurmctld stays one RPC per running supervised step per interval.
+     * How often Slurm's view of the step's nodes is read while nothing is wrong, in probe rounds
+     * (seconds). Each read is one scontrol call for all of them, but slurmctld answers it by
+     * packing every node of the cluster and its partitions (two RPCs; about 22 ms of its time with
+     * 10,000 nodes in the table), so the pace is what keeps a supervised step's cost to the
+     * controller the same on any site. Where every step node's agent greets the probes, its
+     * greeting says when it marked its node (a GPU fault: Slurm is read at once), and the read
+     * only catches marks others made (an administrator's, a health check run by slurmd): every
+     * five minutes. Without agents the read is how such marks end a step: every minute.
      */
-    static final int STATE_EVERY_PROBES = 3;
+    static final SlurmdWatch.StateReads STATE_READS = new SlurmdWatch.StateReads(60, 300);
     /** How long the end of an attempt waits for a rule violation's handler (dump grace included elsewhere). */
     private static final Duration HANDLER_JOIN = Duration.ofSeconds(30);
 
@@ -300,7 +305,7 @@ public final class StepWatch {
                             });
                         },
                         states::markedOut,
-                        STATE_EVERY_PROBES,
+                        STATE_READS,
                         marked -> step.get().ifPresent(s -> {
                             handedOn.set(true);
                             to.markedOut(s, srun, states.lastRead(marked));
