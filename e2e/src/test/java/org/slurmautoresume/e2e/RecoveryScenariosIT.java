@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -40,6 +41,9 @@ class RecoveryScenariosIT {
 
     private static final String PREFIX = "86-recovery-it-";
     private static final Duration JOB_END = Duration.ofSeconds(180);
+    /** From a node fault with no repair left to the requeued batch script's start, at most. */
+    private static final Duration REQUEUED_RUN_STARTS = Duration.ofSeconds(30);
+
     private static LocalCluster cluster;
     private static SlurmTruth truth;
     private static Plugstack plugstack;
@@ -462,14 +466,22 @@ class RecoveryScenariosIT {
                 .filter(n -> !n.equals(batchHost))
                 .findFirst()
                 .orElseThrow();
+        LocalDateTime fault = LocalDateTime.now().withNano(0); // Slurm's StartTime has whole seconds
         kill(victim);
         Job requeued = cluster.waitForJob(jobId, "to be requeued", Duration.ofSeconds(90), job -> job.restarts() >= 1);
         assertEquals(1, requeued.restarts());
         // Marked FAIL (kept out), then DOWN so that Slurm lets go of the requeued job's dead node at once.
         assertTrue(truth.nodeField(victim, "State").matches(".*(FAIL|DOWN).*"), truth.nodeField(victim, "State"));
         assertTrue(truth.nodeField(victim, "Reason").startsWith("Action:Replace"), truth.nodeField(victim, "Reason"));
-        // A requeued job waits out Slurm's requeue delay (about 2 minutes) before it may start again.
+        // Slurm would hold the requeued job for its requeue delay (about 2 minutes); the batch host's
+        // agent, asked by the supervisor before the requeue, has it start again at once.
         Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(480));
+        LocalDateTime again = done.startTime().orElseThrow();
+        System.out.println("requeue with no repair left: the batch script ran again "
+                + Duration.between(fault, again).toSeconds() + " s after the fault");
+        assertTrue(
+                !again.isAfter(fault.plus(REQUEUED_RUN_STARTS)),
+                "the requeued run started at " + again + ", the fault was at " + fault);
         String output = cluster.jobOutput(jobId);
         assertEquals(JobState.COMPLETED, done.state(), output);
         assertEquals(1, done.restarts(), output);
@@ -506,8 +518,12 @@ class RecoveryScenariosIT {
         assertTrue(timeline.all(Timeline.Kind.REPLACEMENT).isEmpty(), timeline.toString());
         Timeline.Event requeue = timeline.only(Timeline.Kind.REQUEUE);
         assertEquals(
-                List.of("node-fault", victim),
-                List.of(requeue.detail("path"), requeue.faultyNodes()),
+                List.of("node-fault", victim, "false", "true"),
+                List.of(
+                        requeue.detail("path"),
+                        requeue.faultyNodes(),
+                        requeue.detail("expedited"),
+                        requeue.detail("agentExpedites")),
                 timeline.toString());
         assertTrue(timeline.all(Timeline.Kind.GIVE_UP).isEmpty(), timeline.toString());
         assertEquals(1, timeline.all(Timeline.Kind.SUCCEEDED).size(), timeline.toString());

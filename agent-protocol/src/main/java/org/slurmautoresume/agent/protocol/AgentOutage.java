@@ -130,6 +130,7 @@ public final class AgentOutage {
             case REBOOT -> "to reboot " + nodes(request);
             case REPLACE -> "to replace " + nodes(request);
             case REPORT -> "to report for the metrics";
+            case EXPEDITE -> "to start the requeued job at once";
         };
     }
 
@@ -152,6 +153,7 @@ public final class AgentOutage {
             case REBOOT -> nodes(request) + " not rebooted by the agent";
             case REPLACE -> "the site's replace command not run for " + nodes(request);
             case REPORT -> "a metrics report not counted";
+            case EXPEDITE -> "the requeued job waits out Slurm's requeue delay (about 2 minutes by default)";
         };
     }
 

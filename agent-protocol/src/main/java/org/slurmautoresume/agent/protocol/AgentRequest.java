@@ -21,7 +21,8 @@ import org.slurmautoresume.slurm.model.JobId;
  * unsafe node name or an unknown field cannot exist, so nothing downstream ever sees one.
  *
  * <p>{@code action} and {@code state} are set for {@link Op#MARK} only; {@code report} for
- * {@link Op#REPORT} only; {@code nodes} is empty for {@link Op#WATCH} and {@link Op#REPORT}.
+ * {@link Op#REPORT} only; {@code nodes} is empty for {@link Op#WATCH}, {@link Op#REPORT} and
+ * {@link Op#EXPEDITE}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record AgentRequest(
@@ -37,7 +38,9 @@ public record AgentRequest(
         RESUME,
         REBOOT,
         REPLACE,
-        REPORT;
+        REPORT,
+        /** The caller's job is about to be requeued: have it start again at once, not after Slurm's delay. */
+        EXPEDITE;
 
         String wire() {
             return name().toLowerCase(Locale.ROOT);
@@ -71,12 +74,14 @@ public record AgentRequest(
             throw new AgentRequestException(e.getMessage());
         }
         nodes = List.copyOf(nodes == null ? List.of() : nodes);
-        if (op == Op.WATCH || op == Op.REPORT) {
+        if (op == Op.WATCH || op == Op.REPORT || op == Op.EXPEDITE) {
             if (!nodes.isEmpty()) {
                 throw new AgentRequestException(
-                        op == Op.WATCH
-                                ? "watch takes no nodes: it records the job's own node list"
-                                : "report takes no nodes: a replacement says how many in \"nodeCount\"");
+                        switch (op) {
+                            case WATCH -> "watch takes no nodes: it records the job's own node list";
+                            case REPORT -> "report takes no nodes: a replacement says how many in \"nodeCount\"";
+                            default -> "expedite takes no nodes: it is about the job as a whole";
+                        });
             }
         } else {
             if (nodes.isEmpty()) {
@@ -134,6 +139,14 @@ public record AgentRequest(
     /** Runs the site's replace command for nodes the agent marked Action:Replace. */
     public static AgentRequest replace(String jobId, List<String> nodes) {
         return new AgentRequest(Op.REPLACE, jobId, nodes, null, null, null);
+    }
+
+    /**
+     * Asks the agent to have the caller's job, which the caller is about to requeue, start again
+     * as soon as it is requeued instead of after Slurm's requeue delay.
+     */
+    public static AgentRequest expedite(String jobId) {
+        return new AgentRequest(Op.EXPEDITE, jobId, List.of(), null, null, null);
     }
 
     /** Tells the agent's metrics what happened to the caller's own job (see {@link AgentReport}). */

@@ -39,8 +39,9 @@ import org.slurmautoresume.slurm.probe.NodeProber;
  *
  * <p>The only commands it runs are {@code scontrol show job|node} ({@link SlurmClient}),
  * {@code scontrol update nodename=N state=fail|down|resume [reason=Action:Replace|Reboot]} and
- * {@code scontrol reboot} ({@link SlurmControl}), as argv lists whose every word is a validated
- * name or a constant.
+ * {@code scontrol reboot} ({@link SlurmControl}), and, for a requeued job whose supervisor asked
+ * ({@code expedite}, {@link RequeueExpediter}), {@code scontrol update jobid=J StartTime=now}, as
+ * argv lists whose every word is a validated name or a constant.
  */
 public final class AgentPolicy {
 
@@ -50,6 +51,7 @@ public final class AgentPolicy {
 
     private final SlurmClient slurm;
     private final SlurmControl control;
+    private final RequeueExpediter expediter;
     private final NodeProber prober;
     private final String agentUser;
     private final WatchedJobs watched = new WatchedJobs(WATCHED_JOBS);
@@ -156,6 +158,12 @@ public final class AgentPolicy {
         MarkProvenance provenance = new MarkProvenance(ledger, agentUser);
         this.authority = new JobAuthority(slurm, watched, provenance);
         this.ownMarks = new OwnMarks(slurm, control, prober, ledger, provenance);
+        this.expediter = new RequeueExpediter(slurm, control, System::nanoTime, true);
+    }
+
+    /** Where the moved starts of requeued jobs are recorded (the agent's audit log). */
+    void recordRequeuesInto(AuditLog audit) {
+        expediter.recordInto(audit);
     }
 
     public AgentPolicy(CommandRunner runner, NodeProber prober, String agentUser) {
@@ -183,6 +191,12 @@ public final class AgentPolicy {
             return AgentResponse.of(
                     List.of(),
                     "job " + job.jobId() + ": " + request.report().event().word() + " counted");
+        }
+        if (request.op() == AgentRequest.Op.EXPEDITE) {
+            Optional<String> refused = expediter.follow(job);
+            return refused.isPresent()
+                    ? AgentResponse.refused(List.of(), refused.get())
+                    : AgentResponse.of(List.of(), "job " + job.jobId() + ": once requeued, it may start again at once");
         }
         List<String> current = JobAuthority.nodesOf(job);
         if (request.op() == AgentRequest.Op.WATCH) {
@@ -227,7 +241,7 @@ public final class AgentPolicy {
                         case RESUME -> ownMarks.resume(now, node);
                         case REBOOT -> reboot(now, node);
                         case REPLACE -> replace(now, node);
-                        case WATCH, REPORT -> throw new IllegalStateException("handled above");
+                        case WATCH, REPORT, EXPEDITE -> throw new IllegalStateException("handled above");
                     });
         }
         return AgentResponse.of(decisions, summary(request, decisions));

@@ -23,8 +23,12 @@ public final class AgentService {
     private static final Logger LOG = LoggerFactory.getLogger(AgentService.class);
     private static final int RAW_IN_AUDIT = 512;
     /** The requests that may change a node's state in Slurm: recorded before they are acted on. */
-    private static final Set<AgentRequest.Op> CHANGES_SLURM =
-            EnumSet.of(AgentRequest.Op.MARK, AgentRequest.Op.RESUME, AgentRequest.Op.REBOOT, AgentRequest.Op.REPLACE);
+    private static final Set<AgentRequest.Op> CHANGES_SLURM = EnumSet.of(
+            AgentRequest.Op.MARK,
+            AgentRequest.Op.RESUME,
+            AgentRequest.Op.REBOOT,
+            AgentRequest.Op.REPLACE,
+            AgentRequest.Op.EXPEDITE);
 
     private final AgentPolicy policy;
     private final AuditLog audit;
@@ -32,6 +36,7 @@ public final class AgentService {
     public AgentService(AgentPolicy policy, AuditLog audit) {
         this.policy = Objects.requireNonNull(policy);
         this.audit = Objects.requireNonNull(audit);
+        policy.recordRequeuesInto(audit);
     }
 
     public String handle(Caller caller, String line) {

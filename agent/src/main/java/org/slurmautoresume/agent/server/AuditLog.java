@@ -249,6 +249,15 @@ public final class AuditLog implements Closeable {
         append(entry);
     }
 
+    /** One line for a requeued job whose start the agent moved (or could not), at its owner's supervisor's request. */
+    public void recordRequeue(String jobId, long owner, String outcome) {
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("time", Instant.now(clock).toString());
+        entry.put("requeue", Map.of("jobId", jobId, "owner", owner));
+        entry.put("outcome", outcome);
+        append(entry);
+    }
+
     private boolean append(Map<String, Object> entry) {
         byte[] line = (AgentJson.line(entry) + "\n").getBytes(StandardCharsets.UTF_8);
         synchronized (this) {

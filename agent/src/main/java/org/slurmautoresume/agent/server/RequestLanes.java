@@ -62,7 +62,7 @@ final class RequestLanes implements Closeable {
             }
             return switch (op) {
                 case MARK, RESUME, REPLACE, REBOOT -> WRITES;
-                case DIAGNOSE, WATCH -> READS;
+                case DIAGNOSE, WATCH, EXPEDITE -> READS; // expedite reads the job; its write comes later
                 case REPORT -> REPORTS;
             };
         }

@@ -114,6 +114,14 @@ public final class SlurmControl {
     }
 
     /** {@code scancel JOB}. */
+    /**
+     * {@code scontrol update jobid=JOB StartTime=now}: a pending job may start as soon as the
+     * scheduler finds it room (its owner may ask this of their own job).
+     */
+    public WriteResult startNow(JobId job) {
+        return run(List.of(programs.scontrol(), "update", "jobid=" + job, "StartTime=now"), JOB_WRITE_TIMEOUT);
+    }
+
     public WriteResult cancel(JobId job) {
         return cancel(job, NODE_WRITE_TIMEOUT);
     }

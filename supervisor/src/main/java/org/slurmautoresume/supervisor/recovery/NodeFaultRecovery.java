@@ -138,6 +138,14 @@ public final class NodeFaultRecovery {
     }
 
     /**
+     * Asks the agent to have the job start again as soon as it is requeued, instead of after
+     * Slurm's requeue delay; returns the agent's answer (ok, or why not).
+     */
+    public AgentResponse expediteRequeue(String jobId) {
+        return agent.send(AgentRequest.expedite(jobId));
+    }
+
+    /**
      * Tells the agent which nodes are the job's now, so they still count as the caller's after
      * the job drops them.
      */

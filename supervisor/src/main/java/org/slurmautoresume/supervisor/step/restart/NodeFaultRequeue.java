@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.BooleanSupplier;
+import org.slurmautoresume.agent.protocol.AgentResponse;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.client.SlurmControl;
 import org.slurmautoresume.slurm.client.SlurmException;
@@ -170,6 +171,7 @@ final class NodeFaultRequeue {
         if (!alreadyMarked && !faulty.isEmpty()) {
             markFirst(jobId, faulty);
         }
+        boolean agentExpedites = !verdict.expedited() && agentExpedites(jobId);
         timeline.record(
                 EventHistory.Kind.REQUEUE,
                 OptionalLong.empty(),
@@ -180,9 +182,12 @@ final class NodeFaultRequeue {
                 "faultyNodes",
                 nodes,
                 "expedited",
-                Boolean.toString(verdict.expedited()));
+                Boolean.toString(verdict.expedited()),
+                "agentExpedites",
+                Boolean.toString(agentExpedites));
         log.say(what + "; no repair is left: requeueing job " + jobId
-                + (nodes.isEmpty() ? "" : " with " + nodes + " kept out") + " (" + verdict.why() + ")");
+                + (nodes.isEmpty() ? "" : " with " + nodes + " kept out") + " (" + verdict.why()
+                + (agentExpedites ? "; the agent starts it again at once" : "") + ")");
         if (!faulty.isEmpty()) {
             releaseDeadNodes(jobId, faulty);
         }
@@ -193,6 +198,28 @@ final class NodeFaultRequeue {
             return false;
         }
         return true;
+    }
+
+    /**
+     * Where Slurm itself would hold the requeued job for its requeue delay, the batch host's agent,
+     * which outlives this supervisor, is asked to start it at once; true when it took the request.
+     */
+    private boolean agentExpedites(JobId jobId) {
+        if (marker.isEmpty()) {
+            return false;
+        }
+        try {
+            AgentResponse answer = marker.get().expediteRequeue(jobId.toString());
+            if (!answer.ok()) {
+                log.say("the agent will not start the requeued job at once (" + answer.message()
+                        + "); it waits out Slurm's requeue delay");
+            }
+            return answer.ok();
+        } catch (RuntimeException e) {
+            log.say("the agent could not be asked to start the requeued job at once (" + e.getMessage()
+                    + "); it waits out Slurm's requeue delay");
+            return false;
+        }
     }
 
     /** The DOWN mark can have Slurm requeue the job itself (node failure) before our request arrives. */
