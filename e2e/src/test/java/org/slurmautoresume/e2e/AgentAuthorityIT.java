@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.time.LocalDateTime;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -100,6 +101,63 @@ class AgentAuthorityIT {
             if (state.contains("FAIL") || state.contains("DRAIN") || state.contains("DOWN")) {
                 cluster.run(List.of("scontrol", "update", "nodename=" + node, "state=resume"));
             }
+        }
+    }
+
+    /**
+     * The job's StartTime once it is back in the queue after a requeue, done completing (PENDING,
+     * or held): Slurm's requeue delay puts it ahead.
+     */
+    private static String queuedAgain(String jobId) {
+        cluster.waitForJob(
+                jobId,
+                "to be back in the queue",
+                Duration.ofSeconds(60),
+                j -> j.restarts() >= 1 && !j.state().isActive() && !j.state().isFinished());
+        return truth.jobField(jobId, "StartTime");
+    }
+
+    /** Long enough for an agent that took the request to have acted (its settle and a round). */
+    private static final Duration EXPEDITE_WOULD_HAVE_ACTED = Duration.ofSeconds(5);
+
+    @Test
+    void anotherUsersJobIsNotStartedEarlierAtTheUsersRequest() throws Exception {
+        String other = cluster.submitAsOtherUser("#!/bin/bash\nsleep 300\n", List.of("-N1", "--requeue"));
+        try {
+            cluster.waitForJob(other, "to run", Duration.ofSeconds(300), j -> j.state() == JobState.RUNNING);
+            JsonNode answer = call("{\"op\":\"expedite\",\"jobId\":\"" + other + "\"}");
+            assertFalse(answer.get("ok").asBoolean(), answer.toString());
+            assertTrue(answer.get("message").asText().contains("belongs to"), answer.toString());
+            assertTrue(cluster.run(List.of("scontrol", "requeue", other)).succeeded());
+            String held = queuedAgain(other);
+            Thread.sleep(EXPEDITE_WOULD_HAVE_ACTED.toMillis()); // a negative: nothing to wait for
+            assertEquals(held, truth.jobField(other, "StartTime"));
+            assertTrue(
+                    LocalDateTime.parse(held).isAfter(LocalDateTime.now().plusSeconds(60)),
+                    "Slurm's requeue delay still holds the job: " + held);
+            assertEquals("BeginTime", truth.jobField(other, "Reason"));
+        } finally {
+            cluster.run(List.of("scancel", other));
+        }
+    }
+
+    @Test
+    void theUsersOwnRequeuedJobHeldByAnAdministratorStaysHeld() throws Exception {
+        String jobId = cluster.submit("#!/bin/bash\nsleep 300\n", List.of("-N1", "--requeue"));
+        try {
+            cluster.waitForJob(jobId, "to run", Duration.ofSeconds(300), j -> j.state() == JobState.RUNNING);
+            JsonNode answer = call("{\"op\":\"expedite\",\"jobId\":\"" + jobId + "\"}");
+            assertTrue(answer.get("ok").asBoolean(), answer.toString());
+            // The administrator requeues it held: no longer held by Slurm's requeue delay alone.
+            assertTrue(cluster.run(List.of("scontrol", "requeuehold", jobId)).succeeded());
+            String held = queuedAgain(jobId);
+            String state = truth.jobField(jobId, "JobState");
+            Thread.sleep(EXPEDITE_WOULD_HAVE_ACTED.toMillis()); // a negative: nothing to wait for
+            assertEquals("0", truth.jobField(jobId, "Priority"), "still held");
+            assertEquals(state, truth.jobField(jobId, "JobState"));
+            assertEquals(held, truth.jobField(jobId, "StartTime"));
+        } finally {
+            cluster.run(List.of("scancel", jobId));
         }
     }
 
