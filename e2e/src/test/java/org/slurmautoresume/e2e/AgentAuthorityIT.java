@@ -117,6 +117,12 @@ class AgentAuthorityIT {
         return truth.jobField(jobId, "StartTime");
     }
 
+    /** The agent's answer to the test user's {@code expedite} of the job, asked once the job runs. */
+    private static JsonNode expediteOnceRunning(String jobId) {
+        cluster.waitForJob(jobId, "to run", Duration.ofSeconds(300), j -> j.state() == JobState.RUNNING);
+        return call("{\"op\":\"expedite\",\"jobId\":\"" + jobId + "\"}");
+    }
+
     /** Long enough for an agent that took the request to have acted (its settle and a round). */
     private static final Duration EXPEDITE_WOULD_HAVE_ACTED = Duration.ofSeconds(5);
 
@@ -124,8 +130,7 @@ class AgentAuthorityIT {
     void anotherUsersJobIsNotStartedEarlierAtTheUsersRequest() throws Exception {
         String other = cluster.submitAsOtherUser("#!/bin/bash\nsleep 300\n", List.of("-N1", "--requeue"));
         try {
-            cluster.waitForJob(other, "to run", Duration.ofSeconds(300), j -> j.state() == JobState.RUNNING);
-            JsonNode answer = call("{\"op\":\"expedite\",\"jobId\":\"" + other + "\"}");
+            JsonNode answer = expediteOnceRunning(other);
             assertFalse(answer.get("ok").asBoolean(), answer.toString());
             assertTrue(answer.get("message").asText().contains("belongs to"), answer.toString());
             assertTrue(cluster.run(List.of("scontrol", "requeue", other)).succeeded());
@@ -145,8 +150,7 @@ class AgentAuthorityIT {
     void theUsersOwnRequeuedJobHeldByAnAdministratorStaysHeld() throws Exception {
         String jobId = cluster.submit("#!/bin/bash\nsleep 300\n", List.of("-N1", "--requeue"));
         try {
-            cluster.waitForJob(jobId, "to run", Duration.ofSeconds(300), j -> j.state() == JobState.RUNNING);
-            JsonNode answer = call("{\"op\":\"expedite\",\"jobId\":\"" + jobId + "\"}");
+            JsonNode answer = expediteOnceRunning(jobId);
             assertTrue(answer.get("ok").asBoolean(), answer.toString());
             // The administrator requeues it held: no longer held by Slurm's requeue delay alone.
             assertTrue(cluster.run(List.of("scontrol", "requeuehold", jobId)).succeeded());

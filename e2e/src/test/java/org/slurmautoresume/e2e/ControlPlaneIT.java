@@ -144,12 +144,7 @@ class ControlPlaneIT {
         String jobId = supervised.stepWithSpare(cluster, FIRST_START);
         boolean failedOver = false;
         try {
-            Timeline.awaitEvent(
-                    cluster,
-                    jobId,
-                    "the watch of the step's nodes",
-                    Duration.ofSeconds(30),
-                    e -> e.is(Timeline.Kind.WATCH));
+            Timeline.awaitWatch(cluster, jobId, Duration.ofSeconds(30));
             awaitStateSaved(jobId);
             Instant primaryKilled = Instant.now();
             CompletableFuture<CommandResult> failover = CompletableFuture.supplyAsync(cluster::failOver);

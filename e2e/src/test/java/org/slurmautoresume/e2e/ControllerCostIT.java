@@ -63,12 +63,7 @@ class ControllerCostIT {
                     "--xid-source",
                     "off");
             jobId = supervised.stepWithSpare(cluster, FIRST_START);
-            Timeline.awaitEvent(
-                    cluster,
-                    jobId,
-                    "the watch of the step's nodes",
-                    Duration.ofSeconds(30),
-                    e -> e.is(Timeline.Kind.WATCH));
+            Timeline.awaitWatch(cluster, jobId, Duration.ofSeconds(30));
             UserRpcs before = rpcsOf(cluster.testUser());
             Thread.sleep(MINUTE.toMillis()); // the minute measured, not a wait for a condition
             UserRpcs after = rpcsOf(cluster.testUser());

@@ -265,12 +265,7 @@ class ControllerOutageIT {
 
     /** The supervisor reads the step's nodes before probing them: stop slurmctld only once it did. */
     private static void waitUntilWatched(String jobId) {
-        Timeline.awaitEvent(
-                cluster,
-                jobId,
-                "the watch of the step's nodes",
-                Duration.ofSeconds(30),
-                e -> e.is(Timeline.Kind.WATCH));
+        Timeline.awaitWatch(cluster, jobId, Duration.ofSeconds(30));
     }
 
     private static void assertOnlyNode2Marked() {

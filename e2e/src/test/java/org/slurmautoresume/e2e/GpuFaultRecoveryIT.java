@@ -145,12 +145,7 @@ class GpuFaultRecoveryIT {
         String jobId = null; // the agent is stopped even when the job never starts
         try {
             jobId = supervised.stepWithSpare(cluster, FIRST_START);
-            Timeline.awaitEvent(
-                    cluster,
-                    jobId,
-                    "the watch of the step's nodes",
-                    Duration.ofSeconds(30),
-                    e -> e.is(Timeline.Kind.WATCH));
+            Timeline.awaitWatch(cluster, jobId, Duration.ofSeconds(30));
             // The agent's own count, not its audit line: that is written once the mark is settled, and
             // Slurm 24.11's scontrol keeps trying to reach slurmctld where 22.05's gives up at once.
             String resets = "autoresume_agent_xids_total{class=\"reset\"}";

@@ -79,12 +79,7 @@ class InJobSpareIT {
         try {
             SupervisedSteps.awaitFirstAttempt(cluster, jobId, FIRST_START);
             // The probes greet node2's agent from their first round: wait for it, so its death is one it saw.
-            Timeline.awaitEvent(
-                    cluster,
-                    jobId,
-                    "the watch of the step's nodes",
-                    Duration.ofSeconds(30),
-                    e -> e.is(Timeline.Kind.WATCH));
+            Timeline.awaitWatch(cluster, jobId, Duration.ofSeconds(30));
             long killed = System.nanoTime();
             Instant killedAt = Instant.now();
             cluster.killNode("node2");

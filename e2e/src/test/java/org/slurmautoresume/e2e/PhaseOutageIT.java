@@ -53,12 +53,7 @@ class PhaseOutageIT {
         String jobId = supervised.stepWithSpare(cluster, FIRST_START, pauses.scriptLine());
         boolean away = false;
         try {
-            Timeline.awaitEvent(
-                    cluster,
-                    jobId,
-                    "the watch of the step's nodes",
-                    Duration.ofSeconds(30),
-                    e -> e.is(Timeline.Kind.WATCH));
+            Timeline.awaitWatch(cluster, jobId, Duration.ofSeconds(30));
             cluster.killNode("node2");
             for (String phase : PhasePauses.RECOVERY_ORDER) {
                 pauses.awaitPause(jobId, phase);

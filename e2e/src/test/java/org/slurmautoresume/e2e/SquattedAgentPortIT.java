@@ -118,12 +118,7 @@ class SquattedAgentPortIT {
                     () -> asked.unreachable(node2).isEmpty() ? Optional.of(true) : Optional.empty());
             String id = supervised.stepWithSpare(cluster, FIRST_START);
             jobId = id;
-            Timeline.awaitEvent(
-                    cluster,
-                    id,
-                    "the watch of the step's nodes",
-                    Duration.ofSeconds(60),
-                    e -> e.is(Timeline.Kind.WATCH));
+            Timeline.awaitWatch(cluster, id, Duration.ofSeconds(60));
             node2Agent.stop();
             squatter = PortSquatter.start(
                     cluster,

@@ -120,6 +120,11 @@ final class Timeline {
                 () -> read(cluster, jobId).filter(t -> t.events.stream().anyMatch(wanted)));
     }
 
+    /** Waits until the supervisor watches the step's nodes (its probes run): the timeline's watch event. */
+    static Timeline awaitWatch(LocalCluster cluster, String jobId, Duration timeout) {
+        return awaitEvent(cluster, jobId, "the watch of the step's nodes", timeout, e -> e.is(Kind.WATCH));
+    }
+
     /**
      * The job's timeline from a state directory the job chose itself ({@code XDG_RUNTIME_DIR} or
      * {@code TMPDIR} in its script), not the test user's default one; fails when there is none.
