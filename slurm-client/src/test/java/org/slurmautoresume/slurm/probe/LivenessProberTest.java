@@ -297,6 +297,40 @@ class LivenessProberTest {
     }
 
     @Test
+    void aGreetingThatArrivesInPiecesStillCounts() throws IOException {
+        server = new ServerSocket();
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+        Thread haltingAgent = new Thread(() -> {
+            try (Socket peer = server.accept();
+                    OutputStream out = peer.getOutputStream()) {
+                peer.setTcpNoDelay(true);
+                for (String piece : List.of(LivenessProber.GREETING, "node2 unh", "ealthy\n")) {
+                    out.write(piece.getBytes(StandardCharsets.US_ASCII));
+                    out.flush();
+                    Thread.sleep(20); // each piece its own segment: the reader's buffer takes them one by one
+                }
+            } catch (IOException | InterruptedException e) {
+                // the test fails on its assertions
+            }
+        });
+        haltingAgent.setDaemon(true);
+        haltingAgent.start();
+        LivenessProber prober = new LivenessProber(TIMEOUT, server.getLocalPort(), true, FALLBACK);
+        assertEquals(Optional.empty(), prober.unreachable(node()));
+        assertTrue(prober.speaksForItsNode(node()));
+        assertTrue(prober.reportsUnhealthy(node()), "the whole line, not its first piece, was read");
+    }
+
+    @Test
+    void aGreetingFollowedByMoreIsReadUpToItsLineEnd() throws IOException {
+        int port = serve(LivenessProber.GREETING + "node2 ok\nand then some noise\n", 1);
+        LivenessProber prober = new LivenessProber(TIMEOUT, port, true, FALLBACK);
+        assertEquals(Optional.empty(), prober.unreachable(node()));
+        assertTrue(prober.speaksForItsNode(node()));
+        assertFalse(prober.reportsUnhealthy(node()));
+    }
+
+    @Test
     void anAgentThatSaysItsNodeIsUnhealthyIsAliveButReportsIt() throws IOException {
         int port = serve(LivenessProber.GREETING + "node2 unhealthy\n", 1);
         LivenessProber prober = new LivenessProber(TIMEOUT, port, true, FALLBACK);
