@@ -49,8 +49,11 @@ import org.slurmautoresume.supervisor.step.watch.StepWatch;
  *
  * <p>Measured, per size, after a warm-up and over a window: the CPU time of the watch thread
  * (ThreadMXBean), the whole supervisor JVM's CPU time (JIT and GC included) and the greeters' JVM
- * for comparison, each as a percentage of one core; and the length of each probe round (first
- * probe to the last one's answer): median, p99 and the longest.
+ * for comparison, each as a percentage of one core; the watch thread's time in user mode alone
+ * too, the rest being the kernel's, whose loopback TCP charges the prober's thread for both ends
+ * of each handshake and close, where a real network leaves the agent's end to the agent's node;
+ * and the length of each probe round (first probe to the last one's answer): median, p99 and the
+ * longest.
  *
  * <p>Usage: {@code java -cp benchmarks.jar org.slurmautoresume.bench.ProbeFanout [SIZES=64,256,1024]
  * [WINDOW_S=30] [WARMUP_S=5]} (benchmarks/scripts/probe-fanout.sh).
@@ -135,6 +138,7 @@ public final class ProbeFanout {
         Thread.sleep(warmupS * 1000);
 
         long threadCpu0 = threads.getThreadCpuTime(watching.getId());
+        long threadUser0 = threads.getThreadUserTime(watching.getId());
         long processCpu0 = processCpuNanos();
         long greetersCpu0 = cpuNanos(greeters.toHandle());
         long wall0 = System.nanoTime();
@@ -142,6 +146,7 @@ public final class ProbeFanout {
         long missesBefore = rounds.misses.get();
         Thread.sleep(windowS * 1000);
         long threadCpu = threads.getThreadCpuTime(watching.getId()) - threadCpu0;
+        long threadUser = threads.getThreadUserTime(watching.getId()) - threadUser0;
         long processCpu = processCpuNanos() - processCpu0;
         long greetersCpu = cpuNanos(greeters.toHandle()) - greetersCpu0;
         long wall = System.nanoTime() - wall0;
@@ -154,12 +159,13 @@ public final class ProbeFanout {
 
         Arrays.sort(lengths);
         System.out.printf(
-                "nodes=%d rounds=%d watch_thread_cpu=%.2f%% process_cpu=%.2f%% greeters_cpu=%.2f%%"
+                "nodes=%d rounds=%d watch_thread_cpu=%.2f%% (user %.2f%%) process_cpu=%.2f%% greeters_cpu=%.2f%%"
                         + " cpu_per_probe_us=%.1f round_ms median=%.1f p99=%.1f max=%.1f"
                         + " state_reads=%d missed_probes=%d watch_ended=%d%n",
                 size,
                 lengths.length,
                 100.0 * threadCpu / wall,
+                100.0 * threadUser / wall,
                 100.0 * processCpu / wall,
                 100.0 * greetersCpu / wall,
                 lengths.length == 0 ? 0.0 : threadCpu / 1000.0 / ((double) lengths.length * size),
