@@ -73,7 +73,7 @@ final class NodesCommand implements Runnable {
                 .toList();
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            out.println(Json.write(shown.stream().map(NodeView::of).toList()));
+            out.println(NodesJson.write(shown.stream().map(NodeView::of).toList()));
         } else {
             printTable(out, shown);
         }
