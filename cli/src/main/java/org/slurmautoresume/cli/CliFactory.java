@@ -69,7 +69,11 @@ public final class CliFactory {
 
     private static int handleExecutionException(
             Exception e, CommandLine commandLine, CommandLine.ParseResult parseResult) {
-        PrintWriter err = commandLine.getErr();
+        return reportFailure(e, commandLine.getErr());
+    }
+
+    /** What a command that threw prints on stderr, and its exit status; {@link FastPath} reports the same. */
+    static int reportFailure(Exception e, PrintWriter err) {
         int code = exitCodeOf(e);
         if (code == ExitCode.INTERNAL.code()) {
             err.println("autoresume: internal error: " + e);

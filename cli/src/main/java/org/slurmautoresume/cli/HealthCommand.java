@@ -124,21 +124,21 @@ final class HealthCommand implements Callable<Integer> {
             defaultValue = "5",
             description = "Fail the disk check below this share of free space, or of free inodes, on any mount point"
                     + " (default: ${DEFAULT-VALUE}; 0: never).")
-    private int minFreePercent;
+    private int minFreePercent = 5;
 
     @Option(
             names = "--cpu-seconds",
             paramLabel = "S",
             defaultValue = "10",
             description = "How long stress-ng runs (default: ${DEFAULT-VALUE}).")
-    private int cpuSeconds;
+    private int cpuSeconds = 10;
 
     @Option(
             names = "--dcgm-diag-level",
             paramLabel = "L",
             defaultValue = "1",
             description = "dcgmi diag -r level, 1 to 4 (default: ${DEFAULT-VALUE}; 2 and up take minutes).")
-    private int dcgmDiagLevel;
+    private int dcgmDiagLevel = 1;
 
     @Option(
             names = "--efa-probe",
@@ -151,7 +151,7 @@ final class HealthCommand implements Callable<Integer> {
             paramLabel = "DIR",
             defaultValue = "/sys",
             description = "Where sysfs is mounted (default: ${DEFAULT-VALUE}; another root for containers and tests).")
-    private Path sysfsRoot;
+    private Path sysfsRoot = Path.of("/sys");
 
     @Option(
             names = "--kernel-log",
@@ -160,17 +160,34 @@ final class HealthCommand implements Callable<Integer> {
             description =
                     "The kernel's log device, read first for Xid reports (default: ${DEFAULT-VALUE}; root only)."
                             + " When it cannot be opened, or with '-', `dmesg --kernel` and then `journalctl -k` are read instead.")
-    private String kernelLog;
+    private String kernelLog = "/dev/kmsg";
 
     @Option(names = "--mounts-file", paramLabel = "FILE", defaultValue = "/proc/mounts", hidden = true)
-    private Path mountsFile;
+    private Path mountsFile = Path.of("/proc/mounts");
 
     HealthCommand(CliContext context) {
         this.context = context;
     }
 
+    /*
+     * The fields above start with their options' default values, so that FastPath, which sets
+     * no defaults, holds what picocli would (a unit test compares every field).
+     */
+
+    /** {@code health --check NAME...} with {@code --on-request} or without, for {@link FastPath}. */
+    static HealthCommand checking(CliContext context, List<String> checks, boolean onRequest) {
+        HealthCommand command = new HealthCommand(context);
+        command.checks.addAll(checks);
+        command.onRequest = onRequest;
+        return command;
+    }
+
     @Override
     public Integer call() {
+        return call(spec.commandLine().getOut());
+    }
+
+    int call(PrintWriter out) {
         HealthSettings settings = settings();
         boolean requested = onRequest
                 || HealthChecks.ON_REQUEST.equals(context.environment().get(HealthChecks.ON_REQUEST_VARIABLE));
@@ -201,7 +218,7 @@ final class HealthCommand implements Callable<Integer> {
                 markFailure = e;
             }
         }
-        render(nodeName.orElse(null), report, marked, PluginCommand.beside(context, tools));
+        render(out, nodeName.orElse(null), report, marked, PluginCommand.beside(context, tools));
         if (markFailure != null) {
             throw markFailure;
         }
@@ -308,8 +325,8 @@ final class HealthCommand implements Callable<Integer> {
         }
     }
 
-    private void render(String nodeName, HealthReport report, Marked marked, List<PluginCheck> plugins) {
-        PrintWriter out = spec.commandLine().getOut();
+    private void render(
+            PrintWriter out, String nodeName, HealthReport report, Marked marked, List<PluginCheck> plugins) {
         if (json) {
             out.println(Json.write(HealthView.of(nodeName, report, marked, dryRun, plugins)));
             out.flush();

@@ -14,9 +14,13 @@ public final class Main {
             System.exit(ExitCode.OK.code());
         }
         CliContext context = CliContext.system();
+        if (SuperviseCommand.isPluginHandOff(args)) {
+            System.exit(SuperviseCommand.handOff(context, args));
+        }
+        FastPath.Command fast = FastPath.match(context, args);
         System.exit(
-                SuperviseCommand.isPluginHandOff(args)
-                        ? SuperviseCommand.handOff(context, args)
+                fast != null
+                        ? FastPath.execute(fast)
                         : CliFactory.create(context, args).execute(args));
     }
 

@@ -62,8 +62,19 @@ final class NodesCommand implements Runnable {
         this.context = context;
     }
 
+    /** {@code nodes --json}, as picocli would set it up, for {@link FastPath}. */
+    static NodesCommand json(CliContext context) {
+        NodesCommand command = new NodesCommand(context);
+        command.json = true;
+        return command;
+    }
+
     @Override
     public void run() {
+        run(spec.commandLine().getOut());
+    }
+
+    void run(PrintWriter out) {
         SlurmClient slurm = context.slurm();
         List<Node> nodes = hostlist == null ? slurm.nodes() : slurm.nodes(hostlist);
         List<Node> shown = nodes.stream()
@@ -71,7 +82,6 @@ final class NodesCommand implements Runnable {
                 .filter(node -> !hasAny(node, excludedStates))
                 .filter(node -> schedulable == null || node.state().isSchedulable() == schedulable)
                 .toList();
-        PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(NodesJson.write(shown.stream().map(NodeView::of).toList()));
         } else {

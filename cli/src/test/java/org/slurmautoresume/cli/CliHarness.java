@@ -60,10 +60,27 @@ final class CliHarness {
         return this;
     }
 
+    CliContext context() {
+        return new CliContext(environment, runnerUsed, runnerUsed, () -> caller, prompt, () -> now, localHost);
+    }
+
+    /** As {@link #run} but through {@link FastPath}: null, and nothing run, when it does not take these words. */
+    Integer runFast(String... args) {
+        FastPath.Command command = FastPath.match(context(), args);
+        if (command == null) {
+            return null;
+        }
+        StringWriter outBuffer = new StringWriter();
+        StringWriter errBuffer = new StringWriter();
+        int code = FastPath.execute(command, new PrintWriter(outBuffer, true), new PrintWriter(errBuffer, true));
+        out = outBuffer.toString();
+        err = errBuffer.toString();
+        return code;
+    }
+
     int run(String... args) {
         // As Main builds it: only the subcommand the arguments name is registered.
-        CommandLine cli = CliFactory.create(
-                new CliContext(environment, runnerUsed, runnerUsed, () -> caller, prompt, () -> now, localHost), args);
+        CommandLine cli = CliFactory.create(context(), args);
         StringWriter outBuffer = new StringWriter();
         StringWriter errBuffer = new StringWriter();
         cli.setOut(new PrintWriter(outBuffer, true));
