@@ -3,13 +3,21 @@ package org.slurmautoresume.nodeops.health;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongSupplier;
 import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.parse.ParseException;
 
@@ -30,6 +38,11 @@ public final class DiskCheck implements HealthCheck {
     public static final String NAME = "disk";
     /** stat -f asks the kernel one statfs; a mount that takes longer than this is hung. */
     static final Duration STAT_TIMEOUT = Duration.ofSeconds(10);
+    /** Names drawn for the write probe before a check gives up on finding a free one. */
+    private static final int PROBE_NAME_ATTEMPTS = 100;
+
+    private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY = PosixFilePermissions.asFileAttribute(
+            EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE));
 
     @Override
     public String name() {
@@ -94,7 +107,7 @@ public final class DiskCheck implements HealthCheck {
     private static void checkWritable(Path dir, boolean shortOfSpace, List<Finding> findings) {
         Path probe = null;
         try {
-            probe = Files.createTempFile(dir, ".autoresume-health-", ".tmp");
+            probe = createProbe(dir);
             Files.writeString(probe, "ok\n", StandardCharsets.US_ASCII);
             findings.add(Finding.note(dir + " is writable"));
         } catch (AccessDeniedException e) {
@@ -114,6 +127,31 @@ public final class DiskCheck implements HealthCheck {
                 }
             }
         }
+    }
+
+    /**
+     * A new, empty file only its owner may read and write, as {@link Files#createTempFile} makes,
+     * under a random name that is not a secure random: that one's first use loads and seeds the
+     * security providers, about 20 ms of a check that HealthCheckProgram starts on every node. The
+     * name need not be secret: the file is created exclusively (never through a symlink or over
+     * another file), and a name already taken is drawn again.
+     */
+    static Path createProbe(Path dir) throws IOException {
+        return createProbe(dir, () -> ThreadLocalRandom.current().nextLong());
+    }
+
+    /** As above, with the names drawn from {@code names}. */
+    static Path createProbe(Path dir, LongSupplier names) throws IOException {
+        FileAlreadyExistsException taken = null;
+        for (int attempt = 0; attempt < PROBE_NAME_ATTEMPTS; attempt++) {
+            Path probe = dir.resolve(".autoresume-health-" + Long.toUnsignedString(names.getAsLong()) + ".tmp");
+            try {
+                return Files.createFile(probe, OWNER_ONLY);
+            } catch (FileAlreadyExistsException e) {
+                taken = e;
+            }
+        }
+        throw taken;
     }
 
     /** True when {@code dir} has less than {@code floor} % of its space free. */

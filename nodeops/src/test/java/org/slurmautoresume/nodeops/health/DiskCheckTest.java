@@ -130,4 +130,37 @@ class DiskCheckTest {
         assertTrue(DiskCheck.parseCounts("1000").isEmpty());
         assertTrue(DiskCheck.parseCounts("-1 0").isEmpty());
     }
+
+    @Test
+    void theWriteProbeIsANewFileOnlyItsOwnerMayUseUnderAFreshName() throws IOException {
+        Path first = DiskCheck.createProbe(temp);
+        Path second = DiskCheck.createProbe(temp);
+        assertTrue(first.getFileName().toString().startsWith(".autoresume-health-"), first.toString());
+        assertTrue(first.getFileName().toString().endsWith(".tmp"), first.toString());
+        assertTrue(!first.equals(second), first + " twice");
+        assertEquals(0, Files.size(first));
+        assertEquals(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"),
+                Files.getPosixFilePermissions(first));
+    }
+
+    @Test
+    void theWriteProbeNeverFollowsALinkLeftUnderItsNameAndDrawsAnother() throws IOException {
+        Path target = Files.writeString(temp.resolve("target"), "keep\n");
+        Path dir = Files.createDirectories(temp.resolve("dir"));
+        Path link = Files.createSymbolicLink(dir.resolve(".autoresume-health-7.tmp"), target);
+        java.util.Iterator<Long> names = List.of(7L, 7L, 8L).iterator();
+        Path probe = DiskCheck.createProbe(dir, names::next);
+        assertEquals(dir.resolve(".autoresume-health-8.tmp"), probe);
+        assertTrue(Files.isSymbolicLink(link));
+        assertEquals("keep\n", Files.readString(target));
+    }
+
+    @Test
+    void theWriteProbeGivesUpWhenEveryNameItDrawsIsTaken() throws IOException {
+        Path dir = Files.createDirectories(temp.resolve("full"));
+        Files.createFile(dir.resolve(".autoresume-health-1.tmp"));
+        org.junit.jupiter.api.Assertions.assertThrows(
+                java.nio.file.FileAlreadyExistsException.class, () -> DiskCheck.createProbe(dir, () -> 1L));
+    }
 }
