@@ -70,12 +70,16 @@ final class PluginCommand implements Callable<Integer> {
      * check itself cannot be made (said as a warning, never their failure).
      */
     static List<PluginCheck> beside(CliContext context, ToolLocator tools) {
-        Optional<SlurmClient> slurm = localScontrol(context, tools);
-        if (slurm.isEmpty()) {
+        Optional<Path> scontrol = tools.find("scontrol");
+        if (scontrol.isEmpty()) {
             return List.of();
         }
         try {
-            return PluginCheck.ofNode(context.environment(), slurm.get()::version);
+            // The client, and the retrying runner under it, only where a plugstack lists the
+            // plugin: a node without it (and every health run there) never asks the release.
+            return PluginCheck.ofNode(
+                    context.environment(),
+                    () -> new SlurmClient(context.runner(), scontrol.get().toString(), SCONTROL_TIMEOUT).version());
         } catch (SlurmException | IOException e) {
             LoggerFactory.getLogger(PluginCommand.class)
                     .warn("cannot tell whether auto_resume.so loads here: {}", e.getMessage());
