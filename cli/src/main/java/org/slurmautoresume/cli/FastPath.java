@@ -9,8 +9,9 @@ import java.util.List;
 
 /**
  * The command lines that start most often, run without picocli: {@code nodes --json} (scripts
- * poll it) and {@code health --check disk} with or without {@code --on-request} (Slurm's
- * HealthCheckProgram runs it on every node, the agent on request). Building picocli's model of a
+ * poll it), {@code health --mark} (Slurm's HealthCheckProgram runs it on every node, through
+ * the wrapper {@code lifecycle apply} writes) and {@code health --check disk} with or without
+ * {@code --on-request}. Building picocli's model of a
  * command reads its annotations by reflection, about a third of such a start.
  *
  * <p>Only these exact words are taken; anything else, a reordering, another option, --help or a
@@ -42,8 +43,12 @@ final class FastPath {
                 && args[1].equals("--check")
                 && args[2].equals("disk")) {
             boolean onRequest = args.length == 4;
+            return out -> HealthCommand.checking(context, List.of("disk"), onRequest, false)
+                    .call(out);
+        }
+        if (args.length == 2 && args[0].equals("health") && args[1].equals("--mark")) {
             return out ->
-                    HealthCommand.checking(context, List.of("disk"), onRequest).call(out);
+                    HealthCommand.checking(context, List.of(), false, true).call(out);
         }
         return null;
     }

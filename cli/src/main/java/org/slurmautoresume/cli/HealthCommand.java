@@ -174,11 +174,15 @@ final class HealthCommand implements Callable<Integer> {
      * no defaults, holds what picocli would (a unit test compares every field).
      */
 
-    /** {@code health --check NAME...} with {@code --on-request} or without, for {@link FastPath}. */
-    static HealthCommand checking(CliContext context, List<String> checks, boolean onRequest) {
+    /**
+     * {@code health} with these {@code --check} names (none: every check), {@code --on-request}
+     * and {@code --mark} or without, every other option at its default, for {@link FastPath}.
+     */
+    static HealthCommand checking(CliContext context, List<String> checks, boolean onRequest, boolean mark) {
         HealthCommand command = new HealthCommand(context);
         command.checks.addAll(checks);
         command.onRequest = onRequest;
+        command.mark = mark;
         return command;
     }
 

@@ -60,6 +60,18 @@ class FastPathTest {
     }
 
     @Test
+    void healthMarkPrintsWhatPicocliPrints() {
+        // No tools and no scontrol: every check is skipped, and a passing run has nothing to lift.
+        Map<String, String> environment = Map.of(
+                "PATH", emptyBin.toString(),
+                "SLURMD_NODENAME", "node7",
+                "SLURM_CONF", emptyBin.resolve("no-slurm.conf").toString());
+        CliHarness picocli = new CliHarness(environment, CommonsExecCommandRunner::new);
+        CliHarness fast = new CliHarness(environment, CommonsExecCommandRunner::new);
+        assertSameResult(picocli, picocli.run("health", "--mark"), fast, fast.runFast("health", "--mark"));
+    }
+
+    @Test
     void nodesJsonIsSetUpAsPicocliSetsItUp() throws Exception {
         CliContext context = new CliHarness(Map.of()).context();
         assertSameFields(parsed(context, "nodes", "--json"), NodesCommand.json(context));
@@ -69,10 +81,12 @@ class FastPathTest {
     void healthDiskIsSetUpAsPicocliSetsItUp() throws Exception {
         CliContext context = new CliHarness(Map.of()).context();
         assertSameFields(
-                parsed(context, "health", "--check", "disk"), HealthCommand.checking(context, List.of("disk"), false));
+                parsed(context, "health", "--check", "disk"),
+                HealthCommand.checking(context, List.of("disk"), false, false));
         assertSameFields(
                 parsed(context, "health", "--check", "disk", "--on-request"),
-                HealthCommand.checking(context, List.of("disk"), true));
+                HealthCommand.checking(context, List.of("disk"), true, false));
+        assertSameFields(parsed(context, "health", "--mark"), HealthCommand.checking(context, List.of(), false, true));
     }
 
     @Test
@@ -81,6 +95,7 @@ class FastPathTest {
         assertNotNull(FastPath.match(context, new String[] {"nodes", "--json"}));
         assertNotNull(FastPath.match(context, new String[] {"health", "--check", "disk"}));
         assertNotNull(FastPath.match(context, new String[] {"health", "--check", "disk", "--on-request"}));
+        assertNotNull(FastPath.match(context, new String[] {"health", "--mark"}));
     }
 
     @ParameterizedTest
@@ -113,6 +128,12 @@ class FastPathTest {
                 "health --on-request --check disk",
                 "health --check disk --check disk",
                 "health --check disk --on-request=true",
+                "health --mark --dry-run",
+                "health --mark --json",
+                "health --mark=true",
+                "health --dry-run --mark",
+                "health --mark --check disk",
+                "health --check disk --mark --on-request",
                 "supervise -- nodes --json",
                 "env --job 1"
             })
