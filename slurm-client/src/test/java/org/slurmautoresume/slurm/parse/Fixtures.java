@@ -33,9 +33,24 @@ public final class Fixtures {
             throw new IllegalStateException("no fixtures for " + version);
         }
         try {
-            return Path.of(url.toURI());
+            java.net.URI uri = url.toURI();
+            if (uri.getScheme().equals("jar")) {
+                // Other modules read the fixtures from slurm-client's test-jar: its file system, opened once.
+                try {
+                    java.nio.file.FileSystems.getFileSystem(uri);
+                } catch (java.nio.file.FileSystemNotFoundException notYet) {
+                    try {
+                        java.nio.file.FileSystems.newFileSystem(uri, java.util.Map.of());
+                    } catch (java.nio.file.FileSystemAlreadyExistsException raced) {
+                        // another test thread opened it meanwhile
+                    }
+                }
+            }
+            return Path.of(uri);
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
