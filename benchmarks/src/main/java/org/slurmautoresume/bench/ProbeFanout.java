@@ -38,8 +38,8 @@ import org.slurmautoresume.supervisor.step.watch.StepWatch;
  * supervisor's own probing: the real {@link SlurmdWatch} with a real {@link LivenessProber} (a
  * {@link TcpNodeProber} behind it, as the supervisor builds it) at the production pace
  * ({@link StepWatch#PROBE_INTERVAL}, {@link StepWatch#GONE_PACE}, {@link StepWatch#PROBE_MISSES},
- * and Slurm read every 60 rounds, or every 300 where every agent greets, as StepWatch's
- * STATE_READS). The Slurm read itself is a stub that counts its calls and finds no node marked;
+ * and Slurm read at {@link StepWatch#STATE_READS}: every 60 rounds, or every 300 where every agent greets).
+ * The Slurm read itself is a stub that counts its calls and finds no node marked;
  * its cost to slurmctld is measured by controller-cost.sh.
  *
  * <p>Not modelled: a real network (loopback handshakes take microseconds; a real network's round
@@ -62,8 +62,6 @@ public final class ProbeFanout {
 
     /** The agents' base liveness port here: below the ephemeral range, clear of DiagnosisFanout's. */
     private static final int LIVENESS_BASE = 25000;
-    /** StepWatch's STATE_READS: every 60 rounds, every 300 where every node's agent greets. */
-    private static final SlurmdWatch.StateReads STATE_READS = new SlurmdWatch.StateReads(60, 300);
 
     private static final String GREETERS = "--greeters";
 
@@ -129,7 +127,7 @@ public final class ProbeFanout {
                             stateReads.incrementAndGet();
                             return List.of();
                         },
-                        STATE_READS,
+                        StepWatch.STATE_READS,
                         marked -> ended.incrementAndGet()),
                 "slurmd-watch");
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();

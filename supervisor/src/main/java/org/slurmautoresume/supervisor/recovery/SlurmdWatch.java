@@ -62,23 +62,7 @@ public final class SlurmdWatch {
      * {@code threshold} probes in a row; those are passed to {@code onSuspects} and watching ends.
      */
     public void watch(List<Node> nodes, BooleanSupplier running, Consumer<List<String>> onSuspects) {
-        watch(nodes, running, onSuspects, List::of, 1, marked -> {});
-    }
-
-    /**
-     * As above, and every {@code markEvery} rounds asks {@code markedNow} which nodes are out of
-     * service already (marked by their own agent on a GPU fault, say, while their slurmd answers);
-     * if any, they go to {@code onMarked} and watching ends. A node whose own answer says it is
-     * unhealthy ({@link NodeProber#reportsUnhealthy}) has Slurm asked at once instead.
-     */
-    public void watch(
-            List<Node> nodes,
-            BooleanSupplier running,
-            Consumer<List<String>> onSuspects,
-            Supplier<List<String>> markedNow,
-            int markEvery,
-            Consumer<List<String>> onMarked) {
-        watch(nodes, running, onSuspects, markedNow, new StateReads(markEvery, markEvery), onMarked);
+        watch(nodes, running, onSuspects, List::of, new StateReads(1, 1), marked -> {});
     }
 
     /**
@@ -96,7 +80,12 @@ public final class SlurmdWatch {
         }
     }
 
-    /** As above, reading Slurm at the pace {@code reads} sets. */
+    /**
+     * As above, and at the pace {@code reads} sets asks {@code markedNow} which nodes are out of
+     * service already (marked by their own agent on a GPU fault, say, while their slurmd answers);
+     * if any, they go to {@code onMarked} and watching ends. A node whose own answer says it is
+     * unhealthy ({@link NodeProber#reportsUnhealthy}) has Slurm asked at once instead.
+     */
     public void watch(
             List<Node> nodes,
             BooleanSupplier running,

@@ -66,7 +66,7 @@ class SlurmdWatchTest {
                         () -> rounds.incrementAndGet() < 50,
                         silent::add,
                         () -> asked.incrementAndGet() < 3 ? List.of() : List.of("node2"),
-                        2,
+                        new SlurmdWatch.StateReads(2, 2),
                         marked::add);
         assertEquals(List.of(), silent);
         assertEquals(List.of(List.of("node2")), marked);
@@ -97,7 +97,7 @@ class SlurmdWatchTest {
                             asked.incrementAndGet();
                             return List.of("node2");
                         },
-                        3,
+                        new SlurmdWatch.StateReads(3, 3),
                         marked::add);
         assertEquals(List.of(List.of("node2")), marked);
         assertEquals(1, asked.get(), "in the first round, not at the third");

@@ -80,7 +80,7 @@ public final class StepWatch {
      * only catches marks others made (an administrator's, a health check run by slurmd): every
      * five minutes. Without agents the read is how such marks end a step: every minute.
      */
-    static final SlurmdWatch.StateReads STATE_READS = new SlurmdWatch.StateReads(60, 300);
+    public static final SlurmdWatch.StateReads STATE_READS = new SlurmdWatch.StateReads(60, 300);
     /** How long the end of an attempt waits for a rule violation's handler (dump grace included elsewhere). */
     private static final Duration HANDLER_JOIN = Duration.ofSeconds(30);
 
