@@ -33,19 +33,10 @@ done
 [[ "$padding" =~ ^[0-9]+$ && "$step_nodes" =~ ^[1-9][0-9]*$ && "$minutes" =~ ^[1-9][0-9]*$ \
     && "$repeat" =~ ^[1-9][0-9]*$ ]] || { echo "controller-cost.sh: numbers expected" >&2; exit 2; }
 
-pad_conf="$(mktemp)"
-if [[ "$padding" -gt 0 ]]; then
-  # DOWN nodes whose address refuses at once (nothing listens on port 9): slurmctld's pings of
-  # them cost it little, and they never come back.
-  echo "NodeName=pad[1-$padding] NodeAddr=127.0.0.1 Port=9 CPUs=1 RealMemory=1000 State=DOWN" > "$pad_conf"
-fi
 nodes=$(( step_nodes + 1 ))
-"$cluster" up --fresh --cpu-only --nodes "$nodes" --extra-conf "$pad_conf" >/dev/null
-rm -f -- "$pad_conf"
-# shellcheck disable=SC1091
-source "${AR_CLUSTER_DIR:-/var/tmp/autoresume-cluster}/cluster.env"
-# shellcheck source=scripts/lib/toolkit-on-cluster.sh
-source "$repo/scripts/lib/toolkit-on-cluster.sh"
+# shellcheck source=benchmarks/scripts/lib/padded-cluster.sh
+source "$repo/benchmarks/scripts/lib/padded-cluster.sh"
+padded_cluster_up "$nodes" "$padding"
 
 job=""
 finish() {

@@ -32,17 +32,10 @@ done
     && "$measure_s" =~ ^[1-9][0-9]*$ ]] || { echo "recovery-scale.sh: --step-nodes 3..127, numbers" >&2; exit 2; }
 command -v jq >/dev/null || { echo "recovery-scale.sh: needs jq" >&2; exit 2; }
 
-pad_conf="$(mktemp)"
-if [[ "$padding" -gt 0 ]]; then
-  echo "NodeName=pad[1-$padding] NodeAddr=127.0.0.1 Port=9 CPUs=1 RealMemory=1000 State=DOWN" > "$pad_conf"
-fi
 nodes=$(( step_nodes + 1 ))
-"$cluster" up --fresh --cpu-only --nodes "$nodes" --extra-conf "$pad_conf" >/dev/null
-rm -f -- "$pad_conf"
-# shellcheck disable=SC1091
-source "${AR_CLUSTER_DIR:-/var/tmp/autoresume-cluster}/cluster.env"
-# shellcheck source=scripts/lib/toolkit-on-cluster.sh
-source "$repo/scripts/lib/toolkit-on-cluster.sh"
+# shellcheck source=benchmarks/scripts/lib/padded-cluster.sh
+source "$repo/benchmarks/scripts/lib/padded-cluster.sh"
+padded_cluster_up "$nodes" "$padding"
 
 job=""
 finish() {
