@@ -8,7 +8,7 @@ munged_pid() {
     # Any munged of the host serves the 22.05 cluster; 24.11's is known by its pid file only.
     [ "$RELEASE" = 22.05 ] || return 0
     for d in /proc/[0-9]*; do
-        if [ "$(cat "$d/comm" 2>/dev/null || true)" = "munged" ] && pid_alive "${d#/proc/}" \
+        if comm_is "${d#/proc/}" munged && pid_alive "${d#/proc/}" \
             && serves_default_socket "$d"; then
             echo "${d#/proc/}"
             return 0
