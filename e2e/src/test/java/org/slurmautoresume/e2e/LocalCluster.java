@@ -43,6 +43,13 @@ final class LocalCluster {
     static final String CPU_ONLY = "cpu-only";
 
     /**
+     * The JUnit tag of tests that bring the cluster up with many more slurmd for themselves
+     * ({@link #withNodes}): they run in an execution of their own, last, so the cluster is
+     * brought up large once.
+     */
+    static final String LARGE_STEP = "large-step";
+
+    /**
      * The JUnit tag of tests that run on the oldest release only (e2e/pom.xml's newer-release
      * profile leaves them out for time): another test of the same class meets the newer release.
      */
@@ -147,11 +154,17 @@ final class LocalCluster {
 
     /** {@code local-cluster.sh up} with the options the cluster described by {@code values} had, in {@code shape}. */
     private static List<String> upArgv(Map<String, String> values, Path repo, String shape, boolean backupController) {
+        return upArgv(values, repo, shape, backupController, values.getOrDefault("AR_NODE_COUNT", "4"));
+    }
+
+    /** As {@link #upArgv(Map, Path, String, boolean)}, with {@code nodes} slurmd. */
+    private static List<String> upArgv(
+            Map<String, String> values, Path repo, String shape, boolean backupController, String nodes) {
         List<String> argv = new ArrayList<>(List.of(
                 repo.resolve("local-cluster/local-cluster.sh").toString(),
                 "up",
                 "--nodes",
-                values.getOrDefault("AR_NODE_COUNT", "4"),
+                nodes,
                 "--slurmd-timeout",
                 values.getOrDefault("AR_SLURMD_TIMEOUT", "300"),
                 "--cpus",
@@ -503,6 +516,23 @@ final class LocalCluster {
             action.run();
         } finally {
             upAgain(upArgv(env, repo, shape, backup));
+        }
+    }
+
+    /**
+     * Runs {@code action} while the cluster runs {@code nodes} slurmd ({@code up --nodes}, every
+     * other option as it was), then brings it back to the count it had: the other tests name
+     * node1 to node4 and expect no other idle node.
+     */
+    void withNodes(int nodes, ClusterAction action) throws Exception {
+        String shape = env.getOrDefault("AR_CLUSTER_SHAPE", "gpu");
+        boolean backup = "1".equals(env.get("AR_BACKUP_CONTROLLER"));
+        String before = env.getOrDefault("AR_NODE_COUNT", "4");
+        upAgain(upArgv(env, repo, shape, backup, Integer.toString(nodes)));
+        try {
+            action.run();
+        } finally {
+            upAgain(upArgv(env, repo, shape, backup, before));
         }
     }
 
