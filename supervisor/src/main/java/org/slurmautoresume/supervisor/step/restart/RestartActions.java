@@ -154,7 +154,7 @@ public final class RestartActions {
                 .noRepairFor(
                         attempt.spares(),
                         attempt.stepNodes(),
-                        failed,
+                        attempt.faultyWith(failed),
                         recovery.isPresent(),
                         () -> Hostlist.expand(
                                 slurm.requireJob(jobId.orElseThrow().toString()).nodeList()));
@@ -332,7 +332,7 @@ public final class RestartActions {
                 return rerunOnSpares(before, plan.get(), result.faultyNodes(), repaired.job(), end, overlap);
             }
             JobEnvironment env = new JobEnvironmentResolver(slurm).resolve(job);
-            NextAttempt next = before.repaired(env.variables(), env.slurmVariables(), overlap);
+            NextAttempt next = before.repaired(env.variables(), env.slurmVariables(), overlap, result.faultyNodes());
             long sinceEnd =
                     Duration.ofNanos(System.nanoTime() - end.endedNanos()).toMillis();
             timeline.record(
@@ -364,7 +364,8 @@ public final class RestartActions {
             NextAttempt before, InJobSpares plan, List<String> faulty, Job job, AttemptEnd end, boolean overlap) {
         List<String> stepNodes = before.stepNodes();
         List<String> jobNodes = Hostlist.expand(job.nodeList());
-        Optional<List<String>> next = InJobSpares.replace(stepNodes, faulty, jobNodes);
+        // A node an earlier attempt found faulty may still be in the job (a batch host cannot leave it): never pick it.
+        Optional<List<String>> next = InJobSpares.replace(stepNodes, before.faultyWith(faulty), jobNodes);
         if (next.isEmpty()) {
             return Repair.failed("job " + job.jobId() + " holds " + job.nodeList() + ", too few for the step's "
                     + plan.stepSize() + " nodes");
@@ -380,7 +381,7 @@ public final class RestartActions {
                         () -> new IllegalStateException("the step's first node " + master + " is unknown to scontrol"));
         JobEnvironment step = new JobEnvironment(job.jobId(), Hostlist.compress(nodes), nodes, master, masterAddr);
         JobEnvironment whole = new JobEnvironment(job.jobId(), job.nodeList(), jobNodes, master, masterAddr);
-        NextAttempt moved = before.movedTo(nodes, step, whole, overlap);
+        NextAttempt moved = before.movedTo(nodes, step, whole, overlap, faulty);
         long sinceEnd = Duration.ofNanos(System.nanoTime() - end.endedNanos()).toMillis();
         timeline.record(
                 EventHistory.Kind.REPLACEMENT,
