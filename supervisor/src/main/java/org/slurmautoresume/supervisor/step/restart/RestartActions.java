@@ -237,6 +237,43 @@ public final class RestartActions {
         }
     }
 
+    /** How many attempts in a row may fail the same way ({@code AUTORESUME_MAX_SAME_FAILURES}; 0: no limit). */
+    public int sameFailureLimit() {
+        return settings.maxSameFailures();
+    }
+
+    /**
+     * Ends the step after the same failure came back attempt after attempt: re-running it, or
+     * requeueing the job, would only repeat it. The step ends with the last attempt's status.
+     */
+    public AfterAttempt stopRepeating(EndOfAttempt.RepeatedFailure repeated, AttemptEnd end) {
+        SameFailures run = repeated.run();
+        String signature = run.signature().orElseThrow().describe();
+        String why = "attempts " + run.attemptList() + " failed the same way (" + signature + ")";
+        timeline.record(
+                EventHistory.Kind.REPEATED_FAILURE,
+                OptionalLong.empty(),
+                "fault",
+                repeated.kind().name(),
+                "signature",
+                signature,
+                "attempts",
+                run.attemptList(),
+                "limit",
+                Integer.toString(settings.maxSameFailures()));
+        timeline.record(
+                EventHistory.Kind.GIVE_UP,
+                OptionalLong.empty(),
+                "status",
+                Integer.toString(end.status()),
+                "reason",
+                why);
+        log.say(repeated.what() + "; not re-running (exit " + end.status() + "): " + why
+                + ", so another attempt would fail again (" + SupervisorSettings.MAX_SAME_FAILURES + "="
+                + settings.maxSameFailures() + "; 0 turns this off)");
+        return AfterAttempt.end(end.status());
+    }
+
     /** Returns the status to end with: requeued or not, this supervisor is done. */
     private int requeue(Decision decision, Fault fault, String what, int status, RestartGate gate) {
         String why = what + "; " + RestartGate.whyNot(decision, fault.kind());
