@@ -36,6 +36,7 @@ final class Timeline {
         REPLACEMENT("replacement"),
         REQUEUE("requeue"),
         GIVE_UP("give-up"),
+        REPEATED_FAILURE("repeated-failure"),
         SUCCEEDED("succeeded"),
         PATHS("recovery-paths"),
         CONTROLLER("controller"),

@@ -47,6 +47,7 @@ import org.slurmautoresume.supervisor.step.restart.KnownPaths;
 import org.slurmautoresume.supervisor.step.restart.NextAttempt;
 import org.slurmautoresume.supervisor.step.restart.RestartActions;
 import org.slurmautoresume.supervisor.step.restart.RestartGate;
+import org.slurmautoresume.supervisor.step.restart.SameFailures;
 import org.slurmautoresume.supervisor.step.watch.RuleWatch;
 import org.slurmautoresume.supervisor.step.watch.StepWatch;
 
@@ -75,6 +76,8 @@ final class AttemptLoop {
     private volatile Srun current;
     /** When the previous attempt's srun ended (System.nanoTime), for the relaunch latency; 0 before any. */
     private long previousAttemptEnded;
+    /** The attempts up to the last one that failed the same way: a restart loop once it is long enough. */
+    private SameFailures sameFailures = SameFailures.NONE;
     /** Attempts in a row srun could not start for want of slurmctld. */
     private int unstartedInARow;
     /** Each waited for slurmctld first: only a controller that answers and then refuses the step again runs this out. */
@@ -302,7 +305,18 @@ final class AttemptLoop {
                 "reason",
                 result.reason());
         AttemptEnd end = new AttemptEnd(status, result, timeline.stepId(), jobSize, ended);
-        EndOfAttempt verdict = EndOfAttempt.of(result, ruleEnded ? stopped : Optional.empty(), stop.requested());
+        Optional<Attempt.RuleStop> ruleStop = ruleEnded ? stopped : Optional.empty();
+        if (result.outcome() != Outcome.NOT_STARTED) {
+            // An attempt that never started is no evidence either way: the run goes on past it.
+            sameFailures = sameFailures.after(
+                    number,
+                    SameFailures.signatureOf(result, ruleStop, status, evidence.stderrTail(), evidence.stepHosts()));
+        }
+        EndOfAttempt verdict =
+                EndOfAttempt.of(result, ruleStop, stop.requested(), sameFailures, actions.sameFailureLimit());
+        if (verdict instanceof EndOfAttempt.RepeatedFailure repeated) {
+            return actions.stopRepeating(repeated, end);
+        }
         if (verdict instanceof EndOfAttempt.RuleDecided rule) {
             return actions.carryOut(
                     rule.rule().decision(), rule.rule().fault(), rule.what(), end, gate, attempt, start.known());

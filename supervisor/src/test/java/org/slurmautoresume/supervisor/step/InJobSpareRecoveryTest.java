@@ -6,6 +6,7 @@ import static org.slurmautoresume.supervisor.step.AttemptLoopTest.only;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -254,6 +255,43 @@ class InJobSpareRecoveryTest {
         Map<String, String> second = srun.starts().get(1).environment();
         assertEquals(List.of("node[3,2]", "node3"), List.of(second.get("NODE_LIST"), second.get("MASTER_NODE")));
         assertEquals("node[1-3]", job.slurm.jobNodeList(), "the batch host stays in the job");
+    }
+
+    /**
+     * A node found faulty is never a step node again in this job: the batch host whose GPU failed
+     * stays in the job (it cannot leave), yet when a second node fails later, the remaining spare
+     * takes its place, not the batch host the first fault moved the step off.
+     */
+    @Test
+    void aNodeFoundFaultyEarlierIsNeverPickedAgainForALaterFault() throws Exception {
+        job = restart(new FakeSlurm(
+                List.of("node1", "node2", "node3", "node4"), List.of("node1", "node2", "node3", "node4")));
+        job.with("SLURM_JOB_NODELIST", "node[1-4]")
+                .with("SLURM_JOB_NUM_NODES", "4")
+                .with("SLURMD_NODENAME", "node1");
+        // Each attempt's step is on record long enough to be looked up: its nodes are the step's own.
+        ScriptedSrun srun = new ScriptedSrun(
+                Scripted.exitsAfter(Duration.ofMillis(800), 1).onStart(running -> {
+                    job.slurm.step("0", running.pid(), "node[1-2]");
+                    job.slurm.nodeState("node1", "ALLOCATED+FAIL");
+                }),
+                Scripted.exitsAfter(Duration.ofMillis(800), 1).onStart(running -> {
+                    job.slurm.step("1", running.pid(), "node[2-3]");
+                    job.slurm.nodeState("node2", "DOWN+NOT_RESPONDING");
+                }),
+                Scripted.exits(0));
+
+        assertEquals(0, job.run(srun));
+
+        assertEquals(
+                List.of("--nodelist=node1,node2", "--nodelist=node3,node2", "--nodelist=node3,node4"),
+                srun.starts().stream()
+                        .map(start -> start.argv().stream()
+                                .filter(a -> a.startsWith("--nodelist="))
+                                .findFirst()
+                                .orElseThrow())
+                        .toList(),
+                job.said());
     }
 
     /**

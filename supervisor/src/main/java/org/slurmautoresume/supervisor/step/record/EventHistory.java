@@ -40,6 +40,7 @@ public final class EventHistory {
         REPLACEMENT("replacement"),
         REQUEUE("requeue"),
         GIVE_UP("give-up"),
+        REPEATED_FAILURE("repeated-failure"),
         SUCCEEDED("succeeded"),
         PATHS("recovery-paths"),
         CONTROLLER("controller"),

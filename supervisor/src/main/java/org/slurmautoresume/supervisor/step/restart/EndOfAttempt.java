@@ -24,6 +24,13 @@ public sealed interface EndOfAttempt {
     /** A fault of {@code kind} the restart policy decides about; {@code what} names it for the log. */
     record Restartable(FaultKind kind, String what) implements EndOfAttempt {}
 
+    /**
+     * The last attempts failed the same way, as many in a row as the limit allows: not re-run,
+     * whatever budget is left, and not requeued either (the same job would fail the same way);
+     * {@code what} names the failure, {@code run} the attempts and how they failed.
+     */
+    record RepeatedFailure(FaultKind kind, String what, SameFailures run) implements EndOfAttempt {}
+
     /** srun could not start the step: it starts again once slurmctld answers, no budget spent. */
     record NotStarted() implements EndOfAttempt {}
 
@@ -36,6 +43,35 @@ public sealed interface EndOfAttempt {
      * @param stopRequested whether the supervisor was told to stop
      */
     static EndOfAttempt of(Classification result, Optional<Attempt.RuleStop> ruleEnded, boolean stopRequested) {
+        return of(result, ruleEnded, stopRequested, SameFailures.NONE, 0);
+    }
+
+    /**
+     * As {@link #of(Classification, Optional, boolean)}, with the restart loop guard: when
+     * {@code run}, the same failures in a row up to this attempt, reached {@code limit} (0: no
+     * guard), a fault that would be restarted or requeued ends the step instead.
+     */
+    static EndOfAttempt of(
+            Classification result,
+            Optional<Attempt.RuleStop> ruleEnded,
+            boolean stopRequested,
+            SameFailures run,
+            int limit) {
+        EndOfAttempt verdict = withoutLoopGuard(result, ruleEnded, stopRequested);
+        if (!run.reached(limit)) {
+            return verdict;
+        }
+        if (verdict instanceof RuleDecided rule && !rule.rule().decision().givesUp()) {
+            return new RepeatedFailure(rule.rule().fault().kind(), rule.what(), run);
+        }
+        if (verdict instanceof Restartable restartable && restartable.kind() != FaultKind.NODE_FAULT) {
+            return new RepeatedFailure(restartable.kind(), restartable.what(), run);
+        }
+        return verdict;
+    }
+
+    private static EndOfAttempt withoutLoopGuard(
+            Classification result, Optional<Attempt.RuleStop> ruleEnded, boolean stopRequested) {
         if (ruleEnded.isPresent() && !stopRequested && result.outcome() != Outcome.NODE_FAULT) {
             // We ended the step ourselves because a log rule fired: its decision was taken then.
             RuleViolation violation = ruleEnded.get().violation();

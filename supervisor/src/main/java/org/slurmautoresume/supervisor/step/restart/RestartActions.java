@@ -154,7 +154,7 @@ public final class RestartActions {
                 .noRepairFor(
                         attempt.spares(),
                         attempt.stepNodes(),
-                        failed,
+                        attempt.faultyWith(failed),
                         recovery.isPresent(),
                         () -> Hostlist.expand(
                                 slurm.requireJob(jobId.orElseThrow().toString()).nodeList()));
@@ -235,6 +235,43 @@ public final class RestartActions {
                         + end.status() + "): " + decision.describe());
                 return AfterAttempt.end(end.status());
         }
+    }
+
+    /** How many attempts in a row may fail the same way ({@code AUTORESUME_MAX_SAME_FAILURES}; 0: no limit). */
+    public int sameFailureLimit() {
+        return settings.maxSameFailures();
+    }
+
+    /**
+     * Ends the step after the same failure came back attempt after attempt: re-running it, or
+     * requeueing the job, would only repeat it. The step ends with the last attempt's status.
+     */
+    public AfterAttempt stopRepeating(EndOfAttempt.RepeatedFailure repeated, AttemptEnd end) {
+        SameFailures run = repeated.run();
+        String signature = run.signature().orElseThrow().describe();
+        String why = "attempts " + run.attemptList() + " failed the same way (" + signature + ")";
+        timeline.record(
+                EventHistory.Kind.REPEATED_FAILURE,
+                OptionalLong.empty(),
+                "fault",
+                repeated.kind().name(),
+                "signature",
+                signature,
+                "attempts",
+                run.attemptList(),
+                "limit",
+                Integer.toString(settings.maxSameFailures()));
+        timeline.record(
+                EventHistory.Kind.GIVE_UP,
+                OptionalLong.empty(),
+                "status",
+                Integer.toString(end.status()),
+                "reason",
+                why);
+        log.say(repeated.what() + "; not re-running (exit " + end.status() + "): " + why
+                + ", so another attempt would fail again (" + SupervisorSettings.MAX_SAME_FAILURES + "="
+                + settings.maxSameFailures() + "; 0 turns this off)");
+        return AfterAttempt.end(end.status());
     }
 
     /** Returns the status to end with: requeued or not, this supervisor is done. */
@@ -332,7 +369,7 @@ public final class RestartActions {
                 return rerunOnSpares(before, plan.get(), result.faultyNodes(), repaired.job(), end, overlap);
             }
             JobEnvironment env = new JobEnvironmentResolver(slurm).resolve(job);
-            NextAttempt next = before.repaired(env.variables(), env.slurmVariables(), overlap);
+            NextAttempt next = before.repaired(env.variables(), env.slurmVariables(), overlap, result.faultyNodes());
             long sinceEnd =
                     Duration.ofNanos(System.nanoTime() - end.endedNanos()).toMillis();
             timeline.record(
@@ -364,7 +401,8 @@ public final class RestartActions {
             NextAttempt before, InJobSpares plan, List<String> faulty, Job job, AttemptEnd end, boolean overlap) {
         List<String> stepNodes = before.stepNodes();
         List<String> jobNodes = Hostlist.expand(job.nodeList());
-        Optional<List<String>> next = InJobSpares.replace(stepNodes, faulty, jobNodes);
+        // A node an earlier attempt found faulty may still be in the job (a batch host cannot leave it): never pick it.
+        Optional<List<String>> next = InJobSpares.replace(stepNodes, before.faultyWith(faulty), jobNodes);
         if (next.isEmpty()) {
             return Repair.failed("job " + job.jobId() + " holds " + job.nodeList() + ", too few for the step's "
                     + plan.stepSize() + " nodes");
@@ -380,7 +418,7 @@ public final class RestartActions {
                         () -> new IllegalStateException("the step's first node " + master + " is unknown to scontrol"));
         JobEnvironment step = new JobEnvironment(job.jobId(), Hostlist.compress(nodes), nodes, master, masterAddr);
         JobEnvironment whole = new JobEnvironment(job.jobId(), job.nodeList(), jobNodes, master, masterAddr);
-        NextAttempt moved = before.movedTo(nodes, step, whole, overlap);
+        NextAttempt moved = before.movedTo(nodes, step, whole, overlap, faulty);
         long sinceEnd = Duration.ofNanos(System.nanoTime() - end.endedNanos()).toMillis();
         timeline.record(
                 EventHistory.Kind.REPLACEMENT,

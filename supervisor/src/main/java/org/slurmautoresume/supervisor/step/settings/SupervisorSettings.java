@@ -21,6 +21,9 @@ import org.slurmautoresume.supervisor.step.record.JobStateDirectory;
  *                           ({@code AUTORESUME_MAX_APP_RETRIES}, default 0: never)
  * @param maxNodeRetries     how often a step is re-run after its nodes were replaced
  *                           ({@code AUTORESUME_MAX_NODE_RETRIES}, default 2)
+ * @param maxSameFailures    how many attempts in a row may fail the same way (same exit status and
+ *                           log rule or error lines) before the step is no longer re-run, whatever
+ *                           budget is left ({@code AUTORESUME_MAX_SAME_FAILURES}, default 3; 0: no limit)
  * @param replacement        where replacements come from ({@code AUTORESUME_REPLACEMENT}: spare,
  *                           same-hostname, command or reboot; spare by default when a spare pool is
  *                           configured); empty: node faults are reported, not repaired
@@ -56,6 +59,7 @@ import org.slurmautoresume.supervisor.step.record.JobStateDirectory;
 public record SupervisorSettings(
         int maxAppRetries,
         int maxNodeRetries,
+        int maxSameFailures,
         Optional<Replacement> replacement,
         Optional<SparePool> spares,
         Duration replacementTimeout,
@@ -72,6 +76,10 @@ public record SupervisorSettings(
 
     public static final String MAX_APP_RETRIES = "AUTORESUME_MAX_APP_RETRIES";
     public static final String MAX_NODE_RETRIES = "AUTORESUME_MAX_NODE_RETRIES";
+    public static final String MAX_SAME_FAILURES = "AUTORESUME_MAX_SAME_FAILURES";
+    /** The third identical failure in a row ends the step: two are a coincidence, three a loop. */
+    public static final int DEFAULT_MAX_SAME_FAILURES = 3;
+
     public static final String REPLACEMENT = "AUTORESUME_REPLACEMENT";
     public static final String REPLACEMENT_TIMEOUT = "AUTORESUME_REPLACEMENT_TIMEOUT";
     public static final String ON_EXHAUSTED = "AUTORESUME_ON_EXHAUSTED";
@@ -109,6 +117,11 @@ public record SupervisorSettings(
         if (maxNodeRetries < 0) {
             throw new IllegalArgumentException(MAX_NODE_RETRIES + " must be 0 or more: " + maxNodeRetries);
         }
+        if (maxSameFailures < 0 || maxSameFailures == 1) {
+            throw new IllegalArgumentException(MAX_SAME_FAILURES
+                    + " must be 0 (no limit) or 2 or more (the attempts in a row that may fail the same way): "
+                    + maxSameFailures);
+        }
         if (replacementTimeout.isNegative()) {
             throw new IllegalArgumentException(REPLACEMENT_TIMEOUT + " must be 0 or more: " + replacementTimeout);
         }
@@ -145,6 +158,7 @@ public record SupervisorSettings(
         return new SupervisorSettings(
                 count(env, MAX_APP_RETRIES, 0),
                 count(env, MAX_NODE_RETRIES, 2),
+                count(env, MAX_SAME_FAILURES, DEFAULT_MAX_SAME_FAILURES),
                 replacement,
                 spares,
                 Duration.ofSeconds(count(env, REPLACEMENT_TIMEOUT, 300)),

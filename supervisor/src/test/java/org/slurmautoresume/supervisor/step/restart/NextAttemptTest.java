@@ -37,7 +37,7 @@ class NextAttemptTest {
     void aRepairedJobsSlurmVariablesWinAndTheValueIsNotChangedAfterwards() {
         NextAttempt first = NextAttempt.first(Optional.empty(), Map.of("NODE_LIST", "node[1-2]"));
         Map<String, String> step = new HashMap<>(Map.of("NODE_LIST", "node[1,3]", "SLURM_NNODES", "9"));
-        NextAttempt next = first.repaired(step, Map.of("SLURM_NNODES", "2"), true);
+        NextAttempt next = first.repaired(step, Map.of("SLURM_NNODES", "2"), true, List.of("node2"));
         step.put("NODE_LIST", "changed after");
 
         assertEquals(Map.of("NODE_LIST", "node[1,3]", "SLURM_NNODES", "2"), next.variables());
@@ -55,7 +55,7 @@ class NextAttemptTest {
         JobEnvironment whole =
                 new JobEnvironment("42", "node[1,3-4]", List.of("node1", "node3", "node4"), "node1", "10.0.0.1");
 
-        NextAttempt moved = first.movedTo(nodes, step, whole, false);
+        NextAttempt moved = first.movedTo(nodes, step, whole, false, List.of("node2"));
 
         assertEquals(Optional.of(nodes), moved.placedOn());
         assertEquals("node[1,3]", moved.variables().get("NODE_LIST"));
@@ -63,5 +63,21 @@ class NextAttemptTest {
         assertEquals("3", moved.variables().get("SLURM_JOB_NUM_NODES"));
         assertEquals("node[1,3-4]", moved.variables().get("SLURM_JOB_NODELIST"));
         assertEquals(plan, moved.spares(), "the plan made before the first attempt goes on");
+    }
+
+    @Test
+    void everyNodeFoundFaultyIsCarriedOnSoNoLaterAttemptRunsThere() {
+        Optional<InJobSpares> plan =
+                InJobSpares.plan(List.of("srun", "-N2", "train.sh"), Allocation.fromEnvironment(THREE_NODE_JOB));
+        NextAttempt first = NextAttempt.first(plan, Map.of());
+        JobEnvironment step = new JobEnvironment("42", "node[2-3]", List.of("node3", "node2"), "node3", "10.0.0.3");
+
+        NextAttempt moved = first.movedTo(List.of("node3", "node2"), step, step, false, List.of("node1"));
+        NextAttempt again = moved.repaired(Map.of(), Map.of(), false, List.of("node2", "node1"));
+
+        assertEquals(List.of(), first.faultyBefore());
+        assertEquals(List.of("node1"), moved.faultyBefore());
+        assertEquals(List.of("node1", "node2"), again.faultyBefore(), "each node once, in the order found");
+        assertEquals(List.of("node1", "node2", "node4"), again.faultyWith(List.of("node4")));
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.slurmautoresume.supervisor.recovery.Replacement;
@@ -92,6 +93,25 @@ class SupervisorSettingsTest {
         assertEquals(Path.of("/tmp/a.sock"), settings.agentSocket());
         assertTrue(SupervisorSettings.fromEnvironment(Map.of()).spares().isEmpty());
         assertEquals(2, SupervisorSettings.fromEnvironment(Map.of()).maxNodeRetries());
+    }
+
+    @Test
+    void theSameFailureLimitIsThreeByDefaultZeroTurnsItOffAndOneIsRefused() {
+        assertEquals(3, SupervisorSettings.fromEnvironment(Map.of()).maxSameFailures());
+        assertEquals(
+                0,
+                SupervisorSettings.fromEnvironment(Map.of(SupervisorSettings.MAX_SAME_FAILURES, "0"))
+                        .maxSameFailures());
+        assertEquals(
+                5,
+                SupervisorSettings.fromEnvironment(Map.of(SupervisorSettings.MAX_SAME_FAILURES, " 5 "))
+                        .maxSameFailures());
+        for (String bad : List.of("1", "-2", "three")) {
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class,
+                    () -> SupervisorSettings.fromEnvironment(Map.of(SupervisorSettings.MAX_SAME_FAILURES, bad)));
+            assertTrue(e.getMessage().contains("AUTORESUME_MAX_SAME_FAILURES"), e.getMessage());
+        }
     }
 
     @Test
