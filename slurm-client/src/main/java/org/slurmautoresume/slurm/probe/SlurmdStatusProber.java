@@ -28,7 +28,8 @@ import org.slurmautoresume.slurm.model.SlurmVersion;
  * (no uid check in its {@code _rpc_daemon_status}, 22.05 to 26.05) and logs it at debug2 only, so
  * a probe every second leaves nothing in a log kept at the usual levels; a bare connect, as
  * {@link TcpNodeProber} makes, costs two error lines each (counted on 22.05.8: 100 bare connects
- * left 200 error lines in slurmd's log, 1,000 status requests none; docs/slurm-behaviour.md). The
+ * left 200 error lines in slurmd's log, 1,000 status requests none; 24.11.5 alike;
+ * docs/slurm-behaviour.md). The
  * request costs about 2 ms where the connect costs 0.4 (slurmd checks the credential with munged
  * and signs its reply), docs/benchmarks.md. A dead node or a dead slurmd is found as by the bare connect: refused
  * ({@link #refused}) or not accepted within the timeout. A connection accepted and then left
