@@ -15,8 +15,10 @@ import org.slurmautoresume.slurm.model.Node;
  * dead slurmd is seen in about the connect timeout, long before slurmctld's SlurmdTimeout. The
  * connection is closed at once, and slurmd logs an error for each ("service_connection:
  * slurm_receive_msg: Zero Bytes were transmitted or received", seen on 22.05): where the node's
- * agent answers, {@link LivenessProber} asks it instead. A stopped slurmd on a live kernel still
- * completes the handshake, so this probe cannot see a frozen node.
+ * agent answers, {@link LivenessProber} asks it instead, and where munge and the release allow,
+ * {@link SlurmdStatusProber} asks slurmd something it logs nothing for; this probe is what remains
+ * where neither can. A stopped slurmd on a live kernel still completes the handshake, so this
+ * probe cannot see a frozen node.
  */
 public final class TcpNodeProber implements NodeProber {
 

@@ -27,7 +27,7 @@ import org.slurmautoresume.slurm.model.SlurmConfig;
 import org.slurmautoresume.slurm.model.SlurmTime;
 import org.slurmautoresume.slurm.probe.LivenessProber;
 import org.slurmautoresume.slurm.probe.NodeProber;
-import org.slurmautoresume.slurm.probe.TcpNodeProber;
+import org.slurmautoresume.slurm.probe.SlurmdStatusProber;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointLocator;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointRule;
 import org.slurmautoresume.supervisor.config.AutoresumeConfig;
@@ -150,21 +150,30 @@ public final class StepSupervisor {
                 environment,
                 log,
                 StepProcess::start,
-                prober(settings.livenessPort(), settings.checkPort()),
+                cluster -> prober(settings.livenessPort(), settings.checkPort(), cluster),
                 outage);
     }
 
     /**
-     * Each node's agent first, where it answers; its slurmd where none does; and the agents'
-     * fresh checks when a failed attempt is diagnosed (docs/health-checks.md).
+     * Each node's agent first, where it answers; its slurmd where none does, asked for its status
+     * in the cluster's own protocol so that slurmd logs nothing (a bare connect where the
+     * cluster's configuration rules that out); and the agents' fresh checks when a failed attempt
+     * is diagnosed (docs/health-checks.md).
      */
-    private static Supplier<NodeProber> prober(int livenessPort, int checkPort) {
+    private static Supplier<NodeProber> prober(
+            int livenessPort, int checkPort, Supplier<Optional<SlurmConfig>> cluster) {
         return () -> {
-            NodeProber slurmd = new TcpNodeProber(StepWatch.PROBE_INTERVAL);
+            NodeProber slurmd = SlurmdStatusProber.forCluster(cluster.get(), StepWatch.PROBE_INTERVAL);
             return livenessPort == 0
                     ? slurmd
                     : new LivenessProber(StepWatch.PROBE_INTERVAL, livenessPort, checkPort, true, slurmd);
         };
+    }
+
+    /** How the prober is made, given the cluster's configuration as read ahead (asked only when a watch starts). */
+    @FunctionalInterface
+    interface ProberFactory {
+        Supplier<NodeProber> probers(Supplier<Optional<SlurmConfig>> cluster);
     }
 
     /**
@@ -201,6 +210,19 @@ public final class StepSupervisor {
             SupervisorLog log,
             SrunLauncher launcher,
             Supplier<NodeProber> prober,
+            ControllerOutage outage) {
+        this(slurm, runner, settings, config, environment, log, launcher, cluster -> prober, outage);
+    }
+
+    private StepSupervisor(
+            SlurmClient slurm,
+            CommandRunner runner,
+            SupervisorSettings settings,
+            Optional<AutoresumeConfig> config,
+            Map<String, String> environment,
+            SupervisorLog log,
+            SrunLauncher launcher,
+            ProberFactory probers,
             ControllerOutage outage) {
         this.slurm = slurm;
         this.settings = settings;
@@ -280,7 +302,7 @@ public final class StepSupervisor {
                 new AttemptLaunch(environment, allocation, checkpoints, log),
                 effective,
                 checkpoints,
-                prober,
+                probers.probers(() -> configAhead == null ? Optional.empty() : configForProbes(configAhead)),
                 nodeRecords);
     }
 
@@ -409,6 +431,15 @@ public final class StepSupervisor {
         }
         // Once per job, beside the findings (information, not advice); a healthy step's supervisor says nothing else.
         paths.ifPresent(p -> log.say("recovery paths: " + p));
+    }
+
+    /** The configuration read ahead, for the slurmd prober: empty when it could not be read (said by clusterConfig). */
+    private static Optional<SlurmConfig> configForProbes(CompletableFuture<SlurmConfig> configAhead) {
+        try {
+            return Optional.of(ReadAhead.join(configAhead));
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     /** The cluster's configuration, read once per srun (ahead) for the preflight and the recovery paths. */
