@@ -22,9 +22,9 @@ import org.slurmautoresume.slurm.model.JobState;
 /**
  * Where no agent answers on the step's nodes the supervisor asks each node's slurmd every second.
  * Asked for its status in its own protocol, slurmd writes nothing to its log: half a minute of a
- * supervised step (30 probes of each node) leaves no error line in the slurmd logs of the step's nodes (a bare connect left
- * two per node per second). A killed node is still found by the same probe: its slurmd refuses,
- * and the step runs again on the job's spare.
+ * supervised step (30 probes of each node) leaves no error line in the slurmd logs of the step's
+ * nodes (a bare connect left two per node per second). A killed node is still found by the same
+ * probe: its slurmd refuses, and the step runs again on the job's spare.
  */
 class QuietSlurmdProbeIT {
 
