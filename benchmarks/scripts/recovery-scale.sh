@@ -93,6 +93,11 @@ srun --auto-resume=1 -N$n --ntasks-per-node=1 bash -c 'echo \"TASK attempt=\$AUT
   r_launch=$(ms "$killed" "$(iso "$(event launch 2)")")
   r_running=$(ms "$killed" "$running")
   r_share=$(( r_launch - r_detect ))
+  # The supervisor's own accounts of its parts (its stderr, in the job's output): the agent's
+  # confirmation and mark, and the repair after srun exited; the rest of the way from detection
+  # to the old step's end is Slurm's: ending the step on every node until srun exits.
+  r_diag=$(sed -n 's/.*: diagnosis took \([0-9]*\) ms.*/\1/p' "$out" | head -n 1)
+  r_after=$(sed -n 's/.*; \([0-9]*\) ms since the step ended.*/\1/p' "$out" | head -n 1)
   r_victim="$victim"
   scancel "$job"
   job=""
@@ -102,9 +107,9 @@ srun --auto-resume=1 -N$n --ntasks-per-node=1 bash -c 'echo \"TASK attempt=\$AUT
 
 echo "Slurm $AR_SLURM_RELEASE, $nodes nodes + $padding padding nodes; $(nproc) cores; load $(cut -d' ' -f1 /proc/loadavg)"
 run 2
-small=("$r_cpu" "$r_detect" "$r_ended" "$r_launch" "$r_running" "$r_share" "$r_victim")
+small=("$r_cpu" "$r_detect" "$r_ended" "$r_launch" "$r_running" "$r_share" "$r_victim" "$r_diag" "$r_after")
 run "$step_nodes"
-large=("$r_cpu" "$r_detect" "$r_ended" "$r_launch" "$r_running" "$r_share" "$r_victim")
+large=("$r_cpu" "$r_detect" "$r_ended" "$r_launch" "$r_running" "$r_share" "$r_victim" "$r_diag" "$r_after")
 row "(ms after the kill)" "2 nodes" "$step_nodes nodes"
 row "node killed" "${small[6]}" "${large[6]}"
 row "supervisor CPU while nothing fails (% of a core)" "${small[0]}" "${large[0]}"
@@ -113,4 +118,8 @@ row "old step ended: diagnosis, mark, shrink" "${small[2]}" "${large[2]}"
 row "srun started again (timeline launch 2)" "${small[3]}" "${large[3]}"
 row "every task running again (their clocks)" "${small[4]}" "${large[4]}"
 row "toolkit's share (detection -> srun started again)" "${small[5]}" "${large[5]}"
+row "  of it: the agent's confirmation and mark (ms)" "${small[7]:--}" "${large[7]:--}"
+row "  of it: Slurm ending the old step until srun exits (ms)" \
+    "$(( small[2] - small[1] - ${small[7]:-0} ))" "$(( large[2] - large[1] - ${large[7]:-0} ))"
+row "  of it: srun's exit to the re-run's srun (ms)" "${small[8]:--}" "${large[8]:--}"
 echo "ratio of the toolkit's share, $step_nodes nodes to 2: $(awk -v a="${small[5]}" -v b="${large[5]}" 'BEGIN { printf "%.2f", b / a }')"
