@@ -16,11 +16,13 @@ Each step trains on a batch only this rank sees, so DDP's gradient all-reduce re
 ranks; rank 0 then saves the checkpoint with torch.save (to a temporary file, renamed into
 place) and appends one line to CKPT_DIR/steps.log:
 
-    step=3 world=2 attempt=1 allreduce=2 hosts=node1,node2 loss=0.512345
+    step=3 world=2 attempt=1 allreduce=2 hosts=node1,node2 loss=0.512345 t=1795900870.123
 
 `allreduce` is the sum of a 1 from every rank, `hosts` every rank's node in rank order (from an
-all_gather), so the line shows which process group trained the step. On start every rank loads
-the newest checkpoint and goes on after it: no step is trained twice.
+all_gather), so the line shows which process group trained the step, `t` when its checkpoint was
+taken (Unix time). On start every rank loads the newest checkpoint and goes on after it: no step
+is trained twice; its first line says when the process started and when its process group
+formed, so a restart's cost can be read off the output (benchmarks/scripts/training-again.sh).
 
 Environment (all optional):
   CKPT_DIR       where the checkpoint and steps.log go (default ./ddp-$SLURM_JOB_ID); every node must see it
@@ -41,10 +43,12 @@ import subprocess
 import sys
 import time
 
-import torch
-import torch.distributed as dist
-from torch import nn
-from torch.nn.parallel import DistributedDataParallel
+STARTED = time.time()  # before torch's import, which is most of a fresh rank's start
+
+import torch  # noqa: E402
+import torch.distributed as dist  # noqa: E402
+from torch import nn  # noqa: E402
+from torch.nn.parallel import DistributedDataParallel  # noqa: E402
 
 CHECKPOINT = "checkpoint.pt"
 STEP_LOG = "steps.log"
@@ -177,7 +181,8 @@ def main():
     hosts = [None] * world
     dist.all_gather_object(hosts, node)
     print(f"rank {rank}/{world} on {node}: attempt {attempt}, process group of {world} on {','.join(hosts)},"
-          f" master {address}:{port}, resuming after step {start}", flush=True)
+          f" master {address}:{port}, resuming after step {start}"
+          f" (process started t={STARTED:.3f}, group formed t={time.time():.3f})", flush=True)
 
     loss_fn = nn.MSELoss()
     for step in range(start + 1, steps + 1):
@@ -191,7 +196,7 @@ def main():
         time.sleep(step_seconds)
         if rank == 0:
             record = (f"step={step} world={dist.get_world_size()} attempt={attempt} allreduce={int(ones.item())}"
-                      f" hosts={','.join(hosts)} loss={loss.item():.6f}")
+                      f" hosts={','.join(hosts)} loss={loss.item():.6f} t={time.time():.3f}")
             save_checkpoint(checkpoint, step, record, model.module, optimizer)
             append_record(ckpt_dir, record)
         dist.barrier()  # no rank runs ahead of the checkpoint it would resume from

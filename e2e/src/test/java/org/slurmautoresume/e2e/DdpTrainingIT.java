@@ -39,7 +39,7 @@ class DdpTrainingIT {
     private static final Duration JOB_END = Duration.ofSeconds(240);
     private static final int STEPS = 12;
     private static final Pattern RECORD =
-            Pattern.compile("^step=(\\d+) world=(\\d+) attempt=(\\d+) allreduce=(\\d+) hosts=(\\S+) loss=\\S+$");
+            Pattern.compile("^step=(\\d+) world=(\\d+) attempt=(\\d+) allreduce=(\\d+) hosts=(\\S+) loss=\\S+ t=\\S+$");
     private static LocalCluster cluster;
     private static SlurmTruth truth;
     private static SupervisedSteps supervised;
