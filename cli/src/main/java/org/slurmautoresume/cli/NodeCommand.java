@@ -9,7 +9,7 @@ import picocli.CommandLine.Spec;
         name = "node",
         mixinStandardHelpOptions = true,
         description = {
-            "Replace, reboot or resume nodes, and show those in replacement or reboot.",
+            "Replace, reboot or resume nodes; show those in replacement or reboot, and those that fail too often.",
             "NODES is a Slurm hostlist expression such as node[1-4,7]. Changing nodes needs root or the"
                     + " SlurmUser (or a Slurm admin account)."
         },
@@ -17,7 +17,8 @@ import picocli.CommandLine.Spec;
             NodeReplaceCommand.class,
             NodeRebootCommand.class,
             NodeResumeCommand.class,
-            NodeStatusCommand.class
+            NodeStatusCommand.class,
+            NodeLemonsCommand.class
         },
         footer = {
             "",
@@ -32,6 +33,7 @@ final class NodeCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "a subcommand is required (replace, reboot, resume, status)");
+        throw new ParameterException(
+                spec.commandLine(), "a subcommand is required (replace, reboot, resume, status, lemons)");
     }
 }

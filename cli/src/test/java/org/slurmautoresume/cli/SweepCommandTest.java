@@ -42,7 +42,8 @@ class SweepCommandTest {
                         "")
                 .answer(List.of("-o", "show", "job"), 0, "No jobs in the system\n", "")
                 .answer(List.of("node2"), 0, "", "")
-                .answer(List.of("update", "nodename=node2", "state=resume"), 0, "", "");
+                .answer(List.of("update", "nodename=node2", "state=resume"), 0, "", "")
+                .answer(eventsOfNode2(), 0, "node2|2026-11-22T04:14:02|Unknown|FAIL|root(0)|Action:Replace\n", "");
         Path policy = dir.resolve("policy.yaml");
         Files.writeString(policy, "healthCommand: [check-node, \"{node}\"]\nmaxPartitionPercent: 50\n" + extraPolicy);
         return policy;
@@ -50,6 +51,55 @@ class SweepCommandTest {
 
     private String lock() {
         return dir.resolve("sweep.lock").toString();
+    }
+
+    /** The sacctmgr query of node2's history a sweep makes at the harness's 04:30, for the default week. */
+    private static List<String> eventsOfNode2() {
+        return List.of(
+                "-n",
+                "-P",
+                "show",
+                "event",
+                "event=node",
+                "nodes=node2",
+                "start=2026-11-15T04:30",
+                "format=" + org.slurmautoresume.slurm.parse.NodeEventParser.FORMAT);
+    }
+
+    @Test
+    void aReturnedNodeMarkedTheThirdTimeThisWeekIsHeldNotResumed() throws Exception {
+        Path policy = clusterWithAReturnedNode("");
+        cli.answer(eventsOfNode2(), 0, """
+                node2|2026-11-17T08:00:00|2026-11-17T09:00:00|FAIL|root(0)|Action:Replace
+                node2|2026-11-20T08:00:00|2026-11-20T08:30:00|FAIL|root(0)|Action:Reboot Xid 79
+                node2|2026-11-22T04:14:02|Unknown|FAIL|root(0)|Action:Replace
+                """, "");
+        cli.answer(
+                List.of(
+                        "update",
+                        "nodename=node2",
+                        "state=fail",
+                        "reason=autoresume: lemon: marked faulty 3 times within the last 7 days (limit 3 in 7 days),"
+                                + " last 2026-11-22T04:14:02; kept out for a person: autoresume node lemons"),
+                0,
+                "",
+                "");
+        assertEquals(
+                ExitCode.SWEEP_ACTED.code(),
+                cli.run("sweep", "--policy", policy.toString(), "--lock", lock(), "--json"),
+                cli.err);
+        JsonNode action = new ObjectMapper().readTree(cli.out).get("actions").get(0);
+        assertEquals("hold-lemon", action.get("kind").asText(), cli.out);
+        assertEquals("done", action.get("result").asText(), cli.out);
+        verify(cli.runner)
+                .run(argThat(r -> r != null
+                        && r.argv().size() == 5
+                        && r.argv().subList(0, 4).equals(List.of("scontrol", "update", "nodename=node2", "state=fail"))
+                        && r.argv().get(4).startsWith("reason=autoresume: lemon: marked faulty 3 times")));
+        verify(cli.runner, never()).run(argThat(r -> r != null && r.argv().equals(List.of("check-node", "node2"))));
+        verify(cli.runner, never())
+                .run(argThat(r ->
+                        r != null && r.argv().equals(List.of("scontrol", "update", "nodename=node2", "state=resume"))));
     }
 
     @Test

@@ -177,7 +177,7 @@ class ForgedJobRecordIT {
     private Path policy() throws Exception {
         Path dir = Files.createDirectories(cluster.clusterDir().resolve("forged-it"));
         Path policy = dir.resolve("policy.yaml");
-        Files.writeString(policy, "maxNodes: 10\nmaxPartitionPercent: 100\n");
+        Files.writeString(policy, "maxNodes: 10\nmaxPartitionPercent: 100\nlemonMarks: 0\n");
         return policy;
     }
 }

@@ -43,8 +43,9 @@ class SweepIT {
         Path dir = Files.createDirectories(cluster.clusterDir().resolve("sweep-it"));
         policy = dir.resolve("policy.yaml");
         lock = dir.resolve("sweep.lock");
-        // 4 nodes: let the sweep act on all of them unless a test says otherwise.
-        Files.writeString(policy, "maxNodes: 10\nmaxPartitionPercent: 100\n");
+        // 4 nodes: let the sweep act on all of them unless a test says otherwise. The shared
+        // cluster's accounting holds every test's marks, so the lemon rule (LemonIT) is off here.
+        Files.writeString(policy, "maxNodes: 10\nmaxPartitionPercent: 100\nlemonMarks: 0\n");
     }
 
     @AfterEach
@@ -246,7 +247,7 @@ class SweepIT {
 
     @Test
     void capsHoldBackAndSaySoThenTheNextSweepFinishes() throws Exception {
-        Files.writeString(policy, "maxNodes: 1\nmaxPartitionPercent: 100\n");
+        Files.writeString(policy, "maxNodes: 1\nmaxPartitionPercent: 100\nlemonMarks: 0\n");
         nodes.replaceAndRevive("node2");
         nodes.replaceAndRevive("node3");
 
@@ -266,7 +267,7 @@ class SweepIT {
 
     @Test
     void aKilledSlurmdThatStaysDownIsMarkedForReplacement() throws Exception {
-        Files.writeString(policy, "notRespondingAfterSeconds: 1\nmaxPartitionPercent: 100\n");
+        Files.writeString(policy, "notRespondingAfterSeconds: 1\nmaxPartitionPercent: 100\nlemonMarks: 0\n");
         // down* is slurmctld's own verdict, given only at SlurmdTimeout. An admin's state=down
         // does not stand in for it: no NOT_RESPONDING follows (seen on 22.05). At the cluster's
         // 300 s it takes up to 400 s, so this test shortens SlurmdTimeout while it waits.

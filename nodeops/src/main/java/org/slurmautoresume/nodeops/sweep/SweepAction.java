@@ -13,6 +13,11 @@ public record SweepAction(Kind kind, String target, List<String> partitions, Str
     public enum Kind {
         /** Health check, then {@code state=resume}; unhealthy: kept, with the check's verdict as reason. */
         RESUME_IF_HEALTHY("resume-if-healthy"),
+        /**
+         * A node back under its hostname that the toolkit marked faulty too often: kept out with
+         * the lemon reason instead of resumed, for an administrator to look at.
+         */
+        HOLD_LEMON("hold-lemon"),
         /** {@code scancel} of an expansion donor job whose recovery is over. */
         CANCEL_ORPHAN_DONOR("cancel-orphan-donor"),
         /** {@code state=fail reason=Action:Replace} for a node down and silent too long. */

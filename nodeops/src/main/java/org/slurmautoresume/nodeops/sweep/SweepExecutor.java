@@ -68,6 +68,13 @@ public final class SweepExecutor {
             case DOWN_STUCK_COMPLETING, ESCALATE_TO_DOWN ->
                 done(action, updater.mark(new NodeMark(target, NodeMark.State.DOWN, action.reason())));
             case RESUME_IF_HEALTHY -> resumeIfHealthy(action, node);
+            case HOLD_LEMON ->
+                done(
+                        action,
+                        updater.mark(new NodeMark(
+                                target,
+                                node != null && node.state().isDown() ? NodeMark.State.DOWN : NodeMark.State.FAIL,
+                                action.reason())));
         };
     }
 

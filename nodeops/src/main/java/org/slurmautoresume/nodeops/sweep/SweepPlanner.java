@@ -10,6 +10,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.slurmautoresume.nodeops.admin.NodePhase;
+import org.slurmautoresume.nodeops.lemon.FaultHistory;
+import org.slurmautoresume.nodeops.lemon.LemonHold;
+import org.slurmautoresume.nodeops.lemon.LemonVerdict;
 import org.slurmautoresume.slurm.client.RebootRules;
 import org.slurmautoresume.slurm.client.SlurmControl;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
@@ -44,6 +47,12 @@ public final class SweepPlanner {
      */
     static final String UNEXPECTED_REBOOT = "Node unexpectedly rebooted";
 
+    /**
+     * A finding's kind: the lemon rule is on but Slurm's accounting could not be read, so nodes
+     * back under their hostname are resumed as they would be without the rule.
+     */
+    public static final String LEMON_HISTORY_UNAVAILABLE = "lemon-history-unavailable";
+
     private final SweepPolicy policy;
 
     public SweepPlanner(SweepPolicy policy) {
@@ -59,8 +68,30 @@ public final class SweepPlanner {
      * missing from {@code jobs} may still exist, and "its target is gone" proves nothing.
      */
     public SweepPlan plan(List<Node> nodes, List<Job> jobs, boolean someUnreadable, LocalDateTime now) {
-        Set<String> excluded =
-                policy.excludeNodes().isBlank() ? Set.of() : new HashSet<>(Hostlist.expand(policy.excludeNodes()));
+        return plan(nodes, jobs, someUnreadable, FaultHistory.none(), now);
+    }
+
+    /**
+     * The nodes whose fault history the plan needs: those it would resume as back under their
+     * hostname, when the lemon rule is on. Reading the history costs a query of Slurm's
+     * accounting, so a pass with no such node makes none.
+     */
+    public List<String> nodesToJudge(List<Node> nodes) {
+        if (!policy.lemon().enabled() || !policy.resumeReturned()) {
+            return List.of();
+        }
+        Set<String> excluded = excluded();
+        return nodes.stream()
+                .filter(n -> !excluded.contains(n.name()))
+                .filter(SweepPlanner::isReturnedFromAMark)
+                .map(Node::name)
+                .toList();
+    }
+
+    /** {@code history}: the fault marks of the nodes {@link #nodesToJudge} named, or why they are unknown. */
+    public SweepPlan plan(
+            List<Node> nodes, List<Job> jobs, boolean someUnreadable, FaultHistory history, LocalDateTime now) {
+        Set<String> excluded = excluded();
         List<SweepAction> actions = new ArrayList<>();
         List<SweepPlan.Finding> findings = new ArrayList<>();
         List<Node> completing = new ArrayList<>();
@@ -72,7 +103,7 @@ public final class SweepPlanner {
             if (node.state().has("COMPLETING")) {
                 completing.add(node);
             }
-            nodeRule(node, occupants, now, findings).ifPresent(actions::add);
+            nodeRule(node, occupants, history, now, findings).ifPresent(actions::add);
             if (node.state().isDrain() && node.reason().isEmpty()) {
                 findings.add(new SweepPlan.Finding(
                         "drained-without-reason",
@@ -108,14 +139,22 @@ public final class SweepPlanner {
      * Slurm stop waiting for it, and a mark would race it.
      */
     private Optional<SweepAction> nodeRule(
-            Node node, NodeOccupants occupants, LocalDateTime now, List<SweepPlan.Finding> findings) {
+            Node node,
+            NodeOccupants occupants,
+            FaultHistory history,
+            LocalDateTime now,
+            List<SweepPlan.Finding> findings) {
         if (RebootRules.pending(node.state())) {
             return Optional.empty();
         }
         Optional<NodeReason> reason = node.reason();
-        if (NodePhase.hasActionReason(node) && NodePhase.isBack(node)) {
+        if (isReturnedFromAMark(node)) {
             if (!policy.resumeReturned()) {
                 return Optional.empty();
+            }
+            Optional<SweepAction> hold = lemonHold(node, history, now, findings);
+            if (hold.isPresent()) {
+                return hold;
             }
             return Optional.of(action(
                     SweepAction.Kind.RESUME_IF_HEALTHY,
@@ -164,6 +203,45 @@ public final class SweepPlanner {
             return Optional.of(action(SweepAction.Kind.MARK_REPLACE, node, "Action:Replace", silentWhy(node, now)));
         }
         return Optional.empty();
+    }
+
+    /** Marked by the toolkit, and its slurmd registered since: the rule that resumes a node. */
+    private static boolean isReturnedFromAMark(Node node) {
+        return !RebootRules.pending(node.state()) && NodePhase.hasActionReason(node) && NodePhase.isBack(node);
+    }
+
+    /**
+     * A node the toolkit marked faulty as often as the lemon rule allows is kept out with the
+     * lemon reason, not resumed. The mark it is back from counts: Slurm recorded it too. Without
+     * the history the node is resumed as it would be without the rule, and a finding says so.
+     */
+    private Optional<SweepAction> lemonHold(
+            Node node, FaultHistory history, LocalDateTime now, List<SweepPlan.Finding> findings) {
+        if (!policy.lemon().enabled()) {
+            return Optional.empty();
+        }
+        if (history.unavailable().isPresent()) {
+            findings.add(new SweepPlan.Finding(
+                    LEMON_HISTORY_UNAVAILABLE,
+                    node.name(),
+                    "its fault history could not be read ("
+                            + history.unavailable().get() + "): resumed without the lemon rule"));
+            return Optional.empty();
+        }
+        LemonVerdict verdict = policy.lemon().judge(history.of(node.name()), now);
+        if (!verdict.lemon()) {
+            return Optional.empty();
+        }
+        return Optional.of(action(
+                SweepAction.Kind.HOLD_LEMON,
+                node,
+                LemonHold.reason(verdict),
+                node.state().display() + " with " + node.reason().get().text() + ", back under the same hostname, but "
+                        + verdict.why() + ": kept out for an administrator"));
+    }
+
+    private Set<String> excluded() {
+        return policy.excludeNodes().isBlank() ? Set.of() : new HashSet<>(Hostlist.expand(policy.excludeNodes()));
     }
 
     /** DOWN and not responding longer than the limit, not yet marked for an action. */

@@ -2,6 +2,7 @@ package org.slurmautoresume.nodeops.sweep;
 
 import java.time.Duration;
 import java.util.List;
+import org.slurmautoresume.nodeops.lemon.LemonRule;
 
 /**
  * What the sweep repairs, after how long, and how much it may change in one pass. Read from a
@@ -22,6 +23,7 @@ import java.util.List;
  * @param healthCommand       argv run to check a node, {@code {node}} replaced by its name;
  *                            empty: only probe that its slurmd accepts connections
  * @param healthTimeout       how long one health check may take
+ * @param lemon               a node marked faulty this often is kept out instead of resumed
  */
 public record SweepPolicy(
         Duration escalateFailAfter,
@@ -35,7 +37,8 @@ public record SweepPolicy(
         int maxPartitionPercent,
         String excludeNodes,
         List<String> healthCommand,
-        Duration healthTimeout) {
+        Duration healthTimeout,
+        LemonRule lemon) {
 
     public static final SweepPolicy DEFAULTS = new SweepPolicy(
             Duration.ofHours(2),
@@ -49,10 +52,12 @@ public record SweepPolicy(
             25,
             "",
             List.of(),
-            Duration.ofSeconds(120));
+            Duration.ofSeconds(120),
+            LemonRule.DEFAULT);
 
     public SweepPolicy {
         healthCommand = List.copyOf(healthCommand);
+        java.util.Objects.requireNonNull(lemon, "lemon");
     }
 
     /**

@@ -13,6 +13,7 @@ import org.slurmautoresume.configfile.ConfigText.Format;
 import org.slurmautoresume.configfile.Field;
 import org.slurmautoresume.configfile.Problems;
 import org.slurmautoresume.configfile.Quote;
+import org.slurmautoresume.nodeops.lemon.LemonRule;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.hostlist.HostlistException;
 
@@ -26,6 +27,7 @@ public final class SweepPolicyLoader {
 
     static final long MAX_SECONDS = Duration.ofDays(30).toSeconds();
     static final int MAX_NODES = 100_000;
+    static final int MAX_LEMON_MARKS = 1_000;
 
     private SweepPolicyLoader() {}
 
@@ -70,9 +72,24 @@ public final class SweepPolicyLoader {
                 in.field("maxPartitionPercent").integer(0, 100).orElse(d.maxPartitionPercent()),
                 hostlist(in.field("excludeNodes")).orElse(d.excludeNodes()),
                 argv(in.field("healthCommand")).orElse(d.healthCommand()),
-                seconds(in, "healthTimeoutSeconds", d.healthTimeout()));
+                seconds(in, "healthTimeoutSeconds", d.healthTimeout()),
+                lemon(in, d.lemon()));
         in.rejectUnknown();
         return policy;
+    }
+
+    /** {@code lemonMarks} (0: off) and {@code lemonWindowSeconds}, at least a minute. */
+    private static LemonRule lemon(ConfigFields in, LemonRule fallback) {
+        int marks = in.field("lemonMarks").integer(0, MAX_LEMON_MARKS).orElse(fallback.marks());
+        Duration window = in
+                .field("lemonWindowSeconds")
+                .rangeFix("use a number of seconds from 60 to " + MAX_SECONDS + " (30 days)")
+                .wholeNumber(60, MAX_SECONDS)
+                .stream()
+                .mapToObj(Duration::ofSeconds)
+                .findFirst()
+                .orElse(fallback.window());
+        return new LemonRule(marks, window);
     }
 
     private static Duration seconds(ConfigFields in, String field, Duration fallback) {

@@ -60,7 +60,8 @@ class SweepPlannerTest {
                 maxPartitionPercent,
                 d.excludeNodes(),
                 d.healthCommand(),
-                d.healthTimeout());
+                d.healthTimeout(),
+                d.lemon());
     }
 
     @Test
@@ -106,7 +107,8 @@ class SweepPlannerTest {
                 25,
                 "",
                 List.of(),
-                d.healthTimeout());
+                d.healthTimeout(),
+                d.lemon());
         assertTrue(plan(never, List.of(node("show-node-mixed-fail.txt", "node3")), List.of(), MARKED.plusDays(2))
                 .isEmpty());
     }
@@ -139,7 +141,8 @@ class SweepPlannerTest {
                 25,
                 "",
                 List.of(),
-                d.healthTimeout());
+                d.healthTimeout(),
+                d.lemon());
         SweepPlan plan = plan(
                 report,
                 List.of(node("show-node-down-not-responding.txt", "node2")),
@@ -399,7 +402,8 @@ class SweepPlannerTest {
                 100,
                 "node[2-3]",
                 List.of(),
-                d.healthTimeout());
+                d.healthTimeout(),
+                d.lemon());
         SweepPlan plan = plan(
                 excluding,
                 List.of(node("show-node-idle-fail.txt", "node2"), node("show-node-idle-fail.txt", "node4")),

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.slurmautoresume.nodeops.lemon.LemonRule;
 
 class SweepPolicyLoaderTest {
 
@@ -38,6 +39,18 @@ class SweepPolicyLoaderTest {
         assertEquals(List.of("ssh", "{node}", "autoresume", "health"), policy.healthCommand());
         assertEquals(SweepPolicy.DEFAULTS.maxPartitionPercent(), policy.maxPartitionPercent());
         assertEquals(SweepPolicy.DEFAULTS.donorMaxAge(), policy.donorMaxAge());
+    }
+
+    @Test
+    void theLemonRuleIsThreeMarksInSevenDaysUnlessTheSiteSaysOtherwise() throws Exception {
+        assertEquals(new LemonRule(3, Duration.ofDays(7)), SweepPolicy.DEFAULTS.lemon());
+        Path file = dir.resolve("lemon.yaml");
+        Files.writeString(file, "lemonMarks: 2\nlemonWindowSeconds: 3600\n");
+        assertEquals(
+                new LemonRule(2, Duration.ofHours(1)),
+                SweepPolicyLoader.load(file).lemon());
+        Files.writeString(file, "lemonMarks: 0\n");
+        assertFalse(SweepPolicyLoader.load(file).lemon().enabled());
     }
 
     @Test
@@ -73,6 +86,8 @@ class SweepPolicyLoaderTest {
                 "healthCommand: [ssh, '']|healthCommand[1]: is empty",
                 "excludeNodes: 'n[5-1]'|excludeNodes: ",
                 "[1, 2]|expected a mapping of fields, found a list",
+                "lemonMarks: -1|lemonMarks: must not be negative, found -1",
+                "lemonWindowSeconds: 30|lemonWindowSeconds: must be at least 60, found 30",
                 "maxNodes: [1|not valid YAML at line "
             })
     void aBadFieldIsNamedWithTheFileAndWhy(String yaml, String expected) throws Exception {

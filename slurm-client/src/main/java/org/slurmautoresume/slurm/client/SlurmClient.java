@@ -1,6 +1,7 @@
 package org.slurmautoresume.slurm.client;
 
 import java.time.Duration;
+import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,9 +25,12 @@ import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.model.JobListing;
 import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.model.NodeEvent;
 import org.slurmautoresume.slurm.model.SlurmConfig;
 import org.slurmautoresume.slurm.model.SlurmVersion;
 import org.slurmautoresume.slurm.model.Step;
+import org.slurmautoresume.slurm.parse.NodeEventParser;
+import org.slurmautoresume.slurm.parse.ParseException;
 
 /**
  * Read-only queries of the Slurm controller through {@code scontrol}. The runner passed in
@@ -291,6 +295,62 @@ public final class SlurmClient {
                             + "\"");
         }
         return java.util.Set.copyOf(ids);
+    }
+
+    /**
+     * The node state changes Slurm's accounting recorded for {@code hostlist} since {@code since}
+     * ({@code sacctmgr -n -P show event event=node nodes=... start=...}), oldest first. Needs
+     * accounting through slurmdbd; throws a {@link SlurmException} when sacctmgr cannot answer,
+     * so that the caller decides what a missing history means.
+     */
+    public List<NodeEvent> nodeEvents(String hostlist, LocalDateTime since) {
+        requireValidHostlist(hostlist);
+        CommandResult result = run(
+                beside("sacctmgr"),
+                List.of(
+                        "-n",
+                        "-P",
+                        "show",
+                        "event",
+                        "event=node",
+                        "nodes=" + hostlist,
+                        "start=" + since.withNano(0),
+                        "format=" + NodeEventParser.FORMAT));
+        if (!result.succeeded()) {
+            throw ScontrolAnswers.failure(result, "read the node events of " + hostlist + " from Slurm's accounting");
+        }
+        try {
+            List<NodeEvent> events = new ArrayList<>(NodeEventParser.parse(result.stdout()));
+            events.sort(java.util.Comparator.comparing(NodeEvent::start));
+            return events;
+        } catch (ParseException e) {
+            throw new SlurmException(SlurmException.Kind.BAD_OUTPUT, e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The ids of the jobs Slurm's accounting shows on {@code node} at {@code time}
+     * ({@code sacct -a -X -n -P -N NODE -S T -E T -o JobID}): ids alone, no user text. Empty when
+     * sacct cannot say; this only tells a person which job a node failed under.
+     */
+    public List<String> jobIdsOnNodeAt(String node, LocalDateTime time) {
+        requireValidHostlist(node);
+        try {
+            String at = time.withNano(0).toString();
+            CommandResult result = run(
+                    beside("sacct"), List.of("-a", "-X", "-n", "-P", "-N", node, "-S", at, "-E", at, "-o", "JobID"));
+            if (!result.succeeded()) {
+                return List.of();
+            }
+            return result.stdout()
+                    .lines()
+                    .map(String::strip)
+                    .filter(id -> id.matches("[0-9]{1,10}(_[0-9]{1,10})?(\\+[0-9]{1,4})?"))
+                    .distinct()
+                    .toList();
+        } catch (RuntimeException e) {
+            return List.of();
+        }
     }
 
     /** A Slurm client program in scontrol's directory (or on PATH when scontrol is named bare). */
