@@ -160,7 +160,7 @@ class SweepIT {
         }
         Files.writeString(
                 policy,
-                "maxNodes: 10\nmaxPartitionPercent: 100\nhealthCommand: [\"env\", \"PATH=" + bin + ":"
+                "maxNodes: 10\nmaxPartitionPercent: 100\nlemonMarks: 0\nhealthCommand: [\"env\", \"PATH=" + bin + ":"
                         + System.getenv("PATH") + "\", \"" + cluster.launcher()
                         + "\", \"health\", \"--check\", \"gpu\","
                         + " \"--expected-gpus\", \"8\", \"--node\", \"{node}\","

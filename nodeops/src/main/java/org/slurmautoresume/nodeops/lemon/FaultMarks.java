@@ -62,12 +62,19 @@ public final class FaultMarks {
             }
             LocalDateTime end = event.end().orElse(LocalDateTime.MAX);
             spellEnd = continues && spellEnd.isAfter(end) ? spellEnd : end;
-            boolean forgiven = forgivenUntil.isPresent() && !event.start().isAfter(forgivenUntil.get());
+            // Strictly before: a mark in the very second the hold ended (accounting keeps whole
+            // seconds) came after the release, which must precede it.
+            boolean forgiven = forgivenUntil.isPresent() && event.start().isBefore(forgivenUntil.get());
             if (isFault(event) && !spellCounted && !forgiven) {
                 marks.add(new FaultMark(event.node(), event.start(), event.state(), event.reason(), event.user()));
             }
             if (isFault(event)) {
                 spellCounted = true;
+            }
+            if (isReleasedHold(event)) {
+                // A person returned the node: whatever comes after is a new spell, however soon.
+                spellEnd = null;
+                spellCounted = false;
             }
         }
         return marks;
@@ -80,13 +87,17 @@ public final class FaultMarks {
                 .orElse(false);
     }
 
-    /** When the latest lemon hold that has ended ended: someone returned the node or rewrote its reason. */
+    /** A lemon hold that has ended: someone returned the node or rewrote its reason. */
+    private static boolean isReleasedHold(NodeEvent event) {
+        return event.nodeReason().map(NodeReason::text).map(LemonHold::isHold).orElse(false)
+                && event.end().isPresent();
+    }
+
+    /** When the latest lemon hold that has ended ended. */
     private static Optional<LocalDateTime> lastReleaseOfAHold(List<NodeEvent> sorted) {
         Optional<LocalDateTime> last = Optional.empty();
         for (NodeEvent event : sorted) {
-            if (event.nodeReason().map(NodeReason::text).map(LemonHold::isHold).orElse(false)
-                    && event.end().isPresent()
-                    && (last.isEmpty() || event.end().get().isAfter(last.get()))) {
+            if (isReleasedHold(event) && (last.isEmpty() || event.end().get().isAfter(last.get()))) {
                 last = event.end();
             }
         }

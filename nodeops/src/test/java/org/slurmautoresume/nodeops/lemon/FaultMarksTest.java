@@ -49,6 +49,18 @@ class FaultMarksTest {
     }
 
     @Test
+    void aMarkInTheSecondAHoldEndedCameAfterTheReleaseAndCounts() {
+        // Accounting keeps whole seconds: an administrator's resume and the next mark can share one.
+        List<FaultMark> marks = FaultMarks.of(List.of(
+                event("2026-11-28T09:00:00", "2026-11-28T09:30:00", "FAIL", "Action:Replace"),
+                event("2026-11-28T09:30:00", "2026-11-28T10:00:00", "FAIL", "autoresume: lemon: marked faulty"),
+                event("2026-11-28T10:00:00", null, "FAIL", "Action:Replace")));
+        assertEquals(
+                List.of(LocalDateTime.parse("2026-11-28T10:00")),
+                marks.stream().map(FaultMark::time).toList());
+    }
+
+    @Test
     void aMarkAfterAnAdministratorsDrainInTheSameSpellIsNotANewFault() {
         // The toolkit wrote nothing while the drain stood; counting once per spell keeps a fault
         // that follows a drain without a gap from doubling anything.
