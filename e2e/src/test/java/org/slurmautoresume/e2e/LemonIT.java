@@ -11,8 +11,10 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -79,12 +81,37 @@ class LemonIT {
         assertEquals("done", actionOn(first).get("result").asText(), first.toString());
         nodes.waitForState(NODE, "IDLE", Duration.ofSeconds(30));
 
-        // Second fault within the hour: listed as a lemon once accounting has it, then held.
+        // Second fault within the hour, after the first one's spell: states that follow each other
+        // within a second are one fault's (FAIL, then DOWN, ...), so the next mark comes later.
+        Wait.until(
+                "accounting to close the first mark of " + NODE + " and a spell's second to pass",
+                Duration.ofSeconds(30),
+                () -> {
+                    Optional<LocalDateTime> closed = events().lines()
+                            .map(l -> l.split("\\|", -1))
+                            .filter(f -> f.length == 4 && f[2].equals("FAIL") && f[3].startsWith("Action:Replace"))
+                            .reduce((a, b) -> b)
+                            .filter(f -> !f[1].equals("Unknown"))
+                            .map(f -> LocalDateTime.parse(f[1]));
+                    return closed.isPresent()
+                                    && LocalDateTime.now().isAfter(closed.get().plusSeconds(2))
+                            ? Optional.of(true)
+                            : Optional.empty();
+                });
+        // Listed as a lemon once accounting has it, then held.
         nodes.replaceAndRevive(NODE);
-        JsonNode listed = Wait.until("accounting to hold both marks of " + NODE, Duration.ofSeconds(30), () -> {
-            JsonNode node = lemon(policy);
-            return node != null && node.get("marksCounted").asInt() == 2 ? Optional.of(node) : Optional.empty();
-        });
+        AtomicReference<JsonNode> seen = new AtomicReference<>();
+        JsonNode listed;
+        try {
+            listed = Wait.until("accounting to hold both marks of " + NODE, Duration.ofSeconds(30), () -> {
+                JsonNode node = lemon(policy);
+                seen.set(node);
+                return node != null && node.get("marksCounted").asInt() == 2 ? Optional.of(node) : Optional.empty();
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError(
+                    e.getMessage() + "; last listed: " + seen.get() + "; accounting's events:\n" + events(), e);
+        }
         assertFalse(listed.get("held").asBoolean(), listed.toString());
 
         JsonNode second = sweep(policy, lock);
@@ -118,6 +145,21 @@ class LemonIT {
         JsonNode after = sweep(policy, lock);
         assertTrue(actionOnOrNull(after) == null, after.toString());
         assertEquals("IDLE", nodes.state(NODE));
+    }
+
+    /** The node's events of the last hour as sacctmgr prints them, for a failure's message. */
+    private static String events() {
+        CommandResult events = cluster.run(List.of(
+                "sacctmgr",
+                "-n",
+                "-P",
+                "show",
+                "event",
+                "event=node",
+                "nodes=" + NODE,
+                "start=now-1hours",
+                "format=TimeStart,TimeEnd,State,Reason"));
+        return events.stdout() + events.stderr();
     }
 
     private JsonNode sweep(Path policy, Path lock) {
