@@ -56,23 +56,16 @@ class LemonIT {
         nodes.scontrol("update", "nodename=" + NODE, "state=drain", "reason=autoresume: lemon: test baseline");
         nodes.scontrol("update", "nodename=" + NODE, "state=resume");
         nodes.waitForState(NODE, "IDLE", Duration.ofSeconds(30));
-        Wait.until("accounting to record the end of the baseline hold", Duration.ofSeconds(30), () -> {
-            CommandResult events = cluster.run(List.of(
-                    "sacctmgr",
-                    "-n",
-                    "-P",
-                    "show",
-                    "event",
-                    "event=node",
-                    "nodes=" + NODE,
-                    "start=now-1hours",
-                    "format=TimeEnd,Reason"));
-            return events.stdout()
-                            .lines()
-                            .anyMatch(l -> l.endsWith("|autoresume: lemon: test baseline") && !l.startsWith("Unknown"))
-                    ? Optional.of(true)
-                    : Optional.empty();
-        });
+        Wait.until(
+                "accounting to record the end of the baseline hold",
+                Duration.ofSeconds(30),
+                () -> events().lines()
+                                .map(l -> l.split("\\|", -1))
+                                .anyMatch(f -> f.length == 4
+                                        && f[3].equals("autoresume: lemon: test baseline")
+                                        && !f[1].equals("Unknown"))
+                        ? Optional.of(true)
+                        : Optional.empty());
 
         // First fault: back under its hostname, resumed as always.
         nodes.replaceAndRevive(NODE);
