@@ -217,15 +217,18 @@ class LivenessListenerTest {
     @Test
     void aKeptConnectionIsGreetedAgainAtEachQuestion() throws IOException {
         NodeVerdict verdict = new NodeVerdict();
-        try (LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2", verdict);
-                Socket peer = greetedFrom("127.0.0.1", listener.port())) {
+        LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2", verdict);
+        try (Socket peer = greetedFrom("127.0.0.1", listener.port())) {
             for (int i = 0; i < 50; i++) {
                 assertEquals("autoresume-agent 1 node2 ok", askAgain(peer));
             }
             verdict.markedUnhealthy();
             assertEquals("autoresume-agent 1 node2 unhealthy", askAgain(peer), "each answer says the verdict now");
-            assertEquals(52, listener.answered());
+        } finally {
+            listener.close();
         }
+        // Counted after each write: whole once close() has waited for the serving thread.
+        assertEquals(52, listener.answered());
     }
 
     @Test
@@ -320,17 +323,19 @@ class LivenessListenerTest {
 
     @Test
     void theProberKeepsOneConnectionToTheListener() throws IOException {
-        try (LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2", new NodeVerdict());
-                LivenessProber prober = new LivenessProber(
-                        Duration.ofSeconds(2), listener.port(), true, node -> Optional.of("not asked"))) {
+        LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2", new NodeVerdict());
+        try (LivenessProber prober =
+                new LivenessProber(Duration.ofSeconds(2), listener.port(), true, node -> Optional.of("not asked"))) {
             var node = new NodeParser().parse("NodeName=node2 NodeAddr=127.0.0.1 Port=6818 State=IDLE");
             for (int i = 0; i < 20; i++) {
                 assertEquals(Optional.empty(), prober.unreachable(node));
                 assertTrue(prober.speaksForItsNode(node));
             }
-            assertEquals(20, listener.answered());
-            // A new connection would have been greeted on accept: only the first was, the rest were questions.
-            assertEquals(1, listener.accepted());
+        } finally {
+            listener.close();
         }
+        assertEquals(20, listener.answered());
+        // Each new connection is counted before its greeting: only the first was one, the rest were questions.
+        assertEquals(1, listener.accepted());
     }
 }
