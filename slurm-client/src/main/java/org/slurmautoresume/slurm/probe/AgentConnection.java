@@ -28,6 +28,10 @@ final class AgentConnection implements Closeable {
     private InputStream in;
     private OutputStream out;
     private boolean answeredAgain;
+    /** A question is outstanding: sent, its answer not read yet (guarded by this). */
+    private boolean asked;
+
+    private long askedAt;
 
     void connect(InetSocketAddress address, int timeoutMillis) throws IOException {
         socket.connect(address, timeoutMillis);
@@ -35,9 +39,27 @@ final class AgentConnection implements Closeable {
         out = socket.getOutputStream();
     }
 
-    /** Asks a kept connection's agent for a fresh greeting. */
-    void askAgain() throws IOException {
-        out.write(LivenessProber.ASK_AGAIN);
+    /**
+     * Asks a kept connection's agent for a fresh greeting, unless a question is outstanding
+     * already (asked ahead of a round, {@link LivenessProber#roundStarts}): the agent closes a
+     * connection that sends two.
+     */
+    synchronized void askAgain() throws IOException {
+        if (!asked) {
+            out.write(LivenessProber.ASK_AGAIN);
+            asked = true;
+            askedAt = System.nanoTime();
+        }
+    }
+
+    /** Whether a question outstanding was asked more than {@code nanos} ago: its answer, waiting unread, is stale. */
+    synchronized boolean askedLongerAgoThan(long nanos) {
+        return asked && System.nanoTime() - askedAt > nanos;
+    }
+
+    /** The answer to the outstanding question was read. */
+    synchronized void answerRead() {
+        asked = false;
     }
 
     /** The next byte, waiting at most {@code timeoutMillis} (SocketTimeoutException); -1 at the end. */

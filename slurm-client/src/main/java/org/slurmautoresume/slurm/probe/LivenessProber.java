@@ -158,6 +158,27 @@ public final class LivenessProber implements NodeProber, AutoCloseable {
     }
 
     /**
+     * Sends the question on every kept connection of these nodes before any is probed, so that
+     * each probe of the round finds its answer arrived and reads it at once, rather than asking
+     * and then waiting: a probe costs two system calls instead of four (ask, a read that finds
+     * nothing yet, a wait, the read). An answer left unread longer than the timeout (the round
+     * stopped early) is not taken for a later probe's.
+     */
+    @Override
+    public void roundStarts(List<Node> nodes) {
+        for (Node node : nodes) {
+            AgentConnection kept = held.get(node.name());
+            if (kept != null) {
+                try {
+                    kept.askAgain();
+                } catch (IOException e) {
+                    // broken: the node's probe finds it so and connects anew
+                }
+            }
+        }
+    }
+
+    /**
      * Asks the agent again on the connection it greeted this prober on. Its silence counts as a
      * new connection's would once the agent greeted (no one else can answer on a connection the
      * agent accepted), and slurmd decides with it as ever; null when the connection ended or
@@ -165,6 +186,10 @@ public final class LivenessProber implements NodeProber, AutoCloseable {
      * or keeps none and closed it after greeting): a new connection then decides, as it always did.
      */
     private Optional<String> askAgain(Node node, AgentConnection kept, String host, int port) {
+        if (kept.askedLongerAgoThan(timeout.toNanos())) {
+            kept.close(); // asked ahead of a round that never came to it: the answer waiting there is old news
+            return null;
+        }
         long start = System.nanoTime();
         int millis = Math.toIntExact(timeout.toMillis());
         Future<SlurmdAnswerProbe.Answer> slurmd = null;
@@ -180,6 +205,7 @@ public final class LivenessProber implements NodeProber, AutoCloseable {
             Optional<String> line = first < 0 ? Optional.empty() : kept.line(first, left(start, millis));
             if (line.isPresent() && isGreeting(node, line.get()) && kept.drained()) {
                 greeted(node, line.get());
+                kept.answerRead();
                 kept.markAnsweredAgain();
                 keep(node, kept);
                 return Optional.empty();

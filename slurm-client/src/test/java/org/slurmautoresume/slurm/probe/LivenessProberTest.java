@@ -645,4 +645,34 @@ class LivenessProberTest {
             assertEquals(2, agent.connections.get());
         }
     }
+
+    @Test
+    void questionsAskedAheadOfARoundAreEachAnsweredOnce() throws IOException {
+        try (KeepingAgent agent = new KeepingAgent(0);
+                LivenessProber prober = new LivenessProber(TIMEOUT, agent.port(), true, FALLBACK)) {
+            assertEquals(Optional.empty(), prober.unreachable(node()));
+            for (int round = 0; round < 5; round++) {
+                prober.roundStarts(List.of(node()));
+                prober.roundStarts(List.of(node())); // twice: still one question outstanding
+                assertEquals(Optional.empty(), prober.unreachable(node()));
+                assertTrue(prober.speaksForItsNode(node()));
+            }
+            assertEquals(1, agent.connections.get(), "the connection survived: never two questions at once");
+            assertEquals(5, agent.questions.get());
+        }
+    }
+
+    @Test
+    void anAnswerLeftUnreadPastTheTimeoutIsNotTakenForALaterProbes() throws Exception {
+        try (KeepingAgent agent = new KeepingAgent(0);
+                LivenessProber prober = new LivenessProber(TIMEOUT, agent.port(), true, FALLBACK)) {
+            assertEquals(Optional.empty(), prober.unreachable(node()));
+            prober.roundStarts(List.of(node())); // answered "ok" now, and left unread
+            agent.line = LivenessProber.GREETING + "node2 unhealthy\n";
+            Thread.sleep(TIMEOUT.toMillis() + 50); // the condition is the time itself: the answer grows old
+            assertEquals(Optional.empty(), prober.unreachable(node()));
+            assertTrue(prober.reportsUnhealthy(node()), "the agent's word now, on a new connection");
+            assertEquals(2, agent.connections.get());
+        }
+    }
 }
