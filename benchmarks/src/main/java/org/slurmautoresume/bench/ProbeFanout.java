@@ -154,6 +154,7 @@ public final class ProbeFanout {
         running.set(false);
         watching.interrupt();
         watching.join(10_000);
+        prober.close(); // the next size's prober keeps connections of its own
 
         Arrays.sort(lengths);
         System.out.printf(
@@ -176,13 +177,13 @@ public final class ProbeFanout {
     }
 
     /**
-     * The prober the watch asks, timing each round from the first node's probe to the last one's
-     * answer (the watch probes its nodes in list order), and counting misses; two clock reads a
+     * The prober the watch asks, timing each round from its start (the questions asked ahead of
+     * it included) to the last node's answer (the watch probes its nodes in list order), and
+     * counting misses; two clock reads a
      * round are all it adds.
      */
     private static final class Rounds implements NodeProber {
         private final NodeProber prober;
-        private final Node first;
         private final Node last;
         private final AtomicLong misses = new AtomicLong();
         private final List<Long> lengths = new ArrayList<>();
@@ -190,15 +191,17 @@ public final class ProbeFanout {
 
         Rounds(NodeProber prober, List<Node> nodes) {
             this.prober = prober;
-            this.first = nodes.get(0);
             this.last = nodes.get(nodes.size() - 1);
         }
 
         @Override
+        public void roundStarts(List<Node> nodes) {
+            started = System.nanoTime();
+            prober.roundStarts(nodes);
+        }
+
+        @Override
         public Optional<String> unreachable(Node node) {
-            if (node == first) {
-                started = System.nanoTime();
-            }
             Optional<String> out = prober.unreachable(node);
             if (out.isPresent()) {
                 misses.incrementAndGet();

@@ -27,6 +27,8 @@ import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobState;
+import org.slurmautoresume.slurm.model.Node;
+import org.slurmautoresume.slurm.probe.LivenessProber;
 
 /**
  * Fair under load: the ordinary test user opens far more connections to the real
@@ -34,13 +36,18 @@ import org.slurmautoresume.slurm.model.JobState;
  * refused with an answer, and meanwhile root's request about the user's running job is answered
  * within the agent client's normal timeout, as if nobody flooded. And a flood of another kind:
  * reports about the user's own job, each naming a new rule and a new detection source, which
- * must not multiply the agent's metric series (their labels take fixed sets of values).
+ * must not multiply the agent's metric series (their labels take fixed sets of values). And on
+ * the liveness port, which any user may connect to: a user's connections kept open and asking
+ * again are kept only up to the port's bound per peer, and a supervisor's probe is still answered.
  */
 class AgentFloodIT {
 
     private static final int FLOOD = 300;
     /** The agent's per-uid share (AgentServer.CONNECTIONS_PER_UID). */
     private static final int SHARE = 32;
+
+    /** The liveness port's bound of connections it keeps from one peer address (LivenessListener.HELD_PER_PEER). */
+    private static final int KEPT_PER_PEER = 8;
 
     private static LocalCluster cluster;
     private static LocalAgent agent;
@@ -306,6 +313,74 @@ class AgentFloodIT {
     }
 
     /** The client's class, copied where the test user can read it, run in a JVM as that user. */
+    @Test
+    void aUsersConnectionsKeptOnTheLivenessPortAreBoundedAndProbesAreStillAnswered() throws Exception {
+        LocalAgent node2Agent = LocalAgent.start(
+                cluster,
+                cluster.clusterDir()
+                        .resolve("agent-flood-liveness-it-"
+                                + ProcessHandle.current().pid()),
+                "--node",
+                "node2");
+        Process holder = null;
+        try (LivenessProber prober = new LivenessProber(
+                Duration.ofSeconds(2), LivenessProber.DEFAULT_PORT, true, n -> Optional.of("no agent answers"))) {
+            Node node2 = cluster.node("node2");
+            int port = LivenessProber.port(LivenessProber.DEFAULT_PORT, node2);
+            Wait.until(
+                    "node2's agent to answer liveness probes",
+                    Duration.ofSeconds(30),
+                    () -> prober.unreachable(node2).isEmpty() ? Optional.of(true) : Optional.empty());
+            prober.close(); // the user's connections come first: every place from this address is theirs to take
+            String script = String.join(
+                    "\n",
+                    "import signal, socket, sys",
+                    "signal.alarm(300)",
+                    "host, port, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])",
+                    "peers = []",
+                    "for _ in range(count):",
+                    "    s = socket.create_connection((host, port), timeout=5)",
+                    "    f = s.makefile('rb')",
+                    "    if f.readline().startswith(b'autoresume-agent 1 '):",
+                    "        peers.append((s, f))",
+                    "kept = 0",
+                    "for s, f in peers:",
+                    "    try:",
+                    "        s.sendall(b'?')",
+                    "        kept += f.readline().startswith(b'autoresume-agent 1 ')",
+                    "    except OSError:",
+                    "        pass",
+                    "print('greeted=%d kept=%d' % (len(peers), kept), flush=True)",
+                    "sys.stdin.readline()");
+            holder = new ProcessBuilder(cluster.asTestUser(List.of(
+                            "python3", "-c", script, node2.address(), Integer.toString(port), Integer.toString(FLOOD))))
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
+            String counts = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8))
+                    .readLine();
+            assertNotNull(counts, "the holding client said nothing");
+            Matcher m = Pattern.compile("greeted=(\\d+) kept=(\\d+)").matcher(counts);
+            assertTrue(m.matches(), counts);
+            assertEquals(FLOOD, Integer.parseInt(m.group(1)), "every connection was greeted: " + counts);
+            assertEquals(KEPT_PER_PEER, Integer.parseInt(m.group(2)), "kept, and answered again: " + counts);
+
+            // While the user holds the places: the supervisor's probes are answered, each on a new connection.
+            for (int i = 0; i < 5; i++) {
+                assertEquals(Optional.empty(), prober.unreachable(node2), "probe " + i);
+                assertTrue(prober.speaksForItsNode(node2));
+            }
+            assertTrue(holder.isAlive(), "the user's connections ended before the probes");
+        } finally {
+            if (holder != null) {
+                holder.getOutputStream().close();
+                if (!holder.waitFor(30, TimeUnit.SECONDS)) {
+                    holder.destroyForcibly();
+                }
+            }
+            node2Agent.stop();
+        }
+    }
+
     private static Process startFloodAsTestUser() throws IOException {
         Path classes = agent.socket().getParent().resolve("flood-classes");
         Path pkg = classes.resolve("org/slurmautoresume/e2e");

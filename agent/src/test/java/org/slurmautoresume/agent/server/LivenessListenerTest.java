@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -37,7 +39,7 @@ class LivenessListenerTest {
     }
 
     @Test
-    void everyConnectionIsGreetedWithTheNodeAndClosed() throws IOException {
+    void everyConnectionIsGreetedWithTheNode() throws IOException {
         LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2", new NodeVerdict());
         try {
             for (int i = 0; i < 200; i++) {
@@ -178,5 +180,162 @@ class LivenessListenerTest {
                 () -> LivenessListener.start(
                         anyLoopbackPort(), "node2 ok\nautoresume-agent 1 node3", new NodeVerdict()));
         assertTrue(e.getMessage().contains("not a node name"), e.getMessage());
+    }
+
+    /** A peer of the liveness port from {@code source} (a loopback address), its greeting read. */
+    private static Socket greetedFrom(String source, int port) throws IOException {
+        Socket socket = new Socket();
+        socket.bind(new InetSocketAddress(InetAddress.getByName(source), 0));
+        socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5000);
+        socket.setSoTimeout(5000);
+        assertEquals("autoresume-agent 1 node2 ok", line(socket.getInputStream()));
+        return socket;
+    }
+
+    /** One line read a byte at a time (nothing beyond it consumed); null at the end. */
+    private static String line(InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        for (int b = in.read(); b != '\n'; b = in.read()) {
+            if (b < 0) {
+                return line.length() == 0 ? null : line.toString();
+            }
+            line.append((char) b);
+        }
+        return line.toString();
+    }
+
+    /** Asks again on a kept connection: the next greeting, or null where the agent closed it. */
+    private static String askAgain(Socket socket) throws IOException {
+        try {
+            socket.getOutputStream().write(LivenessProber.ASK_AGAIN);
+            return line(socket.getInputStream());
+        } catch (java.net.SocketException e) {
+            return null; // reset: the agent had closed it
+        }
+    }
+
+    @Test
+    void aKeptConnectionIsGreetedAgainAtEachQuestion() throws IOException {
+        NodeVerdict verdict = new NodeVerdict();
+        LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2", verdict);
+        try (Socket peer = greetedFrom("127.0.0.1", listener.port())) {
+            for (int i = 0; i < 50; i++) {
+                assertEquals("autoresume-agent 1 node2 ok", askAgain(peer));
+            }
+            verdict.markedUnhealthy();
+            assertEquals("autoresume-agent 1 node2 unhealthy", askAgain(peer), "each answer says the verdict now");
+        } finally {
+            listener.close();
+        }
+        // Counted after each write: whole once close() has waited for the serving thread.
+        assertEquals(52, listener.answered());
+    }
+
+    @Test
+    void anythingButTheOneQuestionByteEndsTheConnection() throws IOException {
+        try (LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2", new NodeVerdict())) {
+            for (String sent : List.of("x", "??", "mark node2 fail\n", "?".repeat(4096))) {
+                try (Socket peer = greetedFrom("127.0.0.1", listener.port())) {
+                    peer.getOutputStream().write(sent.getBytes(StandardCharsets.US_ASCII));
+                    assertEquals(
+                            null, line(peer.getInputStream()), "closed unanswered after " + sent.length() + " bytes");
+                }
+            }
+            try (Socket peer = greetedFrom("127.0.0.1", listener.port())) {
+                assertEquals("autoresume-agent 1 node2 ok", askAgain(peer), "the port still serves");
+            }
+        }
+    }
+
+    @Test
+    void keptConnectionsAreBoundedPerPeerAndInAll() throws IOException {
+        List<Socket> peers = new ArrayList<>();
+        try (LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2", new NodeVerdict())) {
+            int sources = LivenessListener.HELD / LivenessListener.HELD_PER_PEER;
+            for (int source = 0; source < sources; source++) {
+                for (int i = 0; i < LivenessListener.HELD_PER_PEER; i++) {
+                    peers.add(greetedFrom("127.0.0." + (source + 1), listener.port()));
+                }
+                // One more from the same peer is greeted, and closed rather than kept.
+                try (Socket beyond = greetedFrom("127.0.0." + (source + 1), listener.port())) {
+                    assertEquals(null, askAgain(beyond), "beyond " + LivenessListener.HELD_PER_PEER + " per peer");
+                }
+            }
+            // Every peer is within its share, and the port keeps no more in all.
+            try (Socket beyond = greetedFrom("127.0.0." + (sources + 1), listener.port())) {
+                assertEquals(null, askAgain(beyond), "beyond " + LivenessListener.HELD + " in all");
+            }
+            for (Socket peer : peers) {
+                assertEquals("autoresume-agent 1 node2 ok", askAgain(peer), "the kept ones are still answered");
+            }
+            // A kept one that ends frees its place.
+            peers.remove(0).close();
+            try (Socket again = awaitKept(listener.port())) {
+                assertEquals("autoresume-agent 1 node2 ok", askAgain(again));
+            }
+        } finally {
+            for (Socket peer : peers) {
+                peer.close();
+            }
+        }
+    }
+
+    /** A connection from 127.0.0.1 that the port keeps, once a place is free (the agent learns of a closed peer at once, but not before this asks). */
+    private static Socket awaitKept(int port) throws IOException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (true) {
+            Socket socket = greetedFrom("127.0.0.1", port);
+            String answer = askAgain(socket);
+            if (answer != null) {
+                assertEquals("autoresume-agent 1 node2 ok", answer);
+                return socket;
+            }
+            socket.close();
+            assertTrue(System.nanoTime() < deadline, "no place freed within 5 s");
+        }
+    }
+
+    @Test
+    void aKeptConnectionThatAsksNothingIsDropped() throws IOException {
+        Duration idle = Duration.ofMillis(300);
+        try (LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2", new NodeVerdict(), idle);
+                Socket peer = greetedFrom("127.0.0.1", listener.port())) {
+            long greeted = System.nanoTime();
+            assertEquals("autoresume-agent 1 node2 ok", askAgain(peer));
+            peer.setSoTimeout(5000);
+            assertEquals(-1, peer.getInputStream().read(), "closed by the agent, not timed out here");
+            long tookMs = (System.nanoTime() - greeted) / 1_000_000;
+            assertTrue(tookMs >= idle.toMillis(), tookMs + " ms");
+        }
+    }
+
+    @Test
+    void closingTheListenerEndsItsKeptConnections() throws IOException {
+        LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2", new NodeVerdict());
+        try (Socket peer = greetedFrom("127.0.0.1", listener.port())) {
+            assertEquals("autoresume-agent 1 node2 ok", askAgain(peer));
+            listener.close();
+            assertEquals(-1, peer.getInputStream().read());
+        } finally {
+            listener.close();
+        }
+    }
+
+    @Test
+    void theProberKeepsOneConnectionToTheListener() throws IOException {
+        LivenessListener listener = LivenessListener.start(anyLoopbackPort(), "node2", new NodeVerdict());
+        try (LivenessProber prober =
+                new LivenessProber(Duration.ofSeconds(2), listener.port(), true, node -> Optional.of("not asked"))) {
+            var node = new NodeParser().parse("NodeName=node2 NodeAddr=127.0.0.1 Port=6818 State=IDLE");
+            for (int i = 0; i < 20; i++) {
+                assertEquals(Optional.empty(), prober.unreachable(node));
+                assertTrue(prober.speaksForItsNode(node));
+            }
+        } finally {
+            listener.close();
+        }
+        assertEquals(20, listener.answered());
+        // Each new connection is counted before its greeting: only the first was one, the rest were questions.
+        assertEquals(1, listener.accepted());
     }
 }

@@ -1,14 +1,12 @@
 package org.slurmautoresume.slurm.probe;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,7 +17,10 @@ import org.slurmautoresume.slurm.model.Node;
 
 /**
  * Whether a node's processes still run, asked of the node's own autoresume agent: the agent
- * greets every connection on its liveness port with one line and closes it. A node whose
+ * greets every connection on its liveness port with one line. The connection is kept, and the
+ * next probe sends {@link #ASK_AGAIN} on it for a fresh greeting, sparing both ends a TCP setup
+ * and teardown per probe; one that ended, or an agent that greets and closes (older ones, or one
+ * at its bound of kept connections), makes the probe connect anew as it always did. A node whose
  * processes are stopped, or whose kernel is wedged, often still completes the TCP handshake
  * (the kernel queues the connection) but nothing answers: a plain connect to slurmd cannot tell
  * that from a live node, and slurmd logs an error for every such connect.
@@ -40,7 +41,7 @@ import org.slurmautoresume.slurm.model.Node;
  * until Slurm's own SlurmdTimeout, no more), and {@code unhealthy} only has a supervisor read
  * Slurm's record sooner ({@link #reportsUnhealthy}); Slurm's state decides.
  */
-public final class LivenessProber implements NodeProber {
+public final class LivenessProber implements NodeProber, AutoCloseable {
 
     /** The agent's port on a node whose slurmd listens on slurmd's default port (privileged: no user can take it). */
     public static final int DEFAULT_PORT = 818;
@@ -54,7 +55,13 @@ public final class LivenessProber implements NodeProber {
     public static final String GREETING = "autoresume-agent 1 ";
 
     private static final int SLURMD_DEFAULT_PORT = TcpNodeProber.DEFAULT_SLURMD_PORT;
-    private static final int MAX_GREETING = 256;
+    /**
+     * What a prober sends on a connection its agent greeted to be greeted again: one byte, the
+     * only input the agent reads. An agent that keeps no connections has closed it by then.
+     */
+    public static final byte ASK_AGAIN = '?';
+    /** Probes that ask with a new connection each time after an agent closed a kept one at its first question. */
+    static final int KEEP_NONE_PROBES = 60;
     /**
      * How long slurmd's handshake may take once the agent's port left one unanswered: on a live
      * network a handshake takes well under a millisecond, and only a lost packet (retried after
@@ -79,6 +86,12 @@ public final class LivenessProber implements NodeProber {
     private final Set<String> squatWarned = ConcurrentHashMap.newKeySet();
 
     private final SlurmdAnswerProbe slurmdAnswer;
+    /** The connection each node's agent greeted on and may answer again on, between probes. */
+    private final Map<String, AgentConnection> held = new ConcurrentHashMap<>();
+    /** Nodes whose agent closed a kept connection at its first question: probes left before one is kept again. */
+    private final Map<String, Integer> keepNoneFor = new ConcurrentHashMap<>();
+
+    private volatile boolean closed;
 
     public LivenessProber(Duration timeout, int basePort, boolean requireAnswerFirst, NodeProber fallback) {
         this(timeout, basePort, 0, requireAnswerFirst, fallback);
@@ -134,11 +147,93 @@ public final class LivenessProber implements NodeProber {
         } catch (IllegalArgumentException e) {
             return fallback.unreachable(node);
         }
+        AgentConnection kept = held.remove(node.name());
+        if (kept != null) {
+            Optional<String> answer = askAgain(node, kept, host, port);
+            if (answer != null) {
+                return answer;
+            }
+        }
+        return connectAndAsk(node, host, port);
+    }
+
+    /**
+     * Sends the question on every kept connection of these nodes before any is probed, so that
+     * each probe of the round finds its answer arrived and reads it at once, rather than asking
+     * and then waiting: a probe costs two system calls instead of four (ask, a read that finds
+     * nothing yet, a wait, the read). An answer left unread longer than the timeout (the round
+     * stopped early) is not taken for a later probe's.
+     */
+    @Override
+    public void roundStarts(List<Node> nodes) {
+        for (Node node : nodes) {
+            AgentConnection kept = held.get(node.name());
+            if (kept != null) {
+                try {
+                    kept.askAgain();
+                } catch (IOException e) {
+                    // broken: the node's probe finds it so and connects anew
+                }
+            }
+        }
+    }
+
+    /**
+     * Asks the agent again on the connection it greeted this prober on. Its silence counts as a
+     * new connection's would once the agent greeted (no one else can answer on a connection the
+     * agent accepted), and slurmd decides with it as ever; null when the connection ended or
+     * carried anything but the node's greeting (the agent restarted, dropped an idle connection,
+     * or keeps none and closed it after greeting): a new connection then decides, as it always did.
+     */
+    private Optional<String> askAgain(Node node, AgentConnection kept, String host, int port) {
+        if (kept.askedLongerAgoThan(timeout.toNanos())) {
+            kept.close(); // asked ahead of a round that never came to it: the answer waiting there is old news
+            return null;
+        }
         long start = System.nanoTime();
         int millis = Math.toIntExact(timeout.toMillis());
-        try (Socket socket = new Socket()) {
+        Future<SlurmdAnswerProbe.Answer> slurmd = null;
+        try {
+            kept.askAgain();
+            int first;
             try {
-                socket.connect(new InetSocketAddress(host, port), millis);
+                first = kept.read(early(start, millis));
+            } catch (SocketTimeoutException late) {
+                slurmd = slurmdAnswer.askAside(node, Duration.ofMillis(left(start, millis)));
+                first = kept.read(left(start, millis));
+            }
+            Optional<String> line = first < 0 ? Optional.empty() : kept.line(first, left(start, millis));
+            if (line.isPresent() && isGreeting(node, line.get()) && kept.drained()) {
+                greeted(node, line.get());
+                kept.answerRead();
+                kept.markAnsweredAgain();
+                keep(node, kept);
+                return Optional.empty();
+            }
+        } catch (SocketTimeoutException e) {
+            kept.close();
+            return silentOnKeptConnection(node, host, port, answer(slurmd));
+        } catch (IOException e) {
+            // reset or broken: a new connection decides
+        }
+        kept.close();
+        if (!kept.answeredAgain()) {
+            // Greeted, then closed at the first question: an agent that keeps no connections, or
+            // none more from here (at its bound). Asked with a connection each time for a while.
+            keepNoneFor.put(node.name(), KEEP_NONE_PROBES);
+        }
+        return null;
+    }
+
+    /** Today's probe: a new connection, its greeting, and the connection kept where the agent may answer again. */
+    private Optional<String> connectAndAsk(Node node, String host, int port) {
+        long start = System.nanoTime();
+        int millis = Math.toIntExact(timeout.toMillis());
+        AgentConnection connection = new AgentConnection();
+        boolean kept = false;
+        try {
+            try {
+                connection.connect(new InetSocketAddress(host, port), millis);
             } catch (IOException e) {
                 if (e instanceof SocketTimeoutException && requireAnswerFirst && answered.contains(node.name())) {
                     return unansweredHandshake(node, host, port);
@@ -155,14 +250,11 @@ public final class LivenessProber implements NodeProber {
                 return slurmd;
             }
             boolean silenceCounts = !requireAnswerFirst || answered.contains(node.name());
-            InputStream in = greetingStream(socket);
             Future<SlurmdAnswerProbe.Answer> slurmd = null;
             int first;
             try {
                 try {
-                    int early = Math.max(1, Math.min(millis / 4, left(start, millis)));
-                    socket.setSoTimeout(silenceCounts ? early : left(start, millis));
-                    first = in.read();
+                    first = connection.read(silenceCounts ? early(start, millis) : left(start, millis));
                 } catch (SocketTimeoutException late) {
                     if (!silenceCounts) {
                         throw late;
@@ -170,27 +262,98 @@ public final class LivenessProber implements NodeProber {
                     // A running agent greets within a millisecond of the handshake. Its silence counts only
                     // with slurmd's, so slurmd is asked while the greeting is still awaited, not after.
                     slurmd = slurmdAnswer.askAside(node, Duration.ofMillis(left(start, millis)));
-                    socket.setSoTimeout(left(start, millis));
-                    first = in.read();
+                    first = connection.read(left(start, millis));
                 }
             } catch (SocketTimeoutException e) {
                 return silenceCounts ? silentAgent(node, host, port, answer(slurmd)) : fallback.unreachable(node);
             }
-            Optional<String> line = first < 0 ? Optional.empty() : greeting(first, in);
-            if (line.isPresent() && line.get().startsWith(GREETING + node.name() + " ")) {
-                answered.add(node.name());
-                greetedLast.add(node.name());
-                squatWarned.remove(node.name()); // the agent is back: a later squatter is worth a word again
-                if (line.get().equals(GREETING + node.name() + " unhealthy")) {
-                    saysUnhealthy.add(node.name());
-                } else {
-                    saysUnhealthy.remove(node.name());
-                }
+            Optional<String> line = first < 0 ? Optional.empty() : connection.line(first, left(start, millis));
+            if (line.isPresent() && isGreeting(node, line.get())) {
+                greeted(node, line.get());
+                kept = connection.drained() && mayKeep(node) && keep(node, connection);
                 return Optional.empty();
             }
             return fallback.unreachable(node); // something else listens there, or another node's agent
         } catch (IOException e) {
             return fallback.unreachable(node);
+        } finally {
+            if (!kept) {
+                connection.close();
+            }
+        }
+    }
+
+    private static boolean isGreeting(Node node, String line) {
+        return line.startsWith(GREETING + node.name() + " ");
+    }
+
+    /** Records the node's own agent's greeting. */
+    private void greeted(Node node, String line) {
+        answered.add(node.name());
+        greetedLast.add(node.name());
+        squatWarned.remove(node.name()); // the agent is back: a later squatter is worth a word again
+        if (line.equals(GREETING + node.name() + " unhealthy")) {
+            saysUnhealthy.add(node.name());
+        } else {
+            saysUnhealthy.remove(node.name());
+        }
+    }
+
+    /** Whether a connection to the node's agent may be kept now: not while one that closed at its first question is recent. */
+    private boolean mayKeep(Node node) {
+        return keepNoneFor.computeIfPresent(node.name(), (name, left) -> left <= 1 ? null : left - 1) == null;
+    }
+
+    /** Keeps the connection for the node's next probe; false when another one (a probe beside this one) is kept already. */
+    private boolean keep(Node node, AgentConnection connection) {
+        if (closed) {
+            return false;
+        }
+        return held.putIfAbsent(node.name(), connection) == null;
+    }
+
+    /**
+     * The agent, which greeted on this connection, did not answer a question on it. Slurmd decides
+     * as for a new connection's silence, but nothing else can hold a connection the agent accepted:
+     * with slurmd answering, the agent alone is stuck and the node runs.
+     */
+    private Optional<String> silentOnKeptConnection(Node node, String host, int port, SlurmdAnswerProbe.Answer slurmd) {
+        String agentSilent = "the autoresume agent at " + host + ":" + port + " did not answer on its open connection"
+                + " within " + timeout.toMillis() + " ms";
+        String slurmdAt = "slurmd at " + host + ":" + node.port().orElse(TcpNodeProber.DEFAULT_SLURMD_PORT);
+        switch (slurmd) {
+            case ANSWERS:
+                if (squatWarned.add(node.name())) {
+                    LoggerFactory.getLogger(LivenessProber.class)
+                            .warn(
+                                    "Node {}'s autoresume agent at {}:{} stopped answering on its open connection while"
+                                            + " its slurmd answers; the node is judged reachable",
+                                    node.name(),
+                                    host,
+                                    port);
+                }
+                return Optional.empty();
+            case SILENT:
+                return Optional.of(agentSilent + ", nor did " + slurmdAt + " react to a message: the node's"
+                        + " processes are stopped or its kernel is wedged");
+            default:
+                return Optional.of(agentSilent + ", nor did " + slurmdAt + " accept a connection: the node is cut off"
+                        + " from the network, or gone");
+        }
+    }
+
+    /**
+     * Closes the connections kept to the nodes' agents (each agent also drops one left idle);
+     * probing after this asks with a new connection each time.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        for (String node : List.copyOf(held.keySet())) {
+            AgentConnection connection = held.remove(node);
+            if (connection != null) {
+                connection.close();
+            }
         }
     }
 
@@ -271,15 +434,13 @@ public final class LivenessProber implements NodeProber {
         }
         String host = node.address() == null || node.address().isBlank() ? node.name() : node.address();
         int millis = Math.toIntExact(within.toMillis());
-        try (Socket socket = new Socket()) {
+        try (AgentConnection connection = new AgentConnection()) {
             long start = System.nanoTime();
-            socket.connect(
+            connection.connect(
                     new InetSocketAddress(host, port(checkBasePort, node)),
                     Math.min(millis, Math.toIntExact(timeout.toMillis())));
-            socket.setSoTimeout(Math.max(1, millis - (int) ((System.nanoTime() - start) / 1_000_000)));
-            InputStream in = greetingStream(socket);
-            int first = in.read();
-            Optional<String> line = first < 0 ? Optional.empty() : greeting(first, in);
+            int first = connection.read(left(start, millis));
+            Optional<String> line = first < 0 ? Optional.empty() : connection.line(first, left(start, millis));
             if (line.isPresent() && line.get().equals(GREETING + node.name() + " unhealthy")) {
                 return Optional.of(true);
             }
@@ -317,6 +478,11 @@ public final class LivenessProber implements NodeProber {
         return gone.contains(node.name());
     }
 
+    /** How long a greeting is awaited before slurmd is asked beside it: a quarter of the time left, at least 1 ms. */
+    private static int early(long start, int millis) {
+        return Math.max(1, Math.min(millis / 4, left(start, millis)));
+    }
+
     /** The time left of {@code millis} since {@code start}, at least 1 ms. */
     private static int left(long start, int millis) {
         return Math.max(1, millis - (int) ((System.nanoTime() - start) / 1_000_000));
@@ -332,31 +498,5 @@ public final class LivenessProber implements NodeProber {
         } catch (ExecutionException e) {
             return SlurmdAnswerProbe.Answer.NOT_ACCEPTED;
         }
-    }
-
-    /**
-     * The socket's input, buffered: the greeting is read a byte at a time, and a socket's own
-     * stream makes each byte a system call of its own (some thirty a greeting, most of a probe's
-     * CPU when a watch asks a thousand nodes every second); buffered, the greeting that arrives
-     * in one segment takes one.
-     */
-    private static InputStream greetingStream(Socket socket) throws IOException {
-        return new BufferedInputStream(socket.getInputStream(), MAX_GREETING);
-    }
-
-    /** The first line the peer sends, {@code first} its first byte, up to {@value #MAX_GREETING} bytes. */
-    private static Optional<String> greeting(int first, InputStream in) throws IOException {
-        byte[] buffer = new byte[MAX_GREETING];
-        int length = 0;
-        for (int b = first; length < buffer.length; b = in.read()) {
-            if (b < 0) {
-                break;
-            }
-            if (b == '\n') {
-                return Optional.of(new String(buffer, 0, length, StandardCharsets.US_ASCII));
-            }
-            buffer[length++] = (byte) b;
-        }
-        return length == 0 ? Optional.empty() : Optional.of(new String(buffer, 0, length, StandardCharsets.US_ASCII));
     }
 }

@@ -1,5 +1,6 @@
 package org.slurmautoresume.slurm.probe;
 
+import java.util.List;
 import java.util.Optional;
 import org.slurmautoresume.slurm.model.Node;
 
@@ -8,6 +9,12 @@ public interface NodeProber {
 
     /** Empty when the node answered; else the evidence that it did not, in one line. */
     Optional<String> unreachable(Node node);
+
+    /**
+     * The nodes about to be probed, one after the other, in this order: a prober may ask them
+     * all before the first probe reads its answer. A hint; the default does nothing.
+     */
+    default void roundStarts(List<Node> nodes) {}
 
     /**
      * Whether the node's own answer to the last probe said it is unhealthy (its agent just marked

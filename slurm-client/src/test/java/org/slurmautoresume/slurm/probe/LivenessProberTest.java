@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -16,6 +17,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slurmautoresume.slurm.model.Node;
@@ -428,5 +433,246 @@ class LivenessProberTest {
                 LivenessProber.port(
                         818, new NodeParser().parse("NodeName=node3 NodeAddr=127.0.0.1 Port=17003 State=IDLE")));
         assertThrows(IllegalArgumentException.class, () -> LivenessProber.port(65500, 7000));
+    }
+
+    /**
+     * An agent that keeps connections: greets each one, then answers each question byte on it
+     * with a greeting while {@code answering}; counts its connections and questions.
+     */
+    private static final class KeepingAgent implements AutoCloseable {
+        final ServerSocket server;
+        final AtomicInteger connections = new AtomicInteger();
+        final AtomicInteger questions = new AtomicInteger();
+        final AtomicBoolean answering = new AtomicBoolean(true);
+        final List<Socket> peers = new ArrayList<>();
+        /** One permit for each connection whose serving ended (its peer closed it, or this agent did). */
+        final Semaphore ended = new Semaphore(0);
+
+        private final Thread acceptor;
+        volatile String line = LivenessProber.GREETING + "node2 ok\n";
+
+        KeepingAgent(int port) throws IOException {
+            server = new ServerSocket();
+            server.setReuseAddress(true);
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 50);
+            acceptor = new Thread(() -> {
+                while (true) {
+                    Socket peer;
+                    try {
+                        peer = server.accept();
+                    } catch (IOException e) {
+                        return;
+                    }
+                    connections.incrementAndGet();
+                    synchronized (peers) {
+                        peers.add(peer);
+                    }
+                    Thread serving = new Thread(() -> serve(peer));
+                    serving.setDaemon(true);
+                    serving.start();
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+
+        private void serve(Socket peer) {
+            try (peer) {
+                OutputStream out = peer.getOutputStream();
+                InputStream in = peer.getInputStream();
+                out.write(line.getBytes(StandardCharsets.US_ASCII));
+                for (int b = in.read(); b == LivenessProber.ASK_AGAIN; b = in.read()) {
+                    questions.incrementAndGet();
+                    if (answering.get()) {
+                        out.write(line.getBytes(StandardCharsets.US_ASCII));
+                    }
+                }
+            } catch (IOException e) {
+                // the peer left
+            } finally {
+                ended.release();
+            }
+        }
+
+        int port() {
+            return server.getLocalPort();
+        }
+
+        /**
+         * Ends every connection, as an agent that restarts does, and stops listening: once the
+         * accepting thread has left accept(), which holds the listening socket (and its queue)
+         * open until it returns.
+         */
+        @Override
+        public void close() throws IOException {
+            server.close();
+            try {
+                acceptor.join(5000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            synchronized (peers) {
+                for (Socket peer : peers) {
+                    peer.close();
+                }
+            }
+        }
+    }
+
+    @Test
+    void anAgentThatKeepsTheConnectionIsAskedOnItAgainAndAgain() throws IOException {
+        try (KeepingAgent agent = new KeepingAgent(0);
+                SlurmdStandIn slurmd = SlurmdStandIn.near(agent.port(), true);
+                LivenessProber prober = new LivenessProber(TIMEOUT, slurmd.basePortFor(agent.port()), true, FALLBACK)) {
+            for (int i = 0; i < 10; i++) {
+                assertEquals(Optional.empty(), prober.unreachable(slurmd.node()));
+                assertTrue(prober.speaksForItsNode(slurmd.node()));
+            }
+            assertEquals(1, agent.connections.get(), "one connection");
+            assertEquals(9, agent.questions.get(), "a question a probe after the first");
+            agent.line = LivenessProber.GREETING + "node2 unhealthy\n";
+            assertEquals(Optional.empty(), prober.unreachable(slurmd.node()));
+            assertTrue(
+                    prober.reportsUnhealthy(slurmd.node()), "the answer on the kept connection is read as a greeting");
+            assertEquals(0, slurmd.lengthsRead());
+        }
+    }
+
+    @Test
+    void anAgentSilentOnItsKeptConnectionWithItsSlurmdIsAFrozenNode() throws IOException {
+        try (KeepingAgent agent = new KeepingAgent(0);
+                SlurmdStandIn slurmd = SlurmdStandIn.near(agent.port(), false);
+                LivenessProber prober = new LivenessProber(TIMEOUT, slurmd.basePortFor(agent.port()), true, FALLBACK)) {
+            assertEquals(Optional.empty(), prober.unreachable(slurmd.node()));
+            agent.answering.set(false);
+            long start = System.nanoTime();
+            Optional<String> silent = prober.unreachable(slurmd.node());
+            long took = Duration.ofNanos(System.nanoTime() - start).toMillis();
+            assertTrue(
+                    silent.orElse("").contains("did not answer on its open connection within 300 ms")
+                            && silent.orElse("").contains("processes are stopped or its kernel is wedged"),
+                    silent.toString());
+            assertTrue(took < TIMEOUT.toMillis() + 200, "one timeout, slurmd asked beside it: " + took + " ms");
+            assertFalse(prober.speaksForItsNode(slurmd.node()));
+            // The silent connection is dropped: the next probe connects anew, and that one is greeted.
+            agent.answering.set(true);
+            assertEquals(Optional.empty(), prober.unreachable(slurmd.node()));
+            assertEquals(2, agent.connections.get());
+        }
+    }
+
+    @Test
+    void anAgentSilentOnItsKeptConnectionWhileSlurmdAnswersIsAReachableNode() throws IOException {
+        try (KeepingAgent agent = new KeepingAgent(0);
+                SlurmdStandIn slurmd = SlurmdStandIn.near(agent.port(), true);
+                LivenessProber prober = new LivenessProber(TIMEOUT, slurmd.basePortFor(agent.port()), true, FALLBACK)) {
+            assertEquals(Optional.empty(), prober.unreachable(slurmd.node()));
+            agent.answering.set(false);
+            assertEquals(Optional.empty(), prober.unreachable(slurmd.node()));
+            assertEquals(1, slurmd.lengthsRead(), "slurmd was asked in its own protocol");
+            assertFalse(prober.speaksForItsNode(slurmd.node()));
+        }
+    }
+
+    @Test
+    void anAgentSilentOnItsKeptConnectionWithSlurmdGoneIsACutOffNode() throws IOException {
+        try (KeepingAgent agent = new KeepingAgent(0)) {
+            SlurmdStandIn slurmd = SlurmdStandIn.near(agent.port(), true);
+            Node node = slurmd.node();
+            LivenessProber prober = new LivenessProber(TIMEOUT, slurmd.basePortFor(agent.port()), true, FALLBACK);
+            assertEquals(Optional.empty(), prober.unreachable(node));
+            slurmd.close(); // nothing accepts on slurmd's port any more
+            agent.answering.set(false);
+            Optional<String> missed = prober.unreachable(node);
+            assertTrue(missed.orElse("").contains("cut off from the network, or gone"), missed.toString());
+            prober.close();
+        }
+    }
+
+    @Test
+    void aKeptConnectionThatEndsIsReplacedWithinTheSameProbe() throws IOException {
+        KeepingAgent agent = new KeepingAgent(0);
+        int port = agent.port();
+        try (LivenessProber prober = new LivenessProber(TIMEOUT, port, true, slurmdRefusing(true))) {
+            assertEquals(Optional.empty(), prober.unreachable(node()));
+            assertEquals(Optional.empty(), prober.unreachable(node()), "answered on the kept connection");
+            agent.close(); // the agent restarts: its connections end
+            try (KeepingAgent restarted = new KeepingAgent(port)) {
+                assertEquals(Optional.empty(), prober.unreachable(node()), "no miss for the ended connection");
+                assertEquals(1, restarted.connections.get());
+                assertEquals(Optional.empty(), prober.unreachable(node()));
+                assertEquals(1, restarted.connections.get(), "and the new one is kept");
+            }
+            // Stopped, not restarted: the kept connection ends, the new one is refused, slurmd too.
+            Optional<String> miss = prober.unreachable(node());
+            assertTrue(miss.orElse("").contains("which answered before, refused the connection"), miss.toString());
+            assertTrue(prober.gone(node()));
+        }
+    }
+
+    @Test
+    void anAgentThatGreetsAndClosesIsAskedWithAConnectionEachTime() throws IOException {
+        int port = serve(LivenessProber.GREETING + "node2 ok\n", 20);
+        try (LivenessProber prober = new LivenessProber(TIMEOUT, port, true, FALLBACK)) {
+            for (int i = 0; i < 20; i++) {
+                assertEquals(Optional.empty(), prober.unreachable(node()), "probe " + i);
+                assertTrue(prober.speaksForItsNode(node()));
+            }
+        }
+    }
+
+    @Test
+    void aKeptConnectionThatSaysAnythingButTheGreetingIsReplaced() throws IOException {
+        try (KeepingAgent agent = new KeepingAgent(0);
+                LivenessProber prober = new LivenessProber(TIMEOUT, agent.port(), true, FALLBACK)) {
+            assertEquals(Optional.empty(), prober.unreachable(node()));
+            agent.line = LivenessProber.GREETING + "node2 ok\nnoise\n"; // more than the line: not kept
+            assertEquals(Optional.empty(), prober.unreachable(node()), "a new connection decided");
+            assertEquals(2, agent.connections.get());
+            agent.line = LivenessProber.GREETING + "node3 ok\n";
+            assertEquals(Optional.of("judged by slurmd"), prober.unreachable(node()), "another node's agent");
+        }
+    }
+
+    @Test
+    void closingTheProberEndsItsKeptConnections() throws IOException, InterruptedException {
+        try (KeepingAgent agent = new KeepingAgent(0)) {
+            LivenessProber prober = new LivenessProber(TIMEOUT, agent.port(), true, FALLBACK);
+            assertEquals(Optional.empty(), prober.unreachable(node()));
+            prober.close();
+            assertTrue(agent.ended.tryAcquire(5, TimeUnit.SECONDS), "the prober closed its end");
+            assertEquals(Optional.empty(), prober.unreachable(node()), "a closed prober still probes, connecting anew");
+            assertEquals(2, agent.connections.get());
+        }
+    }
+
+    @Test
+    void questionsAskedAheadOfARoundAreEachAnsweredOnce() throws IOException {
+        try (KeepingAgent agent = new KeepingAgent(0);
+                LivenessProber prober = new LivenessProber(TIMEOUT, agent.port(), true, FALLBACK)) {
+            assertEquals(Optional.empty(), prober.unreachable(node()));
+            for (int round = 0; round < 5; round++) {
+                prober.roundStarts(List.of(node()));
+                prober.roundStarts(List.of(node())); // twice: still one question outstanding
+                assertEquals(Optional.empty(), prober.unreachable(node()));
+                assertTrue(prober.speaksForItsNode(node()));
+            }
+            assertEquals(1, agent.connections.get(), "the connection survived: never two questions at once");
+            assertEquals(5, agent.questions.get());
+        }
+    }
+
+    @Test
+    void anAnswerLeftUnreadPastTheTimeoutIsNotTakenForALaterProbes() throws Exception {
+        try (KeepingAgent agent = new KeepingAgent(0);
+                LivenessProber prober = new LivenessProber(TIMEOUT, agent.port(), true, FALLBACK)) {
+            assertEquals(Optional.empty(), prober.unreachable(node()));
+            prober.roundStarts(List.of(node())); // answered "ok" now, and left unread
+            agent.line = LivenessProber.GREETING + "node2 unhealthy\n";
+            Thread.sleep(TIMEOUT.toMillis() + 50); // the condition is the time itself: the answer grows old
+            assertEquals(Optional.empty(), prober.unreachable(node()));
+            assertTrue(prober.reportsUnhealthy(node()), "the agent's word now, on a new connection");
+            assertEquals(2, agent.connections.get());
+        }
     }
 }

@@ -109,6 +109,7 @@ public final class SlurmdWatch {
             boolean readNow = false;
             boolean hurry = false;
             boolean allSpeak = true;
+            prober.roundStarts(nodes);
             for (Node node : nodes) {
                 int missed = prober.unreachable(node).isPresent() ? misses.getOrDefault(node.name(), 0) + 1 : 0;
                 misses.put(node.name(), missed);

@@ -45,6 +45,28 @@ class SlurmdWatchTest {
     }
 
     @Test
+    void eachRoundAnnouncesItsNodesInOrderBeforeProbingThem() {
+        List<String> calls = new ArrayList<>();
+        NodeProber recording = new NodeProber() {
+            @Override
+            public Optional<String> unreachable(Node node) {
+                calls.add(node.name());
+                return Optional.empty();
+            }
+
+            @Override
+            public void roundStarts(List<Node> nodes) {
+                calls.add("round " + nodes.stream().map(Node::name).toList());
+            }
+        };
+        AtomicInteger rounds = new AtomicInteger();
+        new SlurmdWatch(recording, Duration.ZERO, 3)
+                .watch(List.of(node("node1"), node("node2")), () -> rounds.incrementAndGet() <= 2, suspects -> {});
+        assertEquals(
+                List.of("round [node1, node2]", "node1", "node2", "round [node1, node2]", "node1", "node2"), calls);
+    }
+
+    @Test
     void stopsWhenTheStepEndsWithoutReporting() {
         Map<String, Deque<Boolean>> misses = Map.of("node1", new ArrayDeque<>(List.of(true, true, true, true)));
         List<List<String>> reports = new ArrayList<>();
