@@ -18,6 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobState;
 import org.slurmautoresume.slurm.parse.Fixtures;
+import org.slurmautoresume.slurm.parse.JobParser;
 import org.slurmautoresume.slurm.parse.ParseException;
 
 class JsonJobParserTest {
@@ -152,6 +153,30 @@ class JsonJobParserTest {
                         .get(0)
                         .overSubscribe(),
                 "not printed: not known");
+    }
+
+    @Test
+    void fromDataParserV0045AnEmptySharedListIsNotKnown() {
+        String job = "\"jobs\": [{\"job_id\": 5, \"job_state\": [\"RUNNING\"], \"shared\": []}]";
+        String v44 = "{\"meta\": {\"plugin\": {\"data_parser\": \"data_parser/v0.0.44\"}}, " + job + "}";
+        String v45 = "{\"meta\": {\"plugin\": {\"data_parser\": \"data_parser/v0.0.45\"}}, " + job + "}";
+        assertEquals("OK", parser.parseAll(v44).get(0).overSubscribe());
+        assertEquals("", parser.parseAll(v45).get(0).overSubscribe());
+    }
+
+    /** 26.05.5's --exclusive job (text: OverSubscribe=NO) prints "shared": [], as a job without it does. */
+    @ParameterizedTest
+    @CsvSource({"show-job-exclusive", "show-job-shared"})
+    void slurm2605sEmptySharedListIsNotReadAsOk(String fixture) {
+        Job fromJson =
+                parser.parseAll(Fixtures.read("slurm-26.05", fixture + ".json")).get(0);
+        Job fromText = new JobParser()
+                .parseAll(Fixtures.read("slurm-26.05", fixture + ".txt"))
+                .get(0);
+        assertEquals("NO", fromText.overSubscribe());
+        assertEquals("", fromJson.overSubscribe());
+        assertEquals(fromText.jobId(), fromJson.jobId());
+        assertEquals(fromText.nodeList(), fromJson.nodeList());
     }
 
     @Test
