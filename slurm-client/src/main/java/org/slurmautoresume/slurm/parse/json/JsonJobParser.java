@@ -45,7 +45,8 @@ public final class JsonJobParser {
 
     /**
      * From data_parser v0.0.45 (Slurm 26.05) an {@code --exclusive} job's {@code shared} is an empty
-     * list where earlier parsers listed {@code none}, so the empty list no longer tells NO from OK.
+     * list where earlier parsers listed {@code none}, so the empty list no longer tells NO from OK;
+     * the allocation's {@code job_resources.nodes.whole} does.
      */
     static final int FIRST_PARSER_WITHOUT_NONE_SHARED = 45;
 
@@ -87,7 +88,7 @@ public final class JsonJobParser {
                 f.time(zone, "submit_time"),
                 f.time(zone, "resize_time"),
                 f.text("dependency"),
-                overSubscribe(f.get("shared"), emptySharedUnknown),
+                overSubscribe(f.get("shared"), emptySharedUnknown ? wholeNodes(record) : null),
                 f.text("licenses"),
                 jobIdOrNone(f, "array_job_id"),
                 jobIdOrNone(f, "het_job_id"),
@@ -114,9 +115,10 @@ public final class JsonJobParser {
      * one name whose value equals the job's {@code shared} (JOB_SHARED flags: none, oversubscribe,
      * user, mcs, topo from v0.0.41); a value with no name, NO_VAL16 when the job left it to the
      * partition, gives an empty list, which the text prints as OK (up to v0.0.44; from v0.0.45 an
-     * empty list is not known). A field that is missing or of another shape is not known: "".
+     * empty list is NO where the allocation holds whole nodes, OK where it does not, and not known
+     * before there is one). A field that is missing or of another shape is not known: "".
      */
-    private static String overSubscribe(JsonNode shared, boolean emptySharedUnknown) {
+    private static String overSubscribe(JsonNode shared, JsonNode wholeNodes) {
         if (shared.isTextual()) {
             return textOverSubscribe(shared.textValue());
         }
@@ -129,7 +131,15 @@ public final class JsonJobParser {
                 return textOverSubscribe(name.get());
             }
         }
-        return emptySharedUnknown ? "" : "OK";
+        if (wholeNodes == null) {
+            return "OK";
+        }
+        return wholeNodes.isBoolean() ? (wholeNodes.booleanValue() ? "NO" : "OK") : "";
+    }
+
+    /** Whether the allocation holds its nodes whole; a missing node (no allocation yet) is not known. */
+    private static JsonNode wholeNodes(JsonNode record) {
+        return record.path("job_resources").path("nodes").path("whole");
     }
 
     private static String textOverSubscribe(String name) {

@@ -155,26 +155,37 @@ class JsonJobParserTest {
                 "not printed: not known");
     }
 
-    @Test
-    void fromDataParserV0045AnEmptySharedListIsNotKnown() {
-        String job = "\"jobs\": [{\"job_id\": 5, \"job_state\": [\"RUNNING\"], \"shared\": []}]";
-        String v44 = "{\"meta\": {\"plugin\": {\"data_parser\": \"data_parser/v0.0.44\"}}, " + job + "}";
-        String v45 = "{\"meta\": {\"plugin\": {\"data_parser\": \"data_parser/v0.0.45\"}}, " + job + "}";
-        assertEquals("OK", parser.parseAll(v44).get(0).overSubscribe());
-        assertEquals("", parser.parseAll(v45).get(0).overSubscribe());
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "data_parser/v0.0.44 | [] | , \"job_resources\": {\"nodes\": {\"whole\": true}} | OK",
+                "data_parser/v0.0.45 | [] | , \"job_resources\": {\"nodes\": {\"whole\": true}} | NO",
+                "data_parser/v0.0.45 | [] | , \"job_resources\": {\"nodes\": {\"whole\": false}} | OK",
+                "data_parser/v0.0.45 | [] | '' | ''",
+                "data_parser/v0.0.45 | [\"user\"] | '' | USER"
+            })
+    void fromDataParserV0045AnEmptySharedListIsReadFromTheAllocation(
+            String parser, String shared, String resources, String overSubscribe) {
+        String output = "{\"meta\": {\"plugin\": {\"data_parser\": \"" + parser + "\"}}, \"jobs\": [{\"job_id\": 5, "
+                + "\"job_state\": [\"RUNNING\"], \"shared\": " + shared + resources + "}]}";
+        assertEquals(overSubscribe, this.parser.parseAll(output).get(0).overSubscribe());
     }
 
-    /** 26.05.5's --exclusive job (text: OverSubscribe=NO) prints "shared": [], as a job without it does. */
+    /**
+     * 26.05.5 prints "shared": [] for an --exclusive job and for one without, and the text
+     * OverSubscribe=NO for both (the partition's OverSubscribe=NO); the allocation tells them apart.
+     */
     @ParameterizedTest
-    @CsvSource({"show-job-exclusive", "show-job-shared"})
-    void slurm2605sEmptySharedListIsNotReadAsOk(String fixture) {
+    @CsvSource({"show-job-exclusive, NO", "show-job-shared, OK"})
+    void slurm2605sJobsAreToldApartByTheirAllocation(String fixture, String overSubscribe) {
         Job fromJson =
                 parser.parseAll(Fixtures.read("slurm-26.05", fixture + ".json")).get(0);
         Job fromText = new JobParser()
                 .parseAll(Fixtures.read("slurm-26.05", fixture + ".txt"))
                 .get(0);
         assertEquals("NO", fromText.overSubscribe());
-        assertEquals("", fromJson.overSubscribe());
+        assertEquals(overSubscribe, fromJson.overSubscribe());
         assertEquals(fromText.jobId(), fromJson.jobId());
         assertEquals(fromText.nodeList(), fromJson.nodeList());
     }
