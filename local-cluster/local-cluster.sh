@@ -72,10 +72,11 @@ Commands:
                                cluster keeps accounting like production ones: slurmdbd
                                (DbdPort $AR_SLURMDBD_PORT, default 16819) on its own MariaDB
                                (db/, 127.0.0.1:$AR_DB_PORT, default 16306)
-          --slurm RELEASE      the Slurm release: 22.05 (default: the host's packages) or
-                               24.11 (Debian trixie's, in the rootfs `slurm-rootfs.sh build`
-                               makes; its daemons run there, its clients through wrappers in
-                               $AR_CLUSTER_DIR/slurm-24.11/bin, AR_SLURM_BIN in cluster.env).
+          --slurm RELEASE      the Slurm release: 22.05 (default: the host's packages),
+                               24.11 (Debian trixie's) or 26.05 (Debian forky's), each in the
+                               rootfs `AR_SLURM_RELEASE=RELEASE slurm-rootfs.sh build` makes;
+                               its daemons run there, its clients through wrappers in
+                               $AR_CLUSTER_DIR/slurm-RELEASE/bin, AR_SLURM_BIN in cluster.env).
                                AR_SLURM_RELEASE does the same. Another release on a running
                                cluster dir: 'down' first
           --backup-controller  a second slurmctld as the backup (SlurmctldHost twice, shared
@@ -217,13 +218,13 @@ Environment:
   AR_SLURMCTLD_PORT    SlurmctldPort (default 16817)
   AR_SLURMD_PORT_BASE  port of node1; nodeK uses base+K-1 (default 17001)
   AR_UP_TIMEOUT        seconds `up` waits for daemons and nodes (default 90)
-  AR_SLURM_RELEASE     22.05 (default) or 24.11: the release `up` brings up without --slurm
+  AR_SLURM_RELEASE     22.05 (default), 24.11 or 26.05: the release `up` brings up without --slurm
   AR_SLURMDBD_PORT, AR_DB_PORT   slurmdbd's and its MariaDB's ports (default 16819, 16306)
   AR_CLUSTER_SHAPE     gpu (default) or cpu-only: the shape `up` brings up when neither
                        --gpus nor --cpu-only is given (how the e2e harness chooses)
 
 Client commands find the cluster through /etc/slurm/slurm.conf when it is our link,
-otherwise export SLURM_CONF from cluster.env. For 24.11, also put AR_SLURM_BIN from
+otherwise export SLURM_CONF from cluster.env. For 24.11 and 26.05, also put AR_SLURM_BIN from
 cluster.env first on PATH (22.05: it is /usr/bin); /etc/slurm is never written then.
 USAGE
 }

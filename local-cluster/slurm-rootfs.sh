@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# slurm-rootfs.sh: Slurm 24.11 from Debian trixie in a cached root filesystem, beside the
-# host's Slurm 22.05 cluster.
+# slurm-rootfs.sh: Slurm 24.11 from Debian trixie (or 26.05 from Debian forky) in a cached root
+# filesystem, beside the host's Slurm 22.05 cluster.
 #
 # A script of its own rather than a local-cluster.sh command: local-cluster.sh loads the 22.05
 # cluster's settings (its ports, its state dir, SLURM_CONF) on start, and this tree must never
@@ -25,7 +25,8 @@ Usage: slurm-rootfs.sh COMMAND [OPTIONS]
 A Debian trixie root filesystem with Slurm 24.11 (slurm-wlm, slurmdbd, munge, libslurm-dev,
 gcc, make, mariadb-server, default-jre-headless, python3, patchelf), built with debootstrap from
 the mirror in the host's apt sources and cached in $AR_ROOTFS_DIR (default
-/var/cache/autoresume/rootfs-trixie). All commands run as root.
+/var/cache/autoresume/rootfs-trixie). With AR_SLURM_RELEASE=26.05, the same from Debian forky
+with Slurm 26.05, in /var/cache/autoresume/rootfs-forky. All commands run as root.
 
 Commands:
   build [--force]
@@ -54,7 +55,9 @@ Commands:
         This text.
 
 Environment:
-  AR_ROOTFS_DIR   where the rootfs lives (default /var/cache/autoresume/rootfs-trixie)
+  AR_SLURM_RELEASE  24.11 (default; 22.05 means the same here) or 26.05: which rootfs
+  AR_ROOTFS_DIR   where the rootfs lives (default /var/cache/autoresume/rootfs-trixie, or
+                  rootfs-forky for 26.05)
   AR_ROOTFS_SLURMCTLD_PORT, AR_ROOTFS_SLURMD_PORT_BASE   the cluster's ports (26817, 27001)
   AR_TEST_USER    the ordinary user jobs run as (default artest)
   AR_ROOTFS_PLUGIN_FROM   source (default: spank-shim built in the rootfs and listed in a

@@ -115,6 +115,20 @@ start_ctld_role() {
         || die "slurmctld ($role) failed to start: see $log and $LOGDIR/slurmctld-$role.out"
 }
 
+# save_ctld_state_now: Slurm 26.05's slurmctld stops at start ("fatal: No Assoc usage file
+# (.../assoc_usage) to recover") when StateSaveLocation holds state but no assoc_usage, which a
+# primary killed before its first periodic save leaves behind: the backup's takeover and the
+# primary's next start then both fail (24.11 went on without it). A reconfigure, a restart
+# through a full state save since 24.05, writes it at once. Other releases start as before.
+save_ctld_state_now() {
+    [ "$RELEASE" = 26.05 ] && [ ! -e "$CTLD_STATE/assoc_usage" ] || return 0
+    scontrol reconfigure >/dev/null 2>&1 || { warn "scontrol reconfigure failed: the state is saved later"; return 0; }
+    wait_for 20 "slurmctld's saved state" test -e "$CTLD_STATE/assoc_usage" \
+        || warn "slurmctld wrote no $CTLD_STATE/assoc_usage on reconfigure"
+    wait_for "$UP_TIMEOUT" "primary slurmctld" primary_in_control \
+        || die "the primary slurmctld does not serve requests after its reconfigure: see $LOGDIR/slurmctld.log"
+}
+
 # start_controllers: the primary (until it serves requests), then the backup (until it answers
 # pings in standby).
 start_controllers() {
@@ -124,6 +138,7 @@ start_controllers() {
         start_ctld_role primary
         wait_for "$UP_TIMEOUT" "primary slurmctld" primary_in_control \
             || die "the primary slurmctld does not serve requests after ${UP_TIMEOUT}s: see $LOGDIR/slurmctld.log"
+        save_ctld_state_now
         log "started the primary slurmctld $PRIMARY_CTLD_HOST ($PRIMARY_CTLD_ADDR:$CTLD_PORT, pid $(ctld_role_pids primary | tr '\n' ' ' | sed 's/ $//'), $(elapsed "$t0") s)"
     fi
     if [ -z "$(ctld_role_pids backup)" ]; then

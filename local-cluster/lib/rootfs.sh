@@ -1,12 +1,21 @@
 # shellcheck shell=bash
-# Sourced by slurm-rootfs.sh: a Debian trixie root filesystem holding Slurm 24.11, built with
-# debootstrap from Debian's own packages and cached, and a way to run commands inside it.
+# Sourced by slurm-rootfs.sh: a Debian root filesystem holding a newer Slurm (trixie's 24.11, or
+# forky's 26.05), built with debootstrap from Debian's own packages and cached, and a way to run
+# commands inside it.
 #
 # The host stays on bookworm (Slurm 22.05 for the main cluster); a second Slurm release cannot
 # be installed beside the first from Debian's packages (same paths, same package names), so
 # the newer release lives in its own tree and runs under chroot on the same loopback network.
 
-ROOTFS_SUITE="trixie"
+# Which Slurm release the rootfs carries: ROOTFS_RELEASE (set by local-cluster.sh's use_release),
+# else AR_SLURM_RELEASE; 24.11 when neither names a rootfs release (22.05 is the host's own).
+# Each release is a Debian suite with a cache dir of its own.
+ROOTFS_RELEASE="${ROOTFS_RELEASE:-${AR_SLURM_RELEASE:-24.11}}"
+case "$ROOTFS_RELEASE" in
+    22.05 | 24.11) ROOTFS_RELEASE=24.11 ROOTFS_SUITE=trixie ;;
+    26.05) ROOTFS_SUITE=forky ;;
+    *) die "no rootfs for Slurm release '$ROOTFS_RELEASE' (one of: 24.11, 26.05)" ;;
+esac
 ROOTFS_DIR="${AR_ROOTFS_DIR:-/var/cache/autoresume/rootfs-$ROOTFS_SUITE}"
 ROOTFS_STAMP="$ROOTFS_DIR/.autoresume-rootfs.stamp"
 # What the chroot holds: the daemons, slurmdbd and its database, the headers the SPANK plugin
@@ -103,8 +112,17 @@ rootfs_build() {
     rm -rf -- "$partial"
     mkdir -p -- "$(dirname "$ROOTFS_DIR")"
     log "debootstrap $ROOTFS_SUITE into $partial from $mirror"
-    nice -n 10 debootstrap --variant=minbase "$ROOTFS_SUITE" "$partial" "$mirror" > "$partial.log" 2>&1 ||
+    # A suite newer than the host's debootstrap (forky on bookworm) is bootstrapped with sid's
+    # script: testing and unstable are laid out alike.
+    local script=()
+    [ -e "/usr/share/debootstrap/scripts/$ROOTFS_SUITE" ] || script=(/usr/share/debootstrap/scripts/sid)
+    nice -n 10 debootstrap --variant=minbase "$ROOTFS_SUITE" "$partial" "$mirror" "${script[@]}" > "$partial.log" 2>&1 ||
         die "debootstrap failed, see $partial.log"
+    # Testing's Release file carries a Valid-Until a week ahead, and the mirror the host uses
+    # may lag behind it: apt-get update then refuses the suite as expired. Stable has none.
+    if [ "$ROOTFS_SUITE" != trixie ]; then
+        printf 'Acquire::Check-Valid-Until "false";\n' > "$partial/etc/apt/apt.conf.d/99autoresume-valid-until"
+    fi
     # Package scripts must not start services in the chroot: daemons start when a cluster asks.
     printf '#!/bin/sh\nexit 101\n' > "$partial/usr/sbin/policy-rc.d"
     chmod 0755 "$partial/usr/sbin/policy-rc.d"

@@ -15,7 +15,7 @@ import org.slurmautoresume.slurm.model.JobState;
 
 /**
  * Parses {@code scontrol --json show job} (Slurm 23.02 and later, data_parser v0.0.39 to
- * v0.0.44) into the same {@link Job} values the text parser gives. Unknown fields are kept in
+ * v0.0.45) into the same {@link Job} values the text parser gives. Unknown fields are kept in
  * {@code raw}; times are epoch seconds read in the given zone.
  */
 public final class JsonJobParser {
@@ -32,14 +32,29 @@ public final class JsonJobParser {
     }
 
     public List<Job> parseAll(String output) {
+        JsonNode root = JsonDocument.read(output);
+        boolean emptySharedUnknown = JsonDocument.dataParserVersion(root)
+                .map(v -> v >= FIRST_PARSER_WITHOUT_NONE_SHARED)
+                .orElse(false);
         List<Job> jobs = new ArrayList<>();
-        for (JsonNode record : JsonDocument.records(output, "jobs")) {
-            jobs.add(parse(record));
+        for (JsonNode record : JsonDocument.records(root, "jobs", output)) {
+            jobs.add(parse(record, emptySharedUnknown));
         }
         return jobs;
     }
 
+    /**
+     * From data_parser v0.0.45 (Slurm 26.05) an {@code --exclusive} job's {@code shared} is an empty
+     * list where earlier parsers listed {@code none}, so the empty list no longer tells NO from OK;
+     * the allocation's {@code job_resources.nodes.whole} does.
+     */
+    static final int FIRST_PARSER_WITHOUT_NONE_SHARED = 45;
+
     Job parse(JsonNode record) {
+        return parse(record, false);
+    }
+
+    Job parse(JsonNode record, boolean emptySharedUnknown) {
         JsonFields f = new JsonFields(record);
         OptionalLong jobId = f.number("job_id");
         if (jobId.isEmpty() || !JobId.isValid(Long.toString(jobId.getAsLong()))) {
@@ -73,7 +88,7 @@ public final class JsonJobParser {
                 f.time(zone, "submit_time"),
                 f.time(zone, "resize_time"),
                 f.text("dependency"),
-                overSubscribe(f.get("shared")),
+                overSubscribe(f.get("shared"), emptySharedUnknown ? wholeNodes(record) : null),
                 f.text("licenses"),
                 jobIdOrNone(f, "array_job_id"),
                 jobIdOrNone(f, "het_job_id"),
@@ -99,10 +114,11 @@ public final class JsonJobParser {
      * What the text prints as {@code OverSubscribe=} (job_share_string). data_parser lists the
      * one name whose value equals the job's {@code shared} (JOB_SHARED flags: none, oversubscribe,
      * user, mcs, topo from v0.0.41); a value with no name, NO_VAL16 when the job left it to the
-     * partition, gives an empty list, which the text prints as OK. A field that is missing or of
-     * another shape is not known: "".
+     * partition, gives an empty list, which the text prints as OK (up to v0.0.44; from v0.0.45 an
+     * empty list is NO where the allocation holds whole nodes, OK where it does not, and not known
+     * before there is one). A field that is missing or of another shape is not known: "".
      */
-    private static String overSubscribe(JsonNode shared) {
+    private static String overSubscribe(JsonNode shared, JsonNode wholeNodes) {
         if (shared.isTextual()) {
             return textOverSubscribe(shared.textValue());
         }
@@ -115,7 +131,15 @@ public final class JsonJobParser {
                 return textOverSubscribe(name.get());
             }
         }
-        return "OK";
+        if (wholeNodes == null) {
+            return "OK";
+        }
+        return wholeNodes.isBoolean() ? (wholeNodes.booleanValue() ? "NO" : "OK") : "";
+    }
+
+    /** Whether the allocation holds its nodes whole; a missing node (no allocation yet) is not known. */
+    private static JsonNode wholeNodes(JsonNode record) {
+        return record.path("job_resources").path("nodes").path("whole");
     }
 
     private static String textOverSubscribe(String name) {

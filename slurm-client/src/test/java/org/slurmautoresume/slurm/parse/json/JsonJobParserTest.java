@@ -18,6 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobState;
 import org.slurmautoresume.slurm.parse.Fixtures;
+import org.slurmautoresume.slurm.parse.JobParser;
 import org.slurmautoresume.slurm.parse.ParseException;
 
 class JsonJobParserTest {
@@ -152,6 +153,41 @@ class JsonJobParserTest {
                         .get(0)
                         .overSubscribe(),
                 "not printed: not known");
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "data_parser/v0.0.44 | [] | , \"job_resources\": {\"nodes\": {\"whole\": true}} | OK",
+                "data_parser/v0.0.45 | [] | , \"job_resources\": {\"nodes\": {\"whole\": true}} | NO",
+                "data_parser/v0.0.45 | [] | , \"job_resources\": {\"nodes\": {\"whole\": false}} | OK",
+                "data_parser/v0.0.45 | [] | '' | ''",
+                "data_parser/v0.0.45 | [\"user\"] | '' | USER"
+            })
+    void fromDataParserV0045AnEmptySharedListIsReadFromTheAllocation(
+            String parser, String shared, String resources, String overSubscribe) {
+        String output = "{\"meta\": {\"plugin\": {\"data_parser\": \"" + parser + "\"}}, \"jobs\": [{\"job_id\": 5, "
+                + "\"job_state\": [\"RUNNING\"], \"shared\": " + shared + resources + "}]}";
+        assertEquals(overSubscribe, this.parser.parseAll(output).get(0).overSubscribe());
+    }
+
+    /**
+     * 26.05.5 prints "shared": [] for an --exclusive job and for one without, and the text
+     * OverSubscribe=NO for both (the partition's OverSubscribe=NO); the allocation tells them apart.
+     */
+    @ParameterizedTest
+    @CsvSource({"show-job-exclusive, NO", "show-job-shared, OK"})
+    void slurm2605sJobsAreToldApartByTheirAllocation(String fixture, String overSubscribe) {
+        Job fromJson =
+                parser.parseAll(Fixtures.read("slurm-26.05", fixture + ".json")).get(0);
+        Job fromText = new JobParser()
+                .parseAll(Fixtures.read("slurm-26.05", fixture + ".txt"))
+                .get(0);
+        assertEquals("NO", fromText.overSubscribe());
+        assertEquals(overSubscribe, fromJson.overSubscribe());
+        assertEquals(fromText.jobId(), fromJson.jobId());
+        assertEquals(fromText.nodeList(), fromJson.nodeList());
     }
 
     @Test
