@@ -47,15 +47,39 @@ public final class JobResizer {
     private final CommandRunner runner;
     private final SlurmControl control;
     private final SlurmClient slurm;
+    /**
+     * How long a shrink that slurmctld refuses because the job has no accounting record yet ("the
+     * DB index is being set") is asked again: right after slurmctld starts, slurmdbd can take
+     * tens of seconds to give a running job its index, and until then every update of the job is
+     * refused. Giving up there meant a requeue of a job that only had to lose a node.
+     */
+    static final Duration DB_INDEX_WAIT = Duration.ofSeconds(45);
+
+    private static final Duration DB_INDEX_PAUSE = Duration.ofSeconds(1);
+
     private final Duration allocationTimeout;
+    private final Duration dbIndexWait;
+    private final Duration dbIndexPause;
     /** Jobs this resizer has grown: Slurm treats them differently from then on. */
     private final Set<JobId> grown = ConcurrentHashMap.newKeySet();
 
     public JobResizer(CommandRunner runner, SlurmClient slurm, Duration allocationTimeout) {
+        this(runner, slurm, allocationTimeout, DB_INDEX_WAIT, DB_INDEX_PAUSE);
+    }
+
+    /** With the wait for a job's accounting record, and the pause between asks, a test sets. */
+    JobResizer(
+            CommandRunner runner,
+            SlurmClient slurm,
+            Duration allocationTimeout,
+            Duration dbIndexWait,
+            Duration dbIndexPause) {
         this.runner = Objects.requireNonNull(runner);
         this.control = new SlurmControl(runner);
         this.slurm = Objects.requireNonNull(slurm);
         this.allocationTimeout = Objects.requireNonNull(allocationTimeout);
+        this.dbIndexWait = Objects.requireNonNull(dbIndexWait);
+        this.dbIndexPause = Objects.requireNonNull(dbIndexPause);
     }
 
     /**
@@ -87,6 +111,19 @@ public final class JobResizer {
         }
         WriteResult result = control.shrinkTo(jobId, keep);
         Job after = slurm.requireJob(jobId);
+        long deadline = System.nanoTime() + dbIndexWait.toNanos();
+        // Without accounting a grown job's index never comes (explained below): no wait then.
+        boolean indexComes =
+                !grown.contains(jobId) && result.diagnosticTail().contains("DB index") && !withoutAccounting();
+        while (indexComes
+                && !Hostlist.expand(after.nodeList()).equals(keep)
+                && result.diagnosticTail().contains("DB index")
+                && System.nanoTime() < deadline) {
+            // The job's accounting record is on its way (slurmctld just started): ask again.
+            pause();
+            result = control.shrinkTo(jobId, keep);
+            after = slurm.requireJob(jobId);
+        }
         if (!Hostlist.expand(after.nodeList()).equals(keep)) {
             String why = result.diagnosticTail();
             if ((why.contains("DB index") || grown.contains(jobId)) && withoutAccounting()) {
@@ -143,6 +180,15 @@ public final class JobResizer {
             return after;
         } finally {
             donor.ifPresent(this::cancelQuietly);
+        }
+    }
+
+    private void pause() {
+        try {
+            Thread.sleep(dbIndexPause.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SlurmException(SlurmException.Kind.COMMAND_FAILED, "interrupted while waiting to shrink the job");
         }
     }
 

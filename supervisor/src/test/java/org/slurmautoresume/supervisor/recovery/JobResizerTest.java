@@ -228,6 +228,52 @@ class JobResizerTest {
     }
 
     @Test
+    void aShrinkRefusedUntilTheJobHasItsAccountingRecordIsAskedAgain() {
+        // Seen in CI on 22.05 right after slurmctld's restart: two refusals, then a requeue.
+        JobResizer patient = new JobResizer(
+                runner,
+                new SlurmClient(runner, "scontrol", Duration.ofSeconds(5), OutputFormat.TEXT),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(30),
+                Duration.ZERO);
+        int[] updates = {0};
+        List<String> update =
+                List.of("env", "-u", "SLURM_JOBID", "scontrol", "update", "jobid=21", "NodeList=node[1-2]");
+        when(runner.run(argThat(r -> r != null && r.argv().equals(update)))).thenAnswer(inv -> {
+            updates[0]++;
+            return updates[0] < 3
+                    ? new CommandResult(
+                            inv.getArgument(0),
+                            1,
+                            "",
+                            "Job update not available right now, the DB index is being set, try again in a bit\n",
+                            false,
+                            Duration.ZERO)
+                    : new CommandResult(inv.getArgument(0), 0, "", "", false, Duration.ZERO);
+        });
+        when(runner.run(argThat(r -> r != null && r.argv().equals(List.of("scontrol", "-o", "show", "job", "21")))))
+                .thenAnswer(inv -> new CommandResult(
+                        inv.getArgument(0),
+                        0,
+                        updates[0] < 3
+                                ? Fixtures.read(V22, "show-job-running-expanded.txt")
+                                : Fixtures.read(V22, "show-job-running-expanded.txt")
+                                        .replace(" NodeList=node[1-3]", " NodeList=node[1-2]"),
+                        "",
+                        false,
+                        Duration.ZERO));
+        answer(
+                List.of("scontrol", "show", "config"),
+                0,
+                Fixtures.read(V22, "show-config.txt").replace("accounting_storage/none", "accounting_storage/slurmdbd"),
+                "");
+
+        assertEquals(
+                "node[1-2]", patient.shrink(JobId.parse("21"), List.of("node3")).nodeList());
+        assertEquals(3, updates[0]);
+    }
+
+    @Test
     void noAllocationIsATimeoutAndNamesTheNodes() {
         answer(
                 List.of("scontrol", "-o", "show", "job", "6"),
