@@ -188,11 +188,11 @@ public final class LivenessListener implements Closeable {
         while (channel.isOpen()) {
             SocketChannel peer;
             try {
-                peer = channel.accept();
+                peer = accept();
             } catch (ClosedChannelException e) {
                 return;
-            } catch (IOException e) {
-                LOG.debug("liveness accept failed: {}", e.getMessage());
+            }
+            if (peer == null) {
                 continue;
             }
             accepted.incrementAndGet();
@@ -367,8 +367,7 @@ public final class LivenessListener implements Closeable {
     private void greet(SocketChannel peer) {
         try (peer) {
             peer.configureBlocking(false);
-            peer.write(ByteBuffer.wrap(verdict.unhealthy() ? unhealthy : healthy));
-            answered.incrementAndGet();
+            answer(peer);
         } catch (IOException e) {
             // A peer that left before its greeting: nothing to do for it.
             LOG.debug("liveness answer not delivered: {}", e.getMessage());

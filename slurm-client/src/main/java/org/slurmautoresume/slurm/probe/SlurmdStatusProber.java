@@ -4,11 +4,7 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.ConnectException;
-import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketException;
-import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
@@ -156,19 +152,10 @@ public final class SlurmdStatusProber implements NodeProber {
         long start = System.nanoTime();
         int millis = Math.toIntExact(timeout.toMillis());
         try (Socket socket = new Socket()) {
-            try {
-                socket.connect(new InetSocketAddress(host, port), millis);
-            } catch (IOException e) {
-                if (e instanceof ConnectException) {
-                    refused.add(node.name());
-                } else {
-                    refused.remove(node.name());
-                }
-                return Optional.of("slurmd at " + host + ":" + port + " did not accept a TCP connection within "
-                        + millis + " ms (" + e.getClass().getSimpleName()
-                        + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
+            Optional<String> notAccepted = TcpNodeProber.connect(socket, node, timeout, refused);
+            if (notAccepted.isPresent()) {
+                return notAccepted;
             }
-            refused.remove(node.name());
             socket.setSoTimeout(Math.max(1, millis - (int) ((System.nanoTime() - start) / 1_000_000)));
             OutputStream out = socket.getOutputStream();
             out.write(request);
@@ -181,10 +168,8 @@ public final class SlurmdStatusProber implements NodeProber {
                         port);
             }
             return Optional.empty();
-        } catch (SocketTimeoutException | SocketException e) {
-            return Optional.empty(); // accepted: slurmd is there, slow to answer or gone mid-answer
         } catch (IOException e) {
-            return Optional.empty();
+            return Optional.empty(); // accepted: slurmd is there, slow to answer or gone mid-answer
         }
     }
 

@@ -37,9 +37,22 @@ public final class TcpNodeProber implements NodeProber {
 
     @Override
     public Optional<String> unreachable(Node node) {
-        String host = node.address() == null || node.address().isBlank() ? node.name() : node.address();
-        int port = node.port().orElse(DEFAULT_SLURMD_PORT);
         try (Socket socket = new Socket()) {
+            return connect(socket, node, timeout, refused);
+        } catch (IOException e) {
+            return Optional.empty(); // closing a connection slurmd accepted: it is there
+        }
+    }
+
+    /**
+     * Connects {@code socket} to the node's slurmd on {@code NodeAddr:Port} within {@code timeout}:
+     * empty once connected, else why not; {@code refused} holds the node's name exactly while its
+     * host refuses the connection (slurmd not listening).
+     */
+    static Optional<String> connect(Socket socket, Node node, Duration timeout, Set<String> refused) {
+        String host = SlurmdAnswerProbe.host(node);
+        int port = node.port().orElse(DEFAULT_SLURMD_PORT);
+        try {
             socket.connect(new InetSocketAddress(host, port), Math.toIntExact(timeout.toMillis()));
             refused.remove(node.name());
             return Optional.empty();

@@ -197,21 +197,8 @@ public final class StepSupervisor {
                 environment,
                 log,
                 launcher,
-                prober,
+                cluster -> prober,
                 new ControllerOutage(Duration.ZERO, ControllerOutage.Listener.NONE));
-    }
-
-    StepSupervisor(
-            SlurmClient slurm,
-            CommandRunner runner,
-            SupervisorSettings settings,
-            Optional<AutoresumeConfig> config,
-            Map<String, String> environment,
-            SupervisorLog log,
-            SrunLauncher launcher,
-            Supplier<NodeProber> prober,
-            ControllerOutage outage) {
-        this(slurm, runner, settings, config, environment, log, launcher, cluster -> prober, outage);
     }
 
     private StepSupervisor(
