@@ -44,11 +44,15 @@ public record LemonRule(int marks, Duration window) {
 
     /** {@code 3 in 7 days}, as the reason and the listing say it. */
     public String describe() {
+        return marks + " in " + span();
+    }
+
+    /** The window in words: {@code 7 days}, {@code 1 hour}, {@code 90 seconds}. */
+    public String span() {
         long seconds = window.toSeconds();
-        String span = seconds % 86_400 == 0
+        return seconds % 86_400 == 0
                 ? plural(seconds / 86_400, "day")
                 : seconds % 3_600 == 0 ? plural(seconds / 3_600, "hour") : plural(seconds, "second");
-        return marks + " in " + span;
     }
 
     private static String plural(long n, String unit) {

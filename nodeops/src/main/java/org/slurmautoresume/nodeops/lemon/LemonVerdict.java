@@ -17,6 +17,6 @@ public record LemonVerdict(boolean lemon, List<FaultMark> counted, LemonRule rul
     /** {@code marked faulty 3 times in 7 days (limit 3 in 7 days)}. */
     public String why() {
         return "marked faulty " + counted.size() + (counted.size() == 1 ? " time" : " times") + " within the last "
-                + rule.describe().replaceFirst("^\\d+ in ", "") + " (limit " + rule.describe() + ")";
+                + rule.span() + " (limit " + rule.describe() + ")";
     }
 }

@@ -2,6 +2,7 @@ package org.slurmautoresume.nodeops.sweep;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import org.slurmautoresume.nodeops.lemon.LemonRule;
 
 /**
@@ -57,7 +58,7 @@ public record SweepPolicy(
 
     public SweepPolicy {
         healthCommand = List.copyOf(healthCommand);
-        java.util.Objects.requireNonNull(lemon, "lemon");
+        Objects.requireNonNull(lemon, "lemon");
     }
 
     /**

@@ -81,22 +81,19 @@ public final class SweepPolicyLoader {
     /** {@code lemonMarks} (0: off) and {@code lemonWindowSeconds}, at least a minute. */
     private static LemonRule lemon(ConfigFields in, LemonRule fallback) {
         int marks = in.field("lemonMarks").integer(0, MAX_LEMON_MARKS).orElse(fallback.marks());
-        Duration window = in
-                .field("lemonWindowSeconds")
-                .rangeFix("use a number of seconds from 60 to " + MAX_SECONDS + " (30 days)")
-                .wholeNumber(60, MAX_SECONDS)
-                .stream()
-                .mapToObj(Duration::ofSeconds)
-                .findFirst()
-                .orElse(fallback.window());
-        return new LemonRule(marks, window);
+        return new LemonRule(marks, seconds(in, "lemonWindowSeconds", 60, fallback.window()));
     }
 
     private static Duration seconds(ConfigFields in, String field, Duration fallback) {
+        return seconds(in, field, 0, fallback);
+    }
+
+    /** A number of seconds from {@code min} to 30 days. */
+    private static Duration seconds(ConfigFields in, String field, long min, Duration fallback) {
         return in
                 .field(field)
-                .rangeFix("use a number of seconds from 0 to " + MAX_SECONDS + " (30 days)")
-                .wholeNumber(0, MAX_SECONDS)
+                .rangeFix("use a number of seconds from " + min + " to " + MAX_SECONDS + " (30 days)")
+                .wholeNumber(min, MAX_SECONDS)
                 .stream()
                 .mapToObj(Duration::ofSeconds)
                 .findFirst()

@@ -27,7 +27,8 @@ class EndOfAttemptTest {
 
     private static final Attempt.RuleStop HANG = new Attempt.RuleStop(hanging(), null, null, true);
 
-    private static RuleViolation hanging() {
+    /** A log rule's HANGING violation, as the restart tests of this package take one. */
+    static RuleViolation hanging() {
         Instant now = Instant.now();
         return new RuleViolation(
                 "Beat",

@@ -30,8 +30,6 @@ import org.slurmautoresume.supervisor.policy.SignalNumber;
 import org.slurmautoresume.supervisor.recovery.JobResizer;
 import org.slurmautoresume.supervisor.recovery.NodeFaultRecovery;
 import org.slurmautoresume.supervisor.recovery.SpareProvider;
-import org.slurmautoresume.supervisor.rules.RuleState;
-import org.slurmautoresume.supervisor.rules.RuleViolation;
 import org.slurmautoresume.supervisor.step.FakeAgent;
 import org.slurmautoresume.supervisor.step.FakeSlurm;
 import org.slurmautoresume.supervisor.step.ScriptedSrun;
@@ -107,22 +105,6 @@ class RestartActionsTest {
         return RestartGate.of(null, settings(), List.of());
     }
 
-    private static RuleViolation hanging() {
-        Instant now = Instant.now();
-        return new RuleViolation(
-                "Beat",
-                RuleState.HANGING,
-                "no line in 1 s",
-                now.minusSeconds(1),
-                now,
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                0,
-                List.of(),
-                RuleViolation.Source.LOG_RULE);
-    }
-
     private static AttemptEnd nodeFault(List<String> nodes) {
         return new AttemptEnd(
                 1,
@@ -140,7 +122,7 @@ class RestartActionsTest {
         timeline.stepFound("4");
         Fault fault = new Fault(FaultKind.RULE_VIOLATION, Instant.now(), true, "Beat HANGING");
 
-        actions().stopForRule(srun, gate().decide(fault), hanging());
+        actions().stopForRule(srun, gate().decide(fault), EndOfAttemptTest.hanging());
 
         assertFalse(srun.isAlive());
         assertEquals(List.of(List.of("scancel", "42.4")), slurm.ran("scancel"));
@@ -153,7 +135,7 @@ class RestartActionsTest {
                 new ScriptedSrun(Scripted.runsUntilStopped()).start(List.of("srun"), Map.of(), null);
         Fault fault = new Fault(FaultKind.RULE_VIOLATION, Instant.now(), true, "Beat HANGING");
 
-        actions().stopForRule(srun, gate().decide(fault), hanging());
+        actions().stopForRule(srun, gate().decide(fault), EndOfAttemptTest.hanging());
 
         assertEquals(List.of(SignalNumber.TERM), srun.signals());
         assertTrue(slurm.ran("scancel").isEmpty());

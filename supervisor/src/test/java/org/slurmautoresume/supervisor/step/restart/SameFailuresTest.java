@@ -4,11 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.slurmautoresume.supervisor.rules.RuleState;
 import org.slurmautoresume.supervisor.rules.RuleViolation;
 import org.slurmautoresume.supervisor.step.diagnosis.Classification;
 import org.slurmautoresume.supervisor.step.diagnosis.FailureSignature;
@@ -83,19 +81,7 @@ class SameFailuresTest {
 
     @Test
     void anAttemptARuleEndedIsKnownByTheRuleNotByItsOutput() {
-        Instant now = Instant.now();
-        RuleViolation violation = new RuleViolation(
-                "Beat",
-                RuleState.HANGING,
-                "no line in 1 s",
-                now.minusSeconds(1),
-                now,
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                0,
-                List.of(),
-                RuleViolation.Source.LOG_RULE);
+        RuleViolation violation = EndOfAttemptTest.hanging();
         Optional<Attempt.RuleStop> rule = Optional.of(new Attempt.RuleStop(violation, null, null, true));
 
         assertEquals(
