@@ -10,8 +10,8 @@ import java.util.List;
 /**
  * The command lines that start most often, run without picocli: {@code nodes --json} (scripts
  * poll it), {@code health --mark} (Slurm's HealthCheckProgram runs it on every node, through
- * the wrapper {@code lifecycle apply} writes) and {@code health --check disk} with or without
- * {@code --on-request}. Building picocli's model of a
+ * the wrapper {@code lifecycle apply} writes), a bare {@code health} (what a person types on a
+ * node) and {@code health --check disk} with or without {@code --on-request}. Building picocli's model of a
  * command reads its annotations by reflection, about a third of such a start.
  *
  * <p>Only these exact words are taken; anything else, a reordering, another option, --help or a
@@ -46,9 +46,13 @@ final class FastPath {
             return out -> HealthCommand.checking(context, List.of("disk"), onRequest, false)
                     .call(out);
         }
-        if (args.length == 2 && args[0].equals("health") && args[1].equals("--mark")) {
+        if (args.length >= 1
+                && args.length <= 2
+                && args[0].equals("health")
+                && (args.length == 1 || args[1].equals("--mark"))) {
+            boolean mark = args.length == 2;
             return out ->
-                    HealthCommand.checking(context, List.of(), false, true).call(out);
+                    HealthCommand.checking(context, List.of(), false, mark).call(out);
         }
         return null;
     }

@@ -107,7 +107,7 @@ final class LifecycleApplyCommand implements Callable<Integer> {
                         root.toAbsolutePath(),
                         slurmConf,
                         Optional.ofNullable(System.getProperty("autoresume.home"))
-                                .map(Path::of)),
+                                .map(LifecycleApplyCommand::canonical)),
                 dryRun);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
@@ -149,6 +149,19 @@ final class LifecycleApplyCommand implements Callable<Integer> {
             out.println("next: systemctl daemon-reload && systemctl enable --now "
                     + String.join(" ", result.unitsToEnable())
                     + "; scontrol reconfigure (or restart slurmctld/slurmd)");
+        }
+    }
+
+    /**
+     * The installation's home as Slurm's configuration should name it: the launcher passes the
+     * path it was started by, which a symlinked parent directory leaves short of the real one.
+     */
+    private static Path canonical(String home) {
+        Path path = Path.of(home);
+        try {
+            return path.toRealPath();
+        } catch (java.io.IOException e) {
+            return path;
         }
     }
 }

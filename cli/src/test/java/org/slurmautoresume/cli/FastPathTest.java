@@ -59,8 +59,9 @@ class FastPathTest {
         assertSameResult(picocli, picocli.run(args), fast, fast.runFast(args));
     }
 
-    @Test
-    void healthMarkPrintsWhatPicocliPrints() {
+    @ParameterizedTest
+    @ValueSource(strings = {"health", "health --mark"})
+    void everyCheckPrintsWhatPicocliPrints(String words) {
         // No tools and no scontrol: every check is skipped, and a passing run has nothing to lift.
         Map<String, String> environment = Map.of(
                 "PATH", emptyBin.toString(),
@@ -68,7 +69,8 @@ class FastPathTest {
                 "SLURM_CONF", emptyBin.resolve("no-slurm.conf").toString());
         CliHarness picocli = new CliHarness(environment, CommonsExecCommandRunner::new);
         CliHarness fast = new CliHarness(environment, CommonsExecCommandRunner::new);
-        assertSameResult(picocli, picocli.run("health", "--mark"), fast, fast.runFast("health", "--mark"));
+        String[] args = words.split(" ");
+        assertSameResult(picocli, picocli.run(args), fast, fast.runFast(args));
     }
 
     @Test
@@ -87,6 +89,7 @@ class FastPathTest {
                 parsed(context, "health", "--check", "disk", "--on-request"),
                 HealthCommand.checking(context, List.of("disk"), true, false));
         assertSameFields(parsed(context, "health", "--mark"), HealthCommand.checking(context, List.of(), false, true));
+        assertSameFields(parsed(context, "health"), HealthCommand.checking(context, List.of(), false, false));
     }
 
     @Test
@@ -96,6 +99,7 @@ class FastPathTest {
         assertNotNull(FastPath.match(context, new String[] {"health", "--check", "disk"}));
         assertNotNull(FastPath.match(context, new String[] {"health", "--check", "disk", "--on-request"}));
         assertNotNull(FastPath.match(context, new String[] {"health", "--mark"}));
+        assertNotNull(FastPath.match(context, new String[] {"health"}));
     }
 
     @ParameterizedTest
@@ -114,7 +118,10 @@ class FastPathTest {
                 "nodes --json=true",
                 "--json nodes",
                 "nodes -- --json",
-                "health",
+                "health --json",
+                "health -v",
+                "health --on-request",
+                "health --help",
                 "health --check",
                 "health --check disk,gpu",
                 "health --check gpu",

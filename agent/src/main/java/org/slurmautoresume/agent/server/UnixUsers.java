@@ -3,6 +3,11 @@ package org.slurmautoresume.agent.server;
 import com.sun.jna.Library;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.OptionalLong;
 
 /**
@@ -28,8 +33,36 @@ public final class UnixUsers {
         return libc;
     }
 
+    /**
+     * This process's effective uid: the second number of the kernel's {@code Uid:} line in
+     * {@code /proc/self/status}, else geteuid through JNA. Every command builds its caller from
+     * it, and loading JNA's native library (unpacked from its jar at each start) cost a short
+     * command such as {@code health --mark} about 30 ms.
+     */
     public static long effectiveUid() {
+        OptionalLong fromProc = effectiveUidFrom(Path.of("/proc/self/status"));
+        return fromProc.isPresent() ? fromProc.getAsLong() : effectiveUidFromLibc();
+    }
+
+    static long effectiveUidFromLibc() {
         return Integer.toUnsignedLong(libc().geteuid());
+    }
+
+    /** The effective uid on a status file's {@code Uid:} line (real, effective, saved, filesystem); empty if none. */
+    static OptionalLong effectiveUidFrom(Path status) {
+        try (BufferedReader reader = Files.newBufferedReader(status, StandardCharsets.US_ASCII)) {
+            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                if (line.startsWith("Uid:")) {
+                    String[] ids = line.substring(4).strip().split("\t");
+                    return ids.length == 4 && ids[1].matches("[0-9]{1,10}")
+                            ? OptionalLong.of(Long.parseLong(ids[1]))
+                            : OptionalLong.empty();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // No /proc (another system, a sandbox): the C library answers.
+        }
+        return OptionalLong.empty();
     }
 
     /**
