@@ -289,6 +289,15 @@ apply_out="$("$prefix/bin/autoresume" lifecycle apply --node controller --root "
 check "lifecycle apply from the installation keeps install.sh's snippet ($apply_out)" test \
   "$(cat "$apply_root/etc/slurm/plugstack.conf.d/auto_resume.conf" 2>/dev/null)" == "$node_snippet"
 check "... and writes no units of its own" test -z "$(find "$apply_root" -name 'autoresume-*.service' -print -quit)"
+# Started through a symlinked parent directory (the launcher then keeps the path it was given),
+# apply still names the installation by its real path, and so still finds its own snippet.
+ln -s "$home" "$work/linked-home"
+apply_out="$("$work/linked-home/bin/autoresume" lifecycle apply --node controller --root "$apply_root" \
+  --provisioning "$repo/local-cluster/provisioning_parameters.json" \
+  --resource-config "$repo/local-cluster/resource_config.json" 2>&1)" || true
+check "lifecycle apply through a symlinked home keeps install.sh's snippet ($apply_out)" test \
+  "$(cat "$apply_root/etc/slurm/plugstack.conf.d/auto_resume.conf" 2>/dev/null)" == "$node_snippet"
+rm -f -- "$work/linked-home"
 
 # --- a second snippet loading the plugin is reported -------------------------------------------
 echo "optional /usr/local/lib/slurm/auto_resume.so supervisor=/usr/local/bin/autoresume" > "$plugstack/60-old.conf"
