@@ -17,6 +17,7 @@ import org.slurmautoresume.slurm.exec.RetryPolicy;
 import org.slurmautoresume.slurm.exec.RetryingCommandRunner;
 import org.slurmautoresume.slurm.exec.StandbyWatch;
 import org.slurmautoresume.slurm.model.Caller;
+import org.slurmautoresume.slurm.model.SlurmVersion;
 import org.slurmautoresume.supervisor.step.StepSupervisor;
 
 /**
@@ -42,6 +43,7 @@ public final class CliContext {
     private final LocalHost localHost;
     private CommandRunner createdRunner;
     private CommandRunner createdToolRunner;
+    private Optional<SlurmVersion> launcherRelease;
 
     /** One runner for Slurm and for other tools; no terminal to ask on, this process's user, the system clock. */
     public CliContext(Map<String, String> environment, Supplier<CommandRunner> runner) {
@@ -166,8 +168,28 @@ public final class CliContext {
 
     /** Slurm through scontrol on {@code slurmRunner}, as {@link #slurm()}. */
     public SlurmClient slurm(CommandRunner slurmRunner) {
-        return new SlurmClient(
-                slurmRunner, OutputFormat.forRelease(environment().get(StepSupervisor.SLURM_VERSION_HINT)));
+        return new SlurmClient(slurmRunner, slurmFormat());
+    }
+
+    /**
+     * The scontrol output Slurm clients read, where the release is known without asking: the one
+     * the plugin names for a supervised step (AUTORESUME_SLURM_VERSION), else the launcher's
+     * {@code scontrol --version}; AUTO (ask it) otherwise.
+     */
+    public OutputFormat slurmFormat() {
+        String hint = environment.get(StepSupervisor.SLURM_VERSION_HINT);
+        if (hint != null && !hint.isBlank()) {
+            return OutputFormat.forRelease(hint);
+        }
+        return launcherRelease().map(OutputFormat::of).orElse(OutputFormat.AUTO);
+    }
+
+    /** The release the launcher's {@code scontrol --version} printed ({@link LauncherRelease}); read once. */
+    public synchronized Optional<SlurmVersion> launcherRelease() {
+        if (launcherRelease == null) {
+            launcherRelease = LauncherRelease.read(environment, LauncherRelease.WAIT);
+        }
+        return launcherRelease;
     }
 
     /** This machine's addresses and name, for `lifecycle apply` to find its role. */

@@ -263,7 +263,8 @@ final class HealthCommand implements Callable<Integer> {
             return OptionalInt.empty();
         }
         try {
-            SlurmClient slurm = new SlurmClient(context.runner(), scontrol.get().toString(), SCONTROL_TIMEOUT);
+            SlurmClient slurm = new SlurmClient(
+                    context.runner(), scontrol.get().toString(), SCONTROL_TIMEOUT, context.slurmFormat());
             return GresGpus.ofNode(slurm, nodeName.get());
         } catch (SlurmException e) {
             LoggerFactory.getLogger(HealthCommand.class).warn("GPU count from Slurm unknown: {}", e.getMessage());
@@ -297,7 +298,8 @@ final class HealthCommand implements Callable<Integer> {
                 context.runner(),
                 scontrol.orElseThrow(() ->
                         new CliException(ExitCode.SLURM_UNAVAILABLE, "--mark needs scontrol, which is not on PATH")),
-                context.caller().name());
+                context.caller().name(),
+                context.slurmFormat());
         NodeMarker.Update update;
         try {
             update = marker.plan(name, report, settings.mounts());

@@ -79,7 +79,10 @@ final class PluginCommand implements Callable<Integer> {
             // plugin: a node without it (and every health run there) never asks the release.
             return PluginCheck.ofNode(
                     context.environment(),
-                    () -> new SlurmClient(context.runner(), scontrol.get().toString(), SCONTROL_TIMEOUT).version());
+                    () -> context.launcherRelease()
+                            .orElseGet(() -> new SlurmClient(
+                                            context.runner(), scontrol.get().toString(), SCONTROL_TIMEOUT)
+                                    .version()));
         } catch (SlurmException | IOException e) {
             LoggerFactory.getLogger(PluginCommand.class)
                     .warn("cannot tell whether auto_resume.so loads here: {}", e.getMessage());

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.slurmautoresume.slurm.client.NodeMark;
+import org.slurmautoresume.slurm.client.OutputFormat;
 import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.client.SlurmControl;
 import org.slurmautoresume.slurm.client.WriteResult;
@@ -64,9 +65,14 @@ public final class NodeMarker {
 
     /** {@code self}: the account this runs as; reasons it set are its own (root under slurmd). */
     public NodeMarker(CommandRunner runner, Path scontrol, String self) {
+        this(runner, scontrol, self, OutputFormat.AUTO);
+    }
+
+    /** {@code format}: the scontrol output the node is read from, where the caller knows the release. */
+    public NodeMarker(CommandRunner runner, Path scontrol, String self, OutputFormat format) {
         this.control = new SlurmControl(
                 Objects.requireNonNull(runner), SlurmControl.Programs.withScontrol(scontrol.toString()));
-        this.slurm = new SlurmClient(runner, scontrol.toString(), READ_TIMEOUT);
+        this.slurm = new SlurmClient(runner, scontrol.toString(), READ_TIMEOUT, format);
         this.self = Objects.requireNonNull(self);
     }
 

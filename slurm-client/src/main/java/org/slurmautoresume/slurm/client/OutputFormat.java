@@ -1,5 +1,7 @@
 package org.slurmautoresume.slurm.client;
 
+import org.slurmautoresume.slurm.model.SlurmVersion;
+
 /** Which of scontrol's outputs {@link SlurmClient} reads nodes, jobs and steps from. */
 public enum OutputFormat {
     /** JSON when the installed scontrol has it (Slurm 23.02 and later), else text; asked once. */
@@ -15,12 +17,14 @@ public enum OutputFormat {
             return AUTO;
         }
         try {
-            return org.slurmautoresume.slurm.model.SlurmVersion.parse(versionText)
-                            .atLeast(org.slurmautoresume.slurm.model.SlurmVersion.FIRST_WITH_JSON)
-                    ? JSON
-                    : TEXT;
+            return of(SlurmVersion.parse(versionText));
         } catch (IllegalArgumentException e) {
             return AUTO;
         }
+    }
+
+    /** The format {@code release} reads best. */
+    public static OutputFormat of(SlurmVersion release) {
+        return release.atLeast(SlurmVersion.FIRST_WITH_JSON) ? JSON : TEXT;
     }
 }

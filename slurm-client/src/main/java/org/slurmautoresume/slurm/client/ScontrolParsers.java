@@ -13,20 +13,22 @@ import org.slurmautoresume.slurm.parse.json.JsonNodeParser;
 import org.slurmautoresume.slurm.parse.json.JsonStepParser;
 
 /**
- * One client's parsers of scontrol's outputs. The JSON ones are made on the first JSON answer,
- * with the zone its epoch seconds are read in: ZoneId.systemDefault() loads the time zone rules
- * (about 40 ms, scanning every jar for providers), which every supervised srun paid before it
- * started, and the text never needs.
+ * One client's parsers of scontrol's outputs, each made on its first use: a command reads one or
+ * two kinds of record, and the text parsers' key tables (hundreds of names, built in the
+ * interpreter) cost a short command such as {@code nodes --json} about 4 ms when all were made.
+ * The JSON ones also need the zone their epoch seconds are read in: ZoneId.systemDefault() loads
+ * the time zone rules (about 40 ms, scanning every jar for providers), which every supervised srun
+ * paid before it started, and the text never needs.
  */
 final class ScontrolParsers {
 
     record Json(JsonNodeParser nodes, JsonJobParser jobs, JsonStepParser steps) {}
 
-    private final NodeParser nodeText = new NodeParser();
-    private final JobParser jobText = new JobParser();
-    private final StepParser stepText = new StepParser();
-    private final ConfigParser configText = new ConfigParser();
     private final Supplier<ZoneId> zone;
+    private NodeParser nodeText;
+    private JobParser jobText;
+    private StepParser stepText;
+    private ConfigParser configText;
     private volatile Json json;
 
     ScontrolParsers(Supplier<ZoneId> zone) {
@@ -43,19 +45,31 @@ final class ScontrolParsers {
         return made;
     }
 
-    NodeParser nodeText() {
+    synchronized NodeParser nodeText() {
+        if (nodeText == null) {
+            nodeText = new NodeParser();
+        }
         return nodeText;
     }
 
-    JobParser jobText() {
+    synchronized JobParser jobText() {
+        if (jobText == null) {
+            jobText = new JobParser();
+        }
         return jobText;
     }
 
-    StepParser stepText() {
+    synchronized StepParser stepText() {
+        if (stepText == null) {
+            stepText = new StepParser();
+        }
         return stepText;
     }
 
-    ConfigParser configText() {
+    synchronized ConfigParser configText() {
+        if (configText == null) {
+            configText = new ConfigParser();
+        }
         return configText;
     }
 

@@ -35,8 +35,16 @@ public record SlurmVersion(int major, int minor, int patch) implements Comparabl
         return Integer.compare(patch, other.patch);
     }
 
+    /**
+     * As Slurm writes it: 22.05.8. Not String.format, whose first use loads the locale data (about
+     * 15 ms of a short command that prints or compares a release).
+     */
     @Override
     public String toString() {
-        return String.format("%02d.%02d.%d", major, minor, patch);
+        return twoDigits(major) + "." + twoDigits(minor) + "." + patch;
+    }
+
+    private static String twoDigits(int n) {
+        return n >= 0 && n < 10 ? "0" + n : Integer.toString(n);
     }
 }

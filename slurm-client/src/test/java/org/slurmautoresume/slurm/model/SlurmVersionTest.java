@@ -17,6 +17,14 @@ class SlurmVersionTest {
     }
 
     @Test
+    void printsAsSlurmDoes() {
+        assertEquals("22.05.8", new SlurmVersion(22, 5, 8).toString());
+        assertEquals("24.11.10", new SlurmVersion(24, 11, 10).toString());
+        assertEquals("100.00.0", new SlurmVersion(100, 0, 0).toString());
+        assertEquals(String.format("%02d.%02d.%d", 7, 3, 1), new SlurmVersion(7, 3, 1).toString());
+    }
+
+    @Test
     void ordersReleases() {
         assertFalse(SlurmVersion.parse("22.05.8").atLeast(SlurmVersion.FIRST_WITH_JSON));
         assertTrue(SlurmVersion.parse("23.02.1").atLeast(SlurmVersion.FIRST_WITH_JSON));

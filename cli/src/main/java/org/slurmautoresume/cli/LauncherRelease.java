@@ -1,0 +1,73 @@
+package org.slurmautoresume.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slurmautoresume.slurm.exec.DebugLogging;
+import org.slurmautoresume.slurm.model.SlurmVersion;
+
+/**
+ * Slurm's release as the launcher asked it: for {@code nodes} and {@code health --mark}, which
+ * read Slurm's release before their first query (it chooses scontrol's JSON or text), the
+ * launcher starts {@code scontrol --version} before the JVM and leaves its answer on a pipe
+ * ({@link #FD}), so that it answers while the JVM starts rather than after. No answer, or one
+ * that names no release, leaves the commands to ask scontrol themselves, as they always did.
+ */
+final class LauncherRelease {
+
+    /** The launcher's pipe: a descriptor number, read as {@code /proc/self/fd/N}. */
+    static final String FD = "AUTORESUME_SLURM_VERSION_FD";
+
+    /** As long as the commands' own {@code scontrol --version} may take. */
+    static final Duration WAIT = Duration.ofSeconds(30);
+
+    private LauncherRelease() {}
+
+    /** The release the launcher's scontrol printed; empty when it left no pipe or the pipe says nothing usable. */
+    static Optional<SlurmVersion> read(Map<String, String> environment, Duration wait) {
+        return read(pipe(environment), wait);
+    }
+
+    /** The launcher's pipe, {@code /proc/self/fd/N}, when {@link #FD} names a descriptor number. */
+    static Optional<Path> pipe(Map<String, String> environment) {
+        String fd = environment.getOrDefault(FD, "");
+        return fd.matches("[0-9]{1,4}") ? Optional.of(Path.of("/proc/self/fd", fd)) : Optional.empty();
+    }
+
+    static Optional<SlurmVersion> read(Optional<Path> launcherPipe, Duration wait) {
+        if (launcherPipe.isEmpty()) {
+            return Optional.empty();
+        }
+        Path pipe = launcherPipe.get();
+        // A daemon thread, so that an scontrol that never ends cannot hold the command longer than
+        // asking it again would.
+        CompletableFuture<String> text = new CompletableFuture<>();
+        Thread reader = new Thread(
+                () -> {
+                    try {
+                        text.complete(Files.readString(pipe));
+                    } catch (IOException | RuntimeException e) {
+                        text.completeExceptionally(e);
+                    }
+                },
+                "launcher-release");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            return Optional.of(SlurmVersion.parse(text.get(wait.toMillis(), TimeUnit.MILLISECONDS)));
+        } catch (ExecutionException | TimeoutException | IllegalArgumentException e) {
+            DebugLogging.debug(LauncherRelease.class, "the launcher's scontrol --version unusable ({})", e.toString());
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+}
