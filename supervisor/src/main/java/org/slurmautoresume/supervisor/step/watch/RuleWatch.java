@@ -123,6 +123,12 @@ public final class RuleWatch implements AutoCloseable {
         if (first.get() == null) {
             monitor.tick();
         }
+        if (!closed) {
+            noticeHeartbeat();
+        }
+    }
+
+    private void noticeHeartbeat() {
         if (heartbeat && !progressed.get()) {
             monitor.firstMatchAt(Heartbeat.NAME).ifPresent(at -> progressed("heartbeat", Instant.ofEpochMilli(at)));
         }
@@ -211,5 +217,7 @@ public final class RuleWatch implements AutoCloseable {
         if (scan != null) {
             scan.cancel(false);
         }
+        // A first beat the ticks had no time to see (a short attempt) is still its progress, said before its end.
+        noticeHeartbeat();
     }
 }
