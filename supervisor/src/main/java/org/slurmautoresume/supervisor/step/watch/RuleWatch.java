@@ -70,24 +70,15 @@ public final class RuleWatch implements AutoCloseable {
             InstantSource clock,
             ScheduledExecutorService ticker,
             Consumer<RuleViolation> onViolation) {
-        this(rules, checkpoints, clock, ticker, ticker, onViolation);
+        this(rules, checkpoints, clock, ticker, ticker, onViolation, progress -> {});
     }
 
     /**
-     * @param scanner where the checkpoint scans run: a thread of their own, so a scan stuck on
-     *                a hung file system cannot hold up the log rules' ticks
+     * @param scanner    where the checkpoint scans run: a thread of their own, so a scan stuck on
+     *                   a hung file system cannot hold up the log rules' ticks
+     * @param onProgress told once of the attempt's first progress: on the ticker's or the scanner's
+     *                   thread, or on the thread that closes the watch
      */
-    public RuleWatch(
-            List<LogRule> rules,
-            Optional<CheckpointMonitor> checkpoints,
-            InstantSource clock,
-            ScheduledExecutorService ticker,
-            ScheduledExecutorService scanner,
-            Consumer<RuleViolation> onViolation) {
-        this(rules, checkpoints, clock, ticker, scanner, onViolation, progress -> {});
-    }
-
-    /** @param onProgress told once, on the ticker's or the scanner's thread, of the attempt's first progress */
     public RuleWatch(
             List<LogRule> rules,
             Optional<CheckpointMonitor> checkpoints,

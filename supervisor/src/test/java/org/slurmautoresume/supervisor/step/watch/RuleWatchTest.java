@@ -177,10 +177,16 @@ class RuleWatchTest {
             CountDownLatch fired = new CountDownLatch(1);
             List<RuleViolation> seen = new CopyOnWriteArrayList<>();
             try (RuleWatch watch = new RuleWatch(
-                    List.of(rule), Optional.of(checkpoints), InstantSource.system(), ticker, scanner, v -> {
+                    List.of(rule),
+                    Optional.of(checkpoints),
+                    InstantSource.system(),
+                    ticker,
+                    scanner,
+                    v -> {
                         seen.add(v);
                         fired.countDown();
-                    })) {
+                    },
+                    progress -> {})) {
                 write(watch.observer(), OutputObserver.Stream.STDOUT, "beat 1\n");
                 long lastBeat = System.nanoTime();
                 assertTrue(fired.await(5, TimeUnit.SECONDS), "the log rule waited for the stuck scan");
