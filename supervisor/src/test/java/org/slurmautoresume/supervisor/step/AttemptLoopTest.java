@@ -163,9 +163,10 @@ public class AttemptLoopTest {
     @Test
     void theTimelineSaysWhatTheGoodputNeedsEvenOfAShortAttempt() throws Exception {
         job.with(SupervisorSettings.MAX_APP_RETRIES, "1");
+        // Each ends well before the rules' first tick (srun's own output is read to its end before it is said to end).
         ScriptedSrun srun = new ScriptedSrun(
-                Scripted.exits(1).printing("0: AUTORESUME_HEARTBEAT"),
-                Scripted.exits(0).printing("0: AUTORESUME_HEARTBEAT"));
+                Scripted.exitsAfter(Duration.ofMillis(50), 1).printing("0: AUTORESUME_HEARTBEAT"),
+                Scripted.exitsAfter(Duration.ofMillis(50), 0).printing("0: AUTORESUME_HEARTBEAT"));
         AutoresumeConfig config = new AutoresumeConfig(
                 org.slurmautoresume.supervisor.policy.RestartPolicy.DEFAULT,
                 List.of(),

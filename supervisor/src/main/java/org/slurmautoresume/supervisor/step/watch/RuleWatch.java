@@ -90,7 +90,7 @@ public final class RuleWatch implements AutoCloseable {
         this.onViolation = onViolation;
         this.checkpoints = checkpoints;
         this.onProgress = onProgress;
-        this.heartbeat = rules.stream().anyMatch(r -> r.name().equals(Heartbeat.NAME));
+        this.heartbeat = rules.stream().anyMatch(Heartbeat::watches);
         this.ticker = ticker;
         this.scanner = scanner;
         this.monitor = new RuleMonitor(rules, clock, this::report);

@@ -97,6 +97,10 @@ class RuleWatchTest {
         }
         assertEquals(1, seen.size(), seen.toString());
         assertEquals("heartbeat", seen.get(0).source());
+        LogRule namesake = LogRule.builder(Heartbeat.NAME, ".*beat.*").build();
+        try (RuleWatch watch = new RuleWatch(List.of(namesake), InstantSource.system(), ticker, v -> {})) {
+            assertEquals(List.of(), watch.progressSources(), "a log rule of the user's that took the heartbeat's name");
+        }
     }
 
     @Test
