@@ -126,10 +126,19 @@ public record Goodput(
     private static List<Attempt> attempts(List<EventHistory.Event> events) {
         List<Attempt> attempts = new ArrayList<>();
         Attempt current = null;
+        // The rules watch from srun's start, the launch is written a moment later: a first beat may come first.
+        EventHistory.Event early = null;
         for (EventHistory.Event e : events) {
             if (e.event().equals(EventHistory.Kind.LAUNCH.word())) {
-                current = new Attempt(e.at(), e.details().get("progressBy"));
+                current = new Attempt(e.attempt(), e.at(), e.details().get("progressBy"));
                 attempts.add(current);
+                if (early != null && early.attempt() == e.attempt()) {
+                    current.add(early);
+                }
+                early = null;
+            } else if (e.event().equals(EventHistory.Kind.PROGRESS.word())
+                    && (current == null || current.number != e.attempt())) {
+                early = e;
             } else if (current != null) {
                 current.add(e);
             }
@@ -139,6 +148,7 @@ public record Goodput(
 
     /** One attempt's events: from its launch to the next. */
     private static final class Attempt {
+        final int number;
         final Instant launch;
         /** What could show progress: null for a timeline older than the field (not known). */
         final String progressBy;
@@ -154,7 +164,8 @@ public record Goodput(
 
         Instant closedAt;
 
-        Attempt(Instant launch, String progressBy) {
+        Attempt(int number, Instant launch, String progressBy) {
+            this.number = number;
             this.launch = launch;
             this.progressBy = progressBy;
         }

@@ -102,6 +102,30 @@ class GoodputTest {
     }
 
     @Test
+    void aFirstBeatWrittenBeforeItsLaunchStillEndsThatAttemptsRestart() throws Exception {
+        List<EventHistory.Event> events = new ArrayList<>(timeline("heartbeat-checkpoint-node-fault.jsonl"));
+        // The relaunched srun beat at once, before the supervisor had written its launch.
+        EventHistory.Event launch2 = events.get(8);
+        EventHistory.Event beat = new EventHistory.Event(
+                launch2.at().minusMillis(20),
+                "progress",
+                "41",
+                2,
+                null,
+                java.util.OptionalLong.empty(),
+                java.util.Map.of(
+                        "source",
+                        "heartbeat",
+                        "signAt",
+                        launch2.at().minusMillis(30).toString()));
+        events.remove(9); // the progress as it was
+        events.add(8, beat);
+        Goodput g = Goodput.of(events, last(events), true);
+        assertEquals(Duration.ZERO, g.restart(), "it beat as soon as it ran");
+        assertEquals(Duration.ofSeconds(180 + 74), g.productive());
+    }
+
+    @Test
     void settledFiguresOnlyGrowAsEventsArrive() throws Exception {
         for (String name : List.of(
                 "heartbeat-checkpoint-node-fault.jsonl",
