@@ -374,6 +374,15 @@ class GpuFaultRecoveryIT {
         double restart = LocalAgent.sample(scrape, "autoresume_jobs_lost_seconds_total{cause=\"restart\"}");
         double productive = LocalAgent.sample(scrape, "autoresume_jobs_productive_seconds_total");
         double unattributed = LocalAgent.sample(scrape, "autoresume_jobs_unattributed_seconds_total");
+        System.out.printf(
+                java.util.Locale.ROOT,
+                "goodput of the hung collective's job: productive %.3f s; lost: detection %.3f s, recovery %.3f s,"
+                        + " restart %.3f s; unattributed %.3f s%n",
+                productive,
+                detection,
+                recovery,
+                restart,
+                unattributed);
         assertEquals(heartbeatDetection.latency() / 1000.0, detection, 0.002, scrape);
         assertTrue(detection >= 4, "the steady timeout is 4 s: " + scrape);
         assertTrue(recovery > 0, "detection to relaunch: " + scrape);
