@@ -5,7 +5,7 @@ Writes, into the directory given, a rule file with one alert per dashboard query
 (`count(QUERY) > 0`, labelled with its panel and refId) and a promtool test that feeds the
 agents' series as one recovery leaves them (a step started, a node fault detected by the
 agents' verdict, the node marked Action:Replace after a reset-class Xid and a failed GPU check,
-the step recovered on a repaired allocation, a refused request, a step given up) and expects
+the step recovered on a repaired allocation and its goodput counted, a refused request, a step given up) and expects
 every one of those alerts to fire: a query that names a metric or label the toolkit does not
 export, or a recording rule that does not exist, returns nothing and fails the test.
 Usage: dashboard-queries.py DASHBOARD.json RULES.yml OUT_DIR; then promtool test rules OUT_DIR/dashboard.test.yml
@@ -47,6 +47,13 @@ SERIES = {
     'autoresume_agent_xids_total{%s, class="reset"}' % AGENT: "0x39 1x51",
     'autoresume_agent_gpu_checks_total{%s, check="gpu", result="failed"}' % AGENT: "0x39 1x51",
     'autoresume_agent_requests_total{%s, op="mark", outcome="refused"}' % AGENT: "0x45 1x45",
+    # The recovered step's goodput: its attempts' time, settled at each end and relaunch.
+    'autoresume_jobs_productive_seconds_total{%s}' % AGENT: "0x40 2400x50",
+    'autoresume_jobs_lost_seconds_total{%s, cause="detection"}' % AGENT: "0x40 3x50",
+    'autoresume_jobs_lost_seconds_total{%s, cause="recovery"}' % AGENT: "0x40 12x50",
+    'autoresume_jobs_lost_seconds_total{%s, cause="restart"}' % AGENT: "0x40 14x50",
+    'autoresume_jobs_lost_seconds_total{%s, cause="redone"}' % AGENT: "0x40 300x50",
+    'autoresume_jobs_unattributed_seconds_total{%s}' % AGENT: "0x90",
 }
 
 os.makedirs(out, exist_ok=True)

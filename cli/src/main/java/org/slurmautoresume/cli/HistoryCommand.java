@@ -1,9 +1,7 @@
 package org.slurmautoresume.cli;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,11 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
-import org.slurmautoresume.slurm.files.OwnedFiles;
 import org.slurmautoresume.slurm.model.InvalidJobIdException;
 import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.supervisor.step.record.EventHistory;
-import org.slurmautoresume.supervisor.step.record.JobStateDirectory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -75,41 +71,16 @@ final class HistoryCommand implements Callable<Integer> {
             throw new CliException(ExitCode.USAGE, "JOBID must be a job id such as 1234: " + e.getMessage());
         }
         String who = user != null ? user : context.env("USER").orElse(System.getProperty("user.name"));
-        Path dir = stateDir;
-        if (dir == null) {
-            // Your own directory, as your supervisors chose it: one someone else planted could hold a forged history.
-            dir = JobStateDirectory.locate(context.environment(), JobStateDirectory.uid());
-            try {
-                if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-                    OwnedFiles.requirePrivateDirectory(dir, JobStateDirectory.uid());
-                }
-            } catch (IOException e) {
-                throw new CliException(
-                        ExitCode.FAILED,
-                        "refusing the state directory: " + e.getMessage()
-                                + " (not made by you; your supervisors refuse it too)",
-                        e);
-            }
-        }
-        Path file = EventHistory.fileFor(dir, who, jobId);
+        Path file = TimelineFile.of(context, stateDir, who, jobId);
         if (!Files.exists(file)) {
             throw new CliException(
                     ExitCode.NOT_FOUND,
                     "no auto-resume history for job " + jobId + " of " + who + ": " + file
                             + " does not exist (run this on the job's batch host, or use --state-dir/--user)");
         }
-        List<String> skipped = new ArrayList<>();
-        List<EventHistory.Event> events;
-        try {
-            events = EventHistory.read(file, skipped);
-        } catch (IOException e) {
-            throw new CliException(ExitCode.FAILED, "cannot read " + file + ": " + e.getMessage(), e);
-        }
         PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        for (String problem : skipped) {
-            err.println("autoresume: skipped a line that is not an event: " + problem);
-        }
+        List<EventHistory.Event> events =
+                TimelineFile.read(file, spec.commandLine().getErr());
         if (json) {
             List<Map<String, Object>> docs = new ArrayList<>();
             for (EventHistory.Event event : events) {

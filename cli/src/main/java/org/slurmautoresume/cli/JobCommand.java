@@ -1,6 +1,9 @@
 package org.slurmautoresume.cli;
 
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,6 +15,8 @@ import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.model.JobState;
 import org.slurmautoresume.slurm.model.Step;
+import org.slurmautoresume.supervisor.step.record.EventHistory;
+import org.slurmautoresume.supervisor.step.record.Goodput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -21,7 +26,16 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "job",
         mixinStandardHelpOptions = true,
-        description = "Show a job as the toolkit sees it: state, nodes, batch host, restarts, and its steps.")
+        description = {
+            "Show a job as the toolkit sees it: state, nodes, batch host, restarts, its steps, and its goodput.",
+            "",
+            "Goodput is worked out from the job's auto-resume timeline (see `autoresume history`), so it is shown"
+                    + " where that is: on the job's batch host, or with --state-dir. Productive time is work the job"
+                    + " kept; lost time is split into detection (last sign of health to detection), recovery"
+                    + " (detection to the next launch), restart (launch to the first heartbeat or new checkpoint)"
+                    + " and redone (newest complete checkpoint to the last sign of health). Time no heartbeat or"
+                    + " checkpoint rule could split is shown as not attributed, and the goodput as a range."
+        })
 final class JobCommand implements Callable<Integer> {
 
     private static final long POLL_MILLIS = 500;
@@ -49,6 +63,13 @@ final class JobCommand implements Callable<Integer> {
             description = "With --wait: give up after this long (exit 6). Default: ${DEFAULT-VALUE}.")
     private int timeoutSeconds;
 
+    @Option(
+            names = "--state-dir",
+            paramLabel = "DIR",
+            description = "Where the job's supervisors kept its timeline, for its goodput"
+                    + " (default: your own state directory, as the supervisor chooses it).")
+    private Path stateDir;
+
     JobCommand(CliContext context) {
         this.context = context;
     }
@@ -60,6 +81,24 @@ final class JobCommand implements Callable<Integer> {
         Job job = waitForEnd ? awaitEnd(slurm, id) : slurm.requireJob(id);
         List<Step> steps = job.state().isActive() ? slurm.steps(id) : List.of();
         PrintWriter out = spec.commandLine().getOut();
+        Goodput goodput = null;
+        String noGoodput = null;
+        try {
+            Path file = TimelineFile.of(context, stateDir, job.userName(), id.toString());
+            if (Files.exists(file)) {
+                List<EventHistory.Event> events =
+                        TimelineFile.read(file, spec.commandLine().getErr());
+                // What still runs counts up to now; an ended job's time ends with its last event.
+                Instant until = job.state().isActive() || events.isEmpty()
+                        ? Instant.now()
+                        : events.get(events.size() - 1).at();
+                goodput = Goodput.of(events, until, false);
+            } else {
+                noGoodput = "no auto-resume timeline here: " + file;
+            }
+        } catch (CliException e) {
+            noGoodput = e.getMessage();
+        }
         if (json) {
             Map<String, Object> doc = jobFields(job);
             List<Map<String, Object>> stepDocs = new ArrayList<>();
@@ -74,6 +113,7 @@ final class JobCommand implements Callable<Integer> {
                 stepDocs.add(s);
             }
             doc.put("steps", stepDocs);
+            doc.put("goodput", goodput == null ? null : GoodputView.json(goodput));
             out.println(Json.write(doc));
         } else {
             List<String[]> rows = new ArrayList<>();
@@ -83,6 +123,7 @@ final class JobCommand implements Callable<Integer> {
                     field.getValue() == null ? "-" : field.getValue().toString()
                 });
             }
+            rows.addAll(goodput == null ? GoodputView.unknown(noGoodput) : GoodputView.rows(goodput));
             Table.print(out, rows);
             for (Step step : steps) {
                 out.println(

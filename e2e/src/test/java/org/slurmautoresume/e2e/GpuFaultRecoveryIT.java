@@ -301,7 +301,10 @@ class GpuFaultRecoveryIT {
      * stopped). The job's heartbeat (steady timeout 4 s) finds the hang and its rule ends the step;
      * before the rule's own decision (re-run in place), the supervisor asks every step node's agent
      * for a fresh check, node2's agent finds DCGM's failure and marks node2, and the step moves to
-     * the spare as after any node fault, instead of hanging again on node2.
+     * the spare as after any node fault, instead of hanging again on node2. The second attempt
+     * beats a few times and ends: the supervisors' agent then counts the job's goodput, with time
+     * lost to the hang's detection and to the recovery, the relaunched attempt's kept work as
+     * productive, and (no checkpoint rule) the first attempt's work as unattributed.
      */
     @Test
     void aCollectiveHungByAGpuFaultIsDiagnosedAndTheStepMovesToTheSpare() throws Exception {
@@ -321,7 +324,8 @@ class GpuFaultRecoveryIT {
                       if [ "$AUTO_RESUME_ATTEMPT" = 1 ]; then
                         touch "$SLURM_JOB_ID.up.$SLURMD_NODENAME"
                         while true; do echo AUTORESUME_HEARTBEAT; sleep 0.5; done
-                      fi'
+                      fi
+                      for beat in 1 2 3 4 5 6; do echo AUTORESUME_HEARTBEAT; sleep 0.5; done'
                     echo "SRUN_EXIT=$?"
                     """.formatted(agents.supervised.agent().socket(), config);
             String id = cluster.submit(script, List.of("-N3", "-w", "node[1-3]", "--exclusive"));
@@ -345,10 +349,47 @@ class GpuFaultRecoveryIT {
             String reason = cluster.node("node2").reason().map(NodeReason::text).orElse("");
             assertTrue(reason.startsWith("Action:Reboot dcgm check: DCGM health Failure"), reason);
             assertNoNodeButNode2Failed();
+            assertGoodputCounted(agents.supervised.agent(), detections.get(0));
             FaultMatrix.row("gpu-hang-heartbeat", hung, timeline, done.state().name());
         } finally {
             agents.stop(jobId);
         }
+    }
+
+    /**
+     * The job's goodput as the agent counted it from the supervisor's reports: the last one is sent
+     * as the step ends, so it is waited for. Detection is the heartbeat rule's own latency (last beat
+     * to detection); the relaunched attempt beat for about 3 s after its first beat.
+     */
+    private static void assertGoodputCounted(LocalAgent agent, Timeline.Event heartbeatDetection) {
+        String scrape =
+                Wait.until("the agent to count the second attempt's productive time", Duration.ofSeconds(30), () -> {
+                    String text = agent.scrapeMetrics();
+                    return LocalAgent.sample(text, "autoresume_jobs_productive_seconds_total") > 0
+                            ? Optional.of(text)
+                            : Optional.empty();
+                });
+        double detection = LocalAgent.sample(scrape, "autoresume_jobs_lost_seconds_total{cause=\"detection\"}");
+        double recovery = LocalAgent.sample(scrape, "autoresume_jobs_lost_seconds_total{cause=\"recovery\"}");
+        double restart = LocalAgent.sample(scrape, "autoresume_jobs_lost_seconds_total{cause=\"restart\"}");
+        double productive = LocalAgent.sample(scrape, "autoresume_jobs_productive_seconds_total");
+        double unattributed = LocalAgent.sample(scrape, "autoresume_jobs_unattributed_seconds_total");
+        System.out.printf(
+                java.util.Locale.ROOT,
+                "goodput of the hung collective's job: productive %.3f s; lost: detection %.3f s, recovery %.3f s,"
+                        + " restart %.3f s; unattributed %.3f s%n",
+                productive,
+                detection,
+                recovery,
+                restart,
+                unattributed);
+        assertEquals(heartbeatDetection.latency() / 1000.0, detection, 0.002, scrape);
+        assertTrue(detection >= 4, "the steady timeout is 4 s: " + scrape);
+        assertTrue(recovery > 0, "detection to relaunch: " + scrape);
+        assertTrue(restart > 0, "relaunch to the first beat: " + scrape);
+        assertTrue(productive > 1 && productive < 10, "the second attempt beat for about 3 s: " + scrape);
+        assertTrue(unattributed > 0, "without a checkpoint rule the first attempt's work may all be redone: " + scrape);
+        assertEquals(0.0, LocalAgent.sample(scrape, "autoresume_jobs_lost_seconds_total{cause=\"redone\"}"), scrape);
     }
 
     /**
@@ -380,7 +421,9 @@ class GpuFaultRecoveryIT {
                     "--gpu-check-every",
                     every,
                     "--gpu-tools",
-                    cluster.gpuTools("node2").toString());
+                    cluster.gpuTools("node2").toString(),
+                    "--metrics-listen",
+                    "127.0.0.1:0");
             try {
                 return new GpuCheckingAgents(
                         supervised,

@@ -29,6 +29,7 @@ final class Timeline {
     /** The {@code event} field's values. */
     enum Kind {
         LAUNCH("launch"),
+        PROGRESS("progress"),
         DETECTION("detection"),
         ATTEMPT_ENDED("attempt-ended"),
         DECISION("decision"),
@@ -221,13 +222,15 @@ final class Timeline {
     }
 
     /**
-     * Each event as ATTEMPT:EVENT, in order, but for the recovery paths: those are recorded once
-     * the job has been read, beside the first launch, so their place in the order is not the
-     * step's story (read them with {@code all(Kind.PATHS)}).
+     * Each event as ATTEMPT:EVENT, in order, but for the recovery paths and the attempts' first
+     * progress: the paths are recorded once the job has been read, beside the first launch, and a
+     * progress event when the rules' timer sees the first heartbeat or checkpoint, so neither's
+     * place in the order is the step's story (read them with {@code all(Kind.PATHS)},
+     * {@code all(Kind.PROGRESS)}).
      */
     List<String> attemptsAndKinds() {
         return events.stream()
-                .filter(e -> !e.event().equals(Kind.PATHS.word))
+                .filter(e -> !e.event().equals(Kind.PATHS.word) && !e.event().equals(Kind.PROGRESS.word))
                 .map(e -> e.attempt() + ":" + e.event())
                 .toList();
     }

@@ -25,6 +25,7 @@ import java.util.regex.Pattern;
  * @param ruleState for a detection by a log rule: SLOW, HANGING or FAULTED
  * @param source    for a detection: what detected it ({@code log-rule}, {@code slurmd-probe}, ...)
  * @param nodeCount for a {@link Event#REPLACEMENT}: how many faulty nodes were replaced
+ * @param time      for a {@link Event#GOODPUT}: the step's time newly settled, by what it went to
  */
 public record AgentReport(
         Event event,
@@ -34,7 +35,8 @@ public record AgentReport(
         String rule,
         String ruleState,
         String source,
-        Integer nodeCount) {
+        Integer nodeCount,
+        Time time) {
 
     /** A week: no latency the supervisor measures is longer; anything beyond is a bad report. */
     static final long MAX_LATENCY_MS = Duration.ofDays(7).toMillis();
@@ -43,8 +45,16 @@ public record AgentReport(
     static final int MAX_RULE_NAME = 64;
     private static final Pattern SOURCE = Pattern.compile("[a-z][a-z0-9-]{0,31}");
     private static final List<String> RULE_STATES = List.of("SLOW", "HANGING", "FAULTED");
-    private static final List<String> FIELDS =
-            List.of("event", "attempt", "latencyMs", "level", "rule", "ruleState", "source", "nodeCount");
+    /** The most one goodput report may carry in one field: a year (an attempt that long reports once, at its end). */
+    static final long MAX_TIME_MS = Duration.ofDays(366).toMillis();
+
+    private static final List<String> TIME_FIELDS =
+            List.of("productiveMs", "detectionMs", "recoveryMs", "restartMs", "redoneMs", "unattributedMs");
+    private static final List<String> FIELDS = java.util.stream.Stream.concat(
+                    java.util.stream.Stream.of(
+                            "event", "attempt", "latencyMs", "level", "rule", "ruleState", "source", "nodeCount"),
+                    TIME_FIELDS.stream())
+            .toList();
 
     /** The events a metric counts; the words are those of the job's timeline. */
     public enum Event {
@@ -59,7 +69,13 @@ public record AgentReport(
          * being given up. An agent older than this event refuses the report (its reading is strict); the
          * supervisor then says once that a report was not counted, and every other report still is.
          */
-        BUDGET_LOW("budget-low");
+        BUDGET_LOW("budget-low"),
+        /**
+         * The step's time newly settled since its last goodput report: productive, lost by cause,
+         * or unattributed (see {@link Time}). An agent older than this event refuses it, as
+         * {@link #BUDGET_LOW}; the supervisor says so once and every other report still counts.
+         */
+        GOODPUT("goodput");
 
         private final String word;
 
@@ -80,6 +96,33 @@ public record AgentReport(
             throw new AgentRequestException("unknown report event " + AgentRequest.quoted(word) + "; one of "
                     + String.join(
                             ", ", List.of(values()).stream().map(Event::word).toList()));
+        }
+    }
+
+    /**
+     * A step's time, in milliseconds, by what it went to: productive work, time lost to a fault's
+     * detection, the recovery, the application's restart, work redone since the last checkpoint, and
+     * time the supervisor could not tell productive from lost. Each 0 to {@link #MAX_TIME_MS}.
+     */
+    public record Time(
+            long productiveMs, long detectionMs, long recoveryMs, long restartMs, long redoneMs, long unattributedMs) {
+
+        public Time {
+            long[] all = {productiveMs, detectionMs, recoveryMs, restartMs, redoneMs, unattributedMs};
+            for (int i = 0; i < all.length; i++) {
+                if (all[i] < 0 || all[i] > MAX_TIME_MS) {
+                    throw new AgentRequestException(
+                            "\"" + TIME_FIELDS.get(i) + "\" must be 0 to " + MAX_TIME_MS + ", not " + all[i]);
+                }
+            }
+        }
+
+        long[] values() {
+            return new long[] {productiveMs, detectionMs, recoveryMs, restartMs, redoneMs, unattributedMs};
+        }
+
+        public boolean isZero() {
+            return java.util.Arrays.stream(values()).allMatch(v -> v == 0);
         }
     }
 
@@ -135,6 +178,18 @@ public record AgentReport(
                             ? "a replacement needs \"nodeCount\""
                             : "\"nodeCount\" belongs to a replacement only");
         }
+        if ((event == Event.GOODPUT) != (time != null)) {
+            throw new AgentRequestException(
+                    event == Event.GOODPUT
+                            ? "a goodput report needs its time: " + String.join(", ", TIME_FIELDS)
+                            : "the time fields belong to a goodput report only");
+        }
+        if (time != null && time.isZero()) {
+            throw new AgentRequestException("a goodput report with no time in it says nothing");
+        }
+        if (event == Event.GOODPUT && latencyMs != null) {
+            throw new AgentRequestException("\"latencyMs\" does not belong to a goodput report");
+        }
         if (nodeCount != null && (nodeCount < 1 || nodeCount > AgentRequest.MAX_NODES)) {
             throw new AgentRequestException(
                     "\"nodeCount\" must be 1 to " + AgentRequest.MAX_NODES + ", not " + nodeCount);
@@ -142,19 +197,23 @@ public record AgentReport(
     }
 
     public static AgentReport of(Event event, int attempt, Long latencyMs) {
-        return new AgentReport(event, attempt, latencyMs, null, null, null, null, null);
+        return new AgentReport(event, attempt, latencyMs, null, null, null, null, null, null);
     }
 
     public static AgentReport relaunch(int attempt, long latencyMs, Level level) {
-        return new AgentReport(Event.LAUNCH, attempt, latencyMs, level, null, null, null, null);
+        return new AgentReport(Event.LAUNCH, attempt, latencyMs, level, null, null, null, null, null);
     }
 
     public static AgentReport detection(int attempt, Long latencyMs, String source, String rule, String ruleState) {
-        return new AgentReport(Event.DETECTION, attempt, latencyMs, null, rule, ruleState, source, null);
+        return new AgentReport(Event.DETECTION, attempt, latencyMs, null, rule, ruleState, source, null, null);
     }
 
     public static AgentReport replacement(int attempt, long latencyMs, int nodeCount) {
-        return new AgentReport(Event.REPLACEMENT, attempt, latencyMs, null, null, null, null, nodeCount);
+        return new AgentReport(Event.REPLACEMENT, attempt, latencyMs, null, null, null, null, nodeCount, null);
+    }
+
+    public static AgentReport goodput(int attempt, Time time) {
+        return new AgentReport(Event.GOODPUT, attempt, null, null, null, null, null, null, time);
     }
 
     /** The wire form: only the fields set, in a fixed order. */
@@ -168,6 +227,12 @@ public record AgentReport(
         putIfSet(doc, "ruleState", ruleState);
         putIfSet(doc, "source", source);
         putIfSet(doc, "nodeCount", nodeCount);
+        if (time != null) {
+            long[] values = time.values();
+            for (int i = 0; i < values.length; i++) {
+                doc.put(TIME_FIELDS.get(i), values[i]);
+            }
+        }
         return doc;
     }
 
@@ -208,6 +273,18 @@ public record AgentReport(
             };
         }
         Long nodeCount = number(doc, "nodeCount");
+        Time time = null;
+        if (TIME_FIELDS.stream().anyMatch(doc::has)) {
+            long[] values = new long[TIME_FIELDS.size()];
+            for (int i = 0; i < values.length; i++) {
+                Long value = number(doc, TIME_FIELDS.get(i));
+                if (value == null) {
+                    throw new AgentRequestException("missing report field \"" + TIME_FIELDS.get(i) + "\"");
+                }
+                values[i] = value;
+            }
+            time = new Time(values[0], values[1], values[2], values[3], values[4], values[5]);
+        }
         return new AgentReport(
                 Event.of(event),
                 (int) Math.min(Math.max(attempt, -1), Integer.MAX_VALUE),
@@ -216,7 +293,8 @@ public record AgentReport(
                 text(doc, "rule"),
                 text(doc, "ruleState"),
                 text(doc, "source"),
-                nodeCount == null ? null : (int) Math.min(Math.max(nodeCount, -1), Integer.MAX_VALUE));
+                nodeCount == null ? null : (int) Math.min(Math.max(nodeCount, -1), Integer.MAX_VALUE),
+                time);
     }
 
     private static String text(JsonNode doc, String field) {

@@ -75,6 +75,20 @@ public final class AgentMetrics {
             "autoresume_jobs_restart_budget_low",
             "Restarts that left their step at most one more restart (jobMaxRetryCount): steps one failure from"
                     + " being given up.");
+    private final Counter productive = counter(
+            "autoresume_jobs_productive_seconds",
+            "Time supervised steps spent on work they kept: from the start (after a restart, from the first"
+                    + " heartbeat or new checkpoint) to the last sign of health, less work a fault made them redo.");
+    private final Counter lost = counter(
+            "autoresume_jobs_lost_seconds",
+            "Time supervised steps lost to faults, by cause: detection (last sign of health to detection),"
+                    + " recovery (detection to the next launch), restart (launch to the first heartbeat or new"
+                    + " checkpoint), redone (newest complete checkpoint to the last sign of health).",
+            "cause");
+    private final Counter unattributed = counter(
+            "autoresume_jobs_unattributed_seconds",
+            "Time supervised steps ran that the supervisor cannot call productive or lost: a restart without a"
+                    + " heartbeat or checkpoint rule to end it, work before a fault without a checkpoint rule.");
     private final Counter ruleViolations = counter(
             "autoresume_rule_violations",
             "Rules that ended an attempt, by kind (log, checkpoint) and state (SLOW, HANGING, FAULTED).",
@@ -166,6 +180,15 @@ public final class AgentMetrics {
             case GIVE_UP -> failed.inc();
             case BUDGET_LOW -> budgetLow.inc();
             case SUCCEEDED -> successful.inc();
+            case GOODPUT -> {
+                AgentReport.Time time = report.time(); // checked on arrival: each 0 to a year
+                productive.inc(time.productiveMs() / 1000.0);
+                lost.labelValues("detection").inc(time.detectionMs() / 1000.0);
+                lost.labelValues("recovery").inc(time.recoveryMs() / 1000.0);
+                lost.labelValues("restart").inc(time.restartMs() / 1000.0);
+                lost.labelValues("redone").inc(time.redoneMs() / 1000.0);
+                unattributed.inc(time.unattributedMs() / 1000.0);
+            }
         }
     }
 

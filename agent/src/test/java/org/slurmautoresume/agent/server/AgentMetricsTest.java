@@ -122,6 +122,56 @@ class AgentMetricsTest {
     }
 
     @Test
+    void goodputReportsAddUpToTheCountersAndOnlyTheOwnersCount() throws Exception {
+        try (HTTPServer server = metrics.serve(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            // The first attempt's end (a node fault after 180 s of kept work), then the relaunched one's.
+            for (AgentReport report : List.of(
+                    AgentReport.goodput(1, new AgentReport.Time(180_000, 4_000, 0, 0, 116_000, 0)),
+                    AgentReport.goodput(2, new AgentReport.Time(0, 0, 11_000, 0, 0, 0)),
+                    AgentReport.goodput(2, new AgentReport.Time(60_000, 0, 0, 14_250, 0, 1_500)))) {
+                AgentResponse response = policy.handle(ARTEST, AgentRequest.report("6", report));
+                assertTrue(response.ok(), response.message());
+            }
+            AgentReport forged = AgentReport.goodput(1, new AgentReport.Time(1_000_000, 0, 0, 0, 0, 0));
+            assertFalse(policy.handle(MALLORY, AgentRequest.report("6", forged)).ok());
+
+            String text = scrape(server);
+            assertEquals(240.0, sample(text, "autoresume_jobs_productive_seconds_total"), 1e-9, text);
+            assertEquals(4.0, sample(text, "autoresume_jobs_lost_seconds_total{cause=\"detection\"}"), 1e-9, text);
+            assertEquals(11.0, sample(text, "autoresume_jobs_lost_seconds_total{cause=\"recovery\"}"), 1e-9, text);
+            assertEquals(14.25, sample(text, "autoresume_jobs_lost_seconds_total{cause=\"restart\"}"), 1e-9, text);
+            assertEquals(116.0, sample(text, "autoresume_jobs_lost_seconds_total{cause=\"redone\"}"), 1e-9, text);
+            assertEquals(1.5, sample(text, "autoresume_jobs_unattributed_seconds_total"), 1e-9, text);
+        }
+    }
+
+    @Test
+    void aGoodputReportIsReadStrictly() {
+        String line = "{\"op\":\"report\",\"jobId\":\"6\",\"report\":{\"event\":\"goodput\",\"attempt\":2,"
+                + "\"productiveMs\":60000,\"detectionMs\":0,\"recoveryMs\":11000,\"restartMs\":14000,"
+                + "\"redoneMs\":0,\"unattributedMs\":0}}";
+        AgentRequest read = AgentRequest.fromJson(AgentJson.readTree(line));
+        assertEquals(
+                AgentRequest.report("6", AgentReport.goodput(2, new AgentReport.Time(60_000, 0, 11_000, 14_000, 0, 0))),
+                read);
+        assertEquals(line, AgentJson.line(read.wireForm()));
+        String zeros = "\"detectionMs\":0,\"recoveryMs\":0,\"restartMs\":0,\"redoneMs\":0,\"unattributedMs\":0";
+        for (String bad : List.of(
+                "{\"event\":\"goodput\",\"attempt\":1}",
+                "{\"event\":\"goodput\",\"attempt\":1,\"productiveMs\":5}",
+                "{\"event\":\"goodput\",\"attempt\":1,\"productiveMs\":-5," + zeros + "}",
+                "{\"event\":\"goodput\",\"attempt\":1,\"productiveMs\":99999999999999," + zeros + "}",
+                "{\"event\":\"goodput\",\"attempt\":1,\"productiveMs\":1.5," + zeros + "}",
+                "{\"event\":\"goodput\",\"attempt\":1,\"productiveMs\":0," + zeros + "}",
+                "{\"event\":\"goodput\",\"attempt\":1,\"latencyMs\":5,\"productiveMs\":5," + zeros + "}",
+                "{\"event\":\"goodput\",\"attempt\":1,\"productiveMs\":5,\"wastedMs\":5," + zeros + "}",
+                "{\"event\":\"succeeded\",\"attempt\":1,\"productiveMs\":5," + zeros + "}")) {
+            String request = "{\"op\":\"report\",\"jobId\":\"6\",\"report\":" + bad + "}";
+            assertThrows(AgentRequestException.class, () -> AgentRequest.fromJson(AgentJson.readTree(request)), bad);
+        }
+    }
+
+    @Test
     void theVersionAndTheAgentsOwnJvmAreScraped() throws Exception {
         metrics.describeProcess("9.8.7-test");
         try (HTTPServer server = metrics.serve(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {

@@ -53,6 +53,11 @@ public final class CheckpointMonitor {
 
     private String scanFailure;
     private boolean reported;
+    /**
+     * When the newest complete checkpoint known was written (this attempt's, else the one it started
+     * from); read by the attempt's end on another thread, for the work a fault makes the job redo.
+     */
+    private volatile Optional<Instant> newestComplete = Optional.empty();
 
     /** Starts watching now: reads the checkpoint that is already there. */
     public CheckpointMonitor(CheckpointRule rule, CheckpointLocator locator, InstantSource clock) {
@@ -65,6 +70,7 @@ public final class CheckpointMonitor {
         this.baseline = look().orElse(null);
         this.baselineRead = scanFailure == null;
         this.previousScanAt = startedAt;
+        this.newestComplete = Optional.ofNullable(baseline).map(CheckpointLocator.Checkpoint::writtenAt);
     }
 
     /** Looks once; returns the violation it reveals, at most once per monitor. */
@@ -81,6 +87,7 @@ public final class CheckpointMonitor {
                 latest = newest.get();
                 latestAt = writtenAt;
                 newCount++;
+                newestComplete = Optional.of(Instant.ofEpochMilli(writtenAt));
             }
         }
         previousScanAt = now;
@@ -89,6 +96,16 @@ public final class CheckpointMonitor {
             return Optional.of(violation(now));
         }
         return Optional.empty();
+    }
+
+    /** When the newest complete checkpoint seen so far was written; empty when none was. */
+    public Optional<Instant> newestComplete() {
+        return newestComplete;
+    }
+
+    /** How many new checkpoints this attempt wrote in time, as far as the scans saw. */
+    public long newCount() {
+        return newCount;
     }
 
     /** How long until the next scan: the scan interval, or less so that a deadline is checked on time. */

@@ -19,6 +19,8 @@ public record Heartbeat(long startupTimeoutSeconds, long steadyTimeoutSeconds, l
     public static final String NAME = "Heartbeat";
     /** What a heartbeat line holds, anywhere in it (srun --label puts "0: " before it). */
     public static final String MARKER = "AUTORESUME_HEARTBEAT";
+    /** The rule's pattern: the marker anywhere in the line. */
+    public static final String PATTERN = ".*" + MARKER + ".*";
     /** What a heartbeat line holds when a checkpoint begins. */
     public static final String CHECKPOINT = "phase=checkpoint";
     /** The seed's own figures: 10 minutes to start, 5 between steps, 30 for a checkpoint. */
@@ -30,9 +32,14 @@ public record Heartbeat(long startupTimeoutSeconds, long steadyTimeoutSeconds, l
         }
     }
 
+    /** Whether {@code rule} is the heartbeat's, not a log rule of the user's that took its name. */
+    public static boolean watches(LogRule rule) {
+        return rule.name().equals(NAME) && rule.logPattern().equals(PATTERN);
+    }
+
     /** The log rule that watches the beats. */
     public LogRule rule() {
-        return LogRule.builder(NAME, ".*" + MARKER + ".*")
+        return LogRule.builder(NAME, PATTERN)
                 .expectedStartCutOffInSeconds(startupTimeoutSeconds)
                 .expectedRecurringFrequencyInSeconds(steadyTimeoutSeconds)
                 .longerWaitAfter(CHECKPOINT, checkpointTimeoutSeconds)

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
@@ -74,6 +75,14 @@ public final class RuleMonitor {
             states.put(tracker.rule().name(), tracker.state());
         }
         return states;
+    }
+
+    /** When a line first matched the named rule (epoch milliseconds); empty before one did, or without the rule. */
+    public synchronized OptionalLong firstMatchAt(String ruleName) {
+        return trackers.stream()
+                .filter(t -> t.rule().name().equals(ruleName) && t.firstMatchAt() >= 0)
+                .mapToLong(RuleTracker::firstMatchAt)
+                .findFirst();
     }
 
     /** Whether the named rule was switched off by its {@code stopPattern}. */

@@ -31,6 +31,8 @@ final class RuleTracker {
     private boolean reported;
     private long matches;
     private long lastMatchAt;
+    /** When the first line matched; -1 before it. */
+    private long firstMatchAt = -1;
     /** How long the next match may take: the recurring frequency, or the longer wait the last line asked for. */
     private long nextWithinMillis;
 
@@ -66,6 +68,10 @@ final class RuleTracker {
         return matches;
     }
 
+    long firstMatchAt() {
+        return firstMatchAt;
+    }
+
     /** Looks at one line; returns the violation it reveals, or null. */
     RuleViolation onLine(OutputObserver.Stream stream, String line, LongSupplier clock) {
         if (stopped || reported) {
@@ -93,7 +99,9 @@ final class RuleTracker {
         if (late != null) {
             return late;
         }
-        matches++;
+        if (matches++ == 0) {
+            firstMatchAt = now;
+        }
         lastMatchAt = now;
         nextWithinMillis = rule.longerWait()
                 .filter(w -> line.contains(w.text()))

@@ -215,7 +215,14 @@ final class AttemptLoop {
                         InstantSource.system(),
                         ticker,
                         scanner,
-                        violation -> onRuleViolation(attempt, violation));
+                        violation -> onRuleViolation(attempt, violation),
+                        progress -> timeline.record(
+                                EventHistory.Kind.PROGRESS,
+                                OptionalLong.empty(),
+                                "source",
+                                progress.source(),
+                                "signAt",
+                                progress.at().toString()));
         // With in-job spares srun is told its nodes: they are probed from its start (records read ahead).
         Optional<List<Node>> knownNodes = inherited.placedOn().flatMap(nodeRecords::cached);
         if (number > 1) {
@@ -259,7 +266,10 @@ final class AttemptLoop {
                         : OptionalLong.of(Duration.ofNanos(System.nanoTime() - previousAttemptEnded)
                                 .toMillis()),
                 "srunPid",
-                Long.toString(step.pid()));
+                Long.toString(step.pid()),
+                // What can show this attempt's progress: without either, its restart cannot be told from its work.
+                "progressBy",
+                rules == null ? "" : String.join(",", rules.progressSources()));
         watch.follow(step);
         int status = step.waitFor();
         long ended = System.nanoTime();
@@ -295,15 +305,15 @@ final class AttemptLoop {
                     marked.get().finding() + " and the agent confirmed it",
                     marked.get().nodes());
         }
-        timeline.record(
-                EventHistory.Kind.ATTEMPT_ENDED,
-                OptionalLong.empty(),
-                "status",
-                Integer.toString(status),
-                "outcome",
-                result.outcome().name(),
-                "reason",
-                result.reason());
+        List<String> ending = new java.util.ArrayList<>(java.util.Arrays.asList(
+                "status", Integer.toString(status), "outcome", result.outcome().name(), "reason", result.reason()));
+        if (rules != null && config.checkpointMonitoring().isPresent()) {
+            // The work a fault makes the job redo runs from here; only the checkpoint rule knows it.
+            ending.addAll(List.of(
+                    "checkpointAt",
+                    rules.newestCheckpoint().map(Instant::toString).orElse("none")));
+        }
+        timeline.record(EventHistory.Kind.ATTEMPT_ENDED, OptionalLong.empty(), ending.toArray(String[]::new));
         AttemptEnd end = new AttemptEnd(status, result, timeline.stepId(), jobSize, ended);
         Optional<Attempt.RuleStop> ruleStop = ruleEnded ? stopped : Optional.empty();
         if (result.outcome() != Outcome.NOT_STARTED) {

@@ -161,6 +161,48 @@ public class AttemptLoopTest {
     }
 
     @Test
+    void theTimelineSaysWhatTheGoodputNeedsEvenOfAShortAttempt() throws Exception {
+        job.with(SupervisorSettings.MAX_APP_RETRIES, "1");
+        // Each ends well before the rules' first tick (srun's own output is read to its end before it is said to end).
+        ScriptedSrun srun = new ScriptedSrun(
+                Scripted.exitsAfter(Duration.ofMillis(50), 1).printing("0: AUTORESUME_HEARTBEAT"),
+                Scripted.exitsAfter(Duration.ofMillis(50), 0).printing("0: AUTORESUME_HEARTBEAT"));
+        AutoresumeConfig config = new AutoresumeConfig(
+                org.slurmautoresume.supervisor.policy.RestartPolicy.DEFAULT,
+                List.of(),
+                Optional.empty(),
+                Optional.of(org.slurmautoresume.supervisor.rules.Heartbeat.DEFAULTS));
+
+        assertEquals(0, job.run(srun, Optional.of(config)), job.said());
+
+        List<String> words = job.timeline().stream()
+                .filter(e -> List.of("launch", "progress", "attempt-ended").contains(e.event()))
+                .map(e -> e.event() + "/" + e.attempt())
+                .toList();
+        // Each attempt's first beat is said before its end, however soon the attempt ended.
+        assertEquals(
+                List.of("launch/1", "progress/1", "attempt-ended/1", "launch/2", "progress/2", "attempt-ended/2"),
+                words);
+        for (EventHistory.Event e : job.timeline()) {
+            if (e.event().equals("launch")) {
+                assertEquals("heartbeat", e.details().get("progressBy"), e.toString());
+            }
+            if (e.event().equals("progress")) {
+                assertEquals("heartbeat", e.details().get("source"), e.toString());
+            }
+            if (e.event().equals("attempt-ended")) {
+                assertFalse(e.details().containsKey("checkpointAt"), "no checkpoint rule, no checkpoint: " + e);
+            }
+        }
+        org.slurmautoresume.supervisor.step.record.Goodput goodput =
+                org.slurmautoresume.supervisor.step.record.Goodput.of(
+                        job.timeline(),
+                        job.timeline().get(job.timeline().size() - 1).at(),
+                        true);
+        assertEquals(1, goodput.faults());
+    }
+
+    @Test
     void anApplicationFailurePastItsBudgetEndsWithTheStepsStatus() throws Exception {
         job.with(SupervisorSettings.MAX_APP_RETRIES, "1");
         ScriptedSrun srun = new ScriptedSrun(Scripted.exits(3), Scripted.exits(3));

@@ -33,6 +33,8 @@ public final class EventHistory {
     /** What happened; the names are the {@code event} field's values. */
     public enum Kind {
         LAUNCH("launch"),
+        /** The attempt's first sign of progress (a heartbeat, a new checkpoint): its restart is over. */
+        PROGRESS("progress"),
         DETECTION("detection"),
         ATTEMPT_ENDED("attempt-ended"),
         DECISION("decision"),

@@ -3,9 +3,14 @@ package org.slurmautoresume.supervisor.step.record;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -48,6 +53,20 @@ public final class MetricsReporter implements AutoCloseable {
 
     private volatile boolean complained;
 
+    /** The events the goodput is worked out from, as this supervisor recorded them. */
+    private final List<EventHistory.Event> goodputEvents = new ArrayList<>();
+    /** The settled goodput already reported: each report carries what settled since. */
+    private Goodput goodputReported = Goodput.NONE;
+    /** The events {@link Goodput} reads; the others change nothing of it. */
+    private static final Set<EventHistory.Kind> GOODPUT_KINDS = EnumSet.of(
+            EventHistory.Kind.LAUNCH,
+            EventHistory.Kind.PROGRESS,
+            EventHistory.Kind.DETECTION,
+            EventHistory.Kind.ATTEMPT_ENDED,
+            EventHistory.Kind.GIVE_UP,
+            EventHistory.Kind.REQUEUE,
+            EventHistory.Kind.REPEATED_FAILURE);
+
     public MetricsReporter(Path socket, String jobId, Consumer<String> say) {
         this.socket = socket;
         this.agent = new AgentClient(socket, REPORT_TIMEOUT);
@@ -77,6 +96,38 @@ public final class MetricsReporter implements AutoCloseable {
             return;
         }
         report.ifPresent(this::send);
+        try {
+            goodputAfter(kind, attempt, Instant.now(), latencyMs, details).ifPresent(this::send);
+        } catch (AgentRequestException e) {
+            complainOnce("a goodput report the agent would refuse was not sent: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The step's time that this event settled, as a goodput report; empty when it settled none.
+     * Settled time never changes afterwards ({@link Goodput#of}), so each report carries only what
+     * is new and the agent's counters add up to the job's whole goodput.
+     */
+    synchronized Optional<AgentReport> goodputAfter(
+            EventHistory.Kind kind, int attempt, Instant at, OptionalLong latencyMs, Map<String, String> details) {
+        if (!GOODPUT_KINDS.contains(kind)) {
+            return Optional.empty();
+        }
+        goodputEvents.add(new EventHistory.Event(at, kind.word(), jobId, attempt, null, latencyMs, details));
+        Goodput settled = Goodput.of(goodputEvents, at, true);
+        Goodput fresh = settled.since(goodputReported);
+        AgentReport.Time time = new AgentReport.Time(
+                fresh.productive().toMillis(),
+                fresh.detection().toMillis(),
+                fresh.recovery().toMillis(),
+                fresh.restart().toMillis(),
+                fresh.redone().toMillis(),
+                fresh.unattributed().toMillis());
+        if (time.isZero()) {
+            return Optional.empty();
+        }
+        goodputReported = settled;
+        return Optional.of(AgentReport.goodput(Math.max(1, attempt), time));
     }
 
     Optional<AgentReport> reportFor(

@@ -1,6 +1,7 @@
 package org.slurmautoresume.supervisor.step.watch;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
@@ -8,10 +9,12 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.slf4j.LoggerFactory;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointMonitor;
+import org.slurmautoresume.supervisor.rules.Heartbeat;
 import org.slurmautoresume.supervisor.rules.LogRule;
 import org.slurmautoresume.supervisor.rules.OutputObserver;
 import org.slurmautoresume.supervisor.rules.RuleMonitor;
@@ -41,6 +44,16 @@ public final class RuleWatch implements AutoCloseable {
     private volatile boolean closed;
     private final Consumer<RuleViolation> onViolation;
     private final AtomicReference<Thread> handler = new AtomicReference<>();
+    private final Optional<CheckpointMonitor> checkpoints;
+    private final boolean heartbeat;
+    private final Consumer<Progress> onProgress;
+    private final AtomicBoolean progressed = new AtomicBoolean();
+
+    /**
+     * The attempt's first sign of progress: its first heartbeat, or the first new complete checkpoint
+     * the scans saw, whichever came first; {@code source} is {@code heartbeat} or {@code checkpoint}.
+     */
+    public record Progress(String source, Instant at) {}
 
     RuleWatch(
             List<LogRule> rules,
@@ -57,12 +70,14 @@ public final class RuleWatch implements AutoCloseable {
             InstantSource clock,
             ScheduledExecutorService ticker,
             Consumer<RuleViolation> onViolation) {
-        this(rules, checkpoints, clock, ticker, ticker, onViolation);
+        this(rules, checkpoints, clock, ticker, ticker, onViolation, progress -> {});
     }
 
     /**
-     * @param scanner where the checkpoint scans run: a thread of their own, so a scan stuck on
-     *                a hung file system cannot hold up the log rules' ticks
+     * @param scanner    where the checkpoint scans run: a thread of their own, so a scan stuck on
+     *                   a hung file system cannot hold up the log rules' ticks
+     * @param onProgress told once of the attempt's first progress: on the ticker's or the scanner's
+     *                   thread, or on the thread that closes the watch
      */
     public RuleWatch(
             List<LogRule> rules,
@@ -70,8 +85,12 @@ public final class RuleWatch implements AutoCloseable {
             InstantSource clock,
             ScheduledExecutorService ticker,
             ScheduledExecutorService scanner,
-            Consumer<RuleViolation> onViolation) {
+            Consumer<RuleViolation> onViolation,
+            Consumer<Progress> onProgress) {
         this.onViolation = onViolation;
+        this.checkpoints = checkpoints;
+        this.onProgress = onProgress;
+        this.heartbeat = rules.stream().anyMatch(Heartbeat::watches);
         this.ticker = ticker;
         this.scanner = scanner;
         this.monitor = new RuleMonitor(rules, clock, this::report);
@@ -95,6 +114,38 @@ public final class RuleWatch implements AutoCloseable {
         if (first.get() == null) {
             monitor.tick();
         }
+        if (!closed) {
+            noticeHeartbeat();
+        }
+    }
+
+    private void noticeHeartbeat() {
+        if (heartbeat && !progressed.get()) {
+            monitor.firstMatchAt(Heartbeat.NAME).ifPresent(at -> progressed("heartbeat", Instant.ofEpochMilli(at)));
+        }
+    }
+
+    private void progressed(String source, Instant at) {
+        if (progressed.compareAndSet(false, true)) {
+            onProgress.accept(new Progress(source, at));
+        }
+    }
+
+    /** Which signs of progress the attempt watches: {@code heartbeat}, {@code checkpoint}, both or none. */
+    public List<String> progressSources() {
+        List<String> sources = new java.util.ArrayList<>(2);
+        if (heartbeat) {
+            sources.add("heartbeat");
+        }
+        if (checkpoints.isPresent()) {
+            sources.add("checkpoint");
+        }
+        return sources;
+    }
+
+    /** When the newest complete checkpoint the checkpoint rule knows was written; empty without one. */
+    public Optional<Instant> newestCheckpoint() {
+        return checkpoints.flatMap(CheckpointMonitor::newestComplete);
     }
 
     /** Each scan schedules the next: the monitor says when, so a deadline is checked on time. */
@@ -118,6 +169,9 @@ public final class RuleWatch implements AutoCloseable {
         }
         try {
             checkpoints.scan().ifPresent(this::report);
+            if (checkpoints.newCount() > 0 && !progressed.get()) {
+                checkpoints.newestComplete().ifPresent(at -> progressed("checkpoint", at));
+            }
         } catch (RuntimeException e) { // the rule goes on: a surprise in one scan must not end the watch
             LoggerFactory.getLogger(RuleWatch.class).warn("checkpoint scan failed", e);
         }
@@ -154,5 +208,7 @@ public final class RuleWatch implements AutoCloseable {
         if (scan != null) {
             scan.cancel(false);
         }
+        // A first beat the ticks had no time to see (a short attempt) is still its progress, said before its end.
+        noticeHeartbeat();
     }
 }

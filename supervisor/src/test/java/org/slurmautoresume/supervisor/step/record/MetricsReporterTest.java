@@ -25,6 +25,44 @@ class MetricsReporterTest {
     }
 
     @Test
+    void goodputIsReportedAsItSettlesAndTheReportsAddUpToTheJobsGoodput() throws Exception {
+        java.util.List<EventHistory.Event> events = EventHistory.read(
+                Path.of(getClass()
+                        .getResource("/goodput/heartbeat-checkpoint-node-fault.jsonl")
+                        .toURI()),
+                new java.util.ArrayList<>());
+        java.util.List<String> reportedAfter = new java.util.ArrayList<>();
+        long[] sum = new long[6];
+        for (EventHistory.Event e : events) {
+            EventHistory.Kind kind = java.util.Arrays.stream(EventHistory.Kind.values())
+                    .filter(k -> k.word().equals(e.event()))
+                    .findFirst()
+                    .orElseThrow();
+            Optional<AgentReport> sent = reporter.goodputAfter(kind, e.attempt(), e.at(), e.latencyMs(), e.details());
+            sent.ifPresent(r -> {
+                reportedAfter.add(e.event() + "/" + e.attempt());
+                AgentReport.Time t = r.time();
+                long[] parts = {
+                    t.productiveMs(), t.detectionMs(), t.recoveryMs(), t.restartMs(), t.redoneMs(), t.unattributedMs()
+                };
+                for (int i = 0; i < parts.length; i++) {
+                    sum[i] += parts[i];
+                }
+            });
+        }
+        // The first attempt's end settles its work and detection, the relaunch its recovery, the second end the rest.
+        assertEquals(java.util.List.of("attempt-ended/1", "launch/2", "attempt-ended/2"), reportedAfter);
+        Goodput whole = Goodput.of(events, events.get(events.size() - 1).at(), true);
+        assertEquals(whole.productive().toMillis(), sum[0]);
+        assertEquals(whole.detection().toMillis(), sum[1]);
+        assertEquals(whole.recovery().toMillis(), sum[2]);
+        assertEquals(whole.restart().toMillis(), sum[3]);
+        assertEquals(whole.redone().toMillis(), sum[4]);
+        assertEquals(0, sum[5]);
+        assertEquals(240_000, sum[0]);
+    }
+
+    @Test
     void aRelaunchIsReportedAtTheLevelOfTheDecisionBeforeIt() {
         assertEquals(Optional.of(AgentReport.of(Event.LAUNCH, 1, null)), report(EventHistory.Kind.LAUNCH, 1, -1));
         assertEquals(Optional.empty(), report(EventHistory.Kind.DECISION, 1, -1, "level", "RERUN_IN_PLACE"));

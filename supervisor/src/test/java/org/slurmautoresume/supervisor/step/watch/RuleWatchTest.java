@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointLocator;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointMonitor;
 import org.slurmautoresume.supervisor.checkpoint.CheckpointRule;
+import org.slurmautoresume.supervisor.rules.Heartbeat;
 import org.slurmautoresume.supervisor.rules.LogRule;
 import org.slurmautoresume.supervisor.rules.OutputObserver;
 import org.slurmautoresume.supervisor.rules.RuleState;
@@ -66,6 +67,65 @@ class RuleWatchTest {
         assertEquals(1, seen.size());
         assertEquals(List.of("rule-violation"), threads);
         assertEquals("beat 1", seen.get(0).lastMatchLine().orElseThrow());
+    }
+
+    @Test
+    void theFirstHeartbeatIsTheAttemptsProgressSaidOnce() throws Exception {
+        List<RuleWatch.Progress> seen = new CopyOnWriteArrayList<>();
+        CountDownLatch progressed = new CountDownLatch(1);
+        try (RuleWatch watch = new RuleWatch(
+                List.of(Heartbeat.DEFAULTS.rule()),
+                Optional.empty(),
+                InstantSource.system(),
+                ticker,
+                ticker,
+                v -> {},
+                p -> {
+                    seen.add(p);
+                    progressed.countDown();
+                })) {
+            assertEquals(List.of("heartbeat"), watch.progressSources());
+            write(watch.observer(), OutputObserver.Stream.STDOUT, "loading the model\n");
+            Thread.sleep(3 * RuleWatch.TICK.toMillis());
+            assertEquals(List.of(), seen, "no beat, no progress");
+            java.time.Instant before = java.time.Instant.now();
+            write(watch.observer(), OutputObserver.Stream.STDOUT, "0: AUTORESUME_HEARTBEAT\n");
+            write(watch.observer(), OutputObserver.Stream.STDOUT, "0: AUTORESUME_HEARTBEAT\n");
+            assertTrue(progressed.await(5, TimeUnit.SECONDS), "the first beat was never taken as progress");
+            Thread.sleep(3 * RuleWatch.TICK.toMillis());
+            assertTrue(watch.newestCheckpoint().isEmpty(), "no checkpoint rule");
+        }
+        assertEquals(1, seen.size(), seen.toString());
+        assertEquals("heartbeat", seen.get(0).source());
+        LogRule namesake = LogRule.builder(Heartbeat.NAME, ".*beat.*").build();
+        try (RuleWatch watch = new RuleWatch(List.of(namesake), InstantSource.system(), ticker, v -> {})) {
+            assertEquals(List.of(), watch.progressSources(), "a log rule of the user's that took the heartbeat's name");
+        }
+    }
+
+    @Test
+    void theFirstNewCheckpointIsProgressAndTheNewestIsKnownAtTheEnd(@TempDir Path dir) throws Exception {
+        // Scanned every second; a checkpoint due 4 s after the last, so nothing fires while this runs.
+        CheckpointRule rule =
+                new CheckpointRule(Optional.empty(), Optional.empty(), OptionalLong.empty(), OptionalLong.of(4));
+        Files.writeString(Files.createDirectories(dir.resolve("step-0")).resolve(".metadata"), "meta");
+        CheckpointMonitor checkpoints =
+                new CheckpointMonitor(rule, new CheckpointLocator(dir, ".metadata"), InstantSource.system());
+        List<RuleWatch.Progress> seen = new CopyOnWriteArrayList<>();
+        CountDownLatch progressed = new CountDownLatch(1);
+        try (RuleWatch watch = new RuleWatch(
+                List.of(), Optional.of(checkpoints), InstantSource.system(), ticker, ticker, v -> {}, p -> {
+                    seen.add(p);
+                    progressed.countDown();
+                })) {
+            assertEquals(List.of("checkpoint"), watch.progressSources());
+            java.time.Instant resumedFrom = watch.newestCheckpoint().orElseThrow();
+            Thread.sleep(50);
+            Files.writeString(Files.createDirectories(dir.resolve("step-1")).resolve(".metadata"), "meta");
+            assertTrue(progressed.await(10, TimeUnit.SECONDS), "the new checkpoint was never taken as progress");
+            assertEquals("checkpoint", seen.get(0).source());
+            assertTrue(watch.newestCheckpoint().orElseThrow().isAfter(resumedFrom), "the new one is the newest");
+        }
     }
 
     @Test
@@ -121,10 +181,16 @@ class RuleWatchTest {
             CountDownLatch fired = new CountDownLatch(1);
             List<RuleViolation> seen = new CopyOnWriteArrayList<>();
             try (RuleWatch watch = new RuleWatch(
-                    List.of(rule), Optional.of(checkpoints), InstantSource.system(), ticker, scanner, v -> {
+                    List.of(rule),
+                    Optional.of(checkpoints),
+                    InstantSource.system(),
+                    ticker,
+                    scanner,
+                    v -> {
                         seen.add(v);
                         fired.countDown();
-                    })) {
+                    },
+                    progress -> {})) {
                 write(watch.observer(), OutputObserver.Stream.STDOUT, "beat 1\n");
                 long lastBeat = System.nanoTime();
                 assertTrue(fired.await(5, TimeUnit.SECONDS), "the log rule waited for the stuck scan");
