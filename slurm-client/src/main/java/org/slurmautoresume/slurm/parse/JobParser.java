@@ -3,7 +3,9 @@ package org.slurmautoresume.slurm.parse;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobListing;
@@ -90,6 +92,7 @@ public final class JobParser {
             "Prefer",
             "DelayBoot",
             "OverSubscribe",
+            "Exclusive",
             "Contiguous",
             "Licenses",
             "LicensesAlloc",
@@ -250,6 +253,7 @@ public final class JobParser {
             "Prefer",
             "Reservation",
             "OverSubscribe",
+            "Exclusive",
             "Contiguous",
             "Licenses",
             "LicensesAlloc",
@@ -441,7 +445,7 @@ public final class JobParser {
                 SlurmTime.parse(raw.get("SubmitTime")),
                 SlurmTime.parse(raw.get("ResizeTime")),
                 f.text("Dependency"),
-                f.text("OverSubscribe"),
+                overSubscribe(f),
                 f.text("Licenses"),
                 f.optional("ArrayJobId"),
                 f.optional("HetJobId"),
@@ -450,6 +454,31 @@ public final class JobParser {
                 new Job.TresPer(
                         f.text("TresPerJob"), f.text("TresPerNode"), f.text("TresPerSocket"), f.text("TresPerTask")),
                 raw);
+    }
+
+    /**
+     * Whether the job shares its nodes, in the words releases up to 25.11 print as
+     * {@code OverSubscribe}: {@code OK} (it may), {@code NO} (whole nodes), {@code USER},
+     * {@code MCS}, {@code YES}, {@code FORCE}... 26.05 prints node exclusivity apart, as
+     * {@code Exclusive} ({@code NO}, {@code NODE}, or the {@code --exclusive=} word), and its
+     * {@code OverSubscribe} then says only whether resources are oversubscribed ({@code NO} for
+     * an exclusive job and a shared one alike, captured): read together they give the old word,
+     * as the JSON's whole-node allocation does.
+     */
+    private static String overSubscribe(Fields f) {
+        String overSubscribe = f.text("OverSubscribe");
+        Optional<String> exclusive = f.optional("Exclusive");
+        if (exclusive.isEmpty()) {
+            return overSubscribe;
+        }
+        String word = exclusive.get().toUpperCase(Locale.ROOT);
+        if (word.equals("NODE")) {
+            return "NO";
+        }
+        if (!word.equals("NO")) {
+            return word;
+        }
+        return overSubscribe.equalsIgnoreCase("NO") ? "OK" : overSubscribe;
     }
 
     /**

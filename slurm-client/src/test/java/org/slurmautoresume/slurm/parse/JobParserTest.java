@@ -101,6 +101,29 @@ class JobParserTest {
     }
 
     /** 23.02 split TRES into ReqTRES and AllocTRES and added FailedNode and Extra. */
+    /** 26.05 prints node exclusivity as Exclusive; its OverSubscribe is NO for an exclusive and a shared job alike. */
+    @Test
+    void exclusiveSaysWhetherA2605JobSharesItsNodes() {
+        String exclusive = Fixtures.read("slurm-26.05", "show-job-exclusive.txt");
+        String shared = Fixtures.read("slurm-26.05", "show-job-shared.txt");
+        assertEquals("NO", parser.parseAll(exclusive).get(0).overSubscribe());
+        assertEquals("OK", parser.parseAll(shared).get(0).overSubscribe());
+        assertEquals(
+                "USER",
+                parser.parseAll(shared.replace("Exclusive=NO", "Exclusive=USER"))
+                        .get(0)
+                        .overSubscribe());
+        assertEquals(
+                "YES",
+                parser.parseAll(shared.replace("OverSubscribe=NO", "OverSubscribe=YES"))
+                        .get(0)
+                        .overSubscribe());
+        // Releases before 26.05 print no Exclusive: OverSubscribe is taken as it is.
+        assertEquals(
+                "NO",
+                parser.parseAll(shared.replace(" Exclusive=NO", "")).get(0).overSubscribe());
+    }
+
     @Test
     void readsTheFieldsRelease2302Added() {
         Job failed = parser.parseAll(Fixtures.read("slurm-23.11", "show-job-node-fail.txt"))

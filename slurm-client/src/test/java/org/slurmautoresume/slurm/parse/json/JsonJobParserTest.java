@@ -174,7 +174,8 @@ class JsonJobParserTest {
 
     /**
      * 26.05.5 prints "shared": [] for an --exclusive job and for one without, and the text
-     * OverSubscribe=NO for both (the partition's OverSubscribe=NO); the allocation tells them apart.
+     * OverSubscribe=NO for both (the partition's OverSubscribe=NO); the allocation tells them apart
+     * in the JSON, and the text's Exclusive (NODE, NO) in the text.
      */
     @ParameterizedTest
     @CsvSource({"show-job-exclusive, NO", "show-job-shared, OK"})
@@ -184,7 +185,7 @@ class JsonJobParserTest {
         Job fromText = new JobParser()
                 .parseAll(Fixtures.read("slurm-26.05", fixture + ".txt"))
                 .get(0);
-        assertEquals("NO", fromText.overSubscribe());
+        assertEquals(overSubscribe, fromText.overSubscribe());
         assertEquals(overSubscribe, fromJson.overSubscribe());
         assertEquals(fromText.jobId(), fromJson.jobId());
         assertEquals(fromText.nodeList(), fromJson.nodeList());

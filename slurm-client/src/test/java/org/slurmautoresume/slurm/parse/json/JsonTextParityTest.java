@@ -26,8 +26,8 @@ import org.slurmautoresume.slurm.parse.StepParser;
 
 /**
  * The JSON and the text of one situation parse to the same model. Each JSON fixture is paired
- * with the text of the same situation: 23.11, 24.05, 25.05 and 25.11 with their own release's
- * text, 23.02 with the 22.05 capture it was built from. The fixtures' epoch seconds are the text's local
+ * with the text of the same situation: 23.11, 24.05, 25.05, 25.11 and 26.05 (captured) with their
+ * own release's text, 23.02 with the 22.05 capture it was built from. The fixtures' epoch seconds are the text's local
  * times read as UTC, so the JSON is read in UTC here.
  */
 class JsonTextParityTest {
@@ -37,7 +37,8 @@ class JsonTextParityTest {
             new String[] {"slurm-23.11", "slurm-23.11"},
             new String[] {"slurm-24.05", "slurm-24.05"},
             new String[] {"slurm-25.05", "slurm-25.05"},
-            new String[] {"slurm-25.11", "slurm-25.11"});
+            new String[] {"slurm-25.11", "slurm-25.11"},
+            new String[] {"slurm-26.05", "slurm-26.05"});
 
     private final JsonNodeParser jsonNodes = new JsonNodeParser(ZoneOffset.UTC);
     private final JsonJobParser jsonJobs = new JsonJobParser(ZoneOffset.UTC);
