@@ -105,6 +105,9 @@ for release in $releases; do
     dir="$(cluster_dir "$release")"
     root="$(rootfs_dir "$release")"
     AR_SLURM_RELEASE="$release" AR_ROOTFS_DIR="$root" "$repo/local-cluster/slurm-rootfs.sh" build
+    # deb-test runs its job as the test user, whom `local-cluster.sh up` creates; a run of a
+    # newer release alone comes here before any `up` on a new machine.
+    id -u "${AR_TEST_USER:-artest}" >/dev/null 2>&1 || useradd --create-home --shell /bin/bash "${AR_TEST_USER:-artest}"
     # The Debian packages on that rootfs, as dist's verify did on this bookworm machine: the
     # plugin package built against its Slurm, installed, upgraded under a protected job, purged.
     AR_SLURM_RELEASE="$release" bash "$repo/dist/src/test/deb-test.sh" \
