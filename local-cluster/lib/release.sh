@@ -81,6 +81,10 @@ CONF
     # Connections to slurmdbd are signed with the "global" key, which is AccountingStoragePass
     # (a munge socket) and not AuthInfo: without it slurmctld and sacctmgr asked /run/munge.
     printf 'AccountingStoragePass=%s\n' "$MUNGE_SOCKET"
+    # From 25.11 a job may ask for an expedited requeue (sbatch --requeue=expedite), which slurmctld
+    # refuses unless the site allows it; allowed here, as a site using it would, so that the
+    # supervisor's requeue meets it. Jobs that do not ask are requeued as before.
+    [ "$RELEASE" = 24.11 ] || printf 'SlurmctldParameters=enable_expedited_requeue\n'
 }
 
 # rootfs_uid_gid USER: "UID:GID" of USER in the rootfs's passwd (which differs from the host's).

@@ -33,7 +33,7 @@ class ControllerOutageIT {
     private static final String PREFIX = "86-controller-outage-it-";
     /**
      * The supervisor's own phases, each meeting an outage: run on the oldest release only, as the
-     * other whole-suite classes of our own logic are (e2e/pom.xml's slurm-24.11 profile).
+     * other whole-suite classes of our own logic are (e2e/pom.xml's profiles of the newer releases).
      */
     static final String EACH_PHASE = "each-phase";
 

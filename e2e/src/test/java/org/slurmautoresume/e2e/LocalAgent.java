@@ -43,7 +43,13 @@ final class LocalAgent {
         try {
             Files.createDirectories(dir);
             Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+            // Every signal at its default, as systemd starts the agent: a suite started under
+            // nohup (SIGHUP ignored) would otherwise hand that on, and the JVM installs no handler
+            // for a SIGHUP it was started ignoring, so logrotate's SIGHUP would reopen nothing.
+            // env execs the launcher, which execs java: the process keeps its pid.
             List<String> argv = new ArrayList<>(List.of(
+                    "env",
+                    "--default-signal",
                     cluster.launcher().toString(),
                     "agent",
                     "--socket",

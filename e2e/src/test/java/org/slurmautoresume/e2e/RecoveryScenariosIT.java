@@ -3,6 +3,7 @@ package org.slurmautoresume.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.slurmautoresume.slurm.exec.CommandResult;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobState;
+import org.slurmautoresume.slurm.parse.ConfigParser;
 
 /**
  * The recovery paths beyond one fault healed by a spare (see {@link NodeFaultRecoveryIT}): the
@@ -445,9 +447,23 @@ class RecoveryScenariosIT {
      * The first attempt was told the job's nodes and master although it started before the job was read.
      * It is a GPU job with a spare pool configured: Slurm refuses to grow a job holding GRES, so
      * the supervisor says so at the start and goes straight to the requeue, trying no expansion.
+     * Submitted with {@code --requeue}, the batch host's agent starts the requeued job at once;
+     * submitted with {@code --requeue=expedite} on a release that has it (25.11 on) and allows it
+     * ({@code SlurmctldParameters=enable_expedited_requeue}: local-cluster.sh sets it on 26.05),
+     * Slurm itself does, and the agent is not asked.
      */
-    @Test
-    void aNodeFaultWithNoRepairLeftRequeuesTheJobAndItsNextRunAvoidsTheNode() {
+    @ParameterizedTest
+    @ValueSource(strings = {"--requeue", "--requeue=expedite"})
+    void aNodeFaultWithNoRepairLeftRequeuesTheJobAndItsNextRunAvoidsTheNode(String requeueOption) {
+        boolean expedite = requeueOption.endsWith("=expedite");
+        if (expedite) {
+            assumeTrue(
+                    new ConfigParser()
+                            .parse(cluster.run(List.of("scontrol", "show", "config"))
+                                    .stdout())
+                            .listContains("SlurmctldParameters", "enable_expedited_requeue"),
+                    "Slurm " + cluster.release() + " here does not allow --requeue=expedite");
+        }
         String script = """
                 #!/bin/bash
                 export AUTORESUME_AGENT_SOCKET=%s AUTORESUME_SPARE_NODES=node4
@@ -457,7 +473,7 @@ class RecoveryScenariosIT {
                 echo "SRUN_EXIT=$?"
                 """.formatted(agent.socket());
         // No -w: Slurm keeps ReqNodeList across a requeue, and the job would wait for the dead node.
-        String jobId = submit(script, "-N2", "--exclusive", "--gpus-per-node=2", "--requeue", "--open-mode=append");
+        String jobId = submit(script, "-N2", "--exclusive", "--gpus-per-node=2", requeueOption, "--open-mode=append");
         awaitAttempt(jobId, 1);
         String jobList = truth.jobField(jobId, "NodeList");
         List<String> firstNodes = truth.hostnames(jobList);
@@ -470,11 +486,13 @@ class RecoveryScenariosIT {
         kill(victim);
         Job requeued = cluster.waitForJob(jobId, "to be requeued", Duration.ofSeconds(90), job -> job.restarts() >= 1);
         assertEquals(1, requeued.restarts());
+        assertEquals(expedite, requeued.expeditedRequeue(), "Slurm's ExpeditedRequeue flag on the job");
         // Marked FAIL (kept out), then DOWN so that Slurm lets go of the requeued job's dead node at once.
         assertTrue(truth.nodeField(victim, "State").matches(".*(FAIL|DOWN).*"), truth.nodeField(victim, "State"));
         assertTrue(truth.nodeField(victim, "Reason").startsWith("Action:Replace"), truth.nodeField(victim, "Reason"));
         // Slurm would hold the requeued job for its requeue delay (about 2 minutes); the batch host's
-        // agent, asked by the supervisor before the requeue, has it start again at once.
+        // agent, asked by the supervisor before the requeue, has it start again at once, or Slurm
+        // itself does for an expedited one.
         Job done = cluster.waitForJobEnd(jobId, Duration.ofSeconds(480));
         LocalDateTime again = done.startTime().orElseThrow();
         System.out.println("requeue with no repair left: the batch script ran again "
@@ -518,7 +536,7 @@ class RecoveryScenariosIT {
         assertTrue(timeline.all(Timeline.Kind.REPLACEMENT).isEmpty(), timeline.toString());
         Timeline.Event requeue = timeline.only(Timeline.Kind.REQUEUE);
         assertEquals(
-                List.of("node-fault", victim, "false", "true"),
+                List.of("node-fault", victim, Boolean.toString(expedite), Boolean.toString(!expedite)),
                 List.of(
                         requeue.detail("path"),
                         requeue.faultyNodes(),
