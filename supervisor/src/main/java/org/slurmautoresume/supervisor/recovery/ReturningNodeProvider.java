@@ -87,7 +87,7 @@ public final class ReturningNodeProvider implements ReplacementProvider {
             if (ready.size() == missing) {
                 break;
             }
-            if (exclude.contains(name)) {
+            if (exclude.contains(name) || held.containsKey(name)) {
                 continue;
             }
             Optional<Node> node = slurm.node(name);

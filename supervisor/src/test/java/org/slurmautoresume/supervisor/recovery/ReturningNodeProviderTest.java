@@ -100,6 +100,9 @@ class ReturningNodeProviderTest {
 
         assertEquals(List.of(), provider.ready("6", List.of("node2", "node3"), 1, List.of("node1"), FAULT));
         assertTrue(said.stream().anyMatch(l -> l.startsWith("node2 is back but held as a lemon")), said.toString());
+        // The held node is not asked about again.
+        assertEquals(List.of(), provider.ready("6", List.of("node2", "node3"), 1, List.of("node1"), FAULT));
+        org.mockito.Mockito.verify(agent, org.mockito.Mockito.times(1)).send(any());
     }
 
     /** A reboot recovery whose node the agent held instead of rebooting cannot go on. */
