@@ -31,8 +31,12 @@ agent_up() {
     [ -x "$AUTORESUME" ] || die "--agents: $AUTORESUME is missing: build the toolkit first (mvn -B -ntp -q package -DskipTests)"
     install -d -m 0755 "$RUN/agents" "$dir"
     rm -f "$dir/agent.sock"
+    # The lemon rule off: the tests mark these nodes many times a day, and a node would soon be held
+    # for good instead of resumed. LemonIT turns it on for its own agent.
+    printf 'lemonMarks: 0\n' >"$STATE/lemon-off.yaml"
     args=(agent --node "$node" --socket "$dir/agent.sock" --state-dir "$STATE/agent-$node"
-          --audit-log "$LOGDIR/agent-$node-audit.log" --xid-source "$(node_kernel_log "$node")")
+          --audit-log "$LOGDIR/agent-$node-audit.log" --xid-source "$(node_kernel_log "$node")"
+          --lemon-policy "$STATE/lemon-off.yaml")
     if [ "$shape" = gpu ]; then
         args+=(--gpu-tools "$(node_gpu_tools "$node")")
     fi

@@ -25,6 +25,7 @@ import org.slurmautoresume.agent.server.SiteReplaceCommand;
 import org.slurmautoresume.agent.server.SpankPluginAtStart;
 import org.slurmautoresume.agent.server.UnixUsers;
 import org.slurmautoresume.nodeops.health.NodeHealth;
+import org.slurmautoresume.nodeops.lemon.LemonRule;
 import org.slurmautoresume.nodeops.sweep.Sweep;
 import org.slurmautoresume.nodeops.sweep.SweepLock;
 import org.slurmautoresume.nodeops.sweep.SweepPolicy;
@@ -201,6 +202,18 @@ final class AgentCommand implements Callable<Integer> {
             description = "Sweep lock for --sweep-every; default: the one `autoresume sweep` uses.")
     private Path sweepLock;
 
+    @Option(
+            names = "--lemon-policy",
+            paramLabel = "FILE",
+            description = "The sweep's policy file, read for its lemon rule alone (lemonMarks, lemonWindowSeconds): a"
+                    + " node the toolkit marked faulty that often is not returned at a job's request (resume, reboot)"
+                    + " but held for an administrator with reason 'autoresume: lemon: ...', as the sweep holds it"
+                    + " (`autoresume node lemons` lists it). Counted from Slurm's accounting (sacctmgr); where that"
+                    + " cannot be read the node returns as without the rule. Give every node's agent the file the"
+                    + " sweep uses. Default: --sweep-policy's rule when given, else the built-in one (3 marks in 7"
+                    + " days); lemonMarks: 0 turns it off.")
+    private Path lemonPolicy;
+
     AgentCommand(CliContext context) {
         this.context = context;
     }
@@ -230,6 +243,14 @@ final class AgentCommand implements Callable<Integer> {
         } catch (SweepPolicyException e) {
             throw new CliException(ExitCode.USAGE, "--sweep-policy: " + e.getMessage(), e);
         }
+        LemonRule lemonRule = policyForSweeps.lemon();
+        if (lemonPolicy != null) {
+            try {
+                lemonRule = SweepPolicyLoader.load(lemonPolicy).lemon();
+            } catch (SweepPolicyException e) {
+                throw new CliException(ExitCode.USAGE, "--lemon-policy: " + e.getMessage(), e);
+            }
+        }
         Optional<InetSocketAddress> metricsAddress =
                 metricsListen == null ? Optional.empty() : Optional.of(listenAddress(metricsListen));
         Path socketDir = socket.toAbsolutePath().getParent();
@@ -241,14 +262,18 @@ final class AgentCommand implements Callable<Integer> {
         // Before anything starts: a SIGTERM while the agent is still starting stops what has started.
         ExitStops stops = ExitStops.atShutdown("autoresume agent");
         try {
-            return serve(stops, policyForSweeps, metricsAddress);
+            return serve(stops, policyForSweeps, lemonRule, metricsAddress);
         } finally {
             stops.stopAll();
         }
     }
 
     /** Starts each part, adding it to {@code stops} as it starts, and serves until a SIGTERM. */
-    private int serve(ExitStops stops, SweepPolicy policyForSweeps, Optional<InetSocketAddress> metricsAddress)
+    private int serve(
+            ExitStops stops,
+            SweepPolicy policyForSweeps,
+            LemonRule lemonRule,
+            Optional<InetSocketAddress> metricsAddress)
             throws Exception {
         AuditLog audit;
         try {
@@ -311,6 +336,7 @@ final class AgentCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new CliException(ExitCode.FAILED, "--state-dir: " + e.getMessage(), e);
         }
+        policy.useLemonRule(lemonRule, context::now);
         NodeVerdict verdict = new NodeVerdict();
         Optional<XidWatch> xidWatch = ownNode.startXidWatch(context, audit, metrics, verdict);
         xidWatch.ifPresent(watch -> stops.add("the Xid watch", watch::close));
@@ -365,6 +391,7 @@ final class AgentCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         err.println("autoresume agent: listening on " + server.socket() + ", audit log " + audit.file()
                 + (sweepEverySeconds > 0 ? ", sweeping every " + sweepEverySeconds + " s" : "")
+                + (lemonRule.enabled() ? ", lemon rule " + lemonRule.describe() : ", lemon rule off")
                 + ownNode.describe(gpuWatch.isPresent(), slurmdWatch.isPresent())
                 + liveness.map(l -> ", answering liveness probes on port " + l.port())
                         .orElse(", no liveness port")

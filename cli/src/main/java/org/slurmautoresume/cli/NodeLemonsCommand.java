@@ -30,7 +30,8 @@ import picocli.CommandLine.Spec;
             "Nodes the toolkit marked faulty too often (lemonMarks times within lemonWindowSeconds of the"
                     + " sweep's policy; default 3 in 7 days), with each mark: when, in which state, why, by whom,"
                     + " and the jobs Slurm's accounting shows on the node then.",
-            "The sweep keeps such a node out (reason 'autoresume: lemon: ...') instead of resuming it, and"
+            "The sweep, and the agent asked by a job to resume or reboot it (agent --lemon-policy), keep such"
+                    + " a node out (reason 'autoresume: lemon: ...') instead of returning it, and"
                     + " nothing of the toolkit returns it. Once it is repaired, return it yourself:"
                     + " autoresume node resume NODE. Marks made before that are not counted again.",
             "Reads Slurm's accounting (sacctmgr show event, sacct): needs slurmdbd."

@@ -36,6 +36,7 @@ class AgentCommandTest {
         assertEquals(0, cli.run("agent", "--help"));
         assertTrue(cli.out.contains("as root"), cli.out);
         assertTrue(cli.out.contains("--audit-log"), cli.out);
+        assertTrue(cli.out.contains("--lemon-policy=FILE"), cli.out);
     }
 
     @Test

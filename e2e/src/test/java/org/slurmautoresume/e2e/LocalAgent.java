@@ -58,6 +58,14 @@ final class LocalAgent {
                     dir.resolve("audit.log").toString(),
                     "--state-dir",
                     dir.resolve("state").toString()));
+            if (!List.of(moreOptions).contains("--lemon-policy")) {
+                // Off unless a test turns it on: the tests mark the cluster's nodes many times a day,
+                // and a node would soon be held as a lemon instead of resumed (LemonIT tests the rule).
+                argv.addAll(List.of(
+                        "--lemon-policy",
+                        Files.writeString(dir.resolve("lemon-off.yaml"), "lemonMarks: 0\n")
+                                .toString()));
+            }
             argv.addAll(List.of(moreOptions));
             ProcessBuilder builder = new ProcessBuilder(argv);
             builder.environment().put("AUTORESUME_LOG_LEVEL", "INFO");

@@ -151,12 +151,7 @@ class RecoveryScenariosIT {
                 "--exclusive");
         awaitAttempt(jobId, 1);
         kill("node2");
-        Timeline.awaitEvent(
-                cluster,
-                jobId,
-                "a decision to replace nodes",
-                Duration.ofSeconds(60),
-                e -> e.is(Timeline.Kind.DECISION) && e.level().equals("REPLACE_NODES_AND_RERUN"));
+        Timeline.awaitReplaceDecision(cluster, jobId, Duration.ofSeconds(60));
         Wait.until(
                 "job " + jobId + " to drop node2",
                 Duration.ofSeconds(30),

@@ -122,6 +122,16 @@ final class Timeline {
                 () -> read(cluster, jobId).filter(t -> t.events.stream().anyMatch(wanted)));
     }
 
+    /** Waits until the policy chose to replace the job's failed nodes and re-run the step. */
+    static Timeline awaitReplaceDecision(LocalCluster cluster, String jobId, Duration timeout) {
+        return awaitEvent(
+                cluster,
+                jobId,
+                "a decision to replace nodes",
+                timeout,
+                e -> e.is(Kind.DECISION) && e.level().equals("REPLACE_NODES_AND_RERUN"));
+    }
+
     /** Waits until the supervisor watches the step's nodes (its probes run): the timeline's watch event. */
     static Timeline awaitWatch(LocalCluster cluster, String jobId, Duration timeout) {
         return awaitEvent(cluster, jobId, "the watch of the step's nodes", timeout, e -> e.is(Kind.WATCH));

@@ -26,12 +26,25 @@ public record NodeDecision(String node, String decision, String evidence, String
     public static final String RESUMED = "resumed";
     public static final String REBOOTING = "reboot-requested";
     public static final String REPLACING = "replacement-started";
+    /**
+     * Asked to return the node to service (a resume, a reboot), the agent found it a lemon (marked
+     * faulty as often as the site's rule allows) and held it for an administrator instead, with
+     * the toolkit's reason {@code autoresume: lemon: ...}: the job's claim on it ends, and it will
+     * not come back for this job.
+     */
+    public static final String HELD_LEMON = "held-lemon";
+
     public static final String REFUSED = "refused";
     public static final String FAILED = "failed";
 
     /** The node is out of service now: marked by the agent, or already out by someone else's decision. */
     public boolean outOfService() {
         return MARKED.equals(decision) || ALREADY_OUT.equals(decision);
+    }
+
+    /** The node will not return for the job: held as a lemon ({@link #HELD_LEMON}). */
+    public boolean heldAsLemon() {
+        return HELD_LEMON.equals(decision);
     }
 
     public boolean refusedOrFailed() {

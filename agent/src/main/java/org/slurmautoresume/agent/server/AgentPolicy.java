@@ -2,16 +2,19 @@ package org.slurmautoresume.agent.server;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slurmautoresume.agent.protocol.AgentRequest;
 import org.slurmautoresume.agent.protocol.AgentResponse;
 import org.slurmautoresume.agent.protocol.NodeDecision;
 import org.slurmautoresume.nodeops.admin.NodePhase;
 import org.slurmautoresume.nodeops.health.NodeHealth;
+import org.slurmautoresume.nodeops.lemon.LemonRule;
 import org.slurmautoresume.slurm.client.NodeMark;
 import org.slurmautoresume.slurm.client.RebootRules;
 import org.slurmautoresume.slurm.client.SlurmClient;
@@ -159,6 +162,16 @@ public final class AgentPolicy {
         this.authority = new JobAuthority(slurm, watched, provenance);
         this.ownMarks = new OwnMarks(slurm, control, prober, ledger, provenance);
         this.expediter = new RequeueExpediter(slurm, control, System::nanoTime, true);
+    }
+
+    /**
+     * The site's lemon rule (the sweep policy's {@code lemonMarks} in {@code lemonWindowSeconds};
+     * {@link LemonRule#DEFAULT} until set): a node the toolkit marked faulty that often is held
+     * for an administrator instead of being returned at a job's request ({@code resume},
+     * {@code reboot}). Set before the agent serves.
+     */
+    public void useLemonRule(LemonRule rule, Supplier<LocalDateTime> clock) {
+        ownMarks.useLemonRule(rule, clock);
     }
 
     /** Where the moved starts of requeued jobs are recorded (the agent's audit log). */
@@ -440,7 +453,7 @@ public final class AgentPolicy {
     }
 
     private NodeDecision counted(NodeMark.Action action, NodeDecision decision) {
-        if (!decision.refusedOrFailed()) {
+        if (!decision.refusedOrFailed() && !decision.heldAsLemon()) {
             metrics.nodeMarked(action);
         }
         return decision;
@@ -473,7 +486,8 @@ public final class AgentPolicy {
      * deferral other jobs need: Slurm drains the node and reboots it only once every job on it has
      * ended. Slurm answers success also for a node it skips ({@link RebootRules}): a node in such
      * a state is not asked for, and the node is read back after the request, so the answer never
-     * claims a reboot Slurm did not take.
+     * claims a reboot Slurm did not take. A lemon ({@link OwnMarks#lemonCheck}) is not rebooted
+     * but held for an administrator, so Slurm never returns it to service.
      */
     private NodeDecision reboot(Job job, String name) {
         return counted(NodeMark.Action.REBOOT, actOnUnhealthy(name, "reboots", diagnosis -> {
@@ -496,6 +510,12 @@ public final class AgentPolicy {
             if (skipped.isPresent()) {
                 return new NodeDecision(
                         name, NodeDecision.REFUSED, diagnosis.evidence(), "not asked: " + skipped.get());
+            }
+            // nextstate=RESUME returns the node once it is up (one marked DOWN at once, one marked FAIL
+            // by the job's resume): a lemon is held instead, never rebooted back into service.
+            OwnMarks.LemonCheck lemon = ownMarks.lemonCheck(name);
+            if (lemon.verdict().isPresent()) {
+                return ownMarks.hold(before, lemon.verdict().get(), diagnosis.evidence(), "rebooted");
             }
             String reason = NodeMark.Action.REBOOT.reason();
             WriteResult write = control.rebootWhenIdle(List.of(name), reason);
@@ -534,7 +554,7 @@ public final class AgentPolicy {
                     NodeDecision.REBOOTING,
                     diagnosis.evidence(),
                     "reboot requested" + afterReboot(before) + deferred + "; " + answer.detail() + " (`"
-                            + write.command() + "`)");
+                            + write.command() + "`)" + lemon.unapplied());
         }));
     }
 

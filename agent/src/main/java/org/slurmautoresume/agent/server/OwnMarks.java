@@ -1,11 +1,19 @@
 package org.slurmautoresume.agent.server;
 
 import java.io.IOException;
+import java.time.LocalDateTime;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slurmautoresume.agent.protocol.NodeDecision;
+import org.slurmautoresume.nodeops.lemon.FaultHistory;
+import org.slurmautoresume.nodeops.lemon.LemonHold;
+import org.slurmautoresume.nodeops.lemon.LemonRule;
+import org.slurmautoresume.nodeops.lemon.LemonVerdict;
+import org.slurmautoresume.nodeops.sweep.SweepPlanner;
 import org.slurmautoresume.slurm.client.NodeMark;
 import org.slurmautoresume.slurm.client.RebootRules;
 import org.slurmautoresume.slurm.client.SlurmClient;
@@ -24,6 +32,11 @@ import org.slurmautoresume.slurm.probe.NodeProber;
  * whose reason in Slurm is still that mark (the agent's action word, set by the agent's user, with
  * the time Slurm stamped when the agent marked it). An administrator's drain, a health check's or
  * the Xid watch's mark is never in the ledger, so never resumed at a job's request.
+ *
+ * <p>Nor is a lemon: before it returns a node (a resume, a reboot that Slurm ends with
+ * {@code nextstate=RESUME}) the agent counts the node's fault marks in Slurm's accounting by the
+ * site's lemon rule, as the sweep does, and holds a node that reached it with the sweep's hold
+ * ({@link LemonHold}) instead.
  */
 final class OwnMarks {
 
@@ -34,6 +47,8 @@ final class OwnMarks {
     private final NodeProber prober;
     private final MarkLedger ledger;
     private final MarkProvenance provenance;
+    private volatile LemonRule lemonRule = LemonRule.DEFAULT;
+    private volatile Supplier<LocalDateTime> clock = LocalDateTime::now;
 
     OwnMarks(SlurmClient slurm, SlurmControl control, NodeProber prober, MarkLedger ledger, MarkProvenance provenance) {
         this.slurm = Objects.requireNonNull(slurm);
@@ -41,6 +56,12 @@ final class OwnMarks {
         this.prober = Objects.requireNonNull(prober);
         this.ledger = Objects.requireNonNull(ledger);
         this.provenance = Objects.requireNonNull(provenance);
+    }
+
+    /** The site's lemon rule ({@code --lemon-policy}), judged at {@code clock}'s time (Slurm's accounting is in local time). */
+    void useLemonRule(LemonRule rule, Supplier<LocalDateTime> clock) {
+        this.lemonRule = Objects.requireNonNull(rule);
+        this.clock = Objects.requireNonNull(clock);
     }
 
     /** The agent's mark for this job that Slurm still shows on the node, if any. */
@@ -129,17 +150,78 @@ final class OwnMarks {
                     silent.get() + "; " + lookup.slurmSays(),
                     "the node's slurmd is not reachable yet");
         }
+        LemonCheck lemon = lemonCheck(name);
+        if (lemon.verdict().isPresent()) {
+            return hold(node, lemon.verdict().get(), lookup.slurmSays(), "resumed");
+        }
         WriteResult write = control.resume(name);
         if (!write.ok()) {
             return new NodeDecision(name, NodeDecision.FAILED, lookup.slurmSays(), write.message());
         }
+        forget(name, "resumed");
+        return new NodeDecision(
+                name,
+                NodeDecision.RESUMED,
+                lookup.slurmSays(),
+                "returned to service (`" + write.command() + "`)" + lemon.unapplied());
+    }
+
+    /**
+     * The lemon rule on a node about to return to service: its verdict when the node is a lemon
+     * (empty otherwise), and a note when the rule could not be applied. The mark the node is back
+     * from counts: Slurm's accounting holds it too.
+     */
+    record LemonCheck(Optional<LemonVerdict> verdict, String unapplied) {}
+
+    LemonCheck lemonCheck(String name) {
+        LemonRule rule = lemonRule;
+        if (!rule.enabled()) {
+            return new LemonCheck(Optional.empty(), "");
+        }
+        LocalDateTime now = clock.get();
+        FaultHistory history = FaultHistory.read(slurm, List.of(name), rule, now);
+        if (history.unavailable().isPresent()) {
+            // As the sweep: without the history the node returns as it would without the rule.
+            String why = "its fault history could not be read ("
+                    + history.unavailable().get() + "): returned without the lemon rule";
+            LOG.warn("{} {}: {}", SweepPlanner.LEMON_HISTORY_UNAVAILABLE, name, why);
+            return new LemonCheck(Optional.empty(), "; " + SweepPlanner.LEMON_HISTORY_UNAVAILABLE + ": " + why);
+        }
+        LemonVerdict verdict = rule.judge(history.of(name), now);
+        return new LemonCheck(verdict.lemon() ? Optional.of(verdict) : Optional.empty(), "");
+    }
+
+    /**
+     * Holds a lemon for an administrator, as the sweep does, instead of returning it: only ever
+     * called over the agent's own standing mark for the job, which the hold replaces, so the job's
+     * claim on the node ends and the agent's record of the mark goes with it.
+     */
+    NodeDecision hold(Node node, LemonVerdict verdict, String evidence, String instead) {
+        String name = node.name();
+        WriteResult write = control.mark(LemonHold.mark(name, node, LemonHold.reason(verdict)));
+        if (!write.ok()) {
+            return new NodeDecision(
+                    name,
+                    NodeDecision.FAILED,
+                    evidence,
+                    "not " + instead + ": " + verdict.why() + ", but holding it for an administrator failed: "
+                            + write.message());
+        }
+        forget(name, "held as a lemon");
+        return new NodeDecision(
+                name,
+                NodeDecision.HELD_LEMON,
+                evidence,
+                "not " + instead + ": " + verdict.why() + "; held for an administrator (`" + write.command()
+                        + "`), no longer the job's: it needs another node");
+    }
+
+    private void forget(String name, String what) {
         try {
             ledger.forget(name);
         } catch (IOException e) {
-            LOG.warn("resumed {} but could not drop its mark from the agent's record: {}", name, e.getMessage());
+            LOG.warn("{} {} but could not drop its mark from the agent's record: {}", what, name, e.getMessage());
         }
-        return new NodeDecision(
-                name, NodeDecision.RESUMED, lookup.slurmSays(), "returned to service (`" + write.command() + "`)");
     }
 
     /** Why the node's state is not the agent's standing mark for this job ({@link MarkProvenance}); empty when it is. */

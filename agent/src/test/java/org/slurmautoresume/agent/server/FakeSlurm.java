@@ -29,6 +29,12 @@ final class FakeSlurm {
     private final Map<String, String> jobs = new HashMap<>();
     private final Map<String, String> nodes = new HashMap<>();
     private final Map<String, String> afterUpdate = new HashMap<>();
+    /** What {@code sacctmgr show event} prints: no event unless a test gives some. */
+    private String events = "";
+
+    private boolean accountingDown;
+    /** Every {@code sacctmgr} argv run, in order. */
+    final List<List<String>> eventQueries = new ArrayList<>();
 
     FakeSlurm() {
         when(runner.run(any())).thenAnswer(invocation -> answer(invocation.getArgument(0)));
@@ -84,8 +90,26 @@ final class FakeSlurm {
         return this;
     }
 
+    /** The node events accounting holds, as {@code sacctmgr -n -P show event} prints them. */
+    FakeSlurm events(String text) {
+        this.events = text;
+        return this;
+    }
+
+    /** sacctmgr fails, as without slurmdbd. */
+    FakeSlurm accountingDown() {
+        this.accountingDown = true;
+        return this;
+    }
+
     private CommandResult answer(CommandRequest request) {
         List<String> argv = request.argv();
+        if (argv.get(0).endsWith("sacctmgr")) {
+            eventQueries.add(argv);
+            return accountingDown
+                    ? result(request, 1, "", "sacctmgr: error: Problem talking to the database: Connection refused\n")
+                    : result(request, 0, events, "");
+        }
         if (argv.contains("--version")) {
             return result(request, 0, "slurm-wlm 22.05.8\n", "");
         }

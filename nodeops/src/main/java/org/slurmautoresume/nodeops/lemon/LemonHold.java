@@ -1,6 +1,8 @@
 package org.slurmautoresume.nodeops.lemon;
 
 import java.util.List;
+import org.slurmautoresume.slurm.client.NodeMark;
+import org.slurmautoresume.slurm.model.Node;
 
 /**
  * The toolkit's hold of a lemon node: its reason, {@code autoresume: lemon: marked faulty 3 times
@@ -25,6 +27,15 @@ public final class LemonHold {
 
     public static boolean isHold(String reasonText) {
         return reasonText != null && reasonText.startsWith(PREFIX);
+    }
+
+    /**
+     * The hold itself: {@code state=fail} with {@code reason}, or {@code state=down} for a node
+     * Slurm shows DOWN, so the hold keeps the state it finds. {@code node} null (not read): FAIL.
+     */
+    public static NodeMark mark(String name, Node node, String reason) {
+        return new NodeMark(
+                name, node != null && node.state().isDown() ? NodeMark.State.DOWN : NodeMark.State.FAIL, reason);
     }
 
     /** The reason a held node gets: why, when the last mark was, and how to return it. */

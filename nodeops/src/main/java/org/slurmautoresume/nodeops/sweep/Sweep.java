@@ -13,11 +13,8 @@ import org.slf4j.LoggerFactory;
 import org.slurmautoresume.nodeops.admin.NodeUpdater;
 import org.slurmautoresume.nodeops.health.NodeHealth;
 import org.slurmautoresume.nodeops.lemon.FaultHistory;
-import org.slurmautoresume.nodeops.lemon.FaultMarks;
 import org.slurmautoresume.slurm.client.SlurmClient;
-import org.slurmautoresume.slurm.client.SlurmException;
 import org.slurmautoresume.slurm.exec.CommandRunner;
-import org.slurmautoresume.slurm.hostlist.Hostlist;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.model.JobListing;
 import org.slurmautoresume.slurm.model.Node;
@@ -81,20 +78,6 @@ public final class Sweep {
         return listing.crossChecked(ids.get());
     }
 
-    /** The fault marks of {@code names} from Slurm's accounting; what went wrong when it cannot say. */
-    private FaultHistory faultHistory(List<String> names, SweepPolicy policy, LocalDateTime now) {
-        if (names.isEmpty()) {
-            return FaultHistory.none();
-        }
-        try {
-            return FaultHistory.of(FaultMarks.byNode(
-                    slurm.nodeEvents(Hostlist.compress(names), policy.lemon().since(now))));
-        } catch (SlurmException e) {
-            LOG.warn("the lemon rule cannot be applied: {}", e.getMessage());
-            return FaultHistory.unavailable(e.getMessage());
-        }
-    }
-
     private SweepReport pass(SweepPolicy policy, boolean dryRun) {
         List<Node> nodes = slurm.nodes();
         // One job's unreadable record (its owner wrote a line break into its name) is that job's
@@ -103,7 +86,7 @@ public final class Sweep {
         List<Job> jobs = listing.jobs();
         LocalDateTime now = clock.get();
         SweepPlanner planner = new SweepPlanner(policy);
-        FaultHistory history = faultHistory(planner.nodesToJudge(nodes), policy, now);
+        FaultHistory history = FaultHistory.read(slurm, planner.nodesToJudge(nodes), policy.lemon(), now);
         SweepPlan plan = planner.plan(nodes, jobs, !listing.unreadable().isEmpty(), history, now);
         return executor.execute(plan, nodes, jobs.size(), now, dryRun).withUnreadableJobs(listing.unreadable());
     }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.slurmautoresume.nodeops.admin.NodeUpdater;
 import org.slurmautoresume.nodeops.health.NodeHealth;
+import org.slurmautoresume.nodeops.lemon.LemonHold;
 import org.slurmautoresume.slurm.client.NodeMark;
 import org.slurmautoresume.slurm.model.JobId;
 import org.slurmautoresume.slurm.model.Node;
@@ -68,13 +69,7 @@ public final class SweepExecutor {
             case DOWN_STUCK_COMPLETING, ESCALATE_TO_DOWN ->
                 done(action, updater.mark(new NodeMark(target, NodeMark.State.DOWN, action.reason())));
             case RESUME_IF_HEALTHY -> resumeIfHealthy(action, node);
-            case HOLD_LEMON ->
-                done(
-                        action,
-                        updater.mark(new NodeMark(
-                                target,
-                                node != null && node.state().isDown() ? NodeMark.State.DOWN : NodeMark.State.FAIL,
-                                action.reason())));
+            case HOLD_LEMON -> done(action, updater.mark(LemonHold.mark(target, node, action.reason())));
         };
     }
 

@@ -235,6 +235,8 @@ public final class NodeFaultRecovery {
             List<String> picked;
             try {
                 picked = provider.ready(jobId, faulty, missing, exclude, failedAt);
+            } catch (ReplacementProvider.ProviderException e) {
+                return new Result(false, job, e.getMessage());
             } catch (SlurmException | AgentException e) {
                 say.accept("looking for replacements failed (" + e.getMessage() + "); trying again");
                 picked = List.of();

@@ -29,6 +29,8 @@ public interface ReplacementProvider {
      *
      * @param failedAt when the fault was confirmed: a node back under its own name must have
      *                 started its slurmd since
+     * @throws ProviderException when the nodes still missing can no longer come (the agent held
+     *                           a failed node as a lemon): recovery stops waiting
      */
     List<String> ready(
             String jobId, List<String> failed, int missing, Collection<String> exclude, LocalDateTime failedAt);

@@ -4,7 +4,9 @@ import java.time.LocalDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -25,6 +27,9 @@ import org.slurmautoresume.slurm.model.Node;
  *
  * <p>A node counts as back when slurmctld hears from it again and its slurmd started after the
  * fault (a new SlurmdStartTime); the agent then resumes it, and it is ready when it is idle.
+ * The agent holds a lemon (a node marked faulty as often as the site's rule allows) instead of
+ * resuming or rebooting it: such a node never comes back for the job, so once too few of the
+ * failed nodes are left to wait for, the provider gives up and recovery goes on without it.
  */
 public final class ReturningNodeProvider implements ReplacementProvider {
 
@@ -32,6 +37,8 @@ public final class ReturningNodeProvider implements ReplacementProvider {
     private final SlurmClient slurm;
     private final AgentClient agent;
     private final Consumer<String> say;
+    /** Failed nodes the agent held as lemons, with why: they will not come back. */
+    private final Map<String, String> held = new LinkedHashMap<>();
 
     /** {@code trigger}: how the node comes back; any provider but {@link Replacement#SPARE}. */
     public ReturningNodeProvider(Replacement trigger, SlurmClient slurm, AgentClient agent, Consumer<String> say) {
@@ -64,7 +71,7 @@ public final class ReturningNodeProvider implements ReplacementProvider {
         AgentResponse response =
                 agent.send(reboot ? AgentRequest.reboot(jobId, failed) : AgentRequest.replace(jobId, failed));
         for (NodeDecision decision : response.decisions()) {
-            if (decision.refusedOrFailed()) {
+            if (decision.refusedOrFailed() || decision.heldAsLemon()) {
                 throw new ProviderException("the agent did not " + (reboot ? "reboot " : "replace ") + decision.node()
                         + ": " + decision.why());
             }
@@ -80,7 +87,7 @@ public final class ReturningNodeProvider implements ReplacementProvider {
             if (ready.size() == missing) {
                 break;
             }
-            if (exclude.contains(name)) {
+            if (exclude.contains(name) || held.containsKey(name)) {
                 continue;
             }
             Optional<Node> node = slurm.node(name);
@@ -90,6 +97,12 @@ public final class ReturningNodeProvider implements ReplacementProvider {
             if (!node.get().state().isSchedulable() || node.get().state().isUnhealthy()) {
                 AgentResponse response = agent.send(AgentRequest.resume(jobId, List.of(name)));
                 NodeDecision decision = response.decisions().get(0);
+                if (decision.heldAsLemon()) {
+                    held.put(name, decision.why());
+                    say.accept(name + " is back but held as a lemon: " + decision.why());
+                    giveUpWhenTooFewLeft(failed, missing, exclude);
+                    continue;
+                }
                 if (!decision.decision().equals(NodeDecision.RESUMED)) {
                     continue; // not reachable yet, say: asked again at the next look
                 }
@@ -102,6 +115,20 @@ public final class ReturningNodeProvider implements ReplacementProvider {
             }
         }
         return ready;
+    }
+
+    /** Stops the wait once the failed nodes not held can no longer make up what is missing. */
+    private void giveUpWhenTooFewLeft(List<String> failed, int missing, Collection<String> exclude) {
+        long left = failed.stream()
+                .filter(n -> !exclude.contains(n) && !held.containsKey(n))
+                .count();
+        if (left < missing) {
+            List<String> lemons = failed.stream().filter(held::containsKey).toList();
+            throw new ProviderException("the agent held " + String.join(",", lemons)
+                    + " as a lemon instead of returning it ("
+                    + String.join("; ", lemons.stream().map(held::get).toList())
+                    + "): not waiting for it to come back");
+        }
     }
 
     /** Heard from again, by a slurmd that started after the fault. */
