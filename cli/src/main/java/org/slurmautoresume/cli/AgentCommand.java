@@ -441,6 +441,13 @@ final class AgentCommand implements Callable<Integer> {
      * postrotate sends one: lifecycle/logrotate/autoresume). Without this a SIGHUP would end the JVM.
      */
     private static void reopenOnSignals(AuditLog audit) {
+        if (hangupIgnored(Path.of("/proc/self/status"))) {
+            // The JVM installs no handler for a signal ignored at its start (nohup, some
+            // supervisors): logrotate's SIGHUP would then be lost without a word.
+            System.err.println("autoresume agent: started with SIGHUP ignored (under nohup?): a SIGHUP will not reopen"
+                    + " the audit log " + audit.file() + "; SIGUSR2 does. Start the agent with SIGHUP at its default,"
+                    + " as its systemd unit does.");
+        }
         for (String name : List.of("HUP", "USR2")) {
             sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> {
                 try {
@@ -452,5 +459,19 @@ final class AgentCommand implements Callable<Integer> {
                 }
             });
         }
+    }
+
+    /** Whether the process a status file describes ignores SIGHUP: bit 0 of its {@code SigIgn:} mask. */
+    static boolean hangupIgnored(Path status) {
+        try {
+            for (String line : Files.readAllLines(status)) {
+                if (line.startsWith("SigIgn:")) {
+                    return (Long.parseUnsignedLong(line.substring(7).strip(), 16) & 1L) != 0;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no /proc: nothing to say
+        }
+        return false;
     }
 }

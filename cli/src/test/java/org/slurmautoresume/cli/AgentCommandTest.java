@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -53,5 +55,20 @@ class AgentCommandTest {
             assertTrue(e.getMessage().contains("--metrics-listen"), e.getMessage());
         }
         assertTrue(cli.run("agent", "--help") == 0 && cli.out.contains("--metrics-listen"), cli.out);
+    }
+
+    /** Under nohup SIGHUP is ignored from the start, and the JVM never installs the agent's handler for it. */
+    @Test
+    void tellsAHangupIgnoredFromTheStart() throws IOException {
+        assertTrue(AgentCommand.hangupIgnored(status("0000000000000001")));
+        assertTrue(AgentCommand.hangupIgnored(status("0000000001001001")));
+        assertFalse(AgentCommand.hangupIgnored(status("0000000000001000")));
+        assertFalse(AgentCommand.hangupIgnored(status("zz")));
+        assertFalse(AgentCommand.hangupIgnored(dir.resolve("absent")));
+    }
+
+    private Path status(String sigIgn) throws IOException {
+        return Files.writeString(
+                dir.resolve("status"), "Name:\tjava\nSigBlk:\t0000000000000000\nSigIgn:\t" + sigIgn + "\nSigCgt:\t0\n");
     }
 }
