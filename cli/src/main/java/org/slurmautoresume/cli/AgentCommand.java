@@ -21,6 +21,7 @@ import org.slurmautoresume.agent.server.LivenessListener;
 import org.slurmautoresume.agent.server.NodeCheckWatch;
 import org.slurmautoresume.agent.server.NodeVerdict;
 import org.slurmautoresume.agent.server.OnDemandHealth;
+import org.slurmautoresume.agent.server.ProcStatus;
 import org.slurmautoresume.agent.server.SiteReplaceCommand;
 import org.slurmautoresume.agent.server.SpankPluginAtStart;
 import org.slurmautoresume.agent.server.UnixUsers;
@@ -441,7 +442,7 @@ final class AgentCommand implements Callable<Integer> {
      * postrotate sends one: lifecycle/logrotate/autoresume). Without this a SIGHUP would end the JVM.
      */
     private static void reopenOnSignals(AuditLog audit) {
-        if (hangupIgnored(Path.of("/proc/self/status"))) {
+        if (hangupIgnored(ProcStatus.SELF)) {
             // The JVM installs no handler for a signal ignored at its start (nohup, some
             // supervisors): logrotate's SIGHUP would then be lost without a word.
             System.err.println("autoresume agent: started with SIGHUP ignored (under nohup?): a SIGHUP will not reopen"
@@ -464,14 +465,11 @@ final class AgentCommand implements Callable<Integer> {
     /** Whether the process a status file describes ignores SIGHUP: bit 0 of its {@code SigIgn:} mask. */
     static boolean hangupIgnored(Path status) {
         try {
-            for (String line : Files.readAllLines(status)) {
-                if (line.startsWith("SigIgn:")) {
-                    return (Long.parseUnsignedLong(line.substring(7).strip(), 16) & 1L) != 0;
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // no /proc: nothing to say
+            return ProcStatus.field(status, "SigIgn")
+                    .map(mask -> (Long.parseUnsignedLong(mask, 16) & 1L) != 0)
+                    .orElse(false);
+        } catch (NumberFormatException e) {
+            return false;
         }
-        return false;
     }
 }

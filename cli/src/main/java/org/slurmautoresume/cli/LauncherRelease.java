@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slurmautoresume.slurm.exec.DebugLogging;
 import org.slurmautoresume.slurm.model.SlurmVersion;
+import org.slurmautoresume.supervisor.step.settings.Allocation;
 
 /**
  * Slurm's release as the launcher asked it: for {@code nodes} and {@code health --mark}, which
@@ -37,8 +38,7 @@ final class LauncherRelease {
 
     /** The launcher's pipe, {@code /proc/self/fd/N}, when {@link #FD} names a descriptor number. */
     static Optional<Path> pipe(Map<String, String> environment) {
-        String fd = environment.getOrDefault(FD, "");
-        return fd.matches("[0-9]{1,4}") ? Optional.of(Path.of("/proc/self/fd", fd)) : Optional.empty();
+        return Allocation.launcherPipe(environment, FD);
     }
 
     static Optional<SlurmVersion> read(Optional<Path> launcherPipe, Duration wait) {

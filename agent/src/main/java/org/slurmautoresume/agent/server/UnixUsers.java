@@ -3,11 +3,8 @@ package org.slurmautoresume.agent.server;
 import com.sun.jna.Library;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -40,7 +37,7 @@ public final class UnixUsers {
      * command such as {@code health --mark} about 30 ms.
      */
     public static long effectiveUid() {
-        OptionalLong fromProc = effectiveUidFrom(Path.of("/proc/self/status"));
+        OptionalLong fromProc = effectiveUidFrom(ProcStatus.SELF);
         return fromProc.isPresent() ? fromProc.getAsLong() : effectiveUidFromLibc();
     }
 
@@ -50,19 +47,10 @@ public final class UnixUsers {
 
     /** The effective uid on a status file's {@code Uid:} line (real, effective, saved, filesystem); empty if none. */
     static OptionalLong effectiveUidFrom(Path status) {
-        try (BufferedReader reader = Files.newBufferedReader(status, StandardCharsets.US_ASCII)) {
-            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                if (line.startsWith("Uid:")) {
-                    String[] ids = line.substring(4).strip().split("\t");
-                    return ids.length == 4 && ids[1].matches("[0-9]{1,10}")
-                            ? OptionalLong.of(Long.parseLong(ids[1]))
-                            : OptionalLong.empty();
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // No /proc (another system, a sandbox): the C library answers.
-        }
-        return OptionalLong.empty();
+        Optional<String[]> ids = ProcStatus.field(status, "Uid").map(value -> value.split("\t"));
+        return ids.isPresent() && ids.get().length == 4 && ids.get()[1].matches("[0-9]{1,10}")
+                ? OptionalLong.of(Long.parseLong(ids.get()[1]))
+                : OptionalLong.empty();
     }
 
     /**

@@ -67,7 +67,15 @@ public record Allocation(
 
     /** The launcher's pipe, when it left one: {@code /proc/self/fd/N} for the descriptor it named. */
     public static Optional<Path> launcherPipe(Map<String, String> env) {
-        String fd = env.getOrDefault(NODE_RECORDS_FD, "");
+        return launcherPipe(env, NODE_RECORDS_FD);
+    }
+
+    /**
+     * A pipe the launcher left for the JVM, named by {@code variable} as a descriptor number
+     * ({@code /proc/self/fd/N}); empty when the variable holds anything else.
+     */
+    public static Optional<Path> launcherPipe(Map<String, String> env, String variable) {
+        String fd = env.getOrDefault(variable, "");
         return fd.matches("[0-9]{1,4}") ? Optional.of(Path.of("/proc/self/fd", fd)) : Optional.empty();
     }
 }
