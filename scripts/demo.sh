@@ -10,7 +10,8 @@
 #      killed mid-step, the step is re-run on node[1,3] with node3's GPUs and resumes after its
 #      last checkpoint. (batch.sh itself takes its spare from a spare pool, which needs job
 #      expansion: Slurm refuses that for jobs with GPUs and under PrologFlags=Contain.)
-# Needs root. AR_SLURM_RELEASE=24.11 runs it all on Slurm 24.11 (local-cluster/README.md).
+# Needs root. AR_SLURM_RELEASE=24.11 or 26.05 runs it all on that Slurm release, from a Debian
+# trixie or forky root filesystem built (or reused) first (local-cluster/README.md).
 set -euo pipefail
 
 repo="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -29,8 +30,8 @@ say "Installing what is missing (JDK, Maven, munge, Slurm)"
 say "Building slurm-autoresume"
 (cd "$repo" && mvn -B -ntp -q package -DskipTests)
 
-if [[ "${AR_SLURM_RELEASE:-22.05}" == 24.11 ]]; then
-  say "Building (or reusing) the Debian trixie root filesystem with Slurm 24.11"
+if [[ "${AR_SLURM_RELEASE:-22.05}" != 22.05 ]]; then
+  say "Building (or reusing) the Debian root filesystem with Slurm $AR_SLURM_RELEASE"
   "$repo/local-cluster/slurm-rootfs.sh" build
 fi
 
@@ -38,7 +39,7 @@ say "Starting the local Slurm cluster (GPU shape: Gres=gpu:4 per node, PrologFla
 "$cluster" up --nodes 4
 # shellcheck disable=SC1091
 source "${AR_CLUSTER_DIR:-/var/tmp/autoresume-cluster}/cluster.env"
-# The cluster's Slurm release's programs (AR_SLURM_RELEASE=24.11: wrappers of the rootfs's).
+# The cluster's Slurm release's programs (on 24.11 and 26.05: the rootfs's, runnable here).
 export PATH="$AR_SLURM_BIN:$PATH" SLURM_CONF
 
 # shellcheck source=scripts/lib/toolkit-on-cluster.sh

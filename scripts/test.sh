@@ -4,23 +4,23 @@
 # (its default GPU shape; the e2e harness switches it to cpu-only once, for the job-expansion
 # tests, which run last), builds everything and runs unit, C and end-to-end tests on Slurm
 # 22.05 (the dist module's tests include the Debian packages on this machine and the EL ones);
-# then, on Slurm 24.11: builds (or reuses) the Debian trixie rootfs that carries it
+# then, on Slurm 26.05: builds (or reuses) the Debian forky rootfs that carries it
 # (local-cluster/slurm-rootfs.sh), tests the Debian packages on it (dist/src/test/deb-test.sh),
-# brings the same cluster up on 24.11 in a cluster dir of its own and runs the end-to-end suite
+# brings the same cluster up on 26.05 in a cluster dir of its own and runs the end-to-end suite
 # there again, less the classes e2e/pom.xml's profile for that release leaves out (it says which
-# and why). Slurm 26.05 (the Debian forky rootfs) runs the same way when named. Needs root
+# and why). Slurm 24.11 (the Debian trixie rootfs) runs the same way when named. Needs root
 # (packages, daemons, and jobs submitted as the ordinary test user). The clusters are stopped
 # afterwards unless AR_KEEP_CLUSTER=1.
 #
-# AR_TEST_RELEASES names the releases to run on, in the order given: "22.05 24.11" (the default,
-# what CI runs: README.md says why), or any of 22.05, 24.11 and 26.05, e.g. "26.05", or
+# AR_TEST_RELEASES names the releases to run on, in the order given: "22.05 26.05" (the default,
+# what CI runs: README.md says why), or any of 22.05, 24.11 and 26.05, e.g. "24.11", or
 # "22.05 24.11 26.05". Extra arguments go to every Maven run. Every release runs even
 # if an earlier one fails; the exit status is the first failure's.
 set -euo pipefail
 
 repo="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)"
 cluster="$repo/local-cluster/local-cluster.sh"
-releases="${AR_TEST_RELEASES:-22.05 24.11}"
+releases="${AR_TEST_RELEASES:-22.05 26.05}"
 # Each newer release's cluster lives apart from 22.05's (and from each other's): a newer
 # slurmdbd converts the accounting database it is given, and an older one could not read it back.
 cluster_dir() {

@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
@@ -150,9 +151,14 @@ class SupervisorIT {
                         ? Optional.of(true)
                         : Optional.empty());
         // Two SIGINTs within a second: srun's own rule, kept through the supervisor, ends the step.
-        assertEquals(0, cluster.run(List.of("kill", "-INT", pid)).exitCode());
-        Thread.sleep(200);
-        assertEquals(0, cluster.run(List.of("kill", "-INT", pid)).exitCode());
+        // From 26.05 srun compares whole seconds of the wall clock (the second interrupt aborts
+        // only within the same second), so the pair starts just after a second begins: within
+        // a second by every release's rule.
+        startOfNextSecond();
+        assertEquals(
+                0,
+                cluster.run(List.of("bash", "-c", "kill -INT \"$1\" && sleep 0.2 && kill -INT \"$1\"", "kill", pid))
+                        .exitCode());
         Job job = cluster.waitForJobEnd(jobId, Duration.ofSeconds(60));
         String output = cluster.jobOutput(jobId);
         assertEquals(JobState.COMPLETED, job.state(), output);
@@ -161,6 +167,11 @@ class SupervisorIT {
         assertEquals(List.of("1:launch", "1:attempt-ended"), timeline.attemptsAndKinds(), timeline.toString());
         assertEquals("INTERRUPTED", timeline.only(Timeline.Kind.ATTEMPT_ENDED).outcome(), timeline.toString());
         assertFalse(output.contains("SUP 0"), output);
+    }
+
+    /** Waits for the wall clock's next whole second (a moment, not a condition to poll for). */
+    private static void startOfNextSecond() throws InterruptedException {
+        Thread.sleep(1000 - Instant.now().getNano() / 1_000_000);
     }
 
     @Test
