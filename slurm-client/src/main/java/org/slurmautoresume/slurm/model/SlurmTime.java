@@ -1,9 +1,9 @@
 package org.slurmautoresume.slurm.model;
 
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.Optional;
 import java.util.TimeZone;
 
@@ -12,19 +12,52 @@ public final class SlurmTime {
 
     private SlurmTime() {}
 
+    /**
+     * The time at the start of {@code text} ({@code 2026-11-22T04:05:06}, anything after the
+     * seconds ignored), or empty for Slurm's words and anything not a valid date and time. Read
+     * digit by digit: {@code LocalDateTime.parse} builds java.time's ISO formatters on first use,
+     * about 6 ms of a one-shot command's start.
+     */
     public static Optional<LocalDateTime> parse(String text) {
         if (text == null) {
             return Optional.empty();
         }
-        String trimmed = text.strip();
-        if (trimmed.length() < 19 || trimmed.charAt(4) != '-' || trimmed.charAt(10) != 'T') {
+        String t = text.strip();
+        if (t.length() < 19
+                || t.charAt(4) != '-'
+                || t.charAt(7) != '-'
+                || t.charAt(10) != 'T'
+                || t.charAt(13) != ':'
+                || t.charAt(16) != ':') {
             return Optional.empty(); // Unknown, None, N/A, (null), 0
         }
-        try {
-            return Optional.of(LocalDateTime.parse(trimmed.substring(0, 19)));
-        } catch (DateTimeParseException e) {
+        int year = digits(t, 0, 4);
+        int month = digits(t, 5, 2);
+        int day = digits(t, 8, 2);
+        int hour = digits(t, 11, 2);
+        int minute = digits(t, 14, 2);
+        int second = digits(t, 17, 2);
+        if ((year | month | day | hour | minute | second) < 0) {
             return Optional.empty();
         }
+        try {
+            return Optional.of(LocalDateTime.of(year, month, day, hour, minute, second));
+        } catch (DateTimeException e) {
+            return Optional.empty(); // 2026-02-30, 25:00:00
+        }
+    }
+
+    /** The decimal number of {@code count} ASCII digits at {@code from}; -1 if one is not a digit. */
+    private static int digits(String text, int from, int count) {
+        int value = 0;
+        for (int i = from; i < from + count; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value;
     }
 
     /**

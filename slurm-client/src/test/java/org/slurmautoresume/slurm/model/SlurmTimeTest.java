@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
+import java.util.Optional;
 import java.util.TimeZone;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -52,5 +53,44 @@ class SlurmTimeTest {
         assertEquals(
                 Instant.parse("2026-11-26T10:00:00.123Z"),
                 SlurmTime.toInstant(LocalDateTime.parse("2026-11-26T10:00:00.123456"), TimeZone.getTimeZone("UTC")));
+    }
+
+    @Test
+    void readsWhatJavaTimeReadsAcrossEveryFieldsRange() {
+        for (LocalDateTime t = LocalDateTime.parse("1999-12-31T23:59:59");
+                t.getYear() < 2031;
+                t = t.plusSeconds(86_399 * 3 + 7)) {
+            String text = String.format(
+                    "%04d-%02d-%02dT%02d:%02d:%02d",
+                    t.getYear(), t.getMonthValue(), t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond());
+            assertEquals(Optional.of(LocalDateTime.parse(text)), SlurmTime.parse(text), text);
+            assertEquals(Optional.of(LocalDateTime.parse(text)), SlurmTime.parse(" " + text + ".25 "), text);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "Unknown",
+                "None",
+                "N/A",
+                "(null)",
+                "0",
+                "",
+                "2026-11-22T04:05",
+                "2026-11-22 04:05:06",
+                "2026-02-30T04:05:06",
+                "2026-13-01T04:05:06",
+                "2026-00-10T04:05:06",
+                "2026-11-22T24:00:00",
+                "2026-11-22T04:60:06",
+                "2026-11-22T04:05:60",
+                "2026-1a-22T04:05:06",
+                "+026-11-22T04:05:06",
+                "2026-11-22T04:05:0x",
+                "2026/11/22T04:05:06"
+            })
+    void refusesWordsAndImpossibleTimes(String text) {
+        assertEquals(Optional.empty(), SlurmTime.parse(text));
     }
 }

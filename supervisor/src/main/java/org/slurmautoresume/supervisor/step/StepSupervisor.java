@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -81,9 +81,6 @@ public final class StepSupervisor {
 
     private static final Duration AGENT_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration ALLOCATION_TIMEOUT = Duration.ofSeconds(60);
-    /** The digits of the text's SubmitTime ({@code 2026-11-24T23:50:53}), as markers written before --json were named. */
-    private static final DateTimeFormatter SUBMIT_TIME_IN_MARKER = DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
-
     private final SlurmClient slurm;
     private final ControllerOutage outage;
     private final ControllerOutageReport outageReport;
@@ -387,8 +384,23 @@ public final class StepSupervisor {
      * submit time the text prints.
      */
     static String preflightMarkerName(String user, Job job) {
-        String submitted = job.submitTime().map(SUBMIT_TIME_IN_MARKER::format).orElse("");
+        String submitted = job.submitTime().map(StepSupervisor::digitsOf).orElse("");
         return "autoresume-preflight-" + JobStateDirectory.nameSafe(user) + "-" + job.jobId() + "-" + submitted;
+    }
+
+    /**
+     * The digits of the text's SubmitTime ({@code 2026-11-24T23:50:53} gives {@code
+     * 20261124235053}), as markers written before --json were named. Written by hand: a
+     * DateTimeFormatter built in a static field cost every supervised start its class init.
+     */
+    static String digitsOf(LocalDateTime time) {
+        StringBuilder digits = new StringBuilder(14).append(time.getYear());
+        for (int field : new int[] {
+            time.getMonthValue(), time.getDayOfMonth(), time.getHour(), time.getMinute(), time.getSecond()
+        }) {
+            digits.append((char) ('0' + field / 10)).append((char) ('0' + field % 10));
+        }
+        return digits.toString();
     }
 
     /** Prints the preflight findings once per job, not once per srun (see {@link #preflightMarkerName}). */

@@ -2,7 +2,9 @@ package org.slurmautoresume.supervisor.step;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import org.junit.jupiter.api.Test;
 import org.slurmautoresume.slurm.model.Job;
 import org.slurmautoresume.slurm.parse.Fixtures;
@@ -35,5 +37,15 @@ class PreflightMarkerTest {
         Job job = new JobParser()
                 .parse("JobId=7 JobName=x UserId=artest(1001) JobState=RUNNING" + " SubmitTime=2026-11-24T23:50:00");
         assertEquals("autoresume-preflight-artest-7-20261124235000", StepSupervisor.preflightMarkerName("artest", job));
+    }
+
+    @Test
+    void theDigitsAreThoseOfTheFormatMarkersWereFirstNamedWith() {
+        DateTimeFormatter named = DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
+        for (LocalDateTime t = LocalDateTime.parse("2019-01-01T00:00:00");
+                t.getYear() < 2031;
+                t = t.plusSeconds(86_399 + 3_607)) {
+            assertEquals(named.format(t), StepSupervisor.digitsOf(t), t.toString());
+        }
     }
 }
