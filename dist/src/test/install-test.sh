@@ -271,8 +271,8 @@ check "a job of over 256 nodes is left to the supervisor" test "$unpiped" == "no
 other="$(PATH="$standin:$PATH" AUTORESUME_JAVA="$standin/java" SLURM_JOB_NODELIST='node[7-8]' SLURM_JOB_NUM_NODES=2 \
   "$prefix/bin/autoresume" nodes)"
 check "other commands ask nothing ahead" test "$other" == "no fd"
-# nodes and health --mark: Slurm's release, asked while the JVM starts; the JVM reads only the
-# launcher's own pipe, never a descriptor named by the caller's environment.
+# nodes and health (with or without --mark): Slurm's release, asked while the JVM starts; the JVM
+# reads only the launcher's own pipe, never a descriptor named by the caller's environment.
 cat >"$standin/release-java" <<'JAVA'
 #!/bin/bash
 fd="${AUTORESUME_SLURM_VERSION_FD:-}"
@@ -280,13 +280,13 @@ if [[ -n "$fd" ]]; then echo "release: $(cat "/proc/self/fd/$fd")"; else echo "n
 JAVA
 chmod 0755 "$standin/release-java"
 release_of() { PATH="$standin:$PATH" AUTORESUME_JAVA="$standin/release-java" "$@"; }
-for words in "nodes --json" "health --mark"; do
+for words in "nodes --json" "health --mark" "health" "health --check disk"; do
   # shellcheck disable=SC2086 # split on purpose
   got="$(release_of "$prefix/bin/autoresume" $words)"
   check "$words: the launcher leaves scontrol --version's answer on a pipe ($got)" contains "$got" "asked: --version"
 done
-got="$(release_of "$prefix/bin/autoresume" health)"
-check "a health without --mark asks nothing ahead ($got)" test "$got" == "no release fd"
+got="$(release_of "$prefix/bin/autoresume" env --job 1)"
+check "other commands ask nothing ahead ($got)" test "$got" == "no release fd"
 got="$(release_of env AUTORESUME_SLURM_VERSION=24.11.5 "$prefix/bin/autoresume" nodes --json)"
 check "under the plugin, which names the release, nothing is asked ahead ($got)" test "$got" == "no release fd"
 got="$(release_of env AUTORESUME_SLURM_VERSION_FD=0 "$prefix/bin/autoresume" --version)"

@@ -15,9 +15,10 @@ import org.slurmautoresume.slurm.model.SlurmVersion;
 import org.slurmautoresume.supervisor.step.settings.Allocation;
 
 /**
- * Slurm's release as the launcher asked it: for {@code nodes} and {@code health --mark}, which
- * read Slurm's release before their first query (it chooses scontrol's JSON or text), the
- * launcher starts {@code scontrol --version} before the JVM and leaves its answer on a pipe
+ * Slurm's release as the launcher asked it: for {@code nodes}, which reads Slurm's release before
+ * its first query (it chooses scontrol's JSON or text), and {@code health}, which tells whether the
+ * listed plugin loads in it, the launcher starts {@code scontrol --version} before the JVM and
+ * leaves its answer on a pipe
  * ({@link #FD}), so that it answers while the JVM starts rather than after. No answer, or one
  * that names no release, leaves the commands to ask scontrol themselves, as they always did.
  */
