@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -48,7 +49,7 @@ import org.slurmautoresume.supervisor.step.watch.StepWatch;
  * watch in production.
  *
  * <p>Measured, per size, after a warm-up and over a window: the CPU time of the watch thread
- * (ThreadMXBean), the whole supervisor JVM's CPU time (JIT and GC included) and the greeters' JVM
+ * and its probe lanes (ThreadMXBean), the whole supervisor JVM's CPU time (JIT and GC included) and the greeters' JVM
  * for comparison, each as a percentage of one core; the watch thread's time in user mode alone
  * too, the rest being the kernel's, whose loopback TCP charges the prober's thread for both ends
  * of each handshake and close, where a real network leaves the agent's end to the agent's node;
@@ -135,16 +136,16 @@ public final class ProbeFanout {
         watching.start();
         Thread.sleep(warmupS * 1000);
 
-        long threadCpu0 = threads.getThreadCpuTime(watching.getId());
-        long threadUser0 = threads.getThreadUserTime(watching.getId());
+        long threadCpu0 = probingCpu(threads, false);
+        long threadUser0 = probingCpu(threads, true);
         long processCpu0 = processCpuNanos();
         long greetersCpu0 = cpuNanos(greeters.toHandle());
         long wall0 = System.nanoTime();
         int roundsBefore = rounds.count();
         long missesBefore = rounds.misses.get();
         Thread.sleep(windowS * 1000);
-        long threadCpu = threads.getThreadCpuTime(watching.getId()) - threadCpu0;
-        long threadUser = threads.getThreadUserTime(watching.getId()) - threadUser0;
+        long threadCpu = probingCpu(threads, false) - threadCpu0;
+        long threadUser = probingCpu(threads, true) - threadUser0;
         long processCpu = processCpuNanos() - processCpu0;
         long greetersCpu = cpuNanos(greeters.toHandle()) - greetersCpu0;
         long wall = System.nanoTime() - wall0;
@@ -177,26 +178,46 @@ public final class ProbeFanout {
     }
 
     /**
+     * The CPU time of the threads that probe: the watch's own and its lanes' (the watch probes
+     * up to {@code SlurmdWatch.LANES} nodes at once); user mode only, or all of it.
+     */
+    private static long probingCpu(ThreadMXBean threads, boolean userOnly) {
+        long total = 0;
+        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info != null
+                    && (info.getThreadName().equals("slurmd-watch")
+                            || info.getThreadName().equals("slurmd-probe-lane"))) {
+                long cpu = userOnly
+                        ? threads.getThreadUserTime(info.getThreadId())
+                        : threads.getThreadCpuTime(info.getThreadId());
+                total += Math.max(0, cpu);
+            }
+        }
+        return total;
+    }
+
+    /**
      * The prober the watch asks, timing each round from its start (the questions asked ahead of
-     * it included) to the last node's answer (the watch probes its nodes in list order), and
-     * counting misses; two clock reads a
-     * round are all it adds.
+     * it included) to the round's last answer, whichever lane gave it, and counting misses; two
+     * clock reads and a counter a probe are all it adds.
      */
     private static final class Rounds implements NodeProber {
         private final NodeProber prober;
-        private final Node last;
+        private final int size;
         private final AtomicLong misses = new AtomicLong();
+        private final AtomicInteger answered = new AtomicInteger();
         private final List<Long> lengths = new ArrayList<>();
-        private long started;
+        private volatile long started;
 
         Rounds(NodeProber prober, List<Node> nodes) {
             this.prober = prober;
-            this.last = nodes.get(nodes.size() - 1);
+            this.size = nodes.size();
         }
 
         @Override
         public void roundStarts(List<Node> nodes) {
             started = System.nanoTime();
+            answered.set(0);
             prober.roundStarts(nodes);
         }
 
@@ -206,7 +227,7 @@ public final class ProbeFanout {
             if (out.isPresent()) {
                 misses.incrementAndGet();
             }
-            if (node == last) {
+            if (answered.incrementAndGet() == size) {
                 long length = System.nanoTime() - started;
                 synchronized (lengths) {
                     lengths.add(length);

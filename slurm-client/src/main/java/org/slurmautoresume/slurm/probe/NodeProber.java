@@ -11,8 +11,10 @@ public interface NodeProber {
     Optional<String> unreachable(Node node);
 
     /**
-     * The nodes about to be probed, one after the other, in this order: a prober may ask them
-     * all before the first probe reads its answer. A hint; the default does nothing.
+     * The nodes about to be probed, each once, in this order (a watch probes several at once,
+     * each from one thread, so {@link #unreachable} must take different nodes concurrently): a
+     * prober may ask them all before the first probe reads its answer. A hint; the default does
+     * nothing.
      */
     default void roundStarts(List<Node> nodes) {}
 

@@ -6,6 +6,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -23,8 +27,20 @@ import org.slurmautoresume.slurm.probe.NodeProber;
  * after {@code gonePace} instead of the interval, so its misses add up in a fraction of the
  * time; the threshold stays, and a node that merely times out or whose slurmd alone refuses (a
  * slurmd restart) keeps the interval's pace.
+ *
+ * <p>A round probes its nodes in up to {@link #LANES} lanes at once, node {@code i} in lane
+ * {@code i % lanes}, each lane's nodes one after the other: a silent node holds its lane for the
+ * probe's timeout, and nodes that go silent together (a leaf switch's, named one after the other)
+ * fall into different lanes, so the round lasts one timeout rather than one per silent node, and
+ * their misses add up at the interval's pace. The watch's own thread is the first lane.
  */
 public final class SlurmdWatch {
+
+    /**
+     * The most probes of one round at once: eight nodes silent together still cost one timeout;
+     * a step's worth of probe threads would cost memory and wakeups for nothing while all answer.
+     */
+    static final int LANES = 8;
 
     /** How a round waits for the next; a test replaces it to see the pace. */
     @FunctionalInterface
@@ -37,16 +53,25 @@ public final class SlurmdWatch {
     private final Duration gonePace;
     private final int threshold;
     private final Pause pause;
+    private final int lanes;
 
     public SlurmdWatch(NodeProber prober, Duration interval, int threshold) {
         this(prober, interval, interval, threshold);
     }
 
     public SlurmdWatch(NodeProber prober, Duration interval, Duration gonePace, int threshold) {
-        this(prober, interval, gonePace, threshold, Thread::sleep);
+        this(prober, interval, gonePace, threshold, Thread::sleep, LANES);
     }
 
     SlurmdWatch(NodeProber prober, Duration interval, Duration gonePace, int threshold, Pause pause) {
+        this(prober, interval, gonePace, threshold, pause, LANES);
+    }
+
+    SlurmdWatch(NodeProber prober, Duration interval, Duration gonePace, int threshold, Pause pause, int lanes) {
+        if (lanes < 1) {
+            throw new IllegalArgumentException("lanes must be at least 1: " + lanes);
+        }
+        this.lanes = lanes;
         this.prober = Objects.requireNonNull(prober);
         this.interval = Objects.requireNonNull(interval);
         this.gonePace = Objects.requireNonNull(gonePace);
@@ -93,6 +118,32 @@ public final class SlurmdWatch {
             Supplier<List<String>> markedNow,
             StateReads reads,
             Consumer<List<String>> onMarked) {
+        int laneCount = Math.min(lanes, nodes.size());
+        ExecutorService others = laneCount > 1 ? Executors.newFixedThreadPool(laneCount - 1, SlurmdWatch::lane) : null;
+        try {
+            watch(nodes, running, onSuspects, markedNow, reads, onMarked, others, laneCount);
+        } finally {
+            if (others != null) {
+                others.shutdownNow();
+            }
+        }
+    }
+
+    private static Thread lane(Runnable work) {
+        Thread thread = new Thread(work, "slurmd-probe-lane");
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    private void watch(
+            List<Node> nodes,
+            BooleanSupplier running,
+            Consumer<List<String>> onSuspects,
+            Supplier<List<String>> markedNow,
+            StateReads reads,
+            Consumer<List<String>> onMarked,
+            ExecutorService others,
+            int laneCount) {
         Map<String, Integer> misses = new HashMap<>();
         boolean agentsSpeak = false;
         int sinceRead = 0;
@@ -110,8 +161,16 @@ public final class SlurmdWatch {
             boolean hurry = false;
             boolean allSpeak = true;
             prober.roundStarts(nodes);
-            for (Node node : nodes) {
-                int missed = prober.unreachable(node).isPresent() ? misses.getOrDefault(node.name(), 0) + 1 : 0;
+            boolean[] unreachable;
+            try {
+                unreachable = probe(nodes, others, laneCount);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            for (int i = 0; i < nodes.size(); i++) {
+                Node node = nodes.get(i);
+                int missed = unreachable[i] ? misses.getOrDefault(node.name(), 0) + 1 : 0;
                 misses.put(node.name(), missed);
                 if (missed >= threshold) {
                     suspects.add(node.name());
@@ -139,6 +198,45 @@ public final class SlurmdWatch {
             } catch (InterruptedException e) {
                 return;
             }
+        }
+    }
+
+    /**
+     * One probe of each node, lane {@code k} probing nodes {@code k, k + lanes, ...} in turn, lane 0
+     * on this thread; whether each was unreachable, in the nodes' order. A probe's own exception
+     * ends the watch, as it did with one lane.
+     */
+    private boolean[] probe(List<Node> nodes, ExecutorService others, int laneCount) throws InterruptedException {
+        boolean[] unreachable = new boolean[nodes.size()];
+        List<Future<?>> lanesAside = new ArrayList<>(laneCount - 1);
+        for (int lane = 1; lane < laneCount; lane++) {
+            int first = lane;
+            lanesAside.add(others.submit(() -> probeLane(nodes, first, laneCount, unreachable)));
+        }
+        try {
+            probeLane(nodes, 0, laneCount, unreachable);
+            for (Future<?> lane : lanesAside) {
+                lane.get();
+            }
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException(e.getCause());
+        } finally {
+            for (Future<?> lane : lanesAside) {
+                lane.cancel(true); // only an interrupted round leaves any running
+            }
+        }
+        return unreachable; // each slot written by one lane, read after every lane's get()
+    }
+
+    private void probeLane(List<Node> nodes, int first, int step, boolean[] unreachable) {
+        for (int i = first; i < nodes.size(); i += step) {
+            unreachable[i] = prober.unreachable(nodes.get(i)).isPresent();
         }
     }
 

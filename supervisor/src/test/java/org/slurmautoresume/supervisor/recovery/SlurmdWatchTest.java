@@ -7,10 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.slurmautoresume.slurm.model.Node;
@@ -60,10 +65,63 @@ class SlurmdWatchTest {
             }
         };
         AtomicInteger rounds = new AtomicInteger();
-        new SlurmdWatch(recording, Duration.ZERO, 3)
+        new SlurmdWatch(recording, Duration.ZERO, Duration.ZERO, 3, millis -> {}, 1)
                 .watch(List.of(node("node1"), node("node2")), () -> rounds.incrementAndGet() <= 2, suspects -> {});
         assertEquals(
                 List.of("round [node1, node2]", "node1", "node2", "round [node1, node2]", "node1", "node2"), calls);
+    }
+
+    @Test
+    void nodesSilentTogetherAreProbedAtOnceUpToTheLanes() {
+        // Sixteen nodes that each hold their probe until eight probes wait together, as silent
+        // nodes hold theirs for the timeout: one after the other, the first would never be let go.
+        int nodes = 16;
+        CountDownLatch eightAtOnce = new CountDownLatch(SlurmdWatch.LANES);
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        List<String> lateProbes = Collections.synchronizedList(new ArrayList<>());
+        Set<String> probed = ConcurrentHashMap.newKeySet();
+        NodeProber silentTogether = node -> {
+            most.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            eightAtOnce.countDown();
+            try {
+                if (!eightAtOnce.await(30, TimeUnit.SECONDS)) {
+                    lateProbes.add(node.name());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                inFlight.decrementAndGet();
+            }
+            probed.add(node.name());
+            return Optional.of("silent");
+        };
+        List<Node> step = new ArrayList<>();
+        for (int i = 1; i <= nodes; i++) {
+            step.add(node("node" + i));
+        }
+        List<List<String>> reports = new ArrayList<>();
+        AtomicInteger rounds = new AtomicInteger();
+        new SlurmdWatch(silentTogether, Duration.ZERO, 1).watch(step, () -> rounds.incrementAndGet() < 5, reports::add);
+        assertEquals(List.of(), lateProbes, "probes that never met seven others");
+        assertEquals(SlurmdWatch.LANES, most.get(), "probes at once");
+        assertEquals(nodes, probed.size());
+        assertEquals(List.of(step.stream().map(Node::name).toList()), reports, "every node, in the step's order");
+    }
+
+    @Test
+    void aProbesFailureEndsTheWatchFromAnyLane() {
+        NodeProber broken = node -> {
+            if (node.name().equals("node3")) {
+                throw new IllegalStateException("probe of node3 broke");
+            }
+            return Optional.empty();
+        };
+        IllegalStateException thrown = assertThrows(
+                IllegalStateException.class,
+                () -> new SlurmdWatch(broken, Duration.ZERO, 3)
+                        .watch(List.of(node("node1"), node("node2"), node("node3")), () -> true, suspects -> {}));
+        assertEquals("probe of node3 broke", thrown.getMessage());
     }
 
     @Test
