@@ -40,7 +40,12 @@ public record HealthReport(List<CheckResult> results) {
 
     /** The result of the check called {@code name}, when it ran. */
     public Optional<CheckResult> result(String name) {
-        return results.stream().filter(r -> r.check().equals(name)).findFirst();
+        for (CheckResult result : results) { // no stream: its find lambdas are spun at first use
+            if (result.check().equals(name)) {
+                return Optional.of(result);
+            }
+        }
+        return Optional.empty();
     }
 
     public List<CheckResult> failures() {

@@ -22,7 +22,8 @@ public final class LocalNode {
         if (fromSlurmd != null && !fromSlurmd.isBlank()) {
             return Optional.of(fromSlurmd.strip());
         }
-        return hostname().map(LocalNode::shortName);
+        Optional<String> hostname = hostname(); // no method reference: a lambda spun at each start
+        return hostname.isPresent() ? Optional.of(shortName(hostname.get())) : hostname;
     }
 
     static String shortName(String hostname) {

@@ -190,8 +190,20 @@ public final class SlurmClient {
                         () -> nodesFromJson(args, "show node " + name),
                         parsers.nodeText()::parseAll,
                         ScontrolAnswers::mentionsNotFound)
-                .flatMap(nodes ->
-                        nodes.stream().filter(n -> n.name().equals(name)).findFirst());
+                .flatMap(nodes -> named(nodes, name));
+    }
+
+    /**
+     * The node called {@code name} among {@code nodes}. A loop, not a stream's findFirst: that
+     * spins the JDK's find lambdas at the first call, which health --mark paid on every node.
+     */
+    private static Optional<Node> named(List<Node> nodes, String name) {
+        for (Node node : nodes) {
+            if (node.name().equals(name)) {
+                return Optional.of(node);
+            }
+        }
+        return Optional.empty();
     }
 
     /**
