@@ -118,125 +118,125 @@ public final class SlurmdWatch {
             Supplier<List<String>> markedNow,
             StateReads reads,
             Consumer<List<String>> onMarked) {
-        int laneCount = Math.min(lanes, nodes.size());
-        ExecutorService others = laneCount > 1 ? Executors.newFixedThreadPool(laneCount - 1, SlurmdWatch::lane) : null;
-        try {
-            watch(nodes, running, onSuspects, markedNow, reads, onMarked, others, laneCount);
-        } finally {
+        try (Lanes probes = new Lanes(Math.min(lanes, nodes.size()))) {
+            Map<String, Integer> misses = new HashMap<>();
+            boolean agentsSpeak = false;
+            int sinceRead = 0;
+            while (running.getAsBoolean() && !Thread.currentThread().isInterrupted()) {
+                long roundStart = System.nanoTime();
+                sinceRead++;
+                if (sinceRead >= (agentsSpeak ? reads.everyWhereAgentsSpeak() : reads.every())) {
+                    sinceRead = 0;
+                    if (handedOnMarked(markedNow, running, onMarked)) {
+                        return;
+                    }
+                }
+                List<String> suspects = new ArrayList<>();
+                boolean readNow = false;
+                boolean hurry = false;
+                boolean allSpeak = true;
+                prober.roundStarts(nodes);
+                boolean[] unreachable;
+                try {
+                    unreachable = probes.probe(nodes);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                for (int i = 0; i < nodes.size(); i++) {
+                    Node node = nodes.get(i);
+                    int missed = unreachable[i] ? misses.getOrDefault(node.name(), 0) + 1 : 0;
+                    misses.put(node.name(), missed);
+                    if (missed >= threshold) {
+                        suspects.add(node.name());
+                    }
+                    readNow |= missed == 0 && prober.reportsUnhealthy(node);
+                    hurry |= missed > 0 && prober.gone(node);
+                    allSpeak &= prober.speaksForItsNode(node);
+                }
+                agentsSpeak = allSpeak;
+                if (!suspects.isEmpty() && running.getAsBoolean()) {
+                    onSuspects.accept(suspects);
+                    return;
+                }
+                // A node's own agent says it just marked the node: read Slurm now, not at the next periodic read.
+                if (readNow && sinceRead != 0) {
+                    sinceRead = 0;
+                    if (handedOnMarked(markedNow, running, onMarked)) {
+                        return;
+                    }
+                }
+                try {
+                    // A silent node's probe already took its timeout: the round, not each pause, lasts the interval.
+                    long spent = (System.nanoTime() - roundStart) / 1_000_000;
+                    pause.sleep(Math.max(0, (hurry ? gonePace : interval).toMillis() - spent));
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** The lanes of one watch: the watch's own thread, and daemon threads for the others. */
+    private final class Lanes implements AutoCloseable {
+        private final int count;
+        private final ExecutorService others;
+
+        Lanes(int count) {
+            this.count = count;
+            this.others = count > 1 ? Executors.newFixedThreadPool(count - 1, Lanes::thread) : null;
+        }
+
+        private static Thread thread(Runnable work) {
+            Thread thread = new Thread(work, "slurmd-probe-lane");
+            thread.setDaemon(true);
+            return thread;
+        }
+
+        /**
+         * One probe of each node, lane {@code k} probing nodes {@code k, k + count, ...} in turn,
+         * lane 0 on this thread; whether each was unreachable, in the nodes' order. A probe's own
+         * exception ends the watch, as it did with one lane.
+         */
+        boolean[] probe(List<Node> nodes) throws InterruptedException {
+            boolean[] unreachable = new boolean[nodes.size()];
+            List<Future<?>> aside = new ArrayList<>(count - 1);
+            for (int lane = 1; lane < count; lane++) {
+                int first = lane;
+                aside.add(others.submit(() -> probeLane(nodes, first, unreachable)));
+            }
+            try {
+                probeLane(nodes, 0, unreachable);
+                for (Future<?> lane : aside) {
+                    lane.get();
+                }
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof RuntimeException runtime) {
+                    throw runtime;
+                }
+                if (e.getCause() instanceof Error error) {
+                    throw error;
+                }
+                throw new IllegalStateException(e.getCause());
+            } finally {
+                for (Future<?> lane : aside) {
+                    lane.cancel(true); // only an interrupted round leaves any running
+                }
+            }
+            return unreachable; // each slot written by one lane, read after every lane's get()
+        }
+
+        private void probeLane(List<Node> nodes, int first, boolean[] unreachable) {
+            for (int i = first; i < nodes.size(); i += count) {
+                unreachable[i] = prober.unreachable(nodes.get(i)).isPresent();
+            }
+        }
+
+        @Override
+        public void close() {
             if (others != null) {
                 others.shutdownNow();
             }
-        }
-    }
-
-    private static Thread lane(Runnable work) {
-        Thread thread = new Thread(work, "slurmd-probe-lane");
-        thread.setDaemon(true);
-        return thread;
-    }
-
-    private void watch(
-            List<Node> nodes,
-            BooleanSupplier running,
-            Consumer<List<String>> onSuspects,
-            Supplier<List<String>> markedNow,
-            StateReads reads,
-            Consumer<List<String>> onMarked,
-            ExecutorService others,
-            int laneCount) {
-        Map<String, Integer> misses = new HashMap<>();
-        boolean agentsSpeak = false;
-        int sinceRead = 0;
-        while (running.getAsBoolean() && !Thread.currentThread().isInterrupted()) {
-            long roundStart = System.nanoTime();
-            sinceRead++;
-            if (sinceRead >= (agentsSpeak ? reads.everyWhereAgentsSpeak() : reads.every())) {
-                sinceRead = 0;
-                if (handedOnMarked(markedNow, running, onMarked)) {
-                    return;
-                }
-            }
-            List<String> suspects = new ArrayList<>();
-            boolean readNow = false;
-            boolean hurry = false;
-            boolean allSpeak = true;
-            prober.roundStarts(nodes);
-            boolean[] unreachable;
-            try {
-                unreachable = probe(nodes, others, laneCount);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-            for (int i = 0; i < nodes.size(); i++) {
-                Node node = nodes.get(i);
-                int missed = unreachable[i] ? misses.getOrDefault(node.name(), 0) + 1 : 0;
-                misses.put(node.name(), missed);
-                if (missed >= threshold) {
-                    suspects.add(node.name());
-                }
-                readNow |= missed == 0 && prober.reportsUnhealthy(node);
-                hurry |= missed > 0 && prober.gone(node);
-                allSpeak &= prober.speaksForItsNode(node);
-            }
-            agentsSpeak = allSpeak;
-            if (!suspects.isEmpty() && running.getAsBoolean()) {
-                onSuspects.accept(suspects);
-                return;
-            }
-            // A node's own agent says it just marked the node: read Slurm now, not at the next periodic read.
-            if (readNow && sinceRead != 0) {
-                sinceRead = 0;
-                if (handedOnMarked(markedNow, running, onMarked)) {
-                    return;
-                }
-            }
-            try {
-                // A silent node's probe already took its timeout: the round, not each pause, lasts the interval.
-                long spent = (System.nanoTime() - roundStart) / 1_000_000;
-                pause.sleep(Math.max(0, (hurry ? gonePace : interval).toMillis() - spent));
-            } catch (InterruptedException e) {
-                return;
-            }
-        }
-    }
-
-    /**
-     * One probe of each node, lane {@code k} probing nodes {@code k, k + lanes, ...} in turn, lane 0
-     * on this thread; whether each was unreachable, in the nodes' order. A probe's own exception
-     * ends the watch, as it did with one lane.
-     */
-    private boolean[] probe(List<Node> nodes, ExecutorService others, int laneCount) throws InterruptedException {
-        boolean[] unreachable = new boolean[nodes.size()];
-        List<Future<?>> lanesAside = new ArrayList<>(laneCount - 1);
-        for (int lane = 1; lane < laneCount; lane++) {
-            int first = lane;
-            lanesAside.add(others.submit(() -> probeLane(nodes, first, laneCount, unreachable)));
-        }
-        try {
-            probeLane(nodes, 0, laneCount, unreachable);
-            for (Future<?> lane : lanesAside) {
-                lane.get();
-            }
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (e.getCause() instanceof Error error) {
-                throw error;
-            }
-            throw new IllegalStateException(e.getCause());
-        } finally {
-            for (Future<?> lane : lanesAside) {
-                lane.cancel(true); // only an interrupted round leaves any running
-            }
-        }
-        return unreachable; // each slot written by one lane, read after every lane's get()
-    }
-
-    private void probeLane(List<Node> nodes, int first, int step, boolean[] unreachable) {
-        for (int i = first; i < nodes.size(); i += step) {
-            unreachable[i] = prober.unreachable(nodes.get(i)).isPresent();
         }
     }
 
