@@ -70,7 +70,15 @@ public final class CommonsExecCommandRunner implements CommandRunner {
         return result;
     }
 
+    /**
+     * The child's environment: this process's, with the request's own variables over it; null
+     * (inherited as it is) when the request adds none, which spares Commons Exec copying it
+     * through a stream pipeline at every command's start.
+     */
     private static Map<String, String> environmentFor(CommandRequest request) {
+        if (request.environment().isEmpty()) {
+            return null;
+        }
         Map<String, String> environment = new HashMap<>(System.getenv());
         environment.putAll(request.environment());
         return environment;

@@ -47,14 +47,21 @@ public final class StandbyWatch implements CommandRunner {
     private static final int MAX_RESTARTS = 3;
 
     private static final Set<String> WATCHED = Set.of("scontrol", "scancel", "squeue", "sinfo");
-    private static final Pattern PRIMARY = Pattern.compile("(?m)^Slurmctld\\(primary\\) at \\S+ is (UP|DOWN)");
-    private static final Pattern BACKUP_UP = Pattern.compile("(?m)^Slurmctld\\(backup\\d*\\) at \\S+ is UP");
     /** A backup that has taken over answers this at once; one in standby makes the client sleep. */
     private static final List<String> SERVES_QUERY = List.of("scontrol", "-o", "show", "partition");
 
     private static final Duration SERVES_TIMEOUT = Duration.ofSeconds(2);
-    /** The records list of a JSON answer that holds none: {@code "jobs": []}, {@code "steps": []}... */
-    private static final Pattern EMPTY_LIST = Pattern.compile("\"(jobs|steps|nodes|partitions)\"\\s*:\\s*\\[\\s*]");
+    /**
+     * What the pings' and the answers' texts are read with, compiled at the first ping: every
+     * command passes through this class, and a command that ends within {@link #SLOW} (nearly
+     * all) never needs them.
+     */
+    private static final class Texts {
+        static final Pattern PRIMARY = Pattern.compile("(?m)^Slurmctld\\(primary\\) at \\S+ is (UP|DOWN)");
+        static final Pattern BACKUP_UP = Pattern.compile("(?m)^Slurmctld\\(backup\\d*\\) at \\S+ is UP");
+        /** The records list of a JSON answer that holds none: {@code "jobs": []}, {@code "steps": []}... */
+        static final Pattern EMPTY_LIST = Pattern.compile("\"(jobs|steps|nodes|partitions)\"\\s*:\\s*\\[\\s*]");
+    }
 
     /** Whether a controller serves requests now; empty when that cannot be told. */
     @FunctionalInterface
@@ -128,7 +135,7 @@ public final class StandbyWatch implements CommandRunner {
         return result.succeeded()
                 && argv.contains("--json")
                 && client(argv).filter("scontrol"::equals).isPresent()
-                && EMPTY_LIST.matcher(result.stdout()).find();
+                && Texts.EMPTY_LIST.matcher(result.stdout()).find();
     }
 
     private static CommandResult unanswered(CommandResult result) {
@@ -211,7 +218,9 @@ public final class StandbyWatch implements CommandRunner {
             String ping = runner.run(new CommandRequest(List.of("scontrol", "ping"), PING_TIMEOUT, Map.of()))
                     .stdout();
             Optional<Boolean> primary = primaryUp(ping);
-            if (primary.isEmpty() || primary.get() || !BACKUP_UP.matcher(ping).find()) {
+            if (primary.isEmpty()
+                    || primary.get()
+                    || !Texts.BACKUP_UP.matcher(ping).find()) {
                 return primary;
             }
             return Optional.of(runner.run(new CommandRequest(SERVES_QUERY, SERVES_TIMEOUT, Map.of()))
@@ -222,7 +231,7 @@ public final class StandbyWatch implements CommandRunner {
     }
 
     static Optional<Boolean> primaryUp(String pingOutput) {
-        Matcher m = PRIMARY.matcher(pingOutput);
+        Matcher m = Texts.PRIMARY.matcher(pingOutput);
         return m.find() ? Optional.of(m.group(1).equals("UP")) : Optional.empty();
     }
 

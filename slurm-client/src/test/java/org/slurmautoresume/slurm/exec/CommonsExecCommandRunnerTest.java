@@ -42,6 +42,18 @@ class CommonsExecCommandRunnerTest {
     }
 
     @Test
+    void aRequestWithoutVariablesOfItsOwnPassesThisProcesssEnvironmentOn() {
+        String path = System.getenv("PATH");
+        CommandResult result = runner.run(CommandRequest.of("sh", "-c", "printf %s \"$PATH\""));
+        assertEquals(path, result.stdout());
+        CommandResult both = runner.run(new CommandRequest(
+                List.of("sh", "-c", "printf '%s|%s' \"$PATH\" \"$AR_TEST_VALUE\""),
+                Duration.ofSeconds(10),
+                Map.of("AR_TEST_VALUE", "v")));
+        assertEquals(path + "|v", both.stdout(), "with a variable of its own, the rest is kept");
+    }
+
+    @Test
     void aCancelFromAnotherThreadStopsTheCommandAsATimeoutWould() throws Exception {
         Cancel cancel = new Cancel();
         Thread canceller = new Thread(() -> {
