@@ -292,6 +292,24 @@ check "under the plugin, which names the release, nothing is asked ahead ($got)"
 got="$(release_of env AUTORESUME_SLURM_VERSION_FD=0 "$prefix/bin/autoresume" --version)"
 check "a descriptor named by the caller is not passed on ($got)" test "$got" == "no release fd"
 
+# Native access: granted only to a Java of 22 or later (its home's release file says), which
+# otherwise prints JNA's four warnings into every supervised step's stderr; 17 takes the option
+# too but loses its archived module graph with it. Java homes of stand-ins that print their options.
+for release in 25.0.1 22 21.0.5 17.0.15 none; do
+  mkdir -p "$standin/jdk-$release/bin"
+  printf '#!/bin/sh\nprintf "%%s\\n" "$@"\n' >"$standin/jdk-$release/bin/java"
+  chmod 0755 "$standin/jdk-$release/bin/java"
+  [[ "$release" == none ]] || printf 'IMPLEMENTOR="x"\nJAVA_VERSION="%s"\n' "$release" >"$standin/jdk-$release/release"
+done
+for release in 25.0.1 22; do
+  got="$(AUTORESUME_JAVA="$standin/jdk-$release/bin/java" "$prefix/bin/autoresume" nodes)"
+  check "a Java $release is granted native access" contains "$got" "--enable-native-access=ALL-UNNAMED"
+done
+for release in 21.0.5 17.0.15 none; do
+  got="$(AUTORESUME_JAVA="$standin/jdk-$release/bin/java" "$prefix/bin/autoresume" nodes)"
+  check "a Java $release (none: no release file) is not" absent "$got" "--enable-native-access"
+done
+
 # --- lifecycle apply run from the installation leaves its snippet and units alone -------------
 # Both would write plugstack.conf.d/auto_resume.conf: apply must not point it back at /usr/local.
 # A node as install.sh leaves it, under apply's --root: the snippet naming the plugin in Slurm's
