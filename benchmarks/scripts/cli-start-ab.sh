@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # How fast the everyday commands start, for two built trees side by side: `autoresume --version`,
 # `autoresume nodes --json` (a stand-in scontrol answers two node records, so Slurm's own time is
-# left out), `autoresume health --check disk` (the check HealthCheckProgram runs on every
+# left out), `autoresume health` (every check; those without their tool or device skip),
+# `autoresume health --check disk` (the check HealthCheckProgram runs on every
 # node, without GPUs) and `health --mark` (what HealthCheckProgram runs: every check, then the
 # node read from the stand-in), each against `java -version` timed in the same round. Each tree runs from
 # a copy with its own class-data archive (`--dump-cds`, as the packages make at install). Rounds
@@ -37,6 +38,7 @@ timed() { # LABEL COMMAND...: one run, its exit status checked, its time printed
 commands() { # SIDE
   timed "VERSION_$1" "${launcher[$1]}" --version
   timed "NODES_$1" "${launcher[$1]}" nodes --json
+  timed "BARE_$1" "${launcher[$1]}" health
   timed "HEALTH_$1" "${launcher[$1]}" health --check disk
   # What HealthCheckProgram runs: every check (those without their tool or device are skipped),
   # then the node read from the stand-in scontrol to look for the disk check's own drain.
@@ -53,7 +55,7 @@ median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]
 java_ms=$(grep '^JAVA ' <<<"$out" | awk '{print $2}' | median)
 echo "rounds: $rounds; load average: $(cut -d' ' -f1-3 /proc/loadavg); median java -version: ${java_ms} ms"
 printf '%-32s %12s %12s\n' "command" "A (ratio)" "B (ratio)"
-for cmd in VERSION:--version NODES:"nodes --json" HEALTH:"health --check disk" MARK:"health --mark"; do
+for cmd in VERSION:--version NODES:"nodes --json" BARE:health HEALTH:"health --check disk" MARK:"health --mark"; do
   key=${cmd%%:*}
   line=$(printf '%-32s' "autoresume ${cmd#*:}")
   for side in a b; do

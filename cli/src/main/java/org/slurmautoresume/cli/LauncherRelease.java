@@ -6,10 +6,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slurmautoresume.slurm.exec.DebugLogging;
 import org.slurmautoresume.slurm.model.SlurmVersion;
 import org.slurmautoresume.supervisor.step.settings.Allocation;
@@ -46,29 +42,50 @@ final class LauncherRelease {
         if (launcherPipe.isEmpty()) {
             return Optional.empty();
         }
-        Path pipe = launcherPipe.get();
         // A daemon thread, so that an scontrol that never ends cannot hold the command longer than
-        // asking it again would.
-        CompletableFuture<String> text = new CompletableFuture<>();
-        Thread reader = new Thread(
-                () -> {
-                    try {
-                        text.complete(Files.readString(pipe));
-                    } catch (IOException | RuntimeException e) {
-                        text.completeExceptionally(e);
-                    }
-                },
-                "launcher-release");
+        // asking it again would. Joined, not a future: java.util.concurrent's classes were a
+        // share of every nodes and health start.
+        Reading reading = new Reading(launcherPipe.get());
+        Thread reader = new Thread(reading, "launcher-release");
         reader.setDaemon(true);
         reader.start();
         try {
-            return Optional.of(SlurmVersion.parse(text.get(wait.toMillis(), TimeUnit.MILLISECONDS)));
-        } catch (ExecutionException | TimeoutException | IllegalArgumentException e) {
-            DebugLogging.debug(LauncherRelease.class, "the launcher's scontrol --version unusable ({})", e.toString());
-            return Optional.empty();
+            reader.join(wait.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Optional.empty();
+        }
+        String problem = reader.isAlive()
+                ? "no answer within " + wait.toMillis() + " ms"
+                : reading.failure != null ? reading.failure.toString() : null;
+        if (problem == null) {
+            try {
+                return Optional.of(SlurmVersion.parse(reading.text));
+            } catch (IllegalArgumentException e) {
+                problem = e.toString();
+            }
+        }
+        DebugLogging.debug(LauncherRelease.class, "the launcher's scontrol --version unusable ({})", problem);
+        return Optional.empty();
+    }
+
+    /** The pipe read to its end on the reader's thread; read back after the join. */
+    private static final class Reading implements Runnable {
+        private final Path pipe;
+        private volatile String text;
+        private volatile Exception failure;
+
+        Reading(Path pipe) {
+            this.pipe = pipe;
+        }
+
+        @Override
+        public void run() {
+            try {
+                text = Files.readString(pipe);
+            } catch (IOException | RuntimeException e) {
+                failure = e;
+            }
         }
     }
 }

@@ -77,13 +77,21 @@ final class NodesCommand implements Runnable {
     void run(PrintWriter out) {
         SlurmClient slurm = context.slurm();
         List<Node> nodes = hostlist == null ? slurm.nodes() : slurm.nodes(hostlist);
-        List<Node> shown = nodes.stream()
-                .filter(node -> states.isEmpty() || hasAny(node, states))
-                .filter(node -> !hasAny(node, excludedStates))
-                .filter(node -> schedulable == null || node.state().isSchedulable() == schedulable)
-                .toList();
+        // Loops, not streams: a stream pipeline's classes were a tenth of this command's start.
+        List<Node> shown = new ArrayList<>();
+        for (Node node : nodes) {
+            if ((states.isEmpty() || hasAny(node, states))
+                    && !hasAny(node, excludedStates)
+                    && (schedulable == null || node.state().isSchedulable() == schedulable)) {
+                shown.add(node);
+            }
+        }
         if (json) {
-            out.println(NodesJson.write(shown.stream().map(NodeView::of).toList()));
+            List<NodeView> views = new ArrayList<>(shown.size());
+            for (Node node : shown) {
+                views.add(NodeView.of(node));
+            }
+            out.println(NodesJson.write(views));
         } else {
             printTable(out, shown);
         }

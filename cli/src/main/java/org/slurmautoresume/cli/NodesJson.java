@@ -1,88 +1,116 @@
 package org.slurmautoresume.cli;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
-import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
- * {@code nodes --json}, written field by field on Jackson's streaming core: the text is the one
- * {@link Json} writes for a list of {@link NodeView} (same order, indentation and nulls; a unit
- * test compares the two), without building an object mapper, which with the locale data it reads
- * cost every {@code nodes --json} about a quarter of its start. Adding a field to NodeView means
- * adding it here too; the comparison fails until it is.
+ * {@code nodes --json}, written by hand: the text is the one {@link Json} writes for a list of
+ * {@link NodeView} with Jackson (same order, indentation, escapes and nulls; a unit test compares
+ * the two over every recorded node and hostile strings). Jackson's writer, even its streaming
+ * core without an object mapper, loaded about 60 classes at every {@code nodes --json} start for
+ * fifteen fields. Adding a field to NodeView means adding it here too; the comparison fails until
+ * it is.
  */
 final class NodesJson {
+
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
     private NodesJson() {}
 
     static String write(List<NodeView> nodes) {
-        StringWriter text = new StringWriter();
-        try (JsonGenerator json = new JsonFactory().createGenerator(text)) {
-            json.setPrettyPrinter(new DefaultPrettyPrinter());
-            json.writeStartArray();
-            for (NodeView node : nodes) {
-                write(json, node);
+        if (nodes.isEmpty()) {
+            return "[ ]";
+        }
+        StringBuilder json = new StringBuilder(nodes.size() * 512);
+        json.append("[ ");
+        for (int i = 0; i < nodes.size(); i++) {
+            if (i > 0) {
+                json.append(", ");
             }
-            json.writeEndArray();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // a StringWriter does not fail
+            write(json, nodes.get(i));
         }
-        return text.toString();
+        return json.append(" ]").toString();
     }
 
-    private static void write(JsonGenerator json, NodeView node) throws IOException {
-        json.writeStartObject();
-        string(json, "name", node.name());
-        string(json, "address", node.address());
-        string(json, "hostname", node.hostname());
-        json.writeFieldName("port");
-        if (node.port() == null) {
-            json.writeNull();
-        } else {
-            json.writeNumber(node.port().intValue());
-        }
-        string(json, "state", node.state());
-        string(json, "baseState", node.baseState());
+    private static void write(StringBuilder json, NodeView node) {
+        json.append('{');
+        string(json, "name", node.name(), true);
+        string(json, "address", node.address(), false);
+        string(json, "hostname", node.hostname(), false);
+        field(json, "port", false)
+                .append(node.port() == null ? "null" : node.port().toString());
+        string(json, "state", node.state(), false);
+        string(json, "baseState", node.baseState(), false);
         strings(json, "stateFlags", node.stateFlags());
-        json.writeBooleanField("notResponding", node.notResponding());
-        string(json, "reason", node.reason());
-        string(json, "reasonUser", node.reasonUser());
-        string(json, "reasonTime", node.reasonTime());
-        string(json, "bootTime", node.bootTime());
-        string(json, "slurmdStartTime", node.slurmdStartTime());
+        field(json, "notResponding", false).append(node.notResponding());
+        string(json, "reason", node.reason(), false);
+        string(json, "reasonUser", node.reasonUser(), false);
+        string(json, "reasonTime", node.reasonTime(), false);
+        string(json, "bootTime", node.bootTime(), false);
+        string(json, "slurmdStartTime", node.slurmdStartTime(), false);
         strings(json, "partitions", node.partitions());
-        string(json, "gres", node.gres());
-        json.writeEndObject();
+        string(json, "gres", node.gres(), false);
+        json.append("\n}");
     }
 
-    /** A string field; null is written as null, as the object mapper writes it. */
-    private static void string(JsonGenerator json, String name, String value) throws IOException {
-        json.writeFieldName(name);
-        if (value == null) {
-            json.writeNull();
-        } else {
-            json.writeString(value);
-        }
+    /** A field's name on its own line, indented as an object in the top-level list is. */
+    private static StringBuilder field(StringBuilder json, String name, boolean first) {
+        return json.append(first ? "\n  \"" : ",\n  \"").append(name).append("\" : ");
     }
 
-    private static void strings(JsonGenerator json, String name, List<String> values) throws IOException {
-        json.writeFieldName(name);
+    private static void string(StringBuilder json, String name, String value, boolean first) {
+        quoted(field(json, name, first), value);
+    }
+
+    private static void strings(StringBuilder json, String name, List<String> values) {
+        field(json, name, false);
         if (values == null) {
-            json.writeNull();
+            json.append("null");
             return;
         }
-        json.writeStartArray();
-        for (String value : values) {
-            if (value == null) {
-                json.writeNull();
-            } else {
-                json.writeString(value);
+        if (values.isEmpty()) {
+            json.append("[ ]");
+            return;
+        }
+        json.append("[ ");
+        for (int i = 0; i < values.size(); i++) {
+            if (i > 0) {
+                json.append(", ");
+            }
+            quoted(json, values.get(i));
+        }
+        json.append(" ]");
+    }
+
+    /**
+     * A JSON string as Jackson writes it by default: quote and backslash escaped, the control
+     * characters below U+0020 as their short escape or a six-character one (backslash, u, four upper-case hex digits), everything
+     * else (non-ASCII, surrogate pairs, {@code /}) as it is; null as null.
+     */
+    private static void quoted(StringBuilder json, String value) {
+        if (value == null) {
+            json.append("null");
+            return;
+        }
+        json.append('"');
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            switch (c) {
+                case '"' -> json.append("\\\"");
+                case '\\' -> json.append("\\\\");
+                case '\b' -> json.append("\\b");
+                case '\t' -> json.append("\\t");
+                case '\n' -> json.append("\\n");
+                case '\f' -> json.append("\\f");
+                case '\r' -> json.append("\\r");
+                default -> {
+                    if (c < 0x20) {
+                        json.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
+                    } else {
+                        json.append(c);
+                    }
+                }
             }
         }
-        json.writeEndArray();
+        json.append('"');
     }
 }

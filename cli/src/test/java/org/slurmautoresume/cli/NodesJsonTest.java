@@ -14,7 +14,7 @@ import org.slurmautoresume.slurm.client.SlurmClient;
 import org.slurmautoresume.slurm.exec.CommandRunner;
 import org.slurmautoresume.slurm.parse.Fixtures;
 
-/** The streaming writer of {@code nodes --json} against the object mapper it replaced, byte for byte. */
+/** The hand-written writer of {@code nodes --json} against the object mapper it replaced, byte for byte. */
 class NodesJsonTest {
 
     static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> nodeFixtures() {
@@ -48,6 +48,32 @@ class NodesJsonTest {
     @Test
     void writesAnEmptyListAsTheObjectMapperDoes() {
         assertEquals(Json.write(List.of()), NodesJson.write(List.of()));
+    }
+
+    @Test
+    void escapesEveryControlCharacterAsTheObjectMapperDoes() {
+        StringBuilder all = new StringBuilder();
+        for (char c = 0; c < 0x80; c++) {
+            all.append(c);
+        }
+        all.append("\u0080\u00a0\u2028\u2029\ufeff\ud800 lone \udc00 surrogates");
+        List<NodeView> nodes = List.of(new NodeView(
+                all.toString(),
+                "",
+                " ",
+                0,
+                "",
+                "",
+                List.of("", "\u0000", "\"\\/"),
+                false,
+                all.toString(),
+                "u",
+                "t",
+                "b",
+                "s",
+                null,
+                ""));
+        assertEquals(Json.write(nodes), NodesJson.write(nodes));
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.slurmautoresume.slurm.model.Node;
 import org.slurmautoresume.slurm.model.NodeReason;
@@ -112,12 +113,21 @@ public final class NodeParser {
         } catch (IllegalArgumentException e) {
             throw new ParseException("bad node state", line);
         }
-        List<String> partitions =
-                f.optional("Partitions").map(p -> Arrays.asList(p.split(","))).orElse(List.of());
+        // Plain branches, not Optional's lambdas or streams: a node dump of 10,000 records, and
+        // every short command's start, run through here.
+        Optional<String> partitionList = f.optional("Partitions");
+        List<String> partitions = partitionList.isEmpty()
+                ? List.of()
+                : Arrays.asList(partitionList.get().split(","));
+        Optional<String> hostname = f.optional("NodeHostName");
+        if (hostname.isEmpty()) {
+            hostname = f.optional("NodeHostname");
+        }
+        Optional<String> features = f.optional("ActiveFeatures");
         return new Node(
                 name,
                 f.optional("NodeAddr").orElse(name),
-                f.optional("NodeHostName").or(() -> f.optional("NodeHostname")).orElse(name),
+                hostname.orElse(name),
                 f.integer("Port"),
                 state,
                 NodeReason.parse(raw.get("Reason")),
@@ -127,15 +137,19 @@ public final class NodeParser {
                 f.optional("Gres"),
                 f.integer("CPUTot"),
                 f.optional("Version"),
-                f.optional("ActiveFeatures").map(NodeParser::features).orElse(List.of()),
+                features.isPresent() ? features(features.get()) : List.of(),
                 raw);
     }
 
     /** {@code ActiveFeatures=gpu,a100} as a list, the shape data_parser prints. */
     private static List<String> features(String text) {
-        return Arrays.stream(text.split(","))
-                .map(String::strip)
-                .filter(item -> !item.isEmpty())
-                .toList();
+        List<String> features = new ArrayList<>();
+        for (String item : text.split(",")) {
+            String feature = item.strip();
+            if (!feature.isEmpty()) {
+                features.add(feature);
+            }
+        }
+        return List.copyOf(features);
     }
 }
