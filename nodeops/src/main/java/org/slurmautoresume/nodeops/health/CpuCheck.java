@@ -20,6 +20,12 @@ public final class CpuCheck implements HealthCheck {
     /** stress-ng's own time limit plus this is the runner's; a stress run that overstays is a fault. */
     static final Duration GRACE = Duration.ofSeconds(60);
 
+    /** stress-ng takes every CPU: the other checks do not run beside it. */
+    @Override
+    public boolean runsAlone() {
+        return true;
+    }
+
     @Override
     public String name() {
         return NAME;

@@ -13,4 +13,13 @@ public interface HealthCheck {
     String description();
 
     CheckResult run(HealthContext context);
+
+    /**
+     * Whether the check needs the machine to itself: the others run side by side (each bounded by
+     * its own timeouts), and one that loads every CPU runs alone after them, so that neither slows
+     * the other into its timeout. False unless a check says so.
+     */
+    default boolean runsAlone() {
+        return false;
+    }
 }

@@ -12,9 +12,12 @@ import org.slf4j.LoggerFactory;
 /**
  * The registry and runner of node health checks: the one entry point for the health command,
  * the sweep and the agent. {@code run(context)} runs every check; {@code run(context, names)}
- * the named ones, in the registry's order. A check that throws is a bug and is reported as a
- * FAILED result with action NONE rather than ending the run, so one broken check cannot hide
- * the others' verdicts.
+ * the named ones; their results come in the registry's order. The checks run side by side, each
+ * on a thread of its own (the first on the caller's), so a run lasts as long as its slowest check
+ * rather than their sum: nvidia-smi, dcgmi and the disk's statfs each wait on the node, not on
+ * this process. A check that {@linkplain HealthCheck#runsAlone runs alone} (CPU stress) runs
+ * after them. A check that throws is a bug and is reported as a FAILED result with action NONE
+ * rather than ending the run, so one broken check cannot hide the others' verdicts.
  */
 public final class HealthChecks {
 
@@ -81,13 +84,61 @@ public final class HealthChecks {
                         "no health check called \"" + name + "\"; known: " + String.join(", ", checks.keySet()));
             }
         }
-        List<CheckResult> results = new ArrayList<>();
+        List<HealthCheck> chosen = new ArrayList<>();
         for (HealthCheck check : checks.values()) {
             if (names.contains(check.name())) {
-                results.add(runOne(check, context));
+                chosen.add(check);
             }
         }
-        return new HealthReport(results);
+        CheckResult[] results = new CheckResult[chosen.size()];
+        List<Thread> beside = new ArrayList<>();
+        int here = -1;
+        for (int i = 0; i < chosen.size(); i++) {
+            if (chosen.get(i).runsAlone()) {
+                continue;
+            }
+            if (here < 0) {
+                here = i;
+                continue;
+            }
+            int slot = i;
+            Thread thread = new Thread(
+                    () -> results[slot] = runOne(chosen.get(slot), context),
+                    "health-" + chosen.get(slot).name());
+            thread.setDaemon(true);
+            thread.start();
+            beside.add(thread);
+        }
+        if (here >= 0) {
+            results[here] = runOne(chosen.get(here), context);
+        }
+        joinAll(beside);
+        for (int i = 0; i < chosen.size(); i++) {
+            if (chosen.get(i).runsAlone()) {
+                results[i] = runOne(chosen.get(i), context);
+            }
+        }
+        return new HealthReport(List.of(results));
+    }
+
+    /**
+     * Waits for every check beside this thread to end (each ends by its own timeouts, as it did one
+     * after the other); an interrupt is kept for the caller, not a reason to report half the node.
+     */
+    private static void joinAll(List<Thread> threads) {
+        boolean interrupted = false;
+        for (Thread thread : threads) {
+            while (thread.isAlive()) {
+                try {
+                    thread.join();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static CheckResult runOne(HealthCheck check, HealthContext context) {

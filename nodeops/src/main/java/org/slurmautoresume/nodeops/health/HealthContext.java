@@ -29,6 +29,7 @@ public final class HealthContext {
     private final HealthSettings settings;
     private final Supplier<OptionalInt> slurmGpuCount;
     private final Optional<Path> kernelLogDevice;
+    private OptionalInt askedSlurmGpus;
 
     /** A context that reads the kernel log through dmesg or journalctl only (tests, non-root callers). */
     public HealthContext(
@@ -64,7 +65,15 @@ public final class HealthContext {
 
     /** The count to compare against: the setting, else Slurm's Gres for this node, else empty. */
     public OptionalInt expectedGpus() {
-        return settings.expectedGpus().isPresent() ? settings.expectedGpus() : slurmGpuCount.get();
+        return settings.expectedGpus().isPresent() ? settings.expectedGpus() : slurmGpus();
+    }
+
+    /** Slurm's count, asked once however many checks (on their own threads) want it. */
+    private synchronized OptionalInt slurmGpus() {
+        if (askedSlurmGpus == null) {
+            askedSlurmGpus = slurmGpuCount.get();
+        }
+        return askedSlurmGpus;
     }
 
     /**

@@ -11,8 +11,13 @@ import static org.mockito.Mockito.when;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.slurmautoresume.slurm.exec.CommandException;
 import org.slurmautoresume.slurm.exec.CommandRequest;
@@ -46,6 +51,78 @@ class HealthChecksTest {
     private static HealthContext context() {
         return new HealthContext(
                 mock(CommandRunner.class), new ToolLocator(""), HealthSettings.defaults(), OptionalInt::empty);
+    }
+
+    /** A check that waits until {@code together} checks run at once, and notes how many ran beside it. */
+    private static HealthCheck meeting(
+            String name, boolean alone, CountDownLatch together, AtomicInteger running, List<String> crowds) {
+        return new HealthCheck() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public String description() {
+                return "meets the others";
+            }
+
+            @Override
+            public boolean runsAlone() {
+                return alone;
+            }
+
+            @Override
+            public CheckResult run(HealthContext context) {
+                int now = running.incrementAndGet();
+                if (!alone) {
+                    together.countDown();
+                }
+                try {
+                    if (!alone && !together.await(30, TimeUnit.SECONDS)) {
+                        crowds.add(name + " waited alone");
+                    }
+                    crowds.add(name + " with " + Math.max(now, running.get()));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    running.decrementAndGet();
+                }
+                return CheckResult.of(name, List.of(), name + " ok");
+            }
+        };
+    }
+
+    @Test
+    void checksRunSideBySideAndTheOneThatLoadsEveryCpuAlone() {
+        CountDownLatch together = new CountDownLatch(3);
+        AtomicInteger running = new AtomicInteger();
+        List<String> crowds = Collections.synchronizedList(new ArrayList<>());
+        HealthCheck gpu = meeting("gpu", false, together, running, crowds);
+        HealthCheck cpu = meeting("cpu", true, together, running, crowds);
+        HealthCheck efa = meeting("efa", false, together, running, crowds);
+        HealthCheck disk = meeting("disk", false, together, running, crowds);
+        HealthChecks checks = new HealthChecks(List.of(gpu, cpu, efa, disk));
+        HealthReport report = checks.run(context());
+        assertEquals(
+                List.of("gpu", "cpu", "efa", "disk"),
+                report.results().stream().map(CheckResult::check).toList());
+        assertTrue(crowds.stream().noneMatch(c -> c.endsWith("waited alone")), crowds.toString());
+        assertTrue(crowds.contains("cpu with 1"), "stress ran beside another check: " + crowds);
+        assertEquals(4, crowds.size(), crowds.toString());
+    }
+
+    @Test
+    void slurmIsAskedForTheGpuCountOnceWhateverAsks() {
+        AtomicInteger asked = new AtomicInteger();
+        HealthContext context =
+                new HealthContext(mock(CommandRunner.class), new ToolLocator(""), HealthSettings.defaults(), () -> {
+                    asked.incrementAndGet();
+                    return OptionalInt.of(8);
+                });
+        assertEquals(OptionalInt.of(8), context.expectedGpus());
+        assertEquals(OptionalInt.of(8), context.expectedGpus());
+        assertEquals(1, asked.get());
     }
 
     @Test
