@@ -186,7 +186,7 @@ public final class ProbeFanout {
         for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
             if (info != null
                     && (info.getThreadName().equals("slurmd-watch")
-                            || info.getThreadName().equals("slurmd-probe-lane"))) {
+                            || info.getThreadName().equals(SlurmdWatch.LANE_THREAD))) {
                 long cpu = userOnly
                         ? threads.getThreadUserTime(info.getThreadId())
                         : threads.getThreadCpuTime(info.getThreadId());

@@ -42,6 +42,9 @@ public final class SlurmdWatch {
      */
     static final int LANES = 8;
 
+    /** The name of a lane's thread (the first lane is the watch's own). */
+    public static final String LANE_THREAD = "slurmd-probe-lane";
+
     /** How a round waits for the next; a test replaces it to see the pace. */
     @FunctionalInterface
     interface Pause {
@@ -118,7 +121,9 @@ public final class SlurmdWatch {
             Supplier<List<String>> markedNow,
             StateReads reads,
             Consumer<List<String>> onMarked) {
-        try (Lanes probes = new Lanes(Math.min(lanes, nodes.size()))) {
+        // At least the watch's own lane: a step whose node list came back empty is watched (for
+        // nothing) until it ends, as before there were lanes.
+        try (Lanes probes = new Lanes(Math.max(1, Math.min(lanes, nodes.size())))) {
             Map<String, Integer> misses = new HashMap<>();
             boolean agentsSpeak = false;
             int sinceRead = 0;
@@ -188,7 +193,7 @@ public final class SlurmdWatch {
         }
 
         private static Thread thread(Runnable work) {
-            Thread thread = new Thread(work, "slurmd-probe-lane");
+            Thread thread = new Thread(work, LANE_THREAD);
             thread.setDaemon(true);
             return thread;
         }

@@ -110,6 +110,16 @@ class SlurmdWatchTest {
     }
 
     @Test
+    void aStepWithNoNodesIsWatchedUntilItEnds() {
+        AtomicInteger rounds = new AtomicInteger();
+        List<List<String>> reports = new ArrayList<>();
+        new SlurmdWatch(node -> Optional.of("never asked"), Duration.ZERO, 1)
+                .watch(List.of(), () -> rounds.incrementAndGet() < 3, reports::add);
+        assertEquals(3, rounds.get(), "the rounds ran until the step ended");
+        assertEquals(List.of(), reports);
+    }
+
+    @Test
     void aProbesFailureEndsTheWatchFromAnyLane() {
         NodeProber broken = node -> {
             if (node.name().equals("node3")) {
